@@ -1,0 +1,560 @@
+"""The ``omniurl`` command line.
+
+Subcommands: ``parse``, ``join``, ``extract`` (pure, from ``schemes``); ``plan``, ``get``
+(from ``resolvers``); ``serve`` and ``demo`` (from ``testservers``).  JSON output of ``parse``
+and ``plan`` is a contract other programs rely on: its keys never change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import schemes
+from resolvers import registry as resolver_registry
+from resolvers.errors import (
+    AuthError,
+    ConfigurationError,
+    InputNeeded,
+    PolicyError,
+    ProtocolError,
+    ReplyError,
+    TransportError,
+    UnsupportedScheme,
+)
+from resolvers.options import Options
+from resolvers.policy import PRESETS
+from resolvers.resource import Resource
+from schemes.errors import OmniurlError, URLError
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_REFUSED = 2  # invalid URL, bad usage, or refused by the safety policy: nothing was sent
+EXIT_UNSUPPORTED = 3  # no resolver, missing configuration, input needed
+EXIT_TRANSPORT = 4  # could not connect, timed out, connection closed early
+EXIT_REPLY = 5  # the server refused (not found, HTTP error status, Gopher error item)
+EXIT_PROTOCOL = 6  # the server broke the protocol or a limit
+EXIT_AUTH = 7  # credentials missing or refused
+EXIT_INTERRUPTED = 130
+
+EXIT_STATUS_HELP = """\
+exit status:
+  0  success
+  1  any other failure
+  2  the URL is invalid, or the safety policy refused it (nothing was sent)
+  3  no resolver for the scheme, configuration missing, or input needed
+  4  network failure: cannot connect, timed out, connection closed early
+  5  the server refused: not found, HTTP error status, Gopher error item
+  6  the server broke the protocol (or exceeded a size limit)
+  7  credentials missing or refused
+130  interrupted
+"""
+
+
+def exit_status(exc: BaseException) -> int:
+    """The documented exit status for an error."""
+    for cls, status in (
+        (URLError, EXIT_REFUSED),
+        (PolicyError, EXIT_REFUSED),
+        (UnsupportedScheme, EXIT_UNSUPPORTED),
+        (ConfigurationError, EXIT_UNSUPPORTED),
+        (InputNeeded, EXIT_UNSUPPORTED),
+        (TransportError, EXIT_TRANSPORT),
+        (ReplyError, EXIT_REPLY),
+        (ProtocolError, EXIT_PROTOCOL),
+        (AuthError, EXIT_AUTH),
+    ):
+        if isinstance(exc, cls):
+            return status
+    return EXIT_FAILURE
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def _error_json(exc: OmniurlError) -> dict[str, Any]:
+    return {"error": exc.to_json()}
+
+
+# -- parse / join / extract ----------------------------------------------------------------
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    for text in args.urls:
+        try:
+            _print_json(schemes.parse(text, strict=not args.lenient).to_json())
+        except URLError as exc:
+            _print_json(_error_json(exc))
+            status = EXIT_REFUSED
+    return status
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from schemes import join  # type: ignore[attr-defined]
+
+    try:
+        print(join(args.base, args.ref, rfc="1630" if args.rfc1630 else "3986"))
+    except URLError as exc:
+        _print_json(_error_json(exc))
+        return EXIT_REFUSED
+    return EXIT_OK
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from schemes import extract  # type: ignore[attr-defined]
+
+    text = sys.stdin.read()
+    for found in extract(text):
+        print(found.url if hasattr(found, "url") else found)
+    return EXIT_OK
+
+
+# -- options shared by plan and get --------------------------------------------------------
+
+
+def _parse_resolve(spec: str) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
+    """``HOST[:PORT]:ADDR[:PORT]`` (curl's ``--resolve``; IPv6 in brackets)."""
+    parts: list[str] = []
+    buf = ""
+    depth = 0
+    for ch in spec:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == ":" and depth == 0:
+            parts.append(buf)
+            buf = ""
+        else:
+            buf += ch
+    parts.append(buf)
+
+    def port_of(text: str) -> int:
+        if not text.isdigit() or not 0 < int(text) < 65536:
+            raise argparse.ArgumentTypeError(f"--resolve {spec}: bad port {text!r}")
+        return int(text)
+
+    if len(parts) == 2:
+        host, addr = parts
+        return (host.lower(), None), (addr.strip("[]"), None)
+    if len(parts) == 3:
+        host, port, addr = parts
+        return (host.lower(), port_of(port)), (addr.strip("[]"), None)
+    if len(parts) == 4:
+        host, port, addr, to_port = parts
+        return (host.lower(), port_of(port)), (addr.strip("[]"), port_of(to_port))
+    raise argparse.ArgumentTypeError(f"--resolve wants HOST[:PORT]:ADDR[:PORT], not {spec!r}")
+
+
+def add_resolve_arguments(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("safety and connection")
+    g.add_argument(
+        "--strict",
+        action="store_true",
+        help="the strict policy for untrusted URLs: default ports only, public addresses "
+        "only, no file:, no scheme change on redirect",
+    )
+    g.add_argument(
+        "--allow-port",
+        metavar="N",
+        type=int,
+        action="append",
+        default=[],
+        help="allow an explicit port the policy refuses (reserved below 1024, or a known "
+        "cross-protocol target such as 6379); repeatable",
+    )
+    g.add_argument(
+        "--resolve",
+        metavar="HOST[:PORT]:ADDR[:PORT]",
+        type=_parse_resolve,
+        action="append",
+        default=[],
+        help="connect to ADDR (and PORT) whenever the URL names HOST (and PORT), like curl",
+    )
+    g.add_argument(
+        "--connect-timeout", type=float, default=10.0, metavar="S", help="seconds (10)"
+    )
+    g.add_argument(
+        "--timeout", type=float, default=30.0, metavar="S", help="seconds per read (30)"
+    )
+    g.add_argument(
+        "--email",
+        help="e-mail address sent as the anonymous FTP password (default: $EMAIL)",
+    )
+    g.add_argument("--no-follow", action="store_true", help="do not follow redirects")
+    g.add_argument("--insecure", action="store_true", help="do not verify TLS certificates")
+    g.add_argument(
+        "--proxy-env",
+        action="store_true",
+        help="use proxies from the environment (HTTP_PROXY...); off by default",
+    )
+    for cls in resolver_registry.all_classes():
+        cls.add_arguments(parser)
+
+
+async def _terminal_ask(prompt: str, secret: bool = False) -> str:
+    """Ask the person at the terminal (used by resolvers through ``Options.ask``)."""
+    if secret:
+        return await asyncio.to_thread(getpass.getpass, prompt)
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    line = await asyncio.to_thread(sys.stdin.readline)
+    return line.rstrip("\n")
+
+
+def _netrc_credentials() -> dict[str, tuple[str, str]]:
+    import netrc
+
+    try:
+        rc = netrc.netrc()
+    except (FileNotFoundError, netrc.NetrcParseError, OSError):
+        return {}
+    creds: dict[str, tuple[str, str]] = {}
+    for host, (login, _account, password) in rc.hosts.items():
+        if login and password is not None:
+            creds[host.lower()] = (login, password)
+    return creds
+
+
+def options_from_args(args: argparse.Namespace) -> Options:
+    policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
+    extra: dict[str, Any] = {}
+    for cls in resolver_registry.all_classes():
+        extra.update(cls.options_from_args(args))
+    kw: dict[str, Any] = {}
+    if args.email:
+        kw["email"] = args.email
+    verbose = getattr(args, "verbose", False)
+    return Options(
+        policy=policy,
+        connect_timeout=args.connect_timeout,
+        read_timeout=args.timeout,
+        resolve=dict(args.resolve),
+        credentials=_netrc_credentials(),
+        ask=_terminal_ask if sys.stdin.isatty() else None,
+        transcript=_stderr_transcript if verbose else None,
+        follow=not args.no_follow,
+        verify_tls=not args.insecure,
+        trust_env=args.proxy_env,
+        extra=extra,
+        **kw,
+    )
+
+
+def _stderr_transcript(direction: str, text: str) -> None:
+    sys.stderr.write(f"{direction} {text}\n")
+    sys.stderr.flush()
+
+
+# -- plan ------------------------------------------------------------------------------------
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from resolvers import check
+
+    options = options_from_args(args)
+    status = EXIT_OK
+    for text in args.urls:
+        try:
+            _print_json(check(text, options).to_json())
+        except OmniurlError as exc:
+            _print_json(_error_json(exc))
+            status = max(status, exit_status(exc))
+    return status
+
+
+# -- get -------------------------------------------------------------------------------------
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    options = options_from_args(args)
+    try:
+        return asyncio.run(_get(args, options))
+    except KeyboardInterrupt:
+        sys.stderr.write("omniurl: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+async def _get(args: argparse.Namespace, options: Options) -> int:
+    from resolvers import resolve
+
+    try:
+        url = schemes.parse(args.url)
+        resource = await _resolve_asking(url, options)
+    except OmniurlError as exc:
+        return _report(args, exc)
+    async with resource:
+        try:
+            resolver = resolver_registry.get(resource.url.scheme)
+            presented = await resolver.present(resource, args)
+            if presented is not None:
+                return presented
+            if resource.kind == "listing":
+                _show_listing(args, resource)
+                return EXIT_OK
+            if resource.kind == "session":
+                sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
+                return EXIT_FAILURE
+            await _write_content(args, resource)
+        except OmniurlError as exc:
+            return _report(args, exc)
+    if args.json:
+        _print_json(resource.describe())
+    return EXIT_OK
+
+
+async def _resolve_asking(url: schemes.URL, options: Options) -> Resource:
+    """Resolve; where the URL needs input and a terminal can give it, ask and retry once."""
+    from resolvers import resolve
+
+    return await resolve(url, options)
+
+
+def _report(args: argparse.Namespace, exc: OmniurlError) -> int:
+    if getattr(args, "json", False):
+        _print_json(_error_json(exc))
+    else:
+        sys.stderr.write(f"omniurl: {exc}\n")
+    return exit_status(exc)
+
+
+def _show_listing(args: argparse.Namespace, resource: Resource) -> None:
+    if args.json:
+        return  # describe() at the end carries the entries
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=str(resource.url), show_lines=False)
+        table.add_column("kind")
+        table.add_column("name")
+        table.add_column("url", overflow="fold")
+        for e in resource.entries:
+            table.add_row(e.kind, e.name, e.url or "")
+        Console().print(table)
+    else:
+        for e in resource.entries:
+            sys.stdout.write(f"{e.kind}\t{e.name}\t{e.url or ''}\n")
+
+
+def _output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
+    if args.output:
+        return Path(args.output)
+    if args.remote_name:
+        name = str(resource.url).rstrip("/").rsplit("/", 1)[-1].split(";", 1)[0]
+        name = name.split("?", 1)[0] or "index"
+        return Path(os.path.basename(name))
+    return None
+
+
+async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
+    """Stream the body to stdout or to a file, atomically: a temporary file in the same
+    folder, renamed over the target only once the transfer completed."""
+    path = _output_path(args, resource)
+    if path is None:
+        out = sys.stdout.buffer
+        async for chunk in resource:
+            out.write(chunk)
+        out.flush()
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    progress = _Progress(resource) if sys.stderr.isatty() else None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            async for chunk in resource:
+                fh.write(chunk)
+                if progress:
+                    progress.update()
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    finally:
+        if progress:
+            progress.stop()
+
+
+class _Progress:
+    """A rich progress bar fed from ``Resource.bytes_read`` (size when known)."""
+
+    def __init__(self, resource: Resource) -> None:
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            Progress,
+            TransferSpeedColumn,
+        )
+
+        self.resource = resource
+        self.progress = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            transient=True,
+        )
+        self.task = self.progress.add_task(str(resource.url)[-40:], total=resource.size)
+        self.progress.start()
+
+    def update(self) -> None:
+        self.progress.update(self.task, completed=self.resource.bytes_read)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+# -- serve / demo ----------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import testservers
+
+    async def run() -> None:
+        server = await testservers.start(args.name, Path(args.root), host=args.host, port=args.port)
+        sys.stderr.write(
+            f"omniurl: {args.name} server on {server.transport} {server.netloc}, serving "
+            f"{args.root}; Ctrl-C stops it\n"
+        )
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await server.close()
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        return EXIT_OK
+    return EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from omniurl.demo import run_demo
+
+    return asyncio.run(run_demo(only=args.only))
+
+
+# -- the parser ------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import testservers
+
+    parser = argparse.ArgumentParser(
+        prog="omniurl",
+        description="Do what a URL says, for every RFC 1738 scheme: ftp, http(s), gopher, "
+        "mailto, news, nntp, telnet, wais, file, prospero.  Start with `omniurl demo`.",
+        epilog="Examples:\n"
+        "  omniurl parse 'ftp://myname@host.dom/%2Fetc/motd'\n"
+        "  omniurl plan 'gopher://localhost:7070/7search?words'\n"
+        "  omniurl get -o rfc.txt 'ftp://ftp.example.org/rfc/rfc1738.txt;type=a'\n\n"
+        + EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "parse",
+        help="print each URL's components as JSON",
+        description="Parse URLs exactly as RFC 1738 defines them and print one JSON object "
+        'per URL.  A URL that does not parse prints {"error": {...}} and the exit status is 2.',
+    )
+    p.add_argument("urls", nargs="+", metavar="URL")
+    p.add_argument("--lenient", action="store_true", help="accept what strict mode refuses")
+    p.set_defaults(func=cmd_parse)
+
+    p = sub.add_parser("join", help="resolve a relative reference against a base URL")
+    p.add_argument("base")
+    p.add_argument("ref")
+    p.add_argument(
+        "--rfc1630", action="store_true", help="RFC 1630's rules (default: RFC 3986 §5)"
+    )
+    p.set_defaults(func=cmd_join)
+
+    p = sub.add_parser(
+        "extract",
+        help="find URLs in text on standard input (RFC 1738 appendix)",
+        description="Read text on standard input and print each URL it contains, one per "
+        "line, with <URL:...> wrappers and inserted whitespace removed.",
+    )
+    p.set_defaults(func=cmd_extract)
+
+    p = sub.add_parser(
+        "plan",
+        help="print the exact protocol steps each URL stands for, as JSON (sends nothing)",
+        description="Print the access plan of each URL: where omniurl would connect and each "
+        "protocol line exactly as it would be sent (secrets masked).  The safety policy is "
+        'applied: a refused URL prints {"error": {...}} with exit status 2.',
+        epilog=EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("urls", nargs="+", metavar="URL")
+    add_resolve_arguments(p)
+    p.set_defaults(func=cmd_plan)
+
+    p = sub.add_parser(
+        "get",
+        help="do what the URL says: fetch, list, search, post, or open a session",
+        description="Resolve a URL: plan it, check the plan against the safety policy, carry "
+        "it out, and stream the result to standard output or a file.",
+        epilog=EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("url", metavar="URL")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", metavar="FILE", help="write the content to FILE")
+    out.add_argument(
+        "-O", "--remote-name", action="store_true", help="write to a file named like the URL's"
+    )
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="show the protocol conversation on stderr"
+    )
+    p.add_argument("--json", action="store_true", help="print metadata (or a listing) as JSON")
+    add_resolve_arguments(p)
+    p.set_defaults(func=cmd_get)
+
+    servers = testservers.known()
+    p = sub.add_parser(
+        "serve",
+        help="run a local test server (" + ", ".join(servers) + ")",
+        description="Run one of omniurl's local protocol servers in the foreground.\n\n"
+        + "\n".join(f"  {name:10} {text}" for name, text in servers.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("name", choices=sorted(servers), metavar="NAME")
+    p.add_argument("--root", required=True, help="the directory to serve")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    p.add_argument("--port", type=int, default=0, help="port (0: any free port)")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser(
+        "demo",
+        help="start every local server, resolve one URL per scheme, show plan and outcome",
+    )
+    p.add_argument("--only", action="append", metavar="SCHEME", help="only these schemes")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def die(message: str) -> NoReturn:
+    sys.stderr.write(f"omniurl: {message}\n")
+    raise SystemExit(EXIT_FAILURE)

@@ -1,0 +1,135 @@
+"""``omniurl demo``: a newcomer's first command.
+
+It builds a sample tree in a temporary folder, starts the local servers on loopback, resolves
+the URLs each scheme's demo module offers, prints each URL, its plan and its outcome, and
+shuts everything down.  Scheme demo modules live in ``omniurl/demos/`` — one per scheme,
+each exposing ``ORDER`` (an int) and ``async def cases(ctx) -> list[DemoCase]`` — so adding a
+scheme's demo touches no shared file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import pkgutil
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import testservers
+from resolvers import Options, check, resolve
+from resolvers.resource import Resource
+from schemes.errors import OmniurlError
+
+from . import demos
+
+SAMPLE_TEXT = """\
+This is the omniurl demo tree.
+
+RFC 1738 says: "Just as there are many different methods of access to resources, there
+are several schemes for describing the location of such resources."
+"""
+
+
+@dataclass
+class DemoCase:
+    """One URL to show: ``label`` says what it demonstrates; ``expect_error`` marks a URL whose
+    clear error *is* the point; ``outcome`` turns a resource into a short summary."""
+
+    url: str
+    label: str = ""
+    options: Options | None = None
+    expect_error: bool = False
+    outcome: Callable[[Resource], Awaitable[str]] | None = None
+
+
+@dataclass
+class DemoContext:
+    """What a demo module gets: the sample tree and a way to start servers (shared)."""
+
+    root: Path
+    stack: contextlib.AsyncExitStack
+    servers: dict[str, testservers.RunningServer] = field(default_factory=dict)
+    options: Options = field(default_factory=Options)
+
+    async def server(self, name: str, **kw: Any) -> testservers.RunningServer:
+        """Start the named test server once (loopback, free port) and reuse it."""
+        key = name if not kw else f"{name}:{sorted(kw.items())}"
+        if key not in self.servers:
+            srv = await testservers.start(name, self.root, **kw)
+            self.stack.push_async_callback(srv.close)
+            self.servers[key] = srv
+        return self.servers[key]
+
+
+def build_tree(root: Path) -> None:
+    """The sample files every server serves."""
+    (root / "pub").mkdir(parents=True, exist_ok=True)
+    (root / "pub" / "README.txt").write_text(SAMPLE_TEXT)
+    (root / "pub" / "hello.txt").write_text("Hello from the omniurl demo tree.\n")
+    (root / "pub" / "data.bin").write_bytes(bytes(range(256)) * 64)
+    (root / "index.html").write_text("<html><body><h1>omniurl demo</h1></body></html>\n")
+
+
+def _modules() -> list[Any]:
+    mods = []
+    for info in pkgutil.iter_modules(demos.__path__):
+        mods.append(importlib.import_module(f"{demos.__name__}.{info.name}"))
+    return sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
+
+
+async def _summarize(resource: Resource) -> str:
+    if resource.kind == "listing":
+        names = ", ".join(e.name for e in resource.entries[:6])
+        more = "" if len(resource.entries) <= 6 else f", … ({len(resource.entries)} entries)"
+        return f"listing: {names}{more}"
+    if resource.kind == "session":
+        return "session opened"
+    data = await resource.read()
+    text = data[:160].decode("utf-8", "replace").replace("\n", " ⏎ ")
+    return f"{len(data)} bytes ({resource.media_type or 'unknown type'}): {text}"
+
+
+async def run_demo(*, only: list[str] | None = None, out: Any = None) -> int:
+    out = out or sys.stdout
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="omniurl-demo-") as tmp:
+        root = Path(tmp)
+        build_tree(root)
+        async with contextlib.AsyncExitStack() as stack:
+            ctx = DemoContext(root=root, stack=stack)
+            for module in _modules():
+                scheme = getattr(module, "SCHEME", module.__name__.rsplit(".", 1)[-1])
+                if only and scheme not in only:
+                    continue
+                out.write(f"\n=== {scheme} ===\n")
+                for case in await module.cases(ctx):
+                    failures += await _show(case, ctx, out)
+    out.write(f"\ndemo finished: {failures} unexpected failure(s)\n")
+    return 1 if failures else 0
+
+
+async def _show(case: DemoCase, ctx: DemoContext, out: Any) -> int:
+    options = case.options or ctx.options
+    out.write(f"\n{case.url}\n")
+    if case.label:
+        out.write(f"  # {case.label}\n")
+    try:
+        plan = check(case.url, options)
+        out.write(f"  plan: {json.dumps(plan.to_json()['steps'], ensure_ascii=False)}\n")
+        async with await resolve(case.url, options) as resource:
+            summary = await (case.outcome or _summarize)(resource)
+            if resource.chain:
+                out.write(f"  via: {' -> '.join(resource.chain)}\n")
+        out.write(f"  outcome: {summary}\n")
+        if case.expect_error:
+            out.write("  UNEXPECTED: this URL was expected to fail\n")
+            return 1
+        return 0
+    except OmniurlError as exc:
+        out.write(f"  error ({type(exc).__name__}): {exc}\n")
+        return 0 if case.expect_error else 1

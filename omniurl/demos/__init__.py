@@ -1,0 +1,1 @@
+"""One demo module per scheme (see ``omniurl.demo``)."""

@@ -1,0 +1,45 @@
+"""Turn a parsed URL into an access action: a pure plan, a safety check, an async executor.
+
+Public surface::
+
+    plan(url, options)         -> Plan      (pure: what `omniurl plan` prints)
+    check(url, options)        -> Plan      (plan + safety policy)
+    await resolve(url, options) -> Resource (plan, check, execute, follow)
+    get(url, options)          -> bytes     (synchronous facade)
+    register("scheme")                      (class decorator for resolvers)
+"""
+
+from __future__ import annotations
+
+from . import errors, policy
+from .base import Follow, Resolver
+from .core import check, get, plan, resolve, run
+from .errors import *  # noqa: F403
+from .options import Options
+from .plan import Plan, Step, WireValue
+from .policy import DEFAULT, STRICT, Policy
+from .registry import known, register
+from .resource import Entry, Resource
+
+__all__ = [
+    "DEFAULT",
+    "STRICT",
+    "Entry",
+    "Follow",
+    "Options",
+    "Plan",
+    "Policy",
+    "Resolver",
+    "Resource",
+    "Step",
+    "WireValue",
+    "check",
+    "errors",
+    "get",
+    "known",
+    "plan",
+    "policy",
+    "register",
+    "resolve",
+    "run",
+]

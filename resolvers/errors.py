@@ -1,0 +1,151 @@
+"""Errors raised while planning, checking and carrying out a URL's access action.
+
+They derive from :class:`schemes.errors.OmniurlError`, the one root of the hierarchy::
+
+    OmniurlError
+    ├── URLError (ValueError)            -- schemes: the text is not a valid URL
+    └── ResolveError
+        ├── UnsupportedScheme            -- no resolver is registered for the scheme
+        ├── PlanError                    -- the URL is valid but names no action we can plan
+        │   ├── ConfigurationError       -- something the URL needs is not configured
+        │   └── InputNeeded              -- the URL needs input (a search query, a form)
+        ├── PolicyError                  -- refused by the safety policy; nothing was sent
+        │   ├── PortRefused
+        │   ├── DelimiterRefused
+        │   ├── AddressRefused
+        │   ├── SchemeRefused
+        │   └── RedirectRefused
+        ├── TransportError               -- the network failed us
+        │   ├── ConnectError
+        │   ├── ResolveTimeout
+        │   └── ConnectionClosed         -- closed early: the reply is truncated
+        ├── ProtocolError                -- the server spoke, but not as the protocol says
+        │   └── LimitExceeded            -- a line or reply larger than our bound
+        ├── ReplyError                   -- the server refused (FTP 550, HTTP 404, Gopher 3)
+        │   ├── NotFound
+        │   └── StatusError              -- HTTP, with .status
+        └── AuthError                    -- credentials missing or refused
+
+Every error carries ``component`` (the URL part to blame where there is one).
+"""
+
+from __future__ import annotations
+
+from schemes.errors import OmniurlError
+
+
+class ResolveError(OmniurlError):
+    """Root of every error raised after a URL parsed."""
+
+
+class UnsupportedScheme(ResolveError):
+    """No resolver is registered for this scheme."""
+
+
+class PlanError(ResolveError):
+    """The URL is valid, but it names no action omniurl can plan."""
+
+
+class ConfigurationError(PlanError):
+    """The action needs configuration that is absent (e.g. no NNTP server for ``news:``)."""
+
+
+class InputNeeded(PlanError):
+    """The URL needs input before it can be resolved (a search query, a form's fields).
+
+    ``prompt`` says what is needed; the CLI asks for it on a terminal, the library calls the
+    ``ask`` callback of :class:`resolvers.options.Options` when one is given.
+    """
+
+    def __init__(self, message: str, *, component: str | None = None, prompt: str = "") -> None:
+        super().__init__(message, component=component)
+        self.prompt = prompt or message
+
+
+class PolicyError(ResolveError):
+    """Refused by the safety policy before the first byte was sent."""
+
+
+class PortRefused(PolicyError):
+    """An explicit port the policy does not allow (§6: ports in the reserved space, bad ports)."""
+
+    def __init__(self, message: str, *, port: int, reason: str) -> None:
+        super().__init__(message, component="port")
+        self.port = port
+        self.reason = reason
+
+
+class DelimiterRefused(PolicyError):
+    """A decoded value bound for the wire carries a protocol delimiter (CR, LF, NUL, TAB, IAC)."""
+
+    def __init__(self, message: str, *, component: str, octet: int) -> None:
+        super().__init__(message, component=component)
+        self.octet = octet
+
+
+class AddressRefused(PolicyError):
+    """The host resolves to an address the policy forbids (loopback, private, link-local)."""
+
+
+class SchemeRefused(PolicyError):
+    """The policy forbids this scheme (e.g. ``file:`` under the strict preset)."""
+
+
+class RedirectRefused(PolicyError):
+    """A redirect or referral to a URL the policy forbids (to ``file:``, another scheme...)."""
+
+
+class TransportError(ResolveError):
+    """The network failed: could not connect, timed out, or the connection closed early."""
+
+
+class ConnectError(TransportError):
+    """Could not open the connection (refused, unreachable, name not found)."""
+
+
+class ResolveTimeout(TransportError):
+    """A connect or a read took longer than its timeout."""
+
+
+class ConnectionClosed(TransportError):
+    """The server closed the connection before the reply was complete."""
+
+
+class ProtocolError(ResolveError):
+    """The server's reply does not follow the protocol."""
+
+
+class LimitExceeded(ProtocolError):
+    """A line or reply exceeded omniurl's bound (no unbounded reads, ever)."""
+
+
+class ReplyError(ResolveError):
+    """The server answered with a refusal; ``reply`` holds its words, ``code`` its code."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        component: str | None = None,
+        code: str | int | None = None,
+        reply: str = "",
+    ) -> None:
+        super().__init__(message, component=component)
+        self.code = code
+        self.reply = reply
+
+
+class NotFound(ReplyError):
+    """The server says the resource does not exist."""
+
+
+class StatusError(ReplyError):
+    """An HTTP response with an error status; ``status`` is the number."""
+
+    def __init__(self, message: str, *, status: int, reply: str = "") -> None:
+        super().__init__(message, component="path", code=status, reply=reply)
+        self.status = status
+
+
+class AuthError(ResolveError):
+    """Credentials are missing (and none could be asked for) or the server refused them."""

@@ -1,0 +1,148 @@
+"""Network plumbing every executor shares: connect, bounded reads, timeouts.
+
+Every wait is bounded (``Options.connect_timeout`` / ``read_timeout``), every line is bounded
+(``Options.max_line``), and every failure comes out as a typed :mod:`resolvers.errors` error —
+never a bare ``OSError`` or ``asyncio.TimeoutError`` from deep inside the standard library.
+
+:func:`resolve_addresses` is where the strict policy's address rules are applied: after DNS
+(and after the ``--resolve`` mapping), before ``connect()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator, Awaitable
+from typing import TypeVar
+
+from .errors import (
+    ConnectError,
+    ConnectionClosed,
+    LimitExceeded,
+    ResolveTimeout,
+)
+from .options import Options
+
+T = TypeVar("T")
+
+
+async def with_timeout(awaitable: Awaitable[T], timeout: float, what: str) -> T:
+    """Await with a deadline; a timeout becomes :class:`ResolveTimeout` naming ``what``."""
+    try:
+        return await asyncio.wait_for(awaitable, timeout)
+    except TimeoutError:
+        raise ResolveTimeout(f"timed out after {timeout:g} s {what}") from None
+
+
+async def resolve_addresses(
+    host: str, port: int, options: Options, *, transport: str = "tcp"
+) -> list[tuple[str, int]]:
+    """The ``(address, port)`` pairs to try for ``host:port``, checked against the policy.
+
+    The ``--resolve`` mapping is applied first; then DNS (bounded by the connect timeout);
+    then every address is checked, so a name that resolves to a forbidden address is refused
+    before a connection is attempted.
+    """
+    mapped_host, mapped_port = options.map_address(host, port)
+    if mapped_host != host or mapped_port != port:
+        options.note("*", f"{host}:{port} mapped to {mapped_host}:{mapped_port} (--resolve)")
+    bare = mapped_host[1:-1] if mapped_host.startswith("[") else mapped_host
+    loop = asyncio.get_running_loop()
+    kind = socket.SOCK_DGRAM if transport == "udp" else socket.SOCK_STREAM
+    try:
+        infos = await with_timeout(
+            loop.getaddrinfo(bare, mapped_port, type=kind),
+            options.connect_timeout,
+            f"looking up {bare}",
+        )
+    except socket.gaierror as exc:
+        raise ConnectError(f"cannot resolve host {bare}: {exc.strerror}", component="host") from None
+    addresses: list[tuple[str, int]] = []
+    for _family, _type, _proto, _canon, sockaddr in infos:
+        address = str(sockaddr[0])
+        options.policy.check_address(address, host=host)
+        if (address, mapped_port) not in addresses:
+            addresses.append((address, mapped_port))
+    if not addresses:
+        raise ConnectError(f"host {bare} has no address", component="host")
+    return addresses
+
+
+async def open_tcp(
+    host: str, port: int, options: Options, *, limit: int | None = None
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Connect to ``host:port`` (policy-checked addresses, bounded), as asyncio streams."""
+    addresses = await resolve_addresses(host, port, options)
+    last: Exception | None = None
+    for address, to_port in addresses:
+        options.note("*", f"connecting to {address} port {to_port}")
+        try:
+            return await with_timeout(
+                asyncio.open_connection(address, to_port, limit=limit or options.max_line + 2),
+                options.connect_timeout,
+                f"connecting to {host}:{port}",
+            )
+        except ResolveTimeout as exc:
+            last = exc
+        except OSError as exc:
+            last = exc
+    if isinstance(last, ResolveTimeout):
+        raise last
+    reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
+    raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+
+
+async def read_line(reader: asyncio.StreamReader, options: Options, *, what: str) -> bytes:
+    """One CRLF- or LF-terminated line without its ending; bounded in length and time.
+
+    Raises :class:`ConnectionClosed` at end of stream, :class:`LimitExceeded` for a line longer
+    than ``options.max_line``.
+    """
+    try:
+        line = await with_timeout(
+            reader.readuntil(b"\n"), options.read_timeout, f"waiting for {what}"
+        )
+    except asyncio.IncompleteReadError as exc:
+        if exc.partial:
+            raise ConnectionClosed(
+                f"connection closed in the middle of {what} (after {len(exc.partial)} bytes)"
+            ) from None
+        raise ConnectionClosed(f"connection closed while waiting for {what}") from None
+    except asyncio.LimitOverrunError:
+        raise LimitExceeded(f"{what}: line longer than {options.max_line} bytes") from None
+    except (ConnectionError, OSError) as exc:
+        raise ConnectionClosed(f"connection lost while waiting for {what}: {exc}") from None
+    if len(line) > options.max_line + 2:
+        raise LimitExceeded(f"{what}: line longer than {options.max_line} bytes")
+    return line[:-2] if line.endswith(b"\r\n") else line[:-1]
+
+
+async def read_chunks(
+    reader: asyncio.StreamReader, options: Options, *, what: str, size: int | None = None
+) -> AsyncIterator[bytes]:
+    """Stream the rest of the connection (or exactly ``size`` bytes), bounded per read."""
+    remaining = size
+    while remaining is None or remaining > 0:
+        n = options.chunk_size if remaining is None else min(options.chunk_size, remaining)
+        try:
+            chunk = await with_timeout(reader.read(n), options.read_timeout, f"reading {what}")
+        except (ConnectionError, OSError) as exc:
+            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        if not chunk:
+            if remaining is not None:
+                raise ConnectionClosed(
+                    f"connection closed with {remaining} bytes of {what} still to come"
+                )
+            return
+        if remaining is not None:
+            remaining -= len(chunk)
+        yield chunk
+
+
+async def close_writer(writer: asyncio.StreamWriter) -> None:
+    """Close a stream writer without ever raising or hanging."""
+    writer.close()
+    try:
+        await asyncio.wait_for(writer.wait_closed(), 2)
+    except (TimeoutError, OSError, ConnectionError):
+        pass

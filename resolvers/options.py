@@ -1,0 +1,84 @@
+"""Options for planning and resolving: one immutable object the caller builds once.
+
+Everything a resolver may need from outside the URL lives here, so that planning stays a pure
+function of ``(url, options)``.  Callbacks (``ask``, ``transcript``) are how the library asks a
+person for input and reports the conversation; the CLI plugs a terminal into them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .policy import DEFAULT, Policy
+
+#: ``ask(prompt, secret=False) -> answer``: asks a person (or a program) for input.
+Ask = Callable[..., Awaitable[str]]
+#: ``transcript(direction, text)``: direction is ``">"`` (sent), ``"<"`` (received), ``"*"``
+#: (a note: connecting, following a redirect).  What ``omniurl get -v`` prints.
+Transcript = Callable[[str, str], None]
+
+
+def default_email() -> str:
+    """The anonymous-FTP password RFC 1738 §3.2.1 asks for: the user's e-mail address."""
+    email = os.environ.get("EMAIL")
+    if email:
+        return email
+    user = os.environ.get("USER") or os.environ.get("LOGNAME") or "omniurl"
+    return f"{user}@localhost"
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to plan and resolve.
+
+    ``resolve`` maps a ``(host, port)`` to the ``(address, port)`` to connect to instead, like
+    curl's ``--resolve HOST:PORT:ADDR``; a port of ``None`` on either side means "any" /
+    "unchanged".  ``extra`` holds scheme-specific options contributed by resolvers (a
+    plugin's too), keyed by the names their ``add_arguments`` defines.
+    """
+
+    policy: Policy = DEFAULT
+    connect_timeout: float = 10.0
+    read_timeout: float = 30.0
+    resolve: Mapping[tuple[str, int | None], tuple[str, int | None]] = field(default_factory=dict)
+    #: E-mail address sent as the anonymous FTP password (§3.2.1).
+    email: str = field(default_factory=default_email)
+    #: Credentials by host, for servers that ask (NNTP AUTHINFO, FTP, SMTP AUTH): host ->
+    #: (user, password).  The CLI fills it from ~/.netrc.
+    credentials: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    ask: Ask | None = None
+    transcript: Transcript | None = None
+    #: How many bytes a resolver reads at a time when streaming content.
+    chunk_size: int = 64 * 1024
+    #: The longest protocol line (reply, menu line, header) omniurl accepts.
+    max_line: int = 64 * 1024
+    #: The largest reply omniurl buffers whole (a menu, a listing, an attribute block).
+    max_buffered: int = 64 * 1024 * 1024
+    #: Follow redirects (HTTP) and referrals (Prospero) through the policy.
+    follow: bool = True
+    verify_tls: bool = True
+    #: Use proxies from the environment (HTTP_PROXY...); off unless the caller opts in.
+    trust_env: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_(self, **changes: Any) -> Options:
+        return replace(self, **changes)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A scheme-specific option from ``extra``."""
+        return self.extra.get(key, default)
+
+    def note(self, direction: str, text: str) -> None:
+        if self.transcript is not None:
+            self.transcript(direction, text)
+
+    def map_address(self, host: str, port: int) -> tuple[str, int]:
+        """Apply the ``resolve`` mapping (curl's ``--resolve``) to a host and port."""
+        for key in ((host.lower(), port), (host.lower(), None)):
+            if key in self.resolve:
+                address, new_port = self.resolve[key]
+                return address, port if new_port is None else new_port
+        return host, port

@@ -1,0 +1,193 @@
+"""The safety policy: every check that stands between a plan and the first byte sent.
+
+RFC 1738 §6 names the two attacks, and they are still the ones used today: a URL whose port
+points one protocol's client at another protocol's server (SSRF through ``gopher://`` into
+Redis or SMTP), and a URL whose decoded data carries the protocol's own delimiters (CR LF
+smuggled into an FTP command).  Both are decided here, from the plan alone, before any
+connection is opened; the address rules (no loopback or private addresses in the strict
+preset) are decided here too, on the addresses DNS returned, before ``connect()``.
+
+Planners never check delimiters themselves: they tag each decoded value with the *context* it
+is sent in (:class:`resolvers.plan.WireValue`), and :data:`DELIMITERS` says which octets that
+context treats as delimiters.  A new protocol adds its context here, in one place.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from schemes.base import URL
+
+from .errors import (
+    AddressRefused,
+    DelimiterRefused,
+    PortRefused,
+    RedirectRefused,
+    SchemeRefused,
+)
+from .plan import Plan
+from .ports import BLOCKED_PORTS, why_blocked
+
+_CR_LF_NUL = frozenset(b"\r\n\x00")
+_C0_DEL = frozenset(range(0x20)) | {0x7F}
+
+#: Octets refused inside a decoded value, per wire context.  Every context refuses CR, LF
+#: and NUL: no protocol omniurl speaks can carry them inside a command argument.
+DELIMITERS: dict[str, frozenset[int]] = {
+    # A plain command-line argument (FTP, SMTP envelope, Prospero request lines).
+    "line": _CR_LF_NUL,
+    # FTP arguments: RFC 959 Telnet-string; CR LF end the command, and IAC (0xFF) is the
+    # Telnet escape on the control connection.
+    "ftp": _CR_LF_NUL | {0xFF},
+    # Gopher selector and search string (RFC 1738 §3.4.1, RFC 1436): TAB separates the
+    # selector from the search and the Gopher+ string; CR LF ends the request.
+    "gopher": _CR_LF_NUL | {0x09},
+    # NNTP arguments (RFC 3977 §3.1): SP and TAB separate arguments; no controls at all.
+    "nntp": _C0_DEL | {0x20},
+    # Telnet login answers (RFC 854): IAC starts a command; controls edit the line.  ASCII
+    # only (curl CVE-2023-27533 sent IAC sequences smuggled in a user name).
+    "telnet": _C0_DEL | frozenset(range(0x80, 0x100)),
+    # An e-mail header field value (RFC 5322 §2.2): CR LF would start a new header field.
+    "header": _CR_LF_NUL,
+    # An SMTP envelope address (RFC 5321 §4.1.2): no controls, no space, no angle brackets.
+    "smtp-address": _C0_DEL | frozenset(b" <>"),
+    # WAIS database names are joined with 0x1F (protspec.txt, tag 18).
+    "wais": frozenset(b"\x00\x1f"),
+    # Length-prefixed binary fields: nothing is a delimiter.
+    "binary": frozenset(),
+}
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What omniurl may do for a URL.  Immutable; build variants with :meth:`with_`.
+
+    ``allow_ports`` are explicit ports allowed although they are reserved or blocked.
+    ``default_ports_only`` refuses any explicit port that is not the scheme's default.
+    ``allow_private_addresses`` lets a host resolve to loopback, private or link-local
+    addresses.  ``denied_schemes`` are never resolved (``file`` in the strict preset).
+    ``redirect_scheme_change`` lets a redirect or referral move to another scheme.
+    """
+
+    name: str = "default"
+    allow_ports: frozenset[int] = frozenset()
+    refuse_reserved_ports: bool = True
+    blocked_ports: frozenset[int] = BLOCKED_PORTS
+    default_ports_only: bool = False
+    allow_private_addresses: bool = True
+    denied_schemes: frozenset[str] = frozenset()
+    redirect_scheme_change: bool = True
+    max_redirects: int = 10
+
+    def with_(self, **changes: object) -> Policy:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def allowing_ports(self, ports: Iterable[int]) -> Policy:
+        return replace(self, allow_ports=self.allow_ports | frozenset(ports))
+
+    # -- the checks ---------------------------------------------------------------------
+
+    def check_plan(self, plan: Plan) -> None:
+        """Refuse the plan (raise a :class:`PolicyError`) or return; nothing is sent before."""
+        self.check_scheme(plan.scheme)
+        if plan.port is not None:
+            self.check_port(plan.port, explicit=plan.explicit_port, default=plan.url.default_port)
+        for value in plan.wire_values():
+            check_value(value.component, value.value, value.context)
+
+    def check_scheme(self, scheme: str) -> None:
+        if scheme in self.denied_schemes:
+            raise SchemeRefused(
+                f"the {self.name} policy does not resolve {scheme}: URLs", component="scheme"
+            )
+
+    def check_port(self, port: int, *, explicit: bool, default: int | None) -> None:
+        """§6: a scheme's default port is always allowed; other ports only when safe."""
+        if not explicit or port == default or port in self.allow_ports:
+            return
+        hint = f"; allow it with --allow-port {port}"
+        if self.default_ports_only:
+            raise PortRefused(
+                f"port {port} refused: the {self.name} policy allows only default ports{hint}",
+                port=port,
+                reason="not the default port",
+            )
+        reason = why_blocked(port) if port in self.blocked_ports else None
+        if reason is None and self.refuse_reserved_ports and port < 1024:
+            reason = "in the reserved space below 1024 (RFC 1738 §6)"
+        if reason is not None:
+            raise PortRefused(f"port {port} refused: {reason}{hint}", port=port, reason=reason)
+
+    def check_address(self, address: str, *, host: str) -> None:
+        """Refuse an address DNS gave for ``host`` that the policy forbids."""
+        if self.allow_private_addresses:
+            return
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        if (
+            ip.is_loopback
+            or ip.is_private
+            or ip.is_link_local
+            or ip.is_multicast
+            or ip.is_reserved
+            or ip.is_unspecified
+        ):
+            raise AddressRefused(
+                f"{host} resolves to {address}, a non-public address the {self.name} "
+                "policy refuses",
+                component="host",
+            )
+
+    def check_redirect(self, source: URL, target: URL, *, kind: str = "redirect") -> None:
+        """A redirect (HTTP) or referral (Prospero) passes the policy like a new URL would."""
+        if target.scheme == "file" and source.scheme != "file":
+            raise RedirectRefused(
+                f"{kind} from {source.scheme}: to file: is never followed", component="location"
+            )
+        if target.scheme != source.scheme and not self.redirect_scheme_change:
+            raise RedirectRefused(
+                f"{kind} from {source.scheme}: to {target.scheme}: refused by the {self.name} "
+                "policy",
+                component="location",
+            )
+        self.check_scheme(target.scheme)
+
+
+def check_value(component: str, value: bytes, context: str) -> None:
+    """Refuse a decoded value that carries a delimiter of its wire context."""
+    forbidden = DELIMITERS[context]
+    for index, octet in enumerate(value):
+        if octet in forbidden:
+            raise DelimiterRefused(
+                f"{component} contains {_octet_name(octet)} at octet {index}, a delimiter "
+                f"in this protocol ({context}); nothing was sent",
+                component=component,
+                octet=octet,
+            )
+
+
+def _octet_name(octet: int) -> str:
+    names = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x20: "SP", 0xFF: "IAC (0xFF)"}
+    return names.get(octet, f"the octet 0x{octet:02X}")
+
+
+#: A person at a terminal: the RFC's §6 cautions, nothing more.
+DEFAULT = Policy()
+
+#: URLs from untrusted input resolved on a server: default ports only, public addresses only,
+#: no local files, no change of scheme on redirect.
+STRICT = Policy(
+    name="strict",
+    default_ports_only=True,
+    allow_private_addresses=False,
+    denied_schemes=frozenset({"file"}),
+    redirect_scheme_change=False,
+    max_redirects=5,
+)
+
+PRESETS: dict[str, Policy] = {"default": DEFAULT, "strict": STRICT}
+
+__all__ = ["DEFAULT", "DELIMITERS", "PRESETS", "STRICT", "Policy", "check_value"]

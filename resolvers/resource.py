@@ -1,0 +1,128 @@
+"""What resolving a URL gives back: content to stream, a listing, or a live session.
+
+A :class:`Resource` is an async context manager that owns the connection it came from:
+leaving the ``async with`` (or :meth:`Resource.aclose`) closes it, even when the body was
+not read to the end.  Content is streamed (``async for chunk in resource``), never buffered
+unless the caller asks (:meth:`Resource.read`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Literal
+
+from .plan import Plan
+
+ResourceKind = Literal["content", "listing", "session"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One item of a listing: a directory entry, a menu item, an article, a search hit.
+
+    ``kind`` is a word a person understands (``"file"``, ``"directory"``, ``"search"``,
+    ``"info"``, ``"article"``, ``"group"``...); ``url`` is the item's own URL (``None`` for
+    items that are not links, such as Gopher info lines); ``info`` holds protocol-specific
+    details (Gopher type, score, size, subject...).
+    """
+
+    name: str
+    kind: str
+    url: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "url": self.url, "info": self.info}
+
+
+class Resource:
+    """The outcome of resolving a URL.
+
+    ``kind`` is ``content`` (iterate the body), ``listing`` (read :attr:`entries`) or
+    ``session`` (an interactive session object in :attr:`session`).  ``media_type`` and
+    ``size`` are set when known; ``replies`` are the server's replies in order (what ``-v``
+    shows); ``chain`` lists the URLs followed to get here (redirects, Prospero referrals).
+    """
+
+    def __init__(
+        self,
+        plan: Plan,
+        *,
+        kind: ResourceKind = "content",
+        body: AsyncIterator[bytes] | None = None,
+        entries: Sequence[Entry] | None = None,
+        session: Any = None,
+        media_type: str | None = None,
+        size: int | None = None,
+        replies: Sequence[str] = (),
+        metadata: dict[str, Any] | None = None,
+        close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.plan = plan
+        self.url = plan.url
+        self.kind: ResourceKind = kind
+        self._body = body
+        self.entries: list[Entry] = list(entries or ())
+        self.session = session
+        self.media_type = media_type
+        self.size = size
+        self.replies: list[str] = list(replies)
+        self.metadata: dict[str, Any] = dict(metadata or {})
+        self.chain: list[str] = []
+        self._close = close
+        self._closed = False
+        #: Bytes handed out so far (drives progress bars).
+        self.bytes_read = 0
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        if self._body is None:
+            return
+        try:
+            async for chunk in self._body:
+                self.bytes_read += len(chunk)
+                yield chunk
+        finally:
+            await self.aclose()
+
+    async def read(self) -> bytes:
+        """The whole body (content) in memory; for small resources and tests."""
+        return b"".join([chunk async for chunk in self])
+
+    async def aclose(self) -> None:
+        """Close the connection behind the resource; safe to call more than once."""
+        if self._closed:
+            return
+        self._closed = True
+        body, self._body = self._body, None
+        try:
+            if body is not None and hasattr(body, "aclose"):
+                await body.aclose()
+        finally:
+            if self._close is not None:
+                await self._close()
+
+    async def __aenter__(self) -> Resource:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def describe(self) -> dict[str, Any]:
+        """Metadata as JSON (``omniurl get --json``)."""
+        return {
+            "url": str(self.url),
+            "kind": self.kind,
+            "media_type": self.media_type,
+            "size": self.size,
+            "replies": self.replies,
+            "chain": self.chain,
+            "entries": [e.to_json() for e in self.entries] if self.kind == "listing" else None,
+            "metadata": self.metadata,
+        }

@@ -1,0 +1,101 @@
+"""Base classes shared by every scheme's URL class.
+
+URL objects are immutable and hashable (the yarl lesson): every field is decoded once at
+parse time, derived values are cheap properties, and "changing" a URL means building a new
+one with :func:`dataclasses.replace`.
+
+Decoded components are ``str``.  Octets that are not UTF-8 are kept losslessly with the
+``surrogateescape`` error handler, so :func:`schemes.percent.to_octets` gives back exactly the
+octets the URL encoded — which is what goes on the wire (a Gopher selector may hold any octet
+but TAB, CR and LF).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class URL:
+    """A parsed URL of any scheme.
+
+    Subclasses add their decoded components as fields.  ``str(url)`` gives the canonical
+    form, and ``schemes.parse(str(url)) == url`` always holds.
+    """
+
+    scheme: str
+
+    #: The registered scheme name(s) a subclass parses (lower case).
+    schemes: ClassVar[tuple[str, ...]] = ()
+    #: The port used when the URL names none (None: the scheme has no network port).
+    DEFAULT_PORT: ClassVar[int | None] = None
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> URL:
+        """Parse ``rest`` (everything after ``scheme:``); ``text`` is the whole URL for offsets.
+
+        Offsets in errors are relative to ``text``: the scheme-specific part starts at
+        ``len(scheme) + 1``.
+        """
+        raise NotImplementedError
+
+    def __str__(self) -> str:  # pragma: no cover - every concrete class overrides it
+        raise NotImplementedError
+
+    @property
+    def default_port(self) -> int | None:
+        return self.DEFAULT_PORT
+
+    def components(self) -> dict[str, Any]:
+        """The scheme-specific keys of the ``omniurl parse`` JSON contract, in order."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole ``omniurl parse`` object for this URL (a stable contract)."""
+        out: dict[str, Any] = {"scheme": self.scheme}
+        out.update(self.components())
+        return out
+
+    def replace(self, **changes: Any) -> URL:
+        """A new URL with some fields changed (the object itself never changes)."""
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class InternetURL(URL):
+    """A URL in the Common Internet Scheme Syntax of §3.1: ``//<user>:<password>@<host>:<port>/``.
+
+    ``user`` and ``password`` keep the RFC's distinctions: ``ftp://@host/`` has user ``""``
+    and password ``None``; ``ftp://host/`` has user ``None``; ``ftp://foo:@host/`` has user
+    ``"foo"`` and password ``""``.  ``host`` is as written (case kept; ``[v6]`` literals keep
+    their brackets); ``port`` is the explicit port or ``None``.
+    """
+
+    user: str | None = None
+    password: str | None = None
+    host: str = ""
+    port: int | None = None
+
+    @property
+    def effective_port(self) -> int | None:
+        """The port a connection goes to: the explicit one, else the scheme's default."""
+        return self.port if self.port is not None else self.DEFAULT_PORT
+
+    @property
+    def hostname(self) -> str:
+        """The host for a socket: lower case, IPv6 brackets removed."""
+        h = self.host
+        if h.startswith("[") and h.endswith("]"):
+            h = h[1:-1]
+        return h.lower()
+
+    def authority_json(self) -> dict[str, Any]:
+        return {
+            "user": self.user,
+            "password": self.password,
+            "host": self.host,
+            "port": self.port,
+            "default_port": self.DEFAULT_PORT,
+        }

@@ -1,0 +1,82 @@
+"""The one exception hierarchy of omniurl.
+
+Every error omniurl raises on purpose derives from :class:`OmniurlError`, so a caller can catch
+everything at one level, or one kind of failure at a lower one (the httpx pattern:
+``HTTPError`` -> ``TransportError`` -> ``ConnectError``).  Parsing errors live here because
+``schemes`` is the package everything else depends on; the resolver errors in
+``resolvers.errors`` derive from the same root.
+
+Each error names the *component* of the URL that broke it (``"host"``, ``"port"``,
+``"cwd[1]"``, ``"selector"``, ...) and, for parse errors, the character *offset* into the text
+where the problem starts, so a person can see exactly what to fix.
+"""
+
+from __future__ import annotations
+
+
+class OmniurlError(Exception):
+    """Root of every error omniurl raises on purpose."""
+
+    #: Short machine-readable name used in JSON output (``{"error": {"type": ...}}``).
+    type_name: str = "error"
+
+    def __init__(self, message: str, *, component: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.component = component
+
+    def to_json(self) -> dict[str, object]:
+        """The ``{"type", "message", "component", "offset"}`` object of the CLI contract."""
+        return {
+            "type": type(self).__name__,
+            "message": self.message,
+            "component": self.component,
+            "offset": getattr(self, "offset", None),
+        }
+
+
+class URLError(OmniurlError, ValueError):
+    """A text is not a valid URL (or not a valid URL of its scheme).
+
+    ``component`` names the part that broke (``"scheme"``, ``"host"``, ``"port"``, ``"path"``,
+    ...); ``offset`` is the index into the original text where the offending part starts
+    (``None`` where no single position is to blame).
+    """
+
+    def __init__(
+        self, message: str, *, component: str | None = None, offset: int | None = None
+    ) -> None:
+        super().__init__(message, component=component)
+        self.offset = offset
+
+    def __str__(self) -> str:
+        where = []
+        if self.component is not None:
+            where.append(self.component)
+        if self.offset is not None:
+            where.append(f"offset {self.offset}")
+        return f"{self.message} ({', '.join(where)})" if where else self.message
+
+
+class SchemeError(URLError):
+    """The scheme name is missing or malformed (§2.1: ``1*[lowalpha | digit | "+-."]``)."""
+
+
+class EncodingError(URLError):
+    """A ``%`` escape is malformed, or a character must be encoded but is not (§2.2)."""
+
+
+class AuthorityError(URLError):
+    """The ``//user:password@host:port`` part is malformed (§3.1)."""
+
+
+class HostError(AuthorityError):
+    """The host is neither a hostname per §5's BNF, a dotted IPv4 address, nor ``[IPv6]``."""
+
+
+class PortError(AuthorityError):
+    """The port is not decimal digits in 0-65535."""
+
+
+class SchemeSyntaxError(URLError):
+    """The scheme-specific part breaks that scheme's own rules (§3.2-§3.11)."""

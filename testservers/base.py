@@ -1,0 +1,108 @@
+"""The registry of local test servers and the handle a running one gives back."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+#: Modules whose import registers the built-in servers.
+BUILTIN_MODULES: tuple[str, ...] = (
+    "testservers.ftp",
+    "testservers.http",
+    "testservers.gopher",
+    "testservers.nntp",
+    "testservers.telnet",
+    "testservers.smtp",
+    "testservers.wais",
+    "testservers.prospero",
+)
+
+
+@dataclass
+class RunningServer:
+    """A server listening on ``host:port``; ``await close()`` (or ``async with``) stops it."""
+
+    name: str
+    host: str
+    port: int
+    close_fn: Callable[[], Awaitable[None]]
+    transport: str = "tcp"
+    #: Server-specific facts a test or the demo may want (captured messages folder...).
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def netloc(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+    async def close(self) -> None:
+        await self.close_fn()
+
+    async def __aenter__(self) -> RunningServer:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+Starter = Callable[..., Awaitable[RunningServer]]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    starter: Starter
+    help: str
+
+
+_servers: dict[str, _Entry] = {}
+_loaded = False
+
+
+def register(name: str, help: str) -> Callable[[Starter], Starter]:
+    """Decorator: ``@register("gopher", "serve a directory as Gopher menus")``."""
+
+    def decorate(fn: Starter) -> Starter:
+        _servers[name] = _Entry(fn, help)
+        return fn
+
+    return decorate
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in BUILTIN_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:  # a server not written yet
+            if exc.name != module:
+                raise
+
+
+def known() -> dict[str, str]:
+    """Server name -> one-line help."""
+    _load()
+    return {name: entry.help for name, entry in sorted(_servers.items())}
+
+
+async def start(
+    name: str, root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any
+) -> RunningServer:
+    """Start the named server serving ``root`` on ``host:port`` (0: any free port)."""
+    _load()
+    try:
+        entry = _servers[name]
+    except KeyError:
+        raise KeyError(f"no test server named {name!r} (known: {', '.join(known())})") from None
+    return await entry.starter(root, host=host, port=port, **kw)

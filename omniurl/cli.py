@@ -181,12 +181,8 @@ def add_resolve_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="connect to ADDR (and PORT) whenever the URL names HOST (and PORT), like curl",
     )
-    g.add_argument(
-        "--connect-timeout", type=float, default=10.0, metavar="S", help="seconds (10)"
-    )
-    g.add_argument(
-        "--timeout", type=float, default=30.0, metavar="S", help="seconds per read (30)"
-    )
+    g.add_argument("--connect-timeout", type=float, default=10.0, metavar="S", help="seconds (10)")
+    g.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds per read (30)")
     g.add_argument(
         "--email",
         help="e-mail address sent as the anonymous FTP password (default: $EMAIL)",
@@ -286,7 +282,6 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
-    from resolvers import resolve
 
     try:
         url = schemes.parse(args.url)
@@ -476,9 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("join", help="resolve a relative reference against a base URL")
     p.add_argument("base")
     p.add_argument("ref")
-    p.add_argument(
-        "--rfc1630", action="store_true", help="RFC 1630's rules (default: RFC 3986 §5)"
-    )
+    p.add_argument("--rfc1630", action="store_true", help="RFC 1630's rules (default: RFC 3986 §5)")
     p.set_defaults(func=cmd_join)
 
     p = sub.add_parser(

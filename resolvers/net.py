@@ -11,6 +11,7 @@ never a bare ``OSError`` or ``asyncio.TimeoutError`` from deep inside the standa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 from collections.abc import AsyncIterator, Awaitable
 from typing import TypeVar
@@ -56,7 +57,9 @@ async def resolve_addresses(
             f"looking up {bare}",
         )
     except socket.gaierror as exc:
-        raise ConnectError(f"cannot resolve host {bare}: {exc.strerror}", component="host") from None
+        raise ConnectError(
+            f"cannot resolve host {bare}: {exc.strerror}", component="host"
+        ) from None
     addresses: list[tuple[str, int]] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         address = str(sockaddr[0])
@@ -142,7 +145,5 @@ async def read_chunks(
 async def close_writer(writer: asyncio.StreamWriter) -> None:
     """Close a stream writer without ever raising or hanging."""
     writer.close()
-    try:
+    with contextlib.suppress(TimeoutError, OSError, ConnectionError):
         await asyncio.wait_for(writer.wait_closed(), 2)
-    except (TimeoutError, OSError, ConnectionError):
-        pass

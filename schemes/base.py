@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class URL:
     """A parsed URL of any scheme.
 
@@ -26,6 +26,9 @@ class URL:
     """
 
     scheme: str
+    #: The fragment after ``#`` (RFC 1630 §4.2): split off at parse time, never sent to a
+    #: server; ``None`` when the text had no ``#``.
+    fragment: str | None = None
 
     #: The registered scheme name(s) a subclass parses (lower case).
     schemes: ClassVar[tuple[str, ...]] = ()
@@ -63,7 +66,7 @@ class URL:
         return dataclasses.replace(self, **changes)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class InternetURL(URL):
     """A URL in the Common Internet Scheme Syntax of §3.1: ``//<user>:<password>@<host>:<port>/``.
 

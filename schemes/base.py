@@ -69,6 +69,15 @@ class URL:
         """
         raise NotImplementedError
 
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
+        """The registry's entry point: parse ``text[start:]`` (what follows ``scheme:``).
+
+        Built-in classes override it with a one-match fast path; the default calls
+        :meth:`from_text`, the contract a plugin implements.
+        """
+        return cls.from_text(text, scheme=scheme, rest=text[start:], strict=strict)
+
     def __str__(self) -> str:  # pragma: no cover - every concrete class overrides it
         raise NotImplementedError
 

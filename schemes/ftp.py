@@ -107,7 +107,7 @@ class FTPURL(InternetURL):
                 if tag == "type=" and code is not None:
                     fields["typecode"] = code
                     path_end = end - 7
-                elif tag == "type=" and strict:
+                elif tag == "type=":  # refused in lenient mode too: never guess a typecode
                     raise SchemeSyntaxError(
                         f"typecode {text[end - 1]!r} is not a, i or d (§3.2.2)",
                         component="typecode",

@@ -8,11 +8,12 @@ hot path of :func:`parse` is one dictionary lookup).
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import entry_points
 
 from . import grammar
 from .base import URL
-from .errors import SchemeError, URLError
+from .errors import EncodingError, SchemeError, URLError
 from .file import FileURL
 from .ftp import FTPURL
 from .generic import GenericURL
@@ -27,6 +28,10 @@ from .telnet import TelnetURL
 from .wais import WAISURL
 
 ENTRY_POINT_GROUP = "omniurl.schemes"
+
+# Lenient mode takes any character, but each must stand for octets: UTF-8, or the surrogates
+# U+DC80-U+DCFF that ``surrogateescape`` uses for octets 80-FF (strict mode takes ASCII only).
+_NOT_OCTETS = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 
 BUILTIN: tuple[type[URL], ...] = (
     FTPURL,
@@ -103,6 +108,14 @@ def parse(text: str, strict: bool = True) -> URL:
         cls = _classes.get(name) if colon > 0 else None
         if cls is None:
             name, cls = _lookup(text, colon)
+        if not strict:
+            bad = _NOT_OCTETS.search(text)
+            if bad is not None:
+                raise EncodingError(
+                    "a lone surrogate stands for no character and no octets",
+                    component=None,
+                    offset=bad.start(),
+                )
         return cls._parse_at(text, colon + 1, name, strict)
     except URLError:
         raise

@@ -31,7 +31,7 @@ from . import grammar
 from .authority import expect_slashes, format_fragment, format_login, parse_hostport, split_fragment
 from .base import InternetURL
 from .errors import SchemeSyntaxError
-from .percent import check, decode, display, quote
+from .percent import check, decode, display, quote, to_octets
 
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 _TAB = re.compile(r"%09|\t")
@@ -111,6 +111,12 @@ class GopherURL(InternetURL):
             if strict and gtype in "\t\r\n":
                 raise SchemeSyntaxError(
                     "the gopher type cannot be a TAB, CR or LF", component="gtype", offset=gpos
+                )
+            if not gtype.isascii() and len(to_octets(gtype)) != 1:
+                raise SchemeSyntaxError(
+                    "the gopher type is one octet (RFC 1436), not a multi-octet character",
+                    component="gtype",
+                    offset=gpos,
                 )
             fields["gtype"] = gtype
             pieces = _split_tabs(text, gpos + glen, end)

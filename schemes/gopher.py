@@ -40,9 +40,12 @@ _CRLF = re.compile(r"%0[DdAa]|[\r\n]")
 PATH_SAFE = grammar.RESERVED
 
 
-# gopherurl = "gopher://" hostport [ / [ gtype [ selector ] ] ]  without any escape (fast path)
+# gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search ... ] ] ] ]  (fast path)
 _FAST = re.compile(
-    "//" + grammar.HOSTPORT_FAST + rf"(?:/([{grammar.XCHAR}]*))?" + grammar.FRAGMENT_FAST
+    "//"
+    + grammar.HOSTPORT_FAST
+    + f"(?:/({grammar.component(grammar.XCHAR)}))?"
+    + grammar.FRAGMENT_FAST
 )
 
 
@@ -73,6 +76,19 @@ class GopherURL(InternetURL):
         if m is not None:
             host, port, path, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
+                gtype, selector, search, plus = "1", "", None, None
+                if path:
+                    gtype = path[0]
+                    selector = path[1:]
+                    if "%" in path:
+                        # decode, then split at the first two tabs (only %09 makes a tab here)
+                        parts = decode(selector).split("\t", 2)
+                        selector = parts[0]
+                        if len(parts) > 1:
+                            search = parts[1]
+                            plus = parts[2] if len(parts) > 2 else None
+                        if gtype == "%" or _has_line_end(selector, search):
+                            return cls._parse_slow(text, start, scheme, strict)
                 obj = object.__new__(cls)
                 obj.__dict__.update(
                     scheme=scheme,
@@ -81,10 +97,10 @@ class GopherURL(InternetURL):
                     password=None,
                     host=host,
                     port=None if port is None else int(port),
-                    gtype=path[0] if path else "1",
-                    selector=path[1:] if path else "",
-                    search=None,
-                    gopher_plus=None,
+                    gtype=gtype,
+                    selector=selector,
+                    search=search,
+                    gopher_plus=plus,
                 )
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
@@ -150,6 +166,15 @@ class GopherURL(InternetURL):
         out["search"] = None if self.search is None else display(self.search)
         out["gopher_plus"] = None if self.gopher_plus is None else display(self.gopher_plus)
         return out
+
+
+def _has_line_end(selector: str, search: str | None) -> bool:
+    """CR or LF in the selector or search (the slow path names the offending escape)."""
+    return (
+        "\r" in selector
+        or "\n" in selector
+        or (search is not None and ("\r" in search or "\n" in search))
+    )
 
 
 def _split_tabs(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -119,9 +119,7 @@ def remove_dot_segments(path: str) -> str:
     while inp:
         if inp.startswith("../"):  # A
             inp = inp[3:]
-        elif inp.startswith("./"):
-            inp = inp[2:]
-        elif inp.startswith("/./"):  # B
+        elif inp.startswith("./") or inp.startswith("/./"):
             inp = inp[2:]
         elif inp == "/.":
             inp = "/"

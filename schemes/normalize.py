@@ -112,7 +112,7 @@ def _component_at(text: str, offset: int) -> str:
                 end = min(end, i)
         if offset < end:
             at = text.rfind("@", start, end)
-            return "user" if 0 <= at and offset < at else "host"
+            return "user" if at >= 0 and offset < at else "host"
     question = text.find("?", start)
     if 0 <= question < offset:
         return "search"

@@ -21,9 +21,7 @@ fragment = st.one_of(st.none(), st.sampled_from(["", "s", "s/./x"]))
 
 
 @st.composite
-def references(
-    draw: st.DrawFn, *, empty_segments: bool = True, with_query: bool = True
-) -> str:
+def references(draw: st.DrawFn, *, empty_segments: bool = True, with_query: bool = True) -> str:
     segs = draw(st.lists(st.one_of(segment, st.just("")) if empty_segments else segment))
     path = "/".join(segs)
     if draw(st.booleans()):

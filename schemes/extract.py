@@ -21,6 +21,7 @@ Each result is a :class:`Found` with the URL as the text means it, its span in t
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -169,9 +170,11 @@ def extract(text: str, *, schemes: Iterable[str] = ()) -> list[Found]:
             continue
         found.append(Found(url, m.start(), m.end(), wrapper, breaks))
         taken.append((m.start(), m.end()))
+    starts = [start for start, _ in taken]  # in order: finditer yields wrappers left to right
     for m in bare.finditer(text):
-        if any(start <= m.start() < end for start, end in taken):
-            continue
+        i = bisect_right(starts, m.start()) - 1
+        if i >= 0 and m.start() < taken[i][1]:
+            continue  # inside a wrapper already taken
         url = _trim(m.group())
         scheme_end = url.find(":") + 1
         if len(url) > scheme_end:

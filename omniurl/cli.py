@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import io
 import json
 import os
 import sys
@@ -119,7 +120,9 @@ def _read_inputs(paths: Sequence[str]) -> list[tuple[str, str]]:
     out = []
     for path in paths:
         if path == "-":
-            out.append(("<stdin>", sys.stdin.read()))
+            raw = getattr(sys.stdin, "buffer", None)
+            text = raw.read().decode("utf-8", "surrogateescape") if raw else sys.stdin.read()
+            out.append(("<stdin>", text))
         else:
             out.append((path, Path(path).read_text(encoding="utf-8", errors="surrogateescape")))
     return out
@@ -132,6 +135,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
     except OSError as exc:
         sys.stderr.write(f"omniurl: {exc}\n")
         return EXIT_FAILURE
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # octets that were not UTF-8 in the input go out as they came in
+        sys.stdout.reconfigure(errors="surrogateescape")
     for name, text in inputs:
         for found in schemes.extract(text, schemes=args.scheme or ()):
             if args.json:

@@ -13,6 +13,9 @@ Two rule sets, because they differ:
   slashes keeps the context up to the first run of exactly *n* slashes; otherwise the last
   path element is replaced and ``xxx/../`` and ``/.`` are removed.  Its own examples (base
   ``magic://a/b/c//d/e/f``) come out as printed, and unpaired ``..`` are kept, as written.
+  The rule is applied literally where RFC 1808 and 3986 later changed it: ``?y`` replaces the
+  last path element too (``magic://a/b/c//d/e/?y``), and a reference starting with slashes
+  gets no dot-segment removal.
 """
 
 from __future__ import annotations
@@ -299,7 +302,7 @@ def _join_1630(base_text: str, ref_text: str) -> str:
 # -- the public function ----------------------------------------------------------------------
 
 
-def join(base: str | URL, ref: str, *, rfc: Rule = "3986", strict: bool = True) -> str:
+def join(base: str | URL, ref: str | URL, *, rfc: Rule = "3986", strict: bool = True) -> str:
     """Resolve ``ref`` against ``base`` and return the target URL's text.
 
     ``rfc="3986"`` (default) applies RFC 3986 §5.2; ``rfc="1630"`` applies RFC 1630 §4.1.3
@@ -312,6 +315,7 @@ def join(base: str | URL, ref: str, *, rfc: Rule = "3986", strict: bool = True) 
     path reference is given against a base without hierarchy (``mailto:``, ``news:``).
     """
     base_text = str(base) if isinstance(base, URL) else base
+    ref = str(ref) if isinstance(ref, URL) else ref
     if rfc == "3986":
         return _join_3986(base_text, ref, strict)
     if rfc == "1630":

@@ -20,7 +20,8 @@ included, and never needs a scheme's parser:
 * a character that RFC 1738 §2.2 says must always be encoded (controls, space, ``<>"{}|\\^~[]```,
   anything beyond US-ASCII as its UTF-8 octets) and that appears raw is encoded, so that
   ``~`` and ``%7E`` compare equal;
-* a ``%`` not followed by two hex digits is an error (example 3), named by component and offset.
+* a ``%`` not followed by two hex digits is an error (example 3), named by component and offset;
+* ``file://localhost/`` is ``file:///`` (§3.10 gives both the same meaning).
 
 The fragment is kept (normalized like the rest): two references to different anchors of one
 document are different references.  Compare with ``ignore_fragment=True`` to ask whether they
@@ -184,7 +185,12 @@ def normalize(url: str | URL) -> str:
             i = rest.find(sep, 2)
             if i >= 0:
                 end = min(end, i)
-        out += "//" + _normalize_authority(scheme, rest[2:end], colon + 3)
+        authority = _normalize_authority(scheme, rest[2:end], colon + 3)
+        if scheme == "file" and authority == "localhost":
+            # §3.10: "<host> can be the string 'localhost' or the empty string; this is
+            # interpreted as 'the machine from which the URL is being interpreted'."
+            authority = ""
+        out += "//" + authority
         rest = rest[end:]
         if scheme in _SLASH_SCHEMES and not rest.startswith("/"):
             rest = "/" + rest

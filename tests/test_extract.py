@@ -291,3 +291,18 @@ def test_a_bare_url_is_found_in_random_text(before: str, url: str, after: str) -
     assert found.url == url
     assert found.wrapper is None
     assert (found.start, found.end) == (len(before) + 1, len(before) + 1 + len(url))
+
+
+def test_cli_extract_passes_octets_that_are_not_utf8_through() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "omniurl", "extract"],
+        input=b"caf\xe9 <URL:http://a/\xe9t\xe9> and <URL:http://b/\xc3\xa9>\n",
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout == b"http://a/\xe9t\xe9\nhttp://b/\xc3\xa9\n"

@@ -146,6 +146,11 @@ def test_rfc1630_dots_and_fragments() -> None:
     assert join(base, "g?y/../x", rfc="1630") == "magic://a/b/c//d/e/g?y/../x"
     assert join("magic://a/b?x//y", "//g", rfc="1630") == "magic://g"
     assert join("magic://a/b/c?x/y", "g", rfc="1630") == "magic://a/b/g"
+    # literal where RFC 1808/3986 changed things: "?y" replaces the last element too, and a
+    # reference that starts with a slash is taken as it is
+    assert join(base, "?y", rfc="1630") == "magic://a/b/c//d/e/?y"
+    assert join(base, "?y") == "magic://a/b/c//d/e/f?y"
+    assert join(base, "/./g", rfc="1630") == "magic://a/./g"
     # a host without a path: the reference goes after "/"
     assert join("magic://a", "g", rfc="1630") == "magic://a/g"
 

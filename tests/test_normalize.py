@@ -86,6 +86,9 @@ def test_example_3_percent_without_two_hex_digits_is_an_error(
         ("http://a/été", "http://a/%C3%A9t%C3%A9"),
         # fragments are normalized too
         ("http://a/#%41", "http://a/#A"),
+        # §3.10: "localhost" and the empty host are the same machine
+        ("file://localhost/etc/motd", "file:///etc/motd"),
+        ("file://LocalHost/etc/motd", "file:///etc/motd"),
         # IPv6 literal hosts keep their brackets, lower case
         ("http://[::FFFF:1]:80/", "http://[::ffff:1]/"),
     ],
@@ -123,6 +126,7 @@ def test_equivalent(a: str, b: str) -> None:
         # fragments differ
         ("http://a/#x", "http://a/#y"),
         ("http://a/", "http://a/#"),
+        ("file://localhost.example/x", "file:///x"),
         # schemes without "//host/" keep the form they have
         ("news:comp.infosystems.www", "news:comp.infosystems.www/"),
     ],

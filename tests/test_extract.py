@@ -303,6 +303,7 @@ def test_cli_extract_passes_octets_that_are_not_utf8_through() -> None:
         capture_output=True,
         timeout=30,
         check=False,
+        cwd=Path(__file__).resolve().parents[1],
     )
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout == b"http://a/\xe9t\xe9\nhttp://b/\xc3\xa9\n"

@@ -7,7 +7,7 @@ parser (``URL.fragment``): it is never sent to a server (RFC 1630 §4.1.4, RFC 3
 
 Two rule sets, because they differ:
 
-* RFC 3986 §5.2 (``rfc="3986"``): the modern algorithm every browser implements, with §5.2.4
+* RFC 3986 §5.2 (``rfc="3986"``): the current standard (STD 66) algorithm, with §5.2.4
   ``remove_dot_segments``; ``..`` can never climb above the root (§5.4.2).
 * RFC 1630 §4.1.3 (``rfc="1630"``): the original WWW rules.  A reference that starts with *n*
   slashes keeps the context up to the first run of exactly *n* slashes; otherwise the last

@@ -113,7 +113,14 @@ def _component_at(text: str, offset: int) -> str:
                 end = min(end, i)
         if offset < end:
             at = text.rfind("@", start, end)
-            return "user" if at >= 0 and offset < at else "host"
+            if at >= 0 and offset < at:
+                colon_at = text.find(":", start + 2, at)
+                return "password" if 0 <= colon_at < offset else "user"
+            host_start = at + 1 if at >= 0 else start + 2
+            if text.startswith("[", host_start):  # [IPv6]: its colons are not the port's
+                close = text.find("]", host_start, end)
+                host_start = end if close < 0 else close
+            return "port" if text.find(":", host_start, offset) >= 0 else "host"
     question = text.find("?", start)
     if 0 <= question < offset:
         return "search"

@@ -174,7 +174,11 @@ def test_bad_port() -> None:
     ("url", "component", "offset"),
     [
         ("http://u%zz@a/", "user", 8),
+        ("http://u:p%zz@a/", "password", 10),
         ("http://a%g/", "host", 8),
+        ("http://[fe80::1%eth0]/", "host", 15),
+        ("http://a:8%0/", "port", 10),
+        ("http://[::1]:8%0/", "port", 14),
         ("http://a/p%", "path", 10),
         ("http://a/p?q=%x", "search", 13),
         ("http://a/p#%", "fragment", 11),

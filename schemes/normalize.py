@@ -21,7 +21,8 @@ included, and never needs a scheme's parser:
   anything beyond US-ASCII as its UTF-8 octets) and that appears raw is encoded, so that
   ``~`` and ``%7E`` compare equal;
 * a ``%`` not followed by two hex digits is an error (example 3), named by component and offset;
-* ``file://localhost/`` is ``file:///`` (§3.10 gives both the same meaning).
+* ``file://localhost/`` is ``file:///`` (§3.10 gives both the same meaning), and
+  ``gopher://host/`` is ``gopher://host/1`` (§3.4: an empty path means type 1, no selector).
 
 The fragment is kept (normalized like the rest): two references to different anchors of one
 document are different references.  Compare with ``ignore_fragment=True`` to ask whether they
@@ -201,6 +202,9 @@ def normalize(url: str | URL) -> str:
         rest = rest[end:]
         if scheme in _SLASH_SCHEMES and not rest.startswith("/"):
             rest = "/" + rest
+        if scheme == "gopher" and rest == "/":
+            # §3.4: "If <gopher-path> is empty, the gophertype defaults to 1" (empty selector)
+            rest = "/1"
     out += _normalize_part(rest)
     if hash_:
         out += "#" + _normalize_part(fragment.replace("#", "%23"))

@@ -242,3 +242,25 @@ def test_cli_join_error_is_json_and_status_2(capsys: pytest.CaptureFixture[str])
     error = json.loads(out[1])["error"]
     assert error["type"] == "URLError"
     assert (error["component"], error["offset"]) == ("reference", 1)
+
+
+# -- with the parser (schemes.parse) -------------------------------------------------------------
+
+
+def test_url_objects_as_base_and_reference() -> None:
+    import schemes
+
+    base = schemes.parse("http://a/b/c/d;p?q#frag")
+    assert join(base, "../g") == "http://a/b/g"
+    assert join(base, "#s") == "http://a/b/c/d;p?q#s"
+    assert join(base, schemes.parse("ftp://h/x")) == "ftp://h/x"
+    assert join(schemes.parse("magic://a/b/c//d/e/f"), "/g", rfc="1630") == "magic://a/g"
+
+
+def test_the_fragment_of_a_result_is_split_off_at_parse_time() -> None:
+    import schemes
+
+    url = schemes.parse(join(BASE_3986, "g?y#s"))
+    assert url.fragment == "s"
+    assert url.to_json()["search"] == "y"
+    assert "s" not in url.to_json()["path"]

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import schemes
 from schemes import equivalent, normalize
 from schemes.errors import EncodingError, PortError, SchemeError
 
@@ -89,6 +90,9 @@ def test_example_3_percent_without_two_hex_digits_is_an_error(
         # §3.10: "localhost" and the empty host are the same machine
         ("file://localhost/etc/motd", "file:///etc/motd"),
         ("file://LocalHost/etc/motd", "file:///etc/motd"),
+        # §3.4: an empty gopher path is type 1 with an empty selector
+        ("gopher://h", "gopher://h:70/1"),
+        ("gopher://h/", "gopher://h/1"),
         # IPv6 literal hosts keep their brackets, lower case
         ("http://[::FFFF:1]:80/", "http://[::ffff:1]/"),
     ],
@@ -127,6 +131,8 @@ def test_equivalent(a: str, b: str) -> None:
         ("http://a/#x", "http://a/#y"),
         ("http://a/", "http://a/#"),
         ("file://localhost.example/x", "file:///x"),
+        ("gopher://h/", "gopher://h/0"),
+        ("gopher://h/1", "gopher://h/11"),
         # schemes without "//host/" keep the form they have
         ("news:comp.infosystems.www", "news:comp.infosystems.www/"),
     ],
@@ -247,3 +253,50 @@ def test_encoding_unreserved_characters_gives_an_equivalent_url(url: str) -> Non
     )
     assert equivalent(url, scheme + colon + head + encoded)
     assert equivalent(scheme.upper() + colon + rest, url)
+
+
+# -- with the parser (schemes.parse) -------------------------------------------------------------
+
+# Example URLs of RFC 1738 and RFC 1630, every scheme, in the forms their texts print.
+PARSEABLE = [
+    "ftp://@host.com/",
+    "ftp://host.com/",
+    "ftp://foo:@host.com/",
+    "ftp://myname@host.dom/%2Fetc/motd",
+    "ftp://myname@host.dom//etc/motd",
+    "ftp://ds.internic.net/rfc/rfc1436.txt;type=a",
+    "FTP://Info.CERN.ch:21/pub/www/doc;type=d",
+    "http://info.cern.ch/albert/bertram/marie%2Dclaude",
+    "http://ds.internic.net/instructions/overview.html#WARNING",
+    "HTTP://A:80",
+    "https://a:443/x?y+z",
+    "gopher://spinaltap.micro.umn.edu/00/Weather/California/Los%20Angeles",
+    "gopher://h:70/",
+    "gopher://h/7search%09words",
+    "mailto:joe@example.org",
+    "news:comp.infosystems.www",
+    "news:*",
+    "news:12345@info.cern.ch",
+    "nntp://news.example.org:119/comp.x/12",
+    "telnet://user:pw@h:23/",
+    "telnet://h",
+    "wais://h:210/db?query",
+    "wais://h/db/TEXT/path",
+    "file://vms.host.edu/disk$user/my/notes/note12345.txt",
+    "file://localhost/etc/motd",
+    "prospero://h:1525/hsoname;type=x",
+    "mid:960830.1639@XIson.com/partA.960830.1639@XIson.com",
+    "x-foo:Bar%2d",
+]
+
+
+@pytest.mark.parametrize("text", PARSEABLE)
+def test_normalizing_keeps_a_url_valid_and_its_canonical_form_equivalent(text: str) -> None:
+    url = schemes.parse(text)
+    normal = normalize(text)
+    assert schemes.parse(normal).scheme == url.scheme
+    # the parser's canonical form and the text are the same URL
+    assert equivalent(str(url), text)
+    # URL objects are accepted and give the text's normal form
+    assert normalize(url) == normal
+    assert equivalent(url, schemes.parse(normal))

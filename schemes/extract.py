@@ -12,7 +12,8 @@ So :func:`extract` finds, in order of position:
   (so ``<joe@example.org>`` or ``<Note: ...>`` are not taken for URLs); whitespace removed;
 * a bare URL of a known scheme outside any wrapper, up to the first character that cannot be
   in a URL; punctuation that ends a sentence (``.,;:!?'``, or an unmatched ``)``) is not taken.
-  A bare URL cannot be continued across a line break: nothing marks where it would end.
+  A bare URL cannot be continued across a line break: nothing marks where it would end; and
+  a scheme followed by slashes only (``http://`` in prose or in a BNF rule) is not taken.
 
 Each result is a :class:`Found` with the URL as the text means it, its span in the text
 (wrapper included) and the positions of ambiguous hyphens.
@@ -176,8 +177,8 @@ def extract(text: str, *, schemes: Iterable[str] = ()) -> list[Found]:
         if i >= 0 and m.start() < taken[i][1]:
             continue  # inside a wrapper already taken
         url = _trim(m.group())
-        scheme_end = url.find(":") + 1
-        if len(url) > scheme_end:
+        # "http://" alone, as in prose or a BNF line, names nothing: not a URL
+        if url[url.find(":") + 1 :].strip("/"):
             found.append(Found(url, m.start(), m.start() + len(url)))
     found.sort(key=lambda f: f.start)
     return found

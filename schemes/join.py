@@ -279,8 +279,10 @@ def _join_1630(base_text: str, ref_text: str) -> str:
         # "If the partial URI starts with a non-zero number of consecutive slashes, then
         # everything from the context URI up to (but not including) the first occurrence of
         # exactly the same number of consecutive slashes which has no greater number of
-        # consecutive slashes anywhere to the right of it is taken to be the same."  A run
-        # of exactly n slashes is a maximal run (one with no further slash at its right).
+        # consecutive slashes anywhere to the right of it is taken to be the same."  Read as
+        # "no longer run anywhere later in the context", "/g" against magic://a/b/c//d/e/f
+        # would give magic://a/b/c//d/g, yet the RFC prints magic://a/g: its examples fix
+        # the reading as a run of exactly n slashes, not part of a longer run.
         n = len(ref_main) - len(ref_main.lstrip("/"))
         colon = context.index(":")
         for run in _SLASH_RUN.finditer(context, colon + 1):

@@ -142,7 +142,7 @@ def test_bare_urls() -> None:
     text = (
         "Get it from ftp://ftp.example.org/pub/file.txt. Or (see http://a.b/c_(d)), "
         "HTTP://A.B/x!, news:comp.infosystems.www; and telnet://h:23/? "
-        "Not xhttp://no, not http: alone, not Note:this."
+        'Not xhttp://no, not http: alone, not Note:this, not "http://" or file:/// alone.'
     )
     found = extract(text)
     assert [f.url for f in found] == [

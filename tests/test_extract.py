@@ -307,3 +307,13 @@ def test_cli_extract_passes_octets_that_are_not_utf8_through() -> None:
     )
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout == b"http://a/\xe9t\xe9\nhttp://b/\xc3\xa9\n"
+
+
+@given(st.lists(st.sampled_from([*"<>URL:http/ -\n\tab.", "<URL:", "http://"])).map("".join))
+def test_never_fails_and_spans_are_consistent(text: str) -> None:
+    previous_end = 0
+    for found in extract(text):
+        assert previous_end <= found.start < found.end <= len(text)
+        previous_end = found.end
+        assert not any(c.isspace() for c in found.url)
+        assert all(found.url[i] == "-" for i in found.hyphen_breaks)

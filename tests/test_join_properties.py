@@ -110,3 +110,17 @@ def test_join_results_parse(base: str, data: st.DataObject) -> None:
     url = schemes.parse(target)
     assert url.scheme == scheme
     assert url.fragment == split_reference(ref).fragment
+
+
+_fuzz = st.one_of(
+    st.text(), st.text(alphabet=st.sampled_from(list("ab:/?#.%2F@[]- \n")), max_size=25)
+)
+
+
+@given(_fuzz, _fuzz, st.sampled_from(["3986", "1630"]), st.booleans())
+def test_no_other_exception_escapes(base: str, ref: str, rfc: str, strict: bool) -> None:
+    try:
+        target = join(base, ref, rfc=rfc, strict=strict)  # type: ignore[arg-type]
+    except schemes.URLError:
+        return
+    assert isinstance(target, str)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import schemes
 from schemes import equivalent, normalize
-from schemes.errors import EncodingError, PortError, SchemeError
+from schemes.errors import EncodingError, PortError, SchemeError, URLError
 
 # -- RFC 1630 §4.1.2 (French text, specs/001_…) ---------------------------------------------
 
@@ -300,3 +300,12 @@ def test_normalizing_keeps_a_url_valid_and_its_canonical_form_equivalent(text: s
     # URL objects are accepted and give the text's normal form
     assert normalize(url) == normal
     assert equivalent(url, schemes.parse(normal))
+
+
+@given(st.one_of(st.text(), st.lists(st.sampled_from([*"ab:/?#.%2F@[]-1", "%zz"])).map("".join)))
+def test_only_url_errors_escape(text: str) -> None:
+    try:
+        normal = normalize(text)
+    except URLError:
+        return
+    assert normalize(normal) == normal

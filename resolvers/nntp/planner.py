@@ -125,16 +125,18 @@ def plan_nntp(url: URL, options: Options) -> Plan:
             steps.append(_step(f"ARTICLE {number}", "article"))
             meta["result"] = "article"
         else:
-            last = f"the newest {limit} articles, numbers from the GROUP reply"
+            over_when = (
+                f"{WHEN_GROUP_HAS_ARTICLES}; <first>-<last> are the newest {limit} article "
+                "numbers the GROUP reply gives"
+            )
             steps += [
-                _step(b"OVER " + RANGE, "over", when=WHEN_GROUP_HAS_ARTICLES, range=last),
-                _step(b"XOVER " + RANGE, "xover", when=WHEN_NO_OVER, range=last),
+                _step(b"OVER " + RANGE, "over", when=over_when),
+                _step(b"XOVER " + RANGE, "xover", when=WHEN_NO_OVER),
                 _step(
                     b"LISTGROUP " + group + b" " + RANGE,
                     "listgroup",
                     when=WHEN_NO_XOVER,
                     values=[value],
-                    range=last,
                 ),
             ]
             meta["result"] = "articles"
@@ -220,12 +222,11 @@ def _step(
     *,
     when: str | None = None,
     values: list[WireValue] | None = None,
-    range: str | None = None,
 ) -> Step:
+    """A command line with its ``role`` (what the executor does with the reply).  A ``{range}``
+    in it is filled by the executor from the GROUP reply — decimal digits, never URL data —
+    and shown as ``<first>-<last>``."""
     data = text.encode() if isinstance(text, str) else text
-    shown = data.decode("utf-8", "backslashreplace")
-    meta: dict[str, Any] = {"role": role}
-    if range is not None:
-        shown = shown.replace("{range}", "<first>-<last>") + f"  ({range})"
-        meta["range"] = True
+    shown = data.decode("utf-8", "backslashreplace").replace("{range}", "<first>-<last>")
+    meta: dict[str, Any] = {"role": role, "range": RANGE in data}
     return Step.line(data, shown=shown, when=when, values=values or (), meta=meta)

@@ -62,6 +62,11 @@ async def execute(plan: Plan, options: Options) -> Resource:
                 await session.quit(step)
             elif role not in AUTH_ROLES:
                 await _STEPS[str(role)](plan, session, step, state, options)
+    except ReplyError:
+        # The server refused a command but the session is in step: end it with the plan's
+        # QUIT (RFC 3977 §5.4) rather than hanging up on it.
+        await _quit(session, plan.steps)
+        raise
     except BaseException:
         await session.close()
         raise
@@ -241,9 +246,6 @@ _STEPS = {
 async def _article(plan: Plan, session: NNTPSession, step: Step, rest: Sequence[Step]) -> Resource:
     reply = await session.command(step)
     if reply.code != 220:
-        for later in rest:  # the session is still in step: end it politely
-            if later.get("role") == "quit":
-                await session.quit(later)
         raise _article_error(reply)
     return Resource(
         plan,
@@ -268,9 +270,15 @@ async def _article_body(session: NNTPSession, rest: Sequence[Step]) -> AsyncIter
             buffer.clear()
     if buffer:
         yield bytes(buffer)
-    for step in rest:
+    await _quit(session, rest)
+
+
+async def _quit(session: NNTPSession, steps: Sequence[Step]) -> None:
+    for step in steps:
         if step.get("role") == "quit":
             await session.quit(step)
+            return
+    await session.close()
 
 
 def _article_error(reply: Reply) -> Exception:

@@ -20,10 +20,11 @@ MAX_ARTICLE_NUMBER = 2_147_483_647
 
 # RFC 3977 §9.8 (ABNF of a newsgroup name):
 #   newsgroup-name = 1*wildmat-exact
-#   wildmat-exact  = %x22-29 / %x2B / %x2D-5A / %x5E-7E / UTF8-non-ascii
+#   wildmat-exact  = %x22-29 / %x2B / %x2D-3E / %x40-5A / %x5E-7E / UTF8-non-ascii
 # i.e. every printable ASCII character except the wildmat specials ! * , ? [ \ ] (and SP).
-_WILDMAT_EXACT_ASCII = frozenset(range(0x22, 0x2A)) | {0x2B} | frozenset(range(0x2D, 0x5B))
-_WILDMAT_EXACT_ASCII |= frozenset(range(0x5E, 0x7F))
+_WILDMAT_EXACT_ASCII = frozenset(
+    [*range(0x22, 0x2A), 0x2B, *range(0x2D, 0x3F), *range(0x40, 0x5B), *range(0x5E, 0x7F)]
+)
 
 # RFC 3977 §9.8 (ABNF of a message-id):
 #   message-id = "<" 1*248A-NOTGT ">"

@@ -75,7 +75,7 @@ def test_capabilities_are_case_insensitive_labels_with_arguments() -> None:
 def test_overview_line_rfc3977_example() -> None:
     # RFC 3977 §8.3.2's example, with the optional Xref field after the seven.
     line = (
-        b"3000234\tI am just a test article\t\"Demo User\" <nobody@example.com>\t"
+        b'3000234\tI am just a test article\t"Demo User" <nobody@example.com>\t'
         b"6 Oct 1998 04:38:40 -0500\t<45223423@example.com>\t<45454@example.net>\t1234\t17\t"
         b"Xref: news.example.com misc.test:3000363"
     )
@@ -90,7 +90,13 @@ def test_overview_line_rfc3977_example() -> None:
 
 def test_overview_line_with_empty_and_missing_fields() -> None:
     ov = parse_overview(b"7\t\t\t\t<x@y>")
-    assert (ov.number, ov.subject, ov.message_id, ov.bytes, ov.lines) == (7, "", b"<x@y>", None, None)
+    assert (ov.number, ov.subject, ov.message_id, ov.bytes, ov.lines) == (
+        7,
+        "",
+        b"<x@y>",
+        None,
+        None,
+    )
 
 
 def test_overview_line_without_number_is_a_protocol_error() -> None:

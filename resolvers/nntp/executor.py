@@ -247,15 +247,16 @@ async def _article(plan: Plan, session: NNTPSession, step: Step, rest: Sequence[
     reply = await session.command(step)
     if reply.code != 220:
         raise _article_error(reply)
-    return Resource(
+    resource = Resource(
         plan,
         kind="content",
         body=_article_body(session, rest),
         media_type="message/rfc822",
-        replies=session.replies,
         metadata={"reply": reply.line},
         close=session.close,
     )
+    resource.replies = session.replies  # the same list: QUIT's reply joins it at the end
+    return resource
 
 
 async def _article_body(session: NNTPSession, rest: Sequence[Step]) -> AsyncIterator[bytes]:

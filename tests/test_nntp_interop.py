@@ -27,7 +27,7 @@ import pytest_asyncio
 
 import testservers
 from resolvers import Options, resolve
-from resolvers.errors import NotFound
+from resolvers.errors import AuthError, NotFound
 
 pytestmark = pytest.mark.interop
 
@@ -260,6 +260,65 @@ async def test_inn_not_found(inn: Inn, url: str, component: str, code: int) -> N
     with pytest.raises(NotFound) as info:
         await resolve(url.format(netloc=inn.netloc), inn_options(inn))
     assert (info.value.component, info.value.code) == (component, code)
+
+
+#: readers.conf for the AUTHINFO test: no default identity, so nnrpd answers 480 until the
+#: client authenticates (readers.conf(5), "Here's a similar example ... requires the user to
+#: specify a username and password"); ckpasswd checks a file of crypt(3) hashes.
+READERS_AUTH = """\
+auth "omniurl" {
+    hosts: "localhost, 127.0.0.1, ::1"
+    auth: "ckpasswd -f %s"
+}
+access "omniurl" {
+    users: "fred"
+    newsgroups: "*"
+    access: RP
+}
+"""
+#: ``openssl passwd -6 -salt omniurl 'open sesame'``
+NEWSUSERS = (
+    "fred:$6$omniurl$4KZHMji2BoLwpWJJ03FYXel8pTjKHq6tWCwvX2DmYseqTMINxi2qlionViTs3xXNNZhbQrK54V"
+    ".F6x2K/dJ67.\n"
+)
+
+
+@contextlib.contextmanager
+def _readers_conf_requiring_auth(inn: Inn) -> Iterator[None]:
+    """nnrpd reads readers.conf for each connection: swap it in, put the original back."""
+    readers = inn.folder / "etc" / "readers.conf"
+    users = inn.folder / "db" / "newsusers"
+    original = readers.read_bytes()
+    users.write_text(NEWSUSERS)
+    readers.write_text(READERS_AUTH % users)
+    try:
+        yield
+    finally:
+        readers.write_bytes(original)
+
+
+async def test_inn_authinfo_after_480(inn: Inn) -> None:
+    transcript: list[str] = []
+    options = inn_options(inn, transcript, credentials={"127.0.0.1": ("fred", "open sesame")})
+    with _readers_conf_requiring_auth(inn):
+        async with await resolve(f"news:{INN_GROUP}", options) as res:
+            assert [e.info["number"] for e in res.entries] == [1, 2]
+        with pytest.raises(AuthError, match="481"):
+            await resolve(
+                f"news:{INN_GROUP}",
+                inn_options(inn, credentials={"127.0.0.1": ("fred", "wrong")}),
+            )
+        with pytest.raises(AuthError, match="no credentials"):
+            await resolve(f"news:{INN_GROUP}", inn_options(inn))
+    sent = [t[2:] for t in transcript if t.startswith(">")]
+    refused = sent.index("AUTHINFO USER fred") - 1
+    assert sent[refused + 1 : refused + 4] == [
+        "AUTHINFO USER fred",
+        "AUTHINFO PASS ****",
+        sent[refused],  # the command INN answered 480 is sent again
+    ]
+    assert any(t.startswith("< 480") for t in transcript)
+    assert any(t.startswith("< 281") for t in transcript)
 
 
 # -- lynx, a real client, reads omniurl's server ---------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
-from resolvers.errors import NotFound, ProtocolError, ReplyError
+from resolvers.errors import NotFound, PlanError, ProtocolError, ReplyError
 from resolvers.options import Options
 from resolvers.plan import Plan, Step
 from resolvers.resource import Entry, Resource
@@ -49,7 +49,8 @@ class _State:
 
 async def execute(plan: Plan, options: Options) -> Resource:
     """Connect, greet, walk the plan's steps; return the article (streamed) or a listing."""
-    assert plan.host is not None and plan.port is not None
+    if plan.host is None or plan.port is None:
+        raise PlanError("an NNTP plan names its server", component="host")
     auth = [s for s in plan.steps if s.get("role") in AUTH_ROLES]
     session, greeting = await NNTPSession.open(plan.host, plan.port, options, auth_steps=auth)
     state = _State(metadata={"greeting": greeting.line})

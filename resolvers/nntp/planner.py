@@ -29,6 +29,8 @@ from resolvers.options import Options
 from resolvers.plan import Plan, Step, WireValue
 from schemes.base import URL
 from schemes.errors import URLError
+from schemes.news import NewsURL
+from schemes.nntp import NNTPURL
 
 from .grammar import check_article_number, check_message_id, check_newsgroup
 
@@ -81,66 +83,39 @@ def parse_server(spec: str) -> tuple[str, int, bool]:
 
 def plan_nntp(url: URL, options: Options) -> Plan:
     """The plan for a ``news:`` or ``nntp:`` URL (see the module's table)."""
-    if url.scheme == "news":
+    if isinstance(url, NewsURL):
         host, port = _news_server(options)
         explicit = False  # configuration, not a URL-specified port (§6 is about the URL)
-    else:
-        host = str(url.hostname)  # type: ignore[attr-defined]
+        newsgroup, message_id, article = url.newsgroup, url.message_id, None
+    elif isinstance(url, NNTPURL):
+        host, port, explicit = url.hostname, url.effective_port or NNTP_PORT, url.port is not None
         if not host:
             raise URLError("an nntp: URL names its server (§3.7)", component="host")
-        port = int(url.effective_port)  # type: ignore[attr-defined]
-        explicit = url.port is not None  # type: ignore[attr-defined]
+        newsgroup, message_id, article = url.newsgroup, None, url.article
+    else:
+        raise PlanError(f"the NNTP resolver plans news: and nntp: URLs, not {url.scheme}:")
 
     steps: list[Step] = [
         _step("CAPABILITIES", "capabilities"),
         _step("MODE READER", "mode-reader", when=WHEN_MODE_READER),
-        *_auth_steps(url, host, options),
+        *_auth_steps(host, options),
     ]
     limit = _max_articles(options)
     meta: dict[str, Any] = {"max_articles": limit}
-
-    message_id = getattr(url, "message_id", None)
-    newsgroup = getattr(url, "newsgroup", None)
-    article = getattr(url, "article", None)
-    if url.scheme == "news" and message_id is not None:
+    if message_id is not None:
         wired = check_message_id(message_id)
-        steps.append(
-            _step(
-                b"ARTICLE " + wired,
-                "article",
-                values=[WireValue("message_id", wired[1:-1], "nntp")],
-            )
-        )
+        value = WireValue("message_id", wired[1:-1], "nntp")
+        steps.append(_step(b"ARTICLE " + wired, "article", values=[value]))
         meta["result"] = "article"
-    elif url.scheme == "news" and newsgroup == "*":
+    elif newsgroup == "*" and isinstance(url, NewsURL):
         steps.append(_step("LIST ACTIVE", "list-active"))
         steps.append(_step("LIST", "list", when=WHEN_NO_LIST_ACTIVE))
         meta["result"] = "groups"
     elif newsgroup:
         group = check_newsgroup(newsgroup)
-        value = WireValue("newsgroup", group, "nntp")
-        steps.append(_step(b"GROUP " + group, "group", values=[value]))
-        if article is not None:
-            number = check_article_number(int(article))
-            steps.append(_step(f"ARTICLE {number}", "article"))
-            meta["result"] = "article"
-        else:
-            over_when = (
-                f"{WHEN_GROUP_HAS_ARTICLES}; <first>-<last> are the newest {limit} article "
-                "numbers the GROUP reply gives"
-            )
-            steps += [
-                _step(b"OVER " + RANGE, "over", when=over_when),
-                _step(b"XOVER " + RANGE, "xover", when=WHEN_NO_OVER),
-                _step(
-                    b"LISTGROUP " + group + b" " + RANGE,
-                    "listgroup",
-                    when=WHEN_NO_XOVER,
-                    values=[value],
-                ),
-            ]
-            meta["result"] = "articles"
         meta["group"] = group
+        steps += _group_steps(group, article, limit)
+        meta["result"] = "article" if article is not None else "articles"
     else:
         raise PlanError(f"{url} names neither a newsgroup nor a message-id", component="newsgroup")
     steps.append(_step("QUIT", "quit"))
@@ -156,6 +131,26 @@ def plan_nntp(url: URL, options: Options) -> Plan:
     )
 
 
+def _group_steps(group: bytes, article: int | None, limit: int) -> list[Step]:
+    """GROUP, then ARTICLE n (§3.7) or the overview of the newest ``limit`` articles."""
+    value = WireValue("newsgroup", group, "nntp")
+    steps = [_step(b"GROUP " + group, "group", values=[value])]
+    if article is not None:
+        return [*steps, _step(f"ARTICLE {check_article_number(article)}", "article")]
+    over_when = (
+        f"{WHEN_GROUP_HAS_ARTICLES}; <first>-<last> are the newest {limit} article numbers "
+        "the GROUP reply gives"
+    )
+    return [
+        *steps,
+        _step(b"OVER " + RANGE, "over", when=over_when),
+        _step(b"XOVER " + RANGE, "xover", when=WHEN_NO_OVER),
+        _step(
+            b"LISTGROUP " + group + b" " + RANGE, "listgroup", when=WHEN_NO_XOVER, values=[value]
+        ),
+    ]
+
+
 def _news_server(options: Options) -> tuple[str, int]:
     spec = options.get(SERVER_KEY)
     if not spec:
@@ -168,36 +163,31 @@ def _news_server(options: Options) -> tuple[str, int]:
     return host, port
 
 
-def _auth_steps(url: URL, host: str, options: Options) -> list[Step]:
-    """AUTHINFO USER/PASS (RFC 4643 §2.3), from the URL's user:password where a parser kept
-    them, else from ``Options.credentials`` for the server (the CLI reads ~/.netrc).
+def _auth_steps(host: str, options: Options) -> list[Step]:
+    """AUTHINFO USER/PASS (RFC 4643 §2.3) with ``Options.credentials`` for the server (the
+    CLI reads ~/.netrc); none when no credentials are configured for it.
 
     RFC 4643 §3.1 (erratum 1787) lets a server accept SP and TAB inside a user name or a
     password, and INN does: only the line's end (CR, LF, NUL) is refused, by the policy's
     "line" context.
     """
-    user, password = getattr(url, "user", None), getattr(url, "password", None)
-    names = ("user", "password")
-    if user is None or password is None:
-        found = options.credentials.get(host.lower())
-        if found is None:
-            return []
-        user, password = found
-        names = ("credentials.user", "credentials.password")
-    user_b = str(user).encode("utf-8", "surrogateescape")
-    pass_b = str(password).encode("utf-8", "surrogateescape")
+    found = options.credentials.get(host.lower())
+    if found is None:
+        return []
+    user = found[0].encode("utf-8", "surrogateescape")
+    password = found[1].encode("utf-8", "surrogateescape")
     return [
         _step(
-            b"AUTHINFO USER " + user_b,
+            b"AUTHINFO USER " + user,
             "auth-user",
             when=WHEN_AUTH_USER,
-            values=[WireValue(names[0], user_b, "line")],
+            values=[WireValue("credentials.user", user, "line")],
         ),
         Step.line(
-            b"AUTHINFO PASS " + pass_b,
+            b"AUTHINFO PASS " + password,
             shown="AUTHINFO PASS ****",
             when=WHEN_AUTH_PASS,
-            values=[WireValue(names[1], pass_b, "line")],
+            values=[WireValue("credentials.password", password, "line")],
             meta={"role": "auth-pass"},
         ),
     ]

@@ -3,12 +3,15 @@ exact bytes on the wire, exact content, exact listings, every fallback and the A
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import testservers
 from resolvers import Options, resolve
@@ -290,8 +293,6 @@ async def test_server_serves_articles_from_the_tree(tmp_path: Path) -> None:
 
 
 async def test_greeting_refusal_is_a_reply_error(tmp_path: Path) -> None:
-    import asyncio
-
     async def refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(b"502 you may not read here\r\n")
         await writer.drain()
@@ -306,3 +307,45 @@ async def test_greeting_refusal_is_a_reply_error(tmp_path: Path) -> None:
     finally:
         server.close()
         await server.wait_closed()
+
+
+# -- properties and addresses ----------------------------------------------------------------
+
+_LINE = st.binary(max_size=40).map(lambda b: b.replace(b"\r", b"").replace(b"\n", b""))
+
+
+@settings(max_examples=40, deadline=None)
+@given(body=st.lists(st.one_of(_LINE, st.sampled_from([b".", b"..", b".x", b""])), max_size=12))
+def test_any_body_survives_server_stuffing_and_client_unstuffing(body: list[bytes]) -> None:
+    """Whatever the lines, the client gives back exactly what the server framed (§3.1.1)."""
+
+    async def fetch() -> bytes:
+        group = Newsgroup("prop.test")
+        art = make_article("prop.test", 1, "<p@x>", "property", "")
+        art.body = body
+        group.articles[1] = art
+        srv = await testservers.start("nntp", Path("."), groups={"prop.test": group})
+        try:
+            async with await resolve(f"nntp://{srv.netloc}/prop.test/1", Options()) as res:
+                return await res.read()
+        finally:
+            await srv.close()
+
+    article = asyncio.run(fetch())
+    received = article.partition(b"\r\n\r\n")[2]
+    assert received == b"".join(line + b"\r\n" for line in body)
+
+
+async def test_ipv6_loopback(tmp_path: Path) -> None:
+    try:
+        srv = await _start(tmp_path, host="::1")
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    try:
+        async with await resolve(f"nntp://[::1]:{srv.port}/omniurl.test", Options()) as res:
+            assert res.entries[0].url == f"nntp://[::1]:{srv.port}/omniurl.test/1"
+        options = Options(extra={"nntp_server": f"[::1]:{srv.port}"})
+        async with await resolve("news:welcome@omniurl.test", options) as res:
+            assert b"Read on!" in await res.read()
+    finally:
+        await srv.close()

@@ -99,9 +99,13 @@ async def _capabilities(
 async def _mode_reader(
     plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
 ) -> None:
+    """RFC 3977 §5.3: MODE READER only to a server that lists MODE-READER (a mode-switching
+    server such as INN's innd, which hands the connection to nnrpd), never when READER is
+    already listed; an RFC 977 server cannot tell us, so it gets one (500 is harmless).
+
+    §5.3 says the capabilities may change after MODE READER; no later step depends on them
+    (OVER falls back on its reply), so the plan does not ask for them again."""
     caps = state.capabilities
-    # RFC 3977 §5.3: send MODE READER only to a server that lists MODE-READER (a mode-switching
-    # server) — never when READER is already listed; an RFC 977 server cannot tell us.
     if caps is not None and ("READER" in caps or "MODE-READER" not in caps):
         return
     reply = await session.command(step)

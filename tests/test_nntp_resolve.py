@@ -4,6 +4,7 @@ exact bytes on the wire, exact content, exact listings, every fallback and the A
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -347,5 +348,49 @@ async def test_ipv6_loopback(tmp_path: Path) -> None:
         options = Options(extra={"nntp_server": f"[::1]:{srv.port}"})
         async with await resolve("news:welcome@omniurl.test", options) as res:
             assert b"Read on!" in await res.read()
+    finally:
+        await srv.close()
+
+
+@pytest.mark.parametrize(
+    ("url", "behaviour"),
+    [
+        ("news:*", {}),
+        ("news:*", {"rfc977": True}),
+        ("news:omniurl.test", {"over": False, "xover": False}),
+        ("news:omniurl.test", {"mode_switching": True, "credentials": ("u", "p")}),
+        ("news:dots@omniurl.test", {"credentials": ("u", "p")}),
+        ("nntp://{netloc}/omniurl.announce/10", {"rfc977": True}),
+    ],
+)
+async def test_every_line_sent_is_a_plan_step_in_plan_order(
+    tmp_path: Path, url: str, behaviour: dict[str, Any]
+) -> None:
+    """The executor never sends a step the plan does not show, nor out of order; the only
+    repeat is the command a 480 refused, sent again after AUTHINFO."""
+    from resolvers import check
+
+    srv = await _start(tmp_path, **behaviour)
+    try:
+        options = news_options(srv, credentials={"127.0.0.1": ("u", "p")})
+        url = url.format(netloc=srv.netloc)
+        plan = check(url, options)
+        async with await resolve(url, options) as res:
+            if res.kind == "content":
+                await res.read()
+        patterns = [
+            re.escape(step.data).replace(re.escape(b"{range}"), rb"[0-9]+-[0-9]+")
+            for step in plan.steps
+        ]
+        position = 0
+        for line in srv.info["log"]:
+            matches = [i for i, p in enumerate(patterns) if re.fullmatch(p, line)]
+            assert matches, f"{line!r} is not a step of the plan"
+            auth = line.startswith(b"AUTHINFO")
+            index = matches[0]
+            assert auth or index >= position, f"{line!r} sent out of the plan's order"
+            if not auth:
+                position = index
+        assert srv.info["log"][-1] == b"QUIT"
     finally:
         await srv.close()

@@ -126,6 +126,13 @@ class ProsperoURL(InternetURL):
             check(text, pstart, pend, _BAD_PPATH, "hsoname", "§3.11: ';' in the hsoname")
         v = text.find("%00", pstart, pend)
         hso_end = pend if v < 0 else v
+        nul = text.find("\x00", pstart, hso_end)  # (raw: only lenient mode gets here with one)
+        if nul >= 0:
+            raise SchemeSyntaxError(
+                "an hsoname cannot hold NUL: %00 starts the object version (RFC 1630 §6.4)",
+                component="hsoname",
+                offset=nul,
+            )
         out["hsoname"] = decode(text[pstart:hso_end], "hsoname", pstart)
         if v >= 0:
             if strict and not grammar.DIGITS_RE.fullmatch(text, v + 3, pend):

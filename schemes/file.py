@@ -29,7 +29,7 @@ PATH_SAFE = "/?:@&="
 
 # fileurl = "file://" [ host | "localhost" ] "/" fpath      (the fast path, see grammar)
 _FAST = re.compile(
-    f"//({grammar.HOSTNAME})?(/{grammar.component(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
+    f"//({grammar.HOSTNAME})?(/{grammar.fast(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
 )
 
 
@@ -51,7 +51,7 @@ class FileURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, path, fragment = m.groups()
             obj = object.__new__(cls)
             obj.__dict__.update(

@@ -36,7 +36,7 @@ _TYPECODES = {"a": "a", "i": "i", "d": "d", "A": "a", "I": "i", "D": "d"}
 _FAST = re.compile(
     "//"
     + grammar.LOGIN_FAST
-    + rf"(?:/({grammar.component(grammar.FSEGMENT + '/')})(?:;[Tt][Yy][Pp][Ee]=([AIDaid]))?)?"
+    + rf"(?:/({grammar.fast(grammar.FSEGMENT + '/')})(?:;[Tt][Yy][Pp][Ee]=([AIDaid]))?)?"
     + grammar.FRAGMENT_FAST
 )
 
@@ -62,7 +62,7 @@ class FTPURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             user, password, host, port, path, typecode, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
                 if path is None:

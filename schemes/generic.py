@@ -21,7 +21,7 @@ _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 
 
 # genericurl = scheme ":" schemepart,  schemepart = *xchar      (the fast path)
-_FAST = re.compile(f"({grammar.component(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
+_FAST = re.compile(f"({grammar.fast(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,7 +38,7 @@ class GenericURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GenericURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             ssp, fragment = m.groups()
             obj = object.__new__(cls)
             obj.__dict__.update(scheme=scheme, fragment=fragment, scheme_specific_part=ssp)

@@ -42,10 +42,7 @@ PATH_SAFE = grammar.RESERVED
 
 # gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search ... ] ] ] ]  (fast path)
 _FAST = re.compile(
-    "//"
-    + grammar.HOSTPORT_FAST
-    + f"(?:/({grammar.component(grammar.XCHAR)}))?"
-    + grammar.FRAGMENT_FAST
+    "//" + grammar.HOSTPORT_FAST + f"(?:/({grammar.fast(grammar.XCHAR)}))?" + grammar.FRAGMENT_FAST
 )
 
 
@@ -73,7 +70,7 @@ class GopherURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, path, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
                 gtype, selector, search, plus = "1", "", None, None

@@ -42,8 +42,8 @@ def _encode_never_raw(text: str) -> str:
 _FAST = re.compile(
     "//"
     + grammar.HOSTPORT_FAST
-    + rf"(?:(/{grammar.component(grammar.HSEGMENT + '/')})"
-    + rf"(?:\?({grammar.component(grammar.SEARCH)}))?)?"
+    + rf"(?:(/{grammar.fast(grammar.HSEGMENT + '/')})"
+    + rf"(?:\?({grammar.fast(grammar.SEARCH)}))?)?"
     + grammar.FRAGMENT_FAST
 )
 
@@ -67,7 +67,7 @@ class HTTPURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, path, search, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
                 obj = object.__new__(cls)

@@ -32,9 +32,7 @@ HFIELD_SAFE = ";/:@"
 
 
 # mailtourl = "mailto:" encoded822addr      (no header fields: the fast path, see grammar)
-_FAST = re.compile(
-    f"({grammar.component_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST
-)
+_FAST = re.compile(f"({grammar.fast_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,7 +54,7 @@ class MailtoURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             address, fragment = m.groups()
             obj = object.__new__(cls)
             obj.__dict__.update(

@@ -31,7 +31,7 @@ ARTICLE_SAFE = ";/?:&="
 
 # grouppart = "*" | group | article      (article with a hostname: the fast path, see grammar)
 _FAST = re.compile(
-    rf"(\*|{grammar.GROUP})|({grammar.component_plus(grammar.ARTICLE)}@{grammar.HOSTNAME})"
+    rf"(?:(\*|{grammar.GROUP})|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME}))"
     + grammar.FRAGMENT_FAST
 )
 
@@ -52,7 +52,7 @@ class NewsURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             group, article, fragment = m.groups()
             obj = object.__new__(cls)
             obj.__dict__.update(

@@ -42,7 +42,7 @@ class NNTPURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, group, article, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
                 obj = object.__new__(cls)

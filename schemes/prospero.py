@@ -40,11 +40,11 @@ FIELD_SAFE = "?:@&"
 
 
 # prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]      (the fast path)
-_FIELDS = grammar.component(grammar.FIELD)
+_FIELDS = grammar.fast(grammar.FIELD)
 _FAST = re.compile(
     "//"
     + grammar.HOSTPORT_FAST
-    + f"/({grammar.component(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
+    + f"/({grammar.fast(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
     + grammar.FRAGMENT_FAST
 )
 
@@ -70,7 +70,7 @@ class ProsperoURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, hsoname, specs, fragment = m.groups()
             if "%00" not in hsoname and (port is None or len(port) < 5 or int(port) < 65536):
                 fields: tuple[tuple[str, str], ...] = ()
@@ -78,7 +78,12 @@ class ProsperoURL(InternetURL):
                     pairs = []
                     for spec in specs[1:].split(";"):
                         name, _, value = spec.partition("=")
-                        pairs.append((decode(name), decode(value)))
+                        pairs.append(
+                            (
+                                decode(name) if "%" in name else name,
+                                decode(value) if "%" in value else value,
+                            )
+                        )
                     fields = tuple(pairs)
                 obj = object.__new__(cls)
                 obj.__dict__.update(

@@ -33,11 +33,11 @@ SEARCH_SAFE = ";:@&="
 
 
 # waisurl = "wais://" hostport "/" database [ "?" search | "/" wtype "/" wpath ]   (fast path)
-_UCHARS = grammar.component(grammar.UCHAR)
+_UCHARS = grammar.fast(grammar.UCHAR)
 _FAST = re.compile(
     "//"
     + grammar.HOSTPORT_FAST
-    + rf"/({_UCHARS})(?:\?({grammar.component(grammar.SEARCH)})|/({_UCHARS})/({_UCHARS}))?"
+    + rf"/({_UCHARS})(?:\?({grammar.fast(grammar.SEARCH)})|/({_UCHARS})/({_UCHARS}))?"
     + grammar.FRAGMENT_FAST
 )
 
@@ -61,7 +61,7 @@ class WAISURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, database, search, wtype, wpath, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
                 obj = object.__new__(cls)
@@ -72,7 +72,7 @@ class WAISURL(InternetURL):
                     password=None,
                     host=host,
                     port=None if port is None else int(port),
-                    database=decode(database),
+                    database=decode(database) if "%" in database else database,
                     search=None if search is None else decode(search),
                     wtype=None if wtype is None else decode(wtype),
                     wpath=None if wpath is None else decode(wpath),

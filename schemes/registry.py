@@ -9,6 +9,7 @@ hot path of :func:`parse` is one dictionary lookup).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from . import grammar
@@ -51,6 +52,10 @@ BUILTIN: tuple[type[URL], ...] = (
 )
 
 _classes: dict[str, type[URL]] = {name: cls for cls in BUILTIN for name in cls.schemes}
+# name -> the class's bound ``_parse_at``: the hot path's one dictionary lookup.
+_parsers: dict[str, Callable[[str, int, str, bool], URL]] = {
+    name: cls._parse_at for name, cls in _classes.items()
+}
 _loaded = False
 
 
@@ -66,6 +71,7 @@ def register(name: str, cls: type[URL]) -> None:
     if not (isinstance(cls, type) and issubclass(cls, URL)):
         raise TypeError(f"{cls!r} is not a schemes.URL subclass")
     _classes[name.lower()] = cls
+    _parsers[name.lower()] = cls._parse_at
 
 
 def _load_entry_points() -> None:
@@ -105,9 +111,9 @@ def parse(text: str, strict: bool = True) -> URL:
     try:
         colon = text.find(":")
         name = text[:colon]
-        cls = _classes.get(name) if colon > 0 else None
-        if cls is None:
-            name, cls = _lookup(text, colon)
+        parser = _parsers.get(name) if colon > 0 else None
+        if parser is None:
+            name, parser = _lookup(text, colon)
         if not strict:
             bad = _NOT_OCTETS.search(text)
             if bad is not None:
@@ -116,7 +122,7 @@ def parse(text: str, strict: bool = True) -> URL:
                     component=None,
                     offset=bad.start(),
                 )
-        return cls._parse_at(text, colon + 1, name, strict)
+        return parser(text, colon + 1, name, strict)
     except URLError:
         raise
     except Exception as exc:  # a bug or a plugin's mistake: still one error type for callers
@@ -127,8 +133,8 @@ def parse(text: str, strict: bool = True) -> URL:
         ) from exc
 
 
-def _lookup(text: str, colon: int) -> tuple[str, type[URL]]:
-    """The scheme name (lower case) and its class, for anything but an exact-case hit."""
+def _lookup(text: str, colon: int) -> tuple[str, Callable[[str, int, str, bool], URL]]:
+    """The scheme name (lower case) and its parser, for anything but an exact-case hit."""
     if colon <= 0:
         raise SchemeError(
             "a URL starts with a scheme name and ':' (§2.1)", component="scheme", offset=0
@@ -144,4 +150,4 @@ def _lookup(text: str, colon: int) -> tuple[str, type[URL]]:
             offset=bad,
         )
     name = name.lower()
-    return name, scheme_class(name) or GenericURL
+    return name, (scheme_class(name) or GenericURL)._parse_at

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 import string
+import urllib.parse
 from typing import Any
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import schemes
@@ -463,3 +464,30 @@ def test_mutated_urls_only_url_errors(text: str, at: int, ch: str) -> None:
             assert exc.offset is None or 0 <= exc.offset <= len(mutated)
             continue
         assert schemes.parse(str(u), strict=strict) == u
+
+
+# -- a differential check against the standard library ---------------------------------------
+
+
+@PARSE
+@given(st.one_of(httpurl(), ftpurl(), telneturl(), nntpurl(), waisurl(), prosperourl()))
+def test_authority_agrees_with_urlsplit(text: str) -> None:
+    """On URLs valid by §5, user, password, host, port and fragment agree with
+    ``urllib.parse.urlsplit`` (where it keeps them apart: it has no "empty versus absent")."""
+    u = schemes.parse(text)
+    assert isinstance(u, schemes.InternetURL)
+    # RFC 1738 lets a user or password hold "?" (user = *[ uchar | ";" | "?" | "&" | "=" ]);
+    # RFC 3986, and urlsplit, end the authority there.  Compare where both can agree.
+    authority = text.split("//", 1)[1].split("/", 1)[0].split("#", 1)[0]
+    assume("?" not in authority)
+    split = urllib.parse.urlsplit(text)
+    assert u.hostname == split.hostname
+    assert u.port == split.port
+    assert (split.username is None) == (u.user is None)
+    if u.user is not None:
+        assert u.user == urllib.parse.unquote(split.username or "", errors="surrogateescape")
+    if u.password is not None:
+        assert u.password == urllib.parse.unquote(split.password or "", errors="surrogateescape")
+    assert (u.fragment or "") == split.fragment
+    if isinstance(u, schemes.HTTPURL):  # "as on the wire": exactly urlsplit's path and query
+        assert (u.path, u.search or "") == (split.path, split.query)

@@ -29,7 +29,7 @@ PATH_SAFE = "/?:@&="
 
 # fileurl = "file://" [ host | "localhost" ] "/" fpath      (the fast path, see grammar)
 _FAST = re.compile(
-    f"//({grammar.HOSTNAME})?(/{grammar.fast(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
+    f"//({grammar.HOSTNAME_FAST})?(/{grammar.fast(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
 )
 
 

@@ -145,9 +145,17 @@ def fast_plus(cls: str) -> str:
 #: A "%" that starts no escape: the fast path leaves such a URL to the slow path.
 STRAY_PERCENT: Pattern[str] = re.compile(f"%(?![{HEX}]{{2}})")
 
+# hostname, the same language as HOSTNAME written for speed: possessive runs, and a
+# lookbehind ("a label does not end with '-'") where HOSTNAME backtracks.  Possessive
+# "label." repetitions are safe because what follows a host (":", "/", "#", the end) never
+# starts a label.
+DOMAINLABEL_FAST = r"[A-Za-z0-9](?:[A-Za-z0-9\-]*+(?<!-))?"
+TOPLABEL_FAST = r"[A-Za-z](?:[A-Za-z0-9\-]*+(?<!-))?"
+HOSTNAME_FAST = rf"(?:{DOMAINLABEL_FAST}\.)*+{TOPLABEL_FAST}"
+
 # login = [ user [ ":" password ] "@" ] hostport     groups: user, password, host, port
-LOGIN_FAST = rf"(?:({fast(USER)})(?::({fast(USER)}))?@)?({HOSTNAME})(?::([0-9]{{1,5}}))?"
+LOGIN_FAST = rf"(?:({fast(USER)})(?::({fast(USER)}))?@)?({HOSTNAME_FAST})(?::([0-9]{{1,5}}))?"
 # hostport = host [ ":" port ]                       groups: host, port
-HOSTPORT_FAST = rf"({HOSTNAME})(?::([0-9]{{1,5}}))?"
+HOSTPORT_FAST = rf"({HOSTNAME_FAST})(?::([0-9]{{1,5}}))?"
 # [ "#" fragment ]                                   group: fragment
 FRAGMENT_FAST = rf"(?:#({fast(FRAGMENT)}))?"

@@ -31,7 +31,7 @@ ARTICLE_SAFE = ";/?:&="
 
 # grouppart = "*" | group | article      (article with a hostname: the fast path, see grammar)
 _FAST = re.compile(
-    rf"(?:(\*|{grammar.GROUP})|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME}))"
+    rf"(?:(\*|{grammar.GROUP})|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}))"
     + grammar.FRAGMENT_FAST
 )
 

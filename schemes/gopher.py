@@ -119,7 +119,9 @@ class GopherURL(InternetURL):
             gpos = slash + 1
             if strict:
                 check(text, gpos, end, _BAD_XCHARS, "selector", "§3.4.1")
-            glen = 3 if text[gpos] == "%" and gpos + 3 <= end else 1
+            # gtype = xchar: one character, or one escape (lenient: a stray "%" is itself)
+            escaped = text[gpos] == "%" and grammar.STRAY_PERCENT.match(text, gpos, end) is None
+            glen = 3 if escaped else 1
             gtype = decode(text[gpos : gpos + glen], "gtype", gpos)
             if strict and gtype in "\t\r\n":
                 raise SchemeSyntaxError(

@@ -441,6 +441,7 @@ noise = st.text(
 @example("http://", "[::1%", True)
 @example("ftp://", "\udc80", False)
 @example("gopher://", "h/\ud800", False)
+@example("gopher://", ";/%%%", False)
 def test_fuzz_only_url_errors(prefix: str, tail: str, strict: bool) -> None:
     text = prefix + tail
     try:

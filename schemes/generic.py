@@ -14,7 +14,7 @@ from typing import Any
 from . import grammar
 from .authority import format_fragment, split_fragment
 from .base import URL
-from .percent import check
+from .percent import check, display
 
 # schemepart = *xchar | ip-schemepart
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
@@ -59,4 +59,4 @@ class GenericURL(URL):
         return f"{self.scheme}:{self.scheme_specific_part}{format_fragment(self.fragment)}"
 
     def components(self) -> dict[str, Any]:
-        return {"scheme_specific_part": self.scheme_specific_part}
+        return {"scheme_specific_part": display(self.scheme_specific_part)}

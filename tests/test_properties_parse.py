@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import string
 import urllib.parse
@@ -450,7 +451,8 @@ def test_fuzz_only_url_errors(prefix: str, tail: str, strict: bool) -> None:
         assert exc.offset is None or 0 <= exc.offset <= len(text)
         return
     assert schemes.parse(str(u), strict=strict) == u
-    u.to_json()
+    # the CLI's output: always encodable (non-UTF-8 octets shown as %XX)
+    json.dumps(u.to_json(), ensure_ascii=False).encode("utf-8")
 
 
 @PARSE
@@ -465,6 +467,7 @@ def test_mutated_urls_only_url_errors(text: str, at: int, ch: str) -> None:
             assert exc.offset is None or 0 <= exc.offset <= len(mutated)
             continue
         assert schemes.parse(str(u), strict=strict) == u
+        json.dumps(u.to_json(), ensure_ascii=False).encode("utf-8")
 
 
 # -- a differential check against the standard library ---------------------------------------

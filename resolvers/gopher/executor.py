@@ -186,7 +186,7 @@ async def _dot_text(
     out = decoder.feed(first)
     if out:
         yield out
-    if decoder.done or not first:
+    if decoder.done:
         return
     async for chunk in read_chunks(reader, options, what="the text"):
         out = decoder.feed(chunk)

@@ -87,7 +87,7 @@ def gopher_url(
     if search is not None or gopher_plus is not None:
         path += "%09" + quote(search or b"", safe=_SELECTOR_SAFE)
     if gopher_plus is not None:
-        path += "%09" + quote(gopher_plus, safe=_SELECTOR_SAFE)
+        path += "%09" + quote(gopher_plus, safe=_SELECTOR_SAFE + "?")
     return f"gopher://{netloc}/{path}"
 
 

@@ -127,15 +127,21 @@ class GopherServer:
                 return "9"
         return "0"
 
+    @staticmethod
+    def hidden(path: Path) -> bool:
+        """Dot files, gophermaps, abstracts and language views are not items of their own."""
+        name = path.name
+        return (
+            name.startswith(".")
+            or name in _HIDDEN
+            or path.suffix in (".abstract", ".ask")
+            or _LANG.search(name) is not None
+        )
+
     def children(self, directory: Path) -> list[Item]:
         items = []
         for child in sorted(directory.iterdir()):
-            if (
-                child.name.startswith(".")
-                or child.name in _HIDDEN
-                or child.suffix in (".abstract", ".ask")
-                or _LANG.search(child.name)
-            ):
+            if self.hidden(child):
                 continue
             items.append(self.item_for(child))
         if directory.resolve() == self.root.resolve():
@@ -193,7 +199,7 @@ class GopherServer:
             for dirpath, _dirs, files in os.walk(self.root):
                 for name in files:
                     path = Path(dirpath) / name
-                    if name.startswith(".") or self.file_type(path) != "0":
+                    if self.hidden(path) or self.file_type(path) != "0":
                         continue
                     words = re.findall(r"\w+", path.read_text("utf-8", "replace").lower())
                     for word in set(words):

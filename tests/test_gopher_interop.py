@@ -185,7 +185,8 @@ async def test_pygopherd_plain_menu_and_text(pygopherd: str) -> None:
     assert urls["hello"] == pygopherd + "/0/hello.txt"  # pygopherd drops the extension
     # Its abstracts come as info lines after the item.
     assert urls["A greeting from the test tree."] is None
-    assert (await fetch(pygopherd + "/0/hello.txt")).data == TEXT.replace("\n", "\r\n").encode()
+    # pygopherd sends text files as they are (LF endings, no "." line): kept as sent.
+    assert (await fetch(pygopherd + "/0/hello.txt")).data == TEXT.encode()
 
 
 async def test_pygopherd_gopher_plus_menu_ends_at_close(pygopherd: str) -> None:

@@ -17,7 +17,6 @@ only replies buffered whole, are bounded by ``Options.max_buffered``; their line
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
@@ -25,14 +24,12 @@ import schemes
 
 from ..base import Follow
 from ..errors import (
-    ConnectionClosed,
     InputNeeded,
     LimitExceeded,
     NotFound,
     ProtocolError,
     ReplyError,
 )
-from ..net import close_writer, open_tcp, read_chunks, read_line, with_timeout
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
@@ -47,6 +44,7 @@ from .gopherplus import (
 )
 from .menu import error_item, item_url, parse_menu_line, to_entry
 from .text import DotTextDecoder
+from .wire import Connection
 
 #: ``await form(fields, url) -> answers`` (one per answered field, ``Note`` fields skipped):
 #: how a library caller fills in a Gopher+ +ASK form (``Options.extra["gopher.form"]``).
@@ -73,27 +71,27 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
     if mode == "ask-search":
         await _ask_search(plan, options)
     assert plan.host is not None and plan.port is not None
-    reader, writer = await open_tcp(plan.host, plan.port, options)
+    conn = await Connection.open(plan.host, plan.port, options)
 
     async def close() -> None:
-        await close_writer(writer)
+        conn.close()
 
     try:
-        await _send(writer, plan, options)
+        await _send(conn, plan, options)
         if mode == "menu":
-            entries = await _read_menu(reader, options, plan, status=None)
+            entries = await _read_menu(conn, options, plan, status=None)
             await close()
             return Resource(
                 plan, kind="listing", entries=entries, media_type=plan.get("media_type")
             )
         if mode in ("text", "binary"):
-            first = await _sniff(reader, options, plan)
-            body = (_text_body if mode == "text" else _raw_body)(reader, options, first)
+            first = await _sniff(conn, options, plan)
+            body = (_text_body if mode == "text" else _raw_body)(conn, options, first)
             return Resource(plan, body=body, media_type=plan.get("media_type"), close=close)
-        status, status_line = await _read_status(reader, options)
+        status, status_line = await _read_status(conn, options)
         if mode == "gplus":
-            return await _gplus_data(reader, options, plan, status, status_line, close)
-        block = await _collect(_block(reader, options, status.length, b""), options, "attributes")
+            return await _gplus_data(conn, options, plan, status, status_line, close)
+        block = await _collect(_block(conn, options, status.length, b""), options, "attributes")
         await close()
         items = parse_attributes(block)
         if mode == "ask":
@@ -115,40 +113,27 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
         raise
 
 
-async def _send(writer: asyncio.StreamWriter, plan: Plan, options: Options) -> None:
+async def _send(conn: Connection, plan: Plan, options: Options) -> None:
     for step in plan.steps:
         if step.kind in ("send", "message"):
             options.note(">", step.shown)
-    try:
-        writer.write(request_bytes(plan))
-        await with_timeout(writer.drain(), options.read_timeout, "sending the selector")
-    except (ConnectionError, OSError) as exc:
-        raise ConnectionClosed(f"connection lost while sending the selector: {exc}") from None
+    await conn.send(request_bytes(plan))
 
 
 # -- plain Gopher --------------------------------------------------------------------------
 
 
-async def _sniff(reader: asyncio.StreamReader, options: Options, plan: Plan) -> bytes:
+async def _sniff(conn: Connection, options: Options, plan: Plan) -> bytes:
     """The reply's first bytes; raise if they are a type-3 error line instead of the item."""
-    first = await _read_some(reader, options)
+    first = await conn.read_some()
     if first.startswith(b"3"):
         while b"\n" not in first and len(first) < options.max_line:
-            more = await _read_some(reader, options)
+            more = await conn.read_some()
             if not more:
                 break
             first += more
         _raise_if_error(first.split(b"\n", 1)[0].rstrip(b"\r"), plan)
     return first
-
-
-async def _read_some(reader: asyncio.StreamReader, options: Options) -> bytes:
-    try:
-        return await with_timeout(
-            reader.read(options.chunk_size), options.read_timeout, "waiting for the reply"
-        )
-    except (ConnectionError, OSError) as exc:
-        raise ConnectionClosed(f"connection lost while waiting for the reply: {exc}") from None
 
 
 def _raise_if_error(line: bytes, plan: Plan) -> None:
@@ -162,25 +147,19 @@ def _raise_if_error(line: bytes, plan: Plan) -> None:
         )
 
 
-async def _text_body(
-    reader: asyncio.StreamReader, options: Options, first: bytes
-) -> AsyncIterator[bytes]:
-    async for chunk in _dot_text(reader, options, first):
+async def _text_body(conn: Connection, options: Options, first: bytes) -> AsyncIterator[bytes]:
+    async for chunk in _dot_text(conn, options, first):
         yield chunk
 
 
-async def _raw_body(
-    reader: asyncio.StreamReader, options: Options, first: bytes
-) -> AsyncIterator[bytes]:
+async def _raw_body(conn: Connection, options: Options, first: bytes) -> AsyncIterator[bytes]:
     if first:
         yield first
-        async for chunk in read_chunks(reader, options, what="the item"):
+        async for chunk in conn.chunks("the item"):
             yield chunk
 
 
-async def _dot_text(
-    reader: asyncio.StreamReader, options: Options, first: bytes
-) -> AsyncIterator[bytes]:
+async def _dot_text(conn: Connection, options: Options, first: bytes) -> AsyncIterator[bytes]:
     """Dot-terminated text, unstuffed; a close before the "." line is accepted."""
     decoder = DotTextDecoder(max_line=options.max_line)
     out = decoder.feed(first)
@@ -188,7 +167,7 @@ async def _dot_text(
         yield out
     if decoder.done:
         return
-    async for chunk in read_chunks(reader, options, what="the text"):
+    async for chunk in conn.chunks("the text"):
         out = decoder.feed(chunk)
         if out:
             yield out
@@ -210,12 +189,12 @@ async def _collect(body: AsyncIterator[bytes], options: Options, what: str) -> b
 
 
 async def _read_menu(
-    reader: asyncio.StreamReader, options: Options, plan: Plan, *, status: Status | None
+    conn: Connection, options: Options, plan: Plan, *, status: Status | None
 ) -> list[Entry]:
     body = (
-        _dot_text(reader, options, b"")
+        _dot_text(conn, options, b"")
         if status is None
-        else _block(reader, options, status.length, b"")
+        else _block(conn, options, status.length, b"")
     )
     data = await _collect(body, options, "menu")
     return parse_menu(data, options, plan)
@@ -240,8 +219,8 @@ def parse_menu(data: bytes, options: Options, plan: Plan) -> list[Entry]:
 # -- Gopher+ -------------------------------------------------------------------------------
 
 
-async def _read_status(reader: asyncio.StreamReader, options: Options) -> tuple[Status, str]:
-    line = await read_line(reader, options, what="the Gopher+ status line")
+async def _read_status(conn: Connection, options: Options) -> tuple[Status, str]:
+    line = await conn.read_line("the Gopher+ status line")
     text = line.decode("utf-8", "replace")
     options.note("<", text)
     status = parse_status(line)
@@ -251,17 +230,17 @@ async def _read_status(reader: asyncio.StreamReader, options: Options) -> tuple[
             component="gopher_plus",
         )
     if not status.ok:
-        await _gplus_error(reader, options, status, text)
+        await _gplus_error(conn, options, status, text)
     return status, text
 
 
 async def _gplus_error(
-    reader: asyncio.StreamReader, options: Options, status: Status, status_line: str
+    conn: Connection, options: Options, status: Status, status_line: str
 ) -> None:
     """``-1`` not available, ``-2`` try again later, ``-3`` moved (a menu line follows)."""
     capped = options.with_(max_buffered=_MAX_ERROR_TEXT)
     try:
-        text = await _collect(_dot_text(reader, capped, b""), capped, "error text")
+        text = await _collect(_dot_text(conn, capped, b""), capped, "error text")
     except LimitExceeded:
         text = b""
     lines = [ln.rstrip(b"\r") for ln in text.split(b"\n") if ln.strip()]
@@ -283,23 +262,17 @@ async def _gplus_error(
     )
 
 
-def _block(
-    reader: asyncio.StreamReader, options: Options, length: int, first: bytes
-) -> AsyncIterator[bytes]:
+def _block(conn: Connection, options: Options, length: int, first: bytes) -> AsyncIterator[bytes]:
     """A Gopher+ data block's content: ``length`` bytes, or dot-terminated (-1), or to close."""
     if length == -1:
-        return _dot_text(reader, options, first)
+        return _dot_text(conn, options, first)
     if length >= 0:
-        return read_chunks(reader, options, what="the Gopher+ data", size=length)
-    return (
-        _raw_body(reader, options, first)
-        if first
-        else read_chunks(reader, options, what="the Gopher+ data")
-    )
+        return conn.chunks("the Gopher+ data", size=length)
+    return _raw_body(conn, options, first) if first else conn.chunks("the Gopher+ data")
 
 
 async def _gplus_data(
-    reader: asyncio.StreamReader,
+    conn: Connection,
     options: Options,
     plan: Plan,
     status: Status,
@@ -307,14 +280,14 @@ async def _gplus_data(
     close: Callable[[], Awaitable[None]],
 ) -> Resource:
     if plan.get("reading") == "menu":
-        entries = await _read_menu(reader, options, plan, status=status)
+        entries = await _read_menu(conn, options, plan, status=status)
         await close()
         return Resource(plan, kind="listing", entries=entries, replies=[status_line])
     view = plan.get("view")
     media_type = view.split()[0] if view else plan.get("media_type")
     return Resource(
         plan,
-        body=_block(reader, options, status.length, b""),
+        body=_block(conn, options, status.length, b""),
         media_type=media_type,
         size=status.length if status.length >= 0 else None,
         replies=[status_line],

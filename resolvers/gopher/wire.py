@@ -1,0 +1,156 @@
+"""A Gopher connection on a plain non-blocking socket: connect, send, bounded reads.
+
+Gopher is one request and one reply per connection, mostly bulk data, often many small
+connections at once — the case where asyncio's ``StreamReader`` costs the most (a transport,
+a protocol, a copy into its buffer and another out of it, a task per ``wait_for``).  Here the
+reply is read with ``loop.sock_recv_into`` into one reusable buffer, each wait bounded with
+``asyncio.timeout`` (no task per read), and lines are cut from a small leftover buffer.
+
+Addresses still come from :func:`resolvers.net.resolve_addresses` (the ``--resolve`` mapping
+and the policy's address rules apply before ``connect()``), and every failure is a typed
+:mod:`resolvers.errors` error, exactly as with :func:`resolvers.net.open_tcp`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator
+
+from ..errors import ConnectError, ConnectionClosed, LimitExceeded, ResolveTimeout
+from ..net import resolve_addresses
+from ..options import Options
+
+
+async def connect(host: str, port: int, options: Options) -> socket.socket:
+    """A connected non-blocking socket to ``host:port`` (policy-checked, bounded)."""
+    loop = asyncio.get_running_loop()
+    last: Exception | None = None
+    for address, to_port in await resolve_addresses(host, port, options):
+        options.note("*", f"connecting to {address} port {to_port}")
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            async with asyncio.timeout(options.connect_timeout):
+                await loop.sock_connect(sock, (address, to_port))
+            return sock
+        except TimeoutError:
+            sock.close()
+            last = ResolveTimeout(
+                f"timed out after {options.connect_timeout:g} s connecting to {host}:{port}"
+            )
+        except OSError as exc:
+            sock.close()
+            last = exc
+        except BaseException:
+            sock.close()
+            raise
+    if isinstance(last, ResolveTimeout):
+        raise last
+    reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
+    raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+
+
+class Connection:
+    """One Gopher exchange: :meth:`send` the request, then read lines or chunks."""
+
+    def __init__(self, sock: socket.socket, options: Options) -> None:
+        self.sock = sock
+        self.options = options
+        self._loop = asyncio.get_running_loop()
+        self._buffer = bytearray(max(options.chunk_size, 1024))
+        self._view = memoryview(self._buffer)
+        self._pending = b""  # received but not yet handed out
+        self._eof = False
+
+    @classmethod
+    async def open(cls, host: str, port: int, options: Options) -> Connection:
+        return cls(await connect(host, port, options), options)
+
+    async def send(self, data: bytes, what: str = "the selector") -> None:
+        try:
+            async with asyncio.timeout(self.options.read_timeout):
+                await self._loop.sock_sendall(self.sock, data)
+        except TimeoutError:
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s sending {what}"
+            ) from None
+        except OSError as exc:
+            raise ConnectionClosed(f"connection lost while sending {what}: {exc}") from None
+
+    async def _recv(self, what: str) -> bytes:
+        """The next bytes from the server (b"" at end of stream), one bounded wait."""
+        if self._pending:
+            data, self._pending = self._pending, b""
+            return data
+        if self._eof:
+            return b""
+        try:
+            async with asyncio.timeout(self.options.read_timeout):
+                n = await self._loop.sock_recv_into(self.sock, self._view)
+        except TimeoutError:
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s waiting for {what}"
+            ) from None
+        except OSError as exc:
+            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        if n == 0:
+            self._eof = True
+            return b""
+        return bytes(self._view[:n])
+
+    async def read_some(self, what: str = "the reply") -> bytes:
+        return await self._recv(what)
+
+    def unread(self, data: bytes) -> None:
+        """Give back bytes read too far (the next read returns them first)."""
+        self._pending = data + self._pending
+
+    async def read_line(self, what: str) -> bytes:
+        """One LF- or CRLF-terminated line without its ending, at most ``max_line`` long."""
+        line = b""
+        while True:
+            data = await self._recv(what)
+            if not data:
+                raise ConnectionClosed(
+                    f"connection closed in the middle of {what}"
+                    if line
+                    else f"connection closed while waiting for {what}"
+                )
+            cut = data.find(b"\n")
+            if cut >= 0:
+                line += data[:cut]
+                self.unread(data[cut + 1 :])
+                if len(line) > self.options.max_line + 1:
+                    raise LimitExceeded(f"{what}: line longer than {self.options.max_line} bytes")
+                return line[:-1] if line.endswith(b"\r") else line
+            line += data
+            if len(line) > self.options.max_line + 1:
+                raise LimitExceeded(f"{what}: line longer than {self.options.max_line} bytes")
+
+    async def chunks(self, what: str, size: int | None = None) -> AsyncIterator[bytes]:
+        """The rest of the reply (or exactly ``size`` bytes, else :class:`ConnectionClosed`)."""
+        remaining = size
+        while remaining is None or remaining > 0:
+            data = await self._recv(what)
+            if not data:
+                if remaining is not None:
+                    raise ConnectionClosed(
+                        f"connection closed with {remaining} bytes of {what} still to come"
+                    )
+                return
+            if remaining is not None:
+                if len(data) > remaining:
+                    self.unread(data[remaining:])
+                    data = data[:remaining]
+                remaining -= len(data)
+            yield data
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+
+__all__ = ["Connection", "connect"]

@@ -113,6 +113,7 @@ async def test_binary_is_exact_and_streamed(gopher: Any) -> None:
         chunks = [chunk async for chunk in resource]
     assert b"".join(chunks) == expected
     assert len(chunks) > 1  # streamed in chunks, not one buffer
+    assert max(len(c) for c in chunks) <= Options().chunk_size
 
 
 async def test_missing_selector_is_not_found(gopher: Any) -> None:

@@ -22,6 +22,11 @@ from ..errors import ConnectError, ConnectionClosed, LimitExceeded, ResolveTimeo
 from ..net import resolve_addresses
 from ..options import Options
 
+#: The receive buffer starts at ``Options.chunk_size`` and doubles while receives fill it,
+#: up to this many times that size (1 MiB by default): small replies cost a small buffer,
+#: bulk data costs few system calls.  Chunks handed out stay ``chunk_size`` at most.
+_MAX_GROWTH = 16
+
 
 async def connect(host: str, port: int, options: Options) -> socket.socket:
     """A connected non-blocking socket to ``host:port`` (policy-checked, bounded)."""
@@ -60,9 +65,12 @@ class Connection:
         self.sock = sock
         self.options = options
         self._loop = asyncio.get_running_loop()
-        self._buffer = bytearray(max(options.chunk_size, 1024))
+        self._chunk = max(options.chunk_size, 1024)
+        self._buffer = bytearray(self._chunk)
         self._view = memoryview(self._buffer)
-        self._pending = b""  # received but not yet handed out
+        self._pending = b""  # given back by unread()
+        self._start = self._end = 0  # the part of the buffer not yet handed out
+        self._full = False
         self._eof = False
 
     @classmethod
@@ -81,12 +89,25 @@ class Connection:
             raise ConnectionClosed(f"connection lost while sending {what}: {exc}") from None
 
     async def _recv(self, what: str) -> bytes:
-        """The next bytes from the server (b"" at end of stream), one bounded wait."""
+        """The next bytes from the server (b"" at end of stream), one bounded wait.
+
+        Given-back bytes come first, then what is left of the last receive (in pieces of
+        at most ``chunk_size``), then a new receive into the buffer.
+        """
         if self._pending:
             data, self._pending = self._pending, b""
             return data
+        if self._start < self._end:
+            end = min(self._end, self._start + self._chunk)
+            data = bytes(self._view[self._start : end])
+            self._start = end
+            return data
         if self._eof:
             return b""
+        if self._full and len(self._buffer) < _MAX_GROWTH * self._chunk:
+            # The last receive filled the buffer: bulk data; receive more at a time.
+            self._buffer = bytearray(2 * len(self._buffer))
+            self._view = memoryview(self._buffer)
         try:
             async with asyncio.timeout(self.options.read_timeout):
                 n = await self._loop.sock_recv_into(self.sock, self._view)
@@ -99,7 +120,10 @@ class Connection:
         if n == 0:
             self._eof = True
             return b""
-        return bytes(self._view[:n])
+        self._full = n == len(self._buffer)
+        end = min(n, self._chunk)
+        self._start, self._end = end, n
+        return bytes(self._view[:end])
 
     async def read_some(self, what: str = "the reply") -> bytes:
         return await self._recv(what)

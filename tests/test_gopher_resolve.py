@@ -379,3 +379,17 @@ async def test_refused_connection() -> None:
     with pytest.raises(ConnectError) as info:
         await fetch(f"gopher://127.0.0.1:{port}/0/t")
     assert info.value.component == "host"
+
+
+async def test_strict_policy_refuses_loopback_before_connecting() -> None:
+    from resolvers.errors import AddressRefused
+    from resolvers.policy import STRICT
+
+    async with listener() as (port, seen):
+        strict = Options(policy=STRICT.allowing_ports([port]))
+        for host in ("127.0.0.1", "[::1]", "localhost"):
+            with pytest.raises(AddressRefused) as info:
+                await fetch(f"gopher://{host}:{port}/0/x", strict)
+            assert info.value.component == "host"
+        await asyncio.sleep(0.05)
+    assert seen == []

@@ -22,10 +22,12 @@ from ..errors import ConnectError, ConnectionClosed, LimitExceeded, ResolveTimeo
 from ..net import resolve_addresses
 from ..options import Options
 
-#: The receive buffer starts at ``Options.chunk_size`` and doubles while receives fill it,
+#: The receive buffer starts small and doubles while receives fill it,
 #: up to this many times that size (1 MiB by default): small replies cost a small buffer,
 #: bulk data costs few system calls.  Chunks handed out stay ``chunk_size`` at most.
 _MAX_GROWTH = 16
+#: Most Gopher replies are small: the first receive buffer is at most this big.
+_FIRST_BUFFER = 16 * 1024
 
 
 async def connect(host: str, port: int, options: Options) -> socket.socket:
@@ -66,7 +68,7 @@ class Connection:
         self.options = options
         self._loop = asyncio.get_running_loop()
         self._chunk = max(options.chunk_size, 1024)
-        self._buffer = bytearray(self._chunk)
+        self._buffer = bytearray(min(self._chunk, _FIRST_BUFFER))
         self._view = memoryview(self._buffer)
         self._pending = b""  # given back by unread()
         self._start = self._end = 0  # the part of the buffer not yet handed out

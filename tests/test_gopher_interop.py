@@ -222,3 +222,55 @@ async def test_pygopherd_gopher_plus_error(pygopherd: str) -> None:
         await fetch(pygopherd + "/0/nope.txt%09%09+")
     assert info.value.component == "selector"
     assert info.value.code in (-1, -2)
+
+
+# -- peer clients against omniurl's own server ----------------------------------------------
+
+
+async def run_client(*argv: str) -> bytes:
+    """A third-party client as a subprocess (asyncio: our server runs on this loop)."""
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+    )
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), 20)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    assert proc.returncode == 0, argv
+    return out
+
+
+@pytest_asyncio.fixture(scope="module")
+async def own_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+    import testservers
+    from omniurl.demo import build_tree
+
+    root = tmp_path_factory.mktemp("own")
+    build_tree(root)
+    (root / "pub" / "dots.txt").write_text(".leading dot\nplain\n")
+    server = await testservers.start("gopher", root)
+    yield f"gopher://127.0.0.1:{server.port}"
+    await server.close()
+
+
+async def test_lynx_reads_our_menus(own_server: str) -> None:
+    if shutil.which("lynx") is None:
+        pytest.skip("lynx not installed")
+    out = (await run_client("lynx", "-dump", "-nolist", own_server + "/1/pub")).decode()
+    for name in ("README.txt", "hello.txt", "data.bin", "dots.txt"):
+        assert name in out
+    # lynx shows type 0 as sent (it does not unstuff the dot): only the content is checked.
+    text = await run_client("lynx", "-dump", own_server + "/0/pub/hello.txt")
+    assert text.strip() == b"Hello from the omniurl demo tree."
+
+
+async def test_curl_reads_our_files(own_server: str) -> None:
+    if shutil.which("curl") is None:
+        pytest.skip("curl not installed")
+    # curl hands over the reply as sent: the framing of type 0 shows, binaries are exact.
+    text = await run_client("curl", "-s", own_server + "/0/pub/dots.txt")
+    assert text == b"..leading dot\r\nplain\r\n.\r\n"
+    data = await run_client("curl", "-s", own_server + "/9/pub/data.bin")
+    assert data == bytes(range(256)) * 64

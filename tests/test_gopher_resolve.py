@@ -393,3 +393,22 @@ async def test_strict_policy_refuses_loopback_before_connecting() -> None:
             assert info.value.component == "host"
         await asyncio.sleep(0.05)
     assert seen == []
+
+
+async def test_oversized_status_line() -> None:
+    async with scripted(b"+" + b"1" * 5000) as port:
+        with pytest.raises(LimitExceeded):
+            await fetch(f"gopher://127.0.0.1:{port}/0/t%09%09+", Options(max_line=100))
+
+
+async def test_closed_before_the_status_line() -> None:
+    async with scripted(b"") as port:
+        with pytest.raises(ConnectionClosed) as info:
+            await fetch(f"gopher://127.0.0.1:{port}/0/t%09%09!")
+    assert "status line" in info.value.message
+
+
+async def test_attribute_reply_is_bounded() -> None:
+    async with scripted(b"+-2\r\n" + b"+INFO: 0x\tx\th\t70\r\n" * 500) as port:
+        with pytest.raises(LimitExceeded):
+            await fetch(f"gopher://127.0.0.1:{port}/0/t%09%09!", Options(max_buffered=2000))

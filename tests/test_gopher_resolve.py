@@ -60,7 +60,7 @@ async def fetch(url: str, options: Options | None = None) -> Any:
 
 
 def requests(server: Any) -> list[bytes]:
-    return server.info["server"].requests  # type: ignore[no-any-return]
+    return server.info["server"].requests
 
 
 # -- plain Gopher ---------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 Gopher is one request and one reply per connection, mostly bulk data, often many small
 connections at once — the case where asyncio's ``StreamReader`` costs the most (a transport,
 a protocol, a copy into its buffer and another out of it, a task per ``wait_for``).  Here the
-reply is read with ``loop.sock_recv_into`` into one reusable buffer, each wait bounded with
-``asyncio.timeout`` (no task per read), and lines are cut from a small leftover buffer.
+reply is read with ``loop.sock_recv`` (the kernel fills the ``bytes`` handed out: no copy of
+ours), each wait bounded with ``asyncio.timeout`` (no task per read), and lines are cut from
+a small leftover buffer.
 
 Addresses still come from :func:`resolvers.net.resolve_addresses` (the ``--resolve`` mapping
 and the policy's address rules apply before ``connect()``), and every failure is a typed
@@ -21,13 +22,6 @@ from collections.abc import AsyncIterator
 from ..errors import ConnectError, ConnectionClosed, LimitExceeded, ResolveTimeout
 from ..net import resolve_addresses
 from ..options import Options
-
-#: The receive buffer starts small and doubles while receives fill it,
-#: up to this many times that size (1 MiB by default): small replies cost a small buffer,
-#: bulk data costs few system calls.  Chunks handed out stay ``chunk_size`` at most.
-_MAX_GROWTH = 16
-#: Most Gopher replies are small: the first receive buffer is at most this big.
-_FIRST_BUFFER = 16 * 1024
 
 
 async def connect(host: str, port: int, options: Options) -> socket.socket:
@@ -68,11 +62,7 @@ class Connection:
         self.options = options
         self._loop = asyncio.get_running_loop()
         self._chunk = max(options.chunk_size, 1024)
-        self._buffer = bytearray(min(self._chunk, _FIRST_BUFFER))
-        self._view = memoryview(self._buffer)
         self._pending = b""  # given back by unread()
-        self._start = self._end = 0  # the part of the buffer not yet handed out
-        self._full = False
         self._eof = False
 
     @classmethod
@@ -93,39 +83,26 @@ class Connection:
     async def _recv(self, what: str) -> bytes:
         """The next bytes from the server (b"" at end of stream), one bounded wait.
 
-        Given-back bytes come first, then what is left of the last receive (in pieces of
-        at most ``chunk_size``), then a new receive into the buffer.
+        ``sock_recv`` hands back a new ``bytes`` object filled by the kernel: no copy of our
+        own (measured faster than receiving into a buffer and copying chunks out of it).
         """
         if self._pending:
             data, self._pending = self._pending, b""
             return data
-        if self._start < self._end:
-            end = min(self._end, self._start + self._chunk)
-            data = bytes(self._view[self._start : end])
-            self._start = end
-            return data
         if self._eof:
             return b""
-        if self._full and len(self._buffer) < _MAX_GROWTH * self._chunk:
-            # The last receive filled the buffer: bulk data; receive more at a time.
-            self._buffer = bytearray(2 * len(self._buffer))
-            self._view = memoryview(self._buffer)
         try:
             async with asyncio.timeout(self.options.read_timeout):
-                n = await self._loop.sock_recv_into(self.sock, self._view)
+                data = await self._loop.sock_recv(self.sock, self._chunk)
         except TimeoutError:
             raise ResolveTimeout(
                 f"timed out after {self.options.read_timeout:g} s waiting for {what}"
             ) from None
         except OSError as exc:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
-        if n == 0:
+        if not data:
             self._eof = True
-            return b""
-        self._full = n == len(self._buffer)
-        end = min(n, self._chunk)
-        self._start, self._end = end, n
-        return bytes(self._view[:end])
+        return data
 
     async def read_some(self, what: str = "the reply") -> bytes:
         return await self._recv(what)

@@ -86,7 +86,11 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
             )
         if mode in ("text", "binary"):
             first = await _sniff(conn, options, plan)
-            body = (_text_body if mode == "text" else _raw_body)(conn, options, first)
+            if mode == "text":
+                body = _dot_text(conn, options, first)
+            else:
+                conn.unread(first)
+                body = conn.chunks("the item")
             return Resource(plan, body=body, media_type=plan.get("media_type"), close=close)
         status, status_line = await _read_status(conn, options)
         if mode == "gplus":
@@ -145,11 +149,6 @@ def _raise_if_error(line: bytes, plan: Plan) -> None:
             code=3,
             reply=item.display,
         )
-
-
-async def _text_body(conn: Connection, options: Options, first: bytes) -> AsyncIterator[bytes]:
-    async for chunk in _dot_text(conn, options, first):
-        yield chunk
 
 
 async def _raw_body(conn: Connection, options: Options, first: bytes) -> AsyncIterator[bytes]:

@@ -83,8 +83,8 @@ class Connection:
     async def _recv(self, what: str) -> bytes:
         """The next bytes from the server (b"" at end of stream), one bounded wait.
 
-        ``sock_recv`` hands back a new ``bytes`` object filled by the kernel: no copy of our
-        own (measured faster than receiving into a buffer and copying chunks out of it).
+        ``recv`` hands back a new ``bytes`` object filled by the kernel: no copy of our own
+        (measured faster than receiving into a buffer and copying chunks out of it).
         """
         if self._pending:
             data, self._pending = self._pending, b""
@@ -92,17 +92,27 @@ class Connection:
         if self._eof:
             return b""
         try:
+            # Data already waiting is taken at once; only a real wait goes through the loop,
+            # bounded by the read timeout.
+            data = self.sock.recv(self._chunk)
+        except (BlockingIOError, InterruptedError):
+            data = await self._wait_recv(what)
+        except OSError as exc:
+            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        if not data:
+            self._eof = True
+        return data
+
+    async def _wait_recv(self, what: str) -> bytes:
+        try:
             async with asyncio.timeout(self.options.read_timeout):
-                data = await self._loop.sock_recv(self.sock, self._chunk)
+                return await self._loop.sock_recv(self.sock, self._chunk)
         except TimeoutError:
             raise ResolveTimeout(
                 f"timed out after {self.options.read_timeout:g} s waiting for {what}"
             ) from None
         except OSError as exc:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
-        if not data:
-            self._eof = True
-        return data
 
     async def read_some(self, what: str = "the reply") -> bytes:
         return await self._recv(what)

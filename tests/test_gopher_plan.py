@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from omniurl.cli import main
 from resolvers import Options, check, plan
 from resolvers.errors import DelimiterRefused, InputNeeded, PlanError, PortRefused
 from resolvers.gopher.executor import request_bytes
+from resolvers.gopher.menu import gopher_url
+from schemes.errors import URLError
 
 
 async def _ask(prompt: str, secret: bool = False) -> str:
@@ -139,3 +143,35 @@ def test_cli_plan_refusal(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert out["error"]["type"] == "DelimiterRefused"
     assert out["error"]["component"] == "gopher_plus"
+
+
+# -- properties: the URL's octets are exactly the request's ---------------------------------
+
+_SAFE_OCTET = st.integers(0, 255).filter(lambda o: o not in (0x00, 0x09, 0x0A, 0x0D))
+
+
+@given(
+    st.lists(_SAFE_OCTET, max_size=40).map(bytes),
+    st.one_of(st.none(), st.lists(_SAFE_OCTET, min_size=1, max_size=20).map(bytes)),
+)
+def test_any_selector_and_search_reach_the_wire_unchanged(
+    selector: bytes, search: bytes | None
+) -> None:
+    url = gopher_url("h", 7070, "0", selector, search=search)
+    expected = selector + (b"" if search is None else b"\t" + search) + b"\r\n"
+    assert wire(url) == expected
+
+
+@given(
+    st.lists(_SAFE_OCTET, max_size=20).map(bytes),
+    # (A TAB cannot be inside a selector of a URL: %09 *is* the separator, §3.4.1.)
+    st.sampled_from([0x00, 0x0A, 0x0D]),
+    st.lists(_SAFE_OCTET, max_size=20).map(bytes),
+)
+def test_a_delimiter_anywhere_in_the_selector_is_refused(a: bytes, octet: int, b: bytes) -> None:
+    url = gopher_url("h", 7070, "0", a + bytes([octet]) + b)
+    with pytest.raises((DelimiterRefused, URLError)) as info:
+        check(url)
+    if isinstance(info.value, DelimiterRefused):
+        assert info.value.octet == octet
+    assert info.value.component in ("selector", "search", "gopher_plus")

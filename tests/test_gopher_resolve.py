@@ -412,3 +412,16 @@ async def test_attribute_reply_is_bounded() -> None:
     async with scripted(b"+-2\r\n" + b"+INFO: 0x\tx\th\t70\r\n" * 500) as port:
         with pytest.raises(LimitExceeded):
             await fetch(f"gopher://127.0.0.1:{port}/0/t%09%09!", Options(max_buffered=2000))
+
+
+async def test_demo_runs_clean() -> None:
+    import io
+
+    from omniurl.demo import run_demo
+
+    out = io.StringIO()
+    assert await run_demo(only=["gopher"], out=out) == 0
+    text = out.getvalue()
+    assert "attributes: +INFO = " in text
+    assert "Thank you. Your answers:" in text
+    assert "error (DelimiterRefused)" in text

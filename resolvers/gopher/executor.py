@@ -18,7 +18,7 @@ only replies buffered whole, are bounded by ``Options.max_buffered``; their line
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import schemes
 
@@ -302,7 +302,7 @@ async def _one(data: bytes) -> AsyncIterator[bytes]:
 # -- input: search words and +ASK forms ----------------------------------------------------
 
 
-async def _ask_search(plan: Plan, options: Options) -> None:
+async def _ask_search(plan: Plan, options: Options) -> NoReturn:
     """Ask for search words (the plan's info step), then follow the URL that carries them."""
     assert options.ask is not None
     url: Any = plan.url
@@ -312,7 +312,7 @@ async def _ask_search(plan: Plan, options: Options) -> None:
     raise Follow(url.replace(search=answer), reason="search words given")
 
 
-async def _fill_form(plan: Plan, options: Options, items: list[Any]) -> None:
+async def _fill_form(plan: Plan, options: Options, items: list[Any]) -> NoReturn:
     """§3.4.5: the +ASK form is here; ask its questions, follow the §3.4.9 URL of the answers."""
     block = items[0].blocks.get("+ASK") if items else None
     if block is None:

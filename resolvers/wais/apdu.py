@@ -181,7 +181,7 @@ class WAISInitResponse:
             + optional(T.CHUNK_MARKER, self.chunk_marker)
             + optional(T.HIGHLIGHT_MARKER, self.highlight_marker)
             + optional(T.DEHIGHLIGHT_MARKER, self.dehighlight_marker)
-            + optional(T.NEWLINE_CHARACTERS, self.newline_characters)
+            + optional(T.NEWLINE_CHARACTERS, self.newline_characters),
         )
 
     @classmethod
@@ -737,8 +737,8 @@ def _decode_init(data: bytes, kind: int, end: int, d: Dialect) -> InitAPDU:
     offset = 3
     result = True
     if kind == T.PDU_INIT_RESPONSE:
-        value, offset = _fixed(data, offset, 1, end, "Result")
-        result = bool(value)
+        flag, offset = _fixed(data, offset, 1, end, "Result")
+        result = bool(flag)
     values: dict[str, object] = {}
     names = {
         T.ID_AUTHENTICATION: "id_authentication",

@@ -46,7 +46,9 @@ def peek_tag(data: bytes, offset: int, end: int) -> int:
     return tag
 
 
-def iter_elements(data: bytes, offset: int = 0, end: int | None = None) -> Iterator[tuple[int, bytes]]:
+def iter_elements(
+    data: bytes, offset: int = 0, end: int | None = None
+) -> Iterator[tuple[int, bytes]]:
     """Every ``(tag, value)`` from ``offset`` up to ``end``."""
     end = len(data) if end is None else end
     while offset < end:

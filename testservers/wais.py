@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from resolvers.errors import LimitExceeded
 from resolvers.wais import tags as T
 from resolvers.wais.apdu import (
     APDU,
@@ -41,8 +42,8 @@ from resolvers.wais.apdu import (
     WAISSearchResponse,
     decode_apdu,
 )
-from resolvers.wais.header import frame
-from resolvers.wais.transport import read_message
+from resolvers.wais.header import HEADER_LENGTH, frame, parse_header
+from resolvers.wais.transport import read_exactly
 from schemes.errors import OmniurlError
 
 from .base import RunningServer, register
@@ -124,6 +125,10 @@ class WAISServer:
         self.by_id = {d.document_id: d for db in databases.values() for d in db.documents}
         #: Every request APDU received, decoded, in order (for tests).
         self.requests: list[APDU] = []
+        #: Every byte received, all connections, in arrival order (headers included).
+        self.received = bytearray()
+        #: Connections accepted so far.
+        self.connections = 0
 
     def reply(self, request: APDU) -> APDU:
         self.requests.append(request)
@@ -231,9 +236,13 @@ async def _serve(
     try:
         while True:
             try:
-                apdu = await read_message(
-                    reader, timeout=IDLE_TIMEOUT, maximum=MAX_REQUEST, what="a request"
-                )
+                raw = await read_exactly(reader, HEADER_LENGTH, IDLE_TIMEOUT, what="a request")
+                server.received += raw
+                header = parse_header(raw)
+                if header.length > MAX_REQUEST:
+                    raise LimitExceeded(f"a request of {header.length} bytes")
+                apdu = await read_exactly(reader, header.length, IDLE_TIMEOUT, what="a request")
+                server.received += apdu
                 request = decode_apdu(apdu)
             except OmniurlError:
                 return  # closed, timed out, or not WAIS: hang up
@@ -254,6 +263,7 @@ async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any
     tasks: set[asyncio.Task[None]] = set()
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        wais.connections += 1
         task = asyncio.current_task()
         if task is not None:
             tasks.add(task)

@@ -398,3 +398,18 @@ async def test_demo_runs_the_wais_cases() -> None:
     assert "=== wais ===" in text
     assert "listing: README.txt" in text
     assert "error (NotFound)" in text
+
+
+async def test_cli_presents_score_size_type_headline_and_url(
+    wais: testservers.RunningServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from resolvers.wais import WAISResolver
+
+    async with await resolve(url_of(wais, "pub?croissant")) as resource:
+        status = await WAISResolver().present(resource, argparse.Namespace(json=False))
+    assert status == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    hit = resource.entries[0]
+    assert line.split("\t") == ["1000", "18", "TEXT", hit.name, hit.url]

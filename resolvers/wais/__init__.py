@@ -15,6 +15,9 @@ not intended for use with arbitrary Z39.50 services").  Modules, each with one j
 
 from __future__ import annotations
 
+import argparse
+import sys
+
 from schemes.base import URL
 
 from ..base import Resolver
@@ -35,6 +38,36 @@ class WAISResolver(Resolver):
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
         return await execute_wais(plan, options)
+
+    async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
+        """A search listing shows what WAIS gives for each hit: score, size, types, headline
+        and the hit's own URL (tab-separated when standard output is not a terminal)."""
+        if resource.kind != "listing" or getattr(args, "json", False):
+            return None
+        rows = [
+            (
+                str(e.info.get("score") if e.info.get("score") is not None else ""),
+                str(e.info.get("size") if e.info.get("size") is not None else ""),
+                ",".join(t for t in e.info.get("types", []) if t),
+                e.name,
+                e.url or "",
+            )
+            for e in resource.entries
+        ]
+        if sys.stdout.isatty():
+            from rich.console import Console
+            from rich.table import Table
+
+            table = Table(title=f"{resource.url!s}: {len(rows)} hit(s)")
+            for column in ("score", "size", "type", "headline", "url"):
+                table.add_column(column, overflow="fold")
+            for row in rows:
+                table.add_row(*row)
+            Console().print(table)
+        else:
+            for row in rows:
+                sys.stdout.write("\t".join(row) + "\n")
+        return 0
 
 
 __all__ = ["WAISResolver"]

@@ -184,7 +184,7 @@ async def _search(conv: _Conversation, plan: Plan) -> Resource:
         # The search words cannot be wrong in WAIS (relevance feedback finds what it finds):
         # a failing search is the database's.
         raise NotFound(
-            f"the WAIS server could not search {plan.get('database')!r}: "
+            f"the WAIS server could not search database {_text(plan.get('database'))!r}: "
             f"{_diagnostic_text(diagnostics) or 'search failed'}",
             component="database",
             code=_text(diagnostics[0].code) if diagnostics else reply.search_status,

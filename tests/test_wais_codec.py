@@ -368,3 +368,98 @@ def test_decoder_refuses_lengths_that_overrun_the_apdu() -> None:
 
 def test_limit_exceeded_is_a_protocol_error() -> None:
     assert issubclass(LimitExceeded, ProtocolError)
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_octets = st.binary(max_size=300)
+_maybe = st.none() | st.binary(max_size=40)
+_num = st.none() | st.integers(min_value=0, max_value=2**31 - 1)
+
+
+@given(st.integers(min_value=0, max_value=2**28 - 1))
+def test_compressed_integers_round_trip(value: int) -> None:
+    encoded = encode_compressed(value)
+    assert all(b & 0x80 for b in encoded[:-1]) and not encoded[-1] & 0x80
+    assert decode_compressed(encoded, 0) == (value, len(encoded))
+
+
+@given(
+    st.lists(
+        st.builds(
+            DocumentHeader,
+            document_id=_octets,
+            version_number=_num,
+            score=_num,
+            best_match=_num,
+            document_length=_num,
+            lines=_num,
+            types=st.lists(st.binary(min_size=1, max_size=8), max_size=3).map(tuple),
+            source=_maybe,
+            date=_maybe,
+            headline=_maybe,
+            origin_city=_maybe,
+        ),
+        max_size=5,
+    ),
+    st.lists(st.builds(DocumentText, document_id=_octets, text=_octets), max_size=3),
+    _maybe,
+)
+def test_search_responses_round_trip(
+    headers: list[DocumentHeader], texts: list[DocumentText], seed: bytes | None
+) -> None:
+    response = SearchResponseAPDU(
+        result_count=len(headers),
+        records_returned=len(headers),
+        info=WAISSearchResponse(seed, tuple(headers), tuple(texts)),
+    )
+    assert decode_apdu(response.encode()) == response
+
+
+@given(_octets, st.none() | st.binary(min_size=1, max_size=10), st.integers(0, 2**31), _octets)
+def test_retrievals_round_trip(docid: bytes, wtype: bytes | None, start: int, db: bytes) -> None:
+    apdu = SearchAPDU(
+        database_names=(db.replace(b"\x1f", b""),),
+        query_type=b"1",
+        query=TextQuery((DocObj(docid, wtype, T.CT_BYTE, start, start + 4096),)),
+        element_set_names=b" \x1fDocument Text",
+    )
+    assert decode_apdu(apdu.encode()) == apdu
+
+
+_SAMPLES = [
+    B1,
+    B2,
+    B31,
+    B32,
+    B4,
+    B31_APDU.encode(),
+    B4_APDU.encode(),
+    SearchAPDU(
+        database_names=(b"db",),
+        query_type=b"1",
+        query=TextQuery((DocObj(b"id", b"TEXT", T.CT_BYTE, 0, 10),)),
+    ).encode(),
+]
+
+
+@given(
+    st.sampled_from(_SAMPLES),
+    st.integers(0, 300),
+    st.lists(st.tuples(st.integers(0, 300), st.integers(0, 255)), max_size=3),
+)
+def test_mangled_apdus_fail_only_with_protocol_errors(
+    sample: bytes, cut: int, changes: list[tuple[int, int]]
+) -> None:
+    data = bytearray(sample[:cut])
+    for pos, byte in changes:
+        if data:
+            data[pos % len(data)] = byte
+    for dialect in (REFERENCE, APPENDIX_B):
+        try:
+            decode_apdu(bytes(data), dialect)
+        except ProtocolError:
+            pass

@@ -17,9 +17,12 @@ the appendix contradicts itself we say so and follow its bytes, not its prose:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from resolvers.errors import LimitExceeded, ProtocolError
 from resolvers.wais import tags as T
@@ -99,7 +102,7 @@ B2_APDU = InitResponseAPDU(
     implementation_version=b"1.0",
     reference_id=h("00000001"),
     info=WAISInitResponse(
-        search_chunk_code_bitmap=b"\x40",  # bit 2 (paragraph... per the appendix's note)
+        search_chunk_code_bitmap=b"\x40",  # "bit 2" in the appendix's note
         present_chunk_code_bitmap=b"\x80",
         chunk_id_length=3,
         chunk_marker=b"\x1bl",
@@ -372,8 +375,6 @@ def test_limit_exceeded_is_a_protocol_error() -> None:
 
 # -- properties ---------------------------------------------------------------------------------
 
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _octets = st.binary(max_size=300)
 _maybe = st.none() | st.binary(max_size=40)
@@ -459,7 +460,5 @@ def test_mangled_apdus_fail_only_with_protocol_errors(
         if data:
             data[pos % len(data)] = byte
     for dialect in (REFERENCE, APPENDIX_B):
-        try:
+        with contextlib.suppress(ProtocolError):
             decode_apdu(bytes(data), dialect)
-        except ProtocolError:
-            pass

@@ -11,6 +11,9 @@ RFC 1738 §3.9 gives three forms, and each plans differently:
 ``wais://host:port/database?search``
     Init, then a Search with query type "3" (relevance feedback, protspec.txt Appendix A)
     carrying the search words as Seed-Words.  The reply's document headers become a listing.
+    The words go as decoded, "+" included: once decoded, a "+" that RFC 1630 reads as a space
+    cannot be told from a "%2B", and WAIS servers split seed words on any character that is
+    not a letter or digit anyway.
 
 ``wais://host:port/database/wtype/wpath``
     Init, then Searches with query type "1" (the Type-1 text retrieval query, waisprot.txt §8):

@@ -333,6 +333,25 @@ async def test_oversized_message_is_refused_before_reading_it() -> None:
     assert "9999999999" in str(error)
 
 
+async def test_a_chunk_reply_is_bounded_by_the_chunk_not_just_the_buffer_limit() -> None:
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await _init_reply(reader, writer)
+        await reader.read(1)
+        writer.write(b"%010dz2wais        0" % (4096 + 65536 + 1))
+        await asyncio.sleep(1)
+
+    server = await asyncio.start_server(handler, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(LimitExceeded, match="69633"):
+            await resolve(
+                f"wais://127.0.0.1:{port}/db/TEXT/id", Options(extra={"wais_chunk_size": 4096})
+            )
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 async def test_garbage_is_a_protocol_error() -> None:
     async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(b"HTTP/1.0 400 Bad Request\r\n\r\n")

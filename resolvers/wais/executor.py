@@ -28,7 +28,7 @@ from .apdu import (
     SearchResponseAPDU,
     decode_apdu,
 )
-from .planner import DEFAULT_TYPE, document_url, escape, retrieval_message
+from .planner import DEFAULT_TYPE, MESSAGE_SIZE, document_url, escape, retrieval_message
 from .transport import read_message, send
 
 #: Media types for the WAIS TYPE strings servers commonly sent.
@@ -73,13 +73,16 @@ class _Conversation:
         self.options = options
         self.replies: list[str] = []
 
-    async def exchange(self, data: bytes, shown: str) -> APDU:
+    async def exchange(self, data: bytes, shown: str, *, maximum: int | None = None) -> APDU:
+        """Send one planned message and read its reply: at most ``maximum`` bytes (default
+        ``Options.max_buffered``), whatever the reply's header announces."""
         self.options.note(">", shown)
         await send(self.writer, data, timeout=self.options.read_timeout, what=shown)
+        limit = self.options.max_buffered if maximum is None else maximum
         apdu_bytes = await read_message(
             self.reader,
             timeout=self.options.read_timeout,
-            maximum=self.options.max_buffered,
+            maximum=min(limit, self.options.max_buffered),
             what=f"the reply to {shown.split(' ', 1)[0]}",
         )
         reply = decode_apdu(apdu_bytes)
@@ -115,7 +118,7 @@ def _expect_search_response(reply: APDU) -> SearchResponseAPDU:
 
 
 async def _init(conv: _Conversation, step: Step) -> None:
-    reply = await conv.exchange(step.data, step.shown)
+    reply = await conv.exchange(step.data, step.shown, maximum=MESSAGE_SIZE)
     if not isinstance(reply, InitResponseAPDU):
         raise ProtocolError(f"the server answered Init with {type(reply).__name__}")
     if not reply.result:
@@ -246,8 +249,11 @@ async def _retrieve(conv: _Conversation, plan: Plan, options: Options) -> Resour
 async def _chunk(
     conv: _Conversation, plan: Plan, data: bytes, shown: str, start: int, chunk: int
 ) -> bytes | None:
-    """One chunk's text; ``None`` when the server has none to give (past the end)."""
-    reply = _expect_search_response(await conv.exchange(data, shown))
+    """One chunk's text; ``None`` when the server has none to give (past the end).
+
+    The reply may be the chunk plus its framing (DocID, tags), never much more: it is read
+    with a maximum of the chunk size and one more message size."""
+    reply = _expect_search_response(await conv.exchange(data, shown, maximum=chunk + MESSAGE_SIZE))
     info = reply.info
     texts = info.texts if info is not None else ()
     diagnostics = info.diagnostics if info is not None else ()

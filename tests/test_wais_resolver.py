@@ -112,8 +112,7 @@ def test_document_plan_shows_the_first_chunk_and_the_repetition() -> None:
         'Search db="pub" query-type 1 docid 12%20%2Fpub%2F%FFx type TEXT bytes [100, 200), '
         "then [200, 300), … (repeated)",
     ]
-    assert p.steps[1].when is None
-    assert p.steps[2].when == "while the previous reply filled its 100-byte chunk"
+    assert p.to_json()["when"] == [None, None, "while the previous reply filled its 100-byte chunk"]
     for step, (start, end) in zip(p.steps[1:], [(0, 100), (100, 200)], strict=True):
         apdu = decode_apdu(step.data[HEADER_LENGTH:])
         assert isinstance(apdu, SearchAPDU) and isinstance(apdu.query, TextQuery)
@@ -432,3 +431,42 @@ async def test_cli_presents_score_size_type_headline_and_url(
     (line,) = capsys.readouterr().out.splitlines()
     hit = resource.entries[0]
     assert line.split("\t") == ["1000", "18", "TEXT", hit.name, hit.url]
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+async def _cli(*args: str) -> tuple[int, str, str]:
+    import sys
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "omniurl",
+        *args,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def test_cli_search_fetch_and_exit_statuses(wais: testservers.RunningServer) -> None:
+    status, out, _ = await _cli("get", url_of(wais, "pub?croissant"))
+    assert status == 0
+    hit_url = url_of(wais, "pub/TEXT/" + escaped(docid(wais, ODD_NAME)))
+    assert out.splitlines() == ["\t".join(["1000", "18", "TEXT", "caf\xe9 menu.txt", hit_url])]
+    status, out, _ = await _cli("get", hit_url)
+    assert (status, out) == (0, "croissant omniurl\n")
+    status, _, err = await _cli("get", url_of(wais, "pub"))  # no terminal to ask
+    assert status == 3 and "searchable WAIS database" in err
+    status, _, err = await _cli("get", url_of(wais, "nosuchdb?x"))
+    assert status == 5 and "database not found" in err

@@ -9,6 +9,7 @@ and zero bytes sent for URLs the policy refuses or that still need search words.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -299,22 +300,42 @@ async def test_refused_url_sends_zero_bytes(wais: testservers.RunningServer) -> 
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 
 
-async def _against(handler: Handler, options: Options) -> Exception:
+@contextlib.asynccontextmanager
+async def scripted(handler: Handler) -> AsyncIterator[int]:
+    """A loopback server running ``handler`` per connection; yields its port.  On exit every
+    connection is closed and every handler cancelled, so none outlives the test."""
+    tasks: set[asyncio.Task[None]] = set()
+    writers: list[asyncio.StreamWriter] = []
+
     async def wrapped(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
+        task = asyncio.current_task()
+        assert task is not None
+        tasks.add(task)
+        writers.append(writer)
+        with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
             await handler(reader, writer)
-        finally:
-            writer.close()
+        writer.close()  # a handler that returns hangs up
 
     server = await asyncio.start_server(wrapped, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
     try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for writer in writers:
+            writer.close()
+            with contextlib.suppress(ConnectionError, OSError):
+                await writer.wait_closed()
+        await server.wait_closed()
+
+
+async def _against(handler: Handler, options: Options) -> Exception:
+    async with scripted(handler) as port:
         with pytest.raises(Exception) as info:
             await asyncio.wait_for(resolve(f"wais://127.0.0.1:{port}/db?x", options), 10)
         return info.value
-    finally:
-        server.close()
-        await server.wait_closed()
 
 
 async def _init_reply(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -339,16 +360,11 @@ async def test_a_chunk_reply_is_bounded_by_the_chunk_not_just_the_buffer_limit()
         writer.write(b"%010dz2wais        0" % (4096 + 65536 + 1))
         await asyncio.sleep(1)
 
-    server = await asyncio.start_server(handler, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
+    async with scripted(handler) as port:
         with pytest.raises(LimitExceeded, match="69633"):
             await resolve(
                 f"wais://127.0.0.1:{port}/db/TEXT/id", Options(extra={"wais_chunk_size": 4096})
             )
-    finally:
-        server.close()
-        await server.wait_closed()
 
 
 async def test_garbage_is_a_protocol_error() -> None:

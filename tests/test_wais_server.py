@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -42,6 +43,7 @@ async def _talk(srv: testservers.RunningServer, *messages: bytes) -> list[object
             replies.append(decode_apdu(apdu))
     finally:
         writer.close()
+        await writer.wait_closed()
     return replies
 
 
@@ -53,6 +55,8 @@ async def _hangs_up(srv: testservers.RunningServer, data: bytes) -> bool:
         return await asyncio.wait_for(reader.read(100), 5) == b""
     finally:
         writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
 
 
 def test_index_makes_one_database_per_subdirectory(tree: Path) -> None:

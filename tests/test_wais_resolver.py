@@ -486,3 +486,12 @@ async def test_cli_search_fetch_and_exit_statuses(wais: testservers.RunningServe
     assert status == 3 and "searchable WAIS database" in err
     status, _, err = await _cli("get", url_of(wais, "nosuchdb?x"))
     assert status == 5 and "database not found" in err
+
+
+async def test_cli_options_reach_the_plan() -> None:
+    status, out, _ = await _cli(
+        "plan", "--wais-max-docs", "7", "--wais-chunk", "1000", "wais://h/db?x", "wais://h/db/T/i"
+    )
+    assert status == 0
+    assert '"Search db=\\"db\\" query-type 3 seed \\"x\\" max 7"' in out
+    assert "bytes [0, 1000)" in out

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from schemes.base import URL
 
@@ -26,7 +27,7 @@ from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
 from .executor import execute_wais
-from .planner import plan_wais
+from .planner import CHUNK_SIZE, MAX_DOCUMENTS, plan_wais
 
 
 @register("wais")
@@ -38,6 +39,31 @@ class WAISResolver(Resolver):
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
         return await execute_wais(plan, options)
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        g = parser.add_argument_group("wais")
+        g.add_argument(
+            "--wais-max-docs",
+            type=int,
+            metavar="N",
+            help=f"how many hits a WAIS search asks for (Max-Documents-Retrieved, {MAX_DOCUMENTS})",
+        )
+        g.add_argument(
+            "--wais-chunk",
+            type=int,
+            metavar="BYTES",
+            help=f"bytes asked for by each WAIS document retrieval request ({CHUNK_SIZE})",
+        )
+
+    @classmethod
+    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if getattr(args, "wais_max_docs", None) is not None:
+            extra["wais_max_documents"] = args.wais_max_docs
+        if getattr(args, "wais_chunk", None) is not None:
+            extra["wais_chunk_size"] = args.wais_chunk
+        return extra
 
     async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
         """A search listing shows what WAIS gives for each hit: score, size, types, headline

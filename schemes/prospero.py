@@ -1,0 +1,134 @@
+"""prospero: URLs (§3.11), with RFC 1630's object version (§6.4).
+
+::
+
+    prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]
+    ppath       = psegment *[ "/" psegment ]
+    psegment    = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
+    fieldspec   = ";" fieldname "=" fieldvalue
+    fieldname   = *[ uchar | "?" | ":" | "@" | "&" ]
+    fieldvalue  = *[ uchar | "?" | ":" | "@" | "&" ]
+    ; RFC 1630: prosperolink = "prospero://" hostport "/" hsoname [ "%00" version ]
+
+The hsoname is opaque (§3.11): "/" in it has no meaning a client may assume, and many begin
+with "/" (``prospero://host.dom//pros/name`` names "/pros/name").  "No username or password
+is allowed" — refused in strict mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import (
+    expect_slashes,
+    format_fragment,
+    format_login,
+    parse_login,
+    split_fragment,
+)
+from .base import InternetURL
+from .errors import SchemeSyntaxError
+from .percent import check, decode, display, quote
+
+_BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
+_BAD_FIELD = grammar.bad_char(grammar.FIELD)
+HSONAME_SAFE = "/?:@&="
+FIELD_SAFE = "?:@&"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProsperoURL(InternetURL):
+    """``prospero://host:port/<hsoname>;<field>=<value>`` (§3.11)."""
+
+    #: The decoded host-specific object name (opaque to the client).
+    hsoname: str = ""
+    #: The decoded ``;field=value`` pairs in order (e.g. ``("OBJECT-VERSION", "3")``).
+    fields: tuple[tuple[str, str], ...] = ()
+    #: The object version written after ``%00`` (RFC 1630 §6.4), or None.
+    version: str | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("prospero",)
+    DEFAULT_PORT: ClassVar[int | None] = 1525
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> ProsperoURL:
+        start = len(text) - len(rest)
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        out: dict[str, Any] = parse_login(
+            text,
+            login,
+            end if slash < 0 else slash,
+            strict=strict,
+            userinfo=False,
+            userinfo_rule="§3.11",
+        )
+        out["scheme"] = scheme
+        out["fragment"] = fragment
+        if slash < 0:
+            if strict:
+                raise SchemeSyntaxError(
+                    "a prospero: URL names an hsoname after the host (§3.11)",
+                    component="hsoname",
+                    offset=end,
+                )
+            return cls._make(out)
+        pstart = slash + 1
+        semi = text.find(";", pstart, end)
+        pend = end if semi < 0 else semi
+        if strict:
+            check(text, pstart, pend, _BAD_PPATH, "hsoname", "§3.11: ';' in the hsoname")
+        v = text.find("%00", pstart, pend)
+        hso_end = pend if v < 0 else v
+        out["hsoname"] = decode(text[pstart:hso_end], "hsoname", pstart)
+        if v >= 0:
+            if strict and not grammar.DIGITS_RE.fullmatch(text, v + 3, pend):
+                raise SchemeSyntaxError(
+                    "the object version after %00 is decimal digits (RFC 1630 §6.4)",
+                    component="version",
+                    offset=v + 3,
+                )
+            out["version"] = decode(text[v + 3 : pend], "version", v + 3)
+        fields: list[tuple[str, str]] = []
+        pos = pend
+        while pos < end:  # text[pos] == ";"
+            nxt = text.find(";", pos + 1, end)
+            fend = end if nxt < 0 else nxt
+            eq = text.find("=", pos + 1, fend)
+            if eq < 0:
+                if strict:
+                    raise SchemeSyntaxError(
+                        "a field is written ;name=value (§3.11)", component="fields", offset=pos
+                    )
+                eq = fend
+            if strict:
+                check(text, pos + 1, eq, _BAD_FIELD, "fields", "§3.11")
+                check(text, eq + 1, fend, _BAD_FIELD, "fields", "§3.11")
+            fields.append(
+                (
+                    decode(text[pos + 1 : eq], "fields", pos + 1),
+                    decode(text[eq + 1 : fend], "fields", eq + 1),
+                )
+            )
+            pos = fend
+        out["fields"] = tuple(fields)
+        return cls._make(out)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}://{format_login(self.user, self.password, self.host, self.port)}/"
+        out += quote(self.hsoname, HSONAME_SAFE)
+        if self.version is not None:
+            out += "%00" + quote(self.version, HSONAME_SAFE)
+        for name, value in self.fields:
+            out += f";{quote(name, FIELD_SAFE)}={quote(value, FIELD_SAFE)}"
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["hsoname"] = display(self.hsoname)
+        out["fields"] = [[display(n), display(v)] for n, v in self.fields]
+        out["version"] = None if self.version is None else display(self.version)
+        return out

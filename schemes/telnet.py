@@ -1,0 +1,61 @@
+"""telnet: URLs (§3.8).
+
+::
+
+    telneturl = "telnet://" login [ "/" ]
+
+"The <user> and <password> supplied are advisory only: clients accessing a telnet URL merely
+advise the user of the suggested username and password."  The URL designates an interactive
+service, not a data object: nothing may follow the optional final "/".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .authority import expect_slashes, format_fragment, format_login, parse_login, split_fragment
+from .base import InternetURL
+from .errors import SchemeSyntaxError
+
+
+@dataclass(frozen=True, kw_only=True)
+class TelnetURL(InternetURL):
+    """``telnet://user:password@host:port/`` (§3.8); user and password are advisory."""
+
+    #: Whether the optional final "/" was written.
+    trailing_slash: bool = False
+
+    schemes: ClassVar[tuple[str, ...]] = ("telnet",)
+    DEFAULT_PORT: ClassVar[int | None] = 23
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> TelnetURL:
+        start = len(text) - len(rest)
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        if slash >= 0 and slash + 1 < end:
+            raise SchemeSyntaxError(
+                "a telnet: URL ends after the host and an optional '/' (§3.8)",
+                component="path",
+                offset=slash + 1,
+            )
+        fields: dict[str, Any] = parse_login(
+            text, login, end if slash < 0 else slash, strict=strict
+        )
+        fields["scheme"] = scheme
+        fields["fragment"] = fragment
+        fields["trailing_slash"] = slash >= 0
+        return cls._make(fields)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}://{format_login(self.user, self.password, self.host, self.port)}"
+        if self.trailing_slash:
+            out += "/"
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["trailing_slash"] = self.trailing_slash
+        return out

@@ -108,7 +108,8 @@ class TelnetSession:
         deadline = None if wait is None else loop.time() + wait
         what = f"/{regex.pattern.decode('utf-8', 'replace')}/"
         while True:
-            match = regex.search(self._buffer)
+            # Search a copy: the match must keep its text after the buffer is consumed.
+            match = regex.search(bytes(self._buffer))
             if match is not None:
                 if consume:
                     del self._buffer[: match.end()]

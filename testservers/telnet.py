@@ -44,6 +44,15 @@ class _LineReader:
         self.pending = bytearray()
         self.after_cr = False
 
+    async def finish(self) -> None:
+        """Before closing: take in the LF of a CR LF still in flight (for the record)."""
+        if self.after_cr and not self.pending:
+            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+                self.pending += await asyncio.wait_for(self.reader.read(1), 0.2)
+        if self.after_cr and self.pending[:1] in (b"\n", b"\x00"):
+            self.record[-1] += bytes([self.pending.pop(0)])
+            self.after_cr = False
+
     async def line(self, *, echo: bool) -> bytes | None:
         """The next line without its ending; ``None`` at end of input (EOF, ^D, idle)."""
         raw = bytearray()
@@ -71,7 +80,10 @@ class _LineReader:
             self.after_cr = False
             raw.append(octet)
             if octet in (0x0D, 0x0A):
-                self.after_cr = octet == 0x0D
+                if octet == 0x0D and self.pending and self.pending[0] in (0x0A, 0x00):
+                    raw.append(self.pending.pop(0))
+                else:
+                    self.after_cr = octet == 0x0D
                 self.record.append(bytes(raw))
                 if echo:
                     echoed += b"\r\n"
@@ -154,6 +166,7 @@ def make_shell(
                 reply, go_on = _shell_command(line, name, root)
                 writer.write(reply)
                 if not go_on:
+                    await lines.finish()
                     return
         except (ConnectionError, OSError):
             return

@@ -36,7 +36,8 @@ def raw_mode(fd: int) -> Iterator[None]:
 
     saved = termios.tcgetattr(fd)
     try:
-        tty.setraw(fd)
+        # TCSANOW: keys typed before the switch must not be flushed away.
+        tty.setraw(fd, termios.TCSANOW)
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
@@ -69,11 +70,6 @@ async def attach(
         if not data:
             loop.remove_reader(fd)
 
-    # What arrived before we attached (banner, prompts the plan answered) is shown first.
-    out.write(bytes(session.history))
-    out.flush()
-    session.discard()
-
     async def pump_output() -> None:
         while True:
             data = await session.read(timeout=None)
@@ -96,6 +92,10 @@ async def attach(
 
     status = 0
     with raw_mode(fd) if is_tty else contextlib.nullcontext():
+        # What arrived before we attached (banner, prompts the plan answered) is shown first.
+        out.write(bytes(session.history))
+        out.flush()
+        session.discard()
         loop.add_reader(fd, on_input)
         output = asyncio.ensure_future(pump_output())
         typing = asyncio.ensure_future(pump_input())

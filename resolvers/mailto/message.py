@@ -109,7 +109,8 @@ def build(
     message_id = f"<{digest}.omniurl@{domain}>"
     msg = EmailMessage(policy=email.policy.SMTP)
     try:
-        msg["From"] = sender
+        if not any(name.lower() == "from" for name, _ in headers):
+            msg["From"] = sender  # unless the caller let the URL set it (--allow-header From)
         if to:
             msg["To"] = ", ".join(to)
         if cc:

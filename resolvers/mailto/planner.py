@@ -23,7 +23,6 @@ from schemes.base import URL
 from ..errors import PlanError
 from ..options import Options
 from ..plan import Plan, Step, WireValue
-from ..policy import check_value
 from .message import ADDRESS_FIELDS, Draft, build, split_addresses
 
 #: Options.extra keys this resolver reads.
@@ -133,10 +132,19 @@ def plan_mailto(url: URL, options: Options) -> Plan:
     date: datetime = options.get(DATE) or localtime()
     draft = build(sender=sender, to=to, cc=cc, bcc=bcc, headers=headers, body=body, date=date)
     if draft.message is None:
-        # A value the policy refuses (CR LF in a field...) is the policy's to report, from
-        # its one place; anything else is a plan error.  Either way nothing is sent.
-        for value in values:
-            check_value(value.component, value.value, value.context)
+        # A value the policy refuses (CR LF in a field, a field off the allow-list, an
+        # address that is no addr-spec) is the policy's to report, from its one place;
+        # anything else is a plan error.  Either way nothing is sent.
+        options.policy.check_plan(
+            Plan(
+                url=url,
+                scheme=url.scheme,
+                host=None,
+                port=None,
+                transport=None,
+                steps=(Step(data=b"", shown="", kind="info", values=tuple(values)),),
+            )
+        )
         raise PlanError(f"cannot build the message: {draft.problem}", component="headers")
     relay = relay_of(options)
     steps = _smtp_steps(draft, values, relay, options) if relay else _draft_steps(draft, values)

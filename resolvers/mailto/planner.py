@@ -129,7 +129,8 @@ def plan_mailto(url: URL, options: Options) -> Plan:
     values, to, cc, bcc, headers, body = _values(url, sender, options.get(BODY))
     if not (to or cc or bcc):
         raise PlanError("the mailto: URL names no recipient", component="address")
-    date: datetime = options.get(DATE) or localtime()
+    # Whole seconds: the Date field shows no more, and the Message-ID derives from it.
+    date: datetime = options.get(DATE) or localtime().replace(microsecond=0)
     draft = build(sender=sender, to=to, cc=cc, bcc=bcc, headers=headers, body=body, date=date)
     if draft.message is None:
         # A value the policy refuses (CR LF in a field, a field off the allow-list, an

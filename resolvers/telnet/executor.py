@@ -9,9 +9,13 @@ policy's address rules, ``--resolve``), through telnetlib3's client in bytes mod
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import shutil
+from typing import Any
 
 import telnetlib3
+from telnetlib3.telopt import BINARY
 
 from ..errors import AuthError, ConnectError, ResolveTimeout
 from ..net import resolve_addresses
@@ -23,6 +27,23 @@ from .session import TelnetSession
 
 #: How long the login outcome may stay silent before we take the login as accepted.
 OUTCOME_QUIET = 1.0
+
+
+class NVTClient(telnetlib3.TelnetClient):
+    """telnetlib3's client, kept in NVT mode: BINARY (RFC 856) is refused both ways.
+
+    In NVT mode CR LF is the end of line and the server turns it into the one its terminal
+    expects (RFC 854).  In binary mode octets pass as they are: a real telnetd (inetutils)
+    then hands CR *and* LF to the pty, which reads two line ends — the password prompt gets
+    an empty line.  telnet(1) stays in NVT mode too unless asked for binary.
+    """
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        writer = self.writer
+        assert writer is not None  # set by connection_made
+        writer.always_wont = set(writer.always_wont) | {BINARY}
+        writer.always_dont = set(writer.always_dont) | {BINARY}
 
 
 async def connect(plan: Plan, options: Options) -> TelnetSession:
@@ -38,7 +59,11 @@ async def connect(plan: Plan, options: Options) -> TelnetSession:
                     address,
                     port,
                     encoding=False,
-                    client_factory=telnetlib3.TelnetClient,
+                    client_factory=NVTClient,
+                    # What the server may ask for (TTYPE, NAWS): the terminal we run in.
+                    term=os.environ.get("TERM", "unknown"),
+                    cols=shutil.get_terminal_size().columns,
+                    rows=shutil.get_terminal_size().lines,
                     connect_minwait=0.0,
                     connect_maxwait=min(2.0, options.connect_timeout),
                     connect_timeout=options.connect_timeout,

@@ -79,6 +79,11 @@ class TelnetSession:
         if not data:
             self._eof = True
             return False
+        # The session stays in NVT mode (no BINARY), where NUL is "no operation" and CR NUL a
+        # bare CR (RFC 854): drop the NULs, as a terminal would.
+        data = data.replace(b"\x00", b"")
+        if not data:
+            return True
         if len(self._buffer) + len(data) > self.options.max_buffered:
             raise LimitExceeded(f"more than {self.options.max_buffered} bytes without {what}")
         self._buffer += data
@@ -167,7 +172,8 @@ class TelnetSession:
     async def write(self, data: bytes) -> None:
         """Send raw octets (telnetlib3 doubles any IAC, RFC 854)."""
         if self._closed or self._writer.is_closing():
-            raise ConnectionClosed("the telnet session is closed")
+            said = bytes(self.history[-80:]).decode("utf-8", "replace").strip()
+            raise ConnectionClosed(f"the telnet server closed the session; it last said {said!r}")
         self._writer.write(data)
         try:
             await asyncio.wait_for(self._writer.drain(), self.options.read_timeout)

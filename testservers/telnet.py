@@ -202,6 +202,9 @@ async def start(
         port=port,
         shell=make_shell(Path(root), dict(users or DEFAULT_USERS), sessions, idle=idle),
         encoding=False,
+        # Negotiation is complete without BINARY (NVT clients such as omniurl's and
+        # telnet(1) refuse it); otherwise telnetlib3 waits connect_maxwait for it.
+        force_binary=True,
         connect_maxwait=0.5,
         timeout=int(idle) + 5,
     )

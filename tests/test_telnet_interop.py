@@ -87,13 +87,15 @@ async def test_login_and_script_against_inetutils_telnetd(telnetd: int) -> None:
     options = Options(extra={"auto_login": True, "telnet_script": script}, read_timeout=10)
     async with await resolve(f"telnet://demo:demo@127.0.0.1:{telnetd}/", options) as r:
         assert r.metadata["logged_in"] is True
-        await r.session.read_until_quiet(1.0, limit=5)
+        await r.session.read_until_quiet(2.0, limit=5)
         transcript = bytes(r.session.history)
+        # "exit" ended the shell and telnetd closed the connection.
+        assert r.session.at_eof
     # The user name was echoed by the pty, the password was not; one line end each.
     assert b"login: demo\r\nPassword: \r\nWelcome, demo.\r\n$ whoami\r\ndemo\r\n$ " in transcript
     assert b"\x00" not in transcript
-    # telnetd may close the pty before the shell's last words are flushed ("logout").
-    assert transcript.endswith((b"$ exit\r\nlogout\r\n", b"$ exit\r\n"))
+    # (telnetd may close before the pty's last output — the echoed "exit", "logout" — is
+    # flushed, so the transcript's end is not asserted.)
 
 
 async def test_wrong_password_against_inetutils_telnetd(telnetd: int) -> None:

@@ -147,3 +147,15 @@ async def test_body_is_asked_on_a_terminal(smtp) -> None:
     assert status == 0
     [captured] = smtp.info["messages"]
     assert captured["data"].endswith(b"\r\n\r\ntyped line one\r\n.typed dot\r\n")
+
+
+async def test_demo_covers_mailto() -> None:
+    import io
+
+    from omniurl.demo import run_demo
+
+    out = io.StringIO()
+    assert await run_demo(only=["mailto"], out=out) == 0
+    text = out.getvalue()
+    assert "the server captured" in text and "for joe@example.org, ann@example.org" in text
+    assert "error (HeaderRefused)" in text and "error (DelimiterRefused)" in text

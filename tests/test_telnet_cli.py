@@ -161,3 +161,15 @@ async def test_attach_mode_under_a_pty_and_the_escape_character(server) -> None:
     assert status == 0
     # Enter (CR) went out as the NVT end of line CR LF.
     assert server.info["lines"][-1] == [b"demo\r\n", b"demo\r\n", b"whoami\r\n"]
+
+
+async def test_demo_covers_telnet() -> None:
+    import io
+
+    from omniurl.demo import run_demo
+
+    out = io.StringIO()
+    assert await run_demo(only=["telnet"], out=out) == 0
+    text = out.getvalue()
+    assert "the shell answered 'hello from omniurl'" in text
+    assert "error (DelimiterRefused): user contains IAC (0xFF)" in text

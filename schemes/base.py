@@ -25,6 +25,11 @@ class URL:
 
     Subclasses add their decoded components as fields.  ``str(url)`` gives the canonical
     form, and ``schemes.parse(str(url)) == url`` always holds.
+
+    A plugin class implements :meth:`from_text` (it receives the URL without its fragment),
+    ``__str__`` (ending with ``schemes.authority.format_fragment(self.fragment)``) and
+    :meth:`components`, and registers with ``schemes.register(name, cls)`` or the
+    ``omniurl.schemes`` entry-point group.
     """
 
     scheme: str
@@ -68,6 +73,23 @@ class URL:
         ``len(scheme) + 1``.
         """
         raise NotImplementedError
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
+        """The registry's entry point: parse ``text[start:]`` (what follows ``scheme:``).
+
+        Built-in classes override it with a one-match fast path.  The default serves plugins:
+        it splits the fragment off (RFC 1630 §4.2: the same for every scheme), calls
+        :meth:`from_text` — the contract a plugin implements — on the rest, and sets
+        ``fragment`` on the result.
+        """
+        from .authority import split_fragment  # (authority imports this module)
+
+        end, fragment = split_fragment(text, start, strict)
+        url = cls.from_text(text[:end], scheme=scheme, rest=text[start:end], strict=strict)
+        if fragment is not None and url.fragment is None:
+            url = dataclasses.replace(url, fragment=fragment)
+        return url
 
     def __str__(self) -> str:  # pragma: no cover - every concrete class overrides it
         raise NotImplementedError

@@ -13,6 +13,7 @@ Lenient mode also reads the common ``file:/path`` (no ``//``) as host "".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -24,6 +25,12 @@ from .percent import char_error, decode, display, quote
 
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 PATH_SAFE = "/?:@&="
+
+
+# fileurl = "file://" [ host | "localhost" ] "/" fpath      (the fast path, see grammar)
+_FAST = re.compile(
+    f"//({grammar.HOSTNAME})?(/{grammar.component(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,7 +46,26 @@ class FileURL(URL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> FileURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, path, fragment = m.groups()
+            obj = object.__new__(cls)
+            obj.__dict__.update(
+                scheme=scheme,
+                fragment=fragment,
+                host=host or "",
+                path=decode(path) if "%" in path else path,
+            )
+            return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         if text.startswith("//", start):
             slash = text.find("/", start + 2, end)

@@ -15,6 +15,7 @@ inside one CWD argument), and empty segments are kept: ``ftp://host//etc/motd`` 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -29,6 +30,15 @@ _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 #: Reserved characters a segment may carry unencoded (";" and "/" are encoded, §3.2.2).
 SEGMENT_SAFE = "?:@&="
 _TYPECODES = {"a": "a", "i": "i", "d": "d", "A": "a", "I": "i", "D": "d"}
+
+
+# ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]     (the fast path, see grammar)
+_FAST = re.compile(
+    "//"
+    + grammar.LOGIN_FAST
+    + rf"(?:/({grammar.component(grammar.FSEGMENT + '/')})(?:;[Tt][Yy][Pp][Ee]=([AIDaid]))?)?"
+    + grammar.FRAGMENT_FAST
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,7 +57,38 @@ class FTPURL(InternetURL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> FTPURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            user, password, host, port, path, typecode, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                if path is None:
+                    segments = [""]
+                elif "%" in path:
+                    segments = [decode(s) for s in path.split("/")]
+                else:
+                    segments = path.split("/")
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=decode(user) if user and "%" in user else user,
+                    password=decode(password) if password and "%" in password else password,
+                    host=host,
+                    port=None if port is None else int(port),
+                    name=segments.pop(),
+                    cwd=tuple(segments),
+                    typecode=None if typecode is None else typecode.lower(),
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         login = expect_slashes(text, start, scheme)
         slash = text.find("/", login, end)
@@ -66,7 +107,7 @@ class FTPURL(InternetURL):
                 if tag == "type=" and code is not None:
                     fields["typecode"] = code
                     path_end = end - 7
-                elif tag == "type=" and strict:
+                elif tag == "type=":  # refused in lenient mode too: never guess a typecode
                     raise SchemeSyntaxError(
                         f"typecode {text[end - 1]!r} is not a, i or d (§3.2.2)",
                         component="typecode",

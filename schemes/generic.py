@@ -7,6 +7,7 @@ the difference between a reserved character and its escape (§2.2).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,10 @@ from .percent import check
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 
 
+# genericurl = scheme ":" schemepart,  schemepart = *xchar      (the fast path)
+_FAST = re.compile(f"({grammar.component(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
+
+
 @dataclass(frozen=True, kw_only=True)
 class GenericURL(URL):
     """``scheme:schemepart`` for a scheme omniurl has no parser for (§5)."""
@@ -28,7 +33,21 @@ class GenericURL(URL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> GenericURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GenericURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            ssp, fragment = m.groups()
+            obj = object.__new__(cls)
+            obj.__dict__.update(scheme=scheme, fragment=fragment, scheme_specific_part=ssp)
+            return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GenericURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         if strict:
             check(text, start, end, _BAD_XCHARS, "scheme_specific_part", "§5: *xchar")

@@ -40,6 +40,12 @@ _CRLF = re.compile(r"%0[DdAa]|[\r\n]")
 PATH_SAFE = grammar.RESERVED
 
 
+# gopherurl = "gopher://" hostport [ / [ gtype [ selector ] ] ]  without any escape (fast path)
+_FAST = re.compile(
+    "//" + grammar.HOSTPORT_FAST + rf"(?:/([{grammar.XCHAR}]*))?" + grammar.FRAGMENT_FAST
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class GopherURL(InternetURL):
     """``gopher://host:port/<gtype><selector>%09<search>%09<gopher+_string>`` (§3.4)."""
@@ -59,7 +65,33 @@ class GopherURL(InternetURL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> GopherURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, path, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    gtype=path[0] if path else "1",
+                    selector=path[1:] if path else "",
+                    search=None,
+                    gopher_plus=None,
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         login = expect_slashes(text, start, scheme)
         slash = text.find("/", login, end)

@@ -110,3 +110,23 @@ def bad_escape() -> Pattern[str]:
     """A pattern finding a ``%`` not followed by two hex digits (lenient mode's only check on
     characters is none at all; this one is for strict components that allow any character)."""
     return re.compile(f"%(?![{HEX}]{{2}})")
+
+
+def component_plus(cls: str) -> str:
+    """``1*[ <cls> | escape ]`` as a pattern string."""
+    return f"(?:[{cls}]|{ESCAPE})+"
+
+
+# -- the fast path ---------------------------------------------------------------------------
+# Each scheme compiles one pattern for its whole scheme-specific part from the pieces below
+# and tries it first: one match validates the common, strictly valid URL.  These pieces accept
+# a strict subset of the full grammar (hostnames only: IPv4 and [IPv6] hosts, ports above
+# 65535 and anything unusual take the slower component-by-component path, which also finds
+# the offset of an error).  tests/test_properties_parse.py checks both paths agree.
+
+# login = [ user [ ":" password ] "@" ] hostport     groups: user, password, host, port
+LOGIN_FAST = rf"(?:({component(USER)})(?::({component(USER)}))?@)?({HOSTNAME})(?::([0-9]{{1,5}}))?"
+# hostport = host [ ":" port ]                       groups: host, port
+HOSTPORT_FAST = rf"({HOSTNAME})(?::([0-9]{{1,5}}))?"
+# [ "#" fragment ]                                   group: fragment
+FRAGMENT_FAST = rf"(?:#({component(FRAGMENT)}))?"

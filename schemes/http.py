@@ -38,6 +38,16 @@ def _encode_never_raw(text: str) -> str:
     )
 
 
+# httpurl = "http://" hostport [ "/" hpath [ "?" search ]]      (the fast path, see grammar)
+_FAST = re.compile(
+    "//"
+    + grammar.HOSTPORT_FAST
+    + rf"(?:(/{grammar.component(grammar.HSEGMENT + '/')})"
+    + rf"(?:\?({grammar.component(grammar.SEARCH)}))?)?"
+    + grammar.FRAGMENT_FAST
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class HTTPURL(InternetURL):
     """``http://host:port/path?search`` (§3.3)."""
@@ -52,7 +62,31 @@ class HTTPURL(InternetURL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> HTTPURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, path, search, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    path=path or "",
+                    search=search,
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         login = expect_slashes(text, start, scheme)
         slash = text.find("/", login, end)

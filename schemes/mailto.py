@@ -15,6 +15,7 @@ decoded addr-spec (RFC 6068 allows several, comma-separated); "%" in an address 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -28,6 +29,12 @@ _BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
 _BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")
 ADDRESS_SAFE = ";/:@&="
 HFIELD_SAFE = ";/:@"
+
+
+# mailtourl = "mailto:" encoded822addr      (no header fields: the fast path, see grammar)
+_FAST = re.compile(
+    f"({grammar.component_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,7 +51,26 @@ class MailtoURL(URL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> MailtoURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            address, fragment = m.groups()
+            obj = object.__new__(cls)
+            obj.__dict__.update(
+                scheme=scheme,
+                fragment=fragment,
+                address=decode(address) if "%" in address else address,
+                headers=(),
+            )
+            return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         q = text.find("?", start, end)
         addr_end = end if q < 0 else q

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -16,6 +17,11 @@ from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .news import _group_error
 from .percent import decode, display, quote
+
+# nntpurl = "nntp://" hostport "/" group [ "/" digits ]      (the fast path, see grammar)
+_FAST = re.compile(
+    "//" + grammar.HOSTPORT_FAST + rf"/({grammar.GROUP})(?:/([0-9]+))?" + grammar.FRAGMENT_FAST
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,7 +37,31 @@ class NNTPURL(InternetURL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> NNTPURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, group, article, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    newsgroup=group,
+                    article=None if article is None else int(article),
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         login = expect_slashes(text, start, scheme)
         slash = text.find("/", login, end)

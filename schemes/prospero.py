@@ -17,6 +17,7 @@ is allowed" — refused in strict mode.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -38,6 +39,16 @@ HSONAME_SAFE = "/?:@&="
 FIELD_SAFE = "?:@&"
 
 
+# prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]      (the fast path)
+_FIELDS = grammar.component(grammar.FIELD)
+_FAST = re.compile(
+    "//"
+    + grammar.HOSTPORT_FAST
+    + f"/({grammar.component(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
+    + grammar.FRAGMENT_FAST
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class ProsperoURL(InternetURL):
     """``prospero://host:port/<hsoname>;<field>=<value>`` (§3.11)."""
@@ -54,7 +65,39 @@ class ProsperoURL(InternetURL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> ProsperoURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, hsoname, specs, fragment = m.groups()
+            if "%00" not in hsoname and (port is None or len(port) < 5 or int(port) < 65536):
+                fields: tuple[tuple[str, str], ...] = ()
+                if specs:
+                    pairs = []
+                    for spec in specs[1:].split(";"):
+                        name, _, value = spec.partition("=")
+                        pairs.append((decode(name), decode(value)))
+                    fields = tuple(pairs)
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    hsoname=decode(hsoname) if "%" in hsoname else hsoname,
+                    fields=fields,
+                    version=None,
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         login = expect_slashes(text, start, scheme)
         slash = text.find("/", login, end)

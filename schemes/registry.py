@@ -97,34 +97,38 @@ def parse(text: str, strict: bool = True) -> URL:
     the meaning stays unambiguous.  Every failure is a :class:`schemes.URLError` naming the
     component and the character offset to blame; no other exception escapes.
     """
-    if not isinstance(text, str):
-        raise URLError(f"a URL is text, not {type(text).__name__}", component="scheme")
-    colon = text.find(":")
-    if colon <= 0:
-        raise SchemeError(
-            "a URL starts with a scheme name and ':' (§2.1)",
-            component="scheme",
-            offset=0,
-        )
-    name = text[:colon]
-    cls = _classes.get(name)
-    if cls is None:
-        m = grammar.SCHEME_RE.match(name)
-        bad = 0 if m is None else m.end()
-        if bad < colon:
-            raise SchemeError(
-                f"character {name[bad]!r} cannot appear in a scheme name (§2.1: letters, "
-                "digits, '+', '-', '.')",
-                component="scheme",
-                offset=bad,
-            )
-        name = name.lower()
-        cls = scheme_class(name) or GenericURL
     try:
-        return cls.from_text(text, scheme=name, rest=text[colon + 1 :], strict=strict)
+        colon = text.find(":")
+        name = text[:colon]
+        cls = _classes.get(name) if colon > 0 else None
+        if cls is None:
+            name, cls = _lookup(text, colon)
+        return cls._parse_at(text, colon + 1, name, strict)
     except URLError:
         raise
     except Exception as exc:  # a bug or a plugin's mistake: still one error type for callers
+        if not isinstance(text, str):
+            raise URLError(f"a URL is text, not {type(text).__name__}") from None
         raise URLError(
-            f"cannot parse this {name}: URL ({type(exc).__name__}: {exc})", component=None
+            f"cannot parse this URL ({type(exc).__name__}: {exc})", component=None
         ) from exc
+
+
+def _lookup(text: str, colon: int) -> tuple[str, type[URL]]:
+    """The scheme name (lower case) and its class, for anything but an exact-case hit."""
+    if colon <= 0:
+        raise SchemeError(
+            "a URL starts with a scheme name and ':' (§2.1)", component="scheme", offset=0
+        )
+    name = text[:colon]
+    m = grammar.SCHEME_RE.match(name)
+    bad = 0 if m is None else m.end()
+    if bad < colon:
+        raise SchemeError(
+            f"character {name[bad]!r} cannot appear in a scheme name (§2.1: letters, digits, "
+            "'+', '-', '.')",
+            component="scheme",
+            offset=bad,
+        )
+    name = name.lower()
+    return name, scheme_class(name) or GenericURL

@@ -11,12 +11,18 @@ service, not a data object: nothing may follow the optional final "/".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from . import grammar
 from .authority import expect_slashes, format_fragment, format_login, parse_login, split_fragment
 from .base import InternetURL
 from .errors import SchemeSyntaxError
+from .percent import decode
+
+# telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
+_FAST = re.compile("//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,7 +37,30 @@ class TelnetURL(InternetURL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> TelnetURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            user, password, host, port, slash, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=decode(user) if user and "%" in user else user,
+                    password=decode(password) if password and "%" in password else password,
+                    host=host,
+                    port=None if port is None else int(port),
+                    trailing_slash=slash is not None,
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         login = expect_slashes(text, start, scheme)
         slash = text.find("/", login, end)

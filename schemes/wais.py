@@ -17,6 +17,7 @@ written (RFC 1630 reads it as a space between words; the planner decides).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -29,6 +30,16 @@ from .percent import check, decode, display, quote
 _BAD_UCHAR = grammar.bad_char(grammar.UCHAR)
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
 SEARCH_SAFE = ";:@&="
+
+
+# waisurl = "wais://" hostport "/" database [ "?" search | "/" wtype "/" wpath ]   (fast path)
+_UCHARS = grammar.component(grammar.UCHAR)
+_FAST = re.compile(
+    "//"
+    + grammar.HOSTPORT_FAST
+    + rf"/({_UCHARS})(?:\?({grammar.component(grammar.SEARCH)})|/({_UCHARS})/({_UCHARS}))?"
+    + grammar.FRAGMENT_FAST
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,7 +56,33 @@ class WAISURL(InternetURL):
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> WAISURL:
-        start = len(text) - len(rest)
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, database, search, wtype, wpath, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    database=decode(database),
+                    search=None if search is None else decode(search),
+                    wtype=None if wtype is None else decode(wtype),
+                    wpath=None if wpath is None else decode(wpath),
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         login = expect_slashes(text, start, scheme)
         slash = text.find("/", login, end)

@@ -19,6 +19,7 @@ from email.utils import localtime
 from typing import Any
 
 from schemes.base import URL
+from schemes.mailto import MailtoURL
 
 from ..errors import PlanError
 from ..options import Options
@@ -85,21 +86,30 @@ def parse_hostport(spec: str, default: int) -> tuple[str, int]:
     return host, int(port) if port else default
 
 
-def _values(url: Any, sender: str, body_default: str | None) -> tuple[
-    list[WireValue], list[str], list[str], list[str], list[tuple[str, str]], str
-]:  # fmt: skip
-    """Walk the URL: wire values for the policy, and the recipients, fields and body."""
+@dataclass
+class _Walk:
+    """What the URL's address and header fields give: the values for the policy, the
+    recipients, the other fields and the body."""
+
+    values: list[WireValue]
+    to: list[str]
+    cc: list[str]
+    bcc: list[str]
+    headers: list[tuple[str, str]]
+    body: str
+
+
+def _walk(url: MailtoURL, sender: str, body_default: str | None) -> _Walk:
+    """Walk the URL, tagging every value with its component and wire context."""
     values: list[WireValue] = [WireValue("sender", _octets(sender), "addr-spec")]
-    to: list[str] = []
-    cc: list[str] = []
-    bcc: list[str] = []
+    recipients: dict[str, list[str]] = {"to": [], "cc": [], "bcc": []}
     headers: list[tuple[str, str]] = []
     body: str | None = None
-    path = split_addresses(url.address or "")
+    path = split_addresses(url.address)
     for i, address in enumerate(path):
         component = "address" if len(path) == 1 else f"address[{i}]"
         values.append(WireValue(component, _octets(address), "addr-spec"))
-        to.append(address)
+        recipients["to"].append(address)
     for i, (name, value) in enumerate(url.headers):
         component = f"headers[{i}]"
         values.append(WireValue(component, _octets(name), "header-field"))
@@ -110,7 +120,7 @@ def _values(url: Any, sender: str, body_default: str | None) -> tuple[
         elif lower in ADDRESS_FIELDS:
             for address in split_addresses(value):
                 values.append(WireValue(component, _octets(address), "addr-spec"))
-                {"to": to, "cc": cc, "bcc": bcc}[lower].append(address)
+                recipients[lower].append(address)
         else:
             values.append(WireValue(component, _octets(value), "header"))
             headers.append((name, value))
@@ -118,20 +128,29 @@ def _values(url: Any, sender: str, body_default: str | None) -> tuple[
         body = body_default or ""
         if body_default:
             values.append(WireValue("body", _octets(body_default), "mail-body"))
-    return values, to, cc, bcc, headers, body
+    return _Walk(values, recipients["to"], recipients["cc"], recipients["bcc"], headers, body)
 
 
 def plan_mailto(url: URL, options: Options) -> Plan:
     """The plan for ``url`` (see the module docstring)."""
-    if not hasattr(url, "address") or not hasattr(url, "headers"):
+    if not isinstance(url, MailtoURL):
         raise PlanError(f"not a mailto URL: {url}", component="scheme")
     sender = options.get(FROM) or options.email
-    values, to, cc, bcc, headers, body = _values(url, sender, options.get(BODY))
-    if not (to or cc or bcc):
+    walk = _walk(url, sender, options.get(BODY))
+    values = walk.values
+    if not (walk.to or walk.cc or walk.bcc):
         raise PlanError("the mailto: URL names no recipient", component="address")
     # Whole seconds: the Date field shows no more, and the Message-ID derives from it.
     date: datetime = options.get(DATE) or localtime().replace(microsecond=0)
-    draft = build(sender=sender, to=to, cc=cc, bcc=bcc, headers=headers, body=body, date=date)
+    draft = build(
+        sender=sender,
+        to=walk.to,
+        cc=walk.cc,
+        bcc=walk.bcc,
+        headers=walk.headers,
+        body=walk.body,
+        date=date,
+    )
     if draft.message is None:
         # A value the policy refuses (CR LF in a field, a field off the allow-list, an
         # address that is no addr-spec) is the policy's to report, from its one place;

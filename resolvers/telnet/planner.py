@@ -19,7 +19,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from schemes.base import URL, InternetURL
+from schemes.base import URL
+from schemes.telnet import TelnetURL
 
 from ..errors import PlanError
 from ..plan import Plan, Step, WireValue
@@ -94,10 +95,16 @@ def _expect(pattern: str, shown: str, **meta: object) -> Step:
     )
 
 
-def plan_telnet(url: URL, *, auto_login: bool, login_prompt: str, password_prompt: str,
-                script: Sequence[ScriptStep] = ()) -> Plan:  # fmt: skip
+def plan_telnet(
+    url: URL,
+    *,
+    auto_login: bool,
+    login_prompt: str,
+    password_prompt: str,
+    script: Sequence[ScriptStep] = (),
+) -> Plan:
     """The session plan for ``url`` (see the module docstring)."""
-    if not isinstance(url, InternetURL):
+    if not isinstance(url, TelnetURL):
         raise PlanError(f"not a telnet URL: {url}", component="scheme")
     user, password = url.user, url.password
     advisory = "no user" if user is None else f"advisory user {user!r}"
@@ -148,10 +155,11 @@ def plan_telnet(url: URL, *, auto_login: bool, login_prompt: str, password_promp
                 Step.line(item.text, shown=f"send {item.text}", meta={"component": component})
             )
         else:
-            pattern = item.text if item.action == "expect-re" else re.escape(item.text)
-            steps.append(_expect(pattern, f"expect {item.text!r}"
-                                 if item.action == "expect" else f"expect /{item.text}/",
-                                 component=component))  # fmt: skip
+            if item.action == "expect-re":
+                pattern, shown = item.text, f"expect /{item.text}/"
+            else:
+                pattern, shown = re.escape(item.text), f"expect {item.text!r}"
+            steps.append(_expect(pattern, shown, component=component))
     port = url.effective_port
     return Plan(
         url=url,

@@ -119,6 +119,18 @@ async def test_starttls(tmp_path: Path) -> None:
         assert len(srv.info["messages"]) == 1
 
 
+async def test_implicit_tls(tmp_path: Path) -> None:
+    async with await testservers.start("smtp", tmp_path, tls=True) as srv:
+        options = relay_options(srv, smtp_tls=True).with_(verify_tls=False)
+        async with await resolve("mailto:joe@example.org?subject=smtps", options) as r:
+            assert r.replies[0].startswith("220 omniurl.test")
+        assert srv.info["messages"][0]["data"].startswith(b"From: me@example.org\r\n")
+        with pytest.raises(ConnectError) as info:
+            await resolve("mailto:joe@example.org", relay_options(srv, smtp_tls=True))
+        assert "certificate" in str(info.value).lower()
+        assert len(srv.info["messages"]) == 1
+
+
 async def test_refused_recipient_is_a_reply_error_naming_the_component(smtp) -> None:
     with pytest.raises(ReplyError) as info:
         await resolve("mailto:joe@example.org?cc=nobody@refused.invalid", relay_options(smtp))

@@ -5,7 +5,7 @@ received, dot-unstuffed) with ``NNNN.json`` beside it (the envelope: ``mail_from
 ``rcpt_to``), and appended to ``info["messages"]`` for tests.  Recipients at the domain
 ``refused.invalid`` get ``550`` (to test refusals); AUTH accepts ``demo``/``demo`` (PLAIN and
 LOGIN, also without TLS: it is a loopback test server); ``starttls=True`` offers STARTTLS
-with a throw-away self-signed certificate.
+(``tls=True``: TLS from the first byte) with a throw-away self-signed certificate.
 """
 
 from __future__ import annotations
@@ -112,20 +112,22 @@ async def start(
     host: str = "127.0.0.1",
     port: int = 0,
     starttls: bool = False,
+    tls: bool = False,
     folder: Path | None = None,
     **_: Any,
 ) -> RunningServer:
-    """Start the SMTP server on ``host:port`` (0: a free port)."""
+    """Start the SMTP server on ``host:port`` (0: a free port); ``starttls`` offers STARTTLS,
+    ``tls`` speaks TLS from the first byte (RFC 8314), both with a self-signed certificate."""
     logging.getLogger("mail.log").addFilter(_LoginDataNotice())
     handler = CaptureHandler(Path(folder) if folder else Path(root) / "mail")
-    tls = self_signed_context(host) if starttls else None
+    context = self_signed_context(host) if (starttls or tls) else None
     loop = asyncio.get_running_loop()
     server = await loop.create_server(
         lambda: SMTP(
             handler,
             hostname="omniurl.test",
             ident="omniurl test SMTP (aiosmtpd)",
-            tls_context=tls,
+            tls_context=context if starttls else None,
             auth_require_tls=False,
             authenticator=_authenticate,
             timeout=60,
@@ -133,6 +135,7 @@ async def start(
         ),
         host,
         port,
+        ssl=context if tls else None,
     )
     bound = server.sockets[0].getsockname()
 

@@ -10,6 +10,8 @@ is a :class:`ReplyError` naming the URL component that gave the address, a refus
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import ssl
 from collections.abc import AsyncIterator
 from typing import Any
@@ -25,7 +27,7 @@ from ..errors import (
     ReplyError,
     ResolveTimeout,
 )
-from ..net import resolve_addresses
+from ..net import resolve_addresses, with_timeout
 from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Resource
@@ -63,25 +65,53 @@ async def _password(relay: Relay, options: Options) -> str:
     )
 
 
+async def _connect_socket(relay: Relay, options: Options) -> tuple[socket.socket, str, int]:
+    """A socket connected to one of the relay's policy-checked addresses (``--resolve``
+    applied), tried in order, each connect bounded."""
+    loop = asyncio.get_running_loop()
+    last = ""
+    for address, port in await resolve_addresses(relay.host, relay.port, options):
+        options.note("*", f"connecting to {address} port {port} (SMTP relay {relay.host})")
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            await with_timeout(
+                loop.sock_connect(sock, (address, port)),
+                options.connect_timeout,
+                f"connecting to the SMTP relay {relay.host}:{relay.port}",
+            )
+        except OSError as exc:
+            sock.close()
+            last = exc.strerror or str(exc)
+            continue
+        except BaseException:
+            sock.close()
+            raise
+        return sock, address, port
+    raise ConnectError(
+        f"cannot connect to the SMTP relay {relay.host}:{relay.port}: {last}", component="smtp"
+    )
+
+
 async def _send(plan: Plan, options: Options, relay: Relay) -> list[str]:
     """Carry out the SMTP steps; return the server's replies."""
-    addresses = await resolve_addresses(relay.host, relay.port, options)
-    address, port = addresses[0]
+    sock, _address, _port = await _connect_socket(relay, options)
     context = ssl.create_default_context()
     if not options.verify_tls:
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
     smtp = aiosmtplib.SMTP(
-        # Implicit TLS verifies the relay's name; otherwise connect to the checked address.
-        hostname=relay.host if relay.tls else address,
-        port=port,
+        # Connected to the checked address; the name is what TLS verifies (implicit TLS
+        # here, STARTTLS in its step).
+        hostname=relay.host,
+        sock=sock,
         timeout=options.read_timeout,
         use_tls=relay.tls,
         start_tls=False,
         tls_context=context if relay.tls else None,
     )
     replies: list[str] = []
-    options.note("*", f"connecting to {address} port {port} (SMTP relay {relay.host})")
     try:
         response = await smtp.connect(timeout=options.connect_timeout)
         replies.append(_reply(response))
@@ -94,6 +124,7 @@ async def _send(plan: Plan, options: Options, relay: Relay) -> list[str]:
     finally:
         if smtp.is_connected:
             smtp.close()
+        sock.close()
     return replies
 
 

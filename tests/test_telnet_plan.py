@@ -141,3 +141,9 @@ def test_script_errors_name_the_line(text: str, message: str) -> None:
 def test_script_given_as_text_through_options() -> None:
     p = plan("telnet://h.example/", Options(extra={"telnet_script": "send help\n"}))
     assert [(s.kind, s.data) for s in p.steps] == [("info", b""), ("send", b"help")]
+
+
+def test_bad_prompt_pattern_is_a_plan_error() -> None:
+    with pytest.raises(PlanError) as info:
+        plan("telnet://a:b@h.example/", Options(extra={"telnet_login_prompt": "login:("}))
+    assert info.value.component == "login_prompt"

@@ -148,3 +148,15 @@ async def test_refused_user_sends_zero_bytes(user: str) -> None:
         await asyncio.sleep(0.05)
         assert recording_of(rec).connections == 0
         assert recording_of(rec).received == b""
+
+
+async def test_ipv6_literal(tree: Path) -> None:
+    try:
+        srv = await testservers.start("telnet", tree, host="::1")
+    except OSError:
+        pytest.skip("no IPv6 loopback")
+    async with srv:
+        async with await resolve(f"telnet://demo:demo@[::1]:{srv.port}/", LOGIN) as r:
+            assert r.metadata["logged_in"] is True
+            await r.session.expect("$ ")
+        assert srv.info["lines"][-1] == [b"demo\r\n", b"demo\r\n"]

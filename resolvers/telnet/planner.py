@@ -106,6 +106,11 @@ def plan_telnet(
     """The session plan for ``url`` (see the module docstring)."""
     if not isinstance(url, TelnetURL):
         raise PlanError(f"not a telnet URL: {url}", component="scheme")
+    for name, pattern in (("login_prompt", login_prompt), ("password_prompt", password_prompt)):
+        try:
+            re.compile(pattern.encode("utf-8"))
+        except re.error as exc:
+            raise PlanError(f"{name}: bad regular expression: {exc}", component=name) from None
     user, password = url.user, url.password
     advisory = "no user" if user is None else f"advisory user {user!r}"
     if password is not None:

@@ -83,11 +83,11 @@ async def connect(plan: Plan, options: Options) -> TelnetSession:
     raise ConnectError(f"cannot connect to {plan.host}:{plan.port}: {last}", component="host")
 
 
-async def _login_outcome(session: TelnetSession, step: Step, login_prompt: str) -> None:
+async def _login_outcome(session: TelnetSession, step: Step) -> None:
     """After the login answers: refuse on the server's failure words or a new login prompt;
     accept on a shell prompt or once the server stays quiet.  Nothing is consumed."""
     failed = re.compile(step.data)
-    again = re.compile(login_prompt.encode())
+    again = re.compile(step.get("login_prompt").encode())
     prompt = re.compile(SHELL_PROMPT.encode())
     loop = asyncio.get_running_loop()
     deadline = loop.time() + session.options.read_timeout
@@ -114,16 +114,13 @@ async def _login_outcome(session: TelnetSession, step: Step, login_prompt: str) 
 async def execute(plan: Plan, options: Options) -> Resource:
     """Connect and carry out the plan's steps, in order; return the session resource."""
     session = await connect(plan, options)
-    login_prompt = ""
     try:
         for step in plan.steps:
             if step.kind == "info":
                 options.note("*", step.shown)
             elif step.kind == "expect" and step.get("outcome"):
-                await _login_outcome(session, step, login_prompt)
+                await _login_outcome(session, step)
             elif step.kind == "expect":
-                if step.get("component") == "user":
-                    login_prompt = step.get("pattern")
                 await session.expect(re.compile(step.data), component=step.get("component"))
             elif step.kind == "send":
                 secret = any(v.component == "password" for v in step.values)

@@ -150,7 +150,7 @@ def plan_telnet(
                 "login prompt",
                 kind="expect",
                 when="after the login answers",
-                meta=(("outcome", True),),
+                meta=(("outcome", True), ("login_prompt", login_prompt)),
             )
         )
     for index, item in enumerate(script):

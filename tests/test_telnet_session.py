@@ -160,3 +160,17 @@ async def test_ipv6_literal(tree: Path) -> None:
             assert r.metadata["logged_in"] is True
             await r.session.expect("$ ")
         assert srv.info["lines"][-1] == [b"demo\r\n", b"demo\r\n"]
+
+
+async def test_login_prompt_again_is_an_auth_error_with_a_plain_tcp_server() -> None:
+    """A server that negotiates nothing (plain TCP) and answers a bad login with a new
+    ``login:`` prompt and no words: still refused, and the lines sent were exactly two."""
+    answers = {b"root": b"Password: ", b"toor": b"\r\nlogin: "}
+    async with await start_recording(
+        greeting=b"router\r\nlogin: ", respond=lambda line: answers.get(line)
+    ) as rec:
+        with pytest.raises(AuthError) as info:
+            await resolve(f"telnet://root:toor@127.0.0.1:{rec.port}/", LOGIN)
+        assert "asked for the login again" in str(info.value)
+        assert recording_of(rec).lines() == [b"root", b"toor"]
+        assert recording_of(rec).received == b"root\r\ntoor\r\n"

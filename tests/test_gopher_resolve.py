@@ -26,6 +26,7 @@ from resolvers.errors import (
     ResolveTimeout,
 )
 from resolvers.gopher.gopherplus import AskField
+from testservers.recording import recording_of, start_recording
 
 TEXT = "first line\n.dot at start\n..two dots\nlast line\n"
 
@@ -277,12 +278,29 @@ async def listener() -> AsyncIterator[tuple[int, list[bytes]]]:
     ],
 )
 async def test_refused_url_sends_zero_bytes(path: str, component: str) -> None:
-    async with listener() as (port, seen):
+    async with await start_recording() as server:
         with pytest.raises(DelimiterRefused) as info:
-            await fetch(f"gopher://127.0.0.1:{port}{path}")
+            await fetch(f"gopher://127.0.0.1:{server.port}{path}")
         await asyncio.sleep(0.05)
+        recording = recording_of(server)
     assert info.value.component == component
-    assert seen == []  # not even a connection
+    assert recording.connections == 0  # not even a connection
+    assert recording.received == b""
+
+
+async def test_the_recorder_sees_exactly_the_request() -> None:
+    """The control for the zero-bytes tests: an accepted URL's request arrives byte for byte."""
+
+    def answer(line: bytes) -> bytes:
+        return b"3Not here\t\terror.host\t1\r\n.\r\n"
+
+    async with await start_recording(respond=answer) as server:
+        with pytest.raises(NotFound):
+            await fetch(f"gopher://127.0.0.1:{server.port}/0/a%20b%09c%C3%A9%09!+ABSTRACT")
+        recording = recording_of(server)
+        await recording.wait_for(lambda r: r.received.endswith(b"\n"))
+    assert recording.connections == 1
+    assert bytes(recording.received) == "/a b\tcé\t!+ABSTRACT\r\n".encode()
 
 
 # -- misbehaving servers ----------------------------------------------------------------

@@ -79,13 +79,13 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
     try:
         await _send(conn, plan, options)
         if mode == "menu":
-            entries = await _read_menu(conn, options, plan, status=None)
+            entries = await _read_menu(conn, options, status=None)
             await close()
             return Resource(
                 plan, kind="listing", entries=entries, media_type=plan.get("media_type")
             )
         if mode in ("text", "binary"):
-            first = await _sniff(conn, options, plan)
+            first = await _sniff(conn, options)
             if mode == "text":
                 body = _dot_text(conn, options, first)
             else:
@@ -127,7 +127,7 @@ async def _send(conn: Connection, plan: Plan, options: Options) -> None:
 # -- plain Gopher --------------------------------------------------------------------------
 
 
-async def _sniff(conn: Connection, options: Options, plan: Plan) -> bytes:
+async def _sniff(conn: Connection, options: Options) -> bytes:
     """The reply's first bytes; raise if they are a type-3 error line instead of the item."""
     first = await conn.read_some()
     if first.startswith(b"3"):
@@ -136,11 +136,11 @@ async def _sniff(conn: Connection, options: Options, plan: Plan) -> bytes:
             if not more:
                 break
             first += more
-        _raise_if_error(first.split(b"\n", 1)[0].rstrip(b"\r"), plan)
+        _raise_if_error(first.split(b"\n", 1)[0].rstrip(b"\r"))
     return first
 
 
-def _raise_if_error(line: bytes, plan: Plan) -> None:
+def _raise_if_error(line: bytes) -> None:
     item = error_item(line)
     if item is not None:
         raise NotFound(
@@ -187,19 +187,17 @@ async def _collect(body: AsyncIterator[bytes], options: Options, what: str) -> b
     return bytes(out)
 
 
-async def _read_menu(
-    conn: Connection, options: Options, plan: Plan, *, status: Status | None
-) -> list[Entry]:
+async def _read_menu(conn: Connection, options: Options, *, status: Status | None) -> list[Entry]:
     body = (
         _dot_text(conn, options, b"")
         if status is None
         else _block(conn, options, status.length, b"")
     )
     data = await _collect(body, options, "menu")
-    return parse_menu(data, options, plan)
+    return parse_menu(data, options)
 
 
-def parse_menu(data: bytes, options: Options, plan: Plan) -> list[Entry]:
+def parse_menu(data: bytes, options: Options) -> list[Entry]:
     """A whole menu's bytes (framing removed) -> entries; a leading error line raises."""
     entries: list[Entry] = []
     lines = data.split(b"\n")
@@ -210,7 +208,7 @@ def parse_menu(data: bytes, options: Options, plan: Plan) -> list[Entry]:
         if len(line) > options.max_line:
             raise LimitExceeded(f"menu line {number} is longer than {options.max_line} bytes")
         if not entries:
-            _raise_if_error(line, plan)
+            _raise_if_error(line)
         entries.append(to_entry(parse_menu_line(line)))
     return entries
 
@@ -224,6 +222,9 @@ async def _read_status(conn: Connection, options: Options) -> tuple[Status, str]
     options.note("<", text)
     status = parse_status(line)
     if status is None:
+        # A plain Gopher server answers a Gopher+ request for a missing item with its
+        # usual type-3 error line: that is "not found", not a broken protocol.
+        _raise_if_error(line)
         raise ProtocolError(
             f"not a Gopher+ reply (a Gopher+ server starts with +length or -code): {text[:80]!r}",
             component="gopher_plus",
@@ -279,7 +280,7 @@ async def _gplus_data(
     close: Callable[[], Awaitable[None]],
 ) -> Resource:
     if plan.get("reading") == "menu":
-        entries = await _read_menu(conn, options, plan, status=status)
+        entries = await _read_menu(conn, options, status=status)
         await close()
         return Resource(plan, kind="listing", entries=entries, replies=[status_line])
     view = plan.get("view")

@@ -22,7 +22,7 @@ from .itemtypes import item_type
 #: Characters left unencoded in a selector (RFC 1738 §2.2: "safe", "extra" and the reserved
 #: characters that mean nothing in a gopher-path — "no characters are reserved", §3.4.1).
 #: "?" and "#" are encoded all the same: generic URL parsers split there.
-_SELECTOR_SAFE = "$-_.+!*'(),/:;=@&~"
+_SELECTOR_SAFE = "$-_.+!*'(),/:;=@&"
 
 #: Default Gopher port (RFC 1738 §3.4.1).
 DEFAULT_PORT = 70
@@ -68,6 +68,11 @@ def parse_menu_line(line: bytes) -> MenuItem:
     return MenuItem(gtype, display, selector, host, port, plus, malformed)
 
 
+def _quote(octets: bytes, extra_safe: str = "") -> str:
+    """Percent-encode (§2.2); ``urllib`` leaves "~" alone, RFC 1738 lists it as unsafe."""
+    return quote(octets, safe=_SELECTOR_SAFE + extra_safe).replace("~", "%7E")
+
+
 def gopher_url(
     host: str,
     port: int | None,
@@ -81,13 +86,12 @@ def gopher_url(
     netloc = f"[{host}]" if ":" in host and not host.startswith("[") else host
     if port is not None and port != DEFAULT_PORT:
         netloc += f":{port}"
-    path = quote(gtype.encode("utf-8", "surrogateescape"), safe="") + quote(
-        selector, safe=_SELECTOR_SAFE
-    )
+    path = quote(gtype.encode("utf-8", "surrogateescape"), safe="").replace("~", "%7E")
+    path += _quote(selector)
     if search is not None or gopher_plus is not None:
-        path += "%09" + quote(search or b"", safe=_SELECTOR_SAFE)
+        path += "%09" + _quote(search or b"")
     if gopher_plus is not None:
-        path += "%09" + quote(gopher_plus, safe=_SELECTOR_SAFE + "?")
+        path += "%09" + _quote(gopher_plus, "?")
     return f"gopher://{netloc}/{path}"
 
 

@@ -83,7 +83,16 @@ def test_malformed_line_is_kept_not_fatal() -> None:
 
 @pytest.mark.parametrize(
     "selector",
-    [b"/plain", b"", b"/with space", b"/q?x=1#frag", b"/pct%41", b"/\xff\xfe raw", b"11dup", b"/~me"],
+    [
+        b"/plain",
+        b"",
+        b"/with space",
+        b"/q?x=1#frag",
+        b"/pct%41",
+        b"/\xff\xfe raw",
+        b"11dup",
+        b"/~me",
+    ],
 )
 def test_entry_url_round_trips_to_the_same_selector_octets(selector: bytes) -> None:
     url = schemes.parse(gopher_url("h", 7070, "0", selector))

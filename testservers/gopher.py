@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from resolvers.gopher.menu import format_menu_line
-from resolvers.lines import dot_stuff
+from resolvers.lines import dot_stuff, dot_unstuff
 
 from .base import RunningServer, register
 
@@ -388,10 +388,10 @@ class GopherServer:
                 if total > _MAX_FORM:
                     self.gplus_error(writer, 1, "the form's answers are too long")
                     return
-                answer = raw.rstrip(b"\r\n")
-                if answer == b".":
+                answer = dot_unstuff(raw.rstrip(b"\r\n"))
+                if answer is None:
                     break
-                answers.append(answer[1:] if answer.startswith(b"..") else answer)
+                answers.append(answer)
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
             self.gplus_error(writer, 1, "the form's data block ended early")
             return

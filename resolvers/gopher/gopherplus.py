@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..lines import dot_stuff
+from ..lines import dot_stuff, dot_unstuff
 
 RequestKind = Literal["data", "form", "attributes", "directory", "ask", "other"]
 
@@ -103,9 +103,10 @@ def split_form_block(block: bytes) -> list[bytes] | None:
     lines = lines[:-1]
     answers = []
     for line in lines:
-        if line == b".":
+        answer = dot_unstuff(line)
+        if answer is None:  # a "." line before the end
             return None
-        answers.append(line[1:] if line.startswith(b"..") else line)
+        answers.append(answer)
     return answers
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from ..lines import dot_unstuff
 from ..resource import Entry
 from .itemtypes import item_type
 
@@ -128,11 +127,6 @@ def to_entry(item: MenuItem) -> Entry:
     return Entry(name=item.display, kind=kind, url=item_url(item), info=info)
 
 
-def menu_line_end(line: bytes) -> bytes | None:
-    """A received menu line after dot-unstuffing (``resolvers.lines``); ``None`` at the end."""
-    return dot_unstuff(line)
-
-
 def error_item(line: bytes) -> MenuItem | None:
     """The type-3 error item ``line`` holds, if it is one (RFC 1436 §3.8: "3 Error")."""
     if line.startswith(b"3") and line.count(b"\t") >= 2:
@@ -167,7 +161,6 @@ __all__ = [
     "format_menu_line",
     "gopher_url",
     "item_url",
-    "menu_line_end",
     "parse_menu_line",
     "to_entry",
 ]

@@ -10,9 +10,9 @@ RFC 1436 has no status line: how to read the reply depends on the item type in t
   selector, whatever type was asked for (servers answer a missing file with a menu line).
 - Gopher+ replies start with a status line (``+length`` or ``-code``; see ``gopherplus``).
 
-Every read is bounded in time and size (``resolvers.net``); menus and attribute blocks, the
-only replies buffered whole, are bounded by ``Options.max_buffered``; their lines by
-``Options.max_line``.
+Every read is bounded in time (``wire.Connection``: addresses from ``resolvers.net``, each
+wait under the read timeout) and in size: menus and attribute blocks, the only replies
+buffered whole, by ``Options.max_buffered``; their lines by ``Options.max_line``.
 """
 
 from __future__ import annotations

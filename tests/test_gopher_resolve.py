@@ -443,3 +443,23 @@ async def test_demo_runs_clean() -> None:
     assert "attributes: +INFO = " in text
     assert "Thank you. Your answers:" in text
     assert "error (DelimiterRefused)" in text
+
+
+async def test_gopher_plus_length_minus_one_is_dot_terminated_text() -> None:
+    async with scripted(b"+-1\r\nline\r\n..dot\r\n.\r\nNOT PART OF IT") as port:
+        resource = await fetch(f"gopher://127.0.0.1:{port}/0/t%09%09+")
+    assert resource.data == b"line\r\n.dot\r\n"
+    assert resource.size is None
+
+
+async def test_gopher_plus_length_minus_two_reads_to_the_close() -> None:
+    async with scripted(b"+-2\r\n\x00\x01.\r\n\xff") as port:
+        resource = await fetch(f"gopher://127.0.0.1:{port}/9/t%09%09+")
+    assert resource.data == b"\x00\x01.\r\n\xff"
+
+
+async def test_gopher_plus_exact_length_ignores_what_follows() -> None:
+    async with scripted(b"+5\r\nhello, and more") as port:
+        resource = await fetch(f"gopher://127.0.0.1:{port}/9/t%09%09+")
+    assert resource.data == b"hello"
+    assert resource.size == 5

@@ -171,6 +171,14 @@ class RecordingFTPServer(aioftp.Server):
         return False
 
 
+async def _drain(server: aioftp.Server, timeout: float) -> None:
+    """Wait until the server has no connections left, at most ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while server.connections and loop.time() < deadline:
+        await asyncio.sleep(0.01)
+
+
 async def start_ftp(
     root: Path,
     *,
@@ -192,6 +200,14 @@ async def start_ftp(
     bound_port = server.server.sockets[0].getsockname()[1]
 
     async def close() -> None:
+        # Closing aioftp's server with live connections cancels their dispatchers, which
+        # asyncio 3.11 reports as errors: let the connections end first (bounded), ending
+        # those that linger by closing their command stream (EOF ends a dispatcher cleanly).
+        await _drain(server, 1.0)
+        for connection in list(server.connections.values()):
+            with contextlib.suppress(Exception):
+                connection.command_connection.close()
+        await _drain(server, 2.0)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(server.close(), 5)
 

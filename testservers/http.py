@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import http
 import mimetypes
 import urllib.parse
 from collections.abc import Mapping, Sequence
@@ -95,7 +96,7 @@ class _Handler:
         hdrs = [("Content-Length", str(len(body))), *headers]
         if not any(k.lower() == "content-type" for k, _ in headers):
             hdrs.append(("Content-Type", "text/plain; charset=utf-8"))
-        await self.send(conn, writer, h11.Response(status_code=status, headers=hdrs))
+        await self.send(conn, writer, h11.Response(status_code=status, headers=hdrs, reason=_reason(status)))
         if body and not head:
             await self.send(conn, writer, h11.Data(data=body))
         await self.send(conn, writer, h11.EndOfMessage())
@@ -135,7 +136,7 @@ class _Handler:
         size = path.stat().st_size
         media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         headers = [("Content-Length", str(size)), ("Content-Type", media)]
-        await self.send(conn, writer, h11.Response(status_code=200, headers=headers))
+        await self.send(conn, writer, h11.Response(status_code=200, headers=headers, reason=b"OK"))
         if head:
             await self.send(conn, writer, h11.EndOfMessage())
             return True
@@ -153,6 +154,13 @@ class _Handler:
                 await self.send(conn, writer, h11.Data(data=block))
         await self.send(conn, writer, h11.EndOfMessage())
         return True
+
+
+def _reason(status: int) -> bytes:
+    try:
+        return http.HTTPStatus(status).phrase.encode()
+    except ValueError:
+        return b""
 
 
 def _index(folder: Path, target: str) -> bytes:

@@ -101,7 +101,7 @@ class RecordingFTPServer(aioftp.Server):
 
     @ConnectionConditions(ConnectionConditions.login_required)
     @PathConditions(PathConditions.path_must_exists, PathConditions.path_must_be_file)
-    @PathPermissions(PathPermissions.readable)
+    @PathPermissions(PathPermissions.readable)  # type: ignore[arg-type]
     async def size(self, connection: Any, rest: str) -> bool:
         real_path, _virtual = self.get_paths(connection, rest)
         stats = await connection.path_io.stat(real_path)
@@ -112,7 +112,7 @@ class RecordingFTPServer(aioftp.Server):
         ConnectionConditions.login_required, ConnectionConditions.passive_server_started
     )
     @PathConditions(PathConditions.path_must_exists)
-    @PathPermissions(PathPermissions.readable)
+    @PathPermissions(PathPermissions.readable)  # type: ignore[arg-type]
     async def nlst(self, connection: Any, rest: str) -> bool:
         """RFC 959 §4.1.3 NLST: the names in a directory (or the name of a file), one a line."""
 
@@ -122,16 +122,14 @@ class RecordingFTPServer(aioftp.Server):
             fail_code="425",
             fail_info="Can't open data connection",
         )
-        @worker
+        @worker  # type: ignore[arg-type]
         async def nlst_worker(self: RecordingFTPServer, connection: Any, rest: str) -> bool:
             stream = connection.data_connection
             del connection.data_connection
             async with stream:
                 st = await connection.path_io.stat(real_path)
                 if stat.S_ISDIR(st.st_mode):
-                    names = sorted(
-                        [p.name async for p in connection.path_io.list(real_path)]
-                    )
+                    names = sorted([p.name async for p in connection.path_io.list(real_path)])
                 else:
                     names = [real_path.name]
                 for name in names:
@@ -140,7 +138,8 @@ class RecordingFTPServer(aioftp.Server):
             return True
 
         real_path, _virtual = self.get_paths(connection, rest)
-        task: asyncio.Task[bool] = asyncio.create_task(nlst_worker(self, connection, rest))
+        coro: Any = nlst_worker(self, connection, rest)
+        task: asyncio.Task[bool] = asyncio.create_task(coro)
         connection.extra_workers.add(task)
         connection.response("150", "name list transfer started")
         return True
@@ -153,7 +152,9 @@ class RecordingFTPServer(aioftp.Server):
     @ConnectionConditions(
         ConnectionConditions.login_required, ConnectionConditions.passive_server_started
     )
-    @PathConditions(PathConditions.path_must_exists, PathConditions.path_must_be_file)
+    @PathConditions(  # type: ignore[arg-type]
+        PathConditions.path_must_exists, PathConditions.path_must_be_file
+    )
     async def _broken_retr(self, connection: Any, rest: str | PurePosixPath) -> bool:
         """RETR that sends ``break_retr_after`` bytes, then drops data and control connections."""
         real_path, _virtual = self.get_paths(connection, rest)
@@ -217,9 +218,7 @@ async def start_ftp(
 
 
 @register("ftp", "serve a directory over FTP (aioftp + NLST/SIZE/NOOP; anonymous login)")
-async def start(
-    root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any
-) -> RunningServer:
+async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> RunningServer:
     return await start_ftp(root, host=host, port=port, **kw)
 
 

@@ -96,7 +96,9 @@ class _Handler:
         hdrs = [("Content-Length", str(len(body))), *headers]
         if not any(k.lower() == "content-type" for k, _ in headers):
             hdrs.append(("Content-Type", "text/plain; charset=utf-8"))
-        await self.send(conn, writer, h11.Response(status_code=status, headers=hdrs, reason=_reason(status)))
+        await self.send(
+            conn, writer, h11.Response(status_code=status, headers=hdrs, reason=_reason(status))
+        )
         if body and not head:
             await self.send(conn, writer, h11.Data(data=body))
         await self.send(conn, writer, h11.EndOfMessage())
@@ -170,7 +172,8 @@ def _index(folder: Path, target: str) -> bytes:
         for p in sorted(folder.iterdir())
     )
     title = html.escape(target)
-    return f"<html><head><title>{title}</title></head><body><ul>\n{items}</ul></body></html>\n".encode()
+    page = f"<html><head><title>{title}</title></head><body><ul>\n{items}</ul></body></html>\n"
+    return page.encode()
 
 
 async def start_http(
@@ -214,9 +217,7 @@ async def start_http(
 
 
 @register("http", "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)")
-async def start(
-    root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any
-) -> RunningServer:
+async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> RunningServer:
     return await start_http(root, host=host, port=port, **kw)
 
 

@@ -184,9 +184,7 @@ def recording_of(server: RunningServer) -> Recording:
 
 
 @register("recording", "record every byte received on TCP (nothing is answered)")
-async def start(
-    root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any
-) -> RunningServer:
+async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> RunningServer:
     """``omniurl serve recording``: the root is unused."""
     return await start_recording(host, port, **kw)
 

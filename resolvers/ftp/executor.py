@@ -14,6 +14,7 @@ The data connection goes to the address the control connection reached — the a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import mimetypes
 import re
 from collections.abc import AsyncIterator
@@ -248,13 +249,10 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         await net.close_writer(dw)
         final = await control.reply(f"the end of {transfer.shown}")
         if not final.code.startswith("2"):
-            raise ConnectionClosed(
-                f"the transfer did not complete: {final}", component="name"
-            )
-        try:
+            raise ConnectionClosed(f"the transfer did not complete: {final}", component="name")
+        # The transfer is complete; a server that drops QUIT loses nothing.
+        with contextlib.suppress(ConnectionClosed, ProtocolError, ResolveTimeout):
             await control.command(quit_step)
-        except (ConnectionClosed, ProtocolError, ResolveTimeout):
-            pass  # the transfer is complete; a server that drops QUIT loses nothing
 
     async def close() -> None:
         await net.close_writer(dw)

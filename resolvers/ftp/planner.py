@@ -77,6 +77,7 @@ def guess_type(name: str) -> str:
 
 def login_steps(url: FTPURLLike, options: Options) -> list[Step]:
     """§3.2.1: USER, then PASS if the server asks (reply 331)."""
+    password: str | None
     if url.user is None:
         user, password, source = "anonymous", options.email, "email"
     else:
@@ -126,9 +127,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         raise PlanError("an ftp: URL needs a host (§3.2)", component="host")
     typecode = (ftp.typecode or "").lower() or None
     if typecode not in (None, "a", "i", "d"):
-        raise PlanError(
-            f";type={ftp.typecode} is not a, i or d (§3.2.2)", component="typecode"
-        )
+        raise PlanError(f";type={ftp.typecode} is not a, i or d (§3.2.2)", component="typecode")
     steps = login_steps(ftp, options)
     for index, segment in enumerate(ftp.cwd):
         steps.append(

@@ -111,8 +111,8 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         status = response.status_code
         location = response.headers.get("location")
         if status in REDIRECTS and location is not None and options.follow:
-            raise Follow(_redirect_target(str(plan.url), location), reason=f"HTTP {status} redirect",
-                         replies=replies)  # fmt: skip
+            new_url = _redirect_target(str(plan.url), location)
+            raise Follow(new_url, reason=f"HTTP {status} redirect", replies=replies)
         if status >= 400:
             raise StatusError(
                 f"{plan.url}: the server answered {status} {response.reason_phrase}",

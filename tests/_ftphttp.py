@@ -22,7 +22,9 @@ def transcript() -> tuple[list[str], Options]:
     return lines, OPTS.with_(transcript=lambda d, t: lines.append(f"{d} {t}"))
 
 
-async def run_cli(*args: str, timeout: float = 60, cwd: Path | None = None) -> tuple[int, bytes, bytes]:
+async def run_cli(
+    *args: str, timeout: float = 60, cwd: Path | None = None
+) -> tuple[int, bytes, bytes]:
     """Run ``python -m omniurl ARGS`` (bounded); the test's servers keep serving meanwhile."""
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     env["PYTHONPATH"] = os.pathsep.join(p for p in [str(ROOT), env.get("PYTHONPATH", "")] if p)

@@ -186,9 +186,7 @@ async def test_server_dying_mid_transfer_is_connection_closed(ftp_root: Path) ->
 async def test_silent_server_times_out(tmp_path: Path) -> None:
     async with await start_recording() as silent:
         with pytest.raises(ResolveTimeout):
-            await resolvers.resolve(
-                f"ftp://{silent.netloc}/f.bin", OPTS.with_(read_timeout=0.3)
-            )
+            await resolvers.resolve(f"ftp://{silent.netloc}/f.bin", OPTS.with_(read_timeout=0.3))
 
 
 async def test_a_server_that_is_not_ftp_is_a_protocol_error() -> None:

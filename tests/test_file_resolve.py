@@ -6,12 +6,11 @@ import socket
 from pathlib import Path
 
 import pytest
+from _ftphttp import OPTS
 
 import resolvers
 from resolvers.errors import NotFound, PlanError, SchemeRefused
 from resolvers.policy import STRICT
-
-from _ftphttp import OPTS
 
 
 @pytest.fixture

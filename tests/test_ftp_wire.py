@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from _ftphttp import OPTS, transcript
 
 import resolvers
 from resolvers.errors import (
@@ -20,8 +21,6 @@ from resolvers.errors import (
 from testservers import RunningServer
 from testservers.ftp import start_ftp
 from testservers.recording import recording_of, start_recording
-
-from _ftphttp import OPTS, transcript
 
 
 @pytest.fixture
@@ -131,7 +130,7 @@ async def test_password_is_asked_for_when_the_server_wants_one(ftp: RunningServe
         f"ftp://myname@{ftp.netloc}/etc/motd", OPTS.with_(ask=ask)
     ) as resource:
         assert await resource.read() == b"message of the day\n"
-    assert prompts == [(f"Password for myname@127.0.0.1: ", True)]
+    assert prompts == [("Password for myname@127.0.0.1: ", True)]
     assert sent(ftp)[1] == b"PASS secret"
 
 

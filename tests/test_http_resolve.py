@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from _ftphttp import OPTS, transcript
 
 import resolvers
 from resolvers.errors import (
@@ -21,8 +22,6 @@ from resolvers.policy import STRICT
 from testservers import RunningServer
 from testservers.http import start_http
 from testservers.recording import recording_of, start_recording
-
-from _ftphttp import OPTS, transcript
 
 BIG = bytes(range(256)) * 4096  # 1 MiB
 

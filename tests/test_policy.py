@@ -7,6 +7,7 @@ server proves that nothing was sent (zero connections, zero bytes).
 from __future__ import annotations
 
 import pytest
+from _ftphttp import OPTS
 
 import resolvers
 import schemes
@@ -20,8 +21,6 @@ from resolvers.errors import (
 from resolvers.policy import DEFAULT, DELIMITERS, STRICT, check_value
 from resolvers.ports import BLOCKED_PORTS, CROSS_PROTOCOL_TARGETS, FETCH_BAD_PORTS, why_blocked
 from testservers.recording import recording_of, start_recording
-
-from _ftphttp import OPTS
 
 
 def test_fetch_bad_ports_are_the_83_of_the_standard() -> None:
@@ -193,7 +192,7 @@ async def test_recording_server_records_tcp_and_udp() -> None:
     import asyncio
 
     async with await start_recording() as tcp:
-        reader, writer = await asyncio.open_connection("127.0.0.1", tcp.port)
+        _reader, writer = await asyncio.open_connection("127.0.0.1", tcp.port)
         writer.write(b"one\r\ntwo\n")
         await writer.drain()
         await recording_of(tcp).wait_for(lambda r: len(r.received) == 9)

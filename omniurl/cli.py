@@ -24,6 +24,7 @@ from resolvers.errors import (
     AuthError,
     ConfigurationError,
     InputNeeded,
+    PlanError,
     PolicyError,
     ProtocolError,
     ReplyError,
@@ -49,7 +50,8 @@ EXIT_STATUS_HELP = """\
 exit status:
   0  success
   1  any other failure
-  2  the URL is invalid, or the safety policy refused it (nothing was sent)
+  2  the URL is invalid or names nothing omniurl can do, or the safety policy
+     refused it (nothing was sent)
   3  no resolver for the scheme, configuration missing, or input needed
   4  network failure: cannot connect, timed out, connection closed early
   5  the server refused: not found, HTTP error status, Gopher error item
@@ -67,6 +69,7 @@ def exit_status(exc: BaseException) -> int:
         (UnsupportedScheme, EXIT_UNSUPPORTED),
         (ConfigurationError, EXIT_UNSUPPORTED),
         (InputNeeded, EXIT_UNSUPPORTED),
+        (PlanError, EXIT_REFUSED),
         (TransportError, EXIT_TRANSPORT),
         (ReplyError, EXIT_REPLY),
         (ProtocolError, EXIT_PROTOCOL),
@@ -356,6 +359,13 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
     """Stream the body to stdout or to a file, atomically: a temporary file in the same
     folder, renamed over the target only once the transfer completed."""
     path = _output_path(args, resource)
+    if path is None and args.json:
+        # stdout carries the metadata JSON: the content is read (to know it arrived whole)
+        # and counted, not printed.
+        async for _chunk in resource:
+            pass
+        resource.metadata["bytes"] = resource.bytes_read
+        return
     if path is None:
         out = sys.stdout.buffer
         async for chunk in resource:
@@ -371,7 +381,13 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
                 fh.write(chunk)
                 if progress:
                     progress.update()
+        # mkstemp made the file private (0600); give it the mode a new file normally gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
+        resource.metadata["bytes"] = resource.bytes_read
+        resource.metadata["output"] = str(path)
     except BaseException:
         os.unlink(tmp)
         raise

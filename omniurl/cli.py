@@ -299,11 +299,11 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return presented
             if resource.kind == "listing":
                 _show_listing(args, resource)
-                return EXIT_OK
-            if resource.kind == "session":
+            elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
-            await _write_content(args, resource)
+            else:
+                await _write_content(args, resource)
         except OmniurlError as exc:
             return _report(args, exc)
     if args.json:

@@ -43,3 +43,131 @@ async def run_cli(
         raise
     assert proc.returncode is not None
     return proc.returncode, out, err
+
+
+def free_port() -> int:
+    """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_listening(port: int, timeout: float = 10) -> None:
+    """Wait (bounded) until something accepts connections on 127.0.0.1:port."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            _r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 1)
+        except (OSError, TimeoutError):
+            if loop.time() > deadline:
+                raise TimeoutError(f"nothing listens on port {port} after {timeout} s") from None
+            await asyncio.sleep(0.05)
+            continue
+        w.close()
+        await w.wait_closed()
+        return
+
+
+async def stop(proc: asyncio.subprocess.Process) -> None:
+    """Stop a daemon a test started (terminate, then kill; bounded)."""
+    if proc.returncode is None:
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 5)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+VSFTPD_CONF = """\
+listen=YES
+listen_ipv6=NO
+listen_address=127.0.0.1
+listen_port={port}
+background=NO
+run_as_launching_user=YES
+anonymous_enable=YES
+anon_root={root}
+local_enable=NO
+write_enable=NO
+connect_from_port_20=NO
+pasv_enable=YES
+seccomp_sandbox=NO
+secure_chroot_dir={empty}
+xferlog_enable=NO
+syslog_enable=NO
+vsftpd_log_file={scratch}/vsftpd.log
+ftp_username=nobody
+"""
+
+NGINX_CONF = """\
+daemon off;
+master_process off;
+worker_processes 1;
+pid {scratch}/nginx.pid;
+error_log {scratch}/error.log warn;
+events {{ worker_connections 64; }}
+http {{
+  access_log off;
+  client_body_temp_path {scratch}/body;
+  proxy_temp_path {scratch}/proxy;
+  fastcgi_temp_path {scratch}/fastcgi;
+  uwsgi_temp_path {scratch}/uwsgi;
+  scgi_temp_path {scratch}/scgi;
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  sendfile on;
+  server {{
+    listen 127.0.0.1:{port};
+    root {root};
+    autoindex on;
+    location = /moved {{ return 302 /pub/hello.txt; }}
+    location = /to-file {{ return 302 file:///etc/passwd; }}
+  }}
+}}
+"""
+
+VSFTPD = "/usr/sbin/vsftpd"
+NGINX = "/usr/sbin/nginx"
+
+
+async def start_vsftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
+    """vsftpd on loopback with a private config, as the user running the tests."""
+    port = free_port()
+    (scratch / "empty").mkdir(parents=True, exist_ok=True)
+    conf = scratch / "vsftpd.conf"
+    conf.write_text(
+        VSFTPD_CONF.format(port=port, root=root, empty=scratch / "empty", scratch=scratch)
+    )
+    proc = await asyncio.create_subprocess_exec(
+        VSFTPD, str(conf), stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_listening(port)
+    except BaseException:
+        await stop(proc)
+        raise
+    return proc, port
+
+
+async def start_nginx(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
+    """nginx on loopback with a private config and prefix (no master, no daemon)."""
+    port = free_port()
+    scratch.mkdir(parents=True, exist_ok=True)
+    conf = scratch / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
+    proc = await asyncio.create_subprocess_exec(
+        NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log"),
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_listening(port)
+    except BaseException:
+        await stop(proc)
+        raise
+    return proc, port

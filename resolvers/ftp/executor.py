@@ -113,7 +113,7 @@ class Control:
 
 def _fail(reply: Reply, what: str, component: str | None) -> ReplyError:
     """The typed error for a refusal (550: not found)."""
-    message = f"the server refused {what}: {reply}"
+    message = f'the server refused "{what}": {reply}'
     if reply.code == "550":
         return NotFound(message, component=component, code=reply.code, reply=str(reply))
     return ReplyError(message, component=component, code=reply.code, reply=str(reply))

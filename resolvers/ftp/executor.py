@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import mimetypes
 import re
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -195,7 +196,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     steps = list(plan.steps)
     reader, writer = await net.open_tcp(plan.host, plan.port, options)
     control = Control(reader, writer, options)
-    data_writer: asyncio.StreamWriter | None = None
+    data: socket.socket | None = None
     try:
         greeting = await control.reply("the greeting")
         if greeting.code == "120":
@@ -228,25 +229,23 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else plan.host
         options.note("*", f"data connection to {address} port {port}")
-        data_reader, data_writer = await net.open_tcp(
-            address, port, options, limit=options.chunk_size * 2
-        )
+        data = await net.open_socket(address, port, options)
         reply = await control.command(transfer)
         if reply.code not in ("125", "150"):
             raise _fail(reply, transfer.shown, "name" if transfer.values else "cwd")
     except BaseException:
-        if data_writer is not None:
-            await net.close_writer(data_writer)
+        if data is not None:
+            data.close()
         await control.close()
         raise
 
     size_match = _SIZE.search(" ".join(reply.lines))
     size = int(size_match.group(1)) if size_match else None
-    dw: asyncio.StreamWriter = data_writer
+    sock: socket.socket = data
 
     async def finish() -> None:
         """After the data connection's EOF: the final reply, then QUIT (bounded)."""
-        await net.close_writer(dw)
+        sock.close()
         final = await control.reply(f"the end of {transfer.shown}")
         if not final.code.startswith("2"):
             raise ConnectionClosed(f"the transfer did not complete: {final}", component="name")
@@ -255,13 +254,13 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             await control.command(quit_step)
 
     async def close() -> None:
-        await net.close_writer(dw)
+        sock.close()
         await control.close()
 
     what = transfer.shown
     if plan.get("listing"):
         try:
-            entries = await _read_listing(data_reader, options, plan, what)
+            entries = await _read_listing(sock, options, plan, what)
             await finish()
         finally:
             await close()
@@ -276,7 +275,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
 
     async def body() -> AsyncIterator[bytes]:
         try:
-            async for chunk in net.read_chunks(data_reader, options, what=what):
+            async for chunk in net.recv_chunks(sock, options, what=what):
                 yield chunk
             await finish()
         finally:
@@ -300,11 +299,11 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
 
 
 async def _read_listing(
-    reader: asyncio.StreamReader, options: Options, plan: Plan, what: str
+    sock: socket.socket, options: Options, plan: Plan, what: str
 ) -> list[Entry]:
     """NLST's reply on the data connection: one name per line (bounded)."""
     data = bytearray()
-    async for chunk in net.read_chunks(reader, options, what=what):
+    async for chunk in net.recv_chunks(sock, options, what=what):
         data += chunk
         if len(data) > options.max_buffered:
             raise LimitExceeded(f"{what}: listing larger than {options.max_buffered} bytes")

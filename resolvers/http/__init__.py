@@ -9,7 +9,6 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .executor import execute_http
 from .planner import plan_http
 
 
@@ -21,7 +20,10 @@ class HTTPResolver(Resolver):
         return plan_http(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        # httpx is imported on first use: every omniurl command loads every resolver.
+        from .executor import execute_http
+
         return await execute_http(plan, options)
 
 
-__all__ = ["HTTPResolver", "execute_http", "plan_http"]
+__all__ = ["HTTPResolver", "plan_http"]

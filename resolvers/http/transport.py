@@ -11,6 +11,9 @@ certificate against it), not the address.
 
 from __future__ import annotations
 
+import asyncio
+import select
+import socket
 import ssl
 import typing
 import urllib.request
@@ -18,15 +21,86 @@ import urllib.request
 import httpcore
 import httpx
 
-from ..net import resolve_addresses
+from ..errors import ConnectError, ResolveTimeout
+from ..net import open_socket, resolve_addresses
 from ..options import Options
 
 
-class PolicyBackend(httpcore.AsyncNetworkBackend):
-    """Connect only to addresses the policy accepted (after ``--resolve`` and DNS)."""
+class SocketStream(httpcore.AsyncNetworkStream):
+    """A plain-TCP stream for httpcore straight on a non-blocking socket.
 
-    def __init__(self, options: Options) -> None:
+    Bulk reads go through ``loop.sock_recv_into`` into one reusable buffer — the same path as
+    FTP's data connection (:func:`resolvers.net.recv_chunks`) — instead of anyio's stream
+    layers; every wait is bounded by httpcore's timeout.  TLS connections use httpcore's
+    anyio backend instead (see :class:`PolicyBackend`).
+    """
+
+    def __init__(self, sock: socket.socket, buffer_size: int) -> None:
+        self.sock = sock
+        self.buffer = bytearray(buffer_size)
+        self.view = memoryview(self.buffer)
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        loop = asyncio.get_running_loop()
+        # httpcore always asks for 64 KiB; we read up to our (larger) buffer's size: h11 takes
+        # any amount, and fewer, larger reads are what make bulk transfers fast (one pass
+        # through h11 and httpx per read).
+        want = self.view if max_bytes <= len(self.view) else memoryview(bytearray(max_bytes))
+        try:
+            async with asyncio.timeout(timeout):
+                n = await loop.sock_recv_into(self.sock, want)
+        except TimeoutError:
+            raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
+        except OSError as exc:
+            raise httpcore.ReadError(str(exc)) from None
+        return bytes(want[:n])
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(timeout):
+                await loop.sock_sendall(self.sock, buffer)
+        except TimeoutError:
+            raise httpcore.WriteTimeout(f"could not send for {timeout} s") from None
+        except OSError as exc:
+            raise httpcore.WriteError(str(exc)) from None
+
+    async def aclose(self) -> None:
+        self.sock.close()
+
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.AsyncNetworkStream:  # pragma: no cover - TLS never takes this path
+        raise httpcore.ConnectError("internal error: TLS on omniurl's plain socket stream")
+
+    def get_extra_info(self, info: str) -> typing.Any:
+        if info == "socket":
+            return self.sock
+        if info == "client_addr":
+            return self.sock.getsockname()
+        if info == "server_addr":
+            return self.sock.getpeername()
+        if info == "is_readable":
+            # A kept-alive connection that became readable was closed by the server.
+            readable, _w, _x = select.select([self.sock], [], [], 0)
+            return bool(readable)
+        return None
+
+
+class PolicyBackend(httpcore.AsyncNetworkBackend):
+    """Connect only to addresses the policy accepted (after ``--resolve`` and DNS).
+
+    ``plain=True`` (an ``http:`` URL without a proxy) connects our own
+    :class:`SocketStream`; otherwise httpcore's anyio backend connects to the checked
+    address, so TLS works as httpcore expects.
+    """
+
+    def __init__(self, options: Options, *, plain: bool = False) -> None:
         self.options = options
+        self.plain = plain
         self.inner = httpcore.AnyIOBackend()
 
     async def connect_tcp(
@@ -37,6 +111,14 @@ class PolicyBackend(httpcore.AsyncNetworkBackend):
         local_address: str | None = None,
         socket_options: typing.Iterable[typing.Any] | None = None,
     ) -> httpcore.AsyncNetworkStream:
+        if self.plain:
+            try:
+                sock = await open_socket(host, port, self.options)
+            except ResolveTimeout as exc:
+                raise httpcore.ConnectTimeout(str(exc)) from None
+            except ConnectError as exc:
+                raise httpcore.ConnectError(str(exc)) from None
+            return SocketStream(sock, max(self.options.chunk_size, 64 * 1024))
         addresses = await resolve_addresses(host, port, self.options)
         last: Exception | None = None
         for address, to_port in addresses:
@@ -87,10 +169,13 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
     """
 
     def __init__(self, options: Options, *, scheme: str, host: str) -> None:
-        context = ssl_context(options)
-        super().__init__(verify=context, trust_env=False)
-        backend = PolicyBackend(options)
         proxy = env_proxy(scheme, host) if options.trust_env else None
+        plain = scheme == "http" and proxy is None
+        # No TLS context for plain HTTP: building one loads the CA store, which costs more
+        # than a small transfer.
+        context = None if plain else ssl_context(options)
+        super().__init__(verify=context or False, trust_env=False)
+        backend = PolicyBackend(options, plain=plain)
         pool: typing.Any
         if proxy is not None:
             options.note("*", f"using the proxy {proxy} (from the environment)")

@@ -207,10 +207,12 @@ def main(argv: list[str] | None = None) -> int:
         for client in ("curl", "omniurl"):
             r = row[client]
             assert isinstance(r, dict)
-            print(f"  {client:8} {r['seconds']:7.3f} s  whole {r['whole_mib_s']:8.1f} MiB/s  "
-                  f"transfer {r['transfer_mib_s']:8.1f} MiB/s  (start-up {r['startup_seconds']:.3f} s)"
-                  f"  peak RSS {r['peak_rss_mib']:6.1f} MiB  CPU {r['cpu_seconds']:.3f} s "
-                  f"(start-up {r['startup_cpu_seconds']:.3f} s)")  # fmt: skip
+            print(
+                f"  {client:8} {r['seconds']:7.3f} s  whole {r['whole_mib_s']:8.1f} MiB/s  "
+                f"transfer {r['transfer_mib_s']:8.1f} MiB/s  "
+                f"(start-up {r['startup_seconds']:.3f} s)  peak RSS {r['peak_rss_mib']:6.1f} MiB"
+                f"  CPU {r['cpu_seconds']:.3f} s (start-up {r['startup_cpu_seconds']:.3f} s)"
+            )
         print(f"  ratio omniurl/curl: whole {row['ratio_whole']}x, transfer "
               f"{row['ratio_transfer']}x (target >= {row['target']}x); "
               f"RSS < {RSS_LIMIT_MIB} MiB: {row['rss_ok']}")  # fmt: skip

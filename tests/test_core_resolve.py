@@ -99,6 +99,7 @@ def test_plan_json_is_the_contract() -> None:
         "port": None,
         "transport": None,
         "steps": ["GET abc"],
+        "when": [None],
     }
 
 

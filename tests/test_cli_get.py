@@ -195,6 +195,8 @@ async def test_plan_prints_one_json_object_per_url() -> None:
         "transport": "tcp",
         "steps": ["USER myname", "PASS ****", "CWD /etc", "TYPE I", "EPSV", "PASV",
                   "RETR motd", "QUIT"],
+        "when": [None, "reply 331; the password is asked for", None, None, None,
+                 "EPSV refused", None, "after a complete transfer"],
     }  # fmt: skip
     assert second["steps"] == ["GET /a?b HTTP/1.1"]
 

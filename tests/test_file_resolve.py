@@ -74,4 +74,5 @@ def test_plan_has_no_transport() -> None:
         "port": None,
         "transport": None,
         "steps": ["open /etc/hosts"],
+        "when": [None],
     }

@@ -93,7 +93,7 @@ def test_conditional_steps_say_their_condition() -> None:
 
 def test_plan_json_contract() -> None:
     out = resolvers.plan("ftp://h:2121/f.bin", OPTS).to_json()
-    assert list(out) == ["url", "scheme", "host", "port", "transport", "steps"]
+    assert list(out) == ["url", "scheme", "host", "port", "transport", "steps", "when"]
     assert (out["scheme"], out["host"], out["port"], out["transport"]) == ("ftp", "h", 2121, "tcp")
 
 

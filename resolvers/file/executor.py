@@ -6,9 +6,10 @@ import asyncio
 import mimetypes
 import os
 import stat
-import urllib.parse
 from collections.abc import AsyncIterator
-from typing import Any, BinaryIO
+from typing import BinaryIO
+
+from schemes.base import URL
 
 from ..errors import NotFound, ReplyError
 from ..options import Options
@@ -21,11 +22,10 @@ def _fs_path(path: str) -> bytes:
     return path.encode("utf-8", "surrogateescape")
 
 
-def _url_for(base: Any, folder: str, name: bytes, is_dir: bool) -> str:
-    prefix = f"file://{base.host}" if base.host else "file://"
+def _url_for(base: URL, folder: str, name: bytes, is_dir: bool) -> str:
+    """The child's own URL: the same host, the path extended (schemes encodes it)."""
     path = folder.rstrip("/") + "/" + name.decode("utf-8", "surrogateescape")
-    quoted = urllib.parse.quote(path, safe="/$-_.+!*'(),:@&=", errors="surrogateescape")
-    return prefix + quoted + ("/" if is_dir else "")
+    return str(base.replace(path=path + ("/" if is_dir else "")))
 
 
 async def execute_file(plan: Plan, options: Options) -> Resource:

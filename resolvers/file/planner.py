@@ -9,9 +9,9 @@ plan's one step says what will be opened.
 from __future__ import annotations
 
 import socket
-from typing import Any
 
 from schemes.base import URL
+from schemes.file import FileURL
 
 from ..errors import PlanError
 from ..options import Options
@@ -28,8 +28,10 @@ def local_names() -> frozenset[str]:
 
 
 def plan_file(url: URL, options: Options) -> Plan:
-    u: Any = url
-    host = str(u.host or "").lower()
+    if not isinstance(url, FileURL):
+        raise PlanError(f"not a file: URL: {url}", component="scheme")
+    u = url
+    host = u.host.lower()
     if host not in local_names():
         raise PlanError(
             f"file://{u.host}/ names a file on the machine {u.host!r}; a file: URL can only "
@@ -37,7 +39,7 @@ def plan_file(url: URL, options: Options) -> Plan:
             "access) — use an empty host or localhost for this machine",
             component="host",
         )
-    path = str(u.path) or "/"
+    path = u.path or "/"
     return Plan(
         url=url,
         scheme="file",

@@ -19,7 +19,8 @@ import mimetypes
 import re
 import socket
 from collections.abc import AsyncIterator
-from typing import Any
+
+from schemes.ftp import FTPURL
 
 from .. import net
 from ..errors import (
@@ -307,7 +308,8 @@ async def _read_listing(
         data += chunk
         if len(data) > options.max_buffered:
             raise LimitExceeded(f"{what}: listing larger than {options.max_buffered} bytes")
-    url: Any = plan.url
+    url = plan.url
+    assert isinstance(url, FTPURL)
     base = [*url.cwd, url.name] if url.name else list(url.cwd)
     entries = []
     for raw in data.replace(b"\r\n", b"\n").split(b"\n"):

@@ -27,9 +27,9 @@ is documented in docs/ftp.md.
 from __future__ import annotations
 
 import mimetypes
-from typing import Any, Protocol
 
 from schemes.base import URL
+from schemes.ftp import FTPURL
 
 from ..errors import PlanError
 from ..options import Options
@@ -41,25 +41,6 @@ CONTEXT = "ftp"
 
 #: Shown in place of any password (the plan is printed and logged).
 MASK = "****"
-
-
-class FTPURLLike(Protocol):
-    """The fields of ``schemes.ftp.FTPURL`` the planner reads (docs/ARCHITECTURE.md)."""
-
-    scheme: str
-    user: str | None
-    password: str | None
-    host: str
-    port: int | None
-    cwd: tuple[str, ...]
-    name: str
-    typecode: str | None
-
-    @property
-    def hostname(self) -> str: ...
-
-    @property
-    def effective_port(self) -> int | None: ...
 
 
 def _octets(text: str) -> bytes:
@@ -75,7 +56,7 @@ def guess_type(name: str) -> str:
     return "I"
 
 
-def login_steps(url: FTPURLLike, options: Options) -> list[Step]:
+def login_steps(url: FTPURL, options: Options) -> list[Step]:
     """§3.2.1: USER, then PASS if the server asks (reply 331)."""
     password: str | None
     if url.user is None:
@@ -121,8 +102,9 @@ def login_steps(url: FTPURLLike, options: Options) -> list[Step]:
 
 def plan_ftp(url: URL, options: Options) -> Plan:
     """The plan for an ``ftp:`` URL (pure)."""
-    u: Any = url
-    ftp: FTPURLLike = u
+    if not isinstance(url, FTPURL):
+        raise PlanError(f"not an ftp: URL: {url}", component="scheme")
+    ftp = url
     if not ftp.host:
         raise PlanError("an ftp: URL needs a host (§3.2)", component="host")
     typecode = (ftp.typecode or "").lower() or None

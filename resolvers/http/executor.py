@@ -15,12 +15,12 @@ import contextlib
 import ssl
 import urllib.parse
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 import httpx
 
 import schemes
 from schemes.errors import URLError
+from schemes.http import HTTPURL
 
 from ..base import Follow
 from ..errors import (
@@ -72,7 +72,8 @@ def _status_line(response: httpx.Response) -> str:
 
 
 async def execute_http(plan: Plan, options: Options) -> Resource:
-    url: Any = plan.url
+    url = plan.url
+    assert isinstance(url, HTTPURL)
     target: str = plan.get("target")
     request_url = httpx.URL(
         scheme=plan.scheme,

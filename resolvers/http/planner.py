@@ -8,34 +8,15 @@ is spoken (RFC 9112); the plan's one step is the request line exactly as sent.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 from schemes.base import URL
+from schemes.http import HTTPURL
 
 from ..errors import PlanError
 from ..options import Options
 from ..plan import Plan, Step, WireValue
 
 
-class HTTPURLLike(Protocol):
-    """The fields of ``schemes.http.HTTPURL`` the planner reads (docs/ARCHITECTURE.md)."""
-
-    scheme: str
-    user: str | None
-    password: str | None
-    host: str
-    port: int | None
-    path: str
-    search: str | None
-
-    @property
-    def hostname(self) -> str: ...
-
-    @property
-    def effective_port(self) -> int | None: ...
-
-
-def request_target(url: HTTPURLLike) -> str:
+def request_target(url: HTTPURL) -> str:
     """The origin-form request target (RFC 9112 §3.2.1): path (``/`` if empty) and ``?search``."""
     target = url.path or "/"
     if url.search is not None:
@@ -45,8 +26,9 @@ def request_target(url: HTTPURLLike) -> str:
 
 def plan_http(url: URL, options: Options) -> Plan:
     """The plan for an ``http:`` or ``https:`` URL (pure)."""
-    u: Any = url
-    http: HTTPURLLike = u
+    if not isinstance(url, HTTPURL):
+        raise PlanError(f"not an http: URL: {url}", component="scheme")
+    http = url
     if not http.host:
         raise PlanError(f"an {http.scheme}: URL needs a host (§3.3)", component="host")
     if http.user is not None or http.password is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import run_cli
+from _ftphttp import ROOT, run_cli
 
 from testservers import RunningServer
 from testservers.ftp import start_ftp
@@ -249,3 +249,37 @@ async def test_help_documents_exit_statuses() -> None:
     text = out.decode()
     for line in ("2  the URL is invalid", "4  network failure", "7  credentials"):
         assert line in text
+
+
+async def test_serve_runs_a_server_that_get_can_use(root: Path) -> None:
+    """`omniurl serve ftp|http --root DIR` in the foreground; the port is announced on stderr."""
+    import asyncio
+    import os
+    import re
+    import signal
+    import sys
+
+    for name in ("ftp", "http"):
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "omniurl", "serve", name, "--root", str(root / "srv"),
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE, cwd=str(ROOT),
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        try:
+            assert proc.stderr is not None
+            line = await asyncio.wait_for(proc.stderr.readline(), 30)
+            m = re.search(rb"127\.0\.0\.1:(\d+)", line)
+            assert m is not None, line
+            status, out, _err = await run_cli(
+                "get", f"{name}://{m.group(0).decode()}/pub/hello.txt"
+            )
+            assert (status, out) == (0, b"hello\n")
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(proc.wait(), 10)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        assert proc.returncode == 0

@@ -235,3 +235,32 @@ async def test_scripted_server_that_refuses_epsv_gets_pasv_and_its_address_is_ig
     finally:
         await control.close()
         await data_server.close()
+
+
+async def test_leaving_early_closes_both_connections(ftp: RunningServer) -> None:
+    async with await resolvers.resolve(f"ftp://{ftp.netloc}/pub/data.bin", OPTS) as resource:
+        async for _chunk in resource:
+            break
+    server = ftp.info["server"]
+    for _ in range(200):  # the server notices the closed control connection (bounded)
+        if not server.connections:
+            break
+        await asyncio.sleep(0.01)
+    assert not server.connections
+    assert sent(ftp)[-1] == b"RETR data.bin"  # no QUIT after an abandoned transfer
+
+
+async def test_cancelling_a_transfer_cleans_up(ftp: RunningServer) -> None:
+    started = asyncio.Event()
+
+    async def fetch() -> None:
+        async with await resolvers.resolve(f"ftp://{ftp.netloc}/pub/data.bin", OPTS) as r:
+            async for _chunk in r:
+                started.set()
+                await asyncio.sleep(10)
+
+    task = asyncio.ensure_future(fetch())
+    await asyncio.wait_for(started.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task

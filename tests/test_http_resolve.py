@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import shutil
+import ssl
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -198,3 +202,84 @@ def test_userinfo_is_not_sent() -> None:
     with pytest.raises(resolvers.errors.PlanError) as info:
         resolvers.plan(url, OPTS)
     assert info.value.component == "user"
+
+
+# -- TLS and proxies ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def self_signed(tmp_path: Path) -> ssl.SSLContext:
+    """A server context with a fresh self-signed certificate for 127.0.0.1 (openssl CLI)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl not installed")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+async def test_tls_is_verified_by_default(web_root: Path, self_signed: ssl.SSLContext) -> None:
+    server = await start_http(web_root, tls=self_signed)
+    try:
+        with pytest.raises(resolvers.errors.ConnectError, match="certificate") as info:
+            await resolvers.resolve(f"https://{server.netloc}/pub/hello.txt", OPTS)
+        assert info.value.component == "host"
+        assert server.info["requests"] == []  # no request was sent over the untrusted TLS
+        insecure = OPTS.with_(verify_tls=False)
+        async with await resolvers.resolve(
+            f"https://{server.netloc}/pub/hello.txt", insecure
+        ) as resource:
+            assert await resource.read() == b"hello\n"
+    finally:
+        await server.close()
+
+
+async def test_environment_proxy_is_ignored_unless_trusted(
+    web: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with await start_recording() as proxy:
+        monkeypatch.setenv("http_proxy", f"http://{proxy.netloc}")
+        monkeypatch.setenv("no_proxy", "")
+        async with await resolvers.resolve(f"http://{web.netloc}/pub/hello.txt", OPTS) as r:
+            assert await r.read() == b"hello\n"
+        assert recording_of(proxy).connections == 0
+        with pytest.raises(ResolveTimeout):
+            await resolvers.resolve(
+                f"http://{web.netloc}/pub/hello.txt",
+                OPTS.with_(trust_env=True, read_timeout=0.5),
+            )
+        assert recording_of(proxy).lines()[0] == (
+            f"GET http://{web.netloc}/pub/hello.txt HTTP/1.1".encode()
+        )
+
+
+# -- cleanup ----------------------------------------------------------------------------------
+
+
+async def test_leaving_early_closes_the_connection(web: RunningServer) -> None:
+    async with await resolvers.resolve(f"http://{web.netloc}/pub/big.bin", OPTS) as resource:
+        async for _chunk in resource:
+            break
+    # a leaked socket would be a ResourceWarning, which this suite turns into an error
+
+
+async def test_cancelling_a_transfer_cleans_up(web: RunningServer) -> None:
+    started = asyncio.Event()
+
+    async def fetch() -> None:
+        async with await resolvers.resolve(f"http://{web.netloc}/pub/big.bin", OPTS) as r:
+            async for _chunk in r:
+                started.set()
+                await asyncio.sleep(10)
+
+    task = asyncio.ensure_future(fetch())
+    await asyncio.wait_for(started.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task

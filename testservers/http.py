@@ -16,6 +16,7 @@ import contextlib
 import html
 import http
 import mimetypes
+import ssl
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -183,8 +184,10 @@ async def start_http(
     port: int = 0,
     routes: Mapping[str, Route] | None = None,
     truncate_after: int | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> RunningServer:
-    """Serve ``root`` over HTTP/1.1; ``info["requests"]`` lists what arrived."""
+    """Serve ``root`` over HTTP/1.1 (HTTPS with ``tls``); ``info["requests"]`` lists what
+    arrived."""
     requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]] = []
     handler = _Handler(Path(root).resolve(), dict(routes or {}), requests, truncate_after)
     tasks: set[asyncio.Task[Any]] = set()
@@ -201,7 +204,7 @@ async def start_http(
             if task is not None:
                 tasks.discard(task)
 
-    server = await asyncio.start_server(serve, host, port)
+    server = await asyncio.start_server(serve, host, port, ssl=tls)
     bound_port = server.sockets[0].getsockname()[1]
 
     async def close() -> None:

@@ -399,8 +399,17 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
         return
     if path is None:
         out = sys.stdout.buffer
-        async for chunk in resource:
-            out.write(chunk)
+        # Content redirected to a file or pipe while a person watches stderr: show progress
+        # (as curl does); never when the content itself goes to the terminal.
+        bar = _Progress(resource) if sys.stderr.isatty() and not sys.stdout.isatty() else None
+        try:
+            async for chunk in resource:
+                out.write(chunk)
+                if bar:
+                    bar.update()
+        finally:
+            if bar:
+                bar.stop()
         out.flush()
         return
     folder = path.parent if str(path.parent) else Path(".")
@@ -431,6 +440,7 @@ class _Progress:
     """A rich progress bar fed from ``Resource.bytes_read`` (size when known)."""
 
     def __init__(self, resource: Resource) -> None:
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             DownloadColumn,
@@ -445,6 +455,8 @@ class _Progress:
             DownloadColumn(),
             TransferSpeedColumn(),
             transient=True,
+            # stderr: stdout may be carrying the content itself.
+            console=Console(stderr=True),
         )
         self.task = self.progress.add_task(str(resource.url)[-40:], total=resource.size)
         self.progress.start()

@@ -18,7 +18,7 @@ import contextlib
 import mimetypes
 import re
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 
 from schemes.ftp import FTPURL
 
@@ -176,19 +176,22 @@ def _data_port(reply: Reply, extended: bool) -> int:
     return port
 
 
-async def _ascii_to_local(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+async def _ascii_to_local(chunks: AsyncGenerator[bytes, None]) -> AsyncIterator[bytes]:
     """TYPE A carries NVT-ASCII lines ending CR LF (RFC 959 §3.1.1.1); we store them with the
     local line ending (LF), as the receiver of an ASCII transfer should.  A CR at the end of a
     chunk is held back until the next chunk shows whether an LF follows."""
     carry = b""
-    async for chunk in chunks:
-        data = carry + chunk
-        carry = b""
-        if data.endswith(b"\r"):
-            data, carry = data[:-1], b"\r"
-        yield data.replace(b"\r\n", b"\n")
-    if carry:
-        yield carry
+    try:
+        async for chunk in chunks:
+            data = carry + chunk
+            carry = b""
+            if data.endswith(b"\r"):
+                data, carry = data[:-1], b"\r"
+            yield data.replace(b"\r\n", b"\n")
+        if carry:
+            yield carry
+    finally:
+        await chunks.aclose()  # the inner stream owns the connections: close it now
 
 
 async def execute_ftp(plan: Plan, options: Options) -> Resource:
@@ -274,7 +277,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             metadata={"command": what},
         )
 
-    async def body() -> AsyncIterator[bytes]:
+    async def body() -> AsyncGenerator[bytes, None]:
         try:
             async for chunk in net.recv_chunks(sock, options, what=what):
                 yield chunk
@@ -282,9 +285,8 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         finally:
             await close()
 
-    stream: AsyncIterator[bytes] = body()
-    if plan.get("type") == "A":
-        stream = _ascii_to_local(stream)
+    raw = body()
+    stream: AsyncIterator[bytes] = _ascii_to_local(raw) if plan.get("type") == "A" else raw
     name = str(plan.get("name") or "")
     media_type = mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
     return Resource(

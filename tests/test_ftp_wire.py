@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -264,3 +264,14 @@ async def test_cancelling_a_transfer_cleans_up(ftp: RunningServer) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_ascii_conversion_holds_a_cr_split_across_chunks() -> None:
+    from resolvers.ftp.executor import _ascii_to_local
+
+    async def chunks() -> AsyncGenerator[bytes, None]:
+        for chunk in (b"one\r", b"\ntwo\r", b"three\r\n\r", b"\n", b"\r"):
+            yield chunk
+
+    out = b"".join([c async for c in _ascii_to_local(chunks())])
+    assert out == b"one\ntwo\rthree\n\n\r"

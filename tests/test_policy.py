@@ -7,7 +7,7 @@ server proves that nothing was sent (zero connections, zero bytes).
 from __future__ import annotations
 
 import pytest
-from _ftphttp import OPTS
+from _ftphttp import OPTS, ROOT
 
 import resolvers
 import schemes
@@ -218,3 +218,37 @@ async def test_recording_server_records_tcp_and_udp() -> None:
         finally:
             transport.close()
         assert recording_of(udp).datagrams == [b"ping"]
+
+
+async def test_http_target_with_raw_space_or_control_sends_zero_bytes() -> None:
+    """The parser always encodes them; a URL object built by hand cannot smuggle them."""
+    from schemes.http import HTTPURL
+
+    async with await start_recording() as server:
+        for path in ("/a b", "/a\r\nX-Injected: 1", "/a\x00"):
+            url = HTTPURL(scheme="http", host="127.0.0.1", port=server.port, path=path)
+            with pytest.raises(DelimiterRefused) as info:
+                await resolvers.resolve(url, OPTS)
+            assert info.value.component == "path"
+        assert recording_of(server).connections == 0
+
+
+async def test_refused_redirect_sends_zero_bytes_to_its_target() -> None:
+    """A redirect to another scheme under a policy that forbids scheme changes: the
+    redirect's target never sees a connection."""
+    from testservers.http import start_http
+
+    async with await start_recording(greeting=b"220 hi\r\n") as target:
+        web = await start_http(
+            ROOT, routes={"/go": (302, [("Location", f"ftp://{target.netloc}/f")], b"")}
+        )
+        try:
+            options = OPTS.with_(policy=DEFAULT.with_(redirect_scheme_change=False))
+            with pytest.raises(RedirectRefused):
+                await resolvers.resolve(f"http://{web.netloc}/go", options)
+            # the default policy would follow it (and reach the target)
+            with pytest.raises(resolvers.errors.ResolveError):
+                await resolvers.resolve(f"http://{web.netloc}/go", OPTS.with_(read_timeout=0.3))
+        finally:
+            await web.close()
+        assert recording_of(target).connections == 1  # only the allowed attempt

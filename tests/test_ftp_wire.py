@@ -275,3 +275,47 @@ async def test_ascii_conversion_holds_a_cr_split_across_chunks() -> None:
 
     out = b"".join([c async for c in _ascii_to_local(chunks())])
     assert out == b"one\ntwo\rthree\n\n\r"
+
+
+# -- §3.2.5: kept control connections, only where provably safe -----------------------------
+
+
+async def test_kept_connection_is_reused_only_for_the_same_login_and_cwds(
+    ftp: RunningServer,
+) -> None:
+    from resolvers.ftp import SESSIONS_KEY, FTPSessions
+
+    async with FTPSessions() as sessions:
+        options = OPTS.with_(extra={SESSIONS_KEY: sessions})
+        for url in (
+            f"ftp://{ftp.netloc}/etc/motd",  # new connection
+            f"ftp://{ftp.netloc}/etc/motd;type=a",  # same server, login, CWDs: reused
+            f"ftp://{ftp.netloc}/pub/data.bin",  # other CWDs: new connection
+            f"ftp://myname:secret@{ftp.netloc}/etc/motd",  # other login: new connection
+        ):
+            async with await resolvers.resolve(url, options) as resource:
+                await resource.read()
+        assert sessions.reused == 1
+    assert sent(ftp) == [
+        b"USER anonymous", b"PASS tester@example.org", b"CWD etc", b"TYPE I", b"EPSV",
+        b"RETR motd",
+        b"TYPE A", b"EPSV", b"RETR motd",  # reused: no USER, PASS or CWD
+        b"USER anonymous", b"PASS tester@example.org", b"CWD pub", b"TYPE I", b"EPSV",
+        b"RETR data.bin",
+        b"USER myname", b"PASS secret", b"CWD etc", b"TYPE I", b"EPSV", b"RETR motd",
+        b"QUIT", b"QUIT", b"QUIT",  # the kept connections, let go
+    ]  # fmt: skip
+
+
+def test_plan_marks_setup_steps_conditional_only_when_connections_are_kept() -> None:
+    from resolvers.ftp import SESSIONS_KEY, FTPSessions
+
+    plain = resolvers.plan("ftp://h/a/f.bin", OPTS).to_json()["when"]
+    assert plain == [None, "reply 331", None, None, None, "EPSV refused", None,
+                     "after a complete transfer"]  # fmt: skip
+    kept = resolvers.plan("ftp://h/a/f.bin", OPTS.with_(extra={SESSIONS_KEY: FTPSessions()}))
+    assert kept.to_json()["when"][:3] == [
+        "a new connection",
+        "a new connection; reply 331",
+        "a new connection",
+    ]

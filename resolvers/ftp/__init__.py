@@ -11,6 +11,7 @@ from ..registry import register
 from ..resource import Resource
 from .executor import execute_ftp
 from .planner import plan_ftp
+from .sessions import SESSIONS_KEY, FTPSessions
 
 
 @register("ftp")
@@ -24,4 +25,4 @@ class FTPResolver(Resolver):
         return await execute_ftp(plan, options)
 
 
-__all__ = ["FTPResolver", "execute_ftp", "plan_ftp"]
+__all__ = ["SESSIONS_KEY", "FTPResolver", "FTPSessions", "execute_ftp", "plan_ftp"]

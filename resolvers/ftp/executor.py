@@ -37,6 +37,7 @@ from ..plan import Plan, Step
 from ..policy import check_value
 from ..resource import Entry, Resource
 from .planner import CONTEXT
+from .sessions import SESSIONS_KEY, FTPSessions, SessionKey
 
 #: RFC 959 §4.2: a reply is "ddd text", or "ddd-text" ... "ddd text" over several lines.
 _REPLY_FIRST = re.compile(rb"^(\d{3})([ -])(.*)$")
@@ -194,28 +195,44 @@ async def _ascii_to_local(chunks: AsyncGenerator[bytes, None]) -> AsyncIterator[
         await chunks.aclose()  # the inner stream owns the connections: close it now
 
 
-async def execute_ftp(plan: Plan, options: Options) -> Resource:
-    """Run the plan; return the file's content (streamed) or the NLST listing."""
+async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Control:
+    """Connect, read the greeting, log in and send the CWDs (the plan's setup steps)."""
     assert plan.host is not None and plan.port is not None
-    steps = list(plan.steps)
     reader, writer = await net.open_tcp(plan.host, plan.port, options)
     control = Control(reader, writer, options)
-    data: socket.socket | None = None
     try:
         greeting = await control.reply("the greeting")
         if greeting.code == "120":
             greeting = await control.reply("the greeting")
         if greeting.code != "220":
             raise _fail(greeting, "the connection", "host")
-        await _login(control, steps[:2], options, plan)
-        index = 2
-        while steps[index].data.startswith(b"CWD"):
-            step = steps[index]
+        await _login(control, setup[:2], options, plan)
+        for step in setup[2:]:
             reply = await control.command(step)
             if not reply.code.startswith("2"):
                 component = step.values[0].component if step.values else "cwd"
                 raise _fail(reply, step.shown, component)
-            index += 1
+    except BaseException:
+        await control.close()
+        raise
+    return control
+
+
+async def execute_ftp(plan: Plan, options: Options) -> Resource:
+    """Run the plan; return the file's content (streamed) or the NLST listing."""
+    assert plan.host is not None and plan.port is not None
+    steps = list(plan.steps)
+    sessions: FTPSessions | None = options.get(SESSIONS_KEY)
+    key: SessionKey = plan.get("session")
+    index = int(plan.get("setup_steps"))
+    control = sessions.take(key, options) if sessions is not None else None
+    if control is None:
+        control = await _new_connection(plan, options, steps[:index])
+    else:
+        # §3.2.5: same server, login and CWD sequence — the setup steps are skipped.
+        options.note("*", "reusing a kept control connection (same server, user and CWDs)")
+    data: socket.socket | None = None
+    try:
         if steps[index].data.startswith(b"TYPE"):
             reply = await control.command(steps[index])
             if not reply.code.startswith("2"):
@@ -230,7 +247,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             if reply.code != "227":
                 raise _fail(reply, "passive mode (EPSV and PASV)", None)
             port = _data_port(reply, extended=False)
-        peer = writer.get_extra_info("peername")
+        peer = control.writer.get_extra_info("peername")
         address = str(peer[0]) if peer else plan.host
         options.note("*", f"data connection to {address} port {port}")
         data = await net.open_socket(address, port, options)
@@ -243,23 +260,32 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         await control.close()
         raise
 
+    ctl: Control = control
     size_match = _SIZE.search(" ".join(reply.lines))
     size = int(size_match.group(1)) if size_match else None
     sock: socket.socket = data
 
+    kept = False
+
     async def finish() -> None:
-        """After the data connection's EOF: the final reply, then QUIT (bounded)."""
+        """After the data connection's EOF: the final reply, then QUIT or keep (bounded)."""
+        nonlocal kept
         sock.close()
-        final = await control.reply(f"the end of {transfer.shown}")
+        final = await ctl.reply(f"the end of {transfer.shown}")
         if not final.code.startswith("2"):
             raise ConnectionClosed(f"the transfer did not complete: {final}", component="name")
+        if sessions is not None:
+            kept = True
+            await sessions.give(key, ctl)
+            return
         # The transfer is complete; a server that drops QUIT loses nothing.
         with contextlib.suppress(ConnectionClosed, ProtocolError, ResolveTimeout):
-            await control.command(quit_step)
+            await ctl.command(quit_step)
 
     async def close() -> None:
         sock.close()
-        await control.close()
+        if not kept:
+            await ctl.close()
 
     what = transfer.shown
     if plan.get("listing"):

@@ -26,6 +26,7 @@ is documented in docs/ftp.md.
 
 from __future__ import annotations
 
+import dataclasses
 import mimetypes
 
 from schemes.base import URL
@@ -34,6 +35,7 @@ from schemes.ftp import FTPURL
 from ..errors import PlanError
 from ..options import Options
 from ..plan import Plan, Step, WireValue
+from .sessions import SESSIONS_KEY, SessionKey
 
 #: The wire context of every FTP argument (resolvers.policy.DELIMITERS["ftp"]: CR, LF, NUL
 #: and IAC are refused).
@@ -100,6 +102,11 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
     return steps
 
 
+def _on_new_connection(step: Step) -> Step:
+    when = "a new connection" + (f"; {step.when}" if step.when else "")
+    return dataclasses.replace(step, when=when)
+
+
 def plan_ftp(url: URL, options: Options) -> Plan:
     """The plan for an ``ftp:`` URL (pure)."""
     if not isinstance(url, FTPURL):
@@ -118,6 +125,12 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 values=[WireValue(f"cwd[{index}]", _octets(segment), CONTEXT)],
             )
         )
+    setup = len(steps)
+    reuse = options.get(SESSIONS_KEY) is not None
+    if reuse:
+        # §3.2.5: with kept connections, login and CWDs are sent only on a new connection
+        # (a kept one is reused only when it already went through exactly these steps).
+        steps = [_on_new_connection(step) for step in steps]
     listing = typecode == "d" or (typecode is None and ftp.name == "")
     name_values = [WireValue("name", _octets(ftp.name), CONTEXT)] if ftp.name else []
     if listing:
@@ -142,8 +155,22 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     steps.append(Step.line("EPSV"))
     steps.append(Step.line("PASV", when="EPSV refused"))
     steps.append(Step.line(command, values=name_values, meta={"transfer": True}))
-    steps.append(Step.line("QUIT", when="after a complete transfer"))
+    steps.append(
+        Step.line(
+            "QUIT",
+            when="after a complete transfer, when the connection is let go"
+            if reuse
+            else "after a complete transfer",
+        )
+    )
     port = ftp.effective_port
+    key: SessionKey = (
+        ftp.hostname,
+        port or 21,
+        steps[0].data[5:],
+        steps[1].data[5:],
+        tuple(s.data[4:] for s in steps[2:setup]),
+    )
     return Plan(
         url=url,
         scheme=ftp.scheme,
@@ -153,6 +180,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         steps=tuple(steps),
         explicit_port=ftp.port is not None,
         meta=(
+            ("session", key),
+            ("setup_steps", setup),
             ("listing", listing),
             ("type", transfer_type),
             ("name", ftp.name),

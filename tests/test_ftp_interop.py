@@ -92,3 +92,18 @@ async def test_missing_file_is_not_found(vsftpd: str) -> None:
     with pytest.raises(NotFound) as info:
         await resolvers.resolve(f"ftp://{vsftpd}/pub/nope.bin", OPTS)
     assert info.value.component == "name"
+
+
+async def test_kept_connection_reused_with_vsftpd(vsftpd: str) -> None:
+    from resolvers.ftp import SESSIONS_KEY, FTPSessions
+
+    lines, options = transcript()
+    async with FTPSessions() as sessions:
+        kept = options.with_(extra={SESSIONS_KEY: sessions})
+        for name in ("hello.txt", "big.bin", "hello.txt"):
+            async with await resolvers.resolve(f"ftp://{vsftpd}/pub/{name}", kept) as r:
+                await r.read()
+        assert sessions.reused == 2
+    assert lines.count("> USER anonymous") == 1
+    assert lines.count("> CWD pub") == 1
+    assert lines[-2:] == ["> QUIT", "< 221 Goodbye."]

@@ -29,31 +29,28 @@ from ..options import Options
 class SocketStream(httpcore.AsyncNetworkStream):
     """A plain-TCP stream for httpcore straight on a non-blocking socket.
 
-    Bulk reads go through ``loop.sock_recv_into`` into one reusable buffer — the same path as
-    FTP's data connection (:func:`resolvers.net.recv_chunks`) — instead of anyio's stream
-    layers; every wait is bounded by httpcore's timeout.  TLS connections use httpcore's
+    Bulk reads go through ``loop.sock_recv`` — the same path as FTP's data connection
+    (:func:`resolvers.net.recv_chunks`) — instead of anyio's stream layers; every wait is
+    bounded by httpcore's timeout.  TLS connections use httpcore's
     anyio backend instead (see :class:`PolicyBackend`).
     """
 
-    def __init__(self, sock: socket.socket, buffer_size: int) -> None:
+    def __init__(self, sock: socket.socket, read_size: int) -> None:
         self.sock = sock
-        self.buffer = bytearray(buffer_size)
-        self.view = memoryview(self.buffer)
+        self.read_size = read_size
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         loop = asyncio.get_running_loop()
-        # httpcore always asks for 64 KiB; we read up to our (larger) buffer's size: h11 takes
-        # any amount, and fewer, larger reads are what make bulk transfers fast (one pass
-        # through h11 and httpx per read).
-        want = self.view if max_bytes <= len(self.view) else memoryview(bytearray(max_bytes))
+        # httpcore always asks for 64 KiB; we read up to our (larger) read size: h11 takes any
+        # amount, and fewer, larger reads are what make bulk transfers fast (one pass through
+        # h11 and httpx per read).  sock_recv fills a new bytes object: one copy.
         try:
             async with asyncio.timeout(timeout):
-                n = await loop.sock_recv_into(self.sock, want)
+                return await loop.sock_recv(self.sock, max(max_bytes, self.read_size))
         except TimeoutError:
             raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
         except OSError as exc:
             raise httpcore.ReadError(str(exc)) from None
-        return bytes(want[:n])
 
     async def write(self, buffer: bytes, timeout: float | None = None) -> None:
         loop = asyncio.get_running_loop()

@@ -89,6 +89,25 @@ examples:
 """
 
 
+GET_EXAMPLES = """\
+examples:
+  omniurl get ftp://ftp.example.org/pub/README
+      anonymous FTP (RFC 1738 §3.2.1): USER anonymous, your e-mail address as password
+  omniurl get -o motd 'ftp://me@host.example/%2Fetc/motd'
+      CWD /etc (%2F stays inside its argument); asks for the password on a terminal
+  omniurl get --json 'ftp://host.example/pub/'
+      a directory listing (NLST) as JSON, each entry with its own URL
+  omniurl get -O -v https://example.org/files/report.pdf
+      saved as report.pdf (atomically), the conversation shown on stderr
+  omniurl plan 'ftp://host.example/pub/file;type=i'
+      every command line first, without sending anything
+
+files written with -o/-O appear only once complete (a temporary file is renamed); an
+interrupted or failed transfer leaves the previous file, if any, untouched.
+
+"""
+
+
 def exit_status(exc: BaseException) -> int:
     """The documented exit status for an error."""
     for cls, status in (
@@ -654,7 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="do what the URL says: fetch, list, search, post, or open a session",
         description="Resolve a URL: plan it, check the plan against the safety policy, carry "
         "it out, and stream the result to standard output or a file.",
-        epilog=EXIT_STATUS_HELP,
+        epilog=GET_EXAMPLES + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("url", metavar="URL")

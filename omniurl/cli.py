@@ -312,6 +312,8 @@ def _netrc_credentials() -> dict[str, tuple[str, str]]:
 
 def options_from_args(args: argparse.Namespace) -> Options:
     policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
+    # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
+    policy = policy.allowing_mail_headers(getattr(args, "allow_header", None) or ())
     extra: dict[str, Any] = {}
     for cls in resolver_registry.all_classes():
         extra.update(cls.options_from_args(args))

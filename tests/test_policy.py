@@ -104,11 +104,13 @@ def test_delimiters_by_context(context: str, octet: int, refused: bool) -> None:
         check_value("selector", value, context)
 
 
-def test_every_context_refuses_cr_lf_nul_except_binary() -> None:
-    for context, octets in DELIMITERS.items():
-        if context in ("binary", "wais"):
-            continue
-        assert {0x0D, 0x0A, 0x00} <= octets, context
+def test_every_line_protocol_context_refuses_cr_lf_nul() -> None:
+    # Contexts whose values end up inside a command line; payload contexts (a mail body,
+    # length-prefixed binary fields) have their own rules.
+    line_contexts = ["line", "ftp", "gopher", "nntp", "telnet", "http-target", "header",
+                     "smtp-address"]  # fmt: skip
+    for context in line_contexts:
+        assert {0x0D, 0x0A, 0x00} <= DELIMITERS[context], context
 
 
 def test_strict_refuses_loopback_private_and_link_local() -> None:

@@ -283,3 +283,38 @@ async def test_cancelling_a_transfer_cleans_up(web: RunningServer) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+def test_synchronous_facade_for_scripts(web_root: Path) -> None:
+    """`omniurl.get(url)` from plain synchronous code (the server runs in another process)."""
+    import os
+    import re
+    import select
+    import sys
+
+    from _ftphttp import ROOT
+
+    import omniurl
+
+    for name, path in (("http", "/pub/hello.txt"), ("ftp", "/pub/hello.txt"), ("ftp", "/pub/")):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "omniurl", "serve", name, "--root", str(web_root)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        try:
+            assert proc.stderr is not None
+            ready, _w, _x = select.select([proc.stderr], [], [], 30)  # bounded wait
+            assert ready, "omniurl serve did not start"
+            line = proc.stderr.readline()  # the announcement, printed once it listens
+            m = re.search(rb"127\.0\.0\.1:\d+", line)
+            assert m is not None, line
+            data = omniurl.get(f"{name}://{m.group(0).decode()}{path}", OPTS)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+            proc.stderr.close()  # type: ignore[union-attr]
+        if path.endswith("/"):
+            assert data.decode().split("\t")[:2] == ["entry", "big.bin"]
+        else:
+            assert data == b"hello\n"

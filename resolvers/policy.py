@@ -52,6 +52,9 @@ DELIMITERS: dict[str, frozenset[int]] = {
     # Telnet login answers (RFC 854): IAC starts a command; controls edit the line.  ASCII
     # only (curl CVE-2023-27533 sent IAC sequences smuggled in a user name).
     "telnet": _C0_DEL | frozenset(range(0x80, 0x100)),
+    # An HTTP request target (RFC 9112 §3): SP separates the parts of the request line, and no
+    # control octet may appear in it (the URL's path and search are sent still encoded).
+    "http-target": _C0_DEL | {0x20},
     # An e-mail header field value (RFC 5322 §2.2): CR LF would start a new header field.
     "header": _CR_LF_NUL,
     # An SMTP envelope address (RFC 5321 §4.1.2): no controls, no space, no angle brackets.

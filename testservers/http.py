@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import http
 import mimetypes
+import ssl
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -95,7 +97,9 @@ class _Handler:
         hdrs = [("Content-Length", str(len(body))), *headers]
         if not any(k.lower() == "content-type" for k, _ in headers):
             hdrs.append(("Content-Type", "text/plain; charset=utf-8"))
-        await self.send(conn, writer, h11.Response(status_code=status, headers=hdrs))
+        await self.send(
+            conn, writer, h11.Response(status_code=status, headers=hdrs, reason=_reason(status))
+        )
         if body and not head:
             await self.send(conn, writer, h11.Data(data=body))
         await self.send(conn, writer, h11.EndOfMessage())
@@ -135,7 +139,7 @@ class _Handler:
         size = path.stat().st_size
         media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         headers = [("Content-Length", str(size)), ("Content-Type", media)]
-        await self.send(conn, writer, h11.Response(status_code=200, headers=headers))
+        await self.send(conn, writer, h11.Response(status_code=200, headers=headers, reason=b"OK"))
         if head:
             await self.send(conn, writer, h11.EndOfMessage())
             return True
@@ -155,6 +159,13 @@ class _Handler:
         return True
 
 
+def _reason(status: int) -> bytes:
+    try:
+        return http.HTTPStatus(status).phrase.encode()
+    except ValueError:
+        return b""
+
+
 def _index(folder: Path, target: str) -> bytes:
     items = "".join(
         f'<li><a href="{urllib.parse.quote(p.name)}{"/" if p.is_dir() else ""}">'
@@ -162,7 +173,8 @@ def _index(folder: Path, target: str) -> bytes:
         for p in sorted(folder.iterdir())
     )
     title = html.escape(target)
-    return f"<html><head><title>{title}</title></head><body><ul>\n{items}</ul></body></html>\n".encode()
+    page = f"<html><head><title>{title}</title></head><body><ul>\n{items}</ul></body></html>\n"
+    return page.encode()
 
 
 async def start_http(
@@ -172,8 +184,10 @@ async def start_http(
     port: int = 0,
     routes: Mapping[str, Route] | None = None,
     truncate_after: int | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> RunningServer:
-    """Serve ``root`` over HTTP/1.1; ``info["requests"]`` lists what arrived."""
+    """Serve ``root`` over HTTP/1.1 (HTTPS with ``tls``); ``info["requests"]`` lists what
+    arrived."""
     requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]] = []
     handler = _Handler(Path(root).resolve(), dict(routes or {}), requests, truncate_after)
     tasks: set[asyncio.Task[Any]] = set()
@@ -190,7 +204,7 @@ async def start_http(
             if task is not None:
                 tasks.discard(task)
 
-    server = await asyncio.start_server(serve, host, port)
+    server = await asyncio.start_server(serve, host, port, ssl=tls)
     bound_port = server.sockets[0].getsockname()[1]
 
     async def close() -> None:
@@ -206,9 +220,7 @@ async def start_http(
 
 
 @register("http", "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)")
-async def start(
-    root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any
-) -> RunningServer:
+async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> RunningServer:
     return await start_http(root, host=host, port=port, **kw)
 
 

@@ -22,7 +22,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .base import RunningServer, register
 
@@ -149,8 +149,7 @@ class _UDP(asyncio.DatagramProtocol):
         self.transport: asyncio.DatagramTransport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.DatagramTransport)
-        self.transport = transport
+        self.transport = cast(asyncio.DatagramTransport, transport)
 
     def datagram_received(self, data: bytes, addr: tuple[str | Any, int]) -> None:
         self.recording.datagrams.append(data)
@@ -184,9 +183,7 @@ def recording_of(server: RunningServer) -> Recording:
 
 
 @register("recording", "record every byte received on TCP (nothing is answered)")
-async def start(
-    root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any
-) -> RunningServer:
+async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> RunningServer:
     """``omniurl serve recording``: the root is unused."""
     return await start_recording(host, port, **kw)
 

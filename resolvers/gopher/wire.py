@@ -7,8 +7,8 @@ reply is read with ``loop.sock_recv`` (the kernel fills the ``bytes`` handed out
 ours), each wait bounded with ``asyncio.timeout`` (no task per read), and lines are cut from
 a small leftover buffer.
 
-Addresses still come from :func:`resolvers.net.resolve_addresses` (the ``--resolve`` mapping
-and the policy's address rules apply before ``connect()``), and every failure is a typed
+The socket comes from :func:`resolvers.net.open_socket` (the ``--resolve`` mapping and the
+policy's address rules apply before ``connect()``), and every failure is a typed
 :mod:`resolvers.errors` error, exactly as with :func:`resolvers.net.open_tcp`.
 """
 
@@ -19,39 +19,9 @@ import contextlib
 import socket
 from collections.abc import AsyncIterator
 
-from ..errors import ConnectError, ConnectionClosed, LimitExceeded, ResolveTimeout
-from ..net import resolve_addresses
+from ..errors import ConnectionClosed, LimitExceeded, ResolveTimeout
+from ..net import open_socket
 from ..options import Options
-
-
-async def connect(host: str, port: int, options: Options) -> socket.socket:
-    """A connected non-blocking socket to ``host:port`` (policy-checked, bounded)."""
-    loop = asyncio.get_running_loop()
-    last: Exception | None = None
-    for address, to_port in await resolve_addresses(host, port, options):
-        options.note("*", f"connecting to {address} port {to_port}")
-        family = socket.AF_INET6 if ":" in address else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setblocking(False)
-        try:
-            async with asyncio.timeout(options.connect_timeout):
-                await loop.sock_connect(sock, (address, to_port))
-            return sock
-        except TimeoutError:
-            sock.close()
-            last = ResolveTimeout(
-                f"timed out after {options.connect_timeout:g} s connecting to {host}:{port}"
-            )
-        except OSError as exc:
-            sock.close()
-            last = exc
-        except BaseException:
-            sock.close()
-            raise
-    if isinstance(last, ResolveTimeout):
-        raise last
-    reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
-    raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
 
 
 class Connection:
@@ -67,7 +37,7 @@ class Connection:
 
     @classmethod
     async def open(cls, host: str, port: int, options: Options) -> Connection:
-        return cls(await connect(host, port, options), options)
+        return cls(await open_socket(host, port, options), options)
 
     async def send(self, data: bytes, what: str = "the selector") -> None:
         try:
@@ -166,4 +136,4 @@ class Connection:
             self.sock.close()
 
 
-__all__ = ["Connection", "connect"]
+__all__ = ["Connection"]

@@ -25,6 +25,7 @@ from resolvers.errors import (
     AuthError,
     ConfigurationError,
     InputNeeded,
+    PlanError,
     PolicyError,
     ProtocolError,
     ReplyError,
@@ -50,7 +51,8 @@ EXIT_STATUS_HELP = """\
 exit status:
   0  success
   1  any other failure
-  2  the URL is invalid, or the safety policy refused it (nothing was sent)
+  2  the URL is invalid or names nothing omniurl can do, or the safety policy
+     refused it (nothing was sent)
   3  no resolver for the scheme, configuration missing, or input needed
   4  network failure: cannot connect, timed out, connection closed early
   5  the server refused: not found, HTTP error status, Gopher error item
@@ -87,6 +89,25 @@ examples:
 """
 
 
+GET_EXAMPLES = """\
+examples:
+  omniurl get ftp://ftp.example.org/pub/README
+      anonymous FTP (RFC 1738 §3.2.1): USER anonymous, your e-mail address as password
+  omniurl get -o motd 'ftp://me@host.example/%2Fetc/motd'
+      CWD /etc (%2F stays inside its argument); asks for the password on a terminal
+  omniurl get --json 'ftp://host.example/pub/'
+      a directory listing (NLST) as JSON, each entry with its own URL
+  omniurl get -O -v https://example.org/files/report.pdf
+      saved as report.pdf (atomically), the conversation shown on stderr
+  omniurl plan 'ftp://host.example/pub/file;type=i'
+      every command line first, without sending anything
+
+files written with -o/-O appear only once complete (a temporary file is renamed); an
+interrupted or failed transfer leaves the previous file, if any, untouched.
+
+"""
+
+
 def exit_status(exc: BaseException) -> int:
     """The documented exit status for an error."""
     for cls, status in (
@@ -95,6 +116,7 @@ def exit_status(exc: BaseException) -> int:
         (UnsupportedScheme, EXIT_UNSUPPORTED),
         (ConfigurationError, EXIT_UNSUPPORTED),
         (InputNeeded, EXIT_UNSUPPORTED),
+        (PlanError, EXIT_REFUSED),
         (TransportError, EXIT_TRANSPORT),
         (ReplyError, EXIT_REPLY),
         (ProtocolError, EXIT_PROTOCOL),
@@ -290,6 +312,8 @@ def _netrc_credentials() -> dict[str, tuple[str, str]]:
 
 def options_from_args(args: argparse.Namespace) -> Options:
     policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
+    # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
+    policy = policy.allowing_mail_headers(getattr(args, "allow_header", None) or ())
     extra: dict[str, Any] = {}
     for cls in resolver_registry.all_classes():
         extra.update(cls.options_from_args(args))
@@ -362,11 +386,11 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return presented
             if resource.kind == "listing":
                 _show_listing(args, resource)
-                return EXIT_OK
-            if resource.kind == "session":
+            elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
-            await _write_content(args, resource)
+            else:
+                await _write_content(args, resource)
         except OmniurlError as exc:
             return _report(args, exc)
     if args.json:
@@ -422,10 +446,26 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
     """Stream the body to stdout or to a file, atomically: a temporary file in the same
     folder, renamed over the target only once the transfer completed."""
     path = _output_path(args, resource)
+    if path is None and args.json:
+        # stdout carries the metadata JSON: the content is read (to know it arrived whole)
+        # and counted, not printed.
+        async for _chunk in resource:
+            pass
+        resource.metadata["bytes"] = resource.bytes_read
+        return
     if path is None:
         out = sys.stdout.buffer
-        async for chunk in resource:
-            out.write(chunk)
+        # Content redirected to a file or pipe while a person watches stderr: show progress
+        # (as curl does); never when the content itself goes to the terminal.
+        bar = _Progress(resource) if sys.stderr.isatty() and not sys.stdout.isatty() else None
+        try:
+            async for chunk in resource:
+                out.write(chunk)
+                if bar:
+                    bar.update()
+        finally:
+            if bar:
+                bar.stop()
         out.flush()
         return
     folder = path.parent if str(path.parent) else Path(".")
@@ -437,7 +477,13 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
                 fh.write(chunk)
                 if progress:
                     progress.update()
+        # mkstemp made the file private (0600); give it the mode a new file normally gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
+        resource.metadata["bytes"] = resource.bytes_read
+        resource.metadata["output"] = str(path)
     except BaseException:
         os.unlink(tmp)
         raise
@@ -450,6 +496,7 @@ class _Progress:
     """A rich progress bar fed from ``Resource.bytes_read`` (size when known)."""
 
     def __init__(self, resource: Resource) -> None:
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             DownloadColumn,
@@ -464,6 +511,8 @@ class _Progress:
             DownloadColumn(),
             TransferSpeedColumn(),
             transient=True,
+            # stderr: stdout may be carrying the content itself.
+            console=Console(stderr=True),
         )
         self.task = self.progress.add_task(str(resource.url)[-40:], total=resource.size)
         self.progress.start()
@@ -517,7 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
         "mailto, news, nntp, telnet, wais, file, prospero.  Start with `omniurl demo`.",
         epilog="Examples:\n"
         "  omniurl parse 'ftp://myname@host.dom/%2Fetc/motd'\n"
-        "  omniurl plan 'gopher://localhost:7070/7search?words'\n"
+        "  omniurl plan 'gopher://localhost:7070/7search%09words'\n"
         "  omniurl get -o rfc.txt 'ftp://ftp.example.org/rfc/rfc1738.txt;type=a'\n\n"
         + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -626,7 +675,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="do what the URL says: fetch, list, search, post, or open a session",
         description="Resolve a URL: plan it, check the plan against the safety policy, carry "
         "it out, and stream the result to standard output or a file.",
-        epilog=EXIT_STATUS_HELP,
+        epilog=GET_EXAMPLES + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("url", metavar="URL")

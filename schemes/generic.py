@@ -41,7 +41,10 @@ class GenericURL(URL):
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             ssp, fragment = m.groups()
             obj = object.__new__(cls)
-            obj.__dict__.update(scheme=scheme, fragment=fragment, scheme_specific_part=ssp)
+            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+            d["scheme"] = scheme
+            d["fragment"] = fragment
+            d["scheme_specific_part"] = ssp
             return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -33,6 +33,9 @@ from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, to_octets
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 _TAB = re.compile(r"%09|\t")
 _CRLF = re.compile(r"%0[DdAa]|[\r\n]")
@@ -86,19 +89,18 @@ class GopherURL(InternetURL):
                             plus = parts[2] if len(parts) > 2 else None
                         if gtype == "%" or _has_line_end(selector, search):
                             return cls._parse_slow(text, start, scheme, strict)
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=None,
-                    password=None,
-                    host=host,
-                    port=None if port is None else int(port),
-                    gtype=gtype,
-                    selector=selector,
-                    search=search,
-                    gopher_plus=plus,
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = None
+                d["password"] = None
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["gtype"] = gtype
+                d["selector"] = selector
+                d["search"] = search
+                d["gopher_plus"] = plus
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -24,6 +24,9 @@ from .authority import expect_slashes, format_fragment, format_login, parse_logi
 from .base import InternetURL
 from .percent import check
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
 # Lenient mode: characters never sent raw on an HTTP request line (controls, space, non-ASCII,
@@ -70,17 +73,16 @@ class HTTPURL(InternetURL):
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, path, search, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=None,
-                    password=None,
-                    host=host,
-                    port=None if port is None else int(port),
-                    path=path or "",
-                    search=search,
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = None
+                d["password"] = None
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["path"] = path or ""
+                d["search"] = search
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

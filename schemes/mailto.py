@@ -25,6 +25,9 @@ from .base import URL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
 _BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")
 ADDRESS_SAFE = ";/:@&="
@@ -56,13 +59,12 @@ class MailtoURL(URL):
         m = _FAST.fullmatch(text, start)
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             address, fragment = m.groups()
-            obj = object.__new__(cls)
-            obj.__dict__.update(
-                scheme=scheme,
-                fragment=fragment,
-                address=decode(address) if "%" in address else address,
-                headers=(),
-            )
+            obj = _new(cls)
+            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+            d["scheme"] = scheme
+            d["fragment"] = fragment
+            d["address"] = decode(address) if "%" in address else address
+            d["headers"] = ()
             return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -33,6 +33,9 @@ from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
 _BAD_FIELD = grammar.bad_char(grammar.FIELD)
 HSONAME_SAFE = "/?:@&="
@@ -85,18 +88,17 @@ class ProsperoURL(InternetURL):
                             )
                         )
                     fields = tuple(pairs)
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=None,
-                    password=None,
-                    host=host,
-                    port=None if port is None else int(port),
-                    hsoname=decode(hsoname) if "%" in hsoname else hsoname,
-                    fields=fields,
-                    version=None,
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = None
+                d["password"] = None
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["hsoname"] = decode(hsoname) if "%" in hsoname else hsoname
+                d["fields"] = fields
+                d["version"] = None
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -48,7 +48,7 @@ class URL:
     @classmethod
     def _make(cls: type[_U], fields: dict[str, Any]) -> _U:
         """Build an instance from already-validated fields without the frozen dataclass's
-        per-field ``object.__setattr__`` calls (the parse hot path; measured ~3x cheaper).
+        per-field ``object.__setattr__`` calls (measured ~2.5x cheaper for eight fields).
         Fields not given take their defaults."""
         obj = object.__new__(cls)
         d = obj.__dict__

@@ -10,26 +10,35 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from importlib.metadata import entry_points
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .base import Resolver
 from .errors import UnsupportedScheme
 
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoints
+
 ENTRY_POINT_GROUP = "omniurl.resolvers"
 
+#: Built-in scheme -> the module whose import registers its resolver (a module or a package;
+#: one that does not exist yet is skipped).  ``get("gopher")`` imports ``resolvers.gopher`` and
+#: nothing else.
+BUILTIN_SCHEMES: dict[str, str] = {
+    "ftp": "resolvers.ftp",
+    "http": "resolvers.http",
+    "https": "resolvers.http",
+    "file": "resolvers.file",
+    "gopher": "resolvers.gopher",
+    "news": "resolvers.nntp",
+    "nntp": "resolvers.nntp",
+    "telnet": "resolvers.telnet",
+    "mailto": "resolvers.mailto",
+    "wais": "resolvers.wais",
+    "prospero": "resolvers.prospero",
+}
+
 #: Modules whose import registers the built-in resolvers.
-BUILTIN_MODULES: tuple[str, ...] = (
-    "resolvers.ftp",
-    "resolvers.http",
-    "resolvers.file",
-    "resolvers.gopher",
-    "resolvers.nntp",
-    "resolvers.telnet",
-    "resolvers.mailto",
-    "resolvers.wais",
-    "resolvers.prospero",
-)
+BUILTIN_MODULES: tuple[str, ...] = tuple(dict.fromkeys(BUILTIN_SCHEMES.values()))
 
 _registry: dict[str, type[Resolver]] = {}
 _loaded = False
@@ -52,17 +61,33 @@ def register(*schemes: str) -> Callable[[R], R]:
     return decorate
 
 
+def entry_points(*, group: str) -> EntryPoints:
+    """``importlib.metadata.entry_points``, imported on first call (it costs ~12 ms)."""
+    from importlib.metadata import entry_points as scan
+
+    return scan(group=group)
+
+
+def _import_builtin(module: str) -> None:
+    """Import a built-in resolver module; a resolver registered in-process for one of its
+    schemes before it was imported keeps precedence (a later ``register`` always wins)."""
+    before = dict(_registry)
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:  # a built-in not written yet
+        if exc.name != module:
+            raise
+    _registry.update(before)
+
+
 def _load() -> None:
+    """Every resolver: all the built-ins, then the entry points (never over a built-in)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
     for module in BUILTIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:  # a built-in not written yet
-            if exc.name != module:
-                raise
+        _import_builtin(module)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         cls = ep.load()
         if not (isinstance(cls, type) and issubclass(cls, Resolver)):
@@ -72,15 +97,25 @@ def _load() -> None:
 
 
 def get(scheme: str) -> Resolver:
-    """A resolver instance for ``scheme``, or :class:`UnsupportedScheme`."""
-    _load()
-    try:
-        cls = _registry[scheme.lower()]
-    except KeyError:
+    """A resolver instance for ``scheme``, or :class:`UnsupportedScheme`.
+
+    Imports only what this scheme needs: its built-in module, or — for a scheme that is not
+    built in — the entry points."""
+    name = scheme.lower()
+    cls = _registry.get(name)
+    if cls is None and not _loaded:
+        module = BUILTIN_SCHEMES.get(name)
+        if module is not None:
+            _import_builtin(module)
+            cls = _registry.get(name)
+        if cls is None:
+            _load()
+            cls = _registry.get(name)
+    if cls is None:
         raise UnsupportedScheme(
             f"no resolver is registered for {scheme}: URLs (known: {', '.join(known())})",
             component="scheme",
-        ) from None
+        )
     return cls()
 
 
@@ -91,5 +126,6 @@ def known() -> list[str]:
 
 
 def all_classes() -> list[type[Resolver]]:
+    """Every resolver class, once each (built-ins and plugins), for the CLI's arguments."""
     _load()
     return list(dict.fromkeys(_registry.values()))

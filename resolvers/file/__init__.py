@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from schemes.base import URL
 
+from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .executor import execute_file
-from .planner import plan_file
+
+if TYPE_CHECKING:
+    from .executor import execute_file
+    from .planner import plan_file
+
+# The planner and the executor are imported on first use (see resolvers/lazy.py): every
+# ``omniurl get``/``plan`` imports this package for its command-line options.
+__getattr__ = lazy.exports(__name__, {"execute_file": ".executor", "plan_file": ".planner"})
 
 
 @register("file")
@@ -18,9 +27,13 @@ class FileResolver(Resolver):
     """``file://host/path`` on this machine: a file's content or a directory's listing."""
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from .planner import plan_file
+
         return plan_file(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        from .executor import execute_file
+
         return await execute_file(plan, options)
 
 

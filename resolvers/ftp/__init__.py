@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from schemes.base import URL
 
+from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .executor import execute_ftp
-from .planner import plan_ftp
 from .sessions import SESSIONS_KEY, FTPSessions
+
+if TYPE_CHECKING:
+    from .executor import execute_ftp
+    from .planner import plan_ftp
+
+# The planner and the executor (aioftp) are imported on first use (see resolvers/lazy.py):
+# every ``omniurl get``/``plan`` imports this package for its command-line options.
+__getattr__ = lazy.exports(__name__, {"execute_ftp": ".executor", "plan_ftp": ".planner"})
 
 
 @register("ftp")
@@ -19,9 +28,13 @@ class FTPResolver(Resolver):
     """``ftp://user:password@host:port/cwd1/cwd2/name;type=X``: login, CWDs, RETR or NLST."""
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from .planner import plan_ftp
+
         return plan_ftp(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        from .executor import execute_ftp
+
         return await execute_ftp(plan, options)
 
 

@@ -13,8 +13,9 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .executor import execute_gopher
-from .planner import plan_gopher
+
+# The planner and the executor are imported on first use (see resolvers/lazy.py): every
+# ``omniurl get``/``plan`` imports this package for its command-line options.
 
 
 @register("gopher")
@@ -22,9 +23,13 @@ class GopherResolver(Resolver):
     """Gopher and Gopher+: menus, text, binaries, searches, attributes, views and forms."""
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from .planner import plan_gopher
+
         return plan_gopher(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        from .executor import execute_gopher
+
         return await execute_gopher(plan, options)
 
 

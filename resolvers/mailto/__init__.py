@@ -21,7 +21,6 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from . import executor
 from .message import build, split_addresses
 from .planner import BODY, FROM, SMTP, SMTP_USER, STARTTLS, TLS, plan_mailto
 
@@ -36,6 +35,8 @@ class MailtoResolver(Resolver):
         return plan_mailto(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        from . import executor
+
         return await executor.execute(plan, options)
 
     # -- command line -------------------------------------------------------------------

@@ -19,7 +19,6 @@ from resolvers.registry import register
 from resolvers.resource import Resource
 from schemes.base import URL
 
-from . import executor
 from .planner import MAX_ARTICLES_KEY, SERVER_KEY, plan_nntp
 
 #: The environment variable news readers have read for decades (rn, tin, slrn, lynx).
@@ -42,6 +41,8 @@ class NNTPResolver(Resolver):
         return plan_nntp(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        from . import executor
+
         return await executor.execute(plan, options)
 
     @classmethod

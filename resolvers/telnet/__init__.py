@@ -23,7 +23,6 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from . import executor
 from .planner import (
     AUTO_LOGIN,
     DEFAULT_LOGIN_PROMPT,
@@ -57,6 +56,8 @@ class TelnetResolver(Resolver):
         )
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        from . import executor
+
         return await executor.execute(plan, options)
 
     # -- command line -------------------------------------------------------------------

@@ -26,7 +26,6 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .executor import execute_wais
 from .planner import CHUNK_SIZE, MAX_DOCUMENTS, plan_wais
 
 
@@ -38,6 +37,8 @@ class WAISResolver(Resolver):
         return plan_wais(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        from .executor import execute_wais
+
         return await execute_wais(plan, options)
 
     @classmethod

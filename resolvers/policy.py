@@ -53,6 +53,10 @@ DELIMITERS: dict[str, frozenset[int]] = {
     "header": _CR_LF_NUL,
     # An SMTP envelope address (RFC 5321 §4.1.2): no controls, no space, no angle brackets.
     "smtp-address": _C0_DEL | frozenset(b" <>"),
+    # Prospero tokens (protocol document, "Spaces, quoting, and line-feeds"): spaces, tabs
+    # and quotes are quoted by the codec; NUL cannot be quoted at all, and CR/LF would end
+    # the request line for a server that does not honour quoting (every version-1 server).
+    "prospero": _CR_LF_NUL,
     # WAIS database names are joined with 0x1F (protspec.txt, tag 18).
     "wais": frozenset(b"\x00\x1f"),
     # Length-prefixed binary fields: nothing is a delimiter.

@@ -190,7 +190,8 @@ class AccessMethod:
 
 @dataclass(frozen=True)
 class Forwarded:
-    """``FORWARDED <host-type> <host> <hsoname-type> <hsoname> [<version>]``: moved."""
+    """``FORWARDED [OBJECT] <host-type> <host> <hsoname-type> <hsoname> [<version>]``: the
+    object moved (protocol document: an object that migrated answers FORWARDED)."""
 
     host: str
     hsoname: str
@@ -244,12 +245,16 @@ def parse_reply(message: bytes, *, max_line: int = 64 * 1024) -> Reply:
             if len(tokens) >= 8:
                 reply.link = (_text(tokens[5]), _text(tokens[7]))
         elif word == "FORWARDED":
-            if len(tokens) < 5:
+            # FORWARDED [OBJECT] <host-type> <host> <hsoname-type> <hsoname> [<version>]
+            rest = tokens[1:]
+            if rest and rest[0].upper() in (b"OBJECT", b"LINK"):
+                rest = rest[1:]
+            if len(rest) < 4:
                 raise ProtocolError(f"FORWARDED without a new location: {raw[:200]!r}")
             reply.forwarded = Forwarded(
-                host=_text(tokens[2]),
-                hsoname=_text(tokens[4]),
-                version=_text(tokens[5]) if len(tokens) > 5 else None,
+                host=_text(rest[1]),
+                hsoname=_text(rest[3]),
+                version=_text(rest[4]) if len(rest) > 4 and rest[4] else None,
             )
         elif word in _STATUS_WORDS and reply.status is None:
             reply.status = word

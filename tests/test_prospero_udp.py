@@ -1,0 +1,132 @@
+"""ARDP over real UDP sockets: the client exchange against testservers.prospero (loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+import testservers
+from resolvers.errors import ConnectError, ResolveTimeout
+from resolvers.options import Options
+from resolvers.prospero import ardp, protocol
+from resolvers.prospero.executor import _open, exchange
+
+FAST = Options(read_timeout=5.0, extra={"prospero_retry_timeout": 0.05, "prospero_retries": 4})
+
+
+async def ask(server: testservers.RunningServer, message: bytes, options: Options = FAST) -> bytes:
+    endpoint = await _open(server.host, server.port)
+    try:
+        return await exchange(endpoint, message, options, where=server.netloc, cid=77)
+    finally:
+        endpoint.close()
+
+
+async def settle(predicate: object, timeout: float = 1.0) -> None:
+    """Let the server's loop callbacks run until ``predicate()`` holds (bounded)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate() and loop.time() < end:  # type: ignore[operator]
+        await asyncio.sleep(0.01)
+
+
+async def test_single_packet_exchange_exact_request_bytes(tree: Path) -> None:
+    async with await testservers.start("prospero", tree, ftp=("127.0.0.1", 2121)) as server:
+        reply = await ask(server, protocol.v5_request(b"/pub/data.bin"))
+        assert reply == (
+            b"ATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE AFTP INTERNET-D "
+            b"127.0.0.1(2121) ASCII /pub/data.bin BINARY\n"
+        )
+        (datagram,) = server.info["datagrams"]
+        assert datagram == bytes.fromhex("09 004d 0001 0001 0000") + protocol.v5_request(
+            b"/pub/data.bin"
+        )
+        assert server.info["acks"] == []  # a one-packet reply asks for no acknowledgement
+
+
+async def test_three_packet_reply_reassembled_and_acknowledged(tree: Path) -> None:
+    async with await testservers.start("prospero", tree) as server:
+        reply = await ask(server, protocol.v5_request(b"/mirrors/hello.txt"))
+        parsed = protocol.parse_reply(reply)
+        assert len(parsed.methods) == 25
+        assert parsed.methods[-1].host == "mirror24.example.org"
+        # the reply really took three packets, and the last one's ack request was honoured
+        assert -(-len(reply) // ardp.MAX_PAYLOAD) == 3
+        await settle(lambda: server.info["acks"])
+        (ack,) = server.info["acks"]
+        assert (ack.cid, ack.seq, ack.rcvd_thru) == (77, 0, 3)
+
+
+@pytest.mark.parametrize("dropped", [1, 2, 3])
+async def test_dropped_reply_packet_is_recovered(tree: Path, dropped: int) -> None:
+    notes: list[str] = []
+    options = FAST.with_(transcript=lambda d, t: notes.append(t))
+    async with await testservers.start("prospero", tree, drop={dropped}) as server:
+        reply = await ask(server, protocol.v5_request(b"/mirrors/hello.txt"), options)
+        assert len(protocol.parse_reply(reply).methods) == 25
+        if dropped == 3:
+            # the last packet (the one asking for an ack) never came: the client waited,
+            # then retransmitted its request saying it had packets through 2
+            assert any("retransmitting" in n and "received through 2" in n for n in notes)
+            assert len(server.info["datagrams"]) >= 2
+        else:
+            # packet 3 asked for an ack; the ack's received-through made the server resend
+            await settle(lambda: server.info["acks"])
+            assert server.info["acks"][0].rcvd_thru == dropped - 1
+
+
+async def test_lost_request_is_retransmitted_with_backoff(tree: Path) -> None:
+    notes: list[str] = []
+    options = FAST.with_(transcript=lambda d, t: notes.append(t))
+    async with await testservers.start("prospero", tree, drop_requests=2) as server:
+        reply = await ask(server, protocol.v5_request(b"/pub/data.bin"), options)
+        assert b"AFTP" in reply
+        assert len(server.info["datagrams"]) == 3
+        assert len(set(server.info["datagrams"])) == 1  # the same request, byte for byte
+        waits = [n for n in notes if "no reply within" in n]
+        assert waits[0].startswith("ARDP: no reply within 0.05 s")
+        assert waits[1].startswith("ARDP: no reply within 0.1 s")
+
+
+async def test_silent_server_times_out_bounded(tree: Path) -> None:
+    options = Options(extra={"prospero_retry_timeout": 0.02, "prospero_retries": 2})
+    async with await testservers.start("prospero", tree, drop_requests=100) as server:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        with pytest.raises(ResolveTimeout, match="after 3 tries") as info:
+            await ask(server, protocol.v5_request(b"/x"), options)
+        assert info.value.component == "host"
+        assert loop.time() - start < 1.0
+        assert len(server.info["datagrams"]) == 3
+
+
+async def test_read_timeout_caps_the_whole_exchange(tree: Path) -> None:
+    options = Options(read_timeout=0.2, extra={"prospero_retry_timeout": 5, "prospero_retries": 9})
+    async with await testservers.start("prospero", tree, drop_requests=100) as server:
+        with pytest.raises(ResolveTimeout):
+            await asyncio.wait_for(ask(server, protocol.v5_request(b"/x"), options), 2)
+
+
+async def test_closed_port_is_a_connect_error(tree: Path) -> None:
+    server = await testservers.start("prospero", tree)
+    port = server.port
+    await server.close()
+    endpoint = await _open("127.0.0.1", port)
+    try:
+        with pytest.raises(ConnectError) as info:
+            await exchange(endpoint, b"VERSION 5\n", FAST, where=f"127.0.0.1:{port}")
+        assert info.value.component == "host"
+    finally:
+        endpoint.close()
+
+
+async def test_version_one_only_server(tree: Path) -> None:
+    async with await testservers.start("prospero", tree, versions=(1,), ftp=("h", 21)) as server:
+        assert await ask(server, protocol.v5_request(b"/pub/hello.txt")) == (
+            b"VERSION-NOT-SUPPORTED\n"
+        )
+        reply = protocol.parse_reply(await ask(server, protocol.v1_request(b"/pub/hello.txt")))
+        assert reply.link == (server.info["self_host"], "/pub/hello.txt")
+        assert [m.method for m in reply.methods] == ["AFTP", "LOCAL"]

@@ -120,6 +120,7 @@ def test_access_method_needs_five_elements() -> None:
         (("GOPHER", "INTERNET-D", "g", "ASCII", "1/menu?x"), "gopher://g/11/menu%3Fx"),
         (("WAIS", "INTERNET-D", "w(2100)", "ASCII", "demo"), "wais://w:2100/demo"),
         (("LOCAL", "INTERNET-D", "h", "ASCII", "/srv/a b"), "file://h/srv/a%20b"),
+        (("NFS", "INTERNET-D", "h(2049)", "ASCII", "/x"), "file://h/x"),
         (("TELNET", "INTERNET-D", "h", "ASCII", "x"), None),
         (("AFTP", "OTHER-HOST-TYPE", "h", "ASCII", "/x"), None),
     ],

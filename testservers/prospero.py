@@ -53,7 +53,7 @@ def default_table(
     """
     ftp_host = join_host(*ftp) if ftp else "ftp.example.org"
     gopher_host = join_host(gopher[0], gopher[1]) if gopher else "gopher.example.org"
-    gopher_sel = gopher[2] if gopher else "0/pub/hello.txt"
+    gopher_sel = gopher[2] if gopher else "/pub/hello.txt"
     wais_host = join_host(wais[0], wais[1]) if wais else "wais.example.org"
     wais_db = wais[2] if wais else "demo"
     hello: Method = ("AFTP", "INTERNET-D", ftp_host, "ASCII", "/pub/hello.txt", "TEXT")

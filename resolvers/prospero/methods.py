@@ -66,6 +66,10 @@ def to_url(am: AccessMethod) -> str | None:
         path = "/".join(_enc(seg, _SEGMENT_SAFE) for seg in am.hsoname.lstrip("/").split("/"))
         return f"wais://{authority}/{path}"
     if am.method in _FILE_METHODS:
+        # §3.10: file://<host>/<path> has no port; the file lives on the host, only there.
+        authority = _authority(split_host(am.host)[0])
+        if authority is None:
+            return None
         path = "/".join(_enc(seg, _SEGMENT_SAFE) for seg in am.hsoname.split("/"))
         return f"file://{authority}{path if path.startswith('/') else '/' + path}"
     return None

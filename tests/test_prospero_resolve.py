@@ -198,6 +198,11 @@ async def test_forwarded_is_followed_bounded(
     async with await resolvers.resolve(url, FAST) as res:
         assert await res.read() == (tree / "pub" / "hello.txt").read_bytes()
         assert res.chain == [url, f"prospero://{pros.netloc}//pub/hello.txt"]
+    # --access-methods follows the move and lists what is found there
+    listing = FAST.with_(extra={**FAST.extra, "prospero_list": True})
+    async with await resolvers.resolve(url, listing) as res:
+        assert res.kind == "listing" and res.entries[0].info["method"] == "AFTP"
+        assert res.chain == [url]
     # without following, the forward is the listing
     async with await execute(url, FAST.with_(follow=False)) as res:
         assert [(e.kind, e.url) for e in res.entries] == [

@@ -209,7 +209,7 @@ def _outcome(plan: Plan, reply: Reply, version: int, options: Options) -> Resour
         if target_text is None:
             raise ProtocolError(f"FORWARDED to an unusable host {fwd.host!r}")
         target = schemes.parse(target_text)
-        if listing:
+        if not options.follow:  # --access-methods still follows the move, then lists
             entry = Entry(name=fwd.hsoname, kind="forwarded", url=target_text,
                           info={"host": fwd.host})  # fmt: skip
             return _listing(plan, [entry], reply, version)

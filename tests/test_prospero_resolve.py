@@ -246,6 +246,17 @@ async def test_no_allowed_method_is_a_redirect_refusal(tree: Path) -> None:
         assert info.value.component == "location"
 
 
+async def test_strict_policy_takes_no_scheme_change(
+    pros: testservers.RunningServer, ftp: testservers.RunningServer
+) -> None:
+    # strict, except that loopback and our random ports are allowed for the test
+    policy = resolvers.STRICT.with_(allow_private_addresses=True, default_ports_only=False)
+    with pytest.raises(RedirectRefused) as info:
+        await resolvers.resolve(url_of(pros, "/pub/hello.txt"), FAST.with_(policy=policy))
+    assert "prospero: to ftp: refused by the strict policy" in info.value.message
+    assert "file: is never followed" in info.value.message
+
+
 async def test_object_version_reaches_the_server(
     pros: testservers.RunningServer, ftp: testservers.RunningServer
 ) -> None:

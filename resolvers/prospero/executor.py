@@ -157,7 +157,8 @@ async def exchange(
                 options.note("*", f"ARDP: server asks us to wait {packet.wait} s")
             continue
         new = reply.add(packet)
-        if packet.wants_ack or (reply.complete and not new):
+        # Acknowledge when asked, and on a duplicate (the server evidently missed our state).
+        if packet.wants_ack or not new:
             endpoint.send(ardp.ack(cid, reply.rcvd_thru))
         if reply.complete:
             return reply.message()
@@ -233,8 +234,7 @@ def _outcome(plan: Plan, reply: Reply, version: int, options: Options) -> Resour
             refusals.append(f"{entry.name}: no URL expresses it")
             continue
         why = _why_not(plan, entry.url, options)
-        if why is None:
-            options.note("*", f"access method {entry.info['method']}: {entry.url}")
+        if why is None:  # the core notes the hop ("prospero access method: <url>")
             raise Follow(schemes.parse(entry.url), reason=FOLLOW_REASON, replies=reply.lines)
         refusals.append(f"{entry.url}: {why}")
         options.note("*", f"access method {entry.info['method']} skipped: {why}")

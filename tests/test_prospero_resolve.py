@@ -337,3 +337,15 @@ async def test_cli_plan_and_get_no_follow(
 def test_parse_round_trip_of_a_forward_target() -> None:
     url = schemes.parse("prospero://h:1600//pub/x")
     assert str(url) == "prospero://h:1600//pub/x"
+
+
+async def test_ipv6_loopback_and_forward(tree: Path) -> None:
+    try:
+        server = await testservers.start("prospero", tree, host="::1")
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    async with server:
+        assert server.netloc.startswith("[::1]:")
+        url = f"prospero://{server.netloc}//moved/hello.txt"
+        async with await execute(url, FAST.with_(follow=False)) as res:
+            assert res.entries[0].url == f"prospero://{server.netloc}//pub/hello.txt"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -28,6 +31,7 @@ FAST = Options(
     email="tester@example.org",
     extra={"prospero_retry_timeout": 0.05, "prospero_retries": 4},
 )
+ROOT = Path(__file__).resolve().parent.parent
 V5_HEAD = "VERSION 5 omniurl\nAUTHENTICATE '' UNAUTHENTICATED omniurl\n"
 
 
@@ -57,6 +61,23 @@ async def execute(url: str, options: Options = FAST) -> resolvers.Resource:
     """Run the prospero executor alone (the core would follow a Follow)."""
     plan = resolvers.check(url, options)
     return await resolvers.registry.get("prospero").execute(plan, options)
+
+
+async def run_cli(*args: str) -> tuple[int, bytes, bytes]:
+    """``python -m omniurl ARGS`` in a subprocess (bounded); our servers keep serving."""
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env.update(PYTHONPATH=str(ROOT), HOME=str(ROOT), EMAIL="tester@example.org")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "omniurl", *args, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env, cwd=str(ROOT),
+    )  # fmt: skip
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    return proc.returncode or 0, out, err
 
 
 # -- the plan ----------------------------------------------------------------------------------
@@ -318,8 +339,6 @@ async def test_three_packets_with_a_drop_end_to_end(tree: Path) -> None:
 async def test_cli_plan_and_get_no_follow(
     pros: testservers.RunningServer, ftp: testservers.RunningServer
 ) -> None:
-    from tests._ftphttp import run_cli  # type: ignore[import-not-found]
-
     status, out, _err = await run_cli("plan", url_of(pros, "/pub/hello.txt"))
     assert status == 0
     assert json.loads(out)["transport"] == "udp"

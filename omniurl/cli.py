@@ -14,7 +14,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -59,6 +59,33 @@ exit status:
 """
 
 
+PARSE_KEYS_HELP = """\
+keys (every object has "scheme" and "fragment"):
+  network schemes  user, password, host, port (explicit or null), default_port
+  ftp       cwd (list: one CWD each, "" = a null-argument CWD), name, typecode (a/i/d/null)
+  http(s)   path, search (both still encoded, as sent on the wire)
+  gopher    gtype ("1" when the path is empty), selector, search, gopher_plus
+  mailto    address, headers (list of [name, value], RFC 6068)
+  news      newsgroup ("*" = all groups), message_id (without <>)
+  nntp      newsgroup, article (a number or null)
+  telnet    trailing_slash (user and password are advisory only, RFC 1738 §3.8)
+  wais      database, search, wtype, wpath
+  file      host ("", "localhost" or a name), path (decoded, "/" first)
+  prospero  hsoname, fields (list of [name, value]), version (RFC 1630 %00)
+  mid       message_id, content_id       cid  content_id       urn  nid, nss
+  other     scheme_specific_part (as written)
+errors:
+  {"error": {"type": "PortError", "message": ..., "component": "port", "offset": 9}}
+  component names the part to blame and offset the character where it starts;
+  the exit status is 2 if any URL failed.
+
+examples:
+  omniurl parse 'ftp://myname@host.dom//etc/motd;type=a'
+  omniurl parse 'gopher://localhost:7070/7search%09words'
+  printf '%s\\n' URL1 URL2 | omniurl parse -
+"""
+
+
 def exit_status(exc: BaseException) -> int:
     """The documented exit status for an error."""
     for cls, status in (
@@ -89,8 +116,12 @@ def _error_json(exc: OmniurlError) -> dict[str, Any]:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    """One JSON object per URL (the contract in PARSE_KEYS_HELP); exit 2 if any failed."""
     status = EXIT_OK
-    for text in args.urls:
+    texts: Iterable[str] = args.urls
+    if args.urls == ["-"]:
+        texts = (line.rstrip("\r\n") for line in sys.stdin)
+    for text in texts:
         try:
             _print_json(schemes.parse(text, strict=not args.lenient).to_json())
         except URLError as exc:
@@ -461,11 +492,26 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "parse",
         help="print each URL's components as JSON",
-        description="Parse URLs exactly as RFC 1738 defines them and print one JSON object "
-        'per URL.  A URL that does not parse prints {"error": {...}} and the exit status is 2.',
+        description="Parse URLs exactly as RFC 1738 defines them and print one JSON object\n"
+        "per URL, in order.  Scheme names are case-insensitive; unknown schemes (x-...)\n"
+        "parse as generic URLs.  Decoded values are text where their octets are UTF-8,\n"
+        'with %XX kept for the octets that are not.  Absent parts are null, empty ones "".',
+        epilog=PARSE_KEYS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("urls", nargs="+", metavar="URL")
-    p.add_argument("--lenient", action="store_true", help="accept what strict mode refuses")
+    p.add_argument(
+        "urls",
+        nargs="+",
+        metavar="URL",
+        help="the URLs to parse; a single '-' reads one URL per line from standard input",
+    )
+    p.add_argument(
+        "--lenient",
+        action="store_true",
+        help="accept what real-world text often holds and RFC 1738 refuses: unencoded "
+        "unsafe characters (encoded on the way in for http), a '%%' that starts no escape, "
+        "user:password in http, file:/path",
+    )
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser("join", help="resolve a relative reference against a base URL")

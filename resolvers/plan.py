@@ -117,7 +117,10 @@ class Plan:
         return default
 
     def to_json(self) -> dict[str, Any]:
-        """The ``omniurl plan`` object: a stable contract; keys never change."""
+        """The ``omniurl plan`` object: a stable contract; keys never change.
+
+        ``steps`` are the lines exactly as sent (secrets masked); ``when`` is aligned with it.
+        """
         return {
             "url": str(self.url),
             "scheme": self.scheme,
@@ -125,6 +128,9 @@ class Plan:
             "port": self.port,
             "transport": self.transport,
             "steps": [s.shown for s in self.steps],
+            # Aligned with "steps": the condition of a conditional step ("reply 331"), else
+            # null.  A conditional step may be skipped; no step outside the list is ever sent.
+            "when": [s.when for s in self.steps],
         }
 
     def wire_values(self) -> Iterable[WireValue]:

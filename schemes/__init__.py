@@ -9,16 +9,63 @@ Public surface::
 
 from __future__ import annotations
 
+# -- parsing (schemes-parse) ---------------------------------------------------------------
 from .base import URL, InternetURL
-from .errors import OmniurlError, URLError
-from .registry import parse, register, scheme_class
+from .errors import (
+    AuthorityError,
+    EncodingError,
+    HostError,
+    OmniurlError,
+    PortError,
+    SchemeError,
+    SchemeSyntaxError,
+    URLError,
+)
+from .file import FileURL
+from .ftp import FTPURL
+from .generic import GenericURL
+from .gopher import GopherURL
+from .http import HTTPSURL, HTTPURL
+from .mailto import MailtoURL
+from .news import NewsURL
+from .nntp import NNTPURL
+from .percent import to_octets
+from .prospero import ProsperoURL
+from .registry import parse, register, registered, scheme_class
+from .rfc1630 import URNURL, CidURL, MidURL
+from .telnet import TelnetURL
+from .wais import WAISURL
 
 __all__ = [
+    "FTPURL",
+    "HTTPSURL",
+    "HTTPURL",
+    "NNTPURL",
     "URL",
+    "URNURL",
+    "WAISURL",
+    "AuthorityError",
+    "CidURL",
+    "EncodingError",
+    "FileURL",
+    "GenericURL",
+    "GopherURL",
+    "HostError",
     "InternetURL",
+    "MailtoURL",
+    "MidURL",
+    "NewsURL",
     "OmniurlError",
+    "PortError",
+    "ProsperoURL",
+    "SchemeError",
+    "SchemeSyntaxError",
+    "TelnetURL",
     "URLError",
     "parse",
     "register",
+    "registered",
     "scheme_class",
+    "to_octets",
 ]
+# -- end of parsing exports --------------------------------------------------------------------

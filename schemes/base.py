@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
+
+_U = TypeVar("_U", bound="URL")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -23,6 +25,11 @@ class URL:
 
     Subclasses add their decoded components as fields.  ``str(url)`` gives the canonical
     form, and ``schemes.parse(str(url)) == url`` always holds.
+
+    A plugin class implements :meth:`from_text` (it receives the URL without its fragment),
+    ``__str__`` (ending with ``schemes.authority.format_fragment(self.fragment)``) and
+    :meth:`components`, and registers with ``schemes.register(name, cls)`` or the
+    ``omniurl.schemes`` entry-point group.
     """
 
     scheme: str
@@ -36,6 +43,29 @@ class URL:
     DEFAULT_PORT: ClassVar[int | None] = None
 
     @classmethod
+    def _make(cls: type[_U], fields: dict[str, Any]) -> _U:
+        """Build an instance from already-validated fields without the frozen dataclass's
+        per-field ``object.__setattr__`` calls (the parse hot path; measured ~3x cheaper).
+        Fields not given take their defaults."""
+        obj = object.__new__(cls)
+        d = obj.__dict__
+        d.update(cls._field_defaults())
+        d.update(fields)
+        return obj
+
+    @classmethod
+    def _field_defaults(cls) -> dict[str, Any]:
+        defaults = cls.__dict__.get("_defaults_cache")
+        if defaults is None:
+            defaults = {
+                f.name: f.default
+                for f in dataclasses.fields(cls)
+                if f.default is not dataclasses.MISSING
+            }
+            type.__setattr__(cls, "_defaults_cache", defaults)
+        return defaults
+
+    @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> URL:
         """Parse ``rest`` (everything after ``scheme:``); ``text`` is the whole URL for offsets.
 
@@ -43,6 +73,23 @@ class URL:
         ``len(scheme) + 1``.
         """
         raise NotImplementedError
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
+        """The registry's entry point: parse ``text[start:]`` (what follows ``scheme:``).
+
+        Built-in classes override it with a one-match fast path.  The default serves plugins:
+        it splits the fragment off (RFC 1630 §4.2: the same for every scheme), calls
+        :meth:`from_text` — the contract a plugin implements — on the rest, and sets
+        ``fragment`` on the result.
+        """
+        from .authority import split_fragment  # (authority imports this module)
+
+        end, fragment = split_fragment(text, start, strict)
+        url = cls.from_text(text[:end], scheme=scheme, rest=text[start:end], strict=strict)
+        if fragment is not None and url.fragment is None:
+            url = dataclasses.replace(url, fragment=fragment)
+        return url
 
     def __str__(self) -> str:  # pragma: no cover - every concrete class overrides it
         raise NotImplementedError
@@ -59,6 +106,7 @@ class URL:
         """The whole ``omniurl parse`` object for this URL (a stable contract)."""
         out: dict[str, Any] = {"scheme": self.scheme}
         out.update(self.components())
+        out["fragment"] = self.fragment
         return out
 
     def replace(self, **changes: Any) -> URL:

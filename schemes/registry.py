@@ -1,27 +1,70 @@
-"""Scheme name -> URL class, with built-ins, ``register()`` and the ``omniurl.schemes`` group.
+"""Scheme name -> URL class: the built-ins, ``register()`` and the ``omniurl.schemes`` group.
 
-(Placeholder written by the core; the schemes work replaces the body of ``parse``.)
+A plugin is indistinguishable from a built-in: it is one more entry in the same dictionary,
+found the same way, parsed through the same ``from_text`` contract.  Entry points are loaded
+once, on the first lookup of a scheme that no class registered in-process handles (so the
+hot path of :func:`parse` is one dictionary lookup).
 """
 
 from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+from . import grammar
 from .base import URL
 from .errors import SchemeError, URLError
+from .file import FileURL
+from .ftp import FTPURL
+from .generic import GenericURL
+from .gopher import GopherURL
+from .http import HTTPSURL, HTTPURL
+from .mailto import MailtoURL
+from .news import NewsURL
+from .nntp import NNTPURL
+from .prospero import ProsperoURL
+from .rfc1630 import URNURL, CidURL, MidURL
+from .telnet import TelnetURL
+from .wais import WAISURL
 
 ENTRY_POINT_GROUP = "omniurl.schemes"
 
-_classes: dict[str, type[URL]] = {}
+BUILTIN: tuple[type[URL], ...] = (
+    FTPURL,
+    HTTPURL,
+    HTTPSURL,
+    GopherURL,
+    MailtoURL,
+    NewsURL,
+    NNTPURL,
+    TelnetURL,
+    WAISURL,
+    FileURL,
+    ProsperoURL,
+    MidURL,
+    CidURL,
+    URNURL,
+)
+
+_classes: dict[str, type[URL]] = {name: cls for cls in BUILTIN for name in cls.schemes}
 _loaded = False
 
 
 def register(name: str, cls: type[URL]) -> None:
-    """Make ``cls`` parse URLs of scheme ``name`` (case-insensitive)."""
+    """Make ``cls`` parse URLs of scheme ``name`` (case-insensitive; §2.1's characters).
+
+    ``cls`` follows the :class:`schemes.base.URL` contract: ``from_text`` parses, ``str()``
+    gives the canonical form, ``components()`` the JSON keys.  A later registration of the
+    same name replaces the earlier one (a plugin may override a built-in on purpose).
+    """
+    if not grammar.SCHEME_RE.fullmatch(name):
+        raise SchemeError(f"{name!r} is not a scheme name (§2.1)", component="scheme", offset=0)
+    if not (isinstance(cls, type) and issubclass(cls, URL)):
+        raise TypeError(f"{cls!r} is not a schemes.URL subclass")
     _classes[name.lower()] = cls
 
 
-def _load() -> None:
+def _load_entry_points() -> None:
+    """Register the ``omniurl.schemes`` entry points (never over an in-process registration)."""
     global _loaded
     if _loaded:
         return
@@ -32,17 +75,60 @@ def _load() -> None:
 
 
 def scheme_class(name: str) -> type[URL] | None:
-    _load()
-    return _classes.get(name.lower())
+    """The class registered for ``name``, or None (then :func:`parse` uses GenericURL)."""
+    cls = _classes.get(name.lower())
+    if cls is None and not _loaded:
+        _load_entry_points()
+        cls = _classes.get(name.lower())
+    return cls
+
+
+def registered() -> dict[str, type[URL]]:
+    """A copy of the scheme -> class table (entry points included)."""
+    _load_entry_points()
+    return dict(_classes)
 
 
 def parse(text: str, strict: bool = True) -> URL:
-    """Parse ``text`` into an instance of its scheme's URL class."""
-    colon = text.find(":")
+    """Parse ``text`` into an instance of its scheme's URL class.
+
+    ``strict=True`` applies RFC 1738 to the letter; ``strict=False`` accepts what real-world
+    text often holds (unencoded unsafe characters, a stray "%", userinfo in http) wherever
+    the meaning stays unambiguous.  Every failure is a :class:`schemes.URLError` naming the
+    component and the character offset to blame; no other exception escapes.
+    """
+    try:
+        colon = text.find(":")
+        name = text[:colon]
+        cls = _classes.get(name) if colon > 0 else None
+        if cls is None:
+            name, cls = _lookup(text, colon)
+        return cls._parse_at(text, colon + 1, name, strict)
+    except URLError:
+        raise
+    except Exception as exc:  # a bug or a plugin's mistake: still one error type for callers
+        if not isinstance(text, str):
+            raise URLError(f"a URL is text, not {type(text).__name__}") from None
+        raise URLError(
+            f"cannot parse this URL ({type(exc).__name__}: {exc})", component=None
+        ) from exc
+
+
+def _lookup(text: str, colon: int) -> tuple[str, type[URL]]:
+    """The scheme name (lower case) and its class, for anything but an exact-case hit."""
     if colon <= 0:
-        raise SchemeError("a URL starts with a scheme name and ':'", component="scheme", offset=0)
-    scheme = text[:colon].lower()
-    cls = scheme_class(scheme)
-    if cls is None:
-        raise URLError(f"no parser for {scheme}:", component="scheme", offset=0)
-    return cls.from_text(text, scheme=scheme, rest=text[colon + 1 :], strict=strict)
+        raise SchemeError(
+            "a URL starts with a scheme name and ':' (§2.1)", component="scheme", offset=0
+        )
+    name = text[:colon]
+    m = grammar.SCHEME_RE.match(name)
+    bad = 0 if m is None else m.end()
+    if bad < colon:
+        raise SchemeError(
+            f"character {name[bad]!r} cannot appear in a scheme name (§2.1: letters, digits, "
+            "'+', '-', '.')",
+            component="scheme",
+            offset=bad,
+        )
+    name = name.lower()
+    return name, scheme_class(name) or GenericURL

@@ -1,0 +1,346 @@
+"""Carry out an NNTP plan: exactly its steps, in order, conditional ones only when due.
+
+The steps carry a ``role`` in their meta (``group``, ``over``...); this module decides from
+the replies whether a conditional step is due (``MODE READER`` after CAPABILITIES, ``XOVER``
+after OVER failed...) and turns the data blocks into a :class:`Resource`: an article is
+streamed as it arrives (dot-unstuffed, CRLF line ends, RFC 5536's canonical form), a listing
+of articles or groups is read whole (bounded) into entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+
+from resolvers.errors import NotFound, PlanError, ProtocolError, ReplyError
+from resolvers.options import Options
+from resolvers.plan import Plan, Step
+from resolvers.resource import Entry, Resource
+
+from .grammar import news_url_for_group, news_url_for_message_id, nntp_url
+from .planner import RANGE
+from .replies import (
+    GroupInfo,
+    Reply,
+    parse_active,
+    parse_article_number,
+    parse_capabilities,
+    parse_group,
+    parse_overview,
+)
+from .session import NNTPSession
+
+#: Replies that say "this server does not have that command" (RFC 3977 §3.2.1): 500 unknown
+#: command, 501 syntax error (an RFC 977 server given RFC 3977 arguments), 503 not supported.
+NOT_SUPPORTED = (500, 501, 503)
+AUTH_ROLES = ("auth-user", "auth-pass")
+
+
+@dataclass
+class _State:
+    """What the replies so far have told us (decides the conditional steps)."""
+
+    capabilities: dict[str, tuple[str, ...]] | None = None
+    group: GroupInfo | None = None
+    fell_back: set[str] = field(default_factory=set)
+    entries: list[Entry] | None = None
+    metadata: dict[str, object] = field(default_factory=dict)
+
+
+async def execute(plan: Plan, options: Options) -> Resource:
+    """Connect, greet, walk the plan's steps; return the article (streamed) or a listing."""
+    if plan.host is None or plan.port is None:
+        raise PlanError("an NNTP plan names its server", component="host")
+    auth = [s for s in plan.steps if s.get("role") in AUTH_ROLES]
+    session, greeting = await NNTPSession.open(plan.host, plan.port, options, auth_steps=auth)
+    state = _State(metadata={"greeting": greeting.line})
+    try:
+        for index, step in enumerate(plan.steps):
+            role = step.get("role")
+            if role == "article":
+                return await _article(plan, session, step, plan.steps[index + 1 :])
+            if role == "quit":
+                await session.quit(step)
+            elif role not in AUTH_ROLES:
+                await _STEPS[str(role)](plan, session, step, state, options)
+    except ReplyError:
+        # The server refused a command but the session is in step: end it with the plan's
+        # QUIT (RFC 3977 §5.4) rather than hanging up on it.
+        await _quit(session, plan.steps)
+        raise
+    except BaseException:
+        await session.close()
+        raise
+    return Resource(
+        plan,
+        kind="listing",
+        entries=state.entries or [],
+        replies=session.replies,
+        metadata=state.metadata,
+    )
+
+
+# -- one function per role ----------------------------------------------------------------
+
+
+async def _capabilities(
+    plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
+) -> None:
+    reply = await session.command(step)
+    if reply.code == 101:
+        state.capabilities = parse_capabilities(await session.collect("the capability list"))
+        state.metadata["capabilities"] = sorted(state.capabilities)
+    elif reply.code >= 400:
+        state.capabilities = None  # RFC 977 servers answer 500: no capabilities known
+    else:
+        raise _unexpected(reply, "CAPABILITIES")
+
+
+async def _mode_reader(
+    plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
+) -> None:
+    """RFC 3977 §5.3: MODE READER only to a server that lists MODE-READER (a mode-switching
+    server such as INN's innd, which hands the connection to nnrpd), never when READER is
+    already listed; an RFC 977 server cannot tell us, so it gets one (500 is harmless).
+
+    §5.3 says the capabilities may change after MODE READER; no later step depends on them
+    (OVER falls back on its reply), so the plan does not ask for them again."""
+    caps = state.capabilities
+    if caps is not None and ("READER" in caps or "MODE-READER" not in caps):
+        return
+    reply = await session.command(step)
+    if reply.code in (200, 201) or reply.code in NOT_SUPPORTED:
+        return
+    if reply.code == 502:
+        raise ReplyError(
+            f"{plan.host} does not let this client read news: {reply.line}",
+            component="host",
+            code=reply.code,
+            reply=reply.line,
+        )
+    raise _unexpected(reply, "MODE READER")
+
+
+async def _group(
+    plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
+) -> None:
+    reply = await session.command(step)
+    if reply.code == 411:
+        raise NotFound(
+            f"no such newsgroup on {plan.host}: {reply.line}",
+            component="newsgroup",
+            code=reply.code,
+            reply=reply.line,
+        )
+    if reply.code != 211:
+        raise _unexpected(reply, "GROUP", component="newsgroup")
+    state.group = parse_group(reply)
+    state.metadata.update(count=state.group.count, low=state.group.low, high=state.group.high)
+    state.entries = []
+
+
+async def _overview(
+    plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
+) -> None:
+    """OVER, or XOVER when OVER was not understood (RFC 2980 §2.8 is its RFC 977-era twin)."""
+    role = str(step.get("role"))
+    if not _due(role, state):
+        return
+    assert state.group is not None
+    reply = await session.command(_fill_range(step, state.group, plan))
+    if reply.code in NOT_SUPPORTED:
+        state.fell_back.add(role)
+        return
+    if reply.code in (420, 423):  # §8.3.2: no articles in that range: an empty listing
+        return
+    if reply.code != 224:
+        raise _unexpected(reply, role.upper(), component="newsgroup")
+    group = _group_name(plan)
+    entries: list[Entry] = []
+    async for line in session.data_lines(f"the {role.upper()} listing"):
+        ov = parse_overview(line)
+        info: dict[str, object] = {
+            "number": ov.number,
+            "subject": ov.subject,
+            "from": ov.from_,
+            "date": ov.date,
+            "message_id": ov.message_id.decode("utf-8", "replace"),
+            "references": ov.references,
+            "bytes": ov.bytes,
+            "lines": ov.lines,
+            "news_url": news_url_for_message_id(ov.message_id),
+        }
+        entries.append(
+            Entry(
+                name=ov.subject or "(no subject)",
+                kind="article",
+                url=nntp_url(str(plan.host), int(plan.port or 119), group, ov.number),
+                info=info,
+            )
+        )
+    state.entries = entries
+
+
+async def _listgroup(
+    plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
+) -> None:
+    """The last fallback: article numbers without subjects (RFC 3977 §6.1.2)."""
+    if not _due("listgroup", state):
+        return
+    assert state.group is not None
+    reply = await session.command(_fill_range(step, state.group, plan))
+    if reply.code != 211:
+        raise _unexpected(reply, "LISTGROUP", component="newsgroup")
+    group = _group_name(plan)
+    entries = []
+    async for line in session.data_lines("the LISTGROUP listing"):
+        number = parse_article_number(line)
+        entries.append(
+            Entry(
+                name=f"article {number}",
+                kind="article",
+                url=nntp_url(str(plan.host), int(plan.port or 119), group, number),
+                info={"number": number},
+            )
+        )
+    state.entries = entries
+
+
+async def _list(
+    plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
+) -> None:
+    """LIST ACTIVE (RFC 3977 §7.6.3), or RFC 977's bare LIST when that is not understood."""
+    role = str(step.get("role"))
+    if role == "list" and "list-active" not in state.fell_back:
+        return
+    reply = await session.command(step)
+    if role == "list-active" and reply.code in (500, 501):
+        state.fell_back.add(role)
+        return
+    if reply.code != 215:
+        raise _unexpected(reply, step.shown)
+    entries = []
+    async for line in session.data_lines("the list of newsgroups"):
+        active = parse_active(line)
+        entries.append(
+            Entry(
+                name=active.group.decode("utf-8", "replace"),
+                kind="group",
+                url=news_url_for_group(active.group),
+                info={"high": active.high, "low": active.low, "status": active.status},
+            )
+        )
+    state.entries = entries
+
+
+_STEPS = {
+    "capabilities": _capabilities,
+    "mode-reader": _mode_reader,
+    "group": _group,
+    "over": _overview,
+    "xover": _overview,
+    "listgroup": _listgroup,
+    "list-active": _list,
+    "list": _list,
+}
+
+
+# -- the article --------------------------------------------------------------------------
+
+
+async def _article(plan: Plan, session: NNTPSession, step: Step, rest: Sequence[Step]) -> Resource:
+    reply = await session.command(step)
+    if reply.code != 220:
+        raise _article_error(reply)
+    resource = Resource(
+        plan,
+        kind="content",
+        body=_article_body(session, rest),
+        media_type="message/rfc822",
+        metadata={"reply": reply.line},
+        close=session.close,
+    )
+    resource.replies = session.replies  # the same list: QUIT's reply joins it at the end
+    return resource
+
+
+async def _article_body(session: NNTPSession, rest: Sequence[Step]) -> AsyncIterator[bytes]:
+    """The article's lines with CRLF, in chunks of up to ``chunk_size``; then the plan's
+    remaining steps (QUIT)."""
+    limit = session.options.chunk_size
+    buffer = bytearray()
+    async for line in session.data_lines("the article"):
+        buffer += line + b"\r\n"
+        if len(buffer) >= limit:
+            yield bytes(buffer)
+            buffer.clear()
+    if buffer:
+        yield bytes(buffer)
+    await _quit(session, rest)
+
+
+async def _quit(session: NNTPSession, steps: Sequence[Step]) -> None:
+    for step in steps:
+        if step.get("role") == "quit":
+            await session.quit(step)
+            return
+    await session.close()
+
+
+def _article_error(reply: Reply) -> Exception:
+    # RFC 3977 §6.2.1.2: 430 no article with that message-id; 423 no article with that
+    # number; 420 current article number invalid; 412 no newsgroup selected.
+    if reply.code == 430:
+        return NotFound(
+            f"no article with that message-id: {reply.line}",
+            component="message_id",
+            code=reply.code,
+            reply=reply.line,
+        )
+    if reply.code in (423, 420):
+        return NotFound(
+            f"no article with that number in the group: {reply.line}",
+            component="article",
+            code=reply.code,
+            reply=reply.line,
+        )
+    return _unexpected(reply, "ARTICLE", component="article")
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _due(role: str, state: _State) -> bool:
+    """Whether an overview step is due: OVER when the group has articles; XOVER when OVER
+    was not understood; LISTGROUP when XOVER was not either."""
+    if state.group is None or state.group.empty:
+        return False
+    if role == "over":
+        return True
+    if role == "xover":
+        return "over" in state.fell_back
+    return "xover" in state.fell_back
+
+
+def _fill_range(step: Step, group: GroupInfo, plan: Plan) -> Step:
+    """The step with its range filled from the GROUP reply (decimal digits only, never URL
+    data): the newest ``max_articles`` articles."""
+    if not step.get("range"):
+        return step
+    first, last = group.last(int(plan.get("max_articles", 1000)))
+    text = f"{first}-{last}".encode()
+    data = step.data.replace(RANGE, text)
+    return Step.line(data, meta=dict(step.meta))
+
+
+def _group_name(plan: Plan) -> bytes:
+    group = plan.get("group")
+    return group if isinstance(group, bytes) else b""
+
+
+def _unexpected(reply: Reply, what: str, *, component: str | None = None) -> Exception:
+    if reply.code >= 400:
+        return ReplyError(
+            f"{what} failed: {reply.line}", component=component, code=reply.code, reply=reply.line
+        )
+    return ProtocolError(f"unexpected reply to {what}: {reply.line}", component=component)

@@ -1,0 +1,222 @@
+"""``news:`` and ``nntp:`` URLs as NNTP steps (pure: URL and options in, :class:`Plan` out).
+
+What the URLs stand for (RFC 1738 §3.6, §3.7; RFC 3977 is the protocol, RFC 977's commands the
+fallbacks)::
+
+    news:<message-id>        ARTICLE <message-id>                   -> the article (content)
+    news:<newsgroup>         GROUP, OVER (XOVER, LISTGROUP)         -> its articles (listing)
+    news:*                   LIST ACTIVE (LIST)                     -> every group (listing)
+    nntp://host/group/n      GROUP, ARTICLE n                       -> the article (content)
+    nntp://host/group        GROUP, OVER (XOVER, LISTGROUP)         -> its articles (listing)
+
+Every plan opens with ``CAPABILITIES`` and a conditional ``MODE READER`` (§5.3: only for a
+server that lists MODE-READER, or one too old to know CAPABILITIES), carries conditional
+``AUTHINFO USER``/``PASS`` steps when credentials are configured for the server (RFC 4643:
+sent only after a ``480`` reply, and the refused command is then sent again), and ends with
+``QUIT``.
+
+§3.6: a ``news:`` URL names no server; it comes from ``Options.extra["nntp_server"]``
+(``host[:port]``; the CLI fills it from ``--nntp-server`` or ``$NNTPSERVER``).  This module
+never reads the environment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from resolvers.errors import ConfigurationError, PlanError
+from resolvers.options import Options
+from resolvers.plan import Plan, Step, WireValue
+from schemes.base import URL
+from schemes.errors import URLError
+from schemes.news import NewsURL
+from schemes.nntp import NNTPURL
+
+from .grammar import check_article_number, check_message_id, check_newsgroup
+
+#: RFC 3977 §3 (and RFC 1738 §3.7): the NNTP port.
+NNTP_PORT = 119
+#: ``Options.extra`` key: the server for ``news:`` URLs, ``host[:port]``.
+SERVER_KEY = "nntp_server"
+#: ``Options.extra`` key: how many of a group's newest articles a listing shows.
+MAX_ARTICLES_KEY = "nntp_max_articles"
+DEFAULT_MAX_ARTICLES = 1000
+
+#: The placeholder of a range the executor fills from the GROUP reply (decimal digits only).
+RANGE = b"{range}"
+
+# Conditions, in the words ``omniurl plan`` shows.
+WHEN_MODE_READER = "CAPABILITIES lists MODE-READER, or the server does not know CAPABILITIES"
+WHEN_AUTH_USER = "reply 480 (then the refused command is sent again)"
+WHEN_AUTH_PASS = "reply 381"
+WHEN_GROUP_HAS_ARTICLES = "the group has articles"
+WHEN_NO_OVER = "OVER answered 500, 501 or 503"
+WHEN_NO_XOVER = "XOVER answered 500, 501 or 503"
+WHEN_NO_LIST_ACTIVE = "LIST ACTIVE answered 500 or 501 (an RFC 977 server)"
+
+
+def parse_server(spec: str) -> tuple[str, int, bool]:
+    """``host[:port]`` (IPv6 in brackets) -> ``(host, port, port_given)``, or
+    :class:`ConfigurationError` saying what is wrong with it."""
+    text = spec.strip()
+    host, port_text = text, ""
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            raise ConfigurationError(f"NNTP server {spec!r}: unclosed '['", component="host")
+        host, rest = text[1:end], text[end + 1 :]
+        if rest and not rest.startswith(":"):
+            raise ConfigurationError(f"NNTP server {spec!r}: junk after ']'", component="host")
+        port_text = rest[1:]
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    if not host or any(c.isspace() or c in "/@?#" for c in host):
+        raise ConfigurationError(
+            f"NNTP server {spec!r} is not host[:port] (IPv6 in brackets)", component="host"
+        )
+    if port_text == "":
+        return host.lower(), NNTP_PORT, False
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ConfigurationError(f"NNTP server {spec!r}: bad port {port_text!r}", component="port")
+    return host.lower(), int(port_text), True
+
+
+def plan_nntp(url: URL, options: Options) -> Plan:
+    """The plan for a ``news:`` or ``nntp:`` URL (see the module's table)."""
+    if isinstance(url, NewsURL):
+        host, port = _news_server(options)
+        explicit = False  # configuration, not a URL-specified port (§6 is about the URL)
+        newsgroup, message_id, article = url.newsgroup, url.message_id, None
+    elif isinstance(url, NNTPURL):
+        host, port, explicit = url.hostname, url.effective_port or NNTP_PORT, url.port is not None
+        if not host:
+            raise URLError("an nntp: URL names its server (§3.7)", component="host")
+        newsgroup, message_id, article = url.newsgroup, None, url.article
+    else:
+        raise PlanError(f"the NNTP resolver plans news: and nntp: URLs, not {url.scheme}:")
+
+    steps: list[Step] = [
+        _step("CAPABILITIES", "capabilities"),
+        _step("MODE READER", "mode-reader", when=WHEN_MODE_READER),
+        *_auth_steps(host, options),
+    ]
+    limit = _max_articles(options)
+    meta: dict[str, Any] = {"max_articles": limit}
+    if message_id is not None:
+        wired = check_message_id(message_id)
+        value = WireValue("message_id", wired[1:-1], "nntp")
+        steps.append(_step(b"ARTICLE " + wired, "article", values=[value]))
+        meta["result"] = "article"
+    elif newsgroup == "*" and isinstance(url, NewsURL):
+        steps.append(_step("LIST ACTIVE", "list-active"))
+        steps.append(_step("LIST", "list", when=WHEN_NO_LIST_ACTIVE))
+        meta["result"] = "groups"
+    elif newsgroup:
+        group = check_newsgroup(newsgroup)
+        meta["group"] = group
+        steps += _group_steps(group, article, limit)
+        meta["result"] = "article" if article is not None else "articles"
+    else:
+        raise PlanError(f"{url} names neither a newsgroup nor a message-id", component="newsgroup")
+    steps.append(_step("QUIT", "quit"))
+    return Plan(
+        url=url,
+        scheme=url.scheme,
+        host=host,
+        port=port,
+        transport="tcp",
+        steps=tuple(steps),
+        explicit_port=explicit,
+        meta=tuple(meta.items()),
+    )
+
+
+def _group_steps(group: bytes, article: int | None, limit: int) -> list[Step]:
+    """GROUP, then ARTICLE n (§3.7) or the overview of the newest ``limit`` articles."""
+    value = WireValue("newsgroup", group, "nntp")
+    steps = [_step(b"GROUP " + group, "group", values=[value])]
+    if article is not None:
+        return [*steps, _step(f"ARTICLE {check_article_number(article)}", "article")]
+    over_when = (
+        f"{WHEN_GROUP_HAS_ARTICLES}; <first>-<last> are the newest {limit} article numbers "
+        "the GROUP reply gives"
+    )
+    return [
+        *steps,
+        _step(b"OVER " + RANGE, "over", when=over_when),
+        _step(b"XOVER " + RANGE, "xover", when=WHEN_NO_OVER),
+        _step(
+            b"LISTGROUP " + group + b" " + RANGE, "listgroup", when=WHEN_NO_XOVER, values=[value]
+        ),
+    ]
+
+
+def _news_server(options: Options) -> tuple[str, int]:
+    spec = options.get(SERVER_KEY)
+    if not spec:
+        raise ConfigurationError(
+            "a news: URL names no server (RFC 1738 §3.6): set NNTPSERVER=host[:port], pass "
+            "--nntp-server host[:port], or put it in Options.extra['nntp_server']",
+            component="host",
+        )
+    host, port, _given = parse_server(str(spec))
+    return host, port
+
+
+def _auth_steps(host: str, options: Options) -> list[Step]:
+    """AUTHINFO USER/PASS (RFC 4643 §2.3) with ``Options.credentials`` for the server (the
+    CLI reads ~/.netrc); none when no credentials are configured for it.
+
+    RFC 4643 §3.1 (erratum 1787) lets a server accept SP and TAB inside a user name or a
+    password, and INN does: only the line's end (CR, LF, NUL) is refused, by the policy's
+    "line" context.
+    """
+    found = options.credentials.get(host.lower())
+    if found is None:
+        return []
+    user = found[0].encode("utf-8", "surrogateescape")
+    password = found[1].encode("utf-8", "surrogateescape")
+    return [
+        _step(
+            b"AUTHINFO USER " + user,
+            "auth-user",
+            when=WHEN_AUTH_USER,
+            values=[WireValue("credentials.user", user, "line")],
+        ),
+        Step.line(
+            b"AUTHINFO PASS " + password,
+            shown="AUTHINFO PASS ****",
+            when=WHEN_AUTH_PASS,
+            values=[WireValue("credentials.password", password, "line")],
+            meta={"role": "auth-pass"},
+        ),
+    ]
+
+
+def _max_articles(options: Options) -> int:
+    value = options.get(MAX_ARTICLES_KEY, DEFAULT_MAX_ARTICLES)
+    try:
+        limit = int(value)
+    except (TypeError, ValueError):
+        limit = 0
+    if limit < 1:
+        raise ConfigurationError(
+            f"{MAX_ARTICLES_KEY} must be a positive number of articles, not {value!r}"
+        )
+    return limit
+
+
+def _step(
+    text: str | bytes,
+    role: str,
+    *,
+    when: str | None = None,
+    values: list[WireValue] | None = None,
+) -> Step:
+    """A command line with its ``role`` (what the executor does with the reply).  A ``{range}``
+    in it is filled by the executor from the GROUP reply — decimal digits, never URL data —
+    and shown as ``<first>-<last>``."""
+    data = text.encode() if isinstance(text, str) else text
+    shown = data.decode("utf-8", "backslashreplace").replace("{range}", "<first>-<last>")
+    meta: dict[str, Any] = {"role": role, "range": RANGE in data}
+    return Step.line(data, shown=shown, when=when, values=values or (), meta=meta)

@@ -1,0 +1,109 @@
+"""file: URLs (§3.10).
+
+::
+
+    fileurl = "file://" [ host | "localhost" ] "/" fpath
+
+``host`` is as written: "" and "localhost" both mean "the machine from which the URL is being
+interpreted" (§3.10; see :attr:`FileURL.is_local`).  ``path`` is the decoded
+``"/" fpath`` — the absolute path on that host, its leading "/" included.
+
+Lenient mode also reads the common ``file:/path`` (no ``//``) as host "".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import check_host, format_fragment, split_fragment
+from .base import URL
+from .errors import SchemeSyntaxError
+from .percent import char_error, decode, display, quote
+
+_BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
+PATH_SAFE = "/?:@&="
+
+
+# fileurl = "file://" [ host | "localhost" ] "/" fpath      (the fast path, see grammar)
+_FAST = re.compile(
+    f"//({grammar.HOSTNAME})?(/{grammar.component(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileURL(URL):
+    """``file://host/path`` (§3.10)."""
+
+    #: "", "localhost", or the fully qualified domain name of the system holding the file.
+    host: str = ""
+    #: The decoded absolute path, "/" first.
+    path: str = "/"
+
+    schemes: ClassVar[tuple[str, ...]] = ("file",)
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> FileURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, path, fragment = m.groups()
+            obj = object.__new__(cls)
+            obj.__dict__.update(
+                scheme=scheme,
+                fragment=fragment,
+                host=host or "",
+                path=decode(path) if "%" in path else path,
+            )
+            return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        if text.startswith("//", start):
+            slash = text.find("/", start + 2, end)
+            host_end = end if slash < 0 else slash
+            check_host(text, start + 2, host_end, strict=strict, empty_host=True)
+            host = text[start + 2 : host_end]
+            if slash < 0:
+                if strict:
+                    raise SchemeSyntaxError(
+                        "a file: URL has a '/' and a path after the host (§3.10)",
+                        component="path",
+                        offset=end,
+                    )
+                slash = end
+        elif not strict and text.startswith("/", start):
+            host, slash = "", start
+        else:
+            raise SchemeSyntaxError(
+                "a file: URL continues with '//', the host (maybe empty) and '/' (§3.10)",
+                component="path",
+                offset=start,
+            )
+        if strict:
+            m = _BAD_FPATH.search(text, slash + 1, end)
+            if m is not None:
+                raise char_error(text, m.start(), "path", "§3.10: ';' in a path segment")
+        path = "/" + decode(text[slash + 1 : end], "path", slash + 1)
+        return cls._make({"scheme": scheme, "fragment": fragment, "host": host, "path": path})
+
+    def __str__(self) -> str:
+        return f"{self.scheme}://{self.host}{quote(self.path, PATH_SAFE)}" + format_fragment(
+            self.fragment
+        )
+
+    @property
+    def is_local(self) -> bool:
+        """True for host "" or "localhost" (§3.10: the machine interpreting the URL)."""
+        return self.host == "" or self.host.lower() == "localhost"
+
+    def components(self) -> dict[str, Any]:
+        return {"host": self.host, "path": display(self.path)}

@@ -1,0 +1,155 @@
+"""ftp: URLs (§3.2).
+
+::
+
+    ftpurl  = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
+    fpath   = fsegment *[ "/" fsegment ]
+    fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
+    ftptype = "A" | "I" | "D" | "a" | "i" | "d"
+
+The url-path is kept as the RFC means it (§3.2.2): each ``<cwd>`` segment, decoded, is the
+argument of one CWD command, in order.  ``%2F`` inside a segment stays data (it becomes a "/"
+inside one CWD argument), and empty segments are kept: ``ftp://host//etc/motd`` has
+``cwd == ("", "etc")`` — a null-argument ``CWD`` first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import expect_slashes, format_fragment, format_login, parse_login, split_fragment
+from .base import InternetURL
+from .errors import SchemeSyntaxError
+from .percent import char_error, decode, display, quote
+
+# fpath with "/" allowed between segments: the first bad character of the whole url-path.
+_BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
+#: Reserved characters a segment may carry unencoded (";" and "/" are encoded, §3.2.2).
+SEGMENT_SAFE = "?:@&="
+_TYPECODES = {"a": "a", "i": "i", "d": "d", "A": "a", "I": "i", "D": "d"}
+
+
+# ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]     (the fast path, see grammar)
+_FAST = re.compile(
+    "//"
+    + grammar.LOGIN_FAST
+    + rf"(?:/({grammar.component(grammar.FSEGMENT + '/')})(?:;[Tt][Yy][Pp][Ee]=([AIDaid]))?)?"
+    + grammar.FRAGMENT_FAST
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FTPURL(InternetURL):
+    """``ftp://user:password@host:port/cwd1/cwd2/name;type=typecode`` (§3.2)."""
+
+    #: The decoded ``<cwd>`` segments, one CWD each (empty ones kept: a null-argument CWD).
+    cwd: tuple[str, ...] = ()
+    #: The decoded ``<name>`` (RETR, or NLST with typecode "d"); "" when absent.
+    name: str = ""
+    #: "a", "i" or "d" (lower case), or None when ``;type=`` is absent (§3.2.3: guess).
+    typecode: str | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("ftp",)
+    DEFAULT_PORT: ClassVar[int | None] = 21
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> FTPURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            user, password, host, port, path, typecode, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                if path is None:
+                    segments = [""]
+                elif "%" in path:
+                    segments = [decode(s) for s in path.split("/")]
+                else:
+                    segments = path.split("/")
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=decode(user) if user and "%" in user else user,
+                    password=decode(password) if password and "%" in password else password,
+                    host=host,
+                    port=None if port is None else int(port),
+                    name=segments.pop(),
+                    cwd=tuple(segments),
+                    typecode=None if typecode is None else typecode.lower(),
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        fields: dict[str, Any] = parse_login(
+            text, login, end if slash < 0 else slash, strict=strict
+        )
+        fields["scheme"] = scheme
+        fields["fragment"] = fragment
+        if slash >= 0:
+            path_start = slash + 1
+            path_end = end
+            # ";type=" ftptype  (a BNF literal: case-insensitive, RFC 822 conventions)
+            if end - path_start >= 7 and text[end - 7] == ";":
+                tag = text[end - 6 : end - 1].lower()
+                code = _TYPECODES.get(text[end - 1])
+                if tag == "type=" and code is not None:
+                    fields["typecode"] = code
+                    path_end = end - 7
+                elif tag == "type=":  # refused in lenient mode too: never guess a typecode
+                    raise SchemeSyntaxError(
+                        f"typecode {text[end - 1]!r} is not a, i or d (§3.2.2)",
+                        component="typecode",
+                        offset=end - 1,
+                    )
+            if strict:
+                m = _BAD_FPATH.search(text, path_start, path_end)
+                if m is not None:
+                    raise _segment_error(text, path_start, path_end, m.start())
+            segments = text[path_start:path_end].split("/")
+            offset = path_start
+            decoded = []
+            for seg in segments:
+                decoded.append(decode(seg, "path", offset) if "%" in seg else seg)
+                offset += len(seg) + 1
+            fields["name"] = decoded.pop()
+            fields["cwd"] = tuple(decoded)
+        return cls._make(fields)
+
+    def __str__(self) -> str:
+        path = "/".join([quote(s, SEGMENT_SAFE) for s in (*self.cwd, self.name)])
+        out = f"{self.scheme}://{format_login(self.user, self.password, self.host, self.port)}/"
+        out += path
+        if self.typecode is not None:
+            out += ";type=" + self.typecode
+        return out + format_fragment(self.fragment)
+
+    @property
+    def path_segments(self) -> tuple[str, ...]:
+        """All decoded segments: ``cwd`` then ``name``."""
+        return (*self.cwd, self.name)
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["cwd"] = [display(s) for s in self.cwd]
+        out["name"] = display(self.name)
+        out["typecode"] = self.typecode
+        return out
+
+
+def _segment_error(text: str, path_start: int, path_end: int, pos: int) -> Exception:
+    """Name the segment that broke: ``cwd[i]`` or ``name``."""
+    index = text.count("/", path_start, pos)
+    component = "name" if index == text.count("/", path_start, path_end) else f"cwd[{index}]"
+    return char_error(text, pos, component, "§3.2.2: ';' and '/' inside a segment")

@@ -1,0 +1,62 @@
+"""Any other scheme: the generic URL of §5 (``genericurl = scheme ":" schemepart``).
+
+``x-`` schemes (§4, experimental) and schemes no parser is registered for parse here.  The
+scheme-specific part is kept as written — without knowing the scheme, decoding it would lose
+the difference between a reserved character and its escape (§2.2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from . import grammar
+from .authority import format_fragment, split_fragment
+from .base import URL
+from .percent import check
+
+# schemepart = *xchar | ip-schemepart
+_BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
+
+
+# genericurl = scheme ":" schemepart,  schemepart = *xchar      (the fast path)
+_FAST = re.compile(f"({grammar.component(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GenericURL(URL):
+    """``scheme:schemepart`` for a scheme omniurl has no parser for (§5)."""
+
+    #: Everything between "scheme:" and "#", as written (still encoded).
+    scheme_specific_part: str = ""
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> GenericURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GenericURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            ssp, fragment = m.groups()
+            obj = object.__new__(cls)
+            obj.__dict__.update(scheme=scheme, fragment=fragment, scheme_specific_part=ssp)
+            return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GenericURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        if strict:
+            check(text, start, end, _BAD_XCHARS, "scheme_specific_part", "§5: *xchar")
+        return cls._make(
+            {"scheme": scheme, "fragment": fragment, "scheme_specific_part": text[start:end]}
+        )
+
+    def __str__(self) -> str:
+        return f"{self.scheme}:{self.scheme_specific_part}{format_fragment(self.fragment)}"
+
+    def components(self) -> dict[str, Any]:
+        return {"scheme_specific_part": self.scheme_specific_part}

@@ -1,0 +1,160 @@
+"""gopher: URLs, Gopher+ included (§3.4).
+
+::
+
+    gopherurl = "gopher://" hostport [ / [ gtype [ selector
+                [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
+    gtype     = xchar
+    selector  = *xchar
+    gopher+_string = *xchar
+
+"Within the <gopher-path>, no characters are reserved" (§3.4.1): "?", ";", "/" and the rest
+are selector data — only an encoded tab (``%09``) separates the selector from the search and
+the search from the Gopher+ string.  Everything is decoded: the selector is the octets sent
+to the server.  A selector or search may not hold CR or LF (they would end the request line,
+RFC 1436); the Gopher+ string may (an ASK form's answers, §3.4.9), and it is everything after
+the second ``%09``, tabs included.
+
+When the search is empty, RFC 1738 (§3.4.3) sends "selector TAB TAB gopher+"; the last draft
+(draft-ietf-uri-url-07 §3.4.3) sends the search "optionally ... (if the element is not
+empty)".  Which is sent is the planner's choice; the parser keeps ``search == ""`` apart from
+``search is None``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import expect_slashes, format_fragment, format_login, parse_hostport, split_fragment
+from .base import InternetURL
+from .errors import SchemeSyntaxError
+from .percent import check, decode, display, quote
+
+_BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
+_TAB = re.compile(r"%09|\t")
+_CRLF = re.compile(r"%0[DdAa]|[\r\n]")
+#: In a gopher-path no character is reserved (§3.4.1): reserved ones stay unencoded.
+PATH_SAFE = grammar.RESERVED
+
+
+# gopherurl = "gopher://" hostport [ / [ gtype [ selector ] ] ]  without any escape (fast path)
+_FAST = re.compile(
+    "//" + grammar.HOSTPORT_FAST + rf"(?:/([{grammar.XCHAR}]*))?" + grammar.FRAGMENT_FAST
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GopherURL(InternetURL):
+    """``gopher://host:port/<gtype><selector>%09<search>%09<gopher+_string>`` (§3.4)."""
+
+    #: The Gopher item type, one character; "1" (a menu) when the gopher-path is empty.
+    gtype: str = "1"
+    #: The decoded selector string (may be empty: the server's top menu).
+    selector: str = ""
+    #: The decoded search string after the first ``%09``; None when absent.
+    search: str | None = None
+    #: The decoded Gopher+ string after the second ``%09`` (e.g. "+", "!", "$",
+    #: "+application/postscript Es_ES"); None for a plain Gopher item.
+    gopher_plus: str | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("gopher",)
+    DEFAULT_PORT: ClassVar[int | None] = 70
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> GopherURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, path, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    gtype=path[0] if path else "1",
+                    selector=path[1:] if path else "",
+                    search=None,
+                    gopher_plus=None,
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        host, port = parse_hostport(text, login, end if slash < 0 else slash, strict=strict)
+        fields: dict[str, Any] = {
+            "scheme": scheme,
+            "fragment": fragment,
+            "host": host,
+            "port": port,
+        }
+        if slash >= 0 and slash + 1 < end:
+            gpos = slash + 1
+            if strict:
+                check(text, gpos, end, _BAD_XCHARS, "selector", "§3.4.1")
+            glen = 3 if text[gpos] == "%" and gpos + 3 <= end else 1
+            gtype = decode(text[gpos : gpos + glen], "gtype", gpos)
+            if strict and gtype in "\t\r\n":
+                raise SchemeSyntaxError(
+                    "the gopher type cannot be a TAB, CR or LF", component="gtype", offset=gpos
+                )
+            fields["gtype"] = gtype
+            pieces = _split_tabs(text, gpos + glen, end)
+            names = ("selector", "search", "gopher_plus")
+            for name, (a, b) in zip(names, pieces, strict=False):
+                if strict and name != "gopher_plus":
+                    m = _CRLF.search(text, a, b)
+                    if m is not None:
+                        raise SchemeSyntaxError(
+                            f"the {name} cannot hold CR or LF: they would end the request "
+                            "line (RFC 1436)",
+                            component=name,
+                            offset=m.start(),
+                        )
+                fields[name] = decode(text[a:b], name, a)
+        return cls._make(fields)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}://{format_login(None, None, self.host, self.port)}/"
+        out += quote(self.gtype, PATH_SAFE) + quote(self.selector, PATH_SAFE)
+        if self.search is not None or self.gopher_plus is not None:
+            out += "%09" + quote(self.search or "", PATH_SAFE)
+        if self.gopher_plus is not None:
+            out += "%09" + quote(self.gopher_plus, PATH_SAFE)
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["gtype"] = display(self.gtype)
+        out["selector"] = display(self.selector)
+        out["search"] = None if self.search is None else display(self.search)
+        out["gopher_plus"] = None if self.gopher_plus is None else display(self.gopher_plus)
+        return out
+
+
+def _split_tabs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The raw spans of selector, search and gopher+ string: split at the first two tabs."""
+    spans = []
+    pos = start
+    for _ in range(2):
+        m = _TAB.search(text, pos, end)
+        if m is None:
+            break
+        spans.append((pos, m.start()))
+        pos = m.end()
+    spans.append((pos, end))
+    return spans

@@ -1,0 +1,132 @@
+"""RFC 1738 §5's BNF, written once as named regular-expression pieces (the h11 way).
+
+Every piece carries the BNF line it implements in a comment above it.  The pieces are
+*character-class contents* (strings meant to go inside ``[...]``) and whole patterns; the
+scheme modules compose them into one compiled pattern per production, so a URL is validated
+by a handful of precompiled matches rather than character-by-character Python code.
+
+Where omniurl departs from the BNF, the comment says so and why (``[IPv6]`` literals, the
+fragment, RFC 6068 mailto header fields).
+"""
+
+from __future__ import annotations
+
+import re
+from re import Pattern
+
+# -- Miscellaneous definitions (§5) ------------------------------------------------------------
+
+# alpha = lowalpha | hialpha
+ALPHA = "A-Za-z"
+# digit = "0" | "1" | ... | "9"
+DIGIT = "0-9"
+# safe = "$" | "-" | "_" | "." | "+"
+SAFE = r"$\-_.+"
+# extra = "!" | "*" | "'" | "(" | ")" | ","
+EXTRA = r"!*'(),"
+# national = "{" | "}" | "|" | "\" | "^" | "~" | "[" | "]" | "`"
+NATIONAL = "{}|\\^~[]`"
+# punctuation = "<" | ">" | "#" | "%" | <">
+PUNCTUATION = '<>#%"'
+# reserved = ";" | "/" | "?" | ":" | "@" | "&" | "="
+RESERVED = ";/?:@&="
+# unreserved = alpha | digit | safe | extra
+UNRESERVED = ALPHA + DIGIT + SAFE + EXTRA
+# hex = digit | "A" | ... | "F" | "a" | ... | "f"
+HEX = "0-9A-Fa-f"
+# escape = "%" hex hex
+ESCAPE = f"%[{HEX}]{{2}}"
+
+#: The characters §2.2 lets appear unencoded anywhere: "only alphanumerics, the special
+#: characters "$-_.+!*'()," ... may be used unencoded within a URL" (as a plain string).
+UNRESERVED_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789$-_.+!*'(),"
+
+# -- character classes of the components (contents of [...]; escapes are added separately) ----
+
+# uchar = unreserved | escape
+UCHAR = UNRESERVED
+# xchar = unreserved | reserved | escape
+XCHAR = UNRESERVED + r";/?:@&="
+# user = *[ uchar | ";" | "?" | "&" | "=" ]      password: the same
+USER = UNRESERVED + r";?&="
+# fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]   (ftp, file)
+FSEGMENT = UNRESERVED + r"?:@&="
+# hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]   (http)
+HSEGMENT = UNRESERVED + r";:@&="
+# search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]     (http, wais)
+SEARCH = UNRESERVED + r";:@&="
+# psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]   (prospero)
+PSEGMENT = UNRESERVED + r"?:@&="
+# fieldname = *[ uchar | "?" | ":" | "@" | "&" ]        fieldvalue: the same (prospero)
+FIELD = UNRESERVED + r"?:@&"
+# article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host   (the part before "@")
+ARTICLE = UNRESERVED + r";/?:&="
+# group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
+GROUP = r"[A-Za-z][A-Za-z0-9\-.+_]*"
+# The fragment (RFC 1630 §4.2, fragmentid = xalphas): omniurl accepts any xchar.
+FRAGMENT = XCHAR
+
+# -- host (§3.1, §5) -----------------------------------------------------------------------------
+
+# alphadigit = alpha | digit
+# domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+DOMAINLABEL = r"[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
+# toplabel = alpha | alpha *[ alphadigit | "-" ] alphadigit
+TOPLABEL = r"[A-Za-z](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
+# hostname = *[ domainlabel "." ] toplabel
+HOSTNAME = rf"(?:{DOMAINLABEL}\.)*{TOPLABEL}"
+# hostnumber = digits "." digits "." digits "." digits   (each group checked <= 255 in code)
+HOSTNUMBER = r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+"
+# Modern extension (RFC 3986 §3.2.2): "[" IPv6address "]" (validated by ipaddress in code).
+IP_LITERAL = r"\[[0-9A-Fa-f:.]+\]"
+# host = hostname | hostnumber
+HOST = rf"(?:{HOSTNAME}|{HOSTNUMBER}|{IP_LITERAL})"
+# port = digits
+PORT = r"[0-9]+"
+
+# -- scheme (§2.1) -------------------------------------------------------------------------------
+
+# scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]   ("interpreters should use case-ignore")
+SCHEME_RE: Pattern[str] = re.compile(r"[A-Za-z0-9+\-.]+")
+
+HOSTNAME_RE: Pattern[str] = re.compile(HOSTNAME)
+HOSTNUMBER_RE: Pattern[str] = re.compile(HOSTNUMBER)
+GROUP_RE: Pattern[str] = re.compile(GROUP)
+DIGITS_RE: Pattern[str] = re.compile(r"[0-9]+")
+
+
+def component(cls: str) -> str:
+    """``*[ <cls> | escape ]`` as a pattern string."""
+    return f"(?:[{cls}]|{ESCAPE})*"
+
+
+def bad_char(cls: str) -> Pattern[str]:
+    """A pattern finding the first character that breaks ``*[ <cls> | escape ]``: a character
+    outside the class, or a ``%`` not followed by two hex digits."""
+    return re.compile(f"[^{cls}%]|%(?![{HEX}]{{2}})")
+
+
+def bad_escape() -> Pattern[str]:
+    """A pattern finding a ``%`` not followed by two hex digits (lenient mode's only check on
+    characters is none at all; this one is for strict components that allow any character)."""
+    return re.compile(f"%(?![{HEX}]{{2}})")
+
+
+def component_plus(cls: str) -> str:
+    """``1*[ <cls> | escape ]`` as a pattern string."""
+    return f"(?:[{cls}]|{ESCAPE})+"
+
+
+# -- the fast path ---------------------------------------------------------------------------
+# Each scheme compiles one pattern for its whole scheme-specific part from the pieces below
+# and tries it first: one match validates the common, strictly valid URL.  These pieces accept
+# a strict subset of the full grammar (hostnames only: IPv4 and [IPv6] hosts, ports above
+# 65535 and anything unusual take the slower component-by-component path, which also finds
+# the offset of an error).  tests/test_properties_parse.py checks both paths agree.
+
+# login = [ user [ ":" password ] "@" ] hostport     groups: user, password, host, port
+LOGIN_FAST = rf"(?:({component(USER)})(?::({component(USER)}))?@)?({HOSTNAME})(?::([0-9]{{1,5}}))?"
+# hostport = host [ ":" port ]                       groups: host, port
+HOSTPORT_FAST = rf"({HOSTNAME})(?::([0-9]{{1,5}}))?"
+# [ "#" fragment ]                                   group: fragment
+FRAGMENT_FAST = rf"(?:#({component(FRAGMENT)}))?"

@@ -1,0 +1,145 @@
+"""http: and https: URLs (§3.3; https by RFC 2818 with the same syntax, port 443).
+
+::
+
+    httpurl = "http://" hostport [ "/" hpath [ "?" search ]]
+    hpath   = hsegment *[ "/" hsegment ]
+    hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]
+    search  = *[ uchar | ";" | ":" | "@" | "&" | "=" ]
+
+The path and search are kept *as on the wire* (still encoded): an HTTP server gives meaning
+to ``%2F`` versus ``/`` (RFC 1630 §4.1.2 example 2), so decoding them here would lose
+information.  ``path`` includes its leading "/" ("" when the URL has none).  "No user name
+or password is allowed" (§3.3): refused in strict mode, kept in lenient mode.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import expect_slashes, format_fragment, format_login, parse_login, split_fragment
+from .base import InternetURL
+from .percent import check
+
+_BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
+_BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
+# Lenient mode: characters never sent raw on an HTTP request line (controls, space, non-ASCII,
+# and §2.2's unsafe/national ones a server may misread) are encoded at parse time.
+_NEVER_RAW = re.compile(r'[^\x21-\x7e]|["<>\\^`{|}]')
+
+
+def _encode_never_raw(text: str) -> str:
+    return _NEVER_RAW.sub(
+        lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "surrogateescape")),
+        text,
+    )
+
+
+# httpurl = "http://" hostport [ "/" hpath [ "?" search ]]      (the fast path, see grammar)
+_FAST = re.compile(
+    "//"
+    + grammar.HOSTPORT_FAST
+    + rf"(?:(/{grammar.component(grammar.HSEGMENT + '/')})"
+    + rf"(?:\?({grammar.component(grammar.SEARCH)}))?)?"
+    + grammar.FRAGMENT_FAST
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HTTPURL(InternetURL):
+    """``http://host:port/path?search`` (§3.3)."""
+
+    #: The path as on the wire, still encoded, with its leading "/"; "" when absent.
+    path: str = ""
+    #: The search part after "?", still encoded; None when there is no "?".
+    search: str | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("http",)
+    DEFAULT_PORT: ClassVar[int | None] = 80
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> HTTPURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, path, search, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    path=path or "",
+                    search=search,
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        if strict:
+            auth_end = end if slash < 0 else slash
+        else:  # lenient: "http://host?q" (no "/" before "?") as browsers read it
+            q = text.find("?", login, end if slash < 0 else slash)
+            auth_end = q if q >= 0 else (end if slash < 0 else slash)
+        fields: dict[str, Any] = parse_login(
+            text, login, auth_end, strict=strict, userinfo=False, userinfo_rule="§3.3"
+        )
+        fields["scheme"] = scheme
+        fields["fragment"] = fragment
+        if auth_end < end:
+            q = text.find("?", auth_end, end)
+            path_end = end if q < 0 else q
+            if strict:
+                check(text, auth_end + 1, path_end, _BAD_HPATH, "path", "§3.3: '?' in the path")
+                if q >= 0:
+                    check(text, q + 1, end, _BAD_SEARCH, "search", "§3.3: '/' and '?' in search")
+            path = text[auth_end:path_end]
+            search = None if q < 0 else text[q + 1 : end]
+            if not strict:
+                path = _encode_never_raw(path)
+                if search is not None:
+                    search = _encode_never_raw(search)
+            fields["path"] = path
+            fields["search"] = search
+        return cls._make(fields)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}://{format_login(self.user, self.password, self.host, self.port)}"
+        out += self.path
+        if self.search is not None:
+            out += "?" + self.search
+        return out + format_fragment(self.fragment)
+
+    @property
+    def target(self) -> str:
+        """The request-target of the HTTP request line: path (or "/") and "?search"."""
+        target = self.path or "/"
+        return target if self.search is None else f"{target}?{self.search}"
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["path"] = self.path
+        out["search"] = self.search
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class HTTPSURL(HTTPURL):
+    """``https://host:port/path?search`` — HTTP over TLS (RFC 2818), the syntax of §3.3."""
+
+    schemes: ClassVar[tuple[str, ...]] = ("https",)
+    DEFAULT_PORT: ClassVar[int | None] = 443

@@ -1,0 +1,132 @@
+"""mailto: URLs (§3.5), with RFC 6068's header fields as an extension.
+
+::
+
+    mailtourl      = "mailto:" encoded822addr
+    encoded822addr = 1*xchar               ; further defined in RFC822
+    ; RFC 6068: mailtoURI = "mailto:" [ to ] [ hfields ]
+    ;           hfields = "?" hfield *( "&" hfield ),  hfield = hfname "=" hfvalue
+
+"Within mailto URLs, there are no reserved characters" (§3.5) — except that, following RFC
+6068, a "?" starts the header fields (``?subject=...&body=...``), and in them "&" and "="
+delimit.  A "?" that belongs to an address must be written ``%3F``.  ``address`` is the
+decoded addr-spec (RFC 6068 allows several, comma-separated); "%" in an address is ``%25``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import format_fragment, split_fragment
+from .base import URL
+from .errors import SchemeSyntaxError
+from .percent import check, decode, display, quote
+
+_BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
+_BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")
+ADDRESS_SAFE = ";/:@&="
+HFIELD_SAFE = ";/:@"
+
+
+# mailtourl = "mailto:" encoded822addr      (no header fields: the fast path, see grammar)
+_FAST = re.compile(
+    f"({grammar.component_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MailtoURL(URL):
+    """``mailto:addr-spec`` (§3.5) and ``mailto:addr?subject=...&body=...`` (RFC 6068)."""
+
+    #: The decoded addr-spec (or comma-separated addr-specs, RFC 6068); "" when only
+    #: header fields are given (``mailto:?to=...``).
+    address: str = ""
+    #: The decoded header fields in order, names as written (RFC 6068 §2).
+    headers: tuple[tuple[str, str], ...] = ()
+
+    schemes: ClassVar[tuple[str, ...]] = ("mailto",)
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> MailtoURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            address, fragment = m.groups()
+            obj = object.__new__(cls)
+            obj.__dict__.update(
+                scheme=scheme,
+                fragment=fragment,
+                address=decode(address) if "%" in address else address,
+                headers=(),
+            )
+            return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        q = text.find("?", start, end)
+        addr_end = end if q < 0 else q
+        if strict:
+            check(text, start, addr_end, _BAD_ADDRESS, "address", "RFC 6068: '?' starts headers")
+            if q < 0 and addr_end == start:
+                raise SchemeSyntaxError(
+                    "a mailto: URL names an address (§3.5: encoded822addr = 1*xchar)",
+                    component="address",
+                    offset=start,
+                )
+        headers: list[tuple[str, str]] = []
+        if q >= 0:
+            pos = q + 1
+            while pos <= end:
+                amp = text.find("&", pos, end)
+                field_end = end if amp < 0 else amp
+                if field_end > pos or strict:
+                    eq = text.find("=", pos, field_end)
+                    if eq < 0:
+                        if strict:
+                            raise SchemeSyntaxError(
+                                "a header field is written name=value (RFC 6068 §2)",
+                                component="headers",
+                                offset=pos,
+                            )
+                        eq = field_end
+                    if strict:
+                        check(text, pos, eq, _BAD_HFIELD, "headers", "RFC 6068 §2")
+                        check(text, eq + 1, field_end, _BAD_HFIELD, "headers", "RFC 6068 §2")
+                    headers.append(
+                        (
+                            decode(text[pos:eq], "headers", pos),
+                            decode(text[eq + 1 : field_end], "headers", eq + 1),
+                        )
+                    )
+                pos = field_end + 1
+        return cls._make(
+            {
+                "scheme": scheme,
+                "fragment": fragment,
+                "address": decode(text[start:addr_end], "address", start),
+                "headers": tuple(headers),
+            }
+        )
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}:{quote(self.address, ADDRESS_SAFE)}"
+        if self.headers:
+            out += "?" + "&".join(
+                f"{quote(n, HFIELD_SAFE)}={quote(v, HFIELD_SAFE)}" for n, v in self.headers
+            )
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        return {
+            "address": display(self.address),
+            "headers": [[display(n), display(v)] for n, v in self.headers],
+        }

@@ -1,0 +1,112 @@
+"""nntp: URLs (§3.7).
+
+::
+
+    nntpurl = "nntp://" hostport "/" group [ "/" digits ]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import expect_slashes, format_fragment, format_login, parse_hostport, split_fragment
+from .base import InternetURL
+from .errors import SchemeSyntaxError
+from .news import _group_error
+from .percent import decode, display, quote
+
+# nntpurl = "nntp://" hostport "/" group [ "/" digits ]      (the fast path, see grammar)
+_FAST = re.compile(
+    "//" + grammar.HOSTPORT_FAST + rf"/({grammar.GROUP})(?:/([0-9]+))?" + grammar.FRAGMENT_FAST
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class NNTPURL(InternetURL):
+    """``nntp://host:port/<newsgroup-name>/<article-number>`` (§3.7)."""
+
+    newsgroup: str = ""
+    #: The article number within the group; None: the group itself.
+    article: int | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("nntp",)
+    DEFAULT_PORT: ClassVar[int | None] = 119
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> NNTPURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, group, article, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    newsgroup=group,
+                    article=None if article is None else int(article),
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        host, port = parse_hostport(text, login, end if slash < 0 else slash, strict=strict)
+        fields: dict[str, Any] = {
+            "scheme": scheme,
+            "fragment": fragment,
+            "host": host,
+            "port": port,
+        }
+        if slash < 0:
+            if strict:
+                raise SchemeSyntaxError(
+                    "an nntp: URL names a newsgroup after the host (§3.7)",
+                    component="newsgroup",
+                    offset=end,
+                )
+            return cls._make(fields)
+        gstart = slash + 1
+        second = text.find("/", gstart, end)
+        gend = end if second < 0 else second
+        if strict and not grammar.GROUP_RE.fullmatch(text, gstart, gend):
+            raise _group_error(text, gstart, gend)
+        fields["newsgroup"] = decode(text[gstart:gend], "newsgroup", gstart)
+        if second >= 0:
+            if not grammar.DIGITS_RE.fullmatch(text, second + 1, end):
+                if strict or second + 1 < end:
+                    raise SchemeSyntaxError(
+                        "the article number is decimal digits (§3.7)",
+                        component="article",
+                        offset=second + 1,
+                    )
+            else:
+                fields["article"] = int(text[second + 1 : end])
+        return cls._make(fields)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}://{format_login(None, None, self.host, self.port)}/"
+        out += quote(self.newsgroup)
+        if self.article is not None:
+            out += f"/{self.article}"
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["newsgroup"] = display(self.newsgroup)
+        out["article"] = self.article
+        return out

@@ -1,0 +1,130 @@
+"""Percent-encoding (§2.2): decode to octets, encode per component, and check.
+
+Decoded components are ``str``.  The octets a URL encodes are decoded as UTF-8 where they are
+UTF-8, and every other octet is kept as a lone surrogate (the ``surrogateescape`` error
+handler), so no information is lost: :func:`to_octets` gives back exactly the octets the URL
+encoded — what goes on the wire.
+
+Encoding is per component: only alphanumerics and ``$-_.+!*'(),`` are always left alone
+(§2.2); each component adds the reserved characters it may carry unencoded (see
+``schemes.grammar``).  Unsafe, national and punctuation characters, controls, and octets
+80-FF are always encoded.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from re import Pattern
+
+from . import grammar
+from .errors import EncodingError
+
+__all__ = [
+    "check",
+    "decode",
+    "display",
+    "encode",
+    "quote",
+    "to_octets",
+    "unquote_to_bytes",
+]
+
+_HEX = "0123456789ABCDEFabcdef"
+_HEXBYTE: dict[str, int] = {a + b: int(a + b, 16) for a in _HEX for b in _HEX}
+
+
+def to_octets(value: str) -> bytes:
+    """The exact octets a decoded component stands for (UTF-8 plus ``surrogateescape``)."""
+    return value.encode("utf-8", "surrogateescape")
+
+
+def unquote_to_bytes(text: str) -> bytes:
+    """Decode every ``%XX`` of ``text`` to its octet.  A ``%`` not followed by two hex digits
+    is kept as it is (strict callers have already refused it: see :func:`check`)."""
+    raw = text.encode("utf-8", "surrogateescape")
+    if b"%" not in raw:
+        return raw
+    parts = raw.split(b"%")
+    out = bytearray(parts[0])
+    for part in parts[1:]:
+        octet = _HEXBYTE.get(part[:2].decode("latin-1"))
+        if octet is None:
+            out += b"%"
+            out += part
+        else:
+            out.append(octet)
+            out += part[2:]
+    return bytes(out)
+
+
+def decode(text: str, component: str = "", offset: int | None = None) -> str:
+    """Decode a component: ``%XX`` escapes to octets, octets to ``str`` (UTF-8, with
+    ``surrogateescape`` for the octets that are not UTF-8).
+
+    Raises :class:`EncodingError` only when ``text`` holds a character that cannot stand for
+    octets at all (a lone surrogate outside the escape range, possible in lenient mode).
+    """
+    if "%" not in text:
+        return text
+    try:
+        return unquote_to_bytes(text).decode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise EncodingError(
+            f"character {text[exc.start]!r} cannot be encoded as octets",
+            component=component or None,
+            offset=None if offset is None else offset + exc.start,
+        ) from None
+
+
+@lru_cache(maxsize=64)
+def _table(safe: str) -> tuple[str, ...]:
+    keep = set(grammar.UNRESERVED_CHARS) | set(safe)
+    return tuple(chr(b) if chr(b) in keep else f"%{b:02X}" for b in range(256))
+
+
+def quote(value: str, safe: str = "") -> str:
+    """Encode a decoded component for a URL: every octet outside the unreserved characters
+    and ``safe`` becomes ``%XX`` (upper-case hex, §2.2)."""
+    table = _table(safe)
+    return "".join([table[b] for b in to_octets(value)])
+
+
+encode = quote
+
+
+def display(value: str) -> str:
+    """A decoded component as JSON-friendly text: itself where it is UTF-8, with each octet
+    that is not (kept as a surrogate) shown as ``%XX``."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else c for c in value)
+    return value
+
+
+def check(text: str, start: int, end: int, bad: Pattern[str], component: str, rule: str) -> None:
+    """Raise :class:`EncodingError` at the first character of ``text[start:end]`` that
+    ``bad`` finds (see :func:`schemes.grammar.bad_char`)."""
+    m = bad.search(text, start, end)
+    if m is not None:
+        raise char_error(text, m.start(), component, rule)
+
+
+def char_error(text: str, pos: int, component: str, rule: str) -> EncodingError:
+    """The error for the character at ``text[pos]``, explaining how to fix it."""
+    ch = text[pos]
+    if ch == "%":
+        return EncodingError(
+            "'%' must start an escape of two hex digits, e.g. %25 for '%' itself "
+            "(§2.2; RFC 1630 §4.1.2 example 3)",
+            component=component,
+            offset=pos,
+        )
+    if ch in grammar.RESERVED:
+        what = f"{ch!r} is reserved here ({rule}); encode it as %{ord(ch):02X}"
+    elif ch.isascii() and ch.isprintable() and ch != " ":
+        what = f"{ch!r} is unsafe and must be encoded as %{ord(ch):02X} (§2.2)"
+    else:
+        enc = "".join(f"%{b:02X}" for b in to_octets(ch)) if ch.isascii() else None
+        what = f"character {ch!r} must be encoded" + (f" as {enc}" if enc else "") + " (§2.2)"
+    return EncodingError(what, component=component, offset=pos)

@@ -1,0 +1,177 @@
+"""prospero: URLs (§3.11), with RFC 1630's object version (§6.4).
+
+::
+
+    prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]
+    ppath       = psegment *[ "/" psegment ]
+    psegment    = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
+    fieldspec   = ";" fieldname "=" fieldvalue
+    fieldname   = *[ uchar | "?" | ":" | "@" | "&" ]
+    fieldvalue  = *[ uchar | "?" | ":" | "@" | "&" ]
+    ; RFC 1630: prosperolink = "prospero://" hostport "/" hsoname [ "%00" version ]
+
+The hsoname is opaque (§3.11): "/" in it has no meaning a client may assume, and many begin
+with "/" (``prospero://host.dom//pros/name`` names "/pros/name").  "No username or password
+is allowed" — refused in strict mode.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import (
+    expect_slashes,
+    format_fragment,
+    format_login,
+    parse_login,
+    split_fragment,
+)
+from .base import InternetURL
+from .errors import SchemeSyntaxError
+from .percent import check, decode, display, quote
+
+_BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
+_BAD_FIELD = grammar.bad_char(grammar.FIELD)
+HSONAME_SAFE = "/?:@&="
+FIELD_SAFE = "?:@&"
+
+
+# prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]      (the fast path)
+_FIELDS = grammar.component(grammar.FIELD)
+_FAST = re.compile(
+    "//"
+    + grammar.HOSTPORT_FAST
+    + f"/({grammar.component(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
+    + grammar.FRAGMENT_FAST
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProsperoURL(InternetURL):
+    """``prospero://host:port/<hsoname>;<field>=<value>`` (§3.11)."""
+
+    #: The decoded host-specific object name (opaque to the client).
+    hsoname: str = ""
+    #: The decoded ``;field=value`` pairs in order (e.g. ``("OBJECT-VERSION", "3")``).
+    fields: tuple[tuple[str, str], ...] = ()
+    #: The object version written after ``%00`` (RFC 1630 §6.4), or None.
+    version: str | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("prospero",)
+    DEFAULT_PORT: ClassVar[int | None] = 1525
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> ProsperoURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, hsoname, specs, fragment = m.groups()
+            if "%00" not in hsoname and (port is None or len(port) < 5 or int(port) < 65536):
+                fields: tuple[tuple[str, str], ...] = ()
+                if specs:
+                    pairs = []
+                    for spec in specs[1:].split(";"):
+                        name, _, value = spec.partition("=")
+                        pairs.append((decode(name), decode(value)))
+                    fields = tuple(pairs)
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    hsoname=decode(hsoname) if "%" in hsoname else hsoname,
+                    fields=fields,
+                    version=None,
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        out: dict[str, Any] = parse_login(
+            text,
+            login,
+            end if slash < 0 else slash,
+            strict=strict,
+            userinfo=False,
+            userinfo_rule="§3.11",
+        )
+        out["scheme"] = scheme
+        out["fragment"] = fragment
+        if slash < 0:
+            if strict:
+                raise SchemeSyntaxError(
+                    "a prospero: URL names an hsoname after the host (§3.11)",
+                    component="hsoname",
+                    offset=end,
+                )
+            return cls._make(out)
+        pstart = slash + 1
+        semi = text.find(";", pstart, end)
+        pend = end if semi < 0 else semi
+        if strict:
+            check(text, pstart, pend, _BAD_PPATH, "hsoname", "§3.11: ';' in the hsoname")
+        v = text.find("%00", pstart, pend)
+        hso_end = pend if v < 0 else v
+        out["hsoname"] = decode(text[pstart:hso_end], "hsoname", pstart)
+        if v >= 0:
+            if strict and not grammar.DIGITS_RE.fullmatch(text, v + 3, pend):
+                raise SchemeSyntaxError(
+                    "the object version after %00 is decimal digits (RFC 1630 §6.4)",
+                    component="version",
+                    offset=v + 3,
+                )
+            out["version"] = decode(text[v + 3 : pend], "version", v + 3)
+        fields: list[tuple[str, str]] = []
+        pos = pend
+        while pos < end:  # text[pos] == ";"
+            nxt = text.find(";", pos + 1, end)
+            fend = end if nxt < 0 else nxt
+            eq = text.find("=", pos + 1, fend)
+            if eq < 0:
+                if strict:
+                    raise SchemeSyntaxError(
+                        "a field is written ;name=value (§3.11)", component="fields", offset=pos
+                    )
+                eq = fend
+            if strict:
+                check(text, pos + 1, eq, _BAD_FIELD, "fields", "§3.11")
+                check(text, eq + 1, fend, _BAD_FIELD, "fields", "§3.11")
+            fields.append(
+                (
+                    decode(text[pos + 1 : eq], "fields", pos + 1),
+                    decode(text[eq + 1 : fend], "fields", eq + 1),
+                )
+            )
+            pos = fend
+        out["fields"] = tuple(fields)
+        return cls._make(out)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}://{format_login(self.user, self.password, self.host, self.port)}/"
+        out += quote(self.hsoname, HSONAME_SAFE)
+        if self.version is not None:
+            out += "%00" + quote(self.version, HSONAME_SAFE)
+        for name, value in self.fields:
+            out += f";{quote(name, FIELD_SAFE)}={quote(value, FIELD_SAFE)}"
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["hsoname"] = display(self.hsoname)
+        out["fields"] = [[display(n), display(v)] for n, v in self.fields]
+        out["version"] = None if self.version is None else display(self.version)
+        return out

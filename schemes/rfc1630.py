@@ -1,0 +1,169 @@
+"""RFC 1630's ``mid:``, ``cid:`` (§5.9; RFC 2392 since) and ``urn:`` (§5.6).
+
+::
+
+    midaddress = "mid:" addr-spec            ; RFC 2392: mid:message-id [ "/" content-id ]
+    cidaddress = "cid:" content-identifier
+    ; urn: "reserved" (RFC 1630 §5.6), e.g. "urn:/iana/dns/ch/cern/cn/techdoc/94/1642-3";
+    ; RFC 2141 later: "urn:" NID ":" NSS
+
+mid and cid identifiers are decoded and without the enclosing "<>".  A URN is kept as
+written (URN equivalence is defined on the encoded form).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import format_fragment, split_fragment
+from .base import URL
+from .errors import SchemeSyntaxError
+from .percent import check, decode, display, quote
+
+_BAD_ID = grammar.bad_char(grammar.UNRESERVED + ";?:@&=")
+_BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
+ID_SAFE = ";?:@&="
+# NID = let-num [ 1*31let-num-hyp ]   (RFC 2141 §2)
+_NID = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{0,31}")
+
+
+def _addr_spec(text: str, start: int, end: int, component: str, strict: bool) -> str:
+    if strict:
+        check(text, start, end, _BAD_ID, component, "RFC 2392")
+        if text.find("@", start, end) <= start:
+            raise SchemeSyntaxError(
+                f"a {component} has the form of an addr-spec, local@domain (RFC 1630 §5.9)",
+                component=component,
+                offset=start,
+            )
+    return decode(text[start:end], component, start)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MidURL(URL):
+    """``mid:<message-id>[/<content-id>]`` — a mail message, or a part of one."""
+
+    message_id: str = ""
+    content_id: str | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("mid",)
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> MidURL:
+        return cls._parse_slow(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> MidURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        slash = text.find("/", start, end)
+        mend = end if slash < 0 else slash
+        fields: dict[str, Any] = {
+            "scheme": scheme,
+            "fragment": fragment,
+            "message_id": _addr_spec(text, start, mend, "message_id", strict),
+        }
+        if slash >= 0:
+            fields["content_id"] = _addr_spec(text, slash + 1, end, "content_id", strict)
+        return cls._make(fields)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}:{quote(self.message_id, ID_SAFE)}"
+        if self.content_id is not None:
+            out += "/" + quote(self.content_id, ID_SAFE)
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        return {
+            "message_id": display(self.message_id),
+            "content_id": None if self.content_id is None else display(self.content_id),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class CidURL(URL):
+    """``cid:<content-id>`` — a MIME body part of the same message."""
+
+    content_id: str = ""
+
+    schemes: ClassVar[tuple[str, ...]] = ("cid",)
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> CidURL:
+        return cls._parse_slow(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> CidURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        return cls._make(
+            {
+                "scheme": scheme,
+                "fragment": fragment,
+                "content_id": _addr_spec(text, start, end, "content_id", strict),
+            }
+        )
+
+    def __str__(self) -> str:
+        return f"{self.scheme}:{quote(self.content_id, ID_SAFE + '/')}" + format_fragment(
+            self.fragment
+        )
+
+    def components(self) -> dict[str, Any]:
+        return {"content_id": display(self.content_id)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class URNURL(URL):
+    """``urn:<nid>:<nss>`` (RFC 2141), or RFC 1630's early ``urn:/iana/...`` form."""
+
+    #: The namespace identifier ("isbn"), or None for a URN without one (RFC 1630's form).
+    nid: str | None = None
+    #: The namespace-specific string, as written.
+    nss: str = ""
+
+    schemes: ClassVar[tuple[str, ...]] = ("urn",)
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> URNURL:
+        return cls._parse_slow(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> URNURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        if strict:
+            check(text, start, end, _BAD_XCHARS, "nss", "RFC 1630 §5.6")
+            if start == end:
+                raise SchemeSyntaxError("a URN is not empty", component="nss", offset=start)
+        colon = text.find(":", start, end)
+        nid: str | None = None
+        nss_start = start
+        if colon > start and _NID.fullmatch(text, start, colon):
+            nid = text[start:colon]
+            nss_start = colon + 1
+        return cls._make(
+            {"scheme": scheme, "fragment": fragment, "nid": nid, "nss": text[nss_start:end]}
+        )
+
+    def __str__(self) -> str:
+        body = self.nss if self.nid is None else f"{self.nid}:{self.nss}"
+        return f"{self.scheme}:{body}{format_fragment(self.fragment)}"
+
+    def components(self) -> dict[str, Any]:
+        return {"nid": self.nid, "nss": self.nss}

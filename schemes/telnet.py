@@ -1,0 +1,90 @@
+"""telnet: URLs (§3.8).
+
+::
+
+    telneturl = "telnet://" login [ "/" ]
+
+"The <user> and <password> supplied are advisory only: clients accessing a telnet URL merely
+advise the user of the suggested username and password."  The URL designates an interactive
+service, not a data object: nothing may follow the optional final "/".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import expect_slashes, format_fragment, format_login, parse_login, split_fragment
+from .base import InternetURL
+from .errors import SchemeSyntaxError
+from .percent import decode
+
+# telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
+_FAST = re.compile("//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TelnetURL(InternetURL):
+    """``telnet://user:password@host:port/`` (§3.8); user and password are advisory."""
+
+    #: Whether the optional final "/" was written.
+    trailing_slash: bool = False
+
+    schemes: ClassVar[tuple[str, ...]] = ("telnet",)
+    DEFAULT_PORT: ClassVar[int | None] = 23
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> TelnetURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            user, password, host, port, slash, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=decode(user) if user and "%" in user else user,
+                    password=decode(password) if password and "%" in password else password,
+                    host=host,
+                    port=None if port is None else int(port),
+                    trailing_slash=slash is not None,
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        if slash >= 0 and slash + 1 < end:
+            raise SchemeSyntaxError(
+                "a telnet: URL ends after the host and an optional '/' (§3.8)",
+                component="path",
+                offset=slash + 1,
+            )
+        fields: dict[str, Any] = parse_login(
+            text, login, end if slash < 0 else slash, strict=strict
+        )
+        fields["scheme"] = scheme
+        fields["fragment"] = fragment
+        fields["trailing_slash"] = slash >= 0
+        return cls._make(fields)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}://{format_login(self.user, self.password, self.host, self.port)}"
+        if self.trailing_slash:
+            out += "/"
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["trailing_slash"] = self.trailing_slash
+        return out

@@ -1,0 +1,152 @@
+"""wais: URLs (§3.9).
+
+::
+
+    waisurl      = waisdatabase | waisindex | waisdoc
+    waisdatabase = "wais://" hostport "/" database
+    waisindex    = "wais://" hostport "/" database "?" search
+    waisdoc      = "wais://" hostport "/" database "/" wtype "/" wpath
+    database     = *uchar
+    wtype        = *uchar
+    wpath        = *uchar
+
+All four components are decoded.  The wpath is the WAIS document-id, "treated opaquely"
+(§3.9): its octets go back to the server that issued it.  A "+" in the search is kept as
+written (RFC 1630 reads it as a space between words; the planner decides).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import expect_slashes, format_fragment, format_login, parse_hostport, split_fragment
+from .base import InternetURL
+from .errors import SchemeSyntaxError
+from .percent import check, decode, display, quote
+
+_BAD_UCHAR = grammar.bad_char(grammar.UCHAR)
+_BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
+SEARCH_SAFE = ";:@&="
+
+
+# waisurl = "wais://" hostport "/" database [ "?" search | "/" wtype "/" wpath ]   (fast path)
+_UCHARS = grammar.component(grammar.UCHAR)
+_FAST = re.compile(
+    "//"
+    + grammar.HOSTPORT_FAST
+    + rf"/({_UCHARS})(?:\?({grammar.component(grammar.SEARCH)})|/({_UCHARS})/({_UCHARS}))?"
+    + grammar.FRAGMENT_FAST
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WAISURL(InternetURL):
+    """``wais://host:port/database[?search | /wtype/wpath]`` (§3.9)."""
+
+    database: str = ""
+    search: str | None = None
+    wtype: str | None = None
+    wpath: str | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("wais",)
+    DEFAULT_PORT: ClassVar[int | None] = 210
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> WAISURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
+        m = _FAST.fullmatch(text, start)
+        if m is not None:
+            host, port, database, search, wtype, wpath, fragment = m.groups()
+            if port is None or len(port) < 5 or int(port) < 65536:
+                obj = object.__new__(cls)
+                obj.__dict__.update(
+                    scheme=scheme,
+                    fragment=fragment,
+                    user=None,
+                    password=None,
+                    host=host,
+                    port=None if port is None else int(port),
+                    database=decode(database),
+                    search=None if search is None else decode(search),
+                    wtype=None if wtype is None else decode(wtype),
+                    wpath=None if wpath is None else decode(wpath),
+                )
+                return obj
+        return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
+        """Component by component: the whole grammar, and the offset of any error."""
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        slash = text.find("/", login, end)
+        host, port = parse_hostport(text, login, end if slash < 0 else slash, strict=strict)
+        fields: dict[str, Any] = {
+            "scheme": scheme,
+            "fragment": fragment,
+            "host": host,
+            "port": port,
+        }
+        if slash < 0:
+            if strict:
+                raise SchemeSyntaxError(
+                    "a wais: URL names a database after the host (§3.9)",
+                    component="database",
+                    offset=end,
+                )
+            return cls._make(fields)
+        dstart = slash + 1
+        q = text.find("?", dstart, end)
+        path_end = end if q < 0 else q
+        parts = text[dstart:path_end].split("/", 2)
+        offsets = [dstart]
+        for p in parts[:-1]:
+            offsets.append(offsets[-1] + len(p) + 1)
+        if strict:
+            if q >= 0 and len(parts) > 1:
+                raise SchemeSyntaxError(
+                    "a wais: URL has either ?search or /wtype/wpath, not both (§3.9)",
+                    component="search",
+                    offset=q,
+                )
+            if len(parts) == 2:
+                raise SchemeSyntaxError(
+                    "a wais: document URL is database/wtype/wpath (§3.9)",
+                    component="wpath",
+                    offset=path_end,
+                )
+            names = ("database", "wtype", "wpath")
+            for name, part, off in zip(names, parts, offsets, strict=False):
+                check(text, off, off + len(part), _BAD_UCHAR, name, "§3.9: *uchar")
+            if q >= 0:
+                check(text, q + 1, end, _BAD_SEARCH, "search", "§3.9")
+        fields["database"] = decode(parts[0], "database", dstart)
+        if len(parts) > 1:
+            fields["wtype"] = decode(parts[1], "wtype", offsets[1])
+            fields["wpath"] = decode(parts[2], "wpath", offsets[2]) if len(parts) > 2 else ""
+        if q >= 0:
+            fields["search"] = decode(text[q + 1 : end], "search", q + 1)
+        return cls._make(fields)
+
+    def __str__(self) -> str:
+        out = f"{self.scheme}://{format_login(None, None, self.host, self.port)}/"
+        out += quote(self.database)
+        if self.wtype is not None:
+            out += f"/{quote(self.wtype)}/{quote(self.wpath or '')}"
+        if self.search is not None:
+            out += "?" + quote(self.search, SEARCH_SAFE)
+        return out + format_fragment(self.fragment)
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["database"] = display(self.database)
+        out["search"] = None if self.search is None else display(self.search)
+        out["wtype"] = None if self.wtype is None else display(self.wtype)
+        out["wpath"] = None if self.wpath is None else display(self.wpath)
+        return out

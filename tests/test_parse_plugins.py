@@ -1,0 +1,129 @@
+"""Plugins: ``schemes.register`` and the ``omniurl.schemes`` entry-point group."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
+
+import schemes
+from schemes import registry
+from schemes.authority import format_fragment
+from schemes.base import URL
+
+
+@dataclass(frozen=True, kw_only=True)
+class DictURL(URL):
+    """``dict:word`` — a toy scheme written the way a third party would (from_text only)."""
+
+    word: str = ""
+
+    schemes: ClassVar[tuple[str, ...]] = ("dict",)
+    DEFAULT_PORT: ClassVar[int | None] = 2628
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> DictURL:
+        if strict and not rest.isalpha():
+            raise schemes.SchemeSyntaxError(
+                "a dict: word is letters", component="word", offset=len(text) - len(rest)
+            )
+        return cls(scheme=scheme, word=rest)
+
+    def __str__(self) -> str:
+        return f"{self.scheme}:{self.word}{format_fragment(self.fragment)}"
+
+    def components(self) -> dict[str, Any]:
+        return {"word": self.word}
+
+
+@pytest.fixture
+def clean_registry() -> Iterator[None]:
+    saved = dict(registry._classes)
+    loaded = registry._loaded
+    yield
+    registry._classes.clear()
+    registry._classes.update(saved)
+    registry._loaded = loaded
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_registered_scheme_parses_like_a_builtin() -> None:
+    assert isinstance(schemes.parse("dict:hello"), schemes.GenericURL)
+    schemes.register("DICT", DictURL)
+    u = schemes.parse("Dict:hello#x")
+    assert isinstance(u, DictURL)
+    assert (u.scheme, u.word, u.fragment, u.default_port) == ("dict", "hello", "x", 2628)
+    assert str(u) == "dict:hello#x"
+    assert schemes.parse(str(u)) == u
+    assert u.to_json() == {"scheme": "dict", "word": "hello", "fragment": "x"}
+    with pytest.raises(schemes.SchemeSyntaxError) as e:
+        schemes.parse("dict:two words")
+    assert (e.value.component, e.value.offset) == ("word", 5)
+    assert schemes.scheme_class("dict") is DictURL
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_register_may_override_a_builtin() -> None:
+    schemes.register("news", DictURL)
+    assert isinstance(schemes.parse("news:abc"), DictURL)
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_register_checks_its_arguments() -> None:
+    with pytest.raises(schemes.SchemeError):
+        schemes.register("bad scheme", DictURL)
+    with pytest.raises(TypeError):
+        schemes.register("ok", dict)  # type: ignore[arg-type]
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_a_plugin_bug_is_still_a_url_error() -> None:
+    class Broken(DictURL):
+        @classmethod
+        def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> DictURL:
+            raise KeyError("oops")
+
+    schemes.register("broken", Broken)
+    with pytest.raises(schemes.URLError) as e:
+        schemes.parse("broken:x")
+    assert "KeyError" in e.value.message
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_entry_points_are_loaded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    class FakeEntryPoint:
+        name = "Dict"
+
+        def load(self) -> type[URL]:
+            return DictURL
+
+    calls: list[str] = []
+
+    def fake_entry_points(*, group: str) -> list[FakeEntryPoint]:
+        calls.append(group)
+        return [FakeEntryPoint()]
+
+    monkeypatch.setattr(registry, "entry_points", fake_entry_points)
+    registry._loaded = False
+    u = schemes.parse("dict:word")
+    assert isinstance(u, DictURL)
+    schemes.parse("x-other:1")
+    schemes.parse("dict:again")
+    assert calls == ["omniurl.schemes"]
+    assert registry.registered()["dict"] is DictURL
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_entry_point_never_replaces_a_builtin(monkeypatch: pytest.MonkeyPatch) -> None:
+    class FakeEntryPoint:
+        name = "ftp"
+
+        def load(self) -> type[URL]:
+            return DictURL
+
+    monkeypatch.setattr(registry, "entry_points", lambda *, group: [FakeEntryPoint()])
+    registry._loaded = False
+    assert isinstance(schemes.parse("ftp://h/"), schemes.FTPURL)
+    assert registry.registered()["ftp"] is schemes.FTPURL

@@ -93,9 +93,10 @@ def test_plan_is_the_v5_request_then_the_conditional_v1_request() -> None:
         "transport": "udp",
         "steps": [
             V5_HEAD + "GET-OBJECT-INFO ACCESS-METHOD ASCII /pub/hello.txt 0",
-            "(if reply VERSION-NOT-SUPPORTED) VERSION 1\nAUTHENTICATOR UNAUTHENTICATED omniurl\n"
+            "VERSION 1\nAUTHENTICATOR UNAUTHENTICATED omniurl\n"
             "DIRECTORY ASCII /pub\nLIST ATTRIBUTES COMPONENTS hello.txt",
         ],
+        "when": [None, "reply VERSION-NOT-SUPPORTED"],
     }
     assert [s.kind for s in plan.steps] == ["datagram", "datagram"]
     assert plan.steps[1].when == "reply VERSION-NOT-SUPPORTED"

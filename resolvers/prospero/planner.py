@@ -101,7 +101,7 @@ def plan(url: URL, options: Options) -> Plan:
         steps.append(
             Step(
                 data=v1,
-                shown=f"(if {V1_CONDITION}) " + _show(v1),
+                shown=_show(v1),
                 kind="datagram",
                 when=V1_CONDITION,
                 values=(WireValue("hsoname", hsoname, WIRE_CONTEXT),),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 from urllib.parse import quote, unquote
 
+from schemes.authority import format_fragment
 from schemes.base import URL, InternetURL
 from schemes.errors import AuthorityError, EncodingError, HostError, PortError, SchemeSyntaxError
 
@@ -53,9 +54,7 @@ class FingerURL(InternetURL):
             raise SchemeSyntaxError(
                 "an x-finger URL starts with x-finger://", component="authority", offset=start
             )
-        fragment = None
-        if "#" in rest:
-            rest, fragment = rest.split("#", 1)
+        # (omniurl splits the fragment off before calling from_text: RFC 1630 §4.2)
         authority, slash, path = rest[2:].partition("/")
         if "@" in authority:
             raise AuthorityError(
@@ -80,7 +79,6 @@ class FingerURL(InternetURL):
             )
         return cls(
             scheme=scheme,
-            fragment=fragment,
             host=host,
             port=port,
             target=unquote(path, errors="surrogateescape"),
@@ -91,8 +89,7 @@ class FingerURL(InternetURL):
         port = f":{self.port}" if self.port is not None else ""
         target = quote(self.target.encode("utf-8", "surrogateescape"), safe="-_.!~*'()$+,:@&=")
         tail = ";w" if self.whois else ""
-        frag = f"#{self.fragment}" if self.fragment is not None else ""
-        return f"{self.scheme}://{self.host}{port}/{target}{tail}{frag}"
+        return f"{self.scheme}://{self.host}{port}/{target}{tail}" + format_fragment(self.fragment)
 
     def components(self) -> dict[str, Any]:
         out = self.authority_json()

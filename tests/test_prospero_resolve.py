@@ -369,3 +369,20 @@ async def test_ipv6_loopback_and_forward(tree: Path) -> None:
         url = f"prospero://{server.netloc}//moved/hello.txt"
         async with await execute(url, FAST.with_(follow=False)) as res:
             assert res.entries[0].url == f"prospero://{server.netloc}//pub/hello.txt"
+
+
+async def test_chain_to_the_local_gopher_server(tree: Path) -> None:
+    try:
+        gopher = await testservers.start("gopher", tree)
+    except KeyError:
+        pytest.skip("testservers.gopher is not on this branch yet")
+    async with gopher:
+        sel = "/pub/README.txt"
+        async with await testservers.start(
+            "prospero", tree, gopher=(gopher.host, gopher.port, sel)
+        ) as server:
+            url = url_of(server, "/pub/README.txt")
+            async with await resolvers.resolve(url, FAST) as res:
+                assert str(res.url) == f"gopher://{gopher.netloc}/0/pub/README.txt"
+                assert res.chain == [url]
+                assert await res.read() == (tree / "pub" / "README.txt").read_bytes()

@@ -22,6 +22,11 @@ async def cases(ctx: DemoContext) -> list[DemoCase]:
         kw["ftp"] = (ftp.host, ftp.port)
     except KeyError:  # the FTP test server is not installed in this build
         ftp = None
+    try:
+        gopher = await ctx.server("gopher")
+        kw["gopher"] = (gopher.host, gopher.port, "/pub/README.txt")
+    except KeyError:  # the Gopher test server is not installed in this build
+        gopher = None
     pros = await ctx.server("prospero", **kw)
     lossy = await ctx.server("prospero", drop=frozenset({2}))
     base = f"prospero://{pros.netloc}/"
@@ -51,6 +56,17 @@ async def cases(ctx: DemoContext) -> list[DemoCase]:
             f"prospero://{lossy.netloc}//mirrors/hello.txt",
             "a reply of three ARDP packets; packet 2 is lost once and recovered",
             options=quick,
+        ),
+        *(
+            [
+                DemoCase(
+                    base + "/pub/README.txt",
+                    "the first access method is LOCAL (file:, never followed from prospero:); "
+                    "the GOPHER one is taken",
+                )
+            ]
+            if gopher
+            else []
         ),
         DemoCase(base + "/pub/notes%001", "RFC 1630's %00 object version", options=listing),
         DemoCase(base + "/no/such/object", "an unknown object: NotFound", expect_error=True),

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from resolvers.errors import LimitExceeded, ProtocolError
 from resolvers.prospero import ardp
@@ -98,3 +102,22 @@ def test_reassembler_bounds_and_consistency() -> None:
 
 def test_backoff_doubles_and_caps() -> None:
     assert [ardp.backoff(n, 0.5) for n in range(6)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=64))
+def test_decode_any_datagram_is_a_packet_or_a_protocol_error(data: bytes) -> None:
+    try:
+        packet = ardp.decode(data)
+    except ProtocolError:
+        return
+    assert ardp.decode(ardp.encode(packet)) == packet  # canonical re-encoding reads back
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200))
+def test_parse_reply_of_any_bytes_is_a_reply_or_a_protocol_error(data: bytes) -> None:
+    from resolvers.prospero import protocol
+
+    with contextlib.suppress(ProtocolError):  # LimitExceeded is a ProtocolError too
+        protocol.parse_reply(data, max_line=100)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import testservers
-from resolvers.errors import ConnectError, ResolveTimeout
+from resolvers.errors import ConnectError, LimitExceeded, ProtocolError, ResolveTimeout
 from resolvers.options import Options
 from resolvers.prospero import ardp, protocol
 from resolvers.prospero.executor import _open, exchange
@@ -130,3 +131,93 @@ async def test_version_one_only_server(tree: Path) -> None:
         reply = protocol.parse_reply(await ask(server, protocol.v1_request(b"/pub/hello.txt")))
         assert reply.link == (server.info["self_host"], "/pub/hello.txt")
         assert [m.method for m in reply.methods] == ["AFTP", "LOCAL"]
+
+
+class Scripted(asyncio.DatagramProtocol):
+    """A misbehaving server: ``script(request_packet)`` gives (delay, datagram) answers."""
+
+    def __init__(self, script: Any) -> None:
+        self.script = script
+        self.received: list[bytes] = []
+        self.transport: asyncio.DatagramTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def datagram_received(self, data: bytes, addr: Any) -> None:
+        self.received.append(data)
+        packet = ardp.decode(data)
+        loop = asyncio.get_running_loop()
+        for delay, answer in self.script(packet):
+            assert self.transport is not None
+            loop.call_later(delay, self.transport.sendto, answer, addr)
+
+
+async def scripted(script: Any, options: Options = FAST) -> tuple[bytes, Scripted]:
+    loop = asyncio.get_running_loop()
+    proto = Scripted(script)
+    transport, _ = await loop.create_datagram_endpoint(lambda: proto, local_addr=("127.0.0.1", 0))
+    try:
+        port = transport.get_extra_info("sockname")[1]
+        endpoint = await _open("127.0.0.1", port)
+        try:
+            reply = await exchange(endpoint, b"VERSION 5\n", options, where="test", cid=77)
+        finally:
+            endpoint.close()
+        return reply, proto
+    finally:
+        transport.close()
+
+
+def pkt(**kw: Any) -> bytes:
+    return ardp.encode(ardp.Packet(**{"cid": 77, **kw}))
+
+
+async def test_wait_notice_defers_the_retransmission() -> None:
+    def script(p: ardp.Packet) -> list[tuple[float, bytes]]:
+        # "wait 1 s", then the answer after 0.3 s: far beyond the 0.05 s retry timeout
+        return [(0, pkt(seq=0, total=0, wait=1)), (0.3, pkt(payload=b"NONE-FOUND\n"))]
+
+    reply, server = await scripted(script)
+    assert reply == b"NONE-FOUND\n"
+    assert len(server.received) == 1  # no retransmission while the server said "wait"
+
+
+async def test_stray_and_malformed_datagrams_are_ignored() -> None:
+    def script(p: ardp.Packet) -> list[tuple[float, bytes]]:
+        return [
+            (0, ardp.encode(ardp.Packet(cid=78, payload=b"not yours\n"))),
+            (0, b"\xc0garbage"),  # ARDP version 3: ignored
+            (0.01, pkt(payload=b"NONE-FOUND\n")),
+        ]
+
+    notes: list[str] = []
+    reply, _ = await scripted(script, FAST.with_(transcript=lambda d, t: notes.append(t)))
+    assert reply == b"NONE-FOUND\n"
+    assert any("malformed datagram" in n for n in notes)
+
+
+@pytest.mark.parametrize(
+    ("answers", "error", "match"),
+    [
+        ([pkt(seq=4, total=3)], ProtocolError, "packet 4 of 3"),
+        ([pkt(seq=1, total=2), pkt(seq=2, total=5)], ProtocolError, "total packets changed"),
+        ([pkt(option=ardp.OPTION_CANCEL)], ConnectError, "refused"),
+        ([pkt(seq=1, total=2, payload=b"x" * 600)], LimitExceeded, "longer than 500"),
+    ],
+)
+async def test_misbehaving_server_gives_typed_errors(
+    answers: list[bytes], error: type[Exception], match: str
+) -> None:
+    options = FAST.with_(max_buffered=500)
+    with pytest.raises(error, match=match):
+        await scripted(lambda p: [(0, a) for a in answers], options)
+
+
+async def test_test_server_answers_malformed_requests_with_error(tree: Path) -> None:
+    async with await testservers.start("prospero", tree) as server:
+        reply = await ask(server, b"VERSION 5\nGET-OBJECT-INFO ACCESS-METHOD ASCII 'open\n")
+        assert reply.startswith(b"ERROR malformed request: unterminated quote")
+        assert await ask(server, b"HELLO\n") == b"ERROR first line must be VERSION\n"
+        server.info["datagrams"].append(b"")  # the server still serves afterwards
+        assert b"AFTP" in await ask(server, protocol.v5_request(b"/pub/data.bin"))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from resolvers.errors import ProtocolError
 from resolvers.prospero import ardp
 from resolvers.prospero.protocol import join_host, quote, split_lines, tokenize
 
@@ -163,9 +164,11 @@ class ProsperoServer(asyncio.DatagramProtocol):
         del self.partial[key]
         request = reasm.message()
         self.info["requests"].append(request)
-        packets = ardp.split(
-            packet.cid, self.answer(request), max_payload=self.max_payload, ack_last=True
-        )
+        try:
+            answer = self.answer(request)
+        except ProtocolError as exc:  # e.g. an unterminated quote: say so, never crash
+            answer = f"ERROR malformed request: {exc}\n".encode()
+        packets = ardp.split(packet.cid, answer, max_payload=self.max_payload, ack_last=True)
         self.replies[key] = packets
         while len(self.replies) > 256:
             self.replies.popitem(last=False)

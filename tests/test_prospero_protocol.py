@@ -126,7 +126,8 @@ def test_access_method_needs_five_elements() -> None:
     ],
 )  # fmt: skip
 def test_access_method_to_url(tokens: tuple[str, ...], url: str | None) -> None:
-    assert to_url(AccessMethod(*tokens[:5], extra=tokens[5:])) == url
+    method, host_type, host, hsoname_type, hsoname, *extra = tokens
+    assert to_url(AccessMethod(method, host_type, host, hsoname_type, hsoname, tuple(extra))) == url
 
 
 def test_prospero_url_for_forward() -> None:

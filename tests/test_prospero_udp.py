@@ -220,3 +220,15 @@ async def test_test_server_answers_malformed_requests_with_error(tree: Path) -> 
         assert reply.startswith(b"ERROR malformed request: unterminated quote")
         assert await ask(server, b"HELLO\n") == b"ERROR first line must be VERSION\n"
         assert b"AFTP" in await ask(server, protocol.v5_request(b"/pub/data.bin"))  # still serving
+
+
+async def test_sequenced_control_packet_holds_its_place_without_data() -> None:
+    def script(p: ardp.Packet) -> list[tuple[float, bytes]]:
+        return [
+            (0, pkt(seq=1, total=3, payload=b"NONE-")),
+            (0, pkt(seq=2, total=3, flags=ardp.FLAG_SEQUENCED_CONTROL, payload=b"XXX")),
+            (0, pkt(seq=3, total=3, payload=b"FOUND\n")),
+        ]
+
+    reply, _ = await scripted(script)
+    assert reply == b"NONE-FOUND\n"

@@ -22,7 +22,7 @@ import secrets
 from typing import Any
 
 import schemes
-from schemes.errors import OmniurlError
+from schemes.errors import OmniurlError, URLError
 
 from ..base import Follow
 from ..errors import (
@@ -151,11 +151,14 @@ async def exchange(
             continue  # a late answer to an earlier request
         if packet.option == ardp.OPTION_CANCEL:
             raise ConnectError(f"the Prospero server {where} refused the request", component="host")
-        if packet.is_control:
-            if packet.wait:
-                wait = float(packet.wait)
-                options.note("*", f"ARDP: server asks us to wait {packet.wait} s")
-            continue
+        if packet.wait:
+            wait = float(packet.wait)
+            options.note("*", f"ARDP: server asks us to wait {packet.wait} s")
+        if packet.seq == 0:
+            continue  # unsequenced control: a wait notice, an ack
+        if packet.flags & ardp.FLAG_SEQUENCED_CONTROL:
+            # it holds a place in the sequence, but no data for the application
+            packet = dataclasses.replace(packet, payload=b"")
         new = reply.add(packet)
         # Acknowledge when asked, and on a duplicate (the server evidently missed our state).
         if packet.wants_ack or not new:
@@ -207,9 +210,12 @@ def _outcome(plan: Plan, reply: Reply, version: int, options: Options) -> Resour
             version=fwd.version or plan.get("version"),
             fields=tuple(plan.get("fields", ())),
         )
-        if target_text is None:
-            raise ProtocolError(f"FORWARDED to an unusable host {fwd.host!r}")
-        target = schemes.parse(target_text)
+        try:
+            if target_text is None:
+                raise URLError(f"unusable host {fwd.host!r}", component="host")
+            target = schemes.parse(target_text)
+        except URLError as exc:
+            raise ProtocolError(f"FORWARDED to a location that is no URL: {exc}") from None
         if not options.follow:  # --access-methods still follows the move, then lists
             entry = Entry(name=fwd.hsoname, kind="forwarded", url=target_text,
                           info={"host": fwd.host})  # fmt: skip

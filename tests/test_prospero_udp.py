@@ -232,3 +232,21 @@ async def test_sequenced_control_packet_holds_its_place_without_data() -> None:
 
     reply, _ = await scripted(script)
     assert reply == b"NONE-FOUND\n"
+
+
+async def test_table_from_a_json_file_in_the_root(tree: Path) -> None:
+    (tree / "prospero-table.json").write_text(
+        '{"/x": {"methods": {"0": [["AFTP", "INTERNET-D", "h(2121)", "ASCII", "/x", "TEXT"]]}},'
+        ' "/y": {"forward": ["h(1525)", "/x"]}}'
+    )
+    async with await testservers.start("prospero", tree) as server:
+        assert await ask(server, protocol.v5_request(b"/x")) == (
+            b"ATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE AFTP INTERNET-D h(2121) ASCII "
+            b"/x TEXT\n"
+        )
+        assert await ask(server, protocol.v5_request(b"/y")) == (
+            b"FORWARDED OBJECT INTERNET-D h(1525) ASCII /x 0\n"
+        )
+        assert await ask(server, protocol.v5_request(b"/pub/hello.txt")) == (
+            b"FAILURE NOT-FOUND OBJECT /pub/hello.txt\n"
+        )

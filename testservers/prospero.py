@@ -15,6 +15,7 @@ is recorded in ``info["datagrams"]``; acknowledgements in ``info["acks"]``.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +106,27 @@ def default_table(
             }
         ),
     }
+    return table
+
+
+#: A file in the served root that replaces the default table (``omniurl serve prospero``)::
+#:
+#:     {"/pub/x": {"methods": {"0": [["AFTP", "INTERNET-D", "h(2121)", "ASCII", "/pub/x",
+#:                                     "BINARY"]]}},
+#:      "/old/x": {"forward": ["h(1525)", "/pub/x"]}}
+TABLE_FILE = "prospero-table.json"
+
+
+def load_table(path: Path) -> dict[str, ObjectEntry]:
+    """Read a table written as :data:`TABLE_FILE` describes."""
+    raw = json.loads(path.read_text())
+    table: dict[str, ObjectEntry] = {}
+    for hsoname, spec in raw.items():
+        methods: dict[str, list[Method]] = {
+            v: [tuple(m) for m in ms] for v, ms in spec.get("methods", {}).items()
+        }
+        forward = spec.get("forward")
+        table[hsoname] = ObjectEntry(methods, (forward[0], forward[1]) if forward else None)
     return table
 
 
@@ -278,8 +300,8 @@ async def start(
     max_payload: int = ardp.MAX_PAYLOAD,
     **_: Any,
 ) -> RunningServer:
-    """Listen on ``host:port`` (UDP).  ``root`` is unused: the objects live in ``table``
-    (default: :func:`default_table` pointed at ``ftp``/``gopher``/``wais``)."""
+    """Listen on ``host:port`` (UDP).  The objects: ``table``, else ``root/prospero-table.json``
+    where it exists, else :func:`default_table` pointed at ``ftp``/``gopher``/``wais``."""
     loop = asyncio.get_running_loop()
     info: dict[str, Any] = {"datagrams": [], "requests": [], "acks": []}
     server = ProsperoServer(
@@ -294,6 +316,8 @@ async def start(
     bound_port = transport.get_extra_info("sockname")[1]
     self_host = join_host(host, bound_port)
     info["self_host"] = self_host
+    if table is None and (root / TABLE_FILE).is_file():
+        table = load_table(root / TABLE_FILE)
     server.table = (
         table if table is not None else default_table(self_host, ftp=ftp, gopher=gopher, wais=wais)
     )

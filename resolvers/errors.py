@@ -14,7 +14,9 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         │   ├── DelimiterRefused
         │   ├── AddressRefused
         │   ├── SchemeRefused
-        │   └── RedirectRefused
+        │   ├── RedirectRefused
+        │   ├── HeaderRefused            -- a mail header field a URL may not set (mailto)
+        │   └── MailAddressRefused       -- not an RFC 5322 addr-spec (mailto)
         ├── TransportError               -- the network failed us
         │   ├── ConnectError
         │   ├── ResolveTimeout
@@ -93,6 +95,20 @@ class SchemeRefused(PolicyError):
 
 class RedirectRefused(PolicyError):
     """A redirect or referral to a URL the policy forbids (to ``file:``, another scheme...)."""
+
+
+class HeaderRefused(PolicyError):
+    """A ``mailto:`` header field outside the allow-list (RFC 6068 §6: a URL must not set
+    ``From``, ``Bcc``, ``Received``...); ``field`` is its name as the URL wrote it."""
+
+    def __init__(self, message: str, *, component: str, field: str) -> None:
+        super().__init__(message, component=component)
+        self.field = field
+
+
+class MailAddressRefused(PolicyError):
+    """An e-mail address that is not an RFC 5322 §3.4.1 ``addr-spec`` (no display names, no
+    groups, no comments: what a ``mailto:`` URL may carry, RFC 6068 §2)."""
 
 
 class TransportError(ResolveError):

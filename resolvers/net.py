@@ -147,3 +147,71 @@ async def close_writer(writer: asyncio.StreamWriter) -> None:
     writer.close()
     with contextlib.suppress(TimeoutError, OSError, ConnectionError):
         await asyncio.wait_for(writer.wait_closed(), 2)
+
+
+# -- raw sockets for bulk data (FTP data connections, plain HTTP) ---------------------------
+
+
+async def open_socket(host: str, port: int, options: Options) -> socket.socket:
+    """Connect a non-blocking socket to ``host:port`` (policy-checked addresses, bounded).
+
+    For bulk transfers, where :func:`recv_chunks` reads straight from the socket instead of
+    going through a ``StreamReader`` (one copy fewer, no task per read).
+    """
+    loop = asyncio.get_running_loop()
+    addresses = await resolve_addresses(host, port, options)
+    last: Exception | None = None
+    for address, to_port in addresses:
+        options.note("*", f"connecting to {address} port {to_port}")
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            await with_timeout(
+                loop.sock_connect(sock, (address, to_port)),
+                options.connect_timeout,
+                f"connecting to {host}:{port}",
+            )
+            return sock
+        except (ResolveTimeout, OSError) as exc:
+            sock.close()
+            last = exc
+        except BaseException:
+            sock.close()
+            raise
+    if isinstance(last, ResolveTimeout):
+        raise last
+    reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
+    raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+
+
+async def recv_chunks(
+    sock: socket.socket, options: Options, *, what: str, size: int | None = None
+) -> AsyncIterator[bytes]:
+    """Stream what ``sock`` receives until EOF (or exactly ``size`` bytes), each wait bounded
+    by the read timeout; ``ConnectionClosed`` if EOF comes before ``size`` bytes."""
+    loop = asyncio.get_running_loop()
+    remaining = size
+    while remaining is None or remaining > 0:
+        want = options.chunk_size if remaining is None else min(options.chunk_size, remaining)
+        try:
+            # A fresh deadline per wait (asyncio.timeout: no task per read, unlike wait_for),
+            # and none while the consumer holds a chunk: the timeout bounds our waits only.
+            # sock_recv fills a new bytes object straight from the kernel: one copy.
+            async with asyncio.timeout(options.read_timeout):
+                chunk = await loop.sock_recv(sock, want)
+        except TimeoutError:
+            raise ResolveTimeout(
+                f"timed out after {options.read_timeout:g} s reading {what}"
+            ) from None
+        except (ConnectionError, OSError) as exc:
+            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        if not chunk:
+            if remaining is not None:
+                raise ConnectionClosed(
+                    f"connection closed with {remaining} bytes of {what} still to come"
+                )
+            return
+        if remaining is not None:
+            remaining -= len(chunk)
+        yield chunk

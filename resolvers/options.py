@@ -52,7 +52,7 @@ class Options:
     ask: Ask | None = None
     transcript: Transcript | None = None
     #: How many bytes a resolver reads at a time when streaming content.
-    chunk_size: int = 64 * 1024
+    chunk_size: int = 256 * 1024
     #: The longest protocol line (reply, menu line, header) omniurl accepts.
     max_line: int = 64 * 1024
     #: The largest reply omniurl buffers whole (a menu, a listing, an attribute block).

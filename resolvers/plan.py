@@ -91,6 +91,13 @@ class Step:
         return default
 
 
+def masked_url(url: URL) -> str:
+    """``str(url)`` with a password replaced by ``****`` (plans are printed and logged)."""
+    if getattr(url, "password", None):
+        return str(url.replace(password="****"))
+    return str(url)
+
+
 @dataclass(frozen=True)
 class Plan:
     """What a URL stands for: where to connect and the exact steps to take there.
@@ -122,7 +129,7 @@ class Plan:
         ``steps`` are the lines exactly as sent (secrets masked); ``when`` is aligned with it.
         """
         return {
-            "url": str(self.url),
+            "url": masked_url(self.url),
             "scheme": self.scheme,
             "host": self.host,
             "port": self.port,

@@ -15,7 +15,8 @@ context treats as delimiters.  A new protocol adds its context here, in one plac
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from schemes.base import URL
@@ -23,11 +24,13 @@ from schemes.base import URL
 from .errors import (
     AddressRefused,
     DelimiterRefused,
+    HeaderRefused,
+    MailAddressRefused,
     PortRefused,
     RedirectRefused,
     SchemeRefused,
 )
-from .plan import Plan
+from .plan import Plan, WireValue
 from .ports import BLOCKED_PORTS, why_blocked
 
 _CR_LF_NUL = frozenset(b"\r\n\x00")
@@ -49,10 +52,22 @@ DELIMITERS: dict[str, frozenset[int]] = {
     # Telnet login answers (RFC 854): IAC starts a command; controls edit the line.  ASCII
     # only (curl CVE-2023-27533 sent IAC sequences smuggled in a user name).
     "telnet": _C0_DEL | frozenset(range(0x80, 0x100)),
+    # An HTTP request target (RFC 9112 §3): SP separates the parts of the request line, and no
+    # control octet may appear in it (the URL's path and search are sent still encoded).
+    "http-target": _C0_DEL | {0x20},
     # An e-mail header field value (RFC 5322 §2.2): CR LF would start a new header field.
     "header": _CR_LF_NUL,
     # An SMTP envelope address (RFC 5321 §4.1.2): no controls, no space, no angle brackets.
     "smtp-address": _C0_DEL | frozenset(b" <>"),
+    # A mailto: address bound for a header field and the envelope: no controls; the
+    # addr-spec syntax itself is checked by a rule of its own (VALUE_RULES below).
+    "addr-spec": _C0_DEL,
+    # An e-mail header field *name* (RFC 5322 §3.6.8: ftext = printable US-ASCII but ":");
+    # also checked against the mailto: allow-list (VALUE_RULES below).
+    "header-field": _C0_DEL | frozenset(b" :") | frozenset(range(0x80, 0x100)),
+    # An e-mail body (RFC 5322 §2.3): line endings are normalized to CRLF by the message
+    # builder; NUL never belongs in a text body.
+    "mail-body": frozenset(b"\x00"),
     # Prospero tokens (protocol document, "Spaces, quoting, and line-feeds"): spaces, tabs
     # and quotes are quoted by the codec; NUL cannot be quoted at all, and CR/LF would end
     # the request line for a server that does not honour quoting (every version-1 server).
@@ -62,6 +77,49 @@ DELIMITERS: dict[str, frozenset[int]] = {
     # Length-prefixed binary fields: nothing is a delimiter.
     "binary": frozenset(),
 }
+
+
+#: Header fields a ``mailto:`` URL may set without the caller's leave.  RFC 6068 §3: a
+#: resolver is only expected to understand "subject" and "body" (and "to"/"cc" add
+#: recipients); §6: a URL must not be able to set fields such as "From", "Bcc", "Received"
+#: or "Reply-To" behind the sender's back.  Names are compared in lower case.
+MAILTO_HEADER_ALLOW: frozenset[str] = frozenset(
+    {"to", "cc", "subject", "body", "in-reply-to", "references", "keywords", "comments"}
+)
+
+# RFC 5322 §3.4.1 addr-spec, ASCII only (no display name, no comments, no groups: RFC 6068
+# §2 allows only addr-spec in a mailto: URL).
+#   atext         = ALPHA / DIGIT / "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" /
+#                   "/" / "=" / "?" / "^" / "_" / "`" / "{" / "|" / "}" / "~"
+_ATEXT = r"[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]"
+#   dot-atom-text = 1*atext *("." 1*atext)
+_DOT_ATOM = rf"{_ATEXT}+(?:\.{_ATEXT}+)*"
+#   quoted-string = DQUOTE *([FWS] qcontent) [FWS] DQUOTE ; qcontent = qtext / quoted-pair
+#   qtext = %d33 / %d35-91 / %d93-126 ; quoted-pair = "\" (VCHAR / WSP)
+_QUOTED = r'"(?:[ !#-\[\]-~]|\\[ -~])*"'
+#   domain-literal = "[" *([FWS] dtext) [FWS] "]" ; dtext = %d33-90 / %d94-126
+_DOMAIN_LITERAL = r"\[[!-Z^-~]*\]"
+#   addr-spec = local-part "@" domain
+ADDR_SPEC = re.compile(
+    rf"(?P<local>{_DOT_ATOM}|{_QUOTED})@(?P<domain>{_DOT_ATOM}|{_DOMAIN_LITERAL})"
+)
+
+
+def check_addr_spec(component: str, address: str) -> None:
+    """Refuse an e-mail address that is not an ASCII ``addr-spec`` (RFC 5322 §3.4.1) or that
+    exceeds RFC 5321 §4.5.3.1's sizes (local part 64 octets, path 256)."""
+    m = ADDR_SPEC.fullmatch(address)
+    if m is None:
+        raise MailAddressRefused(
+            f"{component}: {address!r} is not an e-mail address (RFC 5322 addr-spec "
+            "local-part@domain, ASCII, without display name); nothing was sent",
+            component=component,
+        )
+    if len(m["local"]) > 64 or len(address) > 254:
+        raise MailAddressRefused(
+            f"{component}: {address!r} is longer than SMTP allows (RFC 5321 §4.5.3.1)",
+            component=component,
+        )
 
 
 @dataclass(frozen=True)
@@ -84,12 +142,19 @@ class Policy:
     denied_schemes: frozenset[str] = frozenset()
     redirect_scheme_change: bool = True
     max_redirects: int = 10
+    #: ``mailto:`` header fields allowed beyond :data:`MAILTO_HEADER_ALLOW` (lower case).
+    allow_mail_headers: frozenset[str] = frozenset()
 
     def with_(self, **changes: object) -> Policy:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     def allowing_ports(self, ports: Iterable[int]) -> Policy:
         return replace(self, allow_ports=self.allow_ports | frozenset(ports))
+
+    def allowing_mail_headers(self, names: Iterable[str]) -> Policy:
+        """A policy that also lets ``mailto:`` URLs set these header fields."""
+        extra = frozenset(n.lower() for n in names)
+        return replace(self, allow_mail_headers=self.allow_mail_headers | extra)
 
     # -- the checks ---------------------------------------------------------------------
 
@@ -100,6 +165,21 @@ class Policy:
             self.check_port(plan.port, explicit=plan.explicit_port, default=plan.url.default_port)
         for value in plan.wire_values():
             check_value(value.component, value.value, value.context)
+            rule = VALUE_RULES.get(value.context)
+            if rule is not None:
+                rule(self, value)
+
+    def check_mail_header(self, component: str, field: str) -> None:
+        """RFC 6068 §6: refuse a header field a URL may not set, unless the caller allowed it."""
+        name = field.lower()
+        if name in MAILTO_HEADER_ALLOW or name in self.allow_mail_headers:
+            return
+        raise HeaderRefused(
+            f"header field {field!r} may not be set by a mailto: URL (RFC 6068 §6); "
+            f"allow it with --allow-header {field}; nothing was sent",
+            component=component,
+            field=field,
+        )
 
     def check_scheme(self, scheme: str) -> None:
         if scheme in self.denied_schemes:
@@ -160,6 +240,22 @@ class Policy:
         self.check_scheme(target.scheme)
 
 
+def _rule_header_field(policy: Policy, value: WireValue) -> None:
+    policy.check_mail_header(value.component, value.value.decode("ascii"))
+
+
+def _rule_addr_spec(policy: Policy, value: WireValue) -> None:
+    check_addr_spec(value.component, value.value.decode("utf-8", "surrogateescape"))
+
+
+#: Rules beyond delimiters, per wire context: called with the policy and the value after its
+#: delimiters passed (so a "header-field" value is known to be printable ASCII here).
+VALUE_RULES: dict[str, Callable[[Policy, WireValue], None]] = {
+    "header-field": _rule_header_field,
+    "addr-spec": _rule_addr_spec,
+}
+
+
 def check_value(component: str, value: bytes, context: str) -> None:
     """Refuse a decoded value that carries a delimiter of its wire context."""
     forbidden = DELIMITERS[context]
@@ -194,4 +290,15 @@ STRICT = Policy(
 
 PRESETS: dict[str, Policy] = {"default": DEFAULT, "strict": STRICT}
 
-__all__ = ["DEFAULT", "DELIMITERS", "PRESETS", "STRICT", "Policy", "check_value"]
+__all__ = [
+    "ADDR_SPEC",
+    "DEFAULT",
+    "DELIMITERS",
+    "MAILTO_HEADER_ALLOW",
+    "PRESETS",
+    "STRICT",
+    "VALUE_RULES",
+    "Policy",
+    "check_addr_spec",
+    "check_value",
+]

@@ -5,6 +5,10 @@ Public surface::
     parse(text, strict=True) -> URL subclass of the scheme
     register(name, cls)                       (plugins; also the ``omniurl.schemes`` entry points)
     URLError and its subclasses               (schemes.errors)
+    join(base, ref, rfc="3986"|"1630")        (RFC 3986 §5 / RFC 1630 §4.1.3)
+    normalize(url), equivalent(a, b)          (RFC 1630 §4.1.2)
+    extract(text) -> [Found]                  (RFC 1738 appendix, URLs in context)
+    url_safe(text, mode=...)                  (make text safe to put in a URL)
 """
 
 from __future__ import annotations
@@ -35,6 +39,13 @@ from .registry import parse, register, registered, scheme_class
 from .rfc1630 import URNURL, CidURL, MidURL
 from .telnet import TelnetURL
 from .wais import WAISURL
+
+# isort: split
+# -- relative references, equivalence, extraction, URL-safe text (branch schemes-relative) --
+from .extract import Found, extract
+from .join import join
+from .normalize import equivalent, normalize
+from .urlsafe import url_safe
 
 __all__ = [
     "FTPURL",
@@ -69,3 +80,6 @@ __all__ = [
     "to_octets",
 ]
 # -- end of parsing exports --------------------------------------------------------------------
+
+# -- relative references, equivalence, extraction, URL-safe text (schemes-relative) --------
+__all__ += ["Found", "equivalent", "extract", "join", "normalize", "url_safe"]

@@ -19,6 +19,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "testservers.smtp",
     "testservers.wais",
     "testservers.prospero",
+    "testservers.recording",
 )
 
 

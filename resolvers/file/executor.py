@@ -1,0 +1,95 @@
+"""Read a local file (streamed, off the event loop) or list a local directory."""
+
+from __future__ import annotations
+
+import asyncio
+import mimetypes
+import os
+import stat
+from collections.abc import AsyncIterator
+from typing import BinaryIO
+
+from schemes.base import URL
+
+from ..errors import NotFound, ReplyError
+from ..options import Options
+from ..plan import Plan
+from ..resource import Entry, Resource
+
+
+def _fs_path(path: str) -> bytes:
+    """The path's octets exactly as the URL encoded them (surrogateescape kept them)."""
+    return path.encode("utf-8", "surrogateescape")
+
+
+def _url_for(base: URL, folder: str, name: bytes, is_dir: bool) -> str:
+    """The child's own URL: the same host, the path extended (schemes encodes it)."""
+    path = folder.rstrip("/") + "/" + name.decode("utf-8", "surrogateescape")
+    return str(base.replace(path=path + ("/" if is_dir else "")))
+
+
+async def execute_file(plan: Plan, options: Options) -> Resource:
+    path = str(plan.get("path"))
+    raw = _fs_path(path)
+    options.note("*", f"open {path}")
+    try:
+        st = await asyncio.to_thread(os.stat, raw)
+    except FileNotFoundError:
+        raise NotFound(f"no such file: {path}", component="path") from None
+    except PermissionError:
+        raise ReplyError(f"permission denied: {path}", component="path") from None
+    except OSError as exc:
+        raise ReplyError(f"cannot open {path}: {exc.strerror}", component="path") from None
+    if stat.S_ISDIR(st.st_mode):
+        return Resource(plan, kind="listing", entries=await asyncio.to_thread(_list, plan, raw))
+    try:
+        fh: BinaryIO = await asyncio.to_thread(open, raw, "rb")
+    except OSError as exc:
+        raise ReplyError(f"cannot open {path}: {exc.strerror}", component="path") from None
+
+    async def body() -> AsyncIterator[bytes]:
+        try:
+            while True:
+                chunk = await asyncio.to_thread(fh.read, options.chunk_size)
+                if not chunk:
+                    return
+                yield chunk
+        finally:
+            await asyncio.to_thread(fh.close)
+
+    async def close() -> None:
+        await asyncio.to_thread(fh.close)
+
+    media = mimetypes.guess_type(path, strict=False)[0] or "application/octet-stream"
+    return Resource(
+        plan,
+        kind="content",
+        body=body(),
+        media_type=media,
+        size=st.st_size if stat.S_ISREG(st.st_mode) else None,
+        close=close,
+    )
+
+
+def _list(plan: Plan, raw: bytes) -> list[Entry]:
+    folder = raw.decode("utf-8", "surrogateescape")
+    entries = []
+    try:
+        names = sorted(os.listdir(raw))
+    except OSError as exc:
+        raise ReplyError(f"cannot list {folder}: {exc.strerror}", component="path") from None
+    for name in names:
+        full = os.path.join(raw, name)
+        is_dir = os.path.isdir(full)
+        shown = name.decode("utf-8", "replace")
+        entries.append(
+            Entry(
+                name=shown,
+                kind="directory" if is_dir else "file",
+                url=_url_for(plan.url, folder, name, is_dir),
+            )
+        )
+    return entries
+
+
+__all__ = ["execute_file"]

@@ -1,0 +1,61 @@
+"""RFC 1738 §3.10 as a pure function: a ``file:`` URL names a file on *this* machine.
+
+``file://<host>/<path>``: the host is empty, ``localhost``, or this machine's own name; any
+other host names a file on another machine, which §3.10 gives no protocol to reach, so the
+planner refuses it and says why.  No network is involved (``transport`` is ``None``); the
+plan's one step says what will be opened.
+"""
+
+from __future__ import annotations
+
+import socket
+
+from schemes.base import URL
+from schemes.file import FileURL
+
+from ..errors import PlanError
+from ..options import Options
+from ..plan import Plan, Step
+
+
+def local_names() -> frozenset[str]:
+    """The host names that mean "this machine" (no DNS: just what the system calls itself)."""
+    names = {"", "localhost"}
+    hostname = socket.gethostname().lower()
+    names.add(hostname)
+    names.add(hostname.split(".", 1)[0])
+    return frozenset(names)
+
+
+def plan_file(url: URL, options: Options) -> Plan:
+    if not isinstance(url, FileURL):
+        raise PlanError(f"not a file: URL: {url}", component="scheme")
+    u = url
+    host = u.host.lower()
+    if host not in local_names():
+        raise PlanError(
+            f"file://{u.host}/ names a file on the machine {u.host!r}; a file: URL can only "
+            "be read on the machine it names (§3.10: the scheme has no protocol for remote "
+            "access) — use an empty host or localhost for this machine",
+            component="host",
+        )
+    path = u.path or "/"
+    return Plan(
+        url=url,
+        scheme="file",
+        host=None,
+        port=None,
+        transport=None,
+        steps=(
+            Step(
+                data=b"",
+                shown=f"open {path}",
+                kind="info",
+                meta=(("path", path),),
+            ),
+        ),
+        meta=(("path", path),),
+    )
+
+
+__all__ = ["local_names", "plan_file"]

@@ -1,0 +1,192 @@
+"""RFC 1738 §3.2 as a pure function: an ``ftp:`` URL in, the exact FTP command lines out.
+
+This is the "h11" half of the FTP resolver: no sockets, no library — what ``omniurl plan``
+prints and what the executor sends, byte for byte, in this order:
+
+- §3.2.1 login: ``USER`` with the URL's user, else ``anonymous``; ``PASS`` only if the server
+  answers 331 — with the URL's password, else (anonymous) the user's e-mail address
+  (``Options.email``), else a password from ``Options.credentials`` or asked through
+  ``Options.ask``; never an empty ``PASS`` that nobody chose.
+- §3.2.2 each ``cwd`` segment, decoded, is one ``CWD`` with exactly that argument: an empty
+  segment is a null-argument ``CWD `` and ``%2F`` stays inside its argument, so
+  ``ftp://myname@host.dom/%2Fetc/motd`` is ``CWD /etc`` then ``RETR motd`` and
+  ``ftp://myname@host.dom//etc/motd`` is ``CWD ``, ``CWD etc``, ``RETR motd``.
+- §3.2.2/§3.2.3 ``;type=d`` is ``NLST <name>`` (a bare ``NLST`` for an empty name);
+  ``;type=a``/``;type=i`` is ``TYPE A``/``TYPE I`` then ``RETR <name>``; with no typecode a
+  URL ending in ``/`` (empty name) is a listing and otherwise the type is guessed from the
+  name: ``A`` for text media types, ``I`` for everything else.
+- The data connection is passive (``EPSV``, then ``PASV`` only if EPSV is refused): RFC 1738
+  leaves the mode open, and passive is the only mode that works through NAT and firewalls.
+- ``QUIT`` ends the session after a complete transfer (§3.2.5: we never keep a control
+  connection for a later URL; see docs/ftp.md).
+
+Where this differs from curl (``CWD /`` then ``CWD etc`` for both example URLs, a bare NLST)
+is documented in docs/ftp.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import mimetypes
+
+from schemes.base import URL
+from schemes.ftp import FTPURL
+
+from ..errors import PlanError
+from ..options import Options
+from ..plan import Plan, Step, WireValue
+from .sessions import SESSIONS_KEY, SessionKey
+
+#: The wire context of every FTP argument (resolvers.policy.DELIMITERS["ftp"]: CR, LF, NUL
+#: and IAC are refused).
+CONTEXT = "ftp"
+
+#: Shown in place of any password (the plan is printed and logged).
+MASK = "****"
+
+
+def _octets(text: str) -> bytes:
+    """A decoded component back to the octets the URL encoded (surrogateescape keeps them)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def guess_type(name: str) -> str:
+    """§3.2.3 "the client may guess": ``A`` for text media types, ``I`` otherwise."""
+    media, _encoding = mimetypes.guess_type(name, strict=False)
+    if _encoding is None and media is not None and media.startswith("text/"):
+        return "A"
+    return "I"
+
+
+def login_steps(url: FTPURL, options: Options) -> list[Step]:
+    """§3.2.1: USER, then PASS if the server asks (reply 331)."""
+    password: str | None
+    if url.user is None:
+        user, password, source = "anonymous", options.email, "email"
+    else:
+        user, password, source = url.user, url.password, "url"
+        if password is None:
+            known = options.credentials.get(url.hostname)
+            if known is not None and known[0] == user:
+                password, source = known[1], "credentials"
+            else:
+                source = "ask"
+    steps = [
+        Step.line(
+            b"USER " + _octets(user),
+            values=[WireValue("user", _octets(user), CONTEXT)],
+        )
+    ]
+    if password is None:
+        # Asked for at run time through Options.ask (the CLI prompts); the executor checks
+        # the answer against the same delimiter rule before sending it.
+        steps.append(
+            Step.line(
+                b"PASS ",
+                shown=f"PASS {MASK}",
+                when="reply 331; the password is asked for",
+                meta={"ask": True, "source": source},
+            )
+        )
+    else:
+        component = "email" if source == "email" else "password"
+        steps.append(
+            Step.line(
+                b"PASS " + _octets(password),
+                shown=f"PASS {MASK}",
+                when="reply 331",
+                values=[WireValue(component, _octets(password), CONTEXT)],
+                meta={"source": source},
+            )
+        )
+    return steps
+
+
+def _on_new_connection(step: Step) -> Step:
+    when = "a new connection" + (f"; {step.when}" if step.when else "")
+    return dataclasses.replace(step, when=when)
+
+
+def plan_ftp(url: URL, options: Options) -> Plan:
+    """The plan for an ``ftp:`` URL (pure)."""
+    if not isinstance(url, FTPURL):
+        raise PlanError(f"not an ftp: URL: {url}", component="scheme")
+    ftp = url
+    if not ftp.host:
+        raise PlanError("an ftp: URL needs a host (§3.2)", component="host")
+    typecode = (ftp.typecode or "").lower() or None
+    if typecode not in (None, "a", "i", "d"):
+        raise PlanError(f";type={ftp.typecode} is not a, i or d (§3.2.2)", component="typecode")
+    steps = login_steps(ftp, options)
+    for index, segment in enumerate(ftp.cwd):
+        steps.append(
+            Step.line(
+                b"CWD " + _octets(segment),
+                values=[WireValue(f"cwd[{index}]", _octets(segment), CONTEXT)],
+            )
+        )
+    setup = len(steps)
+    reuse = options.get(SESSIONS_KEY) is not None
+    if reuse:
+        # §3.2.5: with kept connections, login and CWDs are sent only on a new connection
+        # (a kept one is reused only when it already went through exactly these steps).
+        steps = [_on_new_connection(step) for step in steps]
+    listing = typecode == "d" or (typecode is None and ftp.name == "")
+    name_values = [WireValue("name", _octets(ftp.name), CONTEXT)] if ftp.name else []
+    if listing:
+        transfer_type = None
+        command = b"NLST " + _octets(ftp.name) if ftp.name else b"NLST"
+    else:
+        if not ftp.name:
+            raise PlanError(
+                f";type={typecode} names no file: the name after the last / is empty "
+                "(use ;type=d or drop the typecode to list the directory)",
+                component="name",
+            )
+        transfer_type = typecode.upper() if typecode else guess_type(ftp.name)
+        steps.append(
+            Step.line(
+                f"TYPE {transfer_type}",
+                values=[],
+                meta={"guessed": typecode is None},
+            )
+        )
+        command = b"RETR " + _octets(ftp.name)
+    steps.append(Step.line("EPSV"))
+    steps.append(Step.line("PASV", when="EPSV refused"))
+    steps.append(Step.line(command, values=name_values, meta={"transfer": True}))
+    steps.append(
+        Step.line(
+            "QUIT",
+            when="after a complete transfer, when the connection is let go"
+            if reuse
+            else "after a complete transfer",
+        )
+    )
+    port = ftp.effective_port
+    key: SessionKey = (
+        ftp.hostname,
+        port or 21,
+        steps[0].data[5:],
+        steps[1].data[5:],
+        tuple(s.data[4:] for s in steps[2:setup]),
+    )
+    return Plan(
+        url=url,
+        scheme=ftp.scheme,
+        host=ftp.hostname,
+        port=port,
+        transport="tcp",
+        steps=tuple(steps),
+        explicit_port=ftp.port is not None,
+        meta=(
+            ("session", key),
+            ("setup_steps", setup),
+            ("listing", listing),
+            ("type", transfer_type),
+            ("name", ftp.name),
+        ),
+    )
+
+
+__all__ = ["CONTEXT", "MASK", "guess_type", "login_steps", "plan_ftp"]

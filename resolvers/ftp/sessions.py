@@ -1,0 +1,94 @@
+"""Kept FTP control connections (RFC 1738 §3.2.5), for callers resolving many ftp: URLs.
+
+§3.2.5: keeping the control connection open between URLs "may be reasonable", but "if a
+directory change command has been given, it is impossible in general to deduce what sequence
+should be given to navigate to another directory ... The only reliable algorithm is to
+disconnect and reestablish the control connection."  So a kept connection is reused only
+where that is provably safe: the same server (host and port), the same login (user and
+password) and the *same* ``CWD`` sequence — the connection is then in exactly the state a
+fresh one would reach, and the login and ``CWD`` steps (marked ``when`` "a new connection" in
+the plan) are skipped.  Any other URL gets a new connection.
+
+Reuse is opt-in; without it every URL gets its own connection, closed with ``QUIT``::
+
+    async with FTPSessions() as sessions:
+        options = Options(extra={"ftp_sessions": sessions})
+        for url in urls:
+            async with await resolvers.resolve(url, options) as resource: ...
+"""
+
+from __future__ import annotations
+
+import contextlib
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from ..errors import ResolveError
+from ..plan import Step
+
+if TYPE_CHECKING:
+    from ..options import Options
+    from .executor import Control
+
+#: The ``Options.extra`` key that carries an :class:`FTPSessions`.
+SESSIONS_KEY = "ftp_sessions"
+
+#: (host, port, user octets, password octets, cwd segments as octets)
+SessionKey = tuple[str, int, bytes, bytes, tuple[bytes, ...]]
+
+
+class FTPSessions:
+    """Idle control connections by :data:`SessionKey`; ``aclose()`` ends them with QUIT."""
+
+    def __init__(self, *, max_idle: int = 4) -> None:
+        self.max_idle = max_idle
+        self._idle: dict[SessionKey, list[Control]] = {}
+        self.reused = 0
+
+    def take(self, key: SessionKey, options: Options) -> Control | None:
+        """An idle connection in exactly the state ``key`` describes, or ``None``."""
+        kept = self._idle.get(key, [])
+        while kept:
+            control = kept.pop()
+            if control.writer.is_closing() or control.reader.at_eof():
+                continue  # the server hung up meanwhile: not reusable
+            control.options = options
+            control.replies = []
+            self.reused += 1
+            return control
+        return None
+
+    async def give(self, key: SessionKey, control: Control) -> None:
+        """Keep a connection whose transfer completed; beyond ``max_idle``, end it."""
+        kept = self._idle.setdefault(key, [])
+        if len(kept) >= self.max_idle:
+            await _quit(control)
+            return
+        kept.append(control)
+
+    async def aclose(self) -> None:
+        idle, self._idle = self._idle, {}
+        for kept in idle.values():
+            for control in kept:
+                await _quit(control)
+
+    async def __aenter__(self) -> FTPSessions:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+async def _quit(control: Control) -> None:
+    """The plan's final step, sent when a kept connection is let go (bounded, best effort)."""
+    with contextlib.suppress(ResolveError):
+        await control.command(Step.line("QUIT"))
+    await control.close()
+
+
+__all__ = ["SESSIONS_KEY", "FTPSessions", "SessionKey"]

@@ -1,0 +1,59 @@
+"""RFC 1738 §3.3 as a pure function: an ``http:``/``https:`` URL in, the request line out.
+
+``http://<host>:<port>/<path>?<searchpart>`` is a ``GET`` of ``<path>?<searchpart>`` (still
+encoded, exactly as written in the URL: §3.3 says the path and search are sent as they are)
+to ``host:port``; an empty path is ``/``.  The fragment is never sent (RFC 1630 §4.2).  HTTP/1.1
+is spoken (RFC 9112); the plan's one step is the request line exactly as sent.
+"""
+
+from __future__ import annotations
+
+from schemes.base import URL
+from schemes.http import HTTPURL
+
+from ..errors import PlanError
+from ..options import Options
+from ..plan import Plan, Step, WireValue
+
+
+def request_target(url: HTTPURL) -> str:
+    """The origin-form request target (RFC 9112 §3.2.1): path (``/`` if empty) and ``?search``."""
+    target = url.path or "/"
+    if url.search is not None:
+        target += "?" + url.search
+    return target
+
+
+def plan_http(url: URL, options: Options) -> Plan:
+    """The plan for an ``http:`` or ``https:`` URL (pure)."""
+    if not isinstance(url, HTTPURL):
+        raise PlanError(f"not an http: URL: {url}", component="scheme")
+    http = url
+    if not http.host:
+        raise PlanError(f"an {http.scheme}: URL needs a host (§3.3)", component="host")
+    if http.user is not None or http.password is not None:
+        raise PlanError(
+            "§3.3: an http URL carries no user name or password; omniurl does not send "
+            "credentials taken from a URL",
+            component="user",
+        )
+    target = request_target(http)
+    data = f"GET {target} HTTP/1.1".encode("utf-8", "surrogateescape")
+    step = Step.line(
+        data,
+        values=[WireValue("path", target.encode("utf-8", "surrogateescape"), "http-target")],
+        meta={"target": target},
+    )
+    return Plan(
+        url=url,
+        scheme=http.scheme,
+        host=http.hostname,
+        port=http.effective_port,
+        transport="tcp",
+        steps=(step,),
+        explicit_port=http.port is not None,
+        meta=(("target", target), ("tls", http.scheme == "https")),
+    )
+
+
+__all__ = ["plan_http", "request_target"]

@@ -1,0 +1,187 @@
+"""httpx's connections go through the policy too: a network backend on resolvers.net.
+
+httpx resolves and connects by itself; left alone it would skip the strict policy's address
+check (and ``--resolve``), and a name that resolves to a public address when checked and to
+127.0.0.1 when httpx connects (DNS rebinding) would get through.  So httpcore is given a
+network backend whose ``connect_tcp`` asks :func:`resolvers.net.resolve_addresses` — mapping,
+DNS and the address check in one place — and connects to the checked address itself.  TLS
+still verifies the URL's host name (httpcore passes it as the SNI and checks the
+certificate against it), not the address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import select
+import socket
+import ssl
+import typing
+import urllib.request
+
+import httpcore
+import httpx
+
+from ..errors import ConnectError, ResolveTimeout
+from ..net import open_socket, resolve_addresses
+from ..options import Options
+
+
+class SocketStream(httpcore.AsyncNetworkStream):
+    """A plain-TCP stream for httpcore straight on a non-blocking socket.
+
+    Bulk reads go through ``loop.sock_recv`` — the same path as FTP's data connection
+    (:func:`resolvers.net.recv_chunks`) — instead of anyio's stream layers; every wait is
+    bounded by httpcore's timeout.  TLS connections use httpcore's
+    anyio backend instead (see :class:`PolicyBackend`).
+    """
+
+    def __init__(self, sock: socket.socket, read_size: int) -> None:
+        self.sock = sock
+        self.read_size = read_size
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        loop = asyncio.get_running_loop()
+        # httpcore always asks for 64 KiB; we read up to our (larger) read size: h11 takes any
+        # amount, and fewer, larger reads are what make bulk transfers fast (one pass through
+        # h11 and httpx per read).  sock_recv fills a new bytes object: one copy.
+        try:
+            async with asyncio.timeout(timeout):
+                return await loop.sock_recv(self.sock, max(max_bytes, self.read_size))
+        except TimeoutError:
+            raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
+        except OSError as exc:
+            raise httpcore.ReadError(str(exc)) from None
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(timeout):
+                await loop.sock_sendall(self.sock, buffer)
+        except TimeoutError:
+            raise httpcore.WriteTimeout(f"could not send for {timeout} s") from None
+        except OSError as exc:
+            raise httpcore.WriteError(str(exc)) from None
+
+    async def aclose(self) -> None:
+        self.sock.close()
+
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.AsyncNetworkStream:  # pragma: no cover - TLS never takes this path
+        raise httpcore.ConnectError("internal error: TLS on omniurl's plain socket stream")
+
+    def get_extra_info(self, info: str) -> typing.Any:
+        if info == "socket":
+            return self.sock
+        if info == "client_addr":
+            return self.sock.getsockname()
+        if info == "server_addr":
+            return self.sock.getpeername()
+        if info == "is_readable":
+            # A kept-alive connection that became readable was closed by the server.
+            readable, _w, _x = select.select([self.sock], [], [], 0)
+            return bool(readable)
+        return None
+
+
+class PolicyBackend(httpcore.AsyncNetworkBackend):
+    """Connect only to addresses the policy accepted (after ``--resolve`` and DNS).
+
+    ``plain=True`` (an ``http:`` URL without a proxy) connects our own
+    :class:`SocketStream`; otherwise httpcore's anyio backend connects to the checked
+    address, so TLS works as httpcore expects.
+    """
+
+    def __init__(self, options: Options, *, plain: bool = False) -> None:
+        self.options = options
+        self.plain = plain
+        self.inner = httpcore.AnyIOBackend()
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: typing.Iterable[typing.Any] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        if self.plain:
+            try:
+                sock = await open_socket(host, port, self.options)
+            except ResolveTimeout as exc:
+                raise httpcore.ConnectTimeout(str(exc)) from None
+            except ConnectError as exc:
+                raise httpcore.ConnectError(str(exc)) from None
+            return SocketStream(sock, max(self.options.chunk_size, 64 * 1024))
+        addresses = await resolve_addresses(host, port, self.options)
+        last: Exception | None = None
+        for address, to_port in addresses:
+            self.options.note("*", f"connecting to {address} port {to_port}")
+            try:
+                return await self.inner.connect_tcp(
+                    address,
+                    to_port,
+                    timeout=timeout,
+                    local_address=local_address,
+                    socket_options=socket_options,
+                )
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                last = exc
+        assert last is not None
+        raise last
+
+    async def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: typing.Iterable[typing.Any] | None = None,
+    ) -> httpcore.AsyncNetworkStream:  # pragma: no cover - never configured
+        raise httpcore.ConnectError("omniurl does not connect to Unix sockets")
+
+    async def sleep(self, seconds: float) -> None:
+        await self.inner.sleep(seconds)
+
+
+def ssl_context(options: Options) -> ssl.SSLContext:
+    """Verified TLS by default (the system's CA store); ``--insecure`` turns checks off."""
+    return httpx.create_ssl_context(verify=options.verify_tls, trust_env=False)
+
+
+def env_proxy(scheme: str, host: str) -> str | None:
+    """The proxy the environment names for this URL (only used with ``trust_env``)."""
+    if urllib.request.proxy_bypass(host):
+        return None
+    return urllib.request.getproxies().get(scheme)
+
+
+class PolicyTransport(httpx.AsyncHTTPTransport):
+    """httpx's transport with our backend: every connection passes ``resolve_addresses``.
+
+    With ``Options.trust_env`` and a proxy in the environment for this URL, requests go
+    through that proxy; the address check then applies to the proxy's address (the proxy,
+    not omniurl, resolves the URL's host — say so to a user of the strict preset).
+    """
+
+    def __init__(self, options: Options, *, scheme: str, host: str) -> None:
+        proxy = env_proxy(scheme, host) if options.trust_env else None
+        plain = scheme == "http" and proxy is None
+        # No TLS context for plain HTTP: building one loads the CA store, which costs more
+        # than a small transfer.
+        context = None if plain else ssl_context(options)
+        super().__init__(verify=context or False, trust_env=False)
+        backend = PolicyBackend(options, plain=plain)
+        pool: typing.Any
+        if proxy is not None:
+            options.note("*", f"using the proxy {proxy} (from the environment)")
+            pool = httpcore.AsyncHTTPProxy(
+                proxy_url=proxy, ssl_context=context, network_backend=backend
+            )
+        else:
+            pool = httpcore.AsyncConnectionPool(ssl_context=context, network_backend=backend)
+        self._pool = pool
+
+
+__all__ = ["PolicyBackend", "PolicyTransport", "env_proxy", "ssl_context"]

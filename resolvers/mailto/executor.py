@@ -1,0 +1,238 @@
+"""The mailto executor (I/O): send the planned message through the relay with aiosmtplib, or
+hand it back as a draft.
+
+Each SMTP step of the plan is one aiosmtplib call, in the plan's order (``DATA`` and the
+message are one ``data()`` call: aiosmtplib waits for 354, dot-stuffs and ends the data).
+Every aiosmtplib failure becomes a typed :mod:`resolvers.errors` error: a refused recipient
+is a :class:`ReplyError` naming the URL component that gave the address, a refused AUTH an
+:class:`AuthError`, a silent server a :class:`ResolveTimeout`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiosmtplib
+
+from ..errors import (
+    AuthError,
+    ConnectError,
+    ConnectionClosed,
+    PlanError,
+    ProtocolError,
+    ReplyError,
+    ResolveTimeout,
+)
+from ..net import resolve_addresses, with_timeout
+from ..options import Options
+from ..plan import Plan, Step
+from ..resource import Resource
+from .planner import Relay
+
+
+async def _draft(data: bytes) -> AsyncIterator[bytes]:
+    yield data
+
+
+def _component_of(plan: Plan, recipient: str) -> str:
+    """The URL component an address came from (for errors)."""
+    raw = recipient.encode("utf-8", "surrogateescape")
+    for value in plan.wire_values():
+        if value.context == "addr-spec" and value.value == raw and value.component != "sender":
+            return value.component
+    return "address"
+
+
+def _reply(response: Any) -> str:
+    return f"{response.code} {response.message}".strip()
+
+
+async def _password(relay: Relay, options: Options) -> str:
+    """The AUTH password: from the credentials (``~/.netrc``) for the relay, else asked."""
+    known = options.credentials.get(relay.host.lower())
+    if known is not None and known[0] == relay.user:
+        return known[1]
+    if options.ask is not None:
+        return await options.ask(f"SMTP password for {relay.user}@{relay.host}: ", secret=True)
+    raise AuthError(
+        f"no password for SMTP user {relay.user!r} at {relay.host} (put it in ~/.netrc or "
+        "run on a terminal)",
+        component="smtp",
+    )
+
+
+async def _connect_socket(relay: Relay, options: Options) -> tuple[socket.socket, str, int]:
+    """A socket connected to one of the relay's policy-checked addresses (``--resolve``
+    applied), tried in order, each connect bounded."""
+    loop = asyncio.get_running_loop()
+    last = ""
+    for address, port in await resolve_addresses(relay.host, relay.port, options):
+        options.note("*", f"connecting to {address} port {port} (SMTP relay {relay.host})")
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            await with_timeout(
+                loop.sock_connect(sock, (address, port)),
+                options.connect_timeout,
+                f"connecting to the SMTP relay {relay.host}:{relay.port}",
+            )
+        except OSError as exc:
+            sock.close()
+            last = exc.strerror or str(exc)
+            continue
+        except BaseException:
+            sock.close()
+            raise
+        return sock, address, port
+    raise ConnectError(
+        f"cannot connect to the SMTP relay {relay.host}:{relay.port}: {last}", component="smtp"
+    )
+
+
+async def _send(plan: Plan, options: Options, relay: Relay) -> list[str]:
+    """Carry out the SMTP steps; return the server's replies."""
+    sock, _address, _port = await _connect_socket(relay, options)
+    context = ssl.create_default_context()
+    if not options.verify_tls:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    smtp = aiosmtplib.SMTP(
+        # Connected to the checked address; the name is what TLS verifies (implicit TLS
+        # here, STARTTLS in its step).
+        hostname=relay.host,
+        sock=sock,
+        timeout=options.read_timeout,
+        use_tls=relay.tls,
+        start_tls=False,
+        tls_context=context if relay.tls else None,
+    )
+    replies: list[str] = []
+    try:
+        response = await smtp.connect(timeout=options.connect_timeout)
+        replies.append(_reply(response))
+        options.note("<", replies[-1])
+        for step in plan.steps:
+            response = await _step(smtp, step, plan, options, relay)
+            if response is not None:
+                replies.append(_reply(response))
+                options.note("<", replies[-1])
+    finally:
+        if smtp.is_connected:
+            smtp.close()
+        sock.close()
+    return replies
+
+
+async def _step(
+    smtp: aiosmtplib.SMTP, step: Step, plan: Plan, options: Options, relay: Relay
+) -> Any:
+    op = step.get("op")
+    if op is None:  # an info step
+        return None
+    options.note(">", step.shown if op != "message" else f"({len(step.data)} octets)")
+    if op == "ehlo":
+        return await smtp.ehlo(hostname=step.get("helo"))
+    if op == "starttls":
+        return await smtp.starttls(
+            server_hostname=relay.host,
+            validate_certs=options.verify_tls,
+        )
+    if op == "auth":
+        password = await _password(relay, options)
+        return await smtp.login(step.get("user"), password)
+    if op == "mail":
+        return await smtp.mail(str(plan.get("sender")))
+    if op == "rcpt":
+        return await smtp.rcpt(step.get("recipient"))
+    if op == "data":
+        return None  # the message step sends DATA and the message (one aiosmtplib call)
+    if op == "message":
+        return await smtp.data(step.data)
+    if op == "quit":
+        return await smtp.quit()
+    raise PlanError(f"unknown SMTP step {op!r}")  # pragma: no cover - planner bug
+
+
+def _typed(exc: BaseException, plan: Plan, relay: Relay) -> BaseException:
+    """aiosmtplib's exception as one of ours."""
+    where = f"{relay.host}:{relay.port}"
+    if isinstance(exc, aiosmtplib.SMTPRecipientRefused):
+        return ReplyError(
+            f"the SMTP relay refused recipient {exc.recipient}: {exc.code} {exc.message}",
+            component=_component_of(plan, exc.recipient),
+            code=exc.code,
+            reply=exc.message,
+        )
+    if isinstance(exc, aiosmtplib.SMTPSenderRefused):
+        return ReplyError(
+            f"the SMTP relay refused sender {exc.sender}: {exc.code} {exc.message}",
+            component="sender",
+            code=exc.code,
+            reply=exc.message,
+        )
+    if isinstance(exc, aiosmtplib.SMTPAuthenticationError):
+        return AuthError(
+            f"the SMTP relay refused the login: {exc.code} {exc.message}", component="smtp"
+        )
+    if isinstance(exc, aiosmtplib.SMTPNotSupported):
+        return ProtocolError(f"the SMTP relay {where} cannot: {exc.message}")
+    if isinstance(exc, aiosmtplib.SMTPResponseException):
+        return ReplyError(
+            f"the SMTP relay {where} refused: {exc.code} {exc.message}",
+            code=exc.code,
+            reply=exc.message,
+        )
+    if isinstance(exc, aiosmtplib.SMTPConnectTimeoutError):
+        return ResolveTimeout(f"timed out connecting to the SMTP relay {where}", component="smtp")
+    if isinstance(exc, aiosmtplib.SMTPTimeoutError):
+        return ResolveTimeout(f"the SMTP relay {where} did not answer in time: {exc}")
+    if isinstance(exc, aiosmtplib.SMTPConnectError):
+        return ConnectError(f"cannot connect to the SMTP relay {where}: {exc}", component="smtp")
+    if isinstance(exc, aiosmtplib.SMTPServerDisconnected):
+        return ConnectionClosed(f"the SMTP relay {where} closed the connection: {exc}")
+    if isinstance(exc, ssl.SSLError):
+        return ConnectError(f"TLS with the SMTP relay {where} failed: {exc}", component="smtp")
+    if isinstance(exc, OSError):
+        return ConnectError(f"SMTP relay {where}: {exc}", component="smtp")
+    return ProtocolError(f"SMTP relay {where}: {exc}")
+
+
+async def execute(plan: Plan, options: Options) -> Resource:
+    """Send the message (relay configured) or return it as a draft."""
+    message = next(s for s in plan.steps if s.kind == "message")
+    envelope = {
+        "mail_from": plan.get("sender"),
+        "rcpt_to": list(plan.get("recipients")),
+    }
+    metadata: dict[str, Any] = {
+        "envelope": envelope,
+        "message_id": plan.get("message_id"),
+    }
+    relay: Relay | None = plan.get("relay")
+    if relay is None:
+        return Resource(
+            plan,
+            kind="content",
+            body=_draft(message.data),
+            media_type="message/rfc822",
+            size=len(message.data),
+            metadata={**metadata, "sent": False},
+        )
+    try:
+        replies = await _send(plan, options, relay)
+    except (aiosmtplib.SMTPException, OSError) as exc:
+        raise _typed(exc, plan, relay) from None
+    return Resource(
+        plan,
+        kind="content",
+        body=None,
+        media_type=None,
+        size=0,
+        replies=replies,
+        metadata={**metadata, "sent": True, "relay": f"{relay.host}:{relay.port}"},
+    )

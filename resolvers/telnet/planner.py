@@ -1,0 +1,178 @@
+"""The telnet planner (pure): a ``telnet:`` URL -> the expect/send steps of a session.
+
+RFC 1738 §3.8: a telnet URL "designates access to interactive services via the Telnet
+Protocol"; its user name and password are *advisory* — the client may use them to log in,
+but the URL does not mean an automatic login.  So, by default, the plan is just a session to
+``host:port`` with the advisory credentials reported.  When the caller asks for it
+(``auto_login`` in ``Options.extra``, ``--login`` on the command line), the plan answers the
+server's login and password prompts with them: ``expect`` the login prompt, ``send`` the
+user, ``expect`` the password prompt, ``send`` the password (masked in the plan).  A script
+(``telnet_script``: expect/send pairs, ``--script FILE``) adds its steps after those.
+
+Every value sent comes from the URL or the caller and is tagged for the policy: the user and
+password go into the "telnet" context (ASCII without controls or IAC: curl CVE-2023-27533).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from schemes.base import URL
+from schemes.telnet import TelnetURL
+
+from ..errors import PlanError
+from ..plan import Plan, Step, WireValue
+
+#: A login prompt: "login:", "Username:", "User name:" at the end of what arrived.
+DEFAULT_LOGIN_PROMPT = r"(?im)(?:login|user ?name)\s*:\s*$"
+#: A password prompt: "Password:" at the end of what arrived.
+DEFAULT_PASSWORD_PROMPT = r"(?im)password\s*:\s*$"
+#: What servers say when the login was refused (login(1), PAM, many embedded devices).
+LOGIN_FAILED = (
+    r"(?i)login incorrect|authentication fail|access denied|invalid (?:login|password|user)"
+    r"|permission denied"
+)
+#: A shell prompt after a successful login ("$ ", "# ", "> ", "% " at the end).
+SHELL_PROMPT = r"[$#>%]\s*$"
+
+#: Options.extra keys this resolver reads.
+AUTO_LOGIN = "auto_login"
+LOGIN_PROMPT = "telnet_login_prompt"
+PASSWORD_PROMPT = "telnet_password_prompt"
+SCRIPT = "telnet_script"
+
+
+@dataclass(frozen=True)
+class ScriptStep:
+    """One line of a ``--script`` file: ``expect`` (literal text), ``expect-re`` (a regular
+    expression) or ``send`` (a line, sent with the NVT end of line CR LF)."""
+
+    action: str
+    text: str
+
+
+def parse_script(text: str) -> tuple[ScriptStep, ...]:
+    """Read a script: one ``expect TEXT``, ``expect-re REGEX`` or ``send TEXT`` per line;
+    blank lines and lines starting with ``#`` are ignored.  Only the line ending is removed
+    from TEXT, so ``expect $ `` waits for a dollar and a space."""
+    steps: list[ScriptStep] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        action, _, rest = raw.partition(" ")
+        if action not in ("expect", "expect-re", "send"):
+            raise PlanError(
+                f"script line {number}: {action!r} is not expect, expect-re or send",
+                component="script",
+            )
+        if action == "expect-re":
+            try:
+                re.compile(rest.encode())
+            except re.error as exc:
+                raise PlanError(
+                    f"script line {number}: bad regular expression: {exc}", component="script"
+                ) from None
+        if action != "send" and not rest:
+            raise PlanError(f"script line {number}: expect what?", component="script")
+        steps.append(ScriptStep(action, rest))
+    return tuple(steps)
+
+
+def _octets(text: str) -> bytes:
+    """The octets a decoded component stands for (schemes keep non-UTF-8 octets with
+    surrogateescape, so this is exactly what the URL encoded)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _expect(pattern: str, shown: str, **meta: object) -> Step:
+    return Step(
+        data=pattern.encode("utf-8"),
+        shown=shown,
+        kind="expect",
+        meta=tuple({"pattern": pattern, **meta}.items()),
+    )
+
+
+def plan_telnet(
+    url: URL,
+    *,
+    auto_login: bool,
+    login_prompt: str,
+    password_prompt: str,
+    script: Sequence[ScriptStep] = (),
+) -> Plan:
+    """The session plan for ``url`` (see the module docstring)."""
+    if not isinstance(url, TelnetURL):
+        raise PlanError(f"not a telnet URL: {url}", component="scheme")
+    for name, pattern in (("login_prompt", login_prompt), ("password_prompt", password_prompt)):
+        try:
+            re.compile(pattern.encode("utf-8"))
+        except re.error as exc:
+            raise PlanError(f"{name}: bad regular expression: {exc}", component=name) from None
+    user, password = url.user, url.password
+    advisory = "no user" if user is None else f"advisory user {user!r}"
+    if password is not None:
+        advisory += ", password given"
+    steps: list[Step] = [
+        Step(
+            data=b"",
+            shown=f"open an interactive session (RFC 1738 §3.8): {advisory}"
+            + ("" if auto_login else " (not sent; --login answers the prompts)"),
+            kind="info",
+        )
+    ]
+    if auto_login and user is not None:
+        steps.append(_expect(login_prompt, f"expect /{login_prompt}/", component="user"))
+        steps.append(
+            Step.line(
+                _octets(user),
+                shown=f"send {user}",
+                values=[WireValue("user", _octets(user), "telnet")],
+            )
+        )
+        if password is not None:
+            steps.append(
+                _expect(password_prompt, f"expect /{password_prompt}/", component="password")
+            )
+            steps.append(
+                Step.line(
+                    _octets(password),
+                    shown="send ****",
+                    values=[WireValue("password", _octets(password), "telnet")],
+                )
+            )
+        steps.append(
+            Step(
+                data=LOGIN_FAILED.encode(),
+                shown=f"expect the login outcome: refused on /{LOGIN_FAILED}/ or a new "
+                "login prompt",
+                kind="expect",
+                when="after the login answers",
+                meta=(("outcome", True), ("login_prompt", login_prompt)),
+            )
+        )
+    for index, item in enumerate(script):
+        component = f"script[{index}]"
+        if item.action == "send":
+            steps.append(
+                Step.line(item.text, shown=f"send {item.text}", meta={"component": component})
+            )
+        else:
+            if item.action == "expect-re":
+                pattern, shown = item.text, f"expect /{item.text}/"
+            else:
+                pattern, shown = re.escape(item.text), f"expect {item.text!r}"
+            steps.append(_expect(pattern, shown, component=component))
+    port = url.effective_port
+    return Plan(
+        url=url,
+        scheme=url.scheme,
+        host=url.hostname,
+        port=port,
+        transport="tcp",
+        steps=tuple(steps),
+        explicit_port=url.port is not None,
+        meta=(("user", user), ("password_given", password is not None)),
+    )

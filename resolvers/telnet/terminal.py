@@ -1,0 +1,132 @@
+"""Attach a terminal to a telnet session, the way telnet(1) does.
+
+On a TTY the terminal goes to raw mode (every key goes to the server, which echoes), and
+``^]`` (Ctrl + ]) — telnet(1)'s escape character — closes the session.  Without a TTY
+(``omniurl get telnet://… < commands.txt``) standard input is sent line by line, and the
+output is shown until the server closes or stays silent for the read timeout.  The terminal
+mode is always restored, whatever happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from ..errors import ConnectionClosed, ResolveTimeout
+from .session import TelnetSession
+
+#: telnet(1)'s escape character, ^] (GS, 0x1D).
+ESCAPE = 0x1D
+
+
+def to_nvt(data: bytes) -> bytes:
+    """Local line endings to the NVT end of line (RFC 854): CR, LF or CR LF become CR LF."""
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\n", b"\r\n")
+
+
+@contextlib.contextmanager
+def raw_mode(fd: int) -> Iterator[None]:
+    """Put a TTY in raw mode for the duration; always restore it."""
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    try:
+        # TCSANOW: keys typed before the switch must not be flushed away.
+        tty.setraw(fd, termios.TCSANOW)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+
+
+async def attach(
+    session: TelnetSession,
+    *,
+    stdin_fd: int | None = None,
+    stdout: BinaryIO | None = None,
+    stderr: BinaryIO | None = None,
+) -> int:
+    """Shuttle octets between the terminal and the session until either side ends.
+
+    Returns 0 when the server closed or the person pressed ^], 4 when the session broke.
+    """
+    fd = sys.stdin.fileno() if stdin_fd is None else stdin_fd
+    out = stdout or sys.stdout.buffer
+    err = stderr or sys.stderr.buffer
+    is_tty = os.isatty(fd)
+    loop = asyncio.get_running_loop()
+    keys: asyncio.Queue[bytes] = asyncio.Queue()
+
+    def on_input() -> None:
+        try:
+            data = os.read(fd, 1024)
+        except OSError:
+            data = b""
+        keys.put_nowait(data)
+        if not data:
+            loop.remove_reader(fd)
+
+    async def pump_output() -> None:
+        while True:
+            data = await session.read(timeout=None)
+            if not data:
+                return
+            out.write(data)
+            out.flush()
+
+    async def pump_input() -> str:
+        while True:
+            data = await keys.get()
+            if not data:
+                return "eof"
+            if is_tty and ESCAPE in data:
+                data = data[: data.index(ESCAPE)]
+                if data:
+                    await session.write(to_nvt(data))
+                return "escape"
+            await session.write(to_nvt(data))
+
+    status = 0
+    with raw_mode(fd) if is_tty else contextlib.nullcontext():
+        # What arrived before we attached (banner, prompts the plan answered) is shown first.
+        out.write(bytes(session.history))
+        out.flush()
+        session.discard()
+        loop.add_reader(fd, on_input)
+        output = asyncio.ensure_future(pump_output())
+        typing = asyncio.ensure_future(pump_input())
+        try:
+            done, _ = await asyncio.wait({output, typing}, return_when=asyncio.FIRST_COMPLETED)
+            if typing in done and typing.result() == "eof" and not output.done():
+                # Input ended (a file or a pipe): show what the server still says, until it
+                # closes or stays silent for the read timeout.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(output), session.options.read_timeout)
+            for task in (output, typing):
+                if task.done() and not task.cancelled() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+        except (ConnectionClosed, ResolveTimeout) as exc:
+            err.write(f"\r\nomniurl: {exc}\r\n".encode())
+            status = 4
+        finally:
+            loop.remove_reader(fd)
+            for task in (output, typing):
+                task.cancel()
+            await asyncio.gather(output, typing, return_exceptions=True)
+    escaped = (
+        typing.done()
+        and not typing.cancelled()
+        and typing.exception() is None
+        and typing.result() == "escape"
+    )
+    if escaped:
+        err.write(b"\r\nomniurl: connection closed (^])\r\n")
+    else:
+        err.write(b"\r\nomniurl: connection closed by foreign host\r\n")
+    err.flush()
+    await session.close()
+    return status

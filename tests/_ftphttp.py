@@ -1,0 +1,173 @@
+"""Helpers shared by the FTP, HTTP, file, policy and CLI tests (not a test module)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from resolvers import Options
+
+#: Options every resolver test uses: short timeouts, a fixed e-mail, nothing from the caller's
+#: environment (no proxies, no ~/.netrc, no terminal).
+OPTS = Options(email="tester@example.org", connect_timeout=5, read_timeout=5)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def transcript() -> tuple[list[str], Options]:
+    """Options whose transcript is collected in the returned list."""
+    lines: list[str] = []
+    return lines, OPTS.with_(transcript=lambda d, t: lines.append(f"{d} {t}"))
+
+
+async def run_cli(
+    *args: str, timeout: float = 60, cwd: Path | None = None
+) -> tuple[int, bytes, bytes]:
+    """Run ``python -m omniurl ARGS`` (bounded); the test's servers keep serving meanwhile."""
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [str(ROOT), env.get("PYTHONPATH", "")] if p)
+    env["EMAIL"] = "tester@example.org"
+    env["HOME"] = str(cwd or ROOT)  # no ~/.netrc of the person running the tests
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "omniurl", *args,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=env, cwd=str(cwd or ROOT),
+    )  # fmt: skip
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    assert proc.returncode is not None
+    return proc.returncode, out, err
+
+
+def free_port() -> int:
+    """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_listening(port: int, timeout: float = 10) -> None:
+    """Wait (bounded) until something accepts connections on 127.0.0.1:port."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            _r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 1)
+        except (OSError, TimeoutError):
+            if loop.time() > deadline:
+                raise TimeoutError(f"nothing listens on port {port} after {timeout} s") from None
+            await asyncio.sleep(0.05)
+            continue
+        w.close()
+        await w.wait_closed()
+        return
+
+
+async def stop(proc: asyncio.subprocess.Process) -> None:
+    """Stop a daemon a test started (terminate, then kill; bounded)."""
+    if proc.returncode is None:
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 5)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+VSFTPD_CONF = """\
+listen=YES
+listen_ipv6=NO
+listen_address=127.0.0.1
+listen_port={port}
+background=NO
+run_as_launching_user=YES
+anonymous_enable=YES
+anon_root={root}
+local_enable=NO
+write_enable=NO
+connect_from_port_20=NO
+pasv_enable=YES
+seccomp_sandbox=NO
+secure_chroot_dir={empty}
+xferlog_enable=NO
+syslog_enable=NO
+vsftpd_log_file={scratch}/vsftpd.log
+ftp_username=nobody
+"""
+
+NGINX_CONF = """\
+daemon off;
+master_process off;
+worker_processes 1;
+pid {scratch}/nginx.pid;
+error_log {scratch}/error.log warn;
+events {{ worker_connections 64; }}
+http {{
+  access_log off;
+  client_body_temp_path {scratch}/body;
+  proxy_temp_path {scratch}/proxy;
+  fastcgi_temp_path {scratch}/fastcgi;
+  uwsgi_temp_path {scratch}/uwsgi;
+  scgi_temp_path {scratch}/scgi;
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  sendfile on;
+  server {{
+    listen 127.0.0.1:{port};
+    root {root};
+    autoindex on;
+    location = /moved {{ return 302 /pub/hello.txt; }}
+    location = /to-file {{ return 302 file:///etc/passwd; }}
+  }}
+}}
+"""
+
+VSFTPD = "/usr/sbin/vsftpd"
+NGINX = "/usr/sbin/nginx"
+
+
+async def start_vsftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
+    """vsftpd on loopback with a private config, as the user running the tests."""
+    port = free_port()
+    (scratch / "empty").mkdir(parents=True, exist_ok=True)
+    conf = scratch / "vsftpd.conf"
+    conf.write_text(
+        VSFTPD_CONF.format(port=port, root=root, empty=scratch / "empty", scratch=scratch)
+    )
+    proc = await asyncio.create_subprocess_exec(
+        VSFTPD, str(conf), stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_listening(port)
+    except BaseException:
+        await stop(proc)
+        raise
+    return proc, port
+
+
+async def start_nginx(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
+    """nginx on loopback with a private config and prefix (no master, no daemon)."""
+    port = free_port()
+    scratch.mkdir(parents=True, exist_ok=True)
+    conf = scratch / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
+    proc = await asyncio.create_subprocess_exec(
+        NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log"),
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_listening(port)
+    except BaseException:
+        await stop(proc)
+        raise
+    return proc, port

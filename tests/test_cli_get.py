@@ -1,0 +1,285 @@
+"""``omniurl get`` and ``omniurl plan`` as a person runs them (a subprocess each)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from _ftphttp import ROOT, run_cli
+
+from testservers import RunningServer
+from testservers.ftp import start_ftp
+from testservers.http import start_http
+from testservers.recording import recording_of, start_recording
+
+BIG = bytes(range(256)) * 2048  # 512 KiB
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "srv" / "pub").mkdir(parents=True)
+    (tmp_path / "srv" / "pub" / "big.bin").write_bytes(BIG)
+    (tmp_path / "srv" / "pub" / "hello.txt").write_bytes(b"hello\n")
+    (tmp_path / "out").mkdir()
+    return tmp_path
+
+
+@pytest_asyncio.fixture
+async def servers(root: Path) -> AsyncIterator[tuple[RunningServer, RunningServer]]:
+    ftp = await start_ftp(root / "srv", users={"joe": "pw"})
+    web = await start_http(root / "srv")
+    try:
+        yield ftp, web
+    finally:
+        await web.close()
+        await ftp.close()
+
+
+async def test_get_streams_to_stdout(servers: tuple[RunningServer, RunningServer]) -> None:
+    ftp, web = servers
+    status, out, _err = await run_cli("get", f"ftp://{ftp.netloc}/pub/big.bin")
+    assert (status, out) == (0, BIG)
+    status, out, _err = await run_cli("get", f"http://{web.netloc}/pub/hello.txt")
+    assert (status, out) == (0, b"hello\n")
+
+
+@pytest.mark.parametrize("scheme", ["ftp", "http"])
+async def test_get_o_writes_the_file_atomically(
+    servers: tuple[RunningServer, RunningServer], root: Path, scheme: str
+) -> None:
+    server = servers[0] if scheme == "ftp" else servers[1]
+    target = root / "out" / "copy.bin"
+    status, out, _err = await run_cli(
+        "get", "-o", str(target), f"{scheme}://{server.netloc}/pub/big.bin"
+    )
+    assert status == 0
+    assert out == b""
+    assert target.read_bytes() == BIG
+    assert oct(target.stat().st_mode & 0o777) != oct(0o600)  # not mkstemp's private mode
+    assert sorted(p.name for p in (root / "out").iterdir()) == ["copy.bin"]
+
+
+async def test_get_capital_o_names_the_file_like_the_url(
+    servers: tuple[RunningServer, RunningServer], root: Path
+) -> None:
+    ftp, _web = servers
+    status, _out, _err = await run_cli(
+        "get", "-O", f"ftp://{ftp.netloc}/pub/big.bin;type=i", cwd=root / "out"
+    )
+    assert status == 0
+    assert (root / "out" / "big.bin").read_bytes() == BIG
+
+
+async def test_failed_transfer_leaves_no_file(root: Path) -> None:
+    web = await start_http(root / "srv", truncate_after=100_000)
+    try:
+        target = root / "out" / "copy.bin"
+        status, _out, err = await run_cli(
+            "get", "-o", str(target), f"http://{web.netloc}/pub/big.bin"
+        )
+    finally:
+        await web.close()
+    assert status == 4  # network failure: connection closed early
+    assert b"closed" in err
+    assert list((root / "out").iterdir()) == []  # no partial file, no temporary left
+
+
+async def test_previous_file_survives_a_failed_transfer(root: Path) -> None:
+    target = root / "out" / "copy.bin"
+    target.write_bytes(b"the old, complete version")
+    ftp = await start_ftp(root / "srv", break_retr_after=50_000)
+    try:
+        status, _out, _err = await run_cli(
+            "get", "-o", str(target), f"ftp://{ftp.netloc}/pub/big.bin"
+        )
+    finally:
+        await ftp.close()
+    assert status == 4
+    assert target.read_bytes() == b"the old, complete version"
+    assert list((root / "out").iterdir()) == [target]
+
+
+async def test_verbose_shows_the_conversation_with_secrets_masked(
+    servers: tuple[RunningServer, RunningServer],
+) -> None:
+    ftp, _web = servers
+    status, out, err = await run_cli("get", "-v", f"ftp://joe:pw@{ftp.netloc}/pub/hello.txt")
+    assert (status, out) == (0, b"hello\n")
+    lines = err.decode().splitlines()
+    assert "> USER joe" in lines
+    assert "> PASS ****" in lines
+    assert "> RETR hello.txt" in lines
+    assert "< 226 data transfer done" in lines
+    assert "PASS pw" not in err.decode()
+
+
+async def test_listing_as_text_and_json(servers: tuple[RunningServer, RunningServer]) -> None:
+    ftp, _web = servers
+    status, out, _err = await run_cli("get", f"ftp://{ftp.netloc}/pub/")
+    assert status == 0
+    assert out.decode().splitlines() == [
+        f"entry\tbig.bin\tftp://{ftp.netloc}/pub/big.bin",
+        f"entry\thello.txt\tftp://{ftp.netloc}/pub/hello.txt",
+    ]
+    status, out, _err = await run_cli("get", "--json", f"ftp://{ftp.netloc}/pub/")
+    doc = json.loads(out)
+    assert doc["kind"] == "listing"
+    assert [e["name"] for e in doc["entries"]] == ["big.bin", "hello.txt"]
+
+
+async def test_json_for_content_reports_metadata_not_bytes(
+    servers: tuple[RunningServer, RunningServer],
+) -> None:
+    _ftp, web = servers
+    status, out, _err = await run_cli("get", "--json", f"http://{web.netloc}/pub/big.bin")
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["size"] == len(BIG)
+    assert doc["metadata"]["bytes"] == len(BIG)
+    assert doc["metadata"]["status"] == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "kind"),
+    [
+        ("/pub/missing.bin", 5, "NotFound"),  # FTP 550
+        ("/pub/%0D%0A/x", 2, "DelimiterRefused"),
+    ],
+)
+async def test_errors_have_documented_exit_statuses(
+    servers: tuple[RunningServer, RunningServer], path: str, status: int, kind: str
+) -> None:
+    ftp, _web = servers
+    got, out, _err = await run_cli("get", "--json", f"ftp://{ftp.netloc}{path}")
+    assert got == status
+    assert json.loads(out)["error"]["type"] == kind
+
+
+async def test_wrong_password_exits_7(servers: tuple[RunningServer, RunningServer]) -> None:
+    ftp, _web = servers
+    status, _out, err = await run_cli("get", f"ftp://joe:bad@{ftp.netloc}/pub/hello.txt")
+    assert status == 7
+    assert b"530" in err
+
+
+async def test_no_terminal_to_ask_a_password_exits_7(
+    servers: tuple[RunningServer, RunningServer],
+) -> None:
+    ftp, _web = servers
+    status, _out, err = await run_cli("get", f"ftp://joe@{ftp.netloc}/pub/hello.txt")
+    assert status == 7
+    assert b"password" in err
+
+
+async def test_http_404_exits_5(servers: tuple[RunningServer, RunningServer]) -> None:
+    _ftp, web = servers
+    status, _out, err = await run_cli("get", f"http://{web.netloc}/nope")
+    assert status == 5
+    assert b"404" in err
+
+
+async def test_plan_prints_one_json_object_per_url() -> None:
+    status, out, _err = await run_cli(
+        "plan", "ftp://myname@host.dom/%2Fetc/motd", "http://example.com/a?b"
+    )
+    assert status == 0
+    first, second = (json.loads(line) for line in out.decode().splitlines())
+    assert first == {
+        "url": "ftp://myname@host.dom/%2Fetc/motd",
+        "scheme": "ftp",
+        "host": "host.dom",
+        "port": 21,
+        "transport": "tcp",
+        "steps": ["USER myname", "PASS ****", "CWD /etc", "TYPE I", "EPSV", "PASV",
+                  "RETR motd", "QUIT"],
+        "when": [None, "reply 331; the password is asked for", None, None, None,
+                 "EPSV refused", None, "after a complete transfer"],
+    }  # fmt: skip
+    assert second["steps"] == ["GET /a?b HTTP/1.1"]
+
+
+async def test_plan_masks_a_password_in_the_url() -> None:
+    status, out, _err = await run_cli("plan", "ftp://joe:hunter2@h/f")
+    assert status == 0
+    assert b"hunter2" not in out
+
+
+async def test_plan_refusal_is_an_error_object_with_status_2() -> None:
+    status, out, _err = await run_cli("plan", "http://example.com:6379/", "ftp://h/%0A/x")
+    assert status == 2
+    first, second = (json.loads(line) for line in out.decode().splitlines())
+    assert first["error"]["type"] == "PortRefused"
+    assert first["error"]["component"] == "port"
+    assert second["error"]["type"] == "DelimiterRefused"
+    assert second["error"]["component"] == "cwd[0]"
+
+
+async def test_allow_port_and_strict_flags() -> None:
+    status, _out, _err = await run_cli("plan", "--allow-port", "6379", "http://h:6379/")
+    assert status == 0
+    status, out, _err = await run_cli("plan", "--strict", "http://h:8080/", "file:///etc/hosts")
+    assert status == 2
+    kinds = [json.loads(line)["error"]["type"] for line in out.decode().splitlines()]
+    assert kinds == ["PortRefused", "SchemeRefused"]
+
+
+async def test_refused_get_sends_nothing() -> None:
+    async with await start_recording() as rec:
+        status, _out, err = await run_cli("get", "--strict", f"http://{rec.netloc}/")
+        assert status == 2
+        assert b"refused" in err
+        assert recording_of(rec).connections == 0
+
+
+async def test_resolve_flag_maps_a_name(servers: tuple[RunningServer, RunningServer]) -> None:
+    _ftp, web = servers
+    status, out, _err = await run_cli(
+        "get", "--resolve", f"files.test:{web.port}:127.0.0.1",
+        f"http://files.test:{web.port}/pub/hello.txt",
+    )  # fmt: skip
+    assert (status, out) == (0, b"hello\n")
+
+
+async def test_help_documents_exit_statuses() -> None:
+    status, out, _err = await run_cli("get", "--help")
+    assert status == 0
+    text = out.decode()
+    for line in ("2  the URL is invalid", "4  network failure", "7  credentials"):
+        assert line in text
+
+
+async def test_serve_runs_a_server_that_get_can_use(root: Path) -> None:
+    """`omniurl serve ftp|http --root DIR` in the foreground; the port is announced on stderr."""
+    import asyncio
+    import os
+    import re
+    import signal
+    import sys
+
+    for name in ("ftp", "http"):
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "omniurl", "serve", name, "--root", str(root / "srv"),
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE, cwd=str(ROOT),
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        try:
+            assert proc.stderr is not None
+            line = await asyncio.wait_for(proc.stderr.readline(), 30)
+            m = re.search(rb"127\.0\.0\.1:(\d+)", line)
+            assert m is not None, line
+            status, out, _err = await run_cli(
+                "get", f"{name}://{m.group(0).decode()}/pub/hello.txt"
+            )
+            assert (status, out) == (0, b"hello\n")
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(proc.wait(), 10)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        assert proc.returncode == 0

@@ -1,0 +1,78 @@
+"""file: URLs (§3.10): this machine only, streamed reads, listings with child URLs."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from _ftphttp import OPTS
+
+import resolvers
+from resolvers.errors import NotFound, PlanError, SchemeRefused
+from resolvers.policy import STRICT
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "a b.txt").write_bytes(b"spaced\n")
+    (tmp_path / "dir" / "sub").mkdir()
+    (tmp_path / "big.bin").write_bytes(b"x" * 300_000)
+    return tmp_path
+
+
+@pytest.mark.parametrize("host", ["", "localhost", "LOCALHOST", socket.gethostname()])
+async def test_local_hosts_read_the_file(files: Path, host: str) -> None:
+    async with await resolvers.resolve(f"file://{host}{files}/big.bin", OPTS) as resource:
+        assert resource.size == 300_000
+        chunks = [c async for c in resource]
+    assert b"".join(chunks) == b"x" * 300_000
+    assert len(chunks) > 1
+
+
+async def test_percent_encoded_path_is_decoded(files: Path) -> None:
+    async with await resolvers.resolve(f"file://{files}/dir/a%20b.txt", OPTS) as resource:
+        assert resource.media_type == "text/plain"
+        assert await resource.read() == b"spaced\n"
+
+
+async def test_directory_is_a_listing_with_child_urls(files: Path) -> None:
+    async with await resolvers.resolve(f"file://{files}/dir/", OPTS) as resource:
+        assert resource.kind == "listing"
+        got = [(e.name, e.kind, e.url) for e in resource.entries]
+    assert got == [
+        ("a b.txt", "file", f"file://{files}/dir/a%20b.txt"),
+        ("sub", "directory", f"file://{files}/dir/sub/"),
+    ]
+
+
+def test_another_host_is_a_clear_plan_error() -> None:
+    with pytest.raises(PlanError) as info:
+        resolvers.plan("file://elsewhere.example/etc/passwd", OPTS)
+    assert info.value.component == "host"
+    assert "elsewhere.example" in str(info.value)
+
+
+async def test_missing_file_is_not_found(files: Path) -> None:
+    with pytest.raises(NotFound) as info:
+        await resolvers.resolve(f"file://{files}/nope", OPTS)
+    assert info.value.component == "path"
+
+
+def test_strict_policy_refuses_file_urls(files: Path) -> None:
+    with pytest.raises(SchemeRefused):
+        resolvers.check(f"file://{files}/big.bin", OPTS.with_(policy=STRICT))
+
+
+def test_plan_has_no_transport() -> None:
+    out = resolvers.plan("file:///etc/hosts", OPTS).to_json()
+    assert out == {
+        "url": "file:///etc/hosts",
+        "scheme": "file",
+        "host": None,
+        "port": None,
+        "transport": None,
+        "steps": ["open /etc/hosts"],
+        "when": [None],
+    }

@@ -1,0 +1,109 @@
+"""The FTP resolver against vsftpd (Debian's package), started by the test on loopback.
+
+vsftpd runs with a private config as the user running the tests (run_as_launching_user), on
+a free port; the test stops it.  Skips where vsftpd is not installed.
+"""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from _ftphttp import OPTS, VSFTPD, start_vsftpd, stop, transcript
+
+import resolvers
+from resolvers.errors import NotFound
+
+pytestmark = pytest.mark.interop
+
+BIG = os.urandom(3 * 1024 * 1024 + 17)
+
+
+@pytest.fixture
+def ftp_tree(tmp_path: Path) -> Path:
+    root = tmp_path / "root"
+    (root / "pub" / "sub").mkdir(parents=True)
+    (root / "pub" / "hello.txt").write_bytes(b"hello from vsftpd\n")
+    (root / "pub" / "big.bin").write_bytes(BIG)
+    return root
+
+
+@pytest_asyncio.fixture
+async def vsftpd(ftp_tree: Path, tmp_path: Path) -> AsyncIterator[str]:
+    if not os.path.exists(VSFTPD):
+        pytest.skip("vsftpd not installed (apt-get install vsftpd)")
+    proc, port = await start_vsftpd(ftp_tree, tmp_path / "vsftpd")
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        await stop(proc)
+
+
+async def test_anonymous_binary_retrieval(vsftpd: str) -> None:
+    lines, options = transcript()
+    async with await resolvers.resolve(f"ftp://{vsftpd}/pub/big.bin", options) as resource:
+        assert resource.size == len(BIG)  # vsftpd says "(N bytes)" in its 150 reply
+        assert await resource.read() == BIG
+    sent = [line[2:] for line in lines if line.startswith("> ")]
+    plan = resolvers.plan(f"ftp://{vsftpd}/pub/big.bin", OPTS)
+    assert sent == [s.shown for s in plan.steps if s.shown != "PASV"]
+    assert "< 226 Transfer complete." in lines
+
+
+async def test_listing_with_nlst(vsftpd: str) -> None:
+    for url in (f"ftp://{vsftpd}/pub/", f"ftp://{vsftpd}/pub;type=d"):
+        async with await resolvers.resolve(url, OPTS) as resource:
+            assert resource.kind == "listing"
+            assert sorted(e.name for e in resource.entries) == ["big.bin", "hello.txt", "sub"]
+            urls = {e.name: e.url for e in resource.entries}
+        assert urls["hello.txt"] == f"ftp://{vsftpd}/pub/hello.txt"
+
+
+async def test_ascii_type(vsftpd: str) -> None:
+    async with await resolvers.resolve(f"ftp://{vsftpd}/pub/hello.txt;type=a", OPTS) as r:
+        assert await r.read() == b"hello from vsftpd\n"
+
+
+async def test_percent_2f_cwd_is_one_absolute_argument(vsftpd: str, ftp_tree: Path) -> None:
+    """§3.2.2's %2F example for real: one CWD whose argument is an absolute path (vsftpd
+    runs unchrooted here, so the absolute path is the tree's real location)."""
+    segment = urllib.parse.quote(str(ftp_tree / "pub"), safe="")
+    lines, options = transcript()
+    async with await resolvers.resolve(f"ftp://{vsftpd}/{segment}/hello.txt", options) as r:
+        assert await r.read() == b"hello from vsftpd\n"
+    assert f"> CWD {ftp_tree / 'pub'}" in lines
+
+
+async def test_null_cwd_is_sent_and_vsftpd_refuses_it(vsftpd: str) -> None:
+    """§3.2.2: "//pub" is a null-argument CWD; vsftpd answers 550 to it (curl would have
+    sent "CWD /" instead — docs/ftp.md)."""
+    lines, options = transcript()
+    with pytest.raises(NotFound) as info:
+        await resolvers.resolve(f"ftp://{vsftpd}//pub/hello.txt", options)
+    assert info.value.component == "cwd[0]"
+    assert "> CWD " in lines
+
+
+async def test_missing_file_is_not_found(vsftpd: str) -> None:
+    with pytest.raises(NotFound) as info:
+        await resolvers.resolve(f"ftp://{vsftpd}/pub/nope.bin", OPTS)
+    assert info.value.component == "name"
+
+
+async def test_kept_connection_reused_with_vsftpd(vsftpd: str) -> None:
+    from resolvers.ftp import SESSIONS_KEY, FTPSessions
+
+    lines, options = transcript()
+    async with FTPSessions() as sessions:
+        kept = options.with_(extra={SESSIONS_KEY: sessions})
+        for name in ("hello.txt", "big.bin", "hello.txt"):
+            async with await resolvers.resolve(f"ftp://{vsftpd}/pub/{name}", kept) as r:
+                await r.read()
+        assert sessions.reused == 2
+    assert lines.count("> USER anonymous") == 1
+    assert lines.count("> CWD pub") == 1
+    assert lines[-2:] == ["> QUIT", "< 221 Goodbye."]

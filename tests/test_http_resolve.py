@@ -1,0 +1,320 @@
+"""HTTP against our h11 server and scripted peers: exact request, redirects, typed errors."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import ssl
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from _ftphttp import OPTS, transcript
+
+import resolvers
+import schemes
+from resolvers.errors import (
+    AddressRefused,
+    ConnectionClosed,
+    PortRefused,
+    RedirectRefused,
+    ResolveTimeout,
+    StatusError,
+)
+from resolvers.policy import STRICT
+from testservers import RunningServer
+from testservers.http import start_http
+from testservers.recording import recording_of, start_recording
+
+BIG = bytes(range(256)) * 4096  # 1 MiB
+
+
+@pytest.fixture
+def web_root(tmp_path: Path) -> Path:
+    (tmp_path / "pub").mkdir()
+    (tmp_path / "pub" / "hello.txt").write_bytes(b"hello\n")
+    (tmp_path / "pub" / "big.bin").write_bytes(BIG)
+    return tmp_path
+
+
+@pytest_asyncio.fixture
+async def web(web_root: Path) -> AsyncIterator[RunningServer]:
+    server = await start_http(
+        web_root,
+        routes={
+            "/moved": (301, [("Location", "/pub/hello.txt")], b""),
+            "/to-file": (302, [("Location", "file:///etc/passwd")], b""),
+            "/to-redis": (302, [("Location", "http://127.0.0.1:6379/")], b""),
+            "/loop": (302, [("Location", "/loop")], b""),
+            "/teapot": (418, [], b"short and stout\n"),
+        },
+    )
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+def requests(server: RunningServer) -> list[tuple[bytes, bytes]]:
+    return [(m, t) for m, t, _h in server.info["requests"]]
+
+
+async def test_get_streams_the_body_with_size_and_media_type(web: RunningServer) -> None:
+    async with await resolvers.resolve(f"http://{web.netloc}/pub/big.bin", OPTS) as resource:
+        assert resource.size == len(BIG)
+        assert resource.media_type == "application/octet-stream"
+        chunks = [c async for c in resource]
+    assert b"".join(chunks) == BIG
+    assert len(chunks) > 1  # streamed, not one buffer
+
+
+async def test_request_target_is_sent_exactly_as_the_url_wrote_it(web: RunningServer) -> None:
+    url = f"http://{web.netloc}/pub/a%2Fb%20c?q=x%26y&z#fragment"
+    plan = resolvers.plan(url, OPTS)
+    assert plan.to_json()["steps"] == ["GET /pub/a%2Fb%20c?q=x%26y&z HTTP/1.1"]
+    with pytest.raises(StatusError):
+        await resolvers.resolve(url, OPTS)
+    assert requests(web) == [(b"GET", b"/pub/a%2Fb%20c?q=x%26y&z")]
+
+
+async def test_empty_path_is_slash(web: RunningServer) -> None:
+    assert resolvers.plan(f"http://{web.netloc}", OPTS).to_json()["steps"] == ["GET / HTTP/1.1"]
+
+
+async def test_wire_request_line_and_headers() -> None:
+    """A recording peer sees exactly the plan's request line and no credentials."""
+    rec_server = await start_recording()
+    try:
+        url = f"http://{rec_server.netloc}/x?y"
+        with pytest.raises(ResolveTimeout):
+            await resolvers.resolve(url, OPTS.with_(read_timeout=0.3))
+        lines = recording_of(rec_server).lines()
+        assert lines[0] == resolvers.plan(url, OPTS).steps[0].data
+        headers = {ln.split(b":", 1)[0].lower() for ln in lines[1:] if ln}
+        assert headers == {b"host", b"accept", b"accept-encoding", b"connection", b"user-agent"}
+        assert f"host: {rec_server.netloc}".encode() in [ln.lower() for ln in lines]
+    finally:
+        await rec_server.close()
+
+
+async def test_redirect_is_followed_through_the_core(web: RunningServer) -> None:
+    lines, options = transcript()
+    async with await resolvers.resolve(f"http://{web.netloc}/moved", options) as resource:
+        assert await resource.read() == b"hello\n"
+        assert resource.chain == [f"http://{web.netloc}/moved"]
+    assert requests(web) == [(b"GET", b"/moved"), (b"GET", b"/pub/hello.txt")]
+    assert any("HTTP 301 redirect" in line for line in lines)
+
+
+async def test_no_follow_returns_the_redirect_itself(web: RunningServer) -> None:
+    async with await resolvers.resolve(
+        f"http://{web.netloc}/moved", OPTS.with_(follow=False)
+    ) as resource:
+        assert resource.metadata["status"] == 301
+        assert resource.metadata["location"] == "/pub/hello.txt"
+    assert requests(web) == [(b"GET", b"/moved")]
+
+
+async def test_redirect_to_file_is_never_followed(web: RunningServer) -> None:
+    with pytest.raises(RedirectRefused) as info:
+        await resolvers.resolve(f"http://{web.netloc}/to-file", OPTS)
+    assert info.value.component == "location"
+
+
+async def test_redirect_to_a_blocked_port_is_refused_before_connecting(
+    web: RunningServer,
+) -> None:
+    with pytest.raises(PortRefused) as info:
+        await resolvers.resolve(f"http://{web.netloc}/to-redis", OPTS)
+    assert info.value.port == 6379
+
+
+async def test_redirect_loop_is_bounded(web: RunningServer) -> None:
+    with pytest.raises(resolvers.errors.PolicyError, match="redirects"):
+        await resolvers.resolve(f"http://{web.netloc}/loop", OPTS)
+    assert len(requests(web)) == OPTS.policy.max_redirects + 1
+
+
+async def test_error_status_is_status_error_carrying_the_status(web: RunningServer) -> None:
+    with pytest.raises(StatusError) as info:
+        await resolvers.resolve(f"http://{web.netloc}/teapot", OPTS)
+    assert info.value.status == 418
+    with pytest.raises(StatusError) as info:
+        await resolvers.resolve(f"http://{web.netloc}/missing", OPTS)
+    assert info.value.status == 404
+    assert info.value.reply == "HTTP/1.1 404 Not Found"
+
+
+async def test_body_cut_short_is_connection_closed(web_root: Path) -> None:
+    server = await start_http(web_root, truncate_after=300_000)
+    try:
+        async with await resolvers.resolve(f"http://{server.netloc}/pub/big.bin", OPTS) as r:
+            with pytest.raises(ConnectionClosed):
+                await r.read()
+    finally:
+        await server.close()
+
+
+async def test_resolve_mapping_applies_to_httpx_connections(web: RunningServer) -> None:
+    """`--resolve` reaches httpx's own connections (our network backend)."""
+    options = OPTS.with_(resolve={("omniurl.test", None): ("127.0.0.1", web.port)})
+    async with await resolvers.resolve("http://omniurl.test/pub/hello.txt", options) as r:
+        assert await r.read() == b"hello\n"
+    _m, _t, headers = web.info["requests"][0]
+    assert (b"host", b"omniurl.test") in headers
+
+
+async def test_strict_address_check_holds_for_httpx_connections(web: RunningServer) -> None:
+    """A public-looking name mapped (like DNS rebinding would) to loopback is refused by the
+    strict policy after resolution, before any connection is made."""
+    rec_server = await start_recording()
+    try:
+        options = OPTS.with_(
+            policy=STRICT, resolve={("rebind.test", None): ("127.0.0.1", rec_server.port)}
+        )
+        with pytest.raises(AddressRefused) as info:
+            await resolvers.resolve("http://rebind.test/", options)
+        assert info.value.component == "host"
+        assert recording_of(rec_server).connections == 0
+    finally:
+        await rec_server.close()
+
+
+async def test_connection_refused_is_connect_error() -> None:
+    rec_server = await start_recording()
+    port = rec_server.port
+    await rec_server.close()
+    with pytest.raises(resolvers.errors.ConnectError) as info:
+        await resolvers.resolve(f"http://127.0.0.1:{port}/", OPTS)
+    assert info.value.component == "host"
+
+
+async def test_https_to_a_plain_server_is_a_typed_error(web: RunningServer) -> None:
+    with pytest.raises(resolvers.errors.TransportError):
+        await resolvers.resolve(f"https://{web.netloc}/", OPTS)
+
+
+def test_userinfo_is_not_sent() -> None:
+    # strict parsing refuses it (§3.3); a leniently parsed one is refused by the planner
+    url = schemes.parse("http://user:pw@example.com/", strict=False)
+    with pytest.raises(resolvers.errors.PlanError) as info:
+        resolvers.plan(url, OPTS)
+    assert info.value.component == "user"
+
+
+# -- TLS and proxies ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def self_signed(tmp_path: Path) -> ssl.SSLContext:
+    """A server context with a fresh self-signed certificate for 127.0.0.1 (openssl CLI)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl not installed")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+async def test_tls_is_verified_by_default(web_root: Path, self_signed: ssl.SSLContext) -> None:
+    server = await start_http(web_root, tls=self_signed)
+    try:
+        with pytest.raises(resolvers.errors.ConnectError, match="certificate") as info:
+            await resolvers.resolve(f"https://{server.netloc}/pub/hello.txt", OPTS)
+        assert info.value.component == "host"
+        assert server.info["requests"] == []  # no request was sent over the untrusted TLS
+        insecure = OPTS.with_(verify_tls=False)
+        async with await resolvers.resolve(
+            f"https://{server.netloc}/pub/hello.txt", insecure
+        ) as resource:
+            assert await resource.read() == b"hello\n"
+    finally:
+        await server.close()
+
+
+async def test_environment_proxy_is_ignored_unless_trusted(
+    web: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with await start_recording() as proxy:
+        monkeypatch.setenv("http_proxy", f"http://{proxy.netloc}")
+        monkeypatch.setenv("no_proxy", "")
+        async with await resolvers.resolve(f"http://{web.netloc}/pub/hello.txt", OPTS) as r:
+            assert await r.read() == b"hello\n"
+        assert recording_of(proxy).connections == 0
+        with pytest.raises(ResolveTimeout):
+            await resolvers.resolve(
+                f"http://{web.netloc}/pub/hello.txt",
+                OPTS.with_(trust_env=True, read_timeout=0.5),
+            )
+        assert recording_of(proxy).lines()[0] == (
+            f"GET http://{web.netloc}/pub/hello.txt HTTP/1.1".encode()
+        )
+
+
+# -- cleanup ----------------------------------------------------------------------------------
+
+
+async def test_leaving_early_closes_the_connection(web: RunningServer) -> None:
+    async with await resolvers.resolve(f"http://{web.netloc}/pub/big.bin", OPTS) as resource:
+        async for _chunk in resource:
+            break
+    # a leaked socket would be a ResourceWarning, which this suite turns into an error
+
+
+async def test_cancelling_a_transfer_cleans_up(web: RunningServer) -> None:
+    started = asyncio.Event()
+
+    async def fetch() -> None:
+        async with await resolvers.resolve(f"http://{web.netloc}/pub/big.bin", OPTS) as r:
+            async for _chunk in r:
+                started.set()
+                await asyncio.sleep(10)
+
+    task = asyncio.ensure_future(fetch())
+    await asyncio.wait_for(started.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+def test_synchronous_facade_for_scripts(web_root: Path) -> None:
+    """`omniurl.get(url)` from plain synchronous code (the server runs in another process)."""
+    import os
+    import re
+    import select
+    import sys
+
+    from _ftphttp import ROOT
+
+    import omniurl
+
+    for name, path in (("http", "/pub/hello.txt"), ("ftp", "/pub/hello.txt"), ("ftp", "/pub/")):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "omniurl", "serve", name, "--root", str(web_root)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        try:
+            assert proc.stderr is not None
+            ready, _w, _x = select.select([proc.stderr], [], [], 30)  # bounded wait
+            assert ready, "omniurl serve did not start"
+            line = proc.stderr.readline()  # the announcement, printed once it listens
+            m = re.search(rb"127\.0\.0\.1:\d+", line)
+            assert m is not None, line
+            data = omniurl.get(f"{name}://{m.group(0).decode()}{path}", OPTS)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+            proc.stderr.close()  # type: ignore[union-attr]
+        if path.endswith("/"):
+            assert data.decode().split("\t")[:2] == ["entry", "big.bin"]
+        else:
+            assert data == b"hello\n"

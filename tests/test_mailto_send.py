@@ -1,0 +1,182 @@
+"""mailto through the local aiosmtpd server: the exact captured message and envelope, AUTH,
+STARTTLS, SMTP refusals as typed errors, drafts, and zero bytes for refused URLs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+import testservers
+from resolvers import Options, check, resolve
+from resolvers.errors import (
+    AuthError,
+    ConnectError,
+    DelimiterRefused,
+    HeaderRefused,
+    MailAddressRefused,
+    ReplyError,
+    ResolveTimeout,
+)
+from testservers.recording import recording_of, start_recording
+
+DATE = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def relay_options(server: testservers.RunningServer, **extra: object) -> Options:
+    return Options(
+        email="me@example.org",
+        read_timeout=5,
+        connect_timeout=5,
+        extra={"mailto_date": DATE, "smtp": server.netloc, **extra},
+    )
+
+
+@pytest_asyncio.fixture
+async def smtp(tmp_path: Path) -> AsyncIterator[testservers.RunningServer]:
+    srv = await testservers.start("smtp", tmp_path)
+    try:
+        yield srv
+    finally:
+        await srv.close()
+
+
+async def test_sent_message_is_exactly_the_planned_one(smtp) -> None:
+    url = (
+        "mailto:joe@example.org?cc=ann@example.org&subject=Hello&body=Hi%20Joe%2C%0D%0A"
+        ".dot%20line%0D%0A..two%20dots"
+    )
+    options = relay_options(smtp)
+    planned = next(s for s in check(url, options).steps if s.kind == "message").data
+    async with await resolve(url, options) as resource:
+        assert resource.metadata["sent"] is True
+        assert resource.metadata["envelope"] == {
+            "mail_from": "me@example.org",
+            "rcpt_to": ["joe@example.org", "ann@example.org"],
+        }
+        assert resource.replies[0].startswith("220 omniurl.test")
+        assert resource.replies[-2] == "250 2.0.0 OK: queued as 0001"
+        assert resource.replies[-1].startswith("221")
+    [captured] = smtp.info["messages"]
+    assert captured["mail_from"] == "me@example.org"
+    assert captured["rcpt_to"] == ["joe@example.org", "ann@example.org"]
+    # Byte for byte, after the server undid the dot-stuffing (RFC 5321 §4.5.2).
+    assert captured["data"] == planned
+    assert planned.endswith(b"\r\n\r\nHi Joe,\r\n.dot line\r\n..two dots\r\n")
+    folder: Path = smtp.info["folder"]
+    assert (folder / "0001.eml").read_bytes() == planned
+    assert json.loads((folder / "0001.json").read_text()) == {
+        "mail_from": "me@example.org",
+        "rcpt_to": ["joe@example.org", "ann@example.org"],
+    }
+
+
+async def test_auth_with_credentials_from_netrc(smtp) -> None:
+    options = relay_options(smtp, smtp_user="demo").with_(
+        credentials={"127.0.0.1": ("demo", "demo")}
+    )
+    async with await resolve("mailto:joe@example.org?body=x", options) as r:
+        assert any(reply.startswith("235") for reply in r.replies)
+    assert len(smtp.info["messages"]) == 1
+
+
+async def test_auth_password_is_asked_and_a_wrong_one_is_an_auth_error(smtp) -> None:
+    asked: list[tuple[str, bool]] = []
+
+    async def ask(prompt: str, secret: bool = False) -> str:
+        asked.append((prompt, secret))
+        return "wrong"
+
+    options = relay_options(smtp, smtp_user="demo").with_(ask=ask)
+    with pytest.raises(AuthError) as info:
+        await resolve("mailto:joe@example.org?body=x", options)
+    assert asked == [(f"SMTP password for demo@{smtp.host}: ", True)]
+    assert "535" in str(info.value)
+    assert smtp.info["messages"] == []
+
+
+async def test_auth_without_a_password_source_is_an_auth_error(smtp) -> None:
+    with pytest.raises(AuthError):
+        await resolve("mailto:joe@example.org", relay_options(smtp, smtp_user="demo"))
+    assert smtp.info["messages"] == []
+
+
+async def test_starttls(tmp_path: Path) -> None:
+    async with await testservers.start("smtp", tmp_path, starttls=True) as srv:
+        options = relay_options(srv, smtp_starttls=True).with_(verify_tls=False)
+        async with await resolve("mailto:joe@example.org?subject=tls", options) as r:
+            assert any(reply.startswith("220") and "TLS" in reply for reply in r.replies[1:])
+        assert srv.info["messages"][0]["rcpt_to"] == ["joe@example.org"]
+        # With verification on, the self-signed certificate is refused, nothing is sent.
+        with pytest.raises(ConnectError) as info:
+            await resolve("mailto:joe@example.org", relay_options(srv, smtp_starttls=True))
+        assert "TLS" in str(info.value)
+        assert len(srv.info["messages"]) == 1
+
+
+async def test_implicit_tls(tmp_path: Path) -> None:
+    async with await testservers.start("smtp", tmp_path, tls=True) as srv:
+        options = relay_options(srv, smtp_tls=True).with_(verify_tls=False)
+        async with await resolve("mailto:joe@example.org?subject=smtps", options) as r:
+            assert r.replies[0].startswith("220 omniurl.test")
+        assert srv.info["messages"][0]["data"].startswith(b"From: me@example.org\r\n")
+        with pytest.raises(ConnectError) as info:
+            await resolve("mailto:joe@example.org", relay_options(srv, smtp_tls=True))
+        assert "certificate" in str(info.value).lower()
+        assert len(srv.info["messages"]) == 1
+
+
+async def test_refused_recipient_is_a_reply_error_naming_the_component(smtp) -> None:
+    with pytest.raises(ReplyError) as info:
+        await resolve("mailto:joe@example.org?cc=nobody@refused.invalid", relay_options(smtp))
+    assert info.value.code == 550
+    assert info.value.component == "headers[0]"
+    assert smtp.info["messages"] == []
+
+
+async def test_draft_without_relay(tmp_path: Path) -> None:
+    options = Options(email="me@example.org", extra={"mailto_date": DATE})
+    url = "mailto:joe@example.org?subject=Draft"
+    async with await resolve(url, options) as r:
+        assert (r.kind, r.media_type, r.metadata["sent"]) == ("content", "message/rfc822", False)
+        data = await r.read()
+    assert data == next(s for s in check(url, options).steps if s.kind == "message").data
+    assert r.size == len(data)
+
+
+async def test_connection_refused_is_a_connect_error(tmp_path: Path) -> None:
+    srv = await testservers.start("smtp", tmp_path)
+    await srv.close()
+    with pytest.raises(ConnectError):
+        await resolve("mailto:joe@example.org", relay_options(srv))
+
+
+async def test_silent_relay_times_out() -> None:
+    async with await start_recording() as rec:
+        options = relay_options(rec).with_(read_timeout=0.3, connect_timeout=0.3)
+        with pytest.raises(ResolveTimeout):
+            await resolve("mailto:joe@example.org", options)
+
+
+@pytest.mark.parametrize(
+    ("url", "error"),
+    [
+        ("mailto:joe@example.org?subject=x%0D%0ABcc:%20spy@example.org", DelimiterRefused),
+        ("mailto:joe@example.org?bcc=spy@example.org", HeaderRefused),
+        ("mailto:joe@example.org?From=ceo@example.org", HeaderRefused),
+        ("mailto:Joe%20%3Cjoe@example.org%3E", MailAddressRefused),
+        ("mailto:joe@example.org%0D%0ADATA", DelimiterRefused),
+    ],
+)
+async def test_refused_urls_send_zero_bytes(url: str, error: type[Exception]) -> None:
+    async with await start_recording(greeting=b"220 recorder\r\n") as rec:
+        with pytest.raises(error):
+            await resolve(url, relay_options(rec))
+        await asyncio.sleep(0.05)
+        assert recording_of(rec).connections == 0
+        assert recording_of(rec).received == b""

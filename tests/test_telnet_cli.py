@@ -1,0 +1,175 @@
+"""``omniurl get telnet://…``: --script prints the transcript; without it the terminal is
+attached (raw mode under a pty, ^] closes), and a plain pipe works line by line."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+import testservers
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest_asyncio.fixture
+async def server(tree: Path) -> AsyncIterator[testservers.RunningServer]:
+    srv = await testservers.start("telnet", tree)
+    try:
+        yield srv
+    finally:
+        await srv.close()
+
+
+async def omniurl(*args: str, stdin: bytes = b"") -> tuple[int, bytes, bytes]:
+    """Run the CLI in a subprocess (the server runs in this loop), bounded."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "omniurl",
+        *args,
+        cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(stdin), 30)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    assert proc.returncode is not None
+    return proc.returncode, out, err
+
+
+async def test_script_mode_prints_the_transcript(server, tmp_path: Path) -> None:
+    script = tmp_path / "session.txt"
+    script.write_text(
+        "# log in, ask who we are, leave\nexpect $ \nsend whoami\nexpect $ \nsend exit\n"
+    )
+    status, out, err = await omniurl(
+        "get", "--login", "--script", str(script), f"telnet://demo:demo@{server.netloc}/"
+    )
+    assert status == 0, err
+    assert out.startswith(b"omniurl test telnet server (RFC 854)\r\n")
+    assert out.endswith(
+        b"login: demo\r\nPassword: \r\nWelcome, demo.\r\n$ whoami\r\ndemo\r\n$ exit\r\nlogout\r\n"
+    )
+    assert server.info["lines"][-1] == [b"demo\r\n", b"demo\r\n", b"whoami\r\n", b"exit\r\n"]
+
+
+async def test_script_failure_exits_with_the_transport_status(server, tmp_path: Path) -> None:
+    script = tmp_path / "session.txt"
+    script.write_text("expect no such prompt\n")
+    status, _out, err = await omniurl(
+        "get", "--timeout", "0.5", "--script", str(script), f"telnet://{server.netloc}/"
+    )
+    assert status == 4
+    assert b"timed out after 0.5 s waiting for /no\\ such\\ prompt/" in err
+
+
+async def test_bad_script_file_is_a_usage_error(server, tmp_path: Path) -> None:
+    script = tmp_path / "bad.txt"
+    script.write_text("press enter\n")
+    status, _out, err = await omniurl("get", "--script", str(script), f"telnet://{server.netloc}/")
+    assert status == 2
+    assert b"script line 1: 'press' is not expect, expect-re or send" in err
+
+
+async def test_plan_shows_the_script_steps(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("expect $ \nsend ls\n")
+    status, out, _err = await omniurl(
+        "plan", "--login", "--script", str(script), "telnet://demo:pw@h.example/"
+    )
+    assert status == 0
+    assert b'"expect \'$ \'", "send ls"]' in out
+    assert b"send ****" in out and b'"send pw"' not in out
+
+
+async def test_piped_stdin_is_sent_line_by_line(server) -> None:
+    status, out, err = await omniurl(
+        "get", "--login", f"telnet://demo:demo@{server.netloc}/", stdin=b"echo piped\nexit\n"
+    )
+    assert status == 0, err
+    assert b"piped\r\n" in out and out.endswith(b"logout\r\n")
+    assert server.info["lines"][-1][2:] == [b"echo piped\r\n", b"exit\r\n"]
+    assert b"connection closed by foreign host" in err
+
+
+async def _read_until(fd: int, needle: bytes, seen: bytearray, timeout: float = 10) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while needle not in seen:
+        if loop.time() > deadline:
+            raise AssertionError(f"never saw {needle!r}; got {bytes(seen)!r}")
+        ready = asyncio.Event()
+        loop.add_reader(fd, ready.set)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ready.wait(), 0.2)
+        finally:
+            loop.remove_reader(fd)
+        if ready.is_set():
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:  # EIO: the child closed the pty
+                raise AssertionError(f"pty closed; got {bytes(seen)!r}") from None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+async def test_attach_mode_under_a_pty_and_the_escape_character(server) -> None:
+    master, slave = os.openpty()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "omniurl",
+        "get",
+        "--login",
+        f"telnet://demo:demo@{server.netloc}/",
+        cwd=ROOT,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+    )
+    os.close(slave)
+    seen = bytearray()
+    try:
+        await _read_until(master, b"$ ", seen)
+        assert b"^] closes" in seen
+        # Raw mode: keys go one by one and Enter is CR; the server echoes.
+        for key in b"whoami\r":
+            os.write(master, bytes([key]))
+            await asyncio.sleep(0.01)
+        await _read_until(master, b"whoami\r\ndemo\r\n$ ", seen)
+        os.write(master, b"\x1d")  # ^]
+        await _read_until(master, b"connection closed (^])", seen)
+        status = await asyncio.wait_for(proc.wait(), 10)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        os.close(master)
+    assert status == 0
+    # Enter (CR) went out as the NVT end of line CR LF.
+    assert server.info["lines"][-1] == [b"demo\r\n", b"demo\r\n", b"whoami\r\n"]
+
+
+async def test_demo_covers_telnet() -> None:
+    import io
+
+    from omniurl.demo import run_demo
+
+    out = io.StringIO()
+    assert await run_demo(only=["telnet"], out=out) == 0
+    text = out.getvalue()
+    assert "the shell answered 'hello from omniurl'" in text
+    assert "error (DelimiterRefused): user contains IAC (0xFF)" in text

@@ -1,0 +1,227 @@
+"""A small HTTP/1.1 server on h11 for the tests and the demo: serves a directory.
+
+h11 does the framing (the protocol as pure functions over bytes); this module does the I/O.
+``GET`` and ``HEAD`` of files (streamed in blocks, with ``Content-Length`` and a media type),
+directories as a short HTML index (a directory asked for without its trailing ``/`` is
+redirected to it, 301, as real servers do), keep-alive.  ``routes`` maps a request target to a
+scripted answer ``(status, headers, body)`` — redirects and errors for the tests.  Every
+request target is recorded exactly as received (``info["requests"]``: ``(method, target,
+headers)``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import http
+import mimetypes
+import ssl
+import urllib.parse
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import h11
+
+from .base import RunningServer, register
+
+Route = tuple[int, Sequence[tuple[str, str]], bytes]
+BLOCK = 256 * 1024
+
+
+class _Handler:
+    def __init__(
+        self,
+        root: Path,
+        routes: Mapping[str, Route],
+        requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]],
+        truncate_after: int | None,
+    ) -> None:
+        self.root = root
+        self.routes = routes
+        self.requests = requests
+        self.truncate_after = truncate_after
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = h11.Connection(h11.SERVER)
+        try:
+            while True:
+                event = conn.next_event()
+                if event is h11.NEED_DATA:
+                    data = await asyncio.wait_for(reader.read(65536), 60)
+                    conn.receive_data(data)
+                    if not data and conn.their_state is h11.DONE:
+                        return
+                    continue
+                if isinstance(event, h11.Request):
+                    self.requests.append((event.method, event.target, list(event.headers)))
+                    while not isinstance(conn.next_event(), h11.EndOfMessage | h11.PAUSED):
+                        pass
+                    keep = await self.respond(conn, writer, event)
+                    if not keep or conn.our_state is not h11.DONE:
+                        return
+                    conn.start_next_cycle()
+                    continue
+                return  # ConnectionClosed, or anything we do not serve
+        except (h11.RemoteProtocolError, TimeoutError, ConnectionError, OSError):
+            with contextlib.suppress(Exception):
+                writer.write(
+                    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                )
+        finally:
+            writer.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.wait_closed(), 1)
+
+    async def send(
+        self,
+        conn: h11.Connection,
+        writer: asyncio.StreamWriter,
+        event: h11.Event,
+    ) -> None:
+        data = conn.send(event)
+        if data:
+            writer.write(data)
+            await writer.drain()
+
+    async def simple(
+        self,
+        conn: h11.Connection,
+        writer: asyncio.StreamWriter,
+        status: int,
+        headers: Sequence[tuple[str, str]],
+        body: bytes,
+        head: bool,
+    ) -> None:
+        hdrs = [("Content-Length", str(len(body))), *headers]
+        if not any(k.lower() == "content-type" for k, _ in headers):
+            hdrs.append(("Content-Type", "text/plain; charset=utf-8"))
+        await self.send(
+            conn, writer, h11.Response(status_code=status, headers=hdrs, reason=_reason(status))
+        )
+        if body and not head:
+            await self.send(conn, writer, h11.Data(data=body))
+        await self.send(conn, writer, h11.EndOfMessage())
+
+    async def respond(
+        self, conn: h11.Connection, writer: asyncio.StreamWriter, request: h11.Request
+    ) -> bool:
+        target = request.target.decode("ascii", "replace")
+        head = request.method == b"HEAD"
+        if request.method not in (b"GET", b"HEAD"):
+            await self.simple(conn, writer, 405, [("Allow", "GET, HEAD")], b"", head)
+            return True
+        if target in self.routes:
+            status, headers, body = self.routes[target]
+            await self.simple(conn, writer, status, headers, body, head)
+            return True
+        path_part = target.split("?", 1)[0]
+        rel = urllib.parse.unquote(path_part).lstrip("/")
+        path = (self.root / rel).resolve()
+        if not path.is_relative_to(self.root) or not path.exists():
+            await self.simple(conn, writer, 404, [], b"not found\n", head)
+            return True
+        if path.is_dir():
+            if not path_part.endswith("/"):
+                await self.simple(conn, writer, 301, [("Location", path_part + "/")], b"", head)
+                return True
+            await self.simple(
+                conn, writer, 200, [("Content-Type", "text/html; charset=utf-8")],
+                _index(path, path_part), head,
+            )  # fmt: skip
+            return True
+        return await self.file(conn, writer, path, head)
+
+    async def file(
+        self, conn: h11.Connection, writer: asyncio.StreamWriter, path: Path, head: bool
+    ) -> bool:
+        size = path.stat().st_size
+        media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        headers = [("Content-Length", str(size)), ("Content-Type", media)]
+        await self.send(conn, writer, h11.Response(status_code=200, headers=headers, reason=b"OK"))
+        if head:
+            await self.send(conn, writer, h11.EndOfMessage())
+            return True
+        sent = 0
+        with path.open("rb") as fh:
+            while True:
+                block = await asyncio.to_thread(fh.read, BLOCK)
+                if not block:
+                    break
+                if self.truncate_after is not None and sent + len(block) > self.truncate_after:
+                    writer.write(conn.send(h11.Data(data=block[: self.truncate_after - sent])))
+                    await writer.drain()
+                    return False  # drop the connection mid-body
+                sent += len(block)
+                await self.send(conn, writer, h11.Data(data=block))
+        await self.send(conn, writer, h11.EndOfMessage())
+        return True
+
+
+def _reason(status: int) -> bytes:
+    try:
+        return http.HTTPStatus(status).phrase.encode()
+    except ValueError:
+        return b""
+
+
+def _index(folder: Path, target: str) -> bytes:
+    items = "".join(
+        f'<li><a href="{urllib.parse.quote(p.name)}{"/" if p.is_dir() else ""}">'
+        f"{html.escape(p.name)}</a></li>\n"
+        for p in sorted(folder.iterdir())
+    )
+    title = html.escape(target)
+    page = f"<html><head><title>{title}</title></head><body><ul>\n{items}</ul></body></html>\n"
+    return page.encode()
+
+
+async def start_http(
+    root: Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    routes: Mapping[str, Route] | None = None,
+    truncate_after: int | None = None,
+    tls: ssl.SSLContext | None = None,
+) -> RunningServer:
+    """Serve ``root`` over HTTP/1.1 (HTTPS with ``tls``); ``info["requests"]`` lists what
+    arrived."""
+    requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]] = []
+    handler = _Handler(Path(root).resolve(), dict(routes or {}), requests, truncate_after)
+    tasks: set[asyncio.Task[Any]] = set()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            tasks.add(task)
+        try:
+            await handler.serve(reader, writer)
+        except asyncio.CancelledError:
+            pass  # the server is closing: end this connection's task quietly
+        finally:
+            if task is not None:
+                tasks.discard(task)
+
+    server = await asyncio.start_server(serve, host, port, ssl=tls)
+    bound_port = server.sockets[0].getsockname()[1]
+
+    async def close() -> None:
+        server.close()
+        for task in list(tasks):
+            task.cancel()
+        if tasks:
+            await asyncio.wait(list(tasks), timeout=2)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(server.wait_closed(), 2)
+
+    return RunningServer("http", host, bound_port, close, info={"requests": requests})
+
+
+@register("http", "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)")
+async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> RunningServer:
+    return await start_http(root, host=host, port=port, **kw)
+
+
+__all__ = ["start_http"]

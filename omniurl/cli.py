@@ -566,7 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
         "mailto, news, nntp, telnet, wais, file, prospero.  Start with `omniurl demo`.",
         epilog="Examples:\n"
         "  omniurl parse 'ftp://myname@host.dom/%2Fetc/motd'\n"
-        "  omniurl plan 'gopher://localhost:7070/7search?words'\n"
+        "  omniurl plan 'gopher://localhost:7070/7search%09words'\n"
         "  omniurl get -o rfc.txt 'ftp://ftp.example.org/rfc/rfc1738.txt;type=a'\n\n"
         + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -22,6 +22,7 @@ from typing import Any
 
 import testservers
 from resolvers import Options, check, resolve
+from resolvers.plan import Plan
 from resolvers.resource import Resource
 from schemes.errors import OmniurlError
 
@@ -113,6 +114,12 @@ async def run_demo(*, only: list[str] | None = None, out: Any = None) -> int:
     return 1 if failures else 0
 
 
+def _steps(plan: Plan) -> str:
+    """The plan's steps as ``omniurl plan`` shows them, conditional ones marked."""
+    shown = [s.shown + (f" [if {s.when}]" if s.when else "") for s in plan.steps]
+    return json.dumps(shown, ensure_ascii=False)
+
+
 async def _show(case: DemoCase, ctx: DemoContext, out: Any) -> int:
     options = case.options or ctx.options
     out.write(f"\n{case.url}\n")
@@ -120,7 +127,7 @@ async def _show(case: DemoCase, ctx: DemoContext, out: Any) -> int:
         out.write(f"  # {case.label}\n")
     try:
         plan = check(case.url, options)
-        out.write(f"  plan: {json.dumps(plan.to_json()['steps'], ensure_ascii=False)}\n")
+        out.write(f"  plan: {_steps(plan)}\n")
         async with await resolve(case.url, options) as resource:
             summary = await (case.outcome or _summarize)(resource)
             if resource.chain:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import socket
 from collections.abc import AsyncIterator, Awaitable
 from typing import TypeVar
@@ -48,6 +49,10 @@ async def resolve_addresses(
     if mapped_host != host or mapped_port != port:
         options.note("*", f"{host}:{port} mapped to {mapped_host}:{mapped_port} (--resolve)")
     bare = mapped_host[1:-1] if mapped_host.startswith("[") else mapped_host
+    if _is_ip_literal(bare):
+        # An address already: no lookup (and no hop through the resolver's thread pool).
+        options.policy.check_address(bare, host=host)
+        return [(bare, mapped_port)]
     loop = asyncio.get_running_loop()
     kind = socket.SOCK_DGRAM if transport == "udp" else socket.SOCK_STREAM
     try:
@@ -69,6 +74,17 @@ async def resolve_addresses(
     if not addresses:
         raise ConnectError(f"host {bare} has no address", component="host")
     return addresses
+
+
+def _is_ip_literal(host: str) -> bool:
+    """A dotted IPv4 or an IPv6 address (what getaddrinfo would hand back unchanged)."""
+    if not host or not (host[0].isdigit() or ":" in host):
+        return False
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 async def open_tcp(

@@ -162,7 +162,7 @@ def check_host(text: str, start: int, end: int, *, strict: bool, empty_host: boo
         # but never a character that would change how the URL splits or what goes on the wire.
         for i in range(start, end):
             ch = text[i]
-            if ch <= " " or ch in "/?#@[]\\\x7f" or not ch.isprintable():
+            if ch <= " " or ch in "%:/?#@[]\\\x7f" or not ch.isprintable():
                 raise HostError(
                     f"character {ch!r} cannot appear in a host", component="host", offset=i
                 )

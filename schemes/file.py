@@ -23,13 +23,16 @@ from .base import URL
 from .errors import SchemeSyntaxError
 from .percent import char_error, decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 PATH_SAFE = "/?:@&="
 
 
 # fileurl = "file://" [ host | "localhost" ] "/" fpath      (the fast path, see grammar)
 _FAST = re.compile(
-    f"//({grammar.HOSTNAME})?(/{grammar.component(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
+    f"//({grammar.HOSTNAME_FAST})?(/{grammar.fast(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
 )
 
 
@@ -51,15 +54,14 @@ class FileURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, path, fragment = m.groups()
-            obj = object.__new__(cls)
-            obj.__dict__.update(
-                scheme=scheme,
-                fragment=fragment,
-                host=host or "",
-                path=decode(path) if "%" in path else path,
-            )
+            obj = _new(cls)
+            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+            d["scheme"] = scheme
+            d["fragment"] = fragment
+            d["host"] = host or ""
+            d["path"] = decode(path) if "%" in path else path
             return obj
         return cls._parse_slow(text, start, scheme, strict)
 

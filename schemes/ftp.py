@@ -25,6 +25,9 @@ from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import char_error, decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 #: Reserved characters a segment may carry unencoded (";" and "/" are encoded, §3.2.2).
@@ -36,7 +39,7 @@ _TYPECODES = {"a": "a", "i": "i", "d": "d", "A": "a", "I": "i", "D": "d"}
 _FAST = re.compile(
     "//"
     + grammar.LOGIN_FAST
-    + rf"(?:/({grammar.component(grammar.FSEGMENT + '/')})(?:;[Tt][Yy][Pp][Ee]=([AIDaid]))?)?"
+    + rf"(?:/({grammar.fast(grammar.FSEGMENT + '/')})(?:;[Tt][Yy][Pp][Ee]=([AIDaid]))?)?"
     + grammar.FRAGMENT_FAST
 )
 
@@ -62,7 +65,7 @@ class FTPURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             user, password, host, port, path, typecode, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
                 if path is None:
@@ -71,18 +74,17 @@ class FTPURL(InternetURL):
                     segments = [decode(s) for s in path.split("/")]
                 else:
                     segments = path.split("/")
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=decode(user) if user and "%" in user else user,
-                    password=decode(password) if password and "%" in password else password,
-                    host=host,
-                    port=None if port is None else int(port),
-                    name=segments.pop(),
-                    cwd=tuple(segments),
-                    typecode=None if typecode is None else typecode.lower(),
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = decode(user) if user and "%" in user else user
+                d["password"] = decode(password) if password and "%" in password else password
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["name"] = segments.pop()
+                d["cwd"] = tuple(segments)
+                d["typecode"] = None if typecode is None else typecode.lower()
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -14,14 +14,14 @@ from typing import Any
 from . import grammar
 from .authority import format_fragment, split_fragment
 from .base import URL
-from .percent import check
+from .percent import check, display
 
 # schemepart = *xchar | ip-schemepart
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 
 
 # genericurl = scheme ":" schemepart,  schemepart = *xchar      (the fast path)
-_FAST = re.compile(f"({grammar.component(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
+_FAST = re.compile(f"({grammar.fast(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,10 +38,13 @@ class GenericURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GenericURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             ssp, fragment = m.groups()
             obj = object.__new__(cls)
-            obj.__dict__.update(scheme=scheme, fragment=fragment, scheme_specific_part=ssp)
+            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+            d["scheme"] = scheme
+            d["fragment"] = fragment
+            d["scheme_specific_part"] = ssp
             return obj
         return cls._parse_slow(text, start, scheme, strict)
 
@@ -59,4 +62,4 @@ class GenericURL(URL):
         return f"{self.scheme}:{self.scheme_specific_part}{format_fragment(self.fragment)}"
 
     def components(self) -> dict[str, Any]:
-        return {"scheme_specific_part": self.scheme_specific_part}
+        return {"scheme_specific_part": display(self.scheme_specific_part)}

@@ -31,7 +31,10 @@ from . import grammar
 from .authority import expect_slashes, format_fragment, format_login, parse_hostport, split_fragment
 from .base import InternetURL
 from .errors import SchemeSyntaxError
-from .percent import check, decode, display, quote
+from .percent import check, decode, display, quote, to_octets
+
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
 
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 _TAB = re.compile(r"%09|\t")
@@ -40,9 +43,9 @@ _CRLF = re.compile(r"%0[DdAa]|[\r\n]")
 PATH_SAFE = grammar.RESERVED
 
 
-# gopherurl = "gopher://" hostport [ / [ gtype [ selector ] ] ]  without any escape (fast path)
+# gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search ... ] ] ] ]  (fast path)
 _FAST = re.compile(
-    "//" + grammar.HOSTPORT_FAST + rf"(?:/([{grammar.XCHAR}]*))?" + grammar.FRAGMENT_FAST
+    "//" + grammar.HOSTPORT_FAST + f"(?:/({grammar.fast(grammar.XCHAR)}))?" + grammar.FRAGMENT_FAST
 )
 
 
@@ -70,22 +73,34 @@ class GopherURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, path, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=None,
-                    password=None,
-                    host=host,
-                    port=None if port is None else int(port),
-                    gtype=path[0] if path else "1",
-                    selector=path[1:] if path else "",
-                    search=None,
-                    gopher_plus=None,
-                )
+                gtype, selector, search, plus = "1", "", None, None
+                if path:
+                    gtype = path[0]
+                    selector = path[1:]
+                    if "%" in path:
+                        # decode, then split at the first two tabs (only %09 makes a tab here)
+                        parts = decode(selector).split("\t", 2)
+                        selector = parts[0]
+                        if len(parts) > 1:
+                            search = parts[1]
+                            plus = parts[2] if len(parts) > 2 else None
+                        if gtype == "%" or _has_line_end(selector, search):
+                            return cls._parse_slow(text, start, scheme, strict)
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = None
+                d["password"] = None
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["gtype"] = gtype
+                d["selector"] = selector
+                d["search"] = search
+                d["gopher_plus"] = plus
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 
@@ -106,11 +121,19 @@ class GopherURL(InternetURL):
             gpos = slash + 1
             if strict:
                 check(text, gpos, end, _BAD_XCHARS, "selector", "§3.4.1")
-            glen = 3 if text[gpos] == "%" and gpos + 3 <= end else 1
+            # gtype = xchar: one character, or one escape (lenient: a stray "%" is itself)
+            escaped = text[gpos] == "%" and grammar.STRAY_PERCENT.match(text, gpos, end) is None
+            glen = 3 if escaped else 1
             gtype = decode(text[gpos : gpos + glen], "gtype", gpos)
             if strict and gtype in "\t\r\n":
                 raise SchemeSyntaxError(
                     "the gopher type cannot be a TAB, CR or LF", component="gtype", offset=gpos
+                )
+            if not gtype.isascii() and len(to_octets(gtype)) != 1:
+                raise SchemeSyntaxError(
+                    "the gopher type is one octet (RFC 1436), not a multi-octet character",
+                    component="gtype",
+                    offset=gpos,
                 )
             fields["gtype"] = gtype
             pieces = _split_tabs(text, gpos + glen, end)
@@ -144,6 +167,15 @@ class GopherURL(InternetURL):
         out["search"] = None if self.search is None else display(self.search)
         out["gopher_plus"] = None if self.gopher_plus is None else display(self.gopher_plus)
         return out
+
+
+def _has_line_end(selector: str, search: str | None) -> bool:
+    """CR or LF in the selector or search (the slow path names the offending escape)."""
+    return (
+        "\r" in selector
+        or "\n" in selector
+        or (search is not None and ("\r" in search or "\n" in search))
+    )
 
 
 def _split_tabs(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -96,8 +96,13 @@ DIGITS_RE: Pattern[str] = re.compile(r"[0-9]+")
 
 
 def component(cls: str) -> str:
-    """``*[ <cls> | escape ]`` as a pattern string."""
-    return f"(?:[{cls}]|{ESCAPE})*"
+    """``*[ <cls> | escape ]`` as a pattern string.
+
+    The repetition is possessive (``*+``, Python 3.11): every component ends at a delimiter
+    its class excludes, so giving characters back could never help a match — and not
+    trying saves the backtracking that made a failed optional ``user@`` cost O(n) per URL.
+    """
+    return f"(?:[{cls}]|{ESCAPE})*+"
 
 
 def bad_char(cls: str) -> Pattern[str]:
@@ -114,7 +119,7 @@ def bad_escape() -> Pattern[str]:
 
 def component_plus(cls: str) -> str:
     """``1*[ <cls> | escape ]`` as a pattern string."""
-    return f"(?:[{cls}]|{ESCAPE})+"
+    return f"(?:[{cls}]|{ESCAPE})++"
 
 
 # -- the fast path ---------------------------------------------------------------------------
@@ -124,9 +129,33 @@ def component_plus(cls: str) -> str:
 # 65535 and anything unusual take the slower component-by-component path, which also finds
 # the offset of an error).  tests/test_properties_parse.py checks both paths agree.
 
+
+def fast(cls: str) -> str:
+    """The fast path's ``*[ <cls> | escape ]``: one character class with "%" in it (a class
+    scan is several times faster than an alternation per character).  Whether every "%"
+    starts an escape is checked once per URL with :data:`STRAY_PERCENT`."""
+    return f"[{cls}%]*+"
+
+
+def fast_plus(cls: str) -> str:
+    """The fast path's ``1*[ <cls> | escape ]`` (see :func:`fast`)."""
+    return f"[{cls}%]++"
+
+
+#: A "%" that starts no escape: the fast path leaves such a URL to the slow path.
+STRAY_PERCENT: Pattern[str] = re.compile(f"%(?![{HEX}]{{2}})")
+
+# hostname, the same language as HOSTNAME written for speed: possessive runs, and a
+# lookbehind ("a label does not end with '-'") where HOSTNAME backtracks.  Possessive
+# "label." repetitions are safe because what follows a host (":", "/", "#", the end) never
+# starts a label.
+DOMAINLABEL_FAST = r"[A-Za-z0-9](?:[A-Za-z0-9\-]*+(?<!-))?"
+TOPLABEL_FAST = r"[A-Za-z](?:[A-Za-z0-9\-]*+(?<!-))?"
+HOSTNAME_FAST = rf"(?:{DOMAINLABEL_FAST}\.)*+{TOPLABEL_FAST}"
+
 # login = [ user [ ":" password ] "@" ] hostport     groups: user, password, host, port
-LOGIN_FAST = rf"(?:({component(USER)})(?::({component(USER)}))?@)?({HOSTNAME})(?::([0-9]{{1,5}}))?"
+LOGIN_FAST = rf"(?:({fast(USER)})(?::({fast(USER)}))?@)?({HOSTNAME_FAST})(?::([0-9]{{1,5}}))?"
 # hostport = host [ ":" port ]                       groups: host, port
-HOSTPORT_FAST = rf"({HOSTNAME})(?::([0-9]{{1,5}}))?"
+HOSTPORT_FAST = rf"({HOSTNAME_FAST})(?::([0-9]{{1,5}}))?"
 # [ "#" fragment ]                                   group: fragment
-FRAGMENT_FAST = rf"(?:#({component(FRAGMENT)}))?"
+FRAGMENT_FAST = rf"(?:#({fast(FRAGMENT)}))?"

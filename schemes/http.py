@@ -24,6 +24,9 @@ from .authority import expect_slashes, format_fragment, format_login, parse_logi
 from .base import InternetURL
 from .percent import check
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
 # Lenient mode: characters never sent raw on an HTTP request line (controls, space, non-ASCII,
@@ -42,8 +45,8 @@ def _encode_never_raw(text: str) -> str:
 _FAST = re.compile(
     "//"
     + grammar.HOSTPORT_FAST
-    + rf"(?:(/{grammar.component(grammar.HSEGMENT + '/')})"
-    + rf"(?:\?({grammar.component(grammar.SEARCH)}))?)?"
+    + rf"(?:(/{grammar.fast(grammar.HSEGMENT + '/')})"
+    + rf"(?:\?({grammar.fast(grammar.SEARCH)}))?)?"
     + grammar.FRAGMENT_FAST
 )
 
@@ -67,20 +70,19 @@ class HTTPURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, path, search, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=None,
-                    password=None,
-                    host=host,
-                    port=None if port is None else int(port),
-                    path=path or "",
-                    search=search,
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = None
+                d["password"] = None
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["path"] = path or ""
+                d["search"] = search
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -25,6 +25,9 @@ from .base import URL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
 _BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")
 ADDRESS_SAFE = ";/:@&="
@@ -32,9 +35,7 @@ HFIELD_SAFE = ";/:@"
 
 
 # mailtourl = "mailto:" encoded822addr      (no header fields: the fast path, see grammar)
-_FAST = re.compile(
-    f"({grammar.component_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST
-)
+_FAST = re.compile(f"({grammar.fast_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,15 +57,14 @@ class MailtoURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             address, fragment = m.groups()
-            obj = object.__new__(cls)
-            obj.__dict__.update(
-                scheme=scheme,
-                fragment=fragment,
-                address=decode(address) if "%" in address else address,
-                headers=(),
-            )
+            obj = _new(cls)
+            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+            d["scheme"] = scheme
+            d["fragment"] = fragment
+            d["address"] = decode(address) if "%" in address else address
+            d["headers"] = ()
             return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -24,6 +24,9 @@ from .base import URL
 from .errors import SchemeSyntaxError
 from .percent import char_error, check, decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_UNIQUE = grammar.bad_char(grammar.ARTICLE)
 _NOT_GROUP = re.compile(r"[^A-Za-z0-9\-.+_]")
 ARTICLE_SAFE = ";/?:&="
@@ -31,7 +34,7 @@ ARTICLE_SAFE = ";/?:&="
 
 # grouppart = "*" | group | article      (article with a hostname: the fast path, see grammar)
 _FAST = re.compile(
-    rf"(\*|{grammar.GROUP})|({grammar.component_plus(grammar.ARTICLE)}@{grammar.HOSTNAME})"
+    rf"(?:(\*|{grammar.GROUP})|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}))"
     + grammar.FRAGMENT_FAST
 )
 
@@ -52,15 +55,14 @@ class NewsURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             group, article, fragment = m.groups()
-            obj = object.__new__(cls)
-            obj.__dict__.update(
-                scheme=scheme,
-                fragment=fragment,
-                newsgroup=group,
-                message_id=decode(article) if article and "%" in article else article,
-            )
+            obj = _new(cls)
+            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+            d["scheme"] = scheme
+            d["fragment"] = fragment
+            d["newsgroup"] = group
+            d["message_id"] = decode(article) if article and "%" in article else article
             return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -18,6 +18,9 @@ from .errors import SchemeSyntaxError
 from .news import _group_error
 from .percent import decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 # nntpurl = "nntp://" hostport "/" group [ "/" digits ]      (the fast path, see grammar)
 _FAST = re.compile(
     "//" + grammar.HOSTPORT_FAST + rf"/({grammar.GROUP})(?:/([0-9]+))?" + grammar.FRAGMENT_FAST
@@ -42,20 +45,19 @@ class NNTPURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, group, article, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=None,
-                    password=None,
-                    host=host,
-                    port=None if port is None else int(port),
-                    newsgroup=group,
-                    article=None if article is None else int(article),
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = None
+                d["password"] = None
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["newsgroup"] = group
+                d["article"] = None if article is None else int(article)
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -33,6 +33,9 @@ from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
 _BAD_FIELD = grammar.bad_char(grammar.FIELD)
 HSONAME_SAFE = "/?:@&="
@@ -40,11 +43,11 @@ FIELD_SAFE = "?:@&"
 
 
 # prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]      (the fast path)
-_FIELDS = grammar.component(grammar.FIELD)
+_FIELDS = grammar.fast(grammar.FIELD)
 _FAST = re.compile(
     "//"
     + grammar.HOSTPORT_FAST
-    + f"/({grammar.component(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
+    + f"/({grammar.fast(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
     + grammar.FRAGMENT_FAST
 )
 
@@ -70,7 +73,7 @@ class ProsperoURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, hsoname, specs, fragment = m.groups()
             if "%00" not in hsoname and (port is None or len(port) < 5 or int(port) < 65536):
                 fields: tuple[tuple[str, str], ...] = ()
@@ -78,20 +81,24 @@ class ProsperoURL(InternetURL):
                     pairs = []
                     for spec in specs[1:].split(";"):
                         name, _, value = spec.partition("=")
-                        pairs.append((decode(name), decode(value)))
+                        pairs.append(
+                            (
+                                decode(name) if "%" in name else name,
+                                decode(value) if "%" in value else value,
+                            )
+                        )
                     fields = tuple(pairs)
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=None,
-                    password=None,
-                    host=host,
-                    port=None if port is None else int(port),
-                    hsoname=decode(hsoname) if "%" in hsoname else hsoname,
-                    fields=fields,
-                    version=None,
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = None
+                d["password"] = None
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["hsoname"] = decode(hsoname) if "%" in hsoname else hsoname
+                d["fields"] = fields
+                d["version"] = None
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 
@@ -126,6 +133,13 @@ class ProsperoURL(InternetURL):
             check(text, pstart, pend, _BAD_PPATH, "hsoname", "§3.11: ';' in the hsoname")
         v = text.find("%00", pstart, pend)
         hso_end = pend if v < 0 else v
+        nul = text.find("\x00", pstart, hso_end)  # (raw: only lenient mode gets here with one)
+        if nul >= 0:
+            raise SchemeSyntaxError(
+                "an hsoname cannot hold NUL: %00 starts the object version (RFC 1630 §6.4)",
+                component="hsoname",
+                offset=nul,
+            )
         out["hsoname"] = decode(text[pstart:hso_end], "hsoname", pstart)
         if v >= 0:
             if strict and not grammar.DIGITS_RE.fullmatch(text, v + 3, pend):

@@ -8,11 +8,13 @@ hot path of :func:`parse` is one dictionary lookup).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from . import grammar
 from .base import URL
-from .errors import SchemeError, URLError
+from .errors import EncodingError, SchemeError, URLError
 from .file import FileURL
 from .ftp import FTPURL
 from .generic import GenericURL
@@ -27,6 +29,10 @@ from .telnet import TelnetURL
 from .wais import WAISURL
 
 ENTRY_POINT_GROUP = "omniurl.schemes"
+
+# Lenient mode takes any character, but each must stand for octets: UTF-8, or the surrogates
+# U+DC80-U+DCFF that ``surrogateescape`` uses for octets 80-FF (strict mode takes ASCII only).
+_NOT_OCTETS = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 
 BUILTIN: tuple[type[URL], ...] = (
     FTPURL,
@@ -46,6 +52,10 @@ BUILTIN: tuple[type[URL], ...] = (
 )
 
 _classes: dict[str, type[URL]] = {name: cls for cls in BUILTIN for name in cls.schemes}
+# name -> the class's bound ``_parse_at``: the hot path's one dictionary lookup.
+_parsers: dict[str, Callable[[str, int, str, bool], URL]] = {
+    name: cls._parse_at for name, cls in _classes.items()
+}
 _loaded = False
 
 
@@ -61,6 +71,7 @@ def register(name: str, cls: type[URL]) -> None:
     if not (isinstance(cls, type) and issubclass(cls, URL)):
         raise TypeError(f"{cls!r} is not a schemes.URL subclass")
     _classes[name.lower()] = cls
+    _parsers[name.lower()] = cls._parse_at
 
 
 def _load_entry_points() -> None:
@@ -100,10 +111,18 @@ def parse(text: str, strict: bool = True) -> URL:
     try:
         colon = text.find(":")
         name = text[:colon]
-        cls = _classes.get(name) if colon > 0 else None
-        if cls is None:
-            name, cls = _lookup(text, colon)
-        return cls._parse_at(text, colon + 1, name, strict)
+        parser = _parsers.get(name) if colon > 0 else None
+        if parser is None:
+            name, parser = _lookup(text, colon)
+        if not strict:
+            bad = _NOT_OCTETS.search(text)
+            if bad is not None:
+                raise EncodingError(
+                    "a lone surrogate stands for no character and no octets",
+                    component=None,
+                    offset=bad.start(),
+                )
+        return parser(text, colon + 1, name, strict)
     except URLError:
         raise
     except Exception as exc:  # a bug or a plugin's mistake: still one error type for callers
@@ -114,8 +133,8 @@ def parse(text: str, strict: bool = True) -> URL:
         ) from exc
 
 
-def _lookup(text: str, colon: int) -> tuple[str, type[URL]]:
-    """The scheme name (lower case) and its class, for anything but an exact-case hit."""
+def _lookup(text: str, colon: int) -> tuple[str, Callable[[str, int, str, bool], URL]]:
+    """The scheme name (lower case) and its parser, for anything but an exact-case hit."""
     if colon <= 0:
         raise SchemeError(
             "a URL starts with a scheme name and ':' (§2.1)", component="scheme", offset=0
@@ -131,4 +150,4 @@ def _lookup(text: str, colon: int) -> tuple[str, type[URL]]:
             offset=bad,
         )
     name = name.lower()
-    return name, scheme_class(name) or GenericURL
+    return name, (scheme_class(name) or GenericURL)._parse_at

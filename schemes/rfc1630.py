@@ -166,4 +166,4 @@ class URNURL(URL):
         return f"{self.scheme}:{body}{format_fragment(self.fragment)}"
 
     def components(self) -> dict[str, Any]:
-        return {"nid": self.nid, "nss": self.nss}
+        return {"nid": self.nid, "nss": display(self.nss)}

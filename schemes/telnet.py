@@ -21,6 +21,9 @@ from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import decode
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 # telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
 _FAST = re.compile("//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST)
 
@@ -42,19 +45,18 @@ class TelnetURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             user, password, host, port, slash, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=decode(user) if user and "%" in user else user,
-                    password=decode(password) if password and "%" in password else password,
-                    host=host,
-                    port=None if port is None else int(port),
-                    trailing_slash=slash is not None,
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = decode(user) if user and "%" in user else user
+                d["password"] = decode(password) if password and "%" in password else password
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["trailing_slash"] = slash is not None
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

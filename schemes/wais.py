@@ -27,17 +27,20 @@ from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
 
+#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
+_new = object.__new__
+
 _BAD_UCHAR = grammar.bad_char(grammar.UCHAR)
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
 SEARCH_SAFE = ";:@&="
 
 
 # waisurl = "wais://" hostport "/" database [ "?" search | "/" wtype "/" wpath ]   (fast path)
-_UCHARS = grammar.component(grammar.UCHAR)
+_UCHARS = grammar.fast(grammar.UCHAR)
 _FAST = re.compile(
     "//"
     + grammar.HOSTPORT_FAST
-    + rf"/({_UCHARS})(?:\?({grammar.component(grammar.SEARCH)})|/({_UCHARS})/({_UCHARS}))?"
+    + rf"/({_UCHARS})(?:\?({grammar.fast(grammar.SEARCH)})|/({_UCHARS})/({_UCHARS}))?"
     + grammar.FRAGMENT_FAST
 )
 
@@ -61,22 +64,21 @@ class WAISURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None:
+        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, database, search, wtype, wpath, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = object.__new__(cls)
-                obj.__dict__.update(
-                    scheme=scheme,
-                    fragment=fragment,
-                    user=None,
-                    password=None,
-                    host=host,
-                    port=None if port is None else int(port),
-                    database=decode(database),
-                    search=None if search is None else decode(search),
-                    wtype=None if wtype is None else decode(wtype),
-                    wpath=None if wpath is None else decode(wpath),
-                )
+                obj = _new(cls)
+                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
+                d["scheme"] = scheme
+                d["fragment"] = fragment
+                d["user"] = None
+                d["password"] = None
+                d["host"] = host
+                d["port"] = None if port is None else int(port)
+                d["database"] = decode(database) if "%" in database else database
+                d["search"] = None if search is None else decode(search)
+                d["wtype"] = None if wtype is None else decode(wtype)
+                d["wpath"] = None if wpath is None else decode(wpath)
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

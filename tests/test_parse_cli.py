@@ -155,3 +155,9 @@ def test_as_a_program() -> None:
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines[0]["search"] == "x"
     assert lines[1]["error"]["type"] == "SchemeError"
+
+
+def test_lenient_octets_print_as_percent_xx(capsys: pytest.CaptureFixture[str]) -> None:
+    status, objs = run(capsys, "--lenient", "x-y:a\udc80b#\udcff")
+    assert status == 0
+    assert (objs[0]["scheme_specific_part"], objs[0]["fragment"]) == ("a%80b", "%FF")

@@ -145,6 +145,15 @@ def test_lenient_mode_accepts_what_strict_refuses() -> None:
 
 
 def test_lenient_mode_still_refuses_what_cannot_be_represented() -> None:
-    for text in ("http://h:x/", "http://h:70000/", "telnet://h/x", "ftp://h/a;type=x", "news:"):
+    for text in (
+        "http://h:x/",
+        "http://h:70000/",
+        "telnet://h/x",
+        "ftp://h/a;type=x",
+        "news:",
+        "gopher://h/éx",  # the gopher type is one octet
+        "http://a:b:/",  # a host never holds ":"
+        "http://h/\ud800",  # a lone surrogate stands for no octets
+    ):
         with pytest.raises(URLError):
             schemes.parse(text, strict=False)

@@ -41,10 +41,13 @@ class DictURL(URL):
 @pytest.fixture
 def clean_registry() -> Iterator[None]:
     saved = dict(registry._classes)
+    saved_parsers = dict(registry._parsers)
     loaded = registry._loaded
     yield
     registry._classes.clear()
     registry._classes.update(saved)
+    registry._parsers.clear()
+    registry._parsers.update(saved_parsers)
     registry._loaded = loaded
 
 

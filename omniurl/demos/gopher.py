@@ -1,0 +1,54 @@
+"""The gopher: demo: menus, text, a search, Gopher+ attributes, a view and a form."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from omniurl.demo import DemoCase, DemoContext
+from resolvers.gopher.gopherplus import AskField
+from resolvers.resource import Resource
+
+ORDER = 30
+SCHEME = "gopher"
+
+
+async def _attributes(resource: Resource) -> str:
+    await resource.read()
+    attrs = resource.metadata.get("attributes", {})
+    return "attributes: " + "; ".join(
+        f"{name} = {value.splitlines()[0] if value else ''!r}" for name, value in attrs.items()
+    )
+
+
+async def _form(fields: Sequence[AskField], url: Any) -> list[str]:
+    """The demo's answers to the +ASK form (a person is asked at the terminal instead)."""
+    return ["Ada", "gopher", "yes"]
+
+
+async def cases(ctx: DemoContext) -> list[DemoCase]:
+    server = await ctx.server("gopher")
+    base = f"gopher://{server.netloc}"
+    return [
+        DemoCase(f"{base}/", "§3.4.1: an empty path is the top menu (type 1, empty selector)"),
+        DemoCase(f"{base}/1/pub", "a menu: each entry has its type, name and own gopher: URL"),
+        DemoCase(f"{base}/0/pub/README.txt", "text (type 0): dot-unstuffed up to the '.' line"),
+        DemoCase(f"{base}/7/search%09demo%20tree", "§3.4.2: a search: selector TAB words"),
+        DemoCase(
+            f"{base}/0/pub/hello.txt%09%09!",
+            "§3.4.6: Gopher+ item attributes (selector TAB !)",
+            outcome=_attributes,
+        ),
+        DemoCase(f"{base}/0/pub/hello.txt%09%09+", "§3.4.4: Gopher+ default view, +length"),
+        DemoCase(
+            f"{base}/0/form%09%09?",
+            "§3.4.5: a +ASK form: fetched, answered (here by a callback), sent as §3.4.9 says",
+            options=ctx.options.with_(extra={"gopher.form": _form}),
+        ),
+        DemoCase(
+            f"{base}/0/pub%09%09+%0D%0ADELE",
+            "CR LF smuggled into the Gopher+ string: refused before anything is sent",
+            expect_error=True,
+        ),
+        DemoCase(f"{base}/7/search", "a search without words: input needed", expect_error=True),
+    ]

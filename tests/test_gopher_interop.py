@@ -1,0 +1,276 @@
+"""Interop with real Gopher servers from Debian: gophernicus (RFC 1436) and pygopherd (Gopher+).
+
+Both run as subprocesses on a free loopback port (pygopherd is GPL: never imported).  Each test
+skips with a reason where the server is not installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import configparser
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from resolvers import Options, resolve
+from resolvers.errors import NotFound, ReplyError
+
+pytestmark = pytest.mark.interop
+
+GOPHERNICUS = "/usr/sbin/gophernicus"
+PYGOPHERD = "/usr/sbin/pygopherd"
+ACTIVATE = shutil.which("systemd-socket-activate")
+TEXT = "Hello from a real server.\nSecond line.\n"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
+    """Wait (bounded) until something accepts connections on ``port``."""
+    for _ in range(100):
+        if proc.poll() is not None:
+            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+            pytest.fail(f"server exited with {proc.returncode}: {out[-500:]}")
+        try:
+            _r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 1)
+        except (OSError, TimeoutError):
+            await asyncio.sleep(0.05)
+            continue
+        w.close()
+        return
+    pytest.fail(f"nothing listens on port {port} after 5 s")
+
+
+@contextlib.contextmanager
+def world_readable_tree() -> Iterator[Path]:
+    """Servers that drop privileges need a tree everyone can read (not pytest's 0700 dirs)."""
+    root = Path(tempfile.mkdtemp(prefix="omniurl-gopher-"))
+    try:
+        (root / "docs").mkdir()
+        (root / "hello.txt").write_text(TEXT)
+        (root / "docs" / "notes.txt").write_text("Notes.\n")
+        (root / "docs" / "blob.bin").write_bytes(bytes(range(256)) * 400)
+        (root / "hello.txt.abstract").write_text("A greeting from the test tree.\n")
+        for path in [root, *root.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+@pytest_asyncio.fixture(scope="module")
+async def gophernicus() -> AsyncIterator[str]:
+    if not os.path.exists(GOPHERNICUS):
+        pytest.skip("gophernicus not installed")
+    if ACTIVATE is None:
+        pytest.skip("systemd-socket-activate not installed (gophernicus needs inetd)")
+    with world_readable_tree() as root:
+        port = free_port()
+        command = [GOPHERNICUS, "-h", "127.0.0.1", "-p", str(port), "-r", str(root)]
+        command += ["-nu", "-nm", "-ns"]
+        if os.geteuid() == 0:  # gophernicus refuses to run as root
+            setpriv = shutil.which("setpriv")
+            if setpriv is None:
+                pytest.skip("running as root and setpriv is missing")
+            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        proc = subprocess.Popen(
+            [ACTIVATE, "-l", f"127.0.0.1:{port}", "--inetd", "-a", *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            await wait_listening(port, proc)
+            yield f"gopher://127.0.0.1:{port}"
+        finally:
+            stop(proc)
+
+
+@pytest_asyncio.fixture(scope="module")
+async def pygopherd() -> AsyncIterator[str]:
+    if not os.path.exists(PYGOPHERD):
+        pytest.skip("pygopherd not installed")
+    with world_readable_tree() as root, tempfile.TemporaryDirectory() as scratch:
+        port = free_port()
+        config = configparser.ConfigParser(interpolation=None)
+        config.read("/etc/pygopherd/pygopherd.conf")
+        settings = {"port": str(port), "root": str(root), "usechroot": "no", "detach": "no",
+                    "interface": "127.0.0.1", "servername": "127.0.0.1",
+                    "pidfile": f"{scratch}/pid", "servertype": "ThreadingTCPServer"}  # fmt: skip
+        for key, value in settings.items():
+            config.set("pygopherd", key, value)
+        config.set("logger", "logmethod", "none")
+        conf = Path(scratch) / "pygopherd.conf"
+        with conf.open("w") as fh:
+            config.write(fh)
+        proc = subprocess.Popen(
+            [PYGOPHERD, str(conf)],  # its own Python (Debian's), as a separate process
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=scratch,
+        )
+        try:
+            await wait_listening(port, proc)
+            yield f"gopher://127.0.0.1:{port}"
+        finally:
+            stop(proc)
+
+
+async def fetch(url: str) -> Any:
+    async with await resolve(url, Options(read_timeout=10)) as resource:
+        if resource.kind == "content":
+            resource.data = await resource.read()  # type: ignore[attr-defined]
+        return resource
+
+
+# -- gophernicus: plain RFC 1436 --------------------------------------------------------------
+
+
+async def test_gophernicus_menu(gophernicus: str) -> None:
+    menu = await fetch(gophernicus + "/")
+    links = {e.name.split()[0]: e.url for e in menu.entries if e.url}
+    assert links["docs"] == gophernicus + "/1/docs/"
+    assert links["hello.txt"] == gophernicus + "/0/hello.txt"
+    assert any(e.kind == "info" for e in menu.entries)
+
+
+async def test_gophernicus_text_and_binary(gophernicus: str) -> None:
+    text = await fetch(gophernicus + "/0/hello.txt")
+    assert text.data == TEXT.replace("\n", "\r\n").encode()
+    blob = await fetch(gophernicus + "/9/docs/blob.bin")
+    assert blob.data == bytes(range(256)) * 400
+
+
+async def test_gophernicus_follow_menu_entries(gophernicus: str) -> None:
+    menu = await fetch(gophernicus + "/1/docs/")
+    notes = next(e for e in menu.entries if e.name.startswith("notes.txt"))
+    assert (await fetch(notes.url)).data == b"Notes.\r\n"
+
+
+async def test_gophernicus_missing_directory_is_not_found(gophernicus: str) -> None:
+    with pytest.raises(NotFound) as info:
+        await fetch(gophernicus + "/1/nope/")
+    assert "not found" in info.value.message
+
+
+# -- pygopherd: Gopher+ ---------------------------------------------------------------------
+
+
+async def test_pygopherd_plain_menu_and_text(pygopherd: str) -> None:
+    menu = await fetch(pygopherd + "/")
+    urls = {e.name: e.url for e in menu.entries}
+    assert urls["hello"] == pygopherd + "/0/hello.txt"  # pygopherd drops the extension
+    # Its abstracts come as info lines after the item.
+    assert urls["A greeting from the test tree."] is None
+    # pygopherd sends text files as they are (LF endings, no "." line): kept as sent.
+    assert (await fetch(pygopherd + "/0/hello.txt")).data == TEXT.encode()
+
+
+async def test_pygopherd_gopher_plus_menu_ends_at_close(pygopherd: str) -> None:
+    menu = await fetch(pygopherd + "/1%09%09+")
+    plus = {e.name: e.info.get("gopher_plus") for e in menu.entries if e.url}
+    assert plus["hello"] == "+"
+    assert plus["docs"] == "+"
+
+
+async def test_pygopherd_gopher_plus_data_with_length(pygopherd: str) -> None:
+    resource = await fetch(pygopherd + "/0/hello.txt%09%09+")
+    assert resource.data == TEXT.encode()
+    assert resource.size == len(TEXT)
+
+
+async def test_pygopherd_item_attributes(pygopherd: str) -> None:
+    resource = await fetch(pygopherd + "/0/hello.txt%09%09!")
+    attrs = resource.metadata["attributes"]
+    assert attrs["+INFO"].startswith("0hello.txt\t/hello.txt\t127.0.0.1\t")
+    assert "Admin:" in attrs["+ADMIN"]
+    assert attrs["+VIEWS"].startswith("text/plain")
+    assert attrs["+ABSTRACT"] == "A greeting from the test tree."
+
+
+async def test_pygopherd_directory_attributes(pygopherd: str) -> None:
+    resource = await fetch(pygopherd + "/1/docs%09%09$")
+    assert resource.kind == "content"
+    assert resource.replies[0].startswith("+")
+
+
+async def test_pygopherd_gopher_plus_error(pygopherd: str) -> None:
+    with pytest.raises(ReplyError) as info:
+        await fetch(pygopherd + "/0/nope.txt%09%09+")
+    assert info.value.component == "selector"
+    assert info.value.code in (-1, -2)
+
+
+# -- peer clients against omniurl's own server ----------------------------------------------
+
+
+async def run_client(*argv: str) -> bytes:
+    """A third-party client as a subprocess (asyncio: our server runs on this loop)."""
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+    )
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), 20)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    assert proc.returncode == 0, argv
+    return out
+
+
+@pytest_asyncio.fixture(scope="module")
+async def own_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+    import testservers
+    from omniurl.demo import build_tree
+
+    root = tmp_path_factory.mktemp("own")
+    build_tree(root)
+    (root / "pub" / "dots.txt").write_text(".leading dot\nplain\n")
+    server = await testservers.start("gopher", root)
+    yield f"gopher://127.0.0.1:{server.port}"
+    await server.close()
+
+
+async def test_lynx_reads_our_menus(own_server: str) -> None:
+    if shutil.which("lynx") is None:
+        pytest.skip("lynx not installed")
+    out = (await run_client("lynx", "-dump", "-nolist", own_server + "/1/pub")).decode()
+    for name in ("README.txt", "hello.txt", "data.bin", "dots.txt"):
+        assert name in out
+    # lynx shows type 0 as sent, "." line included: only the content is checked.
+    text = await run_client("lynx", "-dump", own_server + "/0/pub/hello.txt")
+    assert text.startswith(b"Hello from the omniurl demo tree.\n")
+
+
+async def test_curl_reads_our_files(own_server: str) -> None:
+    if shutil.which("curl") is None:
+        pytest.skip("curl not installed")
+    # curl hands over the reply as sent: the framing of type 0 shows, binaries are exact.
+    text = await run_client("curl", "-s", own_server + "/0/pub/dots.txt")
+    assert text == b"..leading dot\r\nplain\r\n.\r\n"
+    data = await run_client("curl", "-s", own_server + "/9/pub/data.bin")
+    assert data == bytes(range(256)) * 64

@@ -1,0 +1,77 @@
+"""``str(url)``: the canonical form, and what it normalizes."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import schemes
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        # §2.1: scheme names in lower case; the host keeps the case it was written in
+        ("FTP://Host.DOM/f", "ftp://Host.DOM/f"),
+        # §2.2: escapes in upper-case hex; unreserved characters need no escape
+        ("ftp://h/a%2fb/%41%7e", "ftp://h/a%2Fb/A%7E"),
+        ("ftp://h/a/b;TYPE=I", "ftp://h/a/b;type=i"),
+        ("ftp://h", "ftp://h/"),
+        ("ftp://h:0021/", "ftp://h:21/"),  # the explicit port is kept, as a number
+        ("gopher://h", "gopher://h/1"),  # §3.4.1: the type defaults to "1"
+        ("gopher://h/", "gopher://h/1"),
+        ("gopher://h/1a%3Fb?c", "gopher://h/1a?b?c"),  # no reserved characters in gopher
+        ("gopher://h/7s%09", "gopher://h/7s%09"),
+        ("mailto:%61@b", "mailto:a@b"),
+        ("news:%61.b@h.dom", "news:a.b@h.dom"),
+        ("wais://h/d%62/t/p", "wais://h/db/t/p"),
+        ("file://localhost/a%20b", "file://localhost/a%20b"),
+        ("prospero://h//p%2Fq;A=%62", "prospero://h//p/q;A=b"),  # "/" is opaque data
+        # http: path and search are kept as written (a server gives %2F its own meaning)
+        ("http://h/a%2fb?%41", "http://h/a%2fb?%41"),
+        ("telnet://u:p@h", "telnet://u:p@h"),
+        ("X-Y:Z", "x-y:Z"),
+    ],
+)
+def test_canonical_form(text: str, canonical: str) -> None:
+    u = schemes.parse(text)
+    assert str(u) == canonical
+    assert schemes.parse(canonical) == u
+
+
+def test_gopher_empty_search_is_kept_apart_from_none() -> None:
+    # RFC 1738 §3.4.3 sends "selector TAB TAB +" for an empty search; draft-ietf-uri-url-07
+    # §3.4.3 sends the search "optionally ... (if the element is not empty)".  The parser
+    # keeps both facts so the planner can choose.
+    plus = schemes.parse("gopher://h/0item%09%09+")
+    assert (plus.search, plus.gopher_plus) == ("", "+")
+    plain = schemes.parse("gopher://h/0item")
+    assert (plain.search, plain.gopher_plus) == (None, None)
+    empty = schemes.parse("gopher://h/7find%09")
+    assert (empty.search, empty.gopher_plus) == ("", None)
+
+
+def test_replace_builds_a_new_url() -> None:
+    u = schemes.parse("ftp://h/pub/f")
+    v = u.replace(name="g", typecode="i")
+    assert str(v) == "ftp://h/pub/g;type=i"
+    assert str(u) == "ftp://h/pub/f"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        u.name = "x"  # type: ignore[misc]
+
+
+def test_urls_are_hashable_values() -> None:
+    a = schemes.parse("gopher://h/0%61")
+    b = schemes.parse("gopher://h/0a")
+    assert a == b
+    assert len({a, b}) == 1
+    assert schemes.parse("http://h/") != schemes.parse("https://h/")
+
+
+def test_fragment_is_never_part_of_what_is_sent() -> None:
+    u = schemes.parse("http://h/p?q#frag")
+    assert (u.target, u.fragment) == ("/p?q", "frag")
+    g = schemes.parse("gopher://h/1sel#frag")
+    assert (g.selector, g.fragment) == ("sel", "frag")
+    assert schemes.parse("http://h/p#").fragment == ""

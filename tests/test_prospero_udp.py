@@ -252,3 +252,19 @@ async def test_table_from_a_json_file_in_the_root(tree: Path) -> None:
         assert await ask(server, protocol.v5_request(b"/pub/hello.txt")) == (
             b"FAILURE NOT-FOUND OBJECT /pub/hello.txt\n"
         )
+
+
+async def test_objects_short_form_adds_to_the_table(tree: Path) -> None:
+    objects = {
+        "/pros/name": {"method": "AFTP", "host": "ds.internic.net", "path": "/rfc/rfc1630.txt"},
+        "/gone": {"forward": ["h(1525)", "/pros/name"]},
+    }
+    async with await testservers.start("prospero", tree, objects=objects) as server:
+        assert await ask(server, protocol.v5_request(b"/pros/name")) == (
+            b"ATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE AFTP INTERNET-D ds.internic.net "
+            b"ASCII /rfc/rfc1630.txt\n"
+        )
+        assert await ask(server, protocol.v5_request(b"/gone")) == (
+            b"FORWARDED OBJECT INTERNET-D h(1525) ASCII /pros/name 0\n"
+        )
+        assert b"AFTP" in await ask(server, protocol.v5_request(b"/pub/data.bin"))  # defaults too

@@ -130,6 +130,24 @@ def load_table(path: Path) -> dict[str, ObjectEntry]:
     return table
 
 
+def object_entry(spec: dict[str, Any]) -> ObjectEntry:
+    """A one-method object from the short form ``{"method": "AFTP", "host": "h(21)",
+    "path": "/x", "extra": ["BINARY"]}`` (what ``objects=`` takes; omniurl.box1994 uses it),
+    or ``{"forward": ["h(1525)", "/x"]}``."""
+    if "forward" in spec:
+        host, target = spec["forward"]
+        return ObjectEntry(forward=(str(host), str(target)))
+    method: Method = (
+        str(spec.get("method", "AFTP")),
+        str(spec.get("host_type", "INTERNET-D")),
+        str(spec["host"]),
+        "ASCII",
+        str(spec["path"]),
+        *(str(e) for e in spec.get("extra", ())),
+    )
+    return ObjectEntry({"0": [method]})
+
+
 class ProsperoServer(asyncio.DatagramProtocol):
     """The ARDP and Prospero logic; one instance per listening socket."""
 
@@ -298,10 +316,12 @@ async def start(
     drop: frozenset[int] | set[int] = frozenset(),
     drop_requests: int = 0,
     max_payload: int = ardp.MAX_PAYLOAD,
+    objects: dict[str, Any] | None = None,
     **_: Any,
 ) -> RunningServer:
     """Listen on ``host:port`` (UDP).  The objects: ``table``, else ``root/prospero-table.json``
-    where it exists, else :func:`default_table` pointed at ``ftp``/``gopher``/``wais``."""
+    where it exists, else :func:`default_table` pointed at ``ftp``/``gopher``/``wais``; then
+    ``objects`` (short forms, :func:`object_entry`) are added."""
     loop = asyncio.get_running_loop()
     info: dict[str, Any] = {"datagrams": [], "requests": [], "acks": []}
     server = ProsperoServer(
@@ -321,6 +341,8 @@ async def start(
     server.table = (
         table if table is not None else default_table(self_host, ftp=ftp, gopher=gopher, wais=wais)
     )
+    for hsoname, spec in (objects or {}).items():
+        server.table[hsoname] = spec if isinstance(spec, ObjectEntry) else object_entry(spec)
     info["table"] = server.table
 
     async def close() -> None:

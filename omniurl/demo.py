@@ -131,7 +131,7 @@ async def _show(case: DemoCase, ctx: DemoContext, out: Any) -> int:
         async with await resolve(case.url, options) as resource:
             summary = await (case.outcome or _summarize)(resource)
             if resource.chain:
-                out.write(f"  via: {' -> '.join(resource.chain)}\n")
+                out.write(f"  via: {' -> '.join([*resource.chain, str(resource.url)])}\n")
         out.write(f"  outcome: {summary}\n")
         if case.expect_error:
             out.write("  UNEXPECTED: this URL was expected to fail\n")

@@ -68,6 +68,10 @@ DELIMITERS: dict[str, frozenset[int]] = {
     # An e-mail body (RFC 5322 §2.3): line endings are normalized to CRLF by the message
     # builder; NUL never belongs in a text body.
     "mail-body": frozenset(b"\x00"),
+    # Prospero tokens (protocol document, "Spaces, quoting, and line-feeds"): spaces, tabs
+    # and quotes are quoted by the codec; NUL cannot be quoted at all, and CR/LF would end
+    # the request line for a server that does not honour quoting (every version-1 server).
+    "prospero": _CR_LF_NUL,
     # WAIS database names are joined with 0x1F (protspec.txt, tag 18).
     "wais": frozenset(b"\x00\x1f"),
     # Length-prefixed binary fields: nothing is a delimiter.

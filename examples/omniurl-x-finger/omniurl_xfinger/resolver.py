@@ -1,0 +1,74 @@
+"""The ``x-finger:`` resolver: a pure planner and an async executor (omniurl's contract).
+
+RFC 1288 §2.3: the client connects to port 79, sends one query line ending in CRLF, and the
+server answers with text and closes the connection.  The query is ``{Q1}``::
+
+    {Q1} ::= [ {W} | {W}{S}{U} ] {C}      ; {W} = "/W", {U} = user name, {C} = CRLF
+
+The plan is that one line; the user name is tagged with the policy's ``line`` context, so a
+CR, LF or NUL smuggled into it is refused before anything is sent.  RFC 1288 §3.2.1's
+forwarding queries (``user@host``) turn a Finger server into a relay; this plugin refuses to
+plan them.  The answer is streamed, never buffered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from resolvers import Options, Plan, Resolver, Resource, Step, WireValue
+from resolvers.errors import PlanError
+from resolvers.net import close_writer, open_tcp, read_chunks, with_timeout
+from schemes.base import URL
+
+from .url import FingerURL
+
+
+class FingerResolver(Resolver):
+    """Resolves ``x-finger:`` URLs (registered through the ``omniurl.resolvers`` entry point)."""
+
+    schemes = ("x-finger",)
+
+    def plan(self, url: URL, options: Options) -> Plan:
+        if not isinstance(url, FingerURL):
+            raise PlanError(f"not an x-finger URL: {url}", component="scheme")
+        if "@" in url.target:
+            raise PlanError(
+                "RFC 1288 §3.2.1 forwarding (user@host) is refused: it makes the Finger "
+                "server a relay",
+                component="target",
+            )
+        target = url.target.encode("utf-8", "surrogateescape")
+        query = (b"/W " + target if target else b"/W") if url.whois else target
+        step = Step.line(query, values=[WireValue("target", target, "line")])
+        if not query:
+            step = Step(data=b"", shown="(empty line: list the users)", kind="send")
+        return Plan(
+            url=url,
+            scheme=url.scheme,
+            host=url.hostname,
+            port=url.effective_port,
+            transport="tcp",
+            steps=(step,),
+            explicit_port=url.port is not None,
+        )
+
+    async def execute(self, plan: Plan, options: Options) -> Resource:
+        assert plan.host is not None and plan.port is not None
+        reader, writer = await open_tcp(plan.host, plan.port, options)
+        try:
+            (step,) = plan.steps
+            options.note(">", step.shown)
+            writer.write(step.data + b"\r\n")
+            await with_timeout(writer.drain(), options.read_timeout, "sending the query")
+        except BaseException:
+            await close_writer(writer)
+            raise
+
+        async def body() -> AsyncIterator[bytes]:
+            async for chunk in read_chunks(reader, options, what="the Finger answer"):
+                yield chunk
+
+        async def close() -> None:
+            await close_writer(writer)
+
+        return Resource(plan, kind="content", body=body(), media_type="text/plain", close=close)

@@ -1,0 +1,141 @@
+"""The pure half of the Prospero resolver: a prospero URL in, the ARDP datagrams out.
+
+RFC 1738 §3.11: the directory server on ``<host>:<port>`` (default 1525) is asked for the
+object's access methods.  The plan holds up to two datagram steps — the version-5
+``GET-OBJECT-INFO ACCESS-METHOD`` request, then, only if the server answers
+``VERSION-NOT-SUPPORTED``, the version-1 ``LIST ATTRIBUTES`` request — each the exact
+Prospero message carried by ARDP (the ARDP header, its connection id and its retransmissions
+live below the plan, as TCP's do for the line protocols).
+
+The object version comes from the ``;OBJECT-VERSION=`` field (§3.11) or RFC 1630's ``%00``
+(§6.4); both at once must agree.  Other ``;field=value`` pairs become ``SELECT LINK FIELD``
+lines.  The hsoname, the version and the field values are tagged with the policy's
+``prospero`` wire context.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, cast
+
+from schemes.base import URL
+
+from ..errors import PlanError
+from ..options import Options
+from ..plan import Plan, Step, WireValue
+from . import protocol
+
+WIRE_CONTEXT = "prospero"
+#: What the executor watches for before it sends the conditional version-1 step.
+V1_CONDITION = "reply VERSION-NOT-SUPPORTED"
+
+
+class _ProsperoLike(Protocol):
+    """The fields of ``schemes.prospero.ProsperoURL`` the planner reads."""
+
+    hostname: str
+    port: int | None
+    hsoname: str
+    fields: tuple[tuple[str, str], ...]
+    version: str | None
+
+    @property
+    def effective_port(self) -> int | None: ...
+
+
+def _octets(text: str) -> bytes:
+    """The octets the URL encoded (decoded components keep non-UTF-8 as surrogates)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def object_version(url: _ProsperoLike) -> str | None:
+    """The requested version: ``;OBJECT-VERSION=`` or RFC 1630's ``%00`` version."""
+    from_field = [v for n, v in url.fields if n.upper() == "OBJECT-VERSION"]
+    candidates = [v for v in (*from_field, url.version) if v is not None]
+    if len(set(candidates)) > 1:
+        raise PlanError(
+            "the URL names two different object versions "
+            f"({', '.join(repr(c) for c in candidates)}): ;OBJECT-VERSION= and %00 must agree",
+            component="version",
+        )
+    return candidates[0] if candidates else None
+
+
+def plan(url: URL, options: Options) -> Plan:
+    """The datagrams ``url`` stands for; pure."""
+    p = cast(_ProsperoLike, url)
+    hsoname = _octets(p.hsoname)
+    version = object_version(p)
+    extra_fields = tuple(
+        (_octets(n), _octets(v)) for n, v in p.fields if n.upper() != "OBJECT-VERSION"
+    )
+    values = [WireValue("hsoname", hsoname, WIRE_CONTEXT)]
+    if version is not None:
+        values.append(WireValue("version", _octets(version), WIRE_CONTEXT))
+    for name, value in extra_fields:
+        component = f"field[{name.decode('utf-8', 'surrogateescape')}]"
+        values += [
+            WireValue(component, name, WIRE_CONTEXT),
+            WireValue(component, value, WIRE_CONTEXT),
+        ]
+
+    # NUL cannot be carried at all (not even quoted): the policy refuses it by name before
+    # anything is sent, so no message is built around it.
+    safe = all(b"\x00" not in v.value for v in values)
+    v5 = (
+        protocol.v5_request(hsoname, _octets(version) if version else None, extra_fields)
+        if safe
+        else b""
+    )
+    steps = [
+        Step(
+            data=v5,
+            shown=_show(v5),
+            kind="datagram",
+            values=tuple(values),
+            meta=(("protocol_version", 5),),
+        )
+    ]
+    why_not_v1 = _why_no_v1(hsoname, version, extra_fields)
+    if why_not_v1 is None:
+        v1 = protocol.v1_request(hsoname)
+        steps.append(
+            Step(
+                data=v1,
+                shown=_show(v1),
+                kind="datagram",
+                when=V1_CONDITION,
+                values=(WireValue("hsoname", hsoname, WIRE_CONTEXT),),
+                meta=(("protocol_version", 1),),
+            )
+        )
+    else:
+        steps.append(Step(data=b"", shown=f"(no version-1 fallback: {why_not_v1})", kind="info"))
+    return Plan(
+        url=url,
+        scheme=url.scheme,
+        host=p.hostname,
+        port=p.effective_port,
+        transport="udp",
+        steps=tuple(steps),
+        explicit_port=p.port is not None,
+        meta=(
+            ("hsoname", p.hsoname),
+            ("version", version),
+            ("fields", tuple(p.fields)),
+        ),
+    )
+
+
+def _why_no_v1(hsoname: bytes, version: str | None, fields: tuple[object, ...]) -> str | None:
+    if version is not None:
+        return "version 1 cannot ask for an object version"
+    if fields:
+        return "version 1 cannot select on link fields"
+    _directory, component = protocol.v1_split(hsoname)
+    if not component or not protocol.is_v1_safe(hsoname):
+        return "version 1 cannot quote this hsoname"
+    return None
+
+
+def _show(data: bytes) -> str:
+    return data.decode("utf-8", "backslashreplace").rstrip("\n")

@@ -12,11 +12,39 @@ The library's front door::
 
 from __future__ import annotations
 
-from resolvers import Options, Policy, check, get, plan, resolve
-from resolvers.policy import DEFAULT, STRICT
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from schemes import URL, OmniurlError, URLError, parse
 
+if TYPE_CHECKING:
+    from resolvers import Options, Policy, check, get, plan, resolve
+    from resolvers.policy import DEFAULT, STRICT
+
 __version__ = "0.1.0"
+
+# The resolvers (and asyncio with them) are imported on first use of one of these names:
+# ``python -m omniurl parse`` imports this package and needs none of them (PEP 562).
+_FROM_RESOLVERS = {
+    "DEFAULT": "resolvers.policy",
+    "STRICT": "resolvers.policy",
+    "Options": "resolvers",
+    "Policy": "resolvers",
+    "check": "resolvers",
+    "get": "resolvers",
+    "plan": "resolvers",
+    "resolve": "resolvers",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _FROM_RESOLVERS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT",

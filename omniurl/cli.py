@@ -3,39 +3,32 @@
 Subcommands: ``parse``, ``join``, ``extract`` (pure, from ``schemes``); ``plan``, ``get``
 (from ``resolvers``); ``serve`` and ``demo`` (from ``testservers``).  JSON output of ``parse``
 and ``plan`` is a contract other programs rely on: its keys never change.
+
+Start-up time is part of every command's time (``omniurl get`` is measured against curl), so
+this module imports only what ``parse`` needs; ``resolvers`` (and asyncio) are imported when
+``plan`` or ``get`` runs, their options are added to those subcommands only when one of them
+is used (or its ``--help`` shown, complete), and ``get`` imports the planner and executor of
+its URL's scheme alone (see resolvers/lazy.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import getpass
 import io
 import json
 import os
 import sys
-import tempfile
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import Any, Literal, NoReturn
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import schemes
-from resolvers import registry as resolver_registry
-from resolvers.errors import (
-    AuthError,
-    ConfigurationError,
-    InputNeeded,
-    PlanError,
-    PolicyError,
-    ProtocolError,
-    ReplyError,
-    TransportError,
-    UnsupportedScheme,
-)
-from resolvers.options import Options
-from resolvers.policy import PRESETS
-from resolvers.resource import Resource
 from schemes.errors import OmniurlError, URLError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from resolvers.options import Options
+    from resolvers.resource import Resource
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -110,6 +103,18 @@ interrupted or failed transfer leaves the previous file, if any, untouched.
 
 def exit_status(exc: BaseException) -> int:
     """The documented exit status for an error."""
+    from resolvers.errors import (
+        AuthError,
+        ConfigurationError,
+        InputNeeded,
+        PlanError,
+        PolicyError,
+        ProtocolError,
+        ReplyError,
+        TransportError,
+        UnsupportedScheme,
+    )
+
     for cls, status in (
         (URLError, EXIT_REFUSED),
         (PolicyError, EXIT_REFUSED),
@@ -168,6 +173,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def _read_inputs(paths: Sequence[str]) -> list[tuple[str, str]]:
     """(name, text) of each input: files as UTF-8 (undecodable bytes kept), or standard input."""
+    from pathlib import Path
+
     if not paths:
         paths = ["-"]
     out = []
@@ -282,13 +289,20 @@ def add_resolve_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="use proxies from the environment (HTTP_PROXY...); off by default",
     )
-    for cls in resolver_registry.all_classes():
+    from resolvers import registry
+
+    # Every resolver's options (each package's __init__ is cheap: see resolvers/lazy.py).
+    for cls in registry.all_classes():
         cls.add_arguments(parser)
 
 
 async def _terminal_ask(prompt: str, secret: bool = False) -> str:
     """Ask the person at the terminal (used by resolvers through ``Options.ask``)."""
+    import asyncio
+
     if secret:
+        import getpass
+
         return await asyncio.to_thread(getpass.getpass, prompt)
     sys.stderr.write(prompt)
     sys.stderr.flush()
@@ -311,11 +325,15 @@ def _netrc_credentials() -> dict[str, tuple[str, str]]:
 
 
 def options_from_args(args: argparse.Namespace) -> Options:
+    from resolvers import registry
+    from resolvers.options import Options
+    from resolvers.policy import PRESETS
+
     policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
     # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
     policy = policy.allowing_mail_headers(getattr(args, "allow_header", None) or ())
     extra: dict[str, Any] = {}
-    for cls in resolver_registry.all_classes():
+    for cls in registry.all_classes():
         extra.update(cls.options_from_args(args))
     kw: dict[str, Any] = {}
     if args.email:
@@ -363,6 +381,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_get(args: argparse.Namespace) -> int:
+    import asyncio
+
     options = options_from_args(args)
     try:
         return asyncio.run(_get(args, options))
@@ -372,6 +392,7 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
+    from resolvers import registry
 
     try:
         url = schemes.parse(args.url)
@@ -380,7 +401,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
         return _report(args, exc)
     async with resource:
         try:
-            resolver = resolver_registry.get(resource.url.scheme)
+            resolver = registry.get(resource.url.scheme)
             presented = await resolver.present(resource, args)
             if presented is not None:
                 return presented
@@ -433,6 +454,8 @@ def _show_listing(args: argparse.Namespace, resource: Resource) -> None:
 
 
 def _output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
+    from pathlib import Path
+
     if args.output:
         return Path(args.output)
     if args.remote_name:
@@ -468,6 +491,9 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
                 bar.stop()
         out.flush()
         return
+    import tempfile
+    from pathlib import Path
+
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
     progress = _Progress(resource) if sys.stderr.isatty() else None
@@ -528,6 +554,9 @@ class _Progress:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    from pathlib import Path
+
     import testservers
 
     async def run() -> None:
@@ -549,6 +578,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    import asyncio
+
     from omniurl.demo import run_demo
 
     return asyncio.run(run_demo(only=args.only))
@@ -557,10 +588,50 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # -- the parser ------------------------------------------------------------------------------
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that may add some of its arguments when it is first used.
+
+    ``plan`` and ``get`` take every resolver's options, and adding them imports every resolver
+    package: ``omniurl parse`` or ``omniurl --help`` has no use for that.  ``complete`` is
+    called once, before this parser parses anything or formats its usage or help, so what is
+    accepted and what ``--help`` shows are exactly what they would be had the arguments been
+    added up front.  (argparse hands a subcommand's arguments to its parser's
+    ``parse_known_args``; subparsers are of their parent's class.)
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        complete: Callable[[argparse.ArgumentParser], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self._complete = complete
+
+    def _completed(self) -> None:
+        complete, self._complete = self._complete, None
+        if complete is not None:
+            complete(self)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        self._completed()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._completed()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._completed()
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
     import testservers
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="omniurl",
         description="Do what a URL says, for every RFC 1738 scheme: ftp, http(s), gopher, "
         "mailto, news, nntp, telnet, wais, file, prospero.  Start with `omniurl demo`.",
@@ -665,9 +736,9 @@ def build_parser() -> argparse.ArgumentParser:
         'applied: a refused URL prints {"error": {...}} with exit status 2.',
         epilog=EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        complete=add_resolve_arguments,
     )
     p.add_argument("urls", nargs="+", metavar="URL")
-    add_resolve_arguments(p)
     p.set_defaults(func=cmd_plan)
 
     p = sub.add_parser(
@@ -677,6 +748,7 @@ def build_parser() -> argparse.ArgumentParser:
         "it out, and stream the result to standard output or a file.",
         epilog=GET_EXAMPLES + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        complete=add_resolve_arguments,
     )
     p.add_argument("url", metavar="URL")
     out = p.add_mutually_exclusive_group()
@@ -688,7 +760,6 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="show the protocol conversation on stderr"
     )
     p.add_argument("--json", action="store_true", help="print metadata (or a listing) as JSON")
-    add_resolve_arguments(p)
     p.set_defaults(func=cmd_get)
 
     servers = testservers.known()
@@ -714,7 +785,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Optional imports of our dependencies that the command never uses, each made by its
+#: importer inside ``try: ... except ImportError``: httpx imports its own command line
+#: (``httpx._main``: click, rich, pygments, ~30 ms) and httpcore imports trio when it is
+#: installed (~40 ms; omniurl runs on asyncio).  Together they cost more than an HTTP GET.
+UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
+
+
+def _skip_unused_optional_imports() -> None:
+    """Tell Python the modules of :data:`UNUSED_OPTIONAL_IMPORTS` are absent (a ``None`` entry
+    in ``sys.modules`` makes their import raise ImportError), unless already imported.  Only
+    for the ``omniurl`` process itself: never inside a program that calls ``main([...])``."""
+    for name in UNUSED_OPTIONAL_IMPORTS:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``omniurl`` command; ``argv`` (default ``sys.argv[1:]``) without the program name."""
+    if argv is None:
+        _skip_unused_optional_imports()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

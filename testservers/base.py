@@ -1,4 +1,10 @@
-"""The registry of local test servers and the handle a running one gives back."""
+"""The registry of local test servers and the handle a running one gives back.
+
+The built-in servers are listed in :data:`BUILTIN_SERVERS` with their one-line help, so
+:func:`known` — which every ``omniurl`` command used to build ``serve``'s help — imports none
+of them (aioftp, aiosmtpd, telnetlib3 and the WAIS codec are slow to import); :func:`start`
+imports only the server asked for.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,47 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-#: Modules whose import registers the built-in servers.
+#: Built-in server name -> (the module whose import registers it, its one-line help).  The
+#: help is the same text the module passes to ``@register`` (a test checks that they agree).
+BUILTIN_SERVERS: dict[str, tuple[str, str]] = {
+    "ftp": (
+        "testservers.ftp",
+        "serve a directory over FTP (aioftp + NLST/SIZE/NOOP; anonymous login)",
+    ),
+    "http": (
+        "testservers.http",
+        "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)",
+    ),
+    "gopher": (
+        "testservers.gopher",
+        "serve a directory as Gopher menus (gophermap-aware), text, binaries, a word-index "
+        "search, and Gopher+ attributes, views and an ASK form",
+    ),
+    "nntp": (
+        "testservers.nntp",
+        "serve newsgroups of articles over NNTP (sample groups + ROOT/news/GROUP/N)",
+    ),
+    "telnet": (
+        "testservers.telnet",
+        "telnet with login/password prompts (demo/demo), a banner and a tiny shell",
+    ),
+    "smtp": ("testservers.smtp", "aiosmtpd capturing messages to ROOT/mail/ (AUTH demo/demo)"),
+    "wais": (
+        "testservers.wais",
+        "a WAIS server: each subdirectory of --root is a searchable database",
+    ),
+    "prospero": (
+        "testservers.prospero",
+        "a Prospero directory server (ARDP over UDP) with a sample object table",
+    ),
+    "recording": (
+        "testservers.recording",
+        "record every byte received on TCP (nothing is answered)",
+    ),
+}
+
+#: Modules whose import registers the built-in servers (a module missing from
+#: BUILTIN_SERVERS is imported by :func:`known` to learn its name and help).
 BUILTIN_MODULES: tuple[str, ...] = (
     "testservers.ftp",
     "testservers.http",
@@ -78,30 +124,46 @@ def register(name: str, help: str) -> Callable[[Starter], Starter]:
     return decorate
 
 
+def _import(module: str) -> None:
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:  # a server not written yet
+        if exc.name != module:
+            raise
+
+
 def _load() -> None:
     global _loaded
     if _loaded:
         return
     _loaded = True
     for module in BUILTIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:  # a server not written yet
-            if exc.name != module:
-                raise
+        _import(module)
 
 
 def known() -> dict[str, str]:
-    """Server name -> one-line help."""
-    _load()
-    return {name: entry.help for name, entry in sorted(_servers.items())}
+    """Server name -> one-line help; imports no server listed in :data:`BUILTIN_SERVERS`."""
+    listed = {module for module, _help in BUILTIN_SERVERS.values()}
+    for module in BUILTIN_MODULES:
+        if module not in listed:
+            _import(module)
+    helps = {name: text for name, (_module, text) in BUILTIN_SERVERS.items()}
+    helps.update((name, entry.help) for name, entry in _servers.items())
+    return dict(sorted(helps.items()))
 
 
 async def start(
     name: str, root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any
 ) -> RunningServer:
-    """Start the named server serving ``root`` on ``host:port`` (0: any free port)."""
-    _load()
+    """Start the named server serving ``root`` on ``host:port`` (0: any free port).
+
+    Imports only that server's module (or, for a name not built in, every module)."""
+    if name not in _servers:
+        builtin = BUILTIN_SERVERS.get(name)
+        if builtin is not None:
+            _import(builtin[0])
+        if name not in _servers:
+            _load()
     try:
         entry = _servers[name]
     except KeyError:

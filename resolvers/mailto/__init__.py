@@ -11,20 +11,27 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import schemes
 from schemes.base import URL
 
+from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .message import build, split_addresses
-from .planner import BODY, FROM, SMTP, SMTP_USER, STARTTLS, TLS, plan_mailto
+from .settings import BODY, FROM, SMTP, SMTP_USER, STARTTLS, TLS
+
+if TYPE_CHECKING:
+    from .message import build, split_addresses
 
 __all__ = ["MailtoResolver", "build", "split_addresses"]
+
+# The planner, the message builder (email) and the executor (aiosmtplib) are imported on first
+# use (see resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package.
+__getattr__ = lazy.exports(__name__, {"build": ".message", "split_addresses": ".message"})
 
 
 @register("mailto")
@@ -32,6 +39,8 @@ class MailtoResolver(Resolver):
     """Plans the message of a ``mailto:`` URL; sends it through a relay or drafts it."""
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from .planner import plan_mailto
+
         return plan_mailto(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:

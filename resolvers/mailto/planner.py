@@ -26,15 +26,8 @@ from ..options import Options
 from ..plan import Plan, Step, WireValue
 from .message import ADDRESS_FIELDS, Draft, build, split_addresses
 
-#: Options.extra keys this resolver reads.
-SMTP = "smtp"  # "host[:port]" or (host, port) of the relay
-STARTTLS = "smtp_starttls"  # bool: STARTTLS after the first EHLO (RFC 3207)
-TLS = "smtp_tls"  # bool: implicit TLS from the first byte (RFC 8314)
-SMTP_USER = "smtp_user"  # AUTH user (RFC 4954); the password comes from credentials/ask
-HELO = "smtp_helo"  # the EHLO name (default "localhost")
-FROM = "mailto_from"  # the sender; default Options.email
-BODY = "mailto_body"  # the body when the URL has none
-DATE = "mailto_date"  # datetime of the Date field; default now (a fixed one for tests)
+# The Options.extra keys this resolver reads live in .settings (cheap for the command line).
+from .settings import BODY, DATE, FROM, HELO, SMTP, SMTP_USER, STARTTLS, TLS
 
 DEFAULT_SMTP_PORT = 25
 DEFAULT_SMTPS_PORT = 465

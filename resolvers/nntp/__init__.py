@@ -19,7 +19,10 @@ from resolvers.registry import register
 from resolvers.resource import Resource
 from schemes.base import URL
 
-from .planner import MAX_ARTICLES_KEY, SERVER_KEY, plan_nntp
+from .settings import MAX_ARTICLES_KEY, SERVER_KEY
+
+# The planner and the executor are imported on first use (see resolvers/lazy.py): every
+# ``omniurl get``/``plan`` imports this package for its command-line options.
 
 #: The environment variable news readers have read for decades (rn, tin, slrn, lynx).
 NNTPSERVER_ENV = "NNTPSERVER"
@@ -38,6 +41,8 @@ class NNTPResolver(Resolver):
     """Articles, group listings and the list of groups, read over NNTP."""
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from .planner import plan_nntp
+
         return plan_nntp(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:

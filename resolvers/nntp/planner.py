@@ -34,13 +34,11 @@ from schemes.nntp import NNTPURL
 
 from .grammar import check_article_number, check_message_id, check_newsgroup
 
+# The Options.extra keys (the news: server, the listing's length) live in .settings.
+from .settings import DEFAULT_MAX_ARTICLES, MAX_ARTICLES_KEY, SERVER_KEY
+
 #: RFC 3977 §3 (and RFC 1738 §3.7): the NNTP port.
 NNTP_PORT = 119
-#: ``Options.extra`` key: the server for ``news:`` URLs, ``host[:port]``.
-SERVER_KEY = "nntp_server"
-#: ``Options.extra`` key: how many of a group's newest articles a listing shows.
-MAX_ARTICLES_KEY = "nntp_max_articles"
-DEFAULT_MAX_ARTICLES = 1000
 
 #: The placeholder of a range the executor fills from the GROUP reply (decimal digits only).
 RANGE = b"{range}"

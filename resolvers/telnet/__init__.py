@@ -13,30 +13,38 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemes.base import URL
 
+from .. import lazy
 from ..base import Resolver
 from ..errors import PlanError
 from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .planner import (
+from .settings import (
     AUTO_LOGIN,
     DEFAULT_LOGIN_PROMPT,
     DEFAULT_PASSWORD_PROMPT,
     LOGIN_PROMPT,
     PASSWORD_PROMPT,
     SCRIPT,
-    ScriptStep,
-    parse_script,
-    plan_telnet,
 )
-from .session import TelnetSession
+
+if TYPE_CHECKING:
+    from .planner import ScriptStep, parse_script
+    from .session import TelnetSession
 
 __all__ = ["ScriptStep", "TelnetResolver", "TelnetSession", "parse_script"]
+
+# The planner, the session and the executor (telnetlib3) are imported on first use (see
+# resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package for its options.
+__getattr__ = lazy.exports(
+    __name__,
+    {"ScriptStep": ".planner", "parse_script": ".planner", "TelnetSession": ".session"},
+)
 
 
 @register("telnet")
@@ -44,6 +52,8 @@ class TelnetResolver(Resolver):
     """Plans and opens telnet sessions."""
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from .planner import parse_script, plan_telnet
+
         script = options.get(SCRIPT) or ()
         if isinstance(script, str):
             script = parse_script(script)
@@ -106,6 +116,8 @@ class TelnetResolver(Resolver):
             extra[PASSWORD_PROMPT] = args.telnet_password_prompt
         path = getattr(args, "telnet_script", None)
         if path:
+            from .planner import parse_script
+
             try:
                 extra[SCRIPT] = parse_script(Path(path).read_text(encoding="utf-8"))
             except OSError as exc:

@@ -24,11 +24,13 @@ from schemes.telnet import TelnetURL
 
 from ..errors import PlanError
 from ..plan import Plan, Step, WireValue
+from .settings import AUTO_LOGIN as AUTO_LOGIN
+from .settings import DEFAULT_LOGIN_PROMPT as DEFAULT_LOGIN_PROMPT
+from .settings import DEFAULT_PASSWORD_PROMPT as DEFAULT_PASSWORD_PROMPT
+from .settings import LOGIN_PROMPT as LOGIN_PROMPT
+from .settings import PASSWORD_PROMPT as PASSWORD_PROMPT
+from .settings import SCRIPT as SCRIPT
 
-#: A login prompt: "login:", "Username:", "User name:" at the end of what arrived.
-DEFAULT_LOGIN_PROMPT = r"(?im)(?:login|user ?name)\s*:\s*$"
-#: A password prompt: "Password:" at the end of what arrived.
-DEFAULT_PASSWORD_PROMPT = r"(?im)password\s*:\s*$"
 #: What servers say when the login was refused (login(1), PAM, many embedded devices).
 LOGIN_FAILED = (
     r"(?i)login incorrect|authentication fail|access denied|invalid (?:login|password|user)"
@@ -37,11 +39,8 @@ LOGIN_FAILED = (
 #: A shell prompt after a successful login ("$ ", "# ", "> ", "% " at the end).
 SHELL_PROMPT = r"[$#>%]\s*$"
 
-#: Options.extra keys this resolver reads.
-AUTO_LOGIN = "auto_login"
-LOGIN_PROMPT = "telnet_login_prompt"
-PASSWORD_PROMPT = "telnet_password_prompt"
-SCRIPT = "telnet_script"
+# The Options.extra keys this resolver reads (AUTO_LOGIN, LOGIN_PROMPT, PASSWORD_PROMPT,
+# SCRIPT) and the default prompts live in .settings (re-exported above).
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,10 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .planner import CHUNK_SIZE, MAX_DOCUMENTS, plan_wais
+from .settings import CHUNK_SIZE, CHUNK_SIZE_KEY, MAX_DOCUMENTS, MAX_DOCUMENTS_KEY
+
+# The planner (the APDU codec) and the executor are imported on first use (see
+# resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package for its options.
 
 
 @register("wais")
@@ -34,6 +37,8 @@ class WAISResolver(Resolver):
     """``wais://host:port/database[?search | /wtype/wpath]``."""
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from .planner import plan_wais
+
         return plan_wais(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
@@ -61,9 +66,9 @@ class WAISResolver(Resolver):
     def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
         extra: dict[str, Any] = {}
         if getattr(args, "wais_max_docs", None) is not None:
-            extra["wais_max_documents"] = args.wais_max_docs
+            extra[MAX_DOCUMENTS_KEY] = args.wais_max_docs
         if getattr(args, "wais_chunk", None) is not None:
-            extra["wais_chunk_size"] = args.wais_chunk
+            extra[CHUNK_SIZE_KEY] = args.wais_chunk
         return extra
 
     async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:

@@ -43,12 +43,9 @@ from . import tags as T
 from .apdu import DocObj, InitAPDU, SearchAPDU, TextQuery, WAISSearch
 from .header import frame
 
-#: What our Init announces as Preferred-Message-Size and Maximum-Record-Size.
-MESSAGE_SIZE = 65536
-#: Bytes asked for by one retrieval Search (well under MESSAGE_SIZE with the framing).
-CHUNK_SIZE = 32768
-#: Maximum-Documents-Retrieved of a search.
-MAX_DOCUMENTS = 40
+# MESSAGE_SIZE, CHUNK_SIZE and MAX_DOCUMENTS (and their Options.extra keys) live in .settings.
+from .settings import CHUNK_SIZE, CHUNK_SIZE_KEY, MAX_DOCUMENTS, MAX_DOCUMENTS_KEY, MESSAGE_SIZE
+
 DEFAULT_TYPE = b"TEXT"
 
 # RFC 1738 §5: database, wtype and wpath are *uchar: unreserved (alpha, digit, safe, extra)
@@ -130,8 +127,8 @@ def plan_wais(url: URL, options: Options) -> Plan:
     """The plan for a ``wais:`` URL (see the module docstring)."""
     u: Any = url
     database = octets(u.database)
-    chunk = int(options.get("wais_chunk_size", CHUNK_SIZE))
-    max_documents = int(options.get("wais_max_documents", MAX_DOCUMENTS))
+    chunk = int(options.get(CHUNK_SIZE_KEY, CHUNK_SIZE))
+    max_documents = int(options.get(MAX_DOCUMENTS_KEY, MAX_DOCUMENTS))
     if chunk <= 0 or max_documents <= 0:
         raise PlanError("wais_chunk_size and wais_max_documents must be positive")
     db_value = WireValue("database", database, "wais")

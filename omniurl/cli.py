@@ -14,6 +14,7 @@ its URL's scheme alone (see resolvers/lazy.py).
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import os
@@ -251,7 +252,9 @@ def _parse_resolve(spec: str) -> tuple[tuple[str, int | None], tuple[str, int | 
     raise argparse.ArgumentTypeError(f"--resolve wants HOST[:PORT]:ADDR[:PORT], not {spec!r}")
 
 
-def add_resolve_arguments(parser: argparse.ArgumentParser) -> None:
+def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:
+    """The options of ``plan`` and ``get``: ours, then every resolver's (``plugins=False``:
+    the built-in resolvers' only, without reading the entry points; see :class:`_Parser`)."""
     g = parser.add_argument_group("safety and connection")
     g.add_argument(
         "--strict",
@@ -289,11 +292,31 @@ def add_resolve_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="use proxies from the environment (HTTP_PROXY...); off by default",
     )
+    add_resolver_arguments(parser, plugins=plugins)
+
+
+def add_resolver_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:
+    """Each resolver's own options (``--smtp``, ``--login``...), once per class; the classes
+    whose options the parser has go into the namespace as ``resolver_classes``, so that
+    :func:`options_from_args` asks exactly those.  A resolver package's ``__init__`` is cheap
+    (resolvers/lazy.py): this imports no planner, no executor."""
     from resolvers import registry
 
-    # Every resolver's options (each package's __init__ is cheap: see resolvers/lazy.py).
-    for cls in registry.all_classes():
-        cls.add_arguments(parser)
+    added: list[Any] = list(parser.get_default("resolver_classes") or ())
+    for cls in registry.all_classes(plugins=plugins):
+        if cls not in added:
+            cls.add_arguments(parser)
+            added.append(cls)
+    parser.set_defaults(resolver_classes=tuple(added))
+
+
+def _names_other_scheme(args: argparse.Namespace) -> bool:
+    """Whether a URL given to ``plan``/``get`` is of a scheme no built-in resolver handles
+    (a plugin's, whose resolver may take options of its own)."""
+    from resolvers.registry import BUILTIN_SCHEMES
+
+    urls = getattr(args, "urls", None) or [getattr(args, "url", "")]
+    return any(url.partition(":")[0].lower() not in BUILTIN_SCHEMES for url in urls)
 
 
 async def _terminal_ask(prompt: str, secret: bool = False) -> str:
@@ -333,7 +356,8 @@ def options_from_args(args: argparse.Namespace) -> Options:
     # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
     policy = policy.allowing_mail_headers(getattr(args, "allow_header", None) or ())
     extra: dict[str, Any] = {}
-    for cls in registry.all_classes():
+    classes = getattr(args, "resolver_classes", None)
+    for cls in registry.all_classes() if classes is None else classes:
         extra.update(cls.options_from_args(args))
     kw: dict[str, Any] = {}
     if args.email:
@@ -589,42 +613,59 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser that may add some of its arguments when it is first used.
+    """An argument parser that adds some of its arguments only when they are needed.
 
-    ``plan`` and ``get`` take every resolver's options, and adding them imports every resolver
-    package: ``omniurl parse`` or ``omniurl --help`` has no use for that.  ``complete`` is
-    called once, before this parser parses anything or formats its usage or help, so what is
-    accepted and what ``--help`` shows are exactly what they would be had the arguments been
-    added up front.  (argparse hands a subcommand's arguments to its parser's
-    ``parse_known_args``; subparsers are of their parent's class.)
+    ``plan`` and ``get`` take every resolver's options: adding them imports every resolver
+    package (``omniurl parse`` or ``omniurl --help`` has no use for that), and the plugins'
+    options need the entry points read (~15 ms, which a built-in scheme has no use for).  So
+    such a parser is given ``stages`` (each adds arguments) and ``wants_more``:
+
+    - before it parses anything, the first stage is run (ours and the built-in resolvers');
+    - if that parse leaves an argument unrecognized, or ``wants_more(namespace)`` (a URL of a
+      scheme that is not built in), the other stages are run and the arguments parsed again;
+    - before it formats its usage or help, every stage is run.
+
+    So what is accepted, what an error says and what ``--help`` shows are what they would be
+    had every argument been added up front.  (argparse hands a subcommand's arguments to its
+    parser's ``parse_known_args``, with a fresh namespace; subparsers are of their parent's
+    class.)
     """
 
     def __init__(
         self,
         *args: Any,
-        complete: Callable[[argparse.ArgumentParser], None] | None = None,
+        stages: Sequence[Callable[[argparse.ArgumentParser], None]] = (),
+        wants_more: Callable[[argparse.Namespace], bool] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self._complete = complete
+        self._stages = list(stages)
+        self._started = False
+        self._wants_more = wants_more
 
-    def _completed(self) -> None:
-        complete, self._complete = self._complete, None
-        if complete is not None:
-            complete(self)
+    def _run_stages(self, *, every: bool) -> None:
+        while self._stages and (every or not self._started):
+            self._started = True
+            self._stages.pop(0)(self)
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: Any = None
     ) -> tuple[Any, list[str]]:
-        self._completed()
+        self._run_stages(every=namespace is not None)
+        if self._stages:
+            args = sys.argv[1:] if args is None else list(args)
+            parsed, extras = super().parse_known_args(args, None)
+            if not extras and not (self._wants_more and self._wants_more(parsed)):
+                return parsed, extras
+            self._run_stages(every=True)
         return super().parse_known_args(args, namespace)
 
     def format_usage(self) -> str:
-        self._completed()
+        self._run_stages(every=True)
         return super().format_usage()
 
     def format_help(self) -> str:
-        self._completed()
+        self._run_stages(every=True)
         return super().format_help()
 
 
@@ -643,6 +684,11 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # plan and get: our options and the built-in resolvers', then the plugins' (see _Parser).
+    resolve_stages = (
+        functools.partial(add_resolve_arguments, plugins=False),
+        add_resolver_arguments,
+    )
 
     p = sub.add_parser(
         "parse",
@@ -736,7 +782,8 @@ def build_parser() -> argparse.ArgumentParser:
         'applied: a refused URL prints {"error": {...}} with exit status 2.',
         epilog=EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        complete=add_resolve_arguments,
+        stages=resolve_stages,
+        wants_more=_names_other_scheme,
     )
     p.add_argument("urls", nargs="+", metavar="URL")
     p.set_defaults(func=cmd_plan)
@@ -748,7 +795,8 @@ def build_parser() -> argparse.ArgumentParser:
         "it out, and stream the result to standard output or a file.",
         epilog=GET_EXAMPLES + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        complete=add_resolve_arguments,
+        stages=resolve_stages,
+        wants_more=_names_other_scheme,
     )
     p.add_argument("url", metavar="URL")
     out = p.add_mutually_exclusive_group()

@@ -125,7 +125,14 @@ def known() -> list[str]:
     return sorted(_registry)
 
 
-def all_classes() -> list[type[Resolver]]:
-    """Every resolver class, once each (built-ins and plugins), for the CLI's arguments."""
-    _load()
+def all_classes(*, plugins: bool = True) -> list[type[Resolver]]:
+    """Every resolver class, once each, for the CLI's arguments.
+
+    ``plugins=False`` leaves the entry points unread (the built-ins, and what was registered
+    in-process): ``omniurl get`` on a built-in scheme needs no plugin's options."""
+    if plugins:
+        _load()
+    elif not _loaded:
+        for module in BUILTIN_MODULES:
+            _import_builtin(module)
     return list(dict.fromkeys(_registry.values()))

@@ -12,15 +12,23 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .sessions import SESSIONS_KEY, FTPSessions
 
 if TYPE_CHECKING:
     from .executor import execute_ftp
     from .planner import plan_ftp
+    from .sessions import SESSIONS_KEY, FTPSessions
 
-# The planner and the executor (aioftp) are imported on first use (see resolvers/lazy.py):
-# every ``omniurl get``/``plan`` imports this package for its command-line options.
-__getattr__ = lazy.exports(__name__, {"execute_ftp": ".executor", "plan_ftp": ".planner"})
+# The planner, the executor and the session cache are imported on first use (see
+# resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package for its options.
+__getattr__ = lazy.exports(
+    __name__,
+    {
+        "execute_ftp": ".executor",
+        "plan_ftp": ".planner",
+        "SESSIONS_KEY": ".sessions",
+        "FTPSessions": ".sessions",
+    },
+)
 
 
 @register("ftp")

@@ -1,0 +1,342 @@
+"""Start-up: each command imports only what it needs, and still behaves as if it had it all.
+
+The ``omniurl`` command's time includes the interpreter's start and every import (the
+benchmarks' "whole command" ratios against curl).  Each check here runs the real command in a
+fresh interpreter and lists the modules that appeared in ``sys.modules`` while it ran (those
+the interpreter's own start-up had loaded are left out, so a site hook cannot fake a failure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+import pytest_asyncio
+
+import resolvers
+import testservers
+from omniurl import cli
+from resolvers import registry
+from resolvers.base import Resolver
+from resolvers.options import Options
+from resolvers.plan import Plan
+from resolvers.telnet.settings import DEFAULT_LOGIN_PROMPT
+from schemes.base import URL
+from testservers import RunningServer
+from testservers import base as testservers_base
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Third-party packages (and the stdlib's email) that only some schemes need.
+HEAVY = ("httpx", "httpcore", "aioftp", "telnetlib3", "aiosmtplib", "aiosmtpd", "rich", "trio")
+#: Resolver packages converted to the lazy pattern (resolvers/lazy.py).  prospero joins
+#: them once its __init__ imports its planner and executor on first use.
+LAZY_RESOLVERS = ("ftp", "http", "file", "gopher", "nntp", "telnet", "mailto", "wais")
+
+#: Runs ``omniurl ARGS`` as ``python -m omniurl`` does, then prints, as JSON on the last line
+#: of stderr, the modules imported since the interpreter started.
+PROBE = """\
+import atexit, json, runpy, sys
+before = set(sys.modules)
+def report():
+    sys.stdout.flush()
+    new = sorted(m for m in sys.modules if m not in before and sys.modules[m] is not None)
+    sys.stderr.write("\\n" + json.dumps(new) + "\\n")
+atexit.register(report)
+sys.argv = ["omniurl", *sys.argv[1:]]
+runpy.run_module("omniurl", run_name="__main__", alter_sys=True)
+"""
+
+
+def run_probe(*args: str, code: str = PROBE) -> tuple[int, bytes, list[str]]:
+    """(exit status, stdout, modules imported) of ``omniurl ARGS`` in a fresh interpreter."""
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["PYTHONPATH"] = str(ROOT)
+    env["HOME"] = str(ROOT)  # no ~/.netrc of the person running the tests
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    last = done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1]
+    return done.returncode, done.stdout, json.loads(last)
+
+
+def top(modules: list[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+def scheme_modules(modules: list[str], scheme: str) -> list[str]:
+    """The modules of resolvers/<scheme>/ beyond its cheap ``__init__`` and ``settings``."""
+    prefix = f"resolvers.{scheme}."
+    return [m for m in modules if m.startswith(prefix) and m != prefix + "settings"]
+
+
+# -- the commands that never resolve -------------------------------------------------------
+
+
+def test_parse_imports_no_resolver() -> None:
+    status, out, modules = run_probe("parse", "http://a/")
+    assert status == 0
+    assert json.loads(out)["host"] == "a"
+    assert not [m for m in modules if m.split(".")[0] == "resolvers"]
+    assert "asyncio" not in modules  # the resolvers' event loop
+    assert "importlib.metadata" not in modules  # no entry-point scan for a built-in scheme
+    assert not top(modules) & set(HEAVY)
+
+
+def test_help_is_complete_and_imports_no_server_and_no_resolver() -> None:
+    status, out, modules = run_probe("--help")
+    assert status == 0
+    text = out.decode()
+    for command in ("parse", "join", "extract", "plan", "get", "serve", "demo"):
+        assert f"    {command} " in text
+    # serve's one-line help lists every server (from testservers' table, no server imported)
+    servers = "run a local test server (" + ", ".join(testservers.known()) + ")"
+    assert servers in " ".join(text.split())
+    assert not [m for m in modules if m.split(".")[0] == "resolvers"]
+    assert [m for m in modules if m.startswith("testservers")] == [
+        "testservers",
+        "testservers.base",
+    ]
+    assert not top(modules) & set(HEAVY)
+
+
+def test_build_parser_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, json, omniurl.cli as c; before = set(sys.modules); c.build_parser(); "
+        "import sys; sys.stderr.write(json.dumps(sorted(set(sys.modules) - before)))"
+    )
+    _status, _out, modules = run_probe(code=code)
+    assert not top(modules) & {*HEAVY, "resolvers"}
+
+
+def test_get_help_lists_every_resolvers_options_but_imports_no_planner() -> None:
+    status, out, modules = run_probe("get", "--help")
+    assert status == 0
+    text = out.decode()
+    for option in (
+        "--strict",  # ours
+        "--nntp-server",  # news/nntp
+        "--login-prompt",  # telnet
+        "--smtp",  # mailto
+        "--wais-max-docs",  # wais
+        "--access-methods",  # prospero
+    ):
+        assert option in text
+    assert f"(default {DEFAULT_LOGIN_PROMPT!r})" in " ".join(text.split())
+    for scheme in LAZY_RESOLVERS:
+        assert scheme_modules(modules, scheme) == [], scheme
+    assert not top(modules) & set(HEAVY)
+
+
+# -- get: only the scheme's own planner and executor ----------------------------------------
+
+
+@pytest_asyncio.fixture
+async def local_servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
+    (tmp_path / "hello.txt").write_bytes(b"hello, world\r\n")
+    started: dict[str, RunningServer] = {}
+    try:
+        for name in ("gopher", "ftp", "http"):
+            started[name] = await testservers.start(name, tmp_path)
+        yield started
+    finally:
+        for server in started.values():
+            await server.close()
+
+
+@pytest.mark.parametrize(
+    ("scheme", "path", "needs"),
+    [
+        ("gopher", "/0/hello.txt", set()),
+        ("ftp", "/hello.txt", set()),
+        ("http", "/hello.txt", {"httpx", "httpcore"}),
+    ],
+)
+async def test_get_imports_only_its_schemes_resolver(
+    local_servers: dict[str, RunningServer], scheme: str, path: str, needs: set[str]
+) -> None:
+    import asyncio
+
+    url = f"{scheme}://{local_servers[scheme].netloc}{path}"
+    status, out, modules = await asyncio.to_thread(run_probe, "get", url)
+    assert status == 0
+    assert out.replace(b"\r\n", b"\n") == b"hello, world\n"
+    assert scheme_modules(modules, scheme)  # the positive control: its own executor
+    assert f"resolvers.{scheme}.executor" in modules
+    for other in LAZY_RESOLVERS:
+        if other != scheme:
+            assert scheme_modules(modules, other) == [], other
+    assert top(modules) & set(HEAVY) == needs
+    # httpx's own command line (click, rich, pygments) and trio are not imported at all
+    assert "httpx._main" not in modules
+    assert "importlib.metadata" not in modules
+    if scheme != "http":  # httpx imports urllib.request, and with it email
+        assert "email" not in top(modules)
+
+
+# -- the registries ------------------------------------------------------------------------
+
+
+def test_registry_get_imports_only_that_scheme() -> None:
+    code = (
+        "import sys, json; import resolvers; before = set(sys.modules); "
+        "resolvers.registry.get('gopher'); resolvers.registry.get('news'); "
+        "sys.stderr.write(json.dumps(sorted(set(sys.modules) - before)))"
+    )
+    _status, _out, modules = run_probe(code=code)
+    assert "resolvers.gopher" in modules and "resolvers.nntp" in modules
+    assert not [m for m in modules if m.startswith(("resolvers.ftp", "resolvers.http"))]
+    assert "importlib.metadata" not in modules
+
+
+def test_known_servers_match_what_each_module_registers() -> None:
+    """BUILTIN_SERVERS repeats each server's help so that listing them imports none: the
+    text must be what the module itself registers."""
+    for name, (module, help_text) in testservers_base.BUILTIN_SERVERS.items():
+        __import__(module)
+        assert testservers_base._servers[name].help == help_text, name
+    assert set(testservers.known()) == set(testservers_base.BUILTIN_SERVERS)
+
+
+def test_lazy_reexports_still_work() -> None:
+    import resolvers.ftp
+    import resolvers.mailto
+    import resolvers.telnet
+    from resolvers.ftp import SESSIONS_KEY, execute_ftp, plan_ftp
+    from resolvers.mailto import build, split_addresses
+    from resolvers.telnet import ScriptStep, TelnetSession, parse_script
+    from resolvers.wais import tags
+
+    assert SESSIONS_KEY == "ftp_sessions"
+    assert execute_ftp.__module__ == "resolvers.ftp.executor"
+    assert plan_ftp.__module__ == "resolvers.ftp.planner"
+    assert split_addresses("a@b, c@d") == ["a@b", "c@d"]
+    assert callable(build)
+    assert parse_script("send x") == (ScriptStep("send", "x"),)
+    assert TelnetSession.__module__ == "resolvers.telnet.session"
+    assert tags.__name__ == "resolvers.wais.tags"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        resolvers.telnet.nothing  # noqa: B018
+    for package in (resolvers.ftp, resolvers.mailto, resolvers.telnet):
+        for name in package.__all__:
+            assert getattr(package, name) is not None
+
+
+def test_omniurl_package_names_come_from_resolvers_on_first_use() -> None:
+    import omniurl
+
+    assert omniurl.Options is Options
+    assert omniurl.resolve is resolvers.resolve
+    assert omniurl.STRICT is resolvers.STRICT
+    with pytest.raises(AttributeError):
+        omniurl.nothing  # noqa: B018
+
+
+def test_in_process_main_leaves_optional_imports_alone() -> None:
+    """``main([...])`` inside another program must not hide trio or httpx's CLI from it."""
+    assert cli.main(["parse", "http://a/"]) == 0
+    assert sys.modules.get("trio", 0) is not None
+    assert sys.modules.get("httpx._main", 0) is not None
+
+
+# -- plugins' options: read only when they can matter --------------------------------------
+
+
+class XStartupResolver(Resolver):
+    """A plugin resolver with an option of its own, found through a (fake) entry point."""
+
+    schemes: ClassVar[tuple[str, ...]] = ()
+
+    def plan(self, url: URL, options: Options) -> Plan:
+        raise NotImplementedError
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--x-startup-level", type=int, default=7, metavar="N")
+
+    @classmethod
+    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
+        return {"x_startup_level": args.x_startup_level}
+
+
+class FakeEntryPoint:
+    name = "x-startup"
+    value = "tests:XStartupResolver"
+
+    def load(self) -> type[Resolver]:
+        return XStartupResolver
+
+
+@pytest.fixture
+def plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """A fresh resolver registry whose entry points hold XStartupResolver; yields the list of
+    entry-point reads."""
+    reads: list[str] = []
+
+    def entry_points(*, group: str) -> list[FakeEntryPoint]:
+        reads.append(group)
+        return [FakeEntryPoint()]
+
+    saved = dict(registry._registry)
+    monkeypatch.setattr(registry, "entry_points", entry_points)
+    monkeypatch.setattr(registry, "_loaded", False)
+    registry._registry.pop("x-startup", None)
+    try:
+        yield reads
+    finally:
+        registry._registry.clear()
+        registry._registry.update(saved)
+
+
+def test_a_builtin_scheme_reads_no_entry_point(plugin: list[str]) -> None:
+    args = cli.build_parser().parse_args(["get", "--timeout", "3", "gopher://h/"])
+    assert plugin == []
+    assert not hasattr(args, "x_startup_level")
+    assert XStartupResolver not in args.resolver_classes
+    extra = cli.options_from_args(args).extra
+    assert "x_startup_level" not in extra
+    assert plugin == []
+
+
+def test_a_plugins_option_is_accepted(plugin: list[str]) -> None:
+    args = cli.build_parser().parse_args(["get", "--x-startup-level", "3", "gopher://h/"])
+    assert plugin == ["omniurl.resolvers"]
+    assert (args.x_startup_level, args.url, args.timeout) == (3, "gopher://h/", 30.0)
+    assert cli.options_from_args(args).extra["x_startup_level"] == 3
+
+
+def test_a_plugins_scheme_gets_the_plugins_defaults(plugin: list[str]) -> None:
+    args = cli.build_parser().parse_args(["plan", "gopher://h/", "X-Startup:abc"])
+    assert plugin == ["omniurl.resolvers"]
+    assert args.x_startup_level == 7
+    assert cli.options_from_args(args).extra["x_startup_level"] == 7
+
+
+def test_help_and_errors_show_the_plugins_options(
+    plugin: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        cli.build_parser().parse_args(["get", "--help"])
+    assert exc.value.code == 0
+    assert "--x-startup-level N" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        cli.build_parser().parse_args(["get", "--no-such-option", "gopher://h/"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --no-such-option" in err
+    with pytest.raises(SystemExit) as exc:
+        cli.build_parser().parse_args(["get"])  # the usage of an error is complete too
+    assert "[--x-startup-level N]" in capsys.readouterr().err

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from helpers import run
 
 from resolvers import Options, resolve
 from resolvers.errors import NotFound, ReplyError
@@ -229,16 +230,8 @@ async def test_pygopherd_gopher_plus_error(pygopherd: str) -> None:
 
 async def run_client(*argv: str) -> bytes:
     """A third-party client as a subprocess (asyncio: our server runs on this loop)."""
-    proc = await asyncio.create_subprocess_exec(
-        *argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
-    )
-    try:
-        out, _ = await asyncio.wait_for(proc.communicate(), 20)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode == 0, argv
+    status, out, _err = await run(argv, timeout=20)
+    assert status == 0, argv
     return out
 
 

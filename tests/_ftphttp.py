@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from helpers import ROOT, run_omniurl
@@ -69,6 +71,21 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
             await proc.wait()
 
 
+async def start_daemon(argv: list[str], port: int) -> asyncio.subprocess.Process:
+    """Start a daemon (its output discarded) and wait (bounded) until it listens on ``port``;
+    stop it if it never does."""
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_listening(port)
+    except BaseException:
+        await stop(proc)
+        raise
+    return proc
+
+
 VSFTPD_CONF = """\
 listen=YES
 listen_ipv6=NO
@@ -129,16 +146,7 @@ async def start_vsftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Pr
     conf.write_text(
         VSFTPD_CONF.format(port=port, root=root, empty=scratch / "empty", scratch=scratch)
     )
-    proc = await asyncio.create_subprocess_exec(
-        VSFTPD, str(conf), stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        await wait_listening(port)
-    except BaseException:
-        await stop(proc)
-        raise
-    return proc, port
+    return await start_daemon([VSFTPD, str(conf)], port), port
 
 
 async def start_nginx(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
@@ -147,14 +155,19 @@ async def start_nginx(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Pro
     scratch.mkdir(parents=True, exist_ok=True)
     conf = scratch / "nginx.conf"
     conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
-    proc = await asyncio.create_subprocess_exec(
-        NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log"),
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )  # fmt: skip
+    argv = [NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log")]
+    return await start_daemon(argv, port), port
+
+
+@contextlib.asynccontextmanager
+async def running(
+    start: Callable[[Path, Path], Awaitable[tuple[asyncio.subprocess.Process, int]]],
+    root: Path,
+    scratch: Path,
+) -> AsyncIterator[str]:
+    """``start_vsftpd`` or ``start_nginx`` for the block; yields its ``127.0.0.1:port``."""
+    proc, port = await start(root, scratch)
     try:
-        await wait_listening(port)
-    except BaseException:
+        yield f"127.0.0.1:{port}"
+    finally:
         await stop(proc)
-        raise
-    return proc, port

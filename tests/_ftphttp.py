@@ -8,7 +8,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-from helpers import ROOT, run_omniurl
+from helpers import ROOT, free_port, run_omniurl
 
 from resolvers import Options
 
@@ -32,15 +32,6 @@ async def run_cli(
     env["EMAIL"] = "tester@example.org"
     env["HOME"] = str(cwd or ROOT)  # no ~/.netrc of the person running the tests
     return await run_omniurl(*args, timeout=timeout, cwd=cwd or ROOT, env=env)
-
-
-def free_port() -> int:
-    """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def wait_listening(port: int, timeout: float = 10) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
@@ -61,6 +62,13 @@ async def run_omniurl(
     return await run(
         [sys.executable, "-m", "omniurl", *args], stdin=stdin, timeout=timeout, cwd=cwd, env=env
     )
+
+
+def free_port() -> int:
+    """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 @contextlib.asynccontextmanager

@@ -11,7 +11,6 @@ import configparser
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -20,7 +19,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from helpers import run
+from helpers import free_port, run
 
 from resolvers import Options, resolve
 from resolvers.errors import NotFound, ReplyError
@@ -31,12 +30,6 @@ GOPHERNICUS = "/usr/sbin/gophernicus"
 PYGOPHERD = "/usr/sbin/pygopherd"
 ACTIVATE = shutil.which("systemd-socket-activate")
 TEXT = "Hello from a real server.\nSecond line.\n"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:

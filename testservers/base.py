@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 #: Modules whose import registers the built-in servers.
 BUILTIN_MODULES: tuple[str, ...] = (
@@ -53,6 +55,67 @@ class RunningServer:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+class Listener(Protocol):
+    """A listening server: ``asyncio.Server``, or telnetlib3's."""
+
+    def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
+
+
+async def close_listener(server: Listener, timeout: float = 2) -> None:
+    """Stop listening and wait (at most ``timeout`` s) until the server says it is closed; a
+    server that does not answer in time is left to the garbage collector, never waited on."""
+    server.close()
+    await _wait_closed(server, timeout)
+
+
+async def _wait_closed(server: Listener, timeout: float) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(server.wait_closed(), timeout)
+
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+class ConnectionTasks:
+    """The tasks serving a stream server's connections, so that closing the server ends them.
+
+    ``asyncio.Server.close()`` stops listening but leaves live connections running (and
+    ``wait_closed()`` then waits for them): a test server must end its own.  Wrap the
+    connection handler with :meth:`track`; :meth:`close` cancels what is still running and
+    waits, bounded, for it and for the listener.
+    """
+
+    def __init__(self) -> None:
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    def track(self, handler: Handler) -> Handler:
+        """``handler``, with the task running it known to :meth:`close` while it runs."""
+
+        async def tracked(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            task = asyncio.current_task()
+            if task is not None:
+                self.tasks.add(task)
+            try:
+                await handler(reader, writer)
+            finally:
+                if task is not None:
+                    self.tasks.discard(task)
+
+        return tracked
+
+    async def close(self, server: Listener) -> None:
+        """Stop listening, cancel the connections' tasks (waiting 2 s at most for them to
+        end), then wait (2 s at most) for the listener."""
+        server.close()
+        for task in list(self.tasks):
+            task.cancel()
+        if self.tasks:
+            await asyncio.wait(list(self.tasks), timeout=2)
+        await _wait_closed(server, 2)
 
 
 Starter = Callable[..., Awaitable[RunningServer]]

@@ -31,7 +31,7 @@ from typing import Any
 
 from resolvers.lines import dot_stuff
 
-from .base import RunningServer, register
+from .base import ConnectionTasks, RunningServer, register
 
 MAX_COMMAND = 2048
 
@@ -452,13 +452,10 @@ async def start(
     served = groups if groups is not None else {**sample_groups(), **groups_from_tree(root)}
     b = Behaviour(**behaviour)
     log: list[bytes] = []
-    tasks: set[asyncio.Task[Any]] = set()
+    connections = ConnectionTasks()
     info: dict[str, Any] = {"log": log, "connections": 0, "groups": served}
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        if task is not None:
-            tasks.add(task)
         info["connections"] += 1
         conn = _Connection(served, b, writer, log)
         try:
@@ -484,19 +481,11 @@ async def start(
             writer.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer.wait_closed(), 2)
-            if task is not None:
-                tasks.discard(task)
 
-    server = await asyncio.start_server(serve, host, port, limit=MAX_COMMAND)
+    server = await asyncio.start_server(connections.track(serve), host, port, limit=MAX_COMMAND)
     bound = server.sockets[0].getsockname()
 
     async def close() -> None:
-        server.close()
-        for task in list(tasks):
-            task.cancel()
-        if tasks:
-            await asyncio.wait(list(tasks), timeout=2)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(server.wait_closed(), 2)
+        await connections.close(server)
 
     return RunningServer("nntp", str(bound[0]), int(bound[1]), close, info=info)

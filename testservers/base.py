@@ -57,24 +57,24 @@ class RunningServer:
         await self.close()
 
 
-class Listener(Protocol):
-    """A listening server: ``asyncio.Server``, or telnetlib3's."""
+class Closable(Protocol):
+    """A listening server (``asyncio.Server``, telnetlib3's) or a connection's stream writer."""
 
     def close(self) -> None: ...
 
     async def wait_closed(self) -> None: ...
 
 
-async def close_listener(server: Listener, timeout: float = 2) -> None:
-    """Stop listening and wait (at most ``timeout`` s) until the server says it is closed; a
-    server that does not answer in time is left to the garbage collector, never waited on."""
-    server.close()
-    await _wait_closed(server, timeout)
+async def close_quietly(closable: Closable, timeout: float = 2) -> None:
+    """Close a server or a connection and wait (at most ``timeout`` s) until it is closed,
+    never raising: a test server's cleanup must not fail a test nor hang it."""
+    closable.close()
+    await _wait_closed(closable, timeout)
 
 
-async def _wait_closed(server: Listener, timeout: float) -> None:
+async def _wait_closed(closable: Closable, timeout: float) -> None:
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(server.wait_closed(), timeout)
+        await asyncio.wait_for(closable.wait_closed(), timeout)
 
 
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
@@ -107,7 +107,7 @@ class ConnectionTasks:
 
         return tracked
 
-    async def close(self, server: Listener) -> None:
+    async def close(self, server: Closable) -> None:
         """Stop listening, cancel the connections' tasks (waiting 2 s at most for them to
         end), then wait (2 s at most) for the listener."""
         server.close()

@@ -27,7 +27,6 @@ Errors are ``--1`` (not available) with the administrator line and a message.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import mimetypes
 import os
 import re
@@ -40,7 +39,7 @@ from typing import Any
 from resolvers.gopher.menu import format_menu_line
 from resolvers.lines import dot_stuff, dot_unstuff
 
-from .base import ConnectionTasks, RunningServer, register
+from .base import ConnectionTasks, RunningServer, close_quietly, register
 
 ADMIN = "omniurl test server <gopher@localhost>"
 #: The +ASK block of the built-in form item (Gopher+ §2.8 field kinds).
@@ -280,9 +279,7 @@ class GopherServer:
         except (ConnectionError, OSError):
             pass
         finally:
-            writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 2)
+            await close_quietly(writer, 2)
 
     async def answer(
         self, line: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter

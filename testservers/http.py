@@ -24,7 +24,7 @@ from typing import Any
 
 import h11
 
-from .base import ConnectionTasks, RunningServer, register
+from .base import ConnectionTasks, RunningServer, close_quietly, register
 
 Route = tuple[int, Sequence[tuple[str, str]], bytes]
 BLOCK = 256 * 1024
@@ -70,9 +70,7 @@ class _Handler:
                     b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
                 )
         finally:
-            writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 1)
+            await close_quietly(writer, 1)
 
     async def send(
         self,

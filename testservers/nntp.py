@@ -21,7 +21,6 @@ octets; we allow 2048) and idle clients are dropped after ``idle_timeout`` secon
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import fnmatch
 import re
 import time
@@ -31,7 +30,7 @@ from typing import Any
 
 from resolvers.lines import dot_stuff
 
-from .base import ConnectionTasks, RunningServer, register
+from .base import ConnectionTasks, RunningServer, close_quietly, register
 
 MAX_COMMAND = 2048
 
@@ -478,9 +477,7 @@ async def start(
         except (ConnectionError, OSError):
             pass
         finally:
-            writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 2)
+            await close_quietly(writer, 2)
 
     server = await asyncio.start_server(connections.track(serve), host, port, limit=MAX_COMMAND)
     bound = server.sockets[0].getsockname()

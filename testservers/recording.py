@@ -18,13 +18,12 @@ script a line protocol (``220 hi``, ``331 password``, ...) without writing a who
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from .base import ConnectionTasks, RunningServer, register
+from .base import ConnectionTasks, RunningServer, close_quietly, register
 
 #: A scripted answer to one received line (without its ending); ``None`` answers nothing.
 Responder = Callable[[bytes], bytes | None]
@@ -115,9 +114,7 @@ async def start_recording(
             pass  # the client went away, or the server is closing
         finally:
             writers.discard(writer)
-            writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 1)
+            await close_quietly(writer, 1)
 
     server = await asyncio.start_server(connections.track(handle), host, port)
     bound_port = server.sockets[0].getsockname()[1]

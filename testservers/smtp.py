@@ -21,7 +21,7 @@ from typing import Any
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
-from .base import RunningServer, close_listener, register
+from .base import RunningServer, close_quietly, register
 
 REFUSED_DOMAIN = "refused.invalid"
 USERS = {"demo": "demo"}
@@ -139,7 +139,7 @@ async def start(
     bound = server.sockets[0].getsockname()
 
     async def close() -> None:
-        await close_listener(server, 5)
+        await close_quietly(server, 5)
 
     return RunningServer(
         name="smtp",

@@ -1,5 +1,5 @@
-"""Running the ``omniurl`` command from the tests: in a subprocess, or on a pty (not a test
-module).
+"""Helpers the test modules share (not a test module): running the ``omniurl`` command in a
+subprocess or on a pty, free ports, a transfer cancelled midway.
 
 The servers a test starts run on the test's own event loop, so a client command must run as
 an asyncio subprocess (a blocking ``subprocess.run`` would starve them); every wait here is
@@ -15,6 +15,9 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
+
+import resolvers
+from resolvers import Options
 
 #: The worktree root: where ``python -m omniurl`` finds the packages.
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +65,28 @@ async def run_omniurl(
     return await run(
         [sys.executable, "-m", "omniurl", *args], stdin=stdin, timeout=timeout, cwd=cwd, env=env
     )
+
+
+async def cancel_mid_transfer(url: str, options: Options) -> None:
+    """Resolve ``url``, cancel the task once the first chunk has arrived, and check that the
+    cancellation comes out as ``CancelledError`` (a leaked socket would be a ResourceWarning,
+    which the suite turns into an error)."""
+    started = asyncio.Event()
+
+    async def fetch() -> None:
+        async with await resolvers.resolve(url, options) as r:
+            async for _chunk in r:
+                started.set()
+                await asyncio.sleep(10)
+
+    task = asyncio.ensure_future(fetch())
+    await asyncio.wait_for(started.wait(), 5)
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        return
+    raise AssertionError(f"cancelling the transfer of {url} raised no CancelledError")
 
 
 def free_port() -> int:

@@ -277,23 +277,26 @@ class _Connection:
         if len(args) != 1:
             self.send("501 GROUP newsgroup")
             return
-        group = self.groups.get(args[0])
+        group = self._select(args[0])
         if group is None:
-            self.send("411 no such newsgroup")
             return
-        self.group = group
-        self.current = group.low if group.articles else None
         count = len(group.articles)
         self.send(f"211 {count} {group.low} {group.high} {group.name}")
 
+    def _select(self, name: str) -> Newsgroup | None:
+        """Make ``name`` the current group, its first article the current one (RFC 3977
+        §6.1.1, §6.1.2); answer 411 and keep the selection when there is no such group."""
+        group = self.groups.get(name)
+        if group is None:
+            self.send("411 no such newsgroup")
+            return None
+        self.group = group
+        self.current = group.low if group.articles else None
+        return group
+
     def listgroup(self, args: list[str]) -> None:
-        if args:
-            group = self.groups.get(args[0])
-            if group is None:
-                self.send("411 no such newsgroup")
-                return
-            self.group = group
-            self.current = group.low if group.articles else None
+        if args and self._select(args[0]) is None:
+            return
         if self.group is None:
             self.send("412 no newsgroup selected")
             return

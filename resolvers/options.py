@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .errors import ConfigurationError
 from .policy import DEFAULT, Policy
 
 #: ``ask(prompt, secret=False) -> answer``: asks a person (or a program) for input.
@@ -28,6 +29,46 @@ def default_email() -> str:
         return email
     user = os.environ.get("USER") or os.environ.get("LOGNAME") or "omniurl"
     return f"{user}@localhost"
+
+
+ResolveKey = tuple[str, int | None]
+
+
+def parse_resolve(spec: str) -> tuple[ResolveKey, ResolveKey]:
+    """Parse ``HOST[:PORT]:ADDR[:PORT]`` (curl's ``--resolve``; IPv6 addresses in brackets)
+    into a ``(host, port) -> (address, port)`` entry of :attr:`Options.resolve`."""
+    parts: list[str] = []
+    buf = ""
+    depth = 0
+    for ch in spec:
+        depth += (ch == "[") - (ch == "]")
+        if ch == ":" and depth == 0:
+            parts.append(buf)
+            buf = ""
+        else:
+            buf += ch
+    parts.append(buf)
+
+    def port_of(text: str) -> int:
+        if not text.isdigit() or not 0 < int(text) < 65536:
+            raise ConfigurationError(f"resolve {spec!r}: bad port {text!r}", component="port")
+        return int(text)
+
+    def name_of(text: str, what: str) -> str:
+        text = text.strip("[]")
+        if not text:
+            raise ConfigurationError(f"resolve {spec!r}: the {what} is empty", component="host")
+        return text
+
+    if len(parts) in (2, 3, 4):
+        host = name_of(parts[0], "host").lower()
+        port = port_of(parts[1]) if len(parts) >= 3 else None
+        address = name_of(parts[-2] if len(parts) == 4 else parts[-1], "address")
+        to_port = port_of(parts[3]) if len(parts) == 4 else None
+        return (host, port), (address, to_port)
+    raise ConfigurationError(
+        f"resolve wants HOST[:PORT]:ADDR[:PORT], not {spec!r}", component="host"
+    )
 
 
 @dataclass(frozen=True)
@@ -74,6 +115,17 @@ class Options:
     def note(self, direction: str, text: str) -> None:
         if self.transcript is not None:
             self.transcript(direction, text)
+
+    def resolving(self, *specs: str) -> Options:
+        """These options with curl-style ``HOST[:PORT]:ADDR[:PORT]`` mappings added.
+
+        ``Options().resolving("ds.internic.net:21:127.0.0.1:2121")`` sends every connection
+        for ``ds.internic.net`` port 21 to ``127.0.0.1`` port 2121; without the first port the
+        mapping holds for every port of the host; without the second the port is kept.
+        """
+        mapping = dict(self.resolve)
+        mapping.update(parse_resolve(spec) for spec in specs)
+        return replace(self, resolve=mapping)
 
     def map_address(self, host: str, port: int) -> tuple[str, int]:
         """Apply the ``resolve`` mapping (curl's ``--resolve``) to a host and port."""

@@ -252,3 +252,21 @@ async def test_connect_refused_is_typed() -> None:
     with pytest.raises(ConnectError) as info:
         await open_tcp("127.0.0.1", port, Options(connect_timeout=2))
     assert info.value.component == "host"
+
+
+def test_resolve_specs_in_the_api_like_curl() -> None:
+    from resolvers.errors import ConfigurationError
+    from resolvers.options import parse_resolve
+
+    assert parse_resolve("Example.org:21:127.0.0.1:2121") == (
+        ("example.org", 21),
+        ("127.0.0.1", 2121),
+    )
+    assert parse_resolve("example.org:70:[::1]") == (("example.org", 70), ("::1", None))
+    assert parse_resolve("example.org:127.0.0.2") == (("example.org", None), ("127.0.0.2", None))
+    options = Options().resolving("a.example:21:127.0.0.1:2121", "b.example:127.0.0.3")
+    assert options.map_address("a.example", 21) == ("127.0.0.1", 2121)
+    assert options.map_address("b.example", 80) == ("127.0.0.3", 80)
+    for bad in ("example.org", "example.org:99999:127.0.0.1", ":21:127.0.0.1", "a:1:b:2:c"):
+        with pytest.raises(ConfigurationError):
+            parse_resolve(bad)

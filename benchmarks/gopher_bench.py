@@ -27,57 +27,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _common import ROOT, client_env, free_port, parse_size, serving, write_random_file
+
 sys.path.insert(0, str(ROOT))
 TARGETS = {"large": 0.9, "small": 1.0}
-
-
-def parse_size(text: str) -> int:
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    text = text.strip().upper().removesuffix("B").removesuffix("I")
-    if text and text[-1] in units:
-        return int(float(text[:-1]) * units[text[-1]])
-    return int(text)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_listening(port: int, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no server on port {port}") from None
-            time.sleep(0.05)
-
-
-def env() -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-    out["PYTHONPATH"] = str(ROOT)
-    return out
 
 
 def timed(argv: list[str]) -> float:
     """Wall time of one client process (output to /dev/null); raise if it fails."""
     start = time.perf_counter()
     proc = subprocess.run(
-        argv, cwd=ROOT, env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        argv, cwd=ROOT, env=client_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE, timeout=600, check=False,
     )  # fmt: skip
     seconds = time.perf_counter() - start
@@ -135,36 +102,20 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="omniurl-gopher-bench-") as tmp:
         root = Path(tmp) / "root"
         (root / "small").mkdir(parents=True)
-        block = os.urandom(1 << 20)
-        with (root / "big.bin").open("wb") as fh:
-            for _ in range(size >> 20):
-                fh.write(block)
-            fh.write(block[: size & ((1 << 20) - 1)])
+        write_random_file(root / "big.bin", size)
         (root / "tiny.bin").write_bytes(b"x")
         for i in range(100):
             (root / "small" / f"f{i:03}.txt").write_text(f"small file {i}\n" * 20)
         port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "omniurl", "serve", "gopher", "--root", str(root),
-             "--port", str(port)],
-            cwd=ROOT, env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            wait_listening(port)
+        argv = [sys.executable, "-m", "omniurl", "serve", "gopher", "--root", str(root),
+                "--port", str(port)]  # fmt: skip
+        with serving(argv, port, env=client_env()):
             base = f"gopher://127.0.0.1:{port}"
             results = {
                 "large": bench_large(base, size, args.repeat),
                 "small": bench_small(base, Path(tmp), args.requests, args.concurrency,
                                      args.repeat),
             }  # fmt: skip
-        finally:
-            server.terminate()
-            try:
-                server.wait(5)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
     if args.json:
         print(json.dumps(results, indent=2))
         return 0

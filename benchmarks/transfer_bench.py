@@ -31,7 +31,6 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,39 +39,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _common import ROOT, client_env, free_port, parse_size, serving, write_random_file
+
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from _ftphttp import NGINX, NGINX_CONF, VSFTPD, VSFTPD_CONF  # noqa: E402
 
 TARGETS = {"ftp": 0.9, "http": 0.8}
 RSS_LIMIT_MIB = 100
-
-
-def parse_size(text: str) -> int:
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    text = text.strip().upper().removesuffix("B").removesuffix("I")
-    if text and text[-1] in units:
-        return int(float(text[:-1]) * units[text[-1]])
-    return int(text)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_listening(port: int, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no server on port {port}") from None
-            time.sleep(0.05)
 
 
 @contextlib.contextmanager
@@ -96,20 +70,8 @@ def server(proto: str, root: Path, scratch: Path, own: bool) -> Iterator[tuple[s
         argv = [sys.executable, "-m", "omniurl", "serve", proto, "--root", str(root),
                 "--port", str(port)]  # fmt: skip
         name = f"omniurl serve {proto}"
-    proc = subprocess.Popen(
-        argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        wait_listening(port)
+    with serving(argv, port):
         yield f"{proto}://127.0.0.1:{port}", name
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @dataclass
@@ -128,8 +90,7 @@ PYCACHE: str | None = None
 
 def run(argv: list[str]) -> Run:
     """One client process: wall time and its own peak RSS (wait4)."""
-    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-    env["PYTHONPATH"] = str(ROOT)
+    env = client_env()
     if PYCACHE is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = PYCACHE
@@ -174,11 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         PYCACHE = str(Path(tmp) / "pycache")
         root = Path(tmp) / "root"
         (root / "pub").mkdir(parents=True)
-        block = os.urandom(1 << 20)
-        with (root / "pub" / "big.bin").open("wb") as fh:
-            for _ in range(size >> 20):
-                fh.write(block)
-            fh.write(block[: size & ((1 << 20) - 1)])
+        write_random_file(root / "pub" / "big.bin", size)
         (root / "pub" / "tiny.bin").write_bytes(b"x")
         os.chmod(Path(tmp), 0o755)
         for proto in ("ftp", "http"):

@@ -56,6 +56,56 @@ def expect_slashes(text: str, start: int, scheme: str) -> int:
     return start + 2
 
 
+def parse_ip_schemepart(
+    text: str,
+    start: int,
+    scheme: str,
+    strict: bool,
+    *,
+    hostport_only: bool = False,
+    userinfo: bool = True,
+    userinfo_rule: str = "",
+    lenient_search: bool = False,
+    no_path: str | None = None,
+) -> tuple[dict[str, Any], int, int]:
+    """The prelude every ``//`` scheme's slow path shares: fragment, ``//``, login.
+
+    Splits the fragment off (RFC 1630 §4.2), checks the ``//`` (§3.1), and parses what stands
+    before the first "/" as a login (``parse_login``) or, with ``hostport_only``, as a bare
+    ``hostport`` (gopher §3.4, nntp §3.7, wais §3.9: their grammar has no user or password).
+    Returns ``(fields, login_end, end)``: the URL class's fields so far (``scheme``,
+    ``fragment``, ``host``, ``port``, and ``user``/``password`` from a login), where the login
+    ends (the "/" that follows it, or ``end`` when there is none), and where the URL proper
+    ends (its "#", or the end of the text).
+
+    ``lenient_search``: in lenient mode a "?" also ends the login (``http://host?q``, as
+    browsers read it).  ``no_path``: the scheme's URL ends at the login and an optional "/"
+    (telnet §3.8); anything after that "/" is refused with this message — before the login is
+    read, so that error wins.
+    """
+    end, fragment = split_fragment(text, start, strict)
+    login = expect_slashes(text, start, scheme)
+    slash = text.find("/", login, end)
+    login_end = end if slash < 0 else slash
+    if no_path is not None and slash >= 0 and slash + 1 < end:
+        raise SchemeSyntaxError(no_path, component="path", offset=slash + 1)
+    if lenient_search and not strict:
+        q = text.find("?", login, login_end)
+        if q >= 0:
+            login_end = q
+    fields: dict[str, Any]
+    if hostport_only:
+        host, port = parse_hostport(text, login, login_end, strict=strict)
+        fields = {"host": host, "port": port}
+    else:
+        fields = parse_login(
+            text, login, login_end, strict=strict, userinfo=userinfo, userinfo_rule=userinfo_rule
+        )
+    fields["scheme"] = scheme
+    fields["fragment"] = fragment
+    return fields, login_end, end
+
+
 def parse_login(
     text: str,
     start: int,

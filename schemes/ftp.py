@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
-from .authority import expect_slashes, format_fragment, format_login, parse_login, split_fragment
+from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import char_error, decode, display, quote
@@ -91,15 +91,8 @@ class FTPURL(InternetURL):
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
         """Component by component: the whole grammar, and the offset of any error."""
-        end, fragment = split_fragment(text, start, strict)
-        login = expect_slashes(text, start, scheme)
-        slash = text.find("/", login, end)
-        fields: dict[str, Any] = parse_login(
-            text, login, end if slash < 0 else slash, strict=strict
-        )
-        fields["scheme"] = scheme
-        fields["fragment"] = fragment
-        if slash >= 0:
+        fields, slash, end = parse_ip_schemepart(text, start, scheme, strict)
+        if slash < end:
             path_start = slash + 1
             path_end = end
             # ";type=" ftptype  (a BNF literal: case-insensitive, RFC 822 conventions)

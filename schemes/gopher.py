@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
-from .authority import expect_slashes, format_fragment, format_login, parse_hostport, split_fragment
+from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, to_octets
@@ -107,17 +107,8 @@ class GopherURL(InternetURL):
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
         """Component by component: the whole grammar, and the offset of any error."""
-        end, fragment = split_fragment(text, start, strict)
-        login = expect_slashes(text, start, scheme)
-        slash = text.find("/", login, end)
-        host, port = parse_hostport(text, login, end if slash < 0 else slash, strict=strict)
-        fields: dict[str, Any] = {
-            "scheme": scheme,
-            "fragment": fragment,
-            "host": host,
-            "port": port,
-        }
-        if slash >= 0 and slash + 1 < end:
+        fields, slash, end = parse_ip_schemepart(text, start, scheme, strict, hostport_only=True)
+        if slash + 1 < end:
             gpos = slash + 1
             if strict:
                 check(text, gpos, end, _BAD_XCHARS, "selector", "§3.4.1")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
-from .authority import expect_slashes, format_fragment, format_login, parse_login, split_fragment
+from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL
 from .percent import check
 
@@ -89,19 +89,10 @@ class HTTPURL(InternetURL):
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
         """Component by component: the whole grammar, and the offset of any error."""
-        end, fragment = split_fragment(text, start, strict)
-        login = expect_slashes(text, start, scheme)
-        slash = text.find("/", login, end)
-        if strict:
-            auth_end = end if slash < 0 else slash
-        else:  # lenient: "http://host?q" (no "/" before "?") as browsers read it
-            q = text.find("?", login, end if slash < 0 else slash)
-            auth_end = q if q >= 0 else (end if slash < 0 else slash)
-        fields: dict[str, Any] = parse_login(
-            text, login, auth_end, strict=strict, userinfo=False, userinfo_rule="§3.3"
+        # lenient: "http://host?q" (no "/" before "?") as browsers read it
+        fields, auth_end, end = parse_ip_schemepart(
+            text, start, scheme, strict, userinfo=False, userinfo_rule="§3.3", lenient_search=True
         )
-        fields["scheme"] = scheme
-        fields["fragment"] = fragment
         if auth_end < end:
             q = text.find("?", auth_end, end)
             path_end = end if q < 0 else q

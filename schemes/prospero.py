@@ -22,13 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
-from .authority import (
-    expect_slashes,
-    format_fragment,
-    format_login,
-    parse_login,
-    split_fragment,
-)
+from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
@@ -105,20 +99,10 @@ class ProsperoURL(InternetURL):
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
         """Component by component: the whole grammar, and the offset of any error."""
-        end, fragment = split_fragment(text, start, strict)
-        login = expect_slashes(text, start, scheme)
-        slash = text.find("/", login, end)
-        out: dict[str, Any] = parse_login(
-            text,
-            login,
-            end if slash < 0 else slash,
-            strict=strict,
-            userinfo=False,
-            userinfo_rule="§3.11",
+        out, slash, end = parse_ip_schemepart(
+            text, start, scheme, strict, userinfo=False, userinfo_rule="§3.11"
         )
-        out["scheme"] = scheme
-        out["fragment"] = fragment
-        if slash < 0:
+        if slash == end:
             if strict:
                 raise SchemeSyntaxError(
                     "a prospero: URL names an hsoname after the host (§3.11)",

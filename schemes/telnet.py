@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
-from .authority import expect_slashes, format_fragment, format_login, parse_login, split_fragment
+from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL
-from .errors import SchemeSyntaxError
 from .percent import decode
 
 #: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
@@ -63,21 +62,14 @@ class TelnetURL(InternetURL):
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
         """Component by component: the whole grammar, and the offset of any error."""
-        end, fragment = split_fragment(text, start, strict)
-        login = expect_slashes(text, start, scheme)
-        slash = text.find("/", login, end)
-        if slash >= 0 and slash + 1 < end:
-            raise SchemeSyntaxError(
-                "a telnet: URL ends after the host and an optional '/' (§3.8)",
-                component="path",
-                offset=slash + 1,
-            )
-        fields: dict[str, Any] = parse_login(
-            text, login, end if slash < 0 else slash, strict=strict
+        fields, slash, end = parse_ip_schemepart(
+            text,
+            start,
+            scheme,
+            strict,
+            no_path="a telnet: URL ends after the host and an optional '/' (§3.8)",
         )
-        fields["scheme"] = scheme
-        fields["fragment"] = fragment
-        fields["trailing_slash"] = slash >= 0
+        fields["trailing_slash"] = slash < end
         return cls._make(fields)
 
     def __str__(self) -> str:

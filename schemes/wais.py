@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
-from .authority import expect_slashes, format_fragment, format_login, parse_hostport, split_fragment
+from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
@@ -85,17 +85,8 @@ class WAISURL(InternetURL):
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
         """Component by component: the whole grammar, and the offset of any error."""
-        end, fragment = split_fragment(text, start, strict)
-        login = expect_slashes(text, start, scheme)
-        slash = text.find("/", login, end)
-        host, port = parse_hostport(text, login, end if slash < 0 else slash, strict=strict)
-        fields: dict[str, Any] = {
-            "scheme": scheme,
-            "fragment": fragment,
-            "host": host,
-            "port": port,
-        }
-        if slash < 0:
+        fields, slash, end = parse_ip_schemepart(text, start, scheme, strict, hostport_only=True)
+        if slash == end:
             if strict:
                 raise SchemeSyntaxError(
                     "a wais: URL names a database after the host (§3.9)",

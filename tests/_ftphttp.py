@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+
+from helpers import ROOT, free_port, run_omniurl
 
 from resolvers import Options
 
 #: Options every resolver test uses: short timeouts, a fixed e-mail, nothing from the caller's
 #: environment (no proxies, no ~/.netrc, no terminal).
 OPTS = Options(email="tester@example.org", connect_timeout=5, read_timeout=5)
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def transcript() -> tuple[list[str], Options]:
@@ -30,28 +31,7 @@ async def run_cli(
     env["PYTHONPATH"] = os.pathsep.join(p for p in [str(ROOT), env.get("PYTHONPATH", "")] if p)
     env["EMAIL"] = "tester@example.org"
     env["HOME"] = str(cwd or ROOT)  # no ~/.netrc of the person running the tests
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "omniurl", *args,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE, env=env, cwd=str(cwd or ROOT),
-    )  # fmt: skip
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode is not None
-    return proc.returncode, out, err
-
-
-def free_port() -> int:
-    """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return await run_omniurl(*args, timeout=timeout, cwd=cwd or ROOT, env=env)
 
 
 async def wait_listening(port: int, timeout: float = 10) -> None:
@@ -80,6 +60,21 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
         except TimeoutError:
             proc.kill()
             await proc.wait()
+
+
+async def start_daemon(argv: list[str], port: int) -> asyncio.subprocess.Process:
+    """Start a daemon (its output discarded) and wait (bounded) until it listens on ``port``;
+    stop it if it never does."""
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_listening(port)
+    except BaseException:
+        await stop(proc)
+        raise
+    return proc
 
 
 VSFTPD_CONF = """\
@@ -142,16 +137,7 @@ async def start_vsftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Pr
     conf.write_text(
         VSFTPD_CONF.format(port=port, root=root, empty=scratch / "empty", scratch=scratch)
     )
-    proc = await asyncio.create_subprocess_exec(
-        VSFTPD, str(conf), stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        await wait_listening(port)
-    except BaseException:
-        await stop(proc)
-        raise
-    return proc, port
+    return await start_daemon([VSFTPD, str(conf)], port), port
 
 
 async def start_nginx(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
@@ -160,14 +146,19 @@ async def start_nginx(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Pro
     scratch.mkdir(parents=True, exist_ok=True)
     conf = scratch / "nginx.conf"
     conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
-    proc = await asyncio.create_subprocess_exec(
-        NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log"),
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )  # fmt: skip
+    argv = [NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log")]
+    return await start_daemon(argv, port), port
+
+
+@contextlib.asynccontextmanager
+async def running(
+    start: Callable[[Path, Path], Awaitable[tuple[asyncio.subprocess.Process, int]]],
+    root: Path,
+    scratch: Path,
+) -> AsyncIterator[str]:
+    """``start_vsftpd`` or ``start_nginx`` for the block; yields its ``127.0.0.1:port``."""
+    proc, port = await start(root, scratch)
     try:
-        await wait_listening(port)
-    except BaseException:
+        yield f"127.0.0.1:{port}"
+    finally:
         await stop(proc)
-        raise
-    return proc, port

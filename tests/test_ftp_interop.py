@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import OPTS, VSFTPD, start_vsftpd, stop, transcript
+from _ftphttp import OPTS, VSFTPD, running, start_vsftpd, transcript
 
 import resolvers
 from resolvers.errors import NotFound
@@ -36,11 +36,8 @@ def ftp_tree(tmp_path: Path) -> Path:
 async def vsftpd(ftp_tree: Path, tmp_path: Path) -> AsyncIterator[str]:
     if not os.path.exists(VSFTPD):
         pytest.skip("vsftpd not installed (apt-get install vsftpd)")
-    proc, port = await start_vsftpd(ftp_tree, tmp_path / "vsftpd")
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        await stop(proc)
+    async with running(start_vsftpd, ftp_tree, tmp_path / "vsftpd") as netloc:
+        yield netloc
 
 
 async def test_anonymous_binary_retrieval(vsftpd: str) -> None:

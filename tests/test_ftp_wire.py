@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import OPTS, transcript
+from helpers import cancel_mid_transfer
 
 import resolvers
 from resolvers.errors import (
@@ -251,19 +252,7 @@ async def test_leaving_early_closes_both_connections(ftp: RunningServer) -> None
 
 
 async def test_cancelling_a_transfer_cleans_up(ftp: RunningServer) -> None:
-    started = asyncio.Event()
-
-    async def fetch() -> None:
-        async with await resolvers.resolve(f"ftp://{ftp.netloc}/pub/data.bin", OPTS) as r:
-            async for _chunk in r:
-                started.set()
-                await asyncio.sleep(10)
-
-    task = asyncio.ensure_future(fetch())
-    await asyncio.wait_for(started.wait(), 5)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    await cancel_mid_transfer(f"ftp://{ftp.netloc}/pub/data.bin", OPTS)
 
 
 async def test_ascii_conversion_holds_a_cr_split_across_chunks() -> None:

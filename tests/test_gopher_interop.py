@@ -11,7 +11,6 @@ import configparser
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -20,6 +19,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from helpers import free_port, run
 
 from resolvers import Options, resolve
 from resolvers.errors import NotFound, ReplyError
@@ -30,12 +30,6 @@ GOPHERNICUS = "/usr/sbin/gophernicus"
 PYGOPHERD = "/usr/sbin/pygopherd"
 ACTIVATE = shutil.which("systemd-socket-activate")
 TEXT = "Hello from a real server.\nSecond line.\n"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
@@ -229,16 +223,8 @@ async def test_pygopherd_gopher_plus_error(pygopherd: str) -> None:
 
 async def run_client(*argv: str) -> bytes:
     """A third-party client as a subprocess (asyncio: our server runs on this loop)."""
-    proc = await asyncio.create_subprocess_exec(
-        *argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
-    )
-    try:
-        out, _ = await asyncio.wait_for(proc.communicate(), 20)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode == 0, argv
+    status, out, _err = await run(argv, timeout=20)
+    assert status == 0, argv
     return out
 
 

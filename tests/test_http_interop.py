@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import NGINX, OPTS, start_nginx, stop
+from _ftphttp import NGINX, OPTS, running, start_nginx
 
 import resolvers
 from resolvers.errors import RedirectRefused, StatusError
@@ -35,11 +35,8 @@ def web_tree(tmp_path: Path) -> Path:
 async def nginx(web_tree: Path, tmp_path: Path) -> AsyncIterator[str]:
     if not os.path.exists(NGINX):
         pytest.skip("nginx not installed (apt-get install nginx-light)")
-    proc, port = await start_nginx(web_tree, tmp_path / "nginx")
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        await stop(proc)
+    async with running(start_nginx, web_tree, tmp_path / "nginx") as netloc:
+        yield netloc
 
 
 async def test_get_streams_exact_bytes(nginx: str) -> None:

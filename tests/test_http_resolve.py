@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import ssl
 import subprocess
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import OPTS, transcript
+from helpers import cancel_mid_transfer
 
 import resolvers
 import schemes
@@ -270,19 +270,7 @@ async def test_leaving_early_closes_the_connection(web: RunningServer) -> None:
 
 
 async def test_cancelling_a_transfer_cleans_up(web: RunningServer) -> None:
-    started = asyncio.Event()
-
-    async def fetch() -> None:
-        async with await resolvers.resolve(f"http://{web.netloc}/pub/big.bin", OPTS) as r:
-            async for _chunk in r:
-                started.set()
-                await asyncio.sleep(10)
-
-    task = asyncio.ensure_future(fetch())
-    await asyncio.wait_for(started.wait(), 5)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    await cancel_mid_transfer(f"http://{web.netloc}/pub/big.bin", OPTS)
 
 
 def test_synchronous_facade_for_scripts(web_root: Path) -> None:

@@ -4,7 +4,6 @@ body asked for on a terminal (under a pty)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import email
 import email.policy
 import json
@@ -15,44 +14,19 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from helpers import omniurl_on_a_pty, read_until, run_omniurl
 
 import testservers
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest_asyncio.fixture
 async def smtp(tmp_path: Path) -> AsyncIterator[testservers.RunningServer]:
-    srv = await testservers.start("smtp", tmp_path)
-    try:
+    async with await testservers.start("smtp", tmp_path) as srv:
         yield srv
-    finally:
-        await srv.close()
-
-
-async def omniurl(*args: str) -> tuple[int, bytes, bytes]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "omniurl",
-        *args,
-        cwd=ROOT,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), 30)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode is not None
-    return proc.returncode, out, err
 
 
 async def test_get_without_relay_prints_the_draft() -> None:
-    status, out, err = await omniurl(
+    status, out, err = await run_omniurl(
         "get", "--from", "me@example.org", "mailto:joe@example.org?subject=Hi&body=Hello"
     )
     assert status == 0, err
@@ -62,7 +36,7 @@ async def test_get_without_relay_prints_the_draft() -> None:
 
 
 async def test_get_with_smtp_sends_and_reports(smtp) -> None:
-    status, out, err = await omniurl(
+    status, out, err = await run_omniurl(
         "get",
         "--smtp",
         smtp.netloc,
@@ -79,7 +53,7 @@ async def test_get_with_smtp_sends_and_reports(smtp) -> None:
 
 
 async def test_smtp_refusal_exit_status(smtp) -> None:
-    status, _out, err = await omniurl(
+    status, _out, err = await run_omniurl(
         "get", "--smtp", smtp.netloc, "mailto:x@refused.invalid?body=x"
     )
     assert status == 5
@@ -87,10 +61,10 @@ async def test_smtp_refusal_exit_status(smtp) -> None:
 
 
 async def test_plan_refuses_bcc_unless_allowed() -> None:
-    status, out, _err = await omniurl("plan", "mailto:a@example.org?bcc=spy@example.org")
+    status, out, _err = await run_omniurl("plan", "mailto:a@example.org?bcc=spy@example.org")
     assert status == 2
     assert json.loads(out)["error"]["type"] == "HeaderRefused"
-    status, out, _err = await omniurl(
+    status, out, _err = await run_omniurl(
         "plan",
         "--allow-header",
         "bcc",
@@ -106,44 +80,13 @@ async def test_plan_refuses_bcc_unless_allowed() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 async def test_body_is_asked_on_a_terminal(smtp) -> None:
-    master, slave = os.openpty()
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "omniurl",
-        "get",
-        "--smtp",
-        smtp.netloc,
-        "mailto:joe@example.org?subject=asked",
-        cwd=ROOT,
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        start_new_session=True,
-    )
-    os.close(slave)
     seen = bytearray()
-    loop = asyncio.get_running_loop()
-    try:
-        deadline = loop.time() + 15
-        while b"Body of the message" not in seen:
-            assert loop.time() < deadline, bytes(seen)
-            ready = asyncio.Event()
-            loop.add_reader(master, ready.set)
-            try:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(ready.wait(), 0.2)
-            finally:
-                loop.remove_reader(master)
-            if ready.is_set():
-                seen += os.read(master, 4096)
+    async with omniurl_on_a_pty(
+        "get", "--smtp", smtp.netloc, "mailto:joe@example.org?subject=asked"
+    ) as (proc, master):
+        await read_until(master, b"Body of the message", seen, timeout=15)
         os.write(master, b"typed line one\n.typed dot\n.\n")
         status = await asyncio.wait_for(proc.wait(), 15)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-        os.close(master)
     assert status == 0
     [captured] = smtp.info["messages"]
     assert captured["data"].endswith(b"\r\n\r\ntyped line one\r\n.typed dot\r\n")

@@ -8,7 +8,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import tempfile
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from helpers import free_port
 
 from resolvers import Options, check, resolve
 from resolvers.errors import ReplyError
@@ -32,12 +32,6 @@ action "capture" mda "/bin/sh -c 'cat > {out}/msg.$$'" virtual <vusers>
 match from any for rcpt-to regex "refused\\.invalid$" reject
 match from any for any action "capture"
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def _wait_listening(port: int, proc: asyncio.subprocess.Process, log: Path) -> None:
@@ -72,7 +66,7 @@ async def opensmtpd() -> AsyncIterator[tuple[int, Path]]:
     out = base / "out"
     out.mkdir()
     out.chmod(0o777)
-    port = _free_port()
+    port = free_port()
     config = base / "smtpd.conf"
     config.write_text(CONFIG.format(port=port, out=out))
     with (base / "smtpd.log").open("wb") as log:

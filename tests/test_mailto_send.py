@@ -39,11 +39,8 @@ def relay_options(server: testservers.RunningServer, **extra: object) -> Options
 
 @pytest_asyncio.fixture
 async def smtp(tmp_path: Path) -> AsyncIterator[testservers.RunningServer]:
-    srv = await testservers.start("smtp", tmp_path)
-    try:
+    async with await testservers.start("smtp", tmp_path) as srv:
         yield srv
-    finally:
-        await srv.close()
 
 
 async def test_sent_message_is_exactly_the_planned_one(smtp) -> None:

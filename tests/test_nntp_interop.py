@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from helpers import free_port
 
 import testservers
 from resolvers import Options, resolve
@@ -50,12 +51,6 @@ class Inn:
     @property
     def netloc(self) -> str:
         return f"127.0.0.1:{self.port}"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _inn_conf(source: str, folder: Path, port: int) -> str:
@@ -146,7 +141,7 @@ def inn() -> Iterator[Inn]:
         pytest.skip("innd must run as user news: starting it needs root")
     folder = Path(tempfile.mkdtemp(prefix="omniurl-inn-"))
     folder.chmod(0o755)
-    port = _free_port()
+    port = free_port()
     for sub in ("db", "run", "log", "http", *(f"spool/{s}" for s in ("articles", "overview",
                 "incoming/tmp", "outgoing", "archive"))):  # fmt: skip
         (folder / sub).mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run_omniurl
 
 import resolvers
 import schemes
@@ -76,19 +77,8 @@ def _env(site: Path) -> dict[str, str]:
 
 
 async def _omniurl(site: Path, *args: str) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "omniurl", *args,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env=_env(site), cwd=str(site),
-    )  # fmt: skip
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), 60)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
+    status, out, err = await run_omniurl(*args, timeout=60, env=_env(site), cwd=site)
+    return status, out.decode(), err.decode()
 
 
 def test_entry_points_are_installed(plugin_site: Path) -> None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from helpers import ROOT, run_omniurl
 
 import resolvers
 import schemes
@@ -31,7 +30,6 @@ FAST = Options(
     email="tester@example.org",
     extra={"prospero_retry_timeout": 0.05, "prospero_retries": 4},
 )
-ROOT = Path(__file__).resolve().parent.parent
 V5_HEAD = "VERSION 5 omniurl\nAUTHENTICATE '' UNAUTHENTICATED omniurl\n"
 
 
@@ -67,17 +65,7 @@ async def run_cli(*args: str) -> tuple[int, bytes, bytes]:
     """``python -m omniurl ARGS`` in a subprocess (bounded); our servers keep serving."""
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     env.update(PYTHONPATH=str(ROOT), HOME=str(ROOT), EMAIL="tester@example.org")
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "omniurl", *args, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env, cwd=str(ROOT),
-    )  # fmt: skip
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), 60)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    return proc.returncode or 0, out, err
+    return await run_omniurl(*args, timeout=60, env=env)
 
 
 # -- the plan ----------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ attached (raw mode under a pty, ^] closes), and a plain pipe works line by line.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -12,41 +11,21 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from helpers import omniurl_on_a_pty, read_until, run_omniurl
 
 import testservers
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest_asyncio.fixture
 async def server(tree: Path) -> AsyncIterator[testservers.RunningServer]:
-    srv = await testservers.start("telnet", tree)
-    try:
+    async with await testservers.start("telnet", tree) as srv:
         yield srv
-    finally:
-        await srv.close()
 
 
 async def omniurl(*args: str, stdin: bytes = b"") -> tuple[int, bytes, bytes]:
-    """Run the CLI in a subprocess (the server runs in this loop), bounded."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "omniurl",
-        *args,
-        cwd=ROOT,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(stdin), 30)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode is not None
-    return proc.returncode, out, err
+    """Run the CLI in a subprocess (the server runs in this loop), bounded; its stdin is a
+    pipe (empty by default), never the terminal."""
+    return await run_omniurl(*args, stdin=stdin)
 
 
 async def test_script_mode_prints_the_transcript(server, tmp_path: Path) -> None:
@@ -104,60 +83,23 @@ async def test_piped_stdin_is_sent_line_by_line(server) -> None:
     assert b"connection closed by foreign host" in err
 
 
-async def _read_until(fd: int, needle: bytes, seen: bytearray, timeout: float = 10) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while needle not in seen:
-        if loop.time() > deadline:
-            raise AssertionError(f"never saw {needle!r}; got {bytes(seen)!r}")
-        ready = asyncio.Event()
-        loop.add_reader(fd, ready.set)
-        try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ready.wait(), 0.2)
-        finally:
-            loop.remove_reader(fd)
-        if ready.is_set():
-            try:
-                seen += os.read(fd, 4096)
-            except OSError:  # EIO: the child closed the pty
-                raise AssertionError(f"pty closed; got {bytes(seen)!r}") from None
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 async def test_attach_mode_under_a_pty_and_the_escape_character(server) -> None:
-    master, slave = os.openpty()
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "omniurl",
-        "get",
-        "--login",
-        f"telnet://demo:demo@{server.netloc}/",
-        cwd=ROOT,
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        start_new_session=True,
-    )
-    os.close(slave)
     seen = bytearray()
-    try:
-        await _read_until(master, b"$ ", seen)
+    async with omniurl_on_a_pty("get", "--login", f"telnet://demo:demo@{server.netloc}/") as (
+        proc,
+        master,
+    ):
+        await read_until(master, b"$ ", seen)
         assert b"^] closes" in seen
         # Raw mode: keys go one by one and Enter is CR; the server echoes.
         for key in b"whoami\r":
             os.write(master, bytes([key]))
             await asyncio.sleep(0.01)
-        await _read_until(master, b"whoami\r\ndemo\r\n$ ", seen)
+        await read_until(master, b"whoami\r\ndemo\r\n$ ", seen)
         os.write(master, b"\x1d")  # ^]
-        await _read_until(master, b"connection closed (^])", seen)
+        await read_until(master, b"connection closed (^])", seen)
         status = await asyncio.wait_for(proc.wait(), 10)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-        os.close(master)
     assert status == 0
     # Enter (CR) went out as the NVT end of line CR LF.
     assert server.info["lines"][-1] == [b"demo\r\n", b"demo\r\n", b"whoami\r\n"]

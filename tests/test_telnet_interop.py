@@ -9,12 +9,12 @@ import asyncio
 import contextlib
 import os
 import shutil
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from helpers import free_port
 
 from resolvers import Options, resolve
 from resolvers.errors import AuthError
@@ -36,12 +36,6 @@ else echo 'Login incorrect'; sleep 1; exit 1; fi
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest_asyncio.fixture
 async def telnetd(tmp_path: Path) -> AsyncIterator[int]:
     activate = shutil.which("systemd-socket-activate")
@@ -52,7 +46,7 @@ async def telnetd(tmp_path: Path) -> AsyncIterator[int]:
     login = tmp_path / "login.sh"
     login.write_text(FAKE_LOGIN)
     login.chmod(0o755)
-    port = _free_port()
+    port = free_port()
     proc = await asyncio.create_subprocess_exec(
         activate,
         "-l",

@@ -28,11 +28,8 @@ LOGIN = Options(extra={"auto_login": True}, read_timeout=5, connect_timeout=5)
 
 @pytest_asyncio.fixture
 async def server(tree: Path) -> AsyncIterator[testservers.RunningServer]:
-    srv = await testservers.start("telnet", tree)
-    try:
+    async with await testservers.start("telnet", tree) as srv:
         yield srv
-    finally:
-        await srv.close()
 
 
 def lines_of(server: testservers.RunningServer) -> list[list[bytes]]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from helpers import run_omniurl
 
 import schemes
 import testservers
@@ -453,26 +454,8 @@ async def test_cli_presents_score_size_type_headline_and_url(
 
 
 async def _cli(*args: str) -> tuple[int, str, str]:
-    import sys
-
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "omniurl",
-        *args,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), 60)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
+    status, out, err = await run_omniurl(*args, timeout=60)
+    return status, out.decode(), err.decode()
 
 
 async def test_cli_search_fetch_and_exit_statuses(wais: testservers.RunningServer) -> None:

@@ -8,12 +8,14 @@ imports only the server asked for.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 #: Built-in server name -> (the module whose import registers it, its one-line help).  The
 #: help is the same text the module passes to ``@register`` (a test checks that they agree).
@@ -99,6 +101,67 @@ class RunningServer:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+class Closable(Protocol):
+    """A listening server (``asyncio.Server``, telnetlib3's) or a connection's stream writer."""
+
+    def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
+
+
+async def close_quietly(closable: Closable, timeout: float = 2) -> None:
+    """Close a server or a connection and wait (at most ``timeout`` s) until it is closed,
+    never raising: a test server's cleanup must not fail a test nor hang it."""
+    closable.close()
+    await _wait_closed(closable, timeout)
+
+
+async def _wait_closed(closable: Closable, timeout: float) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(closable.wait_closed(), timeout)
+
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+class ConnectionTasks:
+    """The tasks serving a stream server's connections, so that closing the server ends them.
+
+    ``asyncio.Server.close()`` stops listening but leaves live connections running (and
+    ``wait_closed()`` then waits for them): a test server must end its own.  Wrap the
+    connection handler with :meth:`track`; :meth:`close` cancels what is still running and
+    waits, bounded, for it and for the listener.
+    """
+
+    def __init__(self) -> None:
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    def track(self, handler: Handler) -> Handler:
+        """``handler``, with the task running it known to :meth:`close` while it runs."""
+
+        async def tracked(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            task = asyncio.current_task()
+            if task is not None:
+                self.tasks.add(task)
+            try:
+                await handler(reader, writer)
+            finally:
+                if task is not None:
+                    self.tasks.discard(task)
+
+        return tracked
+
+    async def close(self, server: Closable) -> None:
+        """Stop listening, cancel the connections' tasks (waiting 2 s at most for them to
+        end), then wait (2 s at most) for the listener."""
+        server.close()
+        for task in list(self.tasks):
+            task.cancel()
+        if self.tasks:
+            await asyncio.wait(list(self.tasks), timeout=2)
+        await _wait_closed(server, 2)
 
 
 Starter = Callable[..., Awaitable[RunningServer]]

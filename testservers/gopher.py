@@ -27,7 +27,6 @@ Errors are ``--1`` (not available) with the administrator line and a message.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import mimetypes
 import os
 import re
@@ -40,7 +39,7 @@ from typing import Any
 from resolvers.gopher.menu import format_menu_line
 from resolvers.lines import dot_stuff, dot_unstuff
 
-from .base import RunningServer, register
+from .base import ConnectionTasks, RunningServer, close_quietly, register
 
 ADMIN = "omniurl test server <gopher@localhost>"
 #: The +ASK block of the built-in form item (Gopher+ §2.8 field kinds).
@@ -280,9 +279,7 @@ class GopherServer:
         except (ConnectionError, OSError):
             pass
         finally:
-            writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 2)
+            await close_quietly(writer, 2)
 
     async def answer(
         self, line: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -445,29 +442,14 @@ async def send_file(writer: asyncio.StreamWriter, path: Path) -> None:
 async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> RunningServer:
     """Start the server; ``info["server"]`` is the :class:`GopherServer` (its requests)."""
     handler = GopherServer(Path(root), host=host)
-    tasks: set[asyncio.Task[None]] = set()
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        if task is not None:
-            tasks.add(task)
-        try:
-            await handler.handle(reader, writer)
-        finally:
-            if task is not None:
-                tasks.discard(task)
-
-    server = await asyncio.start_server(handle, host, port, limit=_MAX_REQUEST, backlog=512)
+    connections = ConnectionTasks()
+    server = await asyncio.start_server(
+        connections.track(handler.handle), host, port, limit=_MAX_REQUEST, backlog=512
+    )
     handler.port = server.sockets[0].getsockname()[1]
 
     async def close() -> None:
-        server.close()
-        for task in list(tasks):
-            task.cancel()
-        if tasks:
-            await asyncio.wait(list(tasks), timeout=2)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(server.wait_closed(), 2)
+        await connections.close(server)
 
     return RunningServer("gopher", host, handler.port, close, info={"server": handler})
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import h11
 
-from .base import RunningServer, register
+from .base import ConnectionTasks, RunningServer, close_quietly, register
 
 Route = tuple[int, Sequence[tuple[str, str]], bytes]
 BLOCK = 256 * 1024
@@ -70,9 +70,7 @@ class _Handler:
                     b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
                 )
         finally:
-            writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 1)
+            await close_quietly(writer, 1)
 
     async def send(
         self,
@@ -190,31 +188,18 @@ async def start_http(
     arrived."""
     requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]] = []
     handler = _Handler(Path(root).resolve(), dict(routes or {}), requests, truncate_after)
-    tasks: set[asyncio.Task[Any]] = set()
+    connections = ConnectionTasks()
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        if task is not None:
-            tasks.add(task)
-        try:
+        # The server is closing: end this connection's task quietly.
+        with contextlib.suppress(asyncio.CancelledError):
             await handler.serve(reader, writer)
-        except asyncio.CancelledError:
-            pass  # the server is closing: end this connection's task quietly
-        finally:
-            if task is not None:
-                tasks.discard(task)
 
-    server = await asyncio.start_server(serve, host, port, ssl=tls)
+    server = await asyncio.start_server(connections.track(serve), host, port, ssl=tls)
     bound_port = server.sockets[0].getsockname()[1]
 
     async def close() -> None:
-        server.close()
-        for task in list(tasks):
-            task.cancel()
-        if tasks:
-            await asyncio.wait(list(tasks), timeout=2)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(server.wait_closed(), 2)
+        await connections.close(server)
 
     return RunningServer("http", host, bound_port, close, info={"requests": requests})
 

@@ -21,7 +21,6 @@ octets; we allow 2048) and idle clients are dropped after ``idle_timeout`` secon
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import fnmatch
 import re
 import time
@@ -31,7 +30,7 @@ from typing import Any
 
 from resolvers.lines import dot_stuff
 
-from .base import RunningServer, register
+from .base import ConnectionTasks, RunningServer, close_quietly, register
 
 MAX_COMMAND = 2048
 
@@ -278,23 +277,26 @@ class _Connection:
         if len(args) != 1:
             self.send("501 GROUP newsgroup")
             return
-        group = self.groups.get(args[0])
+        group = self._select(args[0])
         if group is None:
-            self.send("411 no such newsgroup")
             return
-        self.group = group
-        self.current = group.low if group.articles else None
         count = len(group.articles)
         self.send(f"211 {count} {group.low} {group.high} {group.name}")
 
+    def _select(self, name: str) -> Newsgroup | None:
+        """Make ``name`` the current group, its first article the current one (RFC 3977
+        §6.1.1, §6.1.2); answer 411 and keep the selection when there is no such group."""
+        group = self.groups.get(name)
+        if group is None:
+            self.send("411 no such newsgroup")
+            return None
+        self.group = group
+        self.current = group.low if group.articles else None
+        return group
+
     def listgroup(self, args: list[str]) -> None:
-        if args:
-            group = self.groups.get(args[0])
-            if group is None:
-                self.send("411 no such newsgroup")
-                return
-            self.group = group
-            self.current = group.low if group.articles else None
+        if args and self._select(args[0]) is None:
+            return
         if self.group is None:
             self.send("412 no newsgroup selected")
             return
@@ -452,13 +454,10 @@ async def start(
     served = groups if groups is not None else {**sample_groups(), **groups_from_tree(root)}
     b = Behaviour(**behaviour)
     log: list[bytes] = []
-    tasks: set[asyncio.Task[Any]] = set()
+    connections = ConnectionTasks()
     info: dict[str, Any] = {"log": log, "connections": 0, "groups": served}
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        if task is not None:
-            tasks.add(task)
         info["connections"] += 1
         conn = _Connection(served, b, writer, log)
         try:
@@ -481,22 +480,12 @@ async def start(
         except (ConnectionError, OSError):
             pass
         finally:
-            writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 2)
-            if task is not None:
-                tasks.discard(task)
+            await close_quietly(writer, 2)
 
-    server = await asyncio.start_server(serve, host, port, limit=MAX_COMMAND)
+    server = await asyncio.start_server(connections.track(serve), host, port, limit=MAX_COMMAND)
     bound = server.sockets[0].getsockname()
 
     async def close() -> None:
-        server.close()
-        for task in list(tasks):
-            task.cancel()
-        if tasks:
-            await asyncio.wait(list(tasks), timeout=2)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(server.wait_closed(), 2)
+        await connections.close(server)
 
     return RunningServer("nntp", str(bound[0]), int(bound[1]), close, info=info)

@@ -18,13 +18,12 @@ script a line protocol (``220 hi``, ``331 password``, ...) without writing a who
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from .base import RunningServer, register
+from .base import ConnectionTasks, RunningServer, close_quietly, register
 
 #: A scripted answer to one received line (without its ending); ``None`` answers nothing.
 Responder = Callable[[bytes], bytes | None]
@@ -83,7 +82,7 @@ async def start_recording(
     recording = Recording()
     if transport == "udp":
         return await _start_udp(host, port, recording, reply_datagram)
-    tasks: set[asyncio.Task[None]] = set()
+    connections = ConnectionTasks()
     writers: set[asyncio.StreamWriter] = set()
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -92,9 +91,6 @@ async def start_recording(
         recording.per_connection.append(mine)
         recording.changed.set()
         writers.add(writer)
-        task = asyncio.current_task()
-        if task is not None:
-            tasks.add(task)
         buffer = b""
         try:
             if greeting:
@@ -118,25 +114,15 @@ async def start_recording(
             pass  # the client went away, or the server is closing
         finally:
             writers.discard(writer)
-            writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 1)
-            if task is not None:
-                tasks.discard(task)
+            await close_quietly(writer, 1)
 
-    server = await asyncio.start_server(handle, host, port)
+    server = await asyncio.start_server(connections.track(handle), host, port)
     bound_port = server.sockets[0].getsockname()[1]
 
     async def close() -> None:
-        server.close()
         for writer in list(writers):
             writer.close()
-        for task in list(tasks):
-            task.cancel()
-        if tasks:
-            await asyncio.wait(list(tasks), timeout=2)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(server.wait_closed(), 2)
+        await connections.close(server)
 
     running = RunningServer("recording", host, bound_port, close, info={"recording": recording})
     return running

@@ -11,7 +11,6 @@ LOGIN, also without TLS: it is a loopback test server); ``starttls=True`` offers
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
 import json
 import logging
@@ -22,7 +21,7 @@ from typing import Any
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
-from .base import RunningServer, register
+from .base import RunningServer, close_quietly, register
 
 REFUSED_DOMAIN = "refused.invalid"
 USERS = {"demo": "demo"}
@@ -140,9 +139,7 @@ async def start(
     bound = server.sockets[0].getsockname()
 
     async def close() -> None:
-        server.close()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(server.wait_closed(), 5)
+        await close_quietly(server, 5)
 
     return RunningServer(
         name="smtp",

@@ -20,7 +20,7 @@ from typing import Any
 
 import telnetlib3
 
-from .base import RunningServer, register
+from .base import RunningServer, close_quietly, register
 
 #: The accounts the server accepts unless the caller gives others.
 DEFAULT_USERS: Mapping[str, str] = {"demo": "demo"}
@@ -212,9 +212,7 @@ async def start(
     bound = sockets[0].getsockname()
 
     async def close() -> None:
-        server.close()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(server.wait_closed(), 5)
+        await close_quietly(server, 5)
 
     return RunningServer(
         name="telnet",

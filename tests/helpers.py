@@ -1,0 +1,145 @@
+"""Helpers the test modules share (not a test module): running the ``omniurl`` command in a
+subprocess or on a pty, free ports, a transfer cancelled midway.
+
+The servers a test starts run on the test's own event loop, so a client command must run as
+an asyncio subprocess (a blocking ``subprocess.run`` would starve them); every wait here is
+bounded, and a command that overstays is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import sys
+from collections.abc import AsyncIterator, Mapping, Sequence
+from pathlib import Path
+
+import resolvers
+from resolvers import Options
+
+#: The worktree root: where ``python -m omniurl`` finds the packages.
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def run(
+    argv: Sequence[str],
+    *,
+    stdin: bytes | None = None,
+    timeout: float = 30,
+    cwd: Path | str = ROOT,
+    env: Mapping[str, str] | None = None,
+) -> tuple[int, bytes, bytes]:
+    """Run ``argv`` to its end (bounded: killed after ``timeout`` s); (status, stdout, stderr).
+
+    ``stdin`` is written to the command's standard input; None gives it /dev/null, so a
+    command never waits on the terminal of the person running the tests.
+    """
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL if stdin is None else asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(stdin), timeout)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    assert proc.returncode is not None
+    return proc.returncode, out, err
+
+
+async def run_omniurl(
+    *args: str,
+    stdin: bytes | None = None,
+    timeout: float = 30,
+    cwd: Path | str = ROOT,
+    env: Mapping[str, str] | None = None,
+) -> tuple[int, bytes, bytes]:
+    """``python -m omniurl ARGS`` in a subprocess (see :func:`run`)."""
+    return await run(
+        [sys.executable, "-m", "omniurl", *args], stdin=stdin, timeout=timeout, cwd=cwd, env=env
+    )
+
+
+async def cancel_mid_transfer(url: str, options: Options) -> None:
+    """Resolve ``url``, cancel the task once the first chunk has arrived, and check that the
+    cancellation comes out as ``CancelledError`` (a leaked socket would be a ResourceWarning,
+    which the suite turns into an error)."""
+    started = asyncio.Event()
+
+    async def fetch() -> None:
+        async with await resolvers.resolve(url, options) as r:
+            async for _chunk in r:
+                started.set()
+                await asyncio.sleep(10)
+
+    task = asyncio.ensure_future(fetch())
+    await asyncio.wait_for(started.wait(), 5)
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        return
+    raise AssertionError(f"cancelling the transfer of {url} raised no CancelledError")
+
+
+def free_port() -> int:
+    """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def omniurl_on_a_pty(*args: str) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
+    """``python -m omniurl ARGS`` with a pty as its terminal (stdin, stdout and stderr), in a
+    session of its own; yields (process, the pty's master fd).  On exit a process still
+    running is killed, and the master is closed."""
+    master, slave = os.openpty()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "omniurl",
+        *args,
+        cwd=ROOT,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+    )
+    os.close(slave)
+    try:
+        yield proc, master
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        os.close(master)
+
+
+async def read_until(fd: int, needle: bytes, seen: bytearray, timeout: float = 10) -> None:
+    """Read ``fd`` into ``seen`` until ``needle`` is in it (bounded: AssertionError after
+    ``timeout`` s, or when the other side closes the pty)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while needle not in seen:
+        if loop.time() > deadline:
+            raise AssertionError(f"never saw {needle!r}; got {bytes(seen)!r}")
+        ready = asyncio.Event()
+        loop.add_reader(fd, ready.set)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ready.wait(), 0.2)
+        finally:
+            loop.remove_reader(fd)
+        if ready.is_set():
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:  # EIO: the child closed the pty
+                raise AssertionError(f"pty closed; got {bytes(seen)!r}") from None

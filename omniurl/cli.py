@@ -670,7 +670,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import testservers
+    from testservers import catalog
 
     parser = _Parser(
         prog="omniurl",
@@ -810,7 +810,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print metadata (or a listing) as JSON")
     p.set_defaults(func=cmd_get)
 
-    servers = testservers.known()
+    servers = catalog.builtin()
     p = sub.add_parser(
         "serve",
         help="run a local test server (" + ", ".join(servers) + ")",

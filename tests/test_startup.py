@@ -29,7 +29,7 @@ from resolvers.options import Options
 from resolvers.plan import Plan
 from resolvers.telnet.settings import DEFAULT_LOGIN_PROMPT
 from schemes.base import URL
-from testservers import RunningServer
+from testservers import RunningServer, catalog
 from testservers import base as testservers_base
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,8 +108,9 @@ def test_help_is_complete_and_imports_no_server_and_no_resolver() -> None:
     assert not [m for m in modules if m.split(".")[0] == "resolvers"]
     assert [m for m in modules if m.startswith("testservers")] == [
         "testservers",
-        "testservers.base",
+        "testservers.catalog",
     ]
+    assert "asyncio" not in modules
     assert not top(modules) & set(HEAVY)
 
 
@@ -203,12 +204,14 @@ def test_registry_get_imports_only_that_scheme() -> None:
 
 
 def test_known_servers_match_what_each_module_registers() -> None:
-    """BUILTIN_SERVERS repeats each server's help so that listing them imports none: the
-    text must be what the module itself registers."""
-    for name, (module, help_text) in testservers_base.BUILTIN_SERVERS.items():
+    """The catalog repeats each server's help so that listing them imports none: the text
+    must be what the module itself registers, and no built-in server may be missing."""
+    for name, (module, help_text) in catalog.BUILTIN_SERVERS.items():
         __import__(module)
         assert testservers_base._servers[name].help == help_text, name
-    assert set(testservers.known()) == set(testservers_base.BUILTIN_SERVERS)
+    modules = {module for module, _help in catalog.BUILTIN_SERVERS.values()}
+    assert modules == set(testservers_base.BUILTIN_MODULES)
+    assert testservers.known() == catalog.builtin()
 
 
 def test_lazy_reexports_still_work() -> None:

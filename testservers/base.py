@@ -1,9 +1,8 @@
 """The registry of local test servers and the handle a running one gives back.
 
-The built-in servers are listed in :data:`BUILTIN_SERVERS` with their one-line help, so
-:func:`known` — which every ``omniurl`` command used to build ``serve``'s help — imports none
-of them (aioftp, aiosmtpd, telnetlib3 and the WAIS codec are slow to import); :func:`start`
-imports only the server asked for.
+The built-in servers are listed in :data:`testservers.catalog.BUILTIN_SERVERS` with their
+one-line help, so :func:`known` imports none of them (aioftp, aiosmtpd, telnetlib3 and the
+WAIS codec are slow to import); :func:`start` imports only the server asked for.
 """
 
 from __future__ import annotations
@@ -17,44 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
-#: Built-in server name -> (the module whose import registers it, its one-line help).  The
-#: help is the same text the module passes to ``@register`` (a test checks that they agree).
-BUILTIN_SERVERS: dict[str, tuple[str, str]] = {
-    "ftp": (
-        "testservers.ftp",
-        "serve a directory over FTP (aioftp + NLST/SIZE/NOOP; anonymous login)",
-    ),
-    "http": (
-        "testservers.http",
-        "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)",
-    ),
-    "gopher": (
-        "testservers.gopher",
-        "serve a directory as Gopher menus (gophermap-aware), text, binaries, a word-index "
-        "search, and Gopher+ attributes, views and an ASK form",
-    ),
-    "nntp": (
-        "testservers.nntp",
-        "serve newsgroups of articles over NNTP (sample groups + ROOT/news/GROUP/N)",
-    ),
-    "telnet": (
-        "testservers.telnet",
-        "telnet with login/password prompts (demo/demo), a banner and a tiny shell",
-    ),
-    "smtp": ("testservers.smtp", "aiosmtpd capturing messages to ROOT/mail/ (AUTH demo/demo)"),
-    "wais": (
-        "testservers.wais",
-        "a WAIS server: each subdirectory of --root is a searchable database",
-    ),
-    "prospero": (
-        "testservers.prospero",
-        "a Prospero directory server (ARDP over UDP) with a sample object table",
-    ),
-    "recording": (
-        "testservers.recording",
-        "record every byte received on TCP (nothing is answered)",
-    ),
-}
+from .catalog import BUILTIN_SERVERS
 
 #: Modules whose import registers the built-in servers (a module missing from
 #: BUILTIN_SERVERS is imported by :func:`known` to learn its name and help).

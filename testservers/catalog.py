@@ -1,0 +1,53 @@
+"""The built-in test servers by name, with their one-line help, and nothing else.
+
+``omniurl --help`` lists them (``serve``'s help): this module imports nothing, so neither does
+that (the servers' modules import aioftp, aiosmtpd, telnetlib3, asyncio...).  The registry,
+:mod:`testservers.base`, imports a server's module when it is started.
+"""
+
+from __future__ import annotations
+
+#: Built-in server name -> (the module whose import registers it, its one-line help).  The
+#: help is the same text the module passes to ``@register`` (a test checks that they agree),
+#: and every module of ``testservers.base.BUILTIN_MODULES`` is here.
+BUILTIN_SERVERS: dict[str, tuple[str, str]] = {
+    "ftp": (
+        "testservers.ftp",
+        "serve a directory over FTP (aioftp + NLST/SIZE/NOOP; anonymous login)",
+    ),
+    "http": (
+        "testservers.http",
+        "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)",
+    ),
+    "gopher": (
+        "testservers.gopher",
+        "serve a directory as Gopher menus (gophermap-aware), text, binaries, a word-index "
+        "search, and Gopher+ attributes, views and an ASK form",
+    ),
+    "nntp": (
+        "testservers.nntp",
+        "serve newsgroups of articles over NNTP (sample groups + ROOT/news/GROUP/N)",
+    ),
+    "telnet": (
+        "testservers.telnet",
+        "telnet with login/password prompts (demo/demo), a banner and a tiny shell",
+    ),
+    "smtp": ("testservers.smtp", "aiosmtpd capturing messages to ROOT/mail/ (AUTH demo/demo)"),
+    "wais": (
+        "testservers.wais",
+        "a WAIS server: each subdirectory of --root is a searchable database",
+    ),
+    "prospero": (
+        "testservers.prospero",
+        "a Prospero directory server (ARDP over UDP) with a sample object table",
+    ),
+    "recording": (
+        "testservers.recording",
+        "record every byte received on TCP (nothing is answered)",
+    ),
+}
+
+
+def builtin() -> dict[str, str]:
+    """Built-in server name -> one-line help, sorted by name."""
+    return {name: text for name, (_module, text) in sorted(BUILTIN_SERVERS.items())}

@@ -219,37 +219,15 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def _parse_resolve(spec: str) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
-    """``HOST[:PORT]:ADDR[:PORT]`` (curl's ``--resolve``; IPv6 in brackets)."""
-    parts: list[str] = []
-    buf = ""
-    depth = 0
-    for ch in spec:
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        if ch == ":" and depth == 0:
-            parts.append(buf)
-            buf = ""
-        else:
-            buf += ch
-    parts.append(buf)
+    """``HOST[:PORT]:ADDR[:PORT]`` (curl's ``--resolve``), parsed by the library's own
+    :func:`resolvers.options.parse_resolve` (imported only when the option is used)."""
+    from resolvers.errors import ConfigurationError
+    from resolvers.options import parse_resolve
 
-    def port_of(text: str) -> int:
-        if not text.isdigit() or not 0 < int(text) < 65536:
-            raise argparse.ArgumentTypeError(f"--resolve {spec}: bad port {text!r}")
-        return int(text)
-
-    if len(parts) == 2:
-        host, addr = parts
-        return (host.lower(), None), (addr.strip("[]"), None)
-    if len(parts) == 3:
-        host, port, addr = parts
-        return (host.lower(), port_of(port)), (addr.strip("[]"), None)
-    if len(parts) == 4:
-        host, port, addr, to_port = parts
-        return (host.lower(), port_of(port)), (addr.strip("[]"), port_of(to_port))
-    raise argparse.ArgumentTypeError(f"--resolve wants HOST[:PORT]:ADDR[:PORT], not {spec!r}")
+    try:
+        return parse_resolve(spec)
+    except ConfigurationError as exc:
+        raise argparse.ArgumentTypeError(f"--{exc.message}") from None
 
 
 def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:

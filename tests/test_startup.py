@@ -38,7 +38,17 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("httpx", "httpcore", "aioftp", "telnetlib3", "aiosmtplib", "aiosmtpd", "rich", "trio")
 #: Resolver packages converted to the lazy pattern (resolvers/lazy.py).  prospero joins
 #: them once its __init__ imports its planner and executor on first use.
-LAZY_RESOLVERS = ("ftp", "http", "file", "gopher", "nntp", "telnet", "mailto", "wais")
+LAZY_RESOLVERS = (
+    "ftp",
+    "http",
+    "file",
+    "gopher",
+    "nntp",
+    "telnet",
+    "mailto",
+    "wais",
+    "prospero",
+)
 
 #: Runs ``omniurl ARGS`` as ``python -m omniurl`` does, then prints, as JSON on the last line
 #: of stderr, the modules imported since the interpreter started.

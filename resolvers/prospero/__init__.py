@@ -17,7 +17,10 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from . import executor, planner
+from .settings import DEFAULT_RETRIES, DEFAULT_RETRY_TIMEOUT
+
+# The planner and the executor are imported on first use (see resolvers/lazy.py): every
+# ``omniurl get``/``plan`` imports this package for its options.
 
 
 @register("prospero")
@@ -26,9 +29,13 @@ class ProsperoResolver(Resolver):
     one the policy allows (or lists them all)."""
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from . import planner
+
         return planner.plan(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
+        from . import executor
+
         return await executor.execute(plan, options)
 
     @classmethod
@@ -43,10 +50,10 @@ class ProsperoResolver(Resolver):
         g.add_argument(
             "--ardp-retry",
             type=float,
-            default=executor.DEFAULT_RETRY_TIMEOUT,
+            default=DEFAULT_RETRY_TIMEOUT,
             metavar="S",
             help="prospero: seconds before the first ARDP retransmission, doubled on each "
-            f"of {executor.DEFAULT_RETRIES} retries (default {executor.DEFAULT_RETRY_TIMEOUT:g})",
+            f"of {DEFAULT_RETRIES} retries (default {DEFAULT_RETRY_TIMEOUT:g})",
         )
 
     @classmethod
@@ -55,6 +62,6 @@ class ProsperoResolver(Resolver):
         if getattr(args, "access_methods", False):
             out["prospero_list"] = True
         retry = getattr(args, "ardp_retry", None)
-        if retry is not None and retry != executor.DEFAULT_RETRY_TIMEOUT:
+        if retry is not None and retry != DEFAULT_RETRY_TIMEOUT:
             out["prospero_retry_timeout"] = retry
         return out

@@ -41,11 +41,9 @@ from . import ardp
 from .methods import prospero_url, to_url
 from .planner import V1_CONDITION
 from .protocol import AccessMethod, Reply, join_host, parse_reply
+from .settings import DEFAULT_RETRIES as DEFAULT_RETRIES
+from .settings import DEFAULT_RETRY_TIMEOUT as DEFAULT_RETRY_TIMEOUT
 
-#: Seconds before the first retransmission (doubled each time, capped at 8 s).
-DEFAULT_RETRY_TIMEOUT = 1.0
-#: Retransmissions before giving up.
-DEFAULT_RETRIES = 4
 #: The reason given to the core for a followed access method / forward.
 FOLLOW_REASON = "prospero access method"
 FORWARD_REASON = "prospero FORWARDED"

@@ -14,6 +14,7 @@ its URL's scheme alone (see resolvers/lazy.py).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import io
 import json
@@ -455,6 +456,15 @@ def _show_listing(args: argparse.Namespace, resource: Resource) -> None:
             sys.stdout.write(f"{e.kind}\t{e.name}\t{e.url or ''}\n")
 
 
+class OutputError(OmniurlError):
+    """The content arrived but cannot be written where ``-o``/``-O`` says (no such folder, a
+    folder in the way, a full disk): exit status 1, never a traceback."""
+
+
+def _output_failed(path: Path, exc: OSError) -> OutputError:
+    return OutputError(f"cannot write {path}: {exc.strerror or exc}", component="output")
+
+
 def _output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
     from pathlib import Path
 
@@ -497,23 +507,33 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
     from pathlib import Path
 
     folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise _output_failed(path, exc) from None
     progress = _Progress(resource) if sys.stderr.isatty() else None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            async for chunk in resource:
-                fh.write(chunk)
-                if progress:
-                    progress.update()
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                async for chunk in resource:  # resources raise typed errors, never OSError
+                    fh.write(chunk)
+                    if progress:
+                        progress.update()
+        except OSError as exc:  # the write or the final flush (a full disk)
+            raise _output_failed(path, exc) from None
         # mkstemp made the file private (0600); give it the mode a new file normally gets.
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        try:
+            os.chmod(tmp, 0o666 & ~umask)
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise _output_failed(path, exc) from None
         resource.metadata["bytes"] = resource.bytes_read
         resource.metadata["output"] = str(path)
     except BaseException:
-        os.unlink(tmp)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         raise
     finally:
         if progress:

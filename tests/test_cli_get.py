@@ -283,3 +283,25 @@ async def test_serve_runs_a_server_that_get_can_use(root: Path) -> None:
                 proc.kill()
                 await proc.wait()
         assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "a-folder"])
+async def test_unwritable_output_is_a_clean_error_not_a_traceback(
+    servers: tuple[RunningServer, RunningServer], root: Path, where: str
+) -> None:
+    _ftp, web = servers
+    target = root / "out" / "no" / "such" / "x" if where == "missing-folder" else root / "out"
+    status, out, err = await run_cli("get", "-o", str(target), f"http://{web.netloc}/pub/hello.txt")
+    assert status == 1  # "any other failure": the network side worked
+    assert out == b""
+    assert b"Traceback" not in err
+    assert err.startswith(b"omniurl: cannot write ") and str(target).encode() in err
+    assert sorted(p.name for p in (root / "out").iterdir()) == []  # no temporary left
+    status, out, err = await run_cli(
+        "get", "--json", "-o", str(target), f"http://{web.netloc}/pub/hello.txt"
+    )
+    assert status == 1
+    assert b"Traceback" not in err
+    error = json.loads(out)["error"]
+    assert error["type"] == "OutputError"
+    assert str(target) in error["message"]

@@ -98,7 +98,8 @@ examples:
       every command line first, without sending anything
 
 files written with -o/-O appear only once complete (a temporary file is renamed); an
-interrupted or failed transfer leaves the previous file, if any, untouched.
+interrupted or failed transfer leaves the previous file, if any, untouched.  A FIFO or a
+device (-o /dev/null) is written into directly, never replaced.
 
 """
 
@@ -498,10 +499,19 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
                 out.write(chunk)
                 if bar:
                     bar.update()
+            out.flush()
+        except BrokenPipeError:
+            raise  # the reader went away (| head): main() ends quietly
+        except OSError as exc:  # a full disk behind a redirection
+            raise OutputError(
+                f"cannot write standard output: {exc.strerror or exc}", component="output"
+            ) from None
         finally:
             if bar:
                 bar.stop()
-        out.flush()
+        return
+    if _is_special(path):
+        await _write_special(path, resource)
         return
     import tempfile
     from pathlib import Path
@@ -538,6 +548,29 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
     finally:
         if progress:
             progress.stop()
+
+
+def _is_special(path: Path) -> bool:
+    """A FIFO or a device (``-o /dev/null``): written into, never replaced by a file."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+
+
+async def _write_special(path: Path, resource: Resource) -> None:
+    """Stream into a FIFO or a device as it is: there is no file to swap in atomically."""
+    try:
+        with open(path, "wb") as fh:
+            async for chunk in resource:  # resources raise typed errors, never OSError
+                fh.write(chunk)
+    except OSError as exc:
+        raise _output_failed(path, exc) from None
+    resource.metadata["bytes"] = resource.bytes_read
+    resource.metadata["output"] = str(path)
 
 
 class _Progress:

@@ -305,3 +305,47 @@ async def test_unwritable_output_is_a_clean_error_not_a_traceback(
     error = json.loads(out)["error"]
     assert error["type"] == "OutputError"
     assert str(target) in error["message"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+async def test_stdout_that_cannot_be_written_is_a_clean_error(
+    servers: tuple[RunningServer, RunningServer],
+) -> None:
+    import asyncio
+    import os
+    import shlex
+    import sys
+
+    _ftp, web = servers
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["PYTHONPATH"] = str(ROOT)
+    command = f"{shlex.quote(sys.executable)} -m omniurl get http://{web.netloc}/pub/big.bin"
+    proc = await asyncio.create_subprocess_shell(
+        command + " >/dev/full", cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
+    )
+    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert b"Traceback" not in err
+    assert err.startswith(b"omniurl: cannot write standard output: ")
+    assert proc.returncode == 1
+
+
+async def test_output_to_a_fifo_writes_into_it_and_leaves_it_a_fifo(
+    servers: tuple[RunningServer, RunningServer], root: Path
+) -> None:
+    import os
+    import stat
+
+    _ftp, web = servers
+    fifo = root / "out" / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # the reader is there first
+    try:
+        status, _out, err = await run_cli(
+            "get", "-o", str(fifo), f"http://{web.netloc}/pub/hello.txt"
+        )
+        assert (status, err) == (0, b"")
+        assert os.read(reader, 100) == b"hello\n"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # not replaced by a regular file
+    assert sorted(p.name for p in (root / "out").iterdir()) == ["pipe"]

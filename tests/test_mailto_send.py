@@ -177,3 +177,38 @@ async def test_refused_urls_send_zero_bytes(url: str, error: type[Exception]) ->
         await asyncio.sleep(0.05)
         assert recording_of(rec).connections == 0
         assert recording_of(rec).received == b""
+
+
+def _smtp_responder(line: bytes) -> bytes:
+    """A relay that accepts everything (for checking the exact command lines sent)."""
+    verb = line.split(b" ", 1)[0].upper()
+    if verb == b"EHLO":
+        return b"250 relay\r\n"
+    if verb == b"DATA":
+        return b"354 go on\r\n"
+    if verb == b"QUIT":
+        return b"221 bye\r\n"
+    if verb in (b"MAIL", b"RCPT") or line == b".":
+        return b"250 ok\r\n"
+    return b""
+
+
+@pytest.mark.parametrize(
+    ("url", "sender"),
+    [
+        # RFC 5322 quoted-pairs: aiosmtplib's parseaddr() turned "a\b" into "ab" (another
+        # mailbox than the plan shows) ...
+        ("mailto:%22a%5Cb%22@example.org", "me@example.org"),
+        # ... and refused this sender with a raw ValueError.
+        ("mailto:joe@example.org", '"\\R6\\V"@["Q]'),
+    ],
+)
+async def test_mail_and_rcpt_lines_are_exactly_the_planned_ones(url: str, sender: str) -> None:
+    async with await start_recording(greeting=b"220 r\r\n", respond=_smtp_responder) as rec:
+        options = relay_options(rec).with_(email=sender)
+        planned = [s.data for s in check(url, options).steps if s.get("op") in ("mail", "rcpt")]
+        async with await resolve(url, options) as r:
+            assert r.metadata["sent"] is True
+        lines = recording_of(rec).received.split(b"\r\n")
+    assert [ln for ln in lines if ln.startswith((b"MAIL ", b"RCPT "))] == planned
+    assert planned[0] == f"MAIL FROM:<{sender}>".encode()

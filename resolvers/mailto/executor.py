@@ -146,9 +146,22 @@ async def _step(
         password = await _password(relay, options)
         return await smtp.login(step.get("user"), password)
     if op == "mail":
-        return await smtp.mail(str(plan.get("sender")))
+        # The plan's line itself: aiosmtplib's mail()/rcpt() re-parse the address with
+        # email.utils.parseaddr, which rewrites quoted-pairs ("a\b"@x -> "ab"@x: another
+        # mailbox) and refuses some addr-specs with a ValueError.
+        response = await smtp.execute_command(step.data)
+        if response.code != 250:  # RFC 5321 §4.1.1.2
+            raise aiosmtplib.SMTPSenderRefused(
+                response.code, response.message, str(plan.get("sender"))
+            )
+        return response
     if op == "rcpt":
-        return await smtp.rcpt(step.get("recipient"))
+        response = await smtp.execute_command(step.data)
+        if response.code not in (250, 251):  # RFC 5321 §4.1.1.3
+            raise aiosmtplib.SMTPRecipientRefused(
+                response.code, response.message, step.get("recipient")
+            )
+        return response
     if op == "data":
         return None  # the message step sends DATA and the message (one aiosmtplib call)
     if op == "message":

@@ -212,3 +212,15 @@ async def test_mail_and_rcpt_lines_are_exactly_the_planned_ones(url: str, sender
         lines = recording_of(rec).received.split(b"\r\n")
     assert [ln for ln in lines if ln.startswith((b"MAIL ", b"RCPT "))] == planned
     assert planned[0] == f"MAIL FROM:<{sender}>".encode()
+
+
+@pytest.mark.parametrize("helo", ["my host", "host\r\nRSET", "höst"])
+async def test_a_helo_name_that_cannot_go_on_the_ehlo_line_is_a_plan_error(helo: str) -> None:
+    from resolvers.errors import PlanError
+
+    async with await start_recording(greeting=b"220 r\r\n", respond=_smtp_responder) as rec:
+        options = relay_options(rec, smtp_helo=helo)
+        with pytest.raises(PlanError) as info:
+            await resolve("mailto:joe@example.org", options)
+        assert info.value.component == "helo"
+        assert recording_of(rec).connections == 0

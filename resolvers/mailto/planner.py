@@ -13,6 +13,7 @@ header value against CR/LF (``header``), the body against NUL (``mail-body``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from email.utils import localtime
@@ -30,6 +31,8 @@ from .message import ADDRESS_FIELDS, Draft, build, split_addresses
 from .settings import BODY, DATE, FROM, HELO, SMTP, SMTP_USER, STARTTLS, TLS
 
 DEFAULT_SMTP_PORT = 25
+#: What an EHLO argument may be made of: printable US-ASCII, no space (one word).
+_EHLO_WORD = re.compile(r"[!-~]+")
 DEFAULT_SMTPS_PORT = 465
 
 
@@ -208,6 +211,13 @@ def _smtp_steps(
     draft: Draft, values: list[WireValue], relay: Relay, options: Options
 ) -> list[Step]:
     helo = options.get(HELO) or "localhost"
+    # RFC 5321 §4.1.1.1: EHLO SP ( Domain / address-literal ) CRLF -- one word of printable
+    # ASCII (the caller's setting, not the URL's: a plan error, before anything is sent).
+    if not _EHLO_WORD.fullmatch(helo):
+        raise PlanError(
+            f"--helo {helo!r}: not a domain or address literal for EHLO (RFC 5321 §4.1.1.1)",
+            component="helo",
+        )
     steps: list[Step] = []
     if relay.tls:
         steps.append(Step(data=b"", shown="TLS from the first byte (RFC 8314)", kind="info"))

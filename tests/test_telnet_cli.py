@@ -115,3 +115,13 @@ async def test_demo_covers_telnet() -> None:
     text = out.getvalue()
     assert "the shell answered 'hello from omniurl'" in text
     assert "error (DelimiterRefused): user contains IAC (0xFF)" in text
+
+
+async def test_script_file_that_is_not_utf8_is_a_usage_error(server, tmp_path: Path) -> None:
+    script = tmp_path / "latin1.txt"
+    script.write_bytes(b"expect caf\xe9\n")
+    status, _out, err = await omniurl("get", "--script", str(script), f"telnet://{server.netloc}/")
+    assert status == 2
+    assert b"Traceback" not in err
+    assert err.startswith(f"omniurl: --script {script}: not UTF-8".encode())
+    assert server.info["lines"] == []  # nothing was sent: no connection was even made

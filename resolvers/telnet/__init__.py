@@ -123,6 +123,9 @@ class TelnetResolver(Resolver):
             except OSError as exc:
                 sys.stderr.write(f"omniurl: --script {path}: {exc.strerror}\n")
                 raise SystemExit(2) from None
+            except UnicodeDecodeError as exc:
+                sys.stderr.write(f"omniurl: --script {path}: not UTF-8 (byte {exc.start})\n")
+                raise SystemExit(2) from None
             except PlanError as exc:
                 sys.stderr.write(f"omniurl: --script {path}: {exc}\n")
                 raise SystemExit(2) from None

@@ -224,3 +224,21 @@ async def test_a_helo_name_that_cannot_go_on_the_ehlo_line_is_a_plan_error(helo:
             await resolve("mailto:joe@example.org", options)
         assert info.value.component == "helo"
         assert recording_of(rec).connections == 0
+
+
+@pytest.mark.parametrize(
+    ("greeting", "error"),
+    [
+        (b"2" * 100_000, "LimitExceeded"),  # a reply line longer than aiosmtplib's bound
+        (b"hello there\r\n", "ProtocolError"),  # no reply code at all
+    ],
+)
+async def test_a_relay_that_breaks_the_reply_syntax_is_a_protocol_error(
+    greeting: bytes, error: str
+) -> None:
+    from resolvers.errors import ProtocolError
+
+    async with await start_recording(greeting=greeting) as rec:
+        with pytest.raises(ProtocolError) as info:
+            await resolve("mailto:joe@example.org", relay_options(rec))
+    assert type(info.value).__name__ == error  # not a ReplyError "refused: -1 ..." (exit 5)

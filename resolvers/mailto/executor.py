@@ -22,6 +22,7 @@ from ..errors import (
     AuthError,
     ConnectError,
     ConnectionClosed,
+    LimitExceeded,
     PlanError,
     ProtocolError,
     ReplyError,
@@ -194,6 +195,11 @@ def _typed(exc: BaseException, plan: Plan, relay: Relay) -> BaseException:
         )
     if isinstance(exc, aiosmtplib.SMTPNotSupported):
         return ProtocolError(f"the SMTP relay {where} cannot: {exc.message}")
+    if isinstance(exc, aiosmtplib.SMTPResponseException) and exc.code < 0:
+        # aiosmtplib's "invalid response" (-1): the relay broke the reply syntax (RFC 5321
+        # §4.2) or its line bound -- nothing the relay meant as a refusal.
+        kind = LimitExceeded if "too long" in exc.message else ProtocolError
+        return kind(f"the SMTP relay {where} sent an invalid reply: {exc.message}")
     if isinstance(exc, aiosmtplib.SMTPResponseException):
         return ReplyError(
             f"the SMTP relay {where} refused: {exc.code} {exc.message}",

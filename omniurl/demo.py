@@ -97,14 +97,21 @@ async def _summarize(resource: Resource) -> str:
 
 async def run_demo(*, only: list[str] | None = None, out: Any = None) -> int:
     out = out or sys.stdout
+    modules = _modules()
+    known = [getattr(m, "SCHEME", m.__name__.rsplit(".", 1)[-1]) for m in modules]
+    unknown = [name for name in only or () if name not in known]
+    if unknown:  # a typo must not pass for "0 failures"
+        out.write(
+            f"omniurl demo: no demo for {', '.join(unknown)} (there are: {', '.join(known)})\n"
+        )
+        return 2
     failures = 0
     with tempfile.TemporaryDirectory(prefix="omniurl-demo-") as tmp:
         root = Path(tmp)
         build_tree(root)
         async with contextlib.AsyncExitStack() as stack:
             ctx = DemoContext(root=root, stack=stack)
-            for module in _modules():
-                scheme = getattr(module, "SCHEME", module.__name__.rsplit(".", 1)[-1])
+            for module, scheme in zip(modules, known, strict=True):
                 if only and scheme not in only:
                     continue
                 out.write(f"\n=== {scheme} ===\n")

@@ -20,7 +20,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import schemes
@@ -409,7 +409,9 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             presented = await resolver.present(resource, args)
             if presented is not None:
                 return presented
-            if resource.kind == "listing":
+            if resource.kind == "listing" and _output_path(args, resource) is not None:
+                await _write_content(args, resource, _listing_lines(resource))
+            elif resource.kind == "listing":
                 _show_listing(args, resource)
             elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
@@ -478,10 +480,19 @@ def _output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
     return None
 
 
-async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
-    """Stream the body to stdout or to a file, atomically: a temporary file in the same
-    folder, renamed over the target only once the transfer completed."""
+async def _listing_lines(resource: Resource) -> AsyncIterator[bytes]:
+    """A listing as ``_show_listing`` prints it when stdout is no terminal (for ``-o``)."""
+    for e in resource.entries:
+        yield f"{e.kind}\t{e.name}\t{e.url or ''}\n".encode("utf-8", "surrogateescape")
+
+
+async def _write_content(
+    args: argparse.Namespace, resource: Resource, chunks: AsyncIterable[bytes] | None = None
+) -> None:
+    """Stream the body (or ``chunks``) to stdout or to a file, atomically: a temporary file in
+    the same folder, renamed over the target only once the transfer completed."""
     path = _output_path(args, resource)
+    source: AsyncIterable[bytes] = resource if chunks is None else chunks
     if path is None and args.json:
         # stdout carries the metadata JSON: the content is read (to know it arrived whole)
         # and counted, not printed.
@@ -511,7 +522,7 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
                 bar.stop()
         return
     if _is_special(path):
-        await _write_special(path, resource)
+        await _write_special(path, resource, source)
         return
     import tempfile
     from pathlib import Path
@@ -525,7 +536,7 @@ async def _write_content(args: argparse.Namespace, resource: Resource) -> None:
     try:
         try:
             with os.fdopen(fd, "wb") as fh:
-                async for chunk in resource:  # resources raise typed errors, never OSError
+                async for chunk in source:  # resources raise typed errors, never OSError
                     fh.write(chunk)
                     if progress:
                         progress.update()
@@ -561,11 +572,11 @@ def _is_special(path: Path) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
 
 
-async def _write_special(path: Path, resource: Resource) -> None:
+async def _write_special(path: Path, resource: Resource, source: AsyncIterable[bytes]) -> None:
     """Stream into a FIFO or a device as it is: there is no file to swap in atomically."""
     try:
         with open(path, "wb") as fh:
-            async for chunk in resource:  # resources raise typed errors, never OSError
+            async for chunk in source:  # resources raise typed errors, never OSError
                 fh.write(chunk)
     except OSError as exc:
         raise _output_failed(path, exc) from None

@@ -349,3 +349,17 @@ async def test_output_to_a_fifo_writes_into_it_and_leaves_it_a_fifo(
         os.close(reader)
     assert stat.S_ISFIFO(fifo.stat().st_mode)  # not replaced by a regular file
     assert sorted(p.name for p in (root / "out").iterdir()) == ["pipe"]
+
+
+async def test_output_file_receives_a_listing_too(
+    servers: tuple[RunningServer, RunningServer], root: Path
+) -> None:
+    ftp, _web = servers
+    target = root / "out" / "listing.txt"
+    status, out, _err = await run_cli("get", "-o", str(target), f"ftp://{ftp.netloc}/pub/")
+    assert (status, out) == (0, b"")  # nothing on stdout: -o says where the result goes
+    assert target.read_text().splitlines() == [
+        f"entry\tbig.bin\tftp://{ftp.netloc}/pub/big.bin",
+        f"entry\thello.txt\tftp://{ftp.netloc}/pub/hello.txt",
+    ]
+    assert sorted(p.name for p in (root / "out").iterdir()) == ["listing.txt"]

@@ -478,3 +478,13 @@ async def test_cli_options_reach_the_plan() -> None:
     assert status == 0
     assert '"Search db=\\"db\\" query-type 3 seed \\"x\\" max 7"' in out
     assert "bytes [0, 1000)" in out
+
+
+async def test_cli_search_with_output_file_writes_the_listing_there(
+    wais: testservers.RunningServer, tmp_path: Path
+) -> None:
+    target = tmp_path / "hits.txt"
+    status, out, _ = await _cli("get", "-o", str(target), url_of(wais, "pub?croissant"))
+    assert (status, out) == (0, "")
+    hit_url = url_of(wais, "pub/TEXT/" + escaped(docid(wais, ODD_NAME)))
+    assert target.read_text().splitlines() == [f"document\tcaf\xe9 menu.txt\t{hit_url}"]

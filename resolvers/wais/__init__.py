@@ -76,6 +76,8 @@ class WAISResolver(Resolver):
         and the hit's own URL (tab-separated when standard output is not a terminal)."""
         if resource.kind != "listing" or getattr(args, "json", False):
             return None
+        if getattr(args, "output", None) or getattr(args, "remote_name", False):
+            return None  # -o/-O: the command line writes the listing into the file
         rows = [
             (
                 str(e.info.get("score") if e.info.get("score") is not None else ""),

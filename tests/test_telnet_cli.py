@@ -125,3 +125,30 @@ async def test_script_file_that_is_not_utf8_is_a_usage_error(server, tmp_path: P
     assert b"Traceback" not in err
     assert err.startswith(f"omniurl: --script {script}: not UTF-8".encode())
     assert server.info["lines"] == []  # nothing was sent: no connection was even made
+
+
+@pytest.mark.parametrize("source", ["file", "/dev/null"])
+async def test_stdin_from_a_file_is_sent_line_by_line(server, tmp_path: Path, source: str) -> None:
+    """``< commands.txt`` and ``< /dev/null``: epoll cannot watch a regular file or
+    /dev/null (EPERM), so standard input is read another way."""
+    from helpers import ROOT
+
+    commands = tmp_path / "commands.txt"
+    commands.write_bytes(b"echo from a file\nexit\n")
+    path = commands if source == "file" else Path(os.devnull)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with path.open("rb") as stdin:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "omniurl", "get", "--timeout", "1", "--login",
+            f"telnet://demo:demo@{server.netloc}/",
+            stdin=stdin, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            cwd=ROOT, env=env,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert b"Traceback" not in err
+    assert proc.returncode == 0, err
+    if source == "file":
+        assert b"from a file\r\n" in out and out.endswith(b"logout\r\n")
+        assert server.info["lines"][-1][2:] == [b"echo from a file\r\n", b"exit\r\n"]
+    else:
+        assert b"Welcome, demo." in out  # the session, then end of input: the output shown

@@ -14,7 +14,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ..errors import ConnectionClosed, ResolveTimeout
 from .session import TelnetSession
@@ -41,6 +41,18 @@ def raw_mode(fd: int) -> Iterator[None]:
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+
+
+async def _read_in_thread(fd: int, keys: asyncio.Queue[bytes]) -> None:
+    """Feed ``keys`` from a file that cannot be polled, until its end (``b""``)."""
+    while True:
+        try:
+            data = await asyncio.to_thread(os.read, fd, 1024)
+        except OSError:
+            data = b""
+        keys.put_nowait(data)
+        if not data:
+            return
 
 
 async def attach(
@@ -96,7 +108,13 @@ async def attach(
         out.write(bytes(session.history))
         out.flush()
         session.discard()
-        loop.add_reader(fd, on_input)
+        reading: asyncio.Future[None] | None = None
+        try:
+            loop.add_reader(fd, on_input)
+        except PermissionError:
+            # epoll cannot watch a regular file or /dev/null (EPERM: ``< commands.txt``);
+            # reads from those never block, so a thread reads them.
+            reading = asyncio.ensure_future(_read_in_thread(fd, keys))
         output = asyncio.ensure_future(pump_output())
         typing = asyncio.ensure_future(pump_input())
         try:
@@ -114,9 +132,12 @@ async def attach(
             status = 4
         finally:
             loop.remove_reader(fd)
-            for task in (output, typing):
+            tasks: list[asyncio.Future[Any]] = [output, typing]
+            if reading is not None:
+                tasks.append(reading)
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(output, typing, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
     escaped = (
         typing.done()
         and not typing.cancelled()

@@ -135,8 +135,8 @@ async def attach(
             tasks: list[asyncio.Future[Any]] = [output, typing]
             if reading is not None:
                 tasks.append(reading)
-            for task in tasks:
-                task.cancel()
+            for pending in tasks:
+                pending.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
     escaped = (
         typing.done()

@@ -171,3 +171,31 @@ async def test_login_prompt_again_is_an_auth_error_with_a_plain_tcp_server() -> 
         assert "asked for the login again" in str(info.value)
         assert recording_of(rec).lines() == [b"root", b"toor"]
         assert recording_of(rec).received == b"root\r\ntoor\r\n"
+
+
+async def test_refusal_after_a_pam_style_delay_is_still_an_auth_error() -> None:
+    """login(1) under PAM waits (pam_faildelay: Debian's /etc/pam.d/login says 3 s) before it
+    says "Login incorrect": a quiet second after the password is no proof of success."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            writer.write(b"login: ")
+            await reader.readline()
+            writer.write(b"Password: ")
+            await reader.readline()
+            await asyncio.sleep(2.5)
+            writer.write(b"\r\nLogin incorrect\r\nlogin: ")
+            await writer.drain()
+            await reader.read()  # until the client hangs up
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(AuthError) as info:
+            await resolve(f"telnet://demo:nope@127.0.0.1:{port}/", LOGIN)
+        assert "Login incorrect" in str(info.value)
+    finally:
+        server.close()
+        await server.wait_closed()

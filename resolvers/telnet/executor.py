@@ -25,8 +25,10 @@ from ..resource import Resource
 from .planner import SHELL_PROMPT
 from .session import TelnetSession
 
-#: How long the login outcome may stay silent before we take the login as accepted.
-OUTCOME_QUIET = 1.0
+#: How long the login outcome may stay silent before we take the login as accepted (when no
+#: shell prompt shows it sooner).  Longer than login(1)'s delay after a failure under PAM
+#: (pam_faildelay: 3 s in Debian's /etc/pam.d/login), so "Login incorrect" is not missed.
+OUTCOME_QUIET = 4.0
 
 
 class NVTClient(telnetlib3.TelnetClient):
@@ -104,7 +106,8 @@ async def _login_outcome(session: TelnetSession, step: Step) -> None:
         if prompt.search(seen):
             return
         try:
-            more = await session.fill(OUTCOME_QUIET, "the login outcome")
+            quiet = min(OUTCOME_QUIET, max(0.0, deadline - loop.time()))
+            more = await session.fill(quiet, "the login outcome")
         except ResolveTimeout:
             return  # quiet: no refusal came
         if not more:

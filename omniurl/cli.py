@@ -533,11 +533,13 @@ async def _write_content(
     except OSError as exc:
         raise _output_failed(path, exc) from None
     progress = _Progress(resource) if sys.stderr.isatty() else None
+    written = 0
     try:
         try:
             with os.fdopen(fd, "wb") as fh:
                 async for chunk in source:  # resources raise typed errors, never OSError
                     fh.write(chunk)
+                    written += len(chunk)
                     if progress:
                         progress.update()
         except OSError as exc:  # the write or the final flush (a full disk)
@@ -550,7 +552,7 @@ async def _write_content(
             os.replace(tmp, path)
         except OSError as exc:
             raise _output_failed(path, exc) from None
-        resource.metadata["bytes"] = resource.bytes_read
+        resource.metadata["bytes"] = written
         resource.metadata["output"] = str(path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -574,13 +576,15 @@ def _is_special(path: Path) -> bool:
 
 async def _write_special(path: Path, resource: Resource, source: AsyncIterable[bytes]) -> None:
     """Stream into a FIFO or a device as it is: there is no file to swap in atomically."""
+    written = 0
     try:
         with open(path, "wb") as fh:
             async for chunk in source:  # resources raise typed errors, never OSError
                 fh.write(chunk)
+                written += len(chunk)
     except OSError as exc:
         raise _output_failed(path, exc) from None
-    resource.metadata["bytes"] = resource.bytes_read
+    resource.metadata["bytes"] = written
     resource.metadata["output"] = str(path)
 
 

@@ -363,3 +363,9 @@ async def test_output_file_receives_a_listing_too(
         f"entry\thello.txt\tftp://{ftp.netloc}/pub/hello.txt",
     ]
     assert sorted(p.name for p in (root / "out").iterdir()) == ["listing.txt"]
+    status, out, _err = await run_cli(
+        "get", "--json", "-o", str(target), f"ftp://{ftp.netloc}/pub/"
+    )
+    doc = json.loads(out)
+    assert doc["metadata"]["output"] == str(target)
+    assert doc["metadata"]["bytes"] == target.stat().st_size  # what was written, not 0

@@ -446,13 +446,16 @@ def _show_listing(args: argparse.Namespace, resource: Resource) -> None:
     if sys.stdout.isatty():
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
-        table = Table(title=str(resource.url), show_lines=False)
+        # Text(): names and URLs come from the server, never rich markup ("[/]" would raise,
+        # "[link=...]" forge a hyperlink).
+        table = Table(title=Text(str(resource.url)), show_lines=False)
         table.add_column("kind")
         table.add_column("name")
         table.add_column("url", overflow="fold")
         for e in resource.entries:
-            table.add_row(e.kind, e.name, e.url or "")
+            table.add_row(Text(e.kind), Text(e.name), Text(e.url or ""))
         Console().print(table)
     else:
         for e in resource.entries:

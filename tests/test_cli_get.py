@@ -369,3 +369,47 @@ async def test_output_file_receives_a_listing_too(
     doc = json.loads(out)
     assert doc["metadata"]["output"] == str(target)
     assert doc["metadata"]["bytes"] == target.stat().st_size  # what was written, not 0
+
+
+@pytest.mark.parametrize("name", ["[/]", "[link=http://evil.example/]click me[/link]"])
+def test_listing_table_shows_server_text_literally(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Entry names come from the server: on a terminal, the rich table must show them as
+    text, never read them as rich markup (a MarkupError traceback, or a forged hyperlink)."""
+    import argparse
+    import sys
+    from types import SimpleNamespace
+
+    from omniurl.cli import _show_listing
+    from resolvers.resource import Entry
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "200")
+    resource = SimpleNamespace(
+        url="ftp://127.0.0.1/[/]", entries=[Entry(name=name, kind="file", url="ftp://h/x")]
+    )
+    _show_listing(argparse.Namespace(json=False), resource)  # type: ignore[arg-type]
+    shown = capsys.readouterr().out
+    assert name in shown
+    assert "\x1b]8;" not in shown  # no OSC 8 hyperlink
+
+
+def test_wais_hit_table_shows_server_text_literally(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+    import asyncio
+    import sys
+    from types import SimpleNamespace
+
+    from resolvers.resource import Entry
+    from resolvers.wais import WAISResolver
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "200")
+    hit = Entry(name="[/]headline", kind="document", url="wais://h/db/TEXT/x", info={"score": 1})
+    resource = SimpleNamespace(kind="listing", url="wais://h/db?x", entries=[hit])
+    presented = WAISResolver().present(resource, argparse.Namespace(json=False))  # type: ignore[arg-type]
+    assert asyncio.run(presented) == 0
+    assert "[/]headline" in capsys.readouterr().out

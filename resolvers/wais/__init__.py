@@ -91,12 +91,14 @@ class WAISResolver(Resolver):
         if sys.stdout.isatty():
             from rich.console import Console
             from rich.table import Table
+            from rich.text import Text
 
-            table = Table(title=f"{resource.url!s}: {len(rows)} hit(s)")
+            # Text(): headlines come from the server, never rich markup.
+            table = Table(title=Text(f"{resource.url!s}: {len(rows)} hit(s)"))
             for column in ("score", "size", "type", "headline", "url"):
                 table.add_column(column, overflow="fold")
             for row in rows:
-                table.add_row(*row)
+                table.add_row(*(Text(cell) for cell in row))
             Console().print(table)
         else:
             for row in rows:

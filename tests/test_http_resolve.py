@@ -19,6 +19,7 @@ from resolvers.errors import (
     AddressRefused,
     ConnectionClosed,
     PortRefused,
+    ProtocolError,
     RedirectRefused,
     ResolveTimeout,
     StatusError,
@@ -306,3 +307,17 @@ def test_synchronous_facade_for_scripts(web_root: Path) -> None:
             assert data.decode().split("\t")[:2] == ["entry", "big.bin"]
         else:
             assert data == b"hello\n"
+
+
+@pytest.mark.parametrize("location", ["http://[::1/", "//[x/y"])
+async def test_redirect_to_a_malformed_location_is_a_protocol_error(location: str) -> None:
+    """urljoin raises a bare ValueError on an unclosed IPv6 bracket: it must come out as the
+    typed error naming the Location, like any other invalid redirect target."""
+    reply = f"HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n".encode()
+    server = await start_recording(respond=lambda line: reply if line == b"" else b"")
+    try:
+        with pytest.raises(ProtocolError) as info:
+            await resolvers.resolve(f"http://127.0.0.1:{server.port}/", OPTS)
+        assert info.value.component == "location"
+    finally:
+        await server.close()

@@ -62,7 +62,10 @@ def typed_errors(what: str) -> Iterator[None]:
         text = str(exc)
         if "closed" in text or "incomplete" in text.lower():
             raise ConnectionClosed(f"the server closed the connection {what}: {text}") from None
-        raise ProtocolError(f"the server broke HTTP {what}: {text}") from None
+        # httpx parses a redirect's Location itself (even when not following): its
+        # "Invalid URL in location header" blames the server's Location.
+        component = "location" if "location header" in text.lower() else None
+        raise ProtocolError(f"the server broke HTTP {what}: {text}", component=component) from None
     except httpx.TransportError as exc:
         raise TransportError(f"network failure {what}: {exc or type(exc).__name__}") from None
 
@@ -160,10 +163,10 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
 
 def _redirect_target(base: str, location: str) -> schemes.URL:
     """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2)."""
-    text = urllib.parse.urljoin(base, location)
     try:
-        return schemes.parse(text)
-    except URLError as exc:
+        # urljoin raises a bare ValueError itself (an unclosed "[" of an IPv6 literal).
+        return schemes.parse(urllib.parse.urljoin(base, location))
+    except (URLError, ValueError) as exc:
         raise ProtocolError(
             f"the server redirected to {location!r}, which is not a valid URL: {exc}",
             component="location",

@@ -9,7 +9,7 @@ import pytest
 from _ftphttp import OPTS
 
 import resolvers
-from resolvers.errors import NotFound, PlanError, SchemeRefused
+from resolvers.errors import DelimiterRefused, NotFound, PlanError, SchemeRefused
 from resolvers.policy import STRICT
 
 
@@ -76,3 +76,13 @@ def test_plan_has_no_transport() -> None:
         "steps": ["open /etc/hosts"],
         "when": [None],
     }
+
+
+def test_nul_in_the_path_is_refused_before_anything_is_opened() -> None:
+    """A path name cannot hold NUL (the system call would cut it there); %00 used to reach
+    os.stat and come out as a bare ValueError."""
+    with pytest.raises(DelimiterRefused) as info:
+        resolvers.check("file:///etc/hosts%00.txt", OPTS)
+    assert info.value.component == "path"
+    assert info.value.octet == 0
+

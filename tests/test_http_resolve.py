@@ -312,7 +312,7 @@ def test_synchronous_facade_for_scripts(web_root: Path) -> None:
             assert data == b"hello\n"
 
 
-@pytest.mark.parametrize("location", ["http://[::1/", "//[x/y"])
+@pytest.mark.parametrize("location", ["http://[::1/", "//[x/y", "foo:bar"])
 async def test_redirect_to_a_malformed_location_is_a_protocol_error(location: str) -> None:
     """urljoin raises a bare ValueError on an unclosed IPv6 bracket: it must come out as the
     typed error naming the Location, like any other invalid redirect target."""

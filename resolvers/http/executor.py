@@ -66,6 +66,12 @@ def typed_errors(what: str) -> Iterator[None]:
         # "Invalid URL in location header" blames the server's Location.
         component = "location" if "location header" in text.lower() else None
         raise ProtocolError(f"the server broke HTTP {what}: {text}", component=component) from None
+    except httpx.InvalidURL as exc:
+        # The request URL was built before sending: inside send(), only the Location httpx
+        # parses for its next_request can be invalid ("foo:bar").
+        raise ProtocolError(
+            f"the server redirected to an invalid URL {what}: {exc}", component="location"
+        ) from None
     except httpx.TransportError as exc:
         raise TransportError(f"network failure {what}: {exc or type(exc).__name__}") from None
 

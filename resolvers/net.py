@@ -65,6 +65,13 @@ async def resolve_addresses(
         raise ConnectError(
             f"cannot resolve host {bare}: {exc.strerror}", component="host"
         ) from None
+    except UnicodeError:
+        # The IDNA codec refuses the name before any query (RFC 1035 §2.3.4: a label is at
+        # most 63 octets; no label is empty).
+        raise ConnectError(
+            f"cannot resolve host {bare}: a label is empty or longer than 63 octets",
+            component="host",
+        ) from None
     addresses: list[tuple[str, int]] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         address = str(sockaddr[0])

@@ -324,3 +324,12 @@ async def test_redirect_to_a_malformed_location_is_a_protocol_error(location: st
         assert info.value.component == "location"
     finally:
         await server.close()
+
+
+async def test_a_lenient_host_httpx_cannot_encode_is_a_typed_error() -> None:
+    """The lenient parser keeps "☃.example"; httpx's IDNA 2008 refuses it with a bare
+    httpx.InvalidURL while the request is built: a typed error naming the host instead."""
+    url = schemes.parse("http://\u2603.example/", strict=False)
+    with pytest.raises(resolvers.errors.PlanError) as info:
+        await resolvers.resolve(url, OPTS)
+    assert info.value.component == "host"

@@ -26,6 +26,7 @@ from ..base import Follow
 from ..errors import (
     ConnectError,
     ConnectionClosed,
+    PlanError,
     ProtocolError,
     ResolveError,
     ResolveTimeout,
@@ -84,12 +85,16 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     url = plan.url
     assert isinstance(url, HTTPURL)
     target: str = plan.get("target")
-    request_url = httpx.URL(
-        scheme=plan.scheme,
-        host=url.hostname,
-        port=url.port,
-        raw_path=target.encode("utf-8", "surrogateescape"),
-    )
+    try:
+        request_url = httpx.URL(
+            scheme=plan.scheme,
+            host=url.hostname,
+            port=url.port,
+            raw_path=target.encode("utf-8", "surrogateescape"),
+        )
+    except httpx.InvalidURL as exc:
+        # A leniently parsed host httpx's IDNA 2008 encoder refuses ("☃.example").
+        raise PlanError(f"cannot make an HTTP request of {url}: {exc}", component="host") from None
     client = httpx.AsyncClient(
         transport=PolicyTransport(options, scheme=plan.scheme, host=url.hostname),
         timeout=httpx.Timeout(

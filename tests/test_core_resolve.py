@@ -282,4 +282,4 @@ async def test_a_host_label_longer_than_63_octets_is_a_connect_error(scheme: str
     with pytest.raises(ConnectError) as info:
         await resolvers.resolve(f"{scheme}://{host}/x", Options(connect_timeout=2))
     assert info.value.component == "host"
-    assert "63" in info.value.message
+    assert "label empty or too long" in info.value.message

@@ -333,3 +333,18 @@ async def test_a_lenient_host_httpx_cannot_encode_is_a_typed_error() -> None:
     with pytest.raises(resolvers.errors.PlanError) as info:
         await resolvers.resolve(url, OPTS)
     assert info.value.component == "host"
+
+
+@pytest.mark.parametrize(
+    "proxy", ["http://[x", "garbage", "http://127.0.0.1:99999", "socks5://127.0.0.1:1080"]
+)
+async def test_a_malformed_environment_proxy_is_a_configuration_error(
+    proxy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --proxy-env, a broken http_proxy came out as ValueError/KeyError from deep inside
+    httpcore (or, for socks5://, as HTTP proxy requests sent to a SOCKS port)."""
+    monkeypatch.setenv("http_proxy", proxy)
+    monkeypatch.setenv("no_proxy", "")
+    with pytest.raises(resolvers.errors.ConfigurationError) as info:
+        await resolvers.resolve("http://example.test/", OPTS.with_(trust_env=True))
+    assert proxy in info.value.message

@@ -267,7 +267,13 @@ def test_resolve_specs_in_the_api_like_curl() -> None:
     options = Options().resolving("a.example:21:127.0.0.1:2121", "b.example:127.0.0.3")
     assert options.map_address("a.example", 21) == ("127.0.0.1", 2121)
     assert options.map_address("b.example", 80) == ("127.0.0.3", 80)
-    for bad in ("example.org", "example.org:99999:127.0.0.1", ":21:127.0.0.1", "a:1:b:2:c"):
+    for bad in (
+        "example.org",
+        "example.org:99999:127.0.0.1",
+        ":21:127.0.0.1",
+        "a:1:b:2:c",
+        "example.org:\u00b2:127.0.0.1",  # isdigit() says yes, int() raises ValueError
+    ):
         with pytest.raises(ConfigurationError):
             parse_resolve(bad)
 

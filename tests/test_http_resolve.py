@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import shutil
 import ssl
 import subprocess
@@ -348,3 +350,26 @@ async def test_a_malformed_environment_proxy_is_a_configuration_error(
     with pytest.raises(resolvers.errors.ConfigurationError) as info:
         await resolvers.resolve("http://example.test/", OPTS.with_(trust_env=True))
     assert proxy in info.value.message
+
+
+@pytest.mark.parametrize("sent", [b"", b"HTTP/1.1 200 OK\r\nContent-Le"])
+async def test_a_server_that_closes_before_its_response_is_connection_closed(sent: bytes) -> None:
+    """httpx says "Server disconnected without sending a response": a connection closed
+    early (a TransportError, as for every other scheme), not a broken protocol."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+            writer.write(sent)
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(ConnectionClosed):
+            await resolvers.resolve(f"http://127.0.0.1:{port}/", OPTS)
+    finally:
+        server.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(server.wait_closed(), 2)

@@ -61,7 +61,7 @@ def typed_errors(what: str) -> Iterator[None]:
         raise ConnectError(f"cannot connect {what}: {exc}", component="host") from None
     except httpx.RemoteProtocolError as exc:
         text = str(exc)
-        if "closed" in text or "incomplete" in text.lower():
+        if "closed" in text or "disconnected" in text or "incomplete" in text.lower():
             raise ConnectionClosed(f"the server closed the connection {what}: {text}") from None
         # httpx parses a redirect's Location itself (even when not following): its
         # "Invalid URL in location header" blames the server's Location.

@@ -65,6 +65,12 @@ async def resolve_addresses(
         raise ConnectError(
             f"cannot resolve host {bare}: {exc.strerror}", component="host"
         ) from None
+    except UnicodeError as exc:
+        # The IDNA codec refuses the name before any query (RFC 1035 §2.3.4: a label is at
+        # most 63 octets, and none is empty; or a character IDNA does not allow).
+        raise ConnectError(
+            f"cannot resolve host {bare}: DNS cannot carry the name ({exc})", component="host"
+        ) from None
     addresses: list[tuple[str, int]] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         address = str(sockaddr[0])

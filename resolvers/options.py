@@ -50,7 +50,7 @@ def parse_resolve(spec: str) -> tuple[ResolveKey, ResolveKey]:
     parts.append(buf)
 
     def port_of(text: str) -> int:
-        if not text.isdigit() or not 0 < int(text) < 65536:
+        if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 65536:
             raise ConfigurationError(f"resolve {spec!r}: bad port {text!r}", component="port")
         return int(text)
 

@@ -74,6 +74,9 @@ DELIMITERS: dict[str, frozenset[int]] = {
     "prospero": _CR_LF_NUL,
     # WAIS database names are joined with 0x1F (protspec.txt, tag 18).
     "wais": frozenset(b"\x00\x1f"),
+    # A local file's path name (file:, §3.10): the system call takes NUL as its end, so a
+    # %00 would open a different file than the URL names.
+    "file-path": frozenset(b"\x00"),
     # Length-prefixed binary fields: nothing is a delimiter.
     "binary": frozenset(),
 }

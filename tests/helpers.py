@@ -67,14 +67,51 @@ async def run_omniurl(
     )
 
 
+def connected_sockets() -> set[int]:
+    """The inodes of this process's connected TCP sockets (Linux: /proc), listeners left out.
+
+    The test servers run in this process too, so a connection shows up twice (our end and
+    the server's); the server closes its end when ours closes.
+    """
+    mine: set[int] = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            link = os.readlink(f"/proc/self/fd/{fd}")
+            if link.startswith("socket:["):
+                mine.add(int(link[8:-1]))
+    found: set[int] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as fh:
+            for row in fh.readlines()[1:]:
+                fields = row.split()
+                # st 0A is LISTEN; field 9 is the inode
+                if fields[3] != "0A" and int(fields[9]) in mine:
+                    found.add(int(fields[9]))
+    return found
+
+
+async def assert_no_new_connections(before: set[int], what: str, timeout: float = 3) -> None:
+    """Wait (bounded) until every TCP connection opened since ``before`` is closed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while connected_sockets() - before:
+        if loop.time() > deadline:
+            raise AssertionError(f"{what}: connections still open after {timeout} s")
+        await asyncio.sleep(0.02)
+
+
 async def cancel_mid_transfer(url: str, options: Options) -> None:
     """Resolve ``url``, cancel the task once the first chunk has arrived, and check that the
-    cancellation comes out as ``CancelledError`` (a leaked socket would be a ResourceWarning,
-    which the suite turns into an error)."""
+    cancellation comes out as ``CancelledError`` and that every connection it opened is
+    closed (the resource is kept referenced meanwhile, so no garbage collector closes them
+    for us)."""
     started = asyncio.Event()
+    held: list[object] = []
+    before = connected_sockets()
 
     async def fetch() -> None:
         async with await resolvers.resolve(url, options) as r:
+            held.append(r)
             async for _chunk in r:
                 started.set()
                 await asyncio.sleep(10)
@@ -85,6 +122,7 @@ async def cancel_mid_transfer(url: str, options: Options) -> None:
     try:
         await task
     except asyncio.CancelledError:
+        await assert_no_new_connections(before, f"cancelling the transfer of {url}")
         return
     raise AssertionError(f"cancelling the transfer of {url} raised no CancelledError")
 

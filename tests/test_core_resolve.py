@@ -267,6 +267,25 @@ def test_resolve_specs_in_the_api_like_curl() -> None:
     options = Options().resolving("a.example:21:127.0.0.1:2121", "b.example:127.0.0.3")
     assert options.map_address("a.example", 21) == ("127.0.0.1", 2121)
     assert options.map_address("b.example", 80) == ("127.0.0.3", 80)
-    for bad in ("example.org", "example.org:99999:127.0.0.1", ":21:127.0.0.1", "a:1:b:2:c"):
+    for bad in (
+        "example.org",
+        "example.org:99999:127.0.0.1",
+        ":21:127.0.0.1",
+        "a:1:b:2:c",
+        "example.org:\u00b2:127.0.0.1",  # isdigit() says yes, int() raises ValueError
+    ):
         with pytest.raises(ConfigurationError):
             parse_resolve(bad)
+
+
+@pytest.mark.parametrize("scheme", ["gopher", "ftp", "http", "nntp"])
+async def test_a_host_label_longer_than_63_octets_is_a_connect_error(scheme: str) -> None:
+    """getaddrinfo raises a bare UnicodeError (the IDNA codec: "label empty or too long")
+    before any DNS query; it is the host's fault, said as a typed error."""
+    from resolvers.errors import ConnectError
+
+    host = "a" * 64 + ".example"
+    with pytest.raises(ConnectError) as info:
+        await resolvers.resolve(f"{scheme}://{host}/x", Options(connect_timeout=2))
+    assert info.value.component == "host"
+    assert "label empty or too long" in info.value.message

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import socket
 from pathlib import Path
 
@@ -9,7 +11,7 @@ import pytest
 from _ftphttp import OPTS
 
 import resolvers
-from resolvers.errors import NotFound, PlanError, SchemeRefused
+from resolvers.errors import DelimiterRefused, NotFound, PlanError, ReplyError, SchemeRefused
 from resolvers.policy import STRICT
 
 
@@ -76,3 +78,31 @@ def test_plan_has_no_transport() -> None:
         "steps": ["open /etc/hosts"],
         "when": [None],
     }
+
+
+def test_nul_in_the_path_is_refused_before_anything_is_opened() -> None:
+    """A path name cannot hold NUL (the system call would cut it there); %00 used to reach
+    os.stat and come out as a bare ValueError."""
+    with pytest.raises(DelimiterRefused) as info:
+        resolvers.check("file:///etc/hosts%00.txt", OPTS)
+    assert info.value.component == "path"
+    assert info.value.octet == 0
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux /proc")
+async def test_a_read_error_is_a_typed_error_naming_the_path() -> None:
+    """/proc/self/mem opens but its first read fails with EIO: a typed error, not OSError."""
+    async with await resolvers.resolve("file:///proc/self/mem", OPTS) as resource:
+        with pytest.raises(ReplyError) as info:
+            await resource.read()
+    assert info.value.component == "path"
+
+
+async def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    """Opening a FIFO blocks (in a thread nobody can cancel) until a writer comes: refused."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ReplyError) as info:
+        await asyncio.wait_for(resolvers.resolve(f"file://{fifo}", OPTS), 5)
+    assert info.value.component == "path"
+    assert "pipe" in info.value.message

@@ -308,3 +308,27 @@ def test_plan_marks_setup_steps_conditional_only_when_connections_are_kept() -> 
         "a new connection; reply 331",
         "a new connection",
     ]
+
+
+async def test_a_dead_data_port_is_not_blamed_on_the_urls_host() -> None:
+    """The EPSV reply names a port where nothing listens: the server's data connection failed,
+    not the host the URL names (which answered on the control connection)."""
+    gone = await start_recording()
+    dead_port = gone.port
+    await gone.close()
+    answers = {
+        b"USER": b"230 in\r\n",
+        b"TYPE": b"200 ok\r\n",
+        b"EPSV": b"229 Extended Passive Mode (|||%d|)\r\n" % dead_port,
+    }
+    control = await start_recording(
+        greeting=b"220 scripted\r\n", respond=lambda line: answers.get(line.split(b" ", 1)[0])
+    )
+    try:
+        with pytest.raises(resolvers.errors.ConnectError) as info:
+            await resolvers.resolve(f"ftp://{control.netloc}/f.bin", OPTS)
+        assert info.value.component is None
+        assert "data connection" in info.value.message
+        assert str(dead_port) in info.value.message
+    finally:
+        await control.close()

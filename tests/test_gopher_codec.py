@@ -257,3 +257,26 @@ def test_gopher_plus_strings(
 ) -> None:
     request = parse_request(text)
     assert (request.kind, request.view, request.attributes) == (kind, view, attributes)
+
+
+@pytest.mark.parametrize(
+    "host",
+    [b"h/x?y#z", b"[::1", b"::1]/x", b"a b", b"\xff", b"user@h", b"h:70", b"h%41"],
+)
+def test_a_host_no_url_can_carry_gives_no_url(host: bytes) -> None:
+    """A menu line's host field goes into the entry's URL as it is: one that would change how
+    the URL splits ("h/x?y#z" read back as host h, selector "x?y") must give no URL at all,
+    not a link to some other item."""
+    for gtype in (b"1", b"8"):
+        item = parse_menu_line(gtype + b"Item\t/sel\t" + host + b"\t70")
+        assert item_url(item) is None
+        assert to_entry(item).url is None
+
+
+@pytest.mark.parametrize("host", [b"gopher.example", b"10.0.0.1", b"::1", b"under_score.example"])
+def test_hosts_a_url_can_carry_keep_their_url(host: bytes) -> None:
+    url = item_url(parse_menu_line(b"1Item\t/sel\t" + host + b"\t70"))
+    assert url is not None
+    parsed = schemes.parse(url, strict=False)
+    assert parsed.hostname == host.decode()  # type: ignore[attr-defined]
+    assert parsed.selector == "/sel"  # type: ignore[attr-defined]

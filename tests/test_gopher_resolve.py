@@ -463,3 +463,14 @@ async def test_gopher_plus_exact_length_ignores_what_follows() -> None:
         resource = await fetch(f"gopher://127.0.0.1:{port}/9/t%09%09+")
     assert resource.data == b"hello"
     assert resource.size == 5
+
+
+async def test_gopher_plus_moved_to_a_malformed_item_is_a_protocol_error() -> None:
+    """A -3 "moved" whose menu line names no valid URL is the server's fault: ProtocolError
+    naming the location, not a URLError blaming the host of the URL we were given."""
+    moved = b"--3\r\nAdmin <a@h>\r\n1Moved\t/x\tunder_score.example\t70\r\n.\r\n"
+    async with scripted(moved) as port:
+        with pytest.raises(ProtocolError) as info:
+            await fetch(f"gopher://127.0.0.1:{port}/0/old%09%09+")
+    assert info.value.component == "location"
+    assert "under_score.example" in info.value.message

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import shutil
 import ssl
 import subprocess
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import OPTS, transcript
-from helpers import cancel_mid_transfer
+from helpers import assert_no_new_connections, cancel_mid_transfer, connected_sockets
 
 import resolvers
 import schemes
@@ -19,6 +21,7 @@ from resolvers.errors import (
     AddressRefused,
     ConnectionClosed,
     PortRefused,
+    ProtocolError,
     RedirectRefused,
     ResolveTimeout,
     StatusError,
@@ -263,10 +266,13 @@ async def test_environment_proxy_is_ignored_unless_trusted(
 
 
 async def test_leaving_early_closes_the_connection(web: RunningServer) -> None:
+    before = connected_sockets()
     async with await resolvers.resolve(f"http://{web.netloc}/pub/big.bin", OPTS) as resource:
         async for _chunk in resource:
             break
-    # a leaked socket would be a ResourceWarning, which this suite turns into an error
+    # `resource` is still referenced: only our close, not the garbage collector, ends it
+    await assert_no_new_connections(before, "leaving the transfer early")
+    assert resource.kind == "content"
 
 
 async def test_cancelling_a_transfer_cleans_up(web: RunningServer) -> None:
@@ -306,3 +312,64 @@ def test_synchronous_facade_for_scripts(web_root: Path) -> None:
             assert data.decode().split("\t")[:2] == ["entry", "big.bin"]
         else:
             assert data == b"hello\n"
+
+
+@pytest.mark.parametrize("location", ["http://[::1/", "//[x/y", "foo:bar"])
+async def test_redirect_to_a_malformed_location_is_a_protocol_error(location: str) -> None:
+    """urljoin raises a bare ValueError on an unclosed IPv6 bracket: it must come out as the
+    typed error naming the Location, like any other invalid redirect target."""
+    reply = f"HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n".encode()
+    server = await start_recording(respond=lambda line: reply if line == b"" else b"")
+    try:
+        with pytest.raises(ProtocolError) as info:
+            await resolvers.resolve(f"http://127.0.0.1:{server.port}/", OPTS)
+        assert info.value.component == "location"
+    finally:
+        await server.close()
+
+
+async def test_a_lenient_host_httpx_cannot_encode_is_a_typed_error() -> None:
+    """The lenient parser keeps "☃.example"; httpx's IDNA 2008 refuses it with a bare
+    httpx.InvalidURL while the request is built: a typed error naming the host instead."""
+    url = schemes.parse("http://\u2603.example/", strict=False)
+    with pytest.raises(resolvers.errors.PlanError) as info:
+        await resolvers.resolve(url, OPTS)
+    assert info.value.component == "host"
+
+
+@pytest.mark.parametrize(
+    "proxy", ["http://[x", "garbage", "http://127.0.0.1:99999", "socks5://127.0.0.1:1080"]
+)
+async def test_a_malformed_environment_proxy_is_a_configuration_error(
+    proxy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --proxy-env, a broken http_proxy came out as ValueError/KeyError from deep inside
+    httpcore (or, for socks5://, as HTTP proxy requests sent to a SOCKS port)."""
+    monkeypatch.setenv("http_proxy", proxy)
+    monkeypatch.setenv("no_proxy", "")
+    with pytest.raises(resolvers.errors.ConfigurationError) as info:
+        await resolvers.resolve("http://example.test/", OPTS.with_(trust_env=True))
+    assert proxy in info.value.message
+
+
+@pytest.mark.parametrize("sent", [b"", b"HTTP/1.1 200 OK\r\nContent-Le"])
+async def test_a_server_that_closes_before_its_response_is_connection_closed(sent: bytes) -> None:
+    """httpx says "Server disconnected without sending a response": a connection closed
+    early (a TransportError, as for every other scheme), not a broken protocol."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+            writer.write(sent)
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(ConnectionClosed):
+            await resolvers.resolve(f"http://127.0.0.1:{port}/", OPTS)
+    finally:
+        server.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(server.wait_closed(), 2)

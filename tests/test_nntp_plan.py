@@ -94,7 +94,22 @@ def test_server_configuration(spec: str, expected: tuple[str, int, bool]) -> Non
     assert parse_server(spec) == expected
 
 
-@pytest.mark.parametrize("spec", ["", "host:0", "host:99999", "host:x", "[::1", "a b", "h/x"])
+@pytest.mark.parametrize(
+    "spec",
+    # "\u00b2" (superscript two) is a str.isdigit() digit that int() refuses with ValueError;
+    # "\u0661\u0661\u0669" (Arabic-Indic 119) is one int() accepts: neither is a port.
+    [
+        "",
+        "host:0",
+        "host:99999",
+        "host:x",
+        "[::1",
+        "a b",
+        "h/x",
+        "h:\u00b2",
+        "h:\u0661\u0661\u0669",
+    ],
+)
 def test_bad_server_configuration(spec: str) -> None:
     with pytest.raises(ConfigurationError):
         parse_server(spec)

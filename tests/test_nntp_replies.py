@@ -197,3 +197,10 @@ def test_urls_handed_out_in_listings() -> None:
     assert news_url_for_group(b"alt.$") == "news:alt.%24"
     assert news_url_for_message_id(b"<a/b%c#d@host>") == "news:a/b%25c%23d@host"
     assert news_url_for_message_id(b"no-brackets@x") is None
+
+
+@pytest.mark.parametrize("raw", [b"=?utf-8?b?a?=", b"Re: =?UTF-8?B?abcde?= x"])
+def test_decode_words_keeps_a_broken_encoded_word_as_sent(raw: bytes) -> None:
+    """A malformed base64 encoded-word (email raises HeaderParseError, not ValueError) must not
+    escape an overview listing as a raw library exception: the text stays as sent."""
+    assert decode_words(raw) == raw.decode()

@@ -42,6 +42,11 @@ async def execute_file(plan: Plan, options: Options) -> Resource:
         raise ReplyError(f"cannot open {path}: {exc.strerror}", component="path") from None
     if stat.S_ISDIR(st.st_mode):
         return Resource(plan, kind="listing", entries=await asyncio.to_thread(_list, plan, raw))
+    if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+        # open() on a named pipe blocks until a writer comes, in a thread nobody can cancel:
+        # an unbounded wait.
+        kind = "a named pipe" if stat.S_ISFIFO(st.st_mode) else "a socket"
+        raise ReplyError(f"{path} is {kind}, not a file to read", component="path")
     try:
         fh: BinaryIO = await asyncio.to_thread(open, raw, "rb")
     except OSError as exc:
@@ -50,7 +55,12 @@ async def execute_file(plan: Plan, options: Options) -> Resource:
     async def body() -> AsyncIterator[bytes]:
         try:
             while True:
-                chunk = await asyncio.to_thread(fh.read, options.chunk_size)
+                try:
+                    chunk = await asyncio.to_thread(fh.read, options.chunk_size)
+                except OSError as exc:
+                    raise ReplyError(
+                        f"cannot read {path}: {exc.strerror or exc}", component="path"
+                    ) from None
                 if not chunk:
                     return
                 yield chunk

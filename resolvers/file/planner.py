@@ -15,7 +15,7 @@ from schemes.file import FileURL
 
 from ..errors import PlanError
 from ..options import Options
-from ..plan import Plan, Step
+from ..plan import Plan, Step, WireValue
 
 
 def local_names() -> frozenset[str]:
@@ -52,6 +52,7 @@ def plan_file(url: URL, options: Options) -> Plan:
                 shown=f"open {path}",
                 kind="info",
                 meta=(("path", path),),
+                values=(WireValue("path", path.encode("utf-8", "surrogateescape"), "file-path"),),
             ),
         ),
         meta=(("path", path),),

@@ -25,6 +25,7 @@ from schemes.ftp import FTPURL
 from .. import net
 from ..errors import (
     AuthError,
+    ConnectError,
     ConnectionClosed,
     LimitExceeded,
     NotFound,
@@ -250,7 +251,14 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         peer = control.writer.get_extra_info("peername")
         address = str(peer[0]) if peer else plan.host
         options.note("*", f"data connection to {address} port {port}")
-        data = await net.open_socket(address, port, options)
+        try:
+            data = await net.open_socket(address, port, options)
+        except ConnectError as exc:
+            # The port came from the server's passive reply: the URL's host is not to blame.
+            raise ConnectError(
+                f"cannot open the data connection to {address} port {port} (from the "
+                f"server's {reply.code} reply): {exc.message}"
+            ) from None
         reply = await control.command(transfer)
         if reply.code not in ("125", "150"):
             raise _fail(reply, transfer.shown, "name" if transfer.values else "cwd")

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
 import schemes
+from schemes.errors import URLError
 
 from ..base import Follow
 from ..errors import (
@@ -249,7 +250,16 @@ async def _gplus_error(
             item = parse_menu_line(line)
             target = item_url(item)
             if target is not None and target.startswith("gopher:"):
-                raise Follow(schemes.parse(target), reason="Gopher+ item moved")
+                try:
+                    moved = schemes.parse(target)
+                except URLError as exc:
+                    # The server's menu line is to blame, not the URL we were given.
+                    raise ProtocolError(
+                        f"the server says the item moved to {target!r}, which is not a "
+                        f"valid URL: {exc}",
+                        component="location",
+                    ) from None
+                raise Follow(moved, reason="Gopher+ item moved")
     # Gopher+: the first line names the administrator, the rest is the message.
     message = b" ".join(lines[1:] or lines).decode("utf-8", "replace") or status_line
     what = {1: "not available", 2: "try again later", 3: "moved"}.get(status.code, "error")

@@ -15,6 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from schemes.authority import check_host
+from schemes.errors import URLError
+
 from ..resource import Entry
 from .itemtypes import item_type
 
@@ -97,7 +100,7 @@ def gopher_url(
 def item_url(item: MenuItem) -> str | None:
     """The URL an entry links to: ``None`` for info and error lines; ``telnet:``/``tn3270:``
     for sessions (RFC 4266 §2.2); the ``URL:`` convention for web links; else ``gopher:``."""
-    if item.gtype in "i3" or item.malformed or item.port is None or not item.host:
+    if item.gtype in "i3" or item.malformed or item.port is None or not _url_host(item.host):
         return None
     if item.gtype in "8T":
         scheme = "telnet" if item.gtype == "8" else "tn3270"
@@ -109,6 +112,20 @@ def item_url(item: MenuItem) -> str | None:
     # §3.4.4: an item tagged "?" has a +ASK form; its URL says so with the "?" Gopher+ string.
     plus = b"?" if item.gopher_plus == "?" else None
     return gopher_url(item.host, item.port, item.gtype, item.selector, gopher_plus=plus)
+
+
+def _url_host(host: str) -> bool:
+    """Whether a menu line's host can stand in a URL as it is (§3.1, leniently: what
+    ``schemes`` accepts).  A host such as ``h/x?y#z`` would change how the URL splits and
+    name another item, so such an entry gets no URL at all."""
+    text = f"[{host}]" if ":" in host else host
+    if not text or not text.isascii():
+        return False
+    try:
+        check_host(text, 0, len(text), strict=False, empty_host=False)
+    except URLError:
+        return False
+    return True
 
 
 def to_entry(item: MenuItem) -> Entry:

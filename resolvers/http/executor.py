@@ -26,6 +26,7 @@ from ..base import Follow
 from ..errors import (
     ConnectError,
     ConnectionClosed,
+    PlanError,
     ProtocolError,
     ResolveError,
     ResolveTimeout,
@@ -60,9 +61,18 @@ def typed_errors(what: str) -> Iterator[None]:
         raise ConnectError(f"cannot connect {what}: {exc}", component="host") from None
     except httpx.RemoteProtocolError as exc:
         text = str(exc)
-        if "closed" in text or "incomplete" in text.lower():
+        if "closed" in text or "disconnected" in text or "incomplete" in text.lower():
             raise ConnectionClosed(f"the server closed the connection {what}: {text}") from None
-        raise ProtocolError(f"the server broke HTTP {what}: {text}") from None
+        # httpx parses a redirect's Location itself (even when not following): its
+        # "Invalid URL in location header" blames the server's Location.
+        component = "location" if "location header" in text.lower() else None
+        raise ProtocolError(f"the server broke HTTP {what}: {text}", component=component) from None
+    except httpx.InvalidURL as exc:
+        # The request URL was built before sending: inside send(), only the Location httpx
+        # parses for its next_request can be invalid ("foo:bar").
+        raise ProtocolError(
+            f"the server redirected to an invalid URL {what}: {exc}", component="location"
+        ) from None
     except httpx.TransportError as exc:
         raise TransportError(f"network failure {what}: {exc or type(exc).__name__}") from None
 
@@ -75,12 +85,16 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     url = plan.url
     assert isinstance(url, HTTPURL)
     target: str = plan.get("target")
-    request_url = httpx.URL(
-        scheme=plan.scheme,
-        host=url.hostname,
-        port=url.port,
-        raw_path=target.encode("utf-8", "surrogateescape"),
-    )
+    try:
+        request_url = httpx.URL(
+            scheme=plan.scheme,
+            host=url.hostname,
+            port=url.port,
+            raw_path=target.encode("utf-8", "surrogateescape"),
+        )
+    except httpx.InvalidURL as exc:
+        # A leniently parsed host httpx's IDNA 2008 encoder refuses ("☃.example").
+        raise PlanError(f"cannot make an HTTP request of {url}: {exc}", component="host") from None
     client = httpx.AsyncClient(
         transport=PolicyTransport(options, scheme=plan.scheme, host=url.hostname),
         timeout=httpx.Timeout(
@@ -160,10 +174,10 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
 
 def _redirect_target(base: str, location: str) -> schemes.URL:
     """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2)."""
-    text = urllib.parse.urljoin(base, location)
     try:
-        return schemes.parse(text)
-    except URLError as exc:
+        # urljoin raises a bare ValueError itself (an unclosed "[" of an IPv6 literal).
+        return schemes.parse(urllib.parse.urljoin(base, location))
+    except (URLError, ValueError) as exc:
         raise ProtocolError(
             f"the server redirected to {location!r}, which is not a valid URL: {exc}",
             component="location",

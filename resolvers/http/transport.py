@@ -16,12 +16,13 @@ import select
 import socket
 import ssl
 import typing
+import urllib.parse
 import urllib.request
 
 import httpcore
 import httpx
 
-from ..errors import ConnectError, ResolveTimeout
+from ..errors import ConfigurationError, ConnectError, ResolveTimeout
 from ..net import open_socket, resolve_addresses
 from ..options import Options
 
@@ -154,7 +155,28 @@ def env_proxy(scheme: str, host: str) -> str | None:
     """The proxy the environment names for this URL (only used with ``trust_env``)."""
     if urllib.request.proxy_bypass(host):
         return None
-    return urllib.request.getproxies().get(scheme)
+    proxy = urllib.request.getproxies().get(scheme)
+    if proxy is not None:
+        _check_proxy(proxy)
+    return proxy
+
+
+def _check_proxy(proxy: str) -> None:
+    """An ``http://`` or ``https://`` URL with a host and a valid port (httpcore speaks only
+    the HTTP proxy protocol); anything else is said here, not as a ValueError or KeyError
+    from deep inside httpcore."""
+    why = ""
+    try:
+        _port = urllib.parse.urlsplit(proxy).port  # httpcore parses it so: "[", ports checked
+        url = httpx.URL(proxy)
+        if url.scheme not in ("http", "https"):
+            why = "only http:// and https:// proxies are supported"
+        elif not url.host:
+            why = "it names no host"
+    except (httpx.InvalidURL, ValueError) as exc:
+        why = str(exc)
+    if why:
+        raise ConfigurationError(f"the proxy {proxy!r} from the environment is unusable: {why}")
 
 
 class PolicyTransport(httpx.AsyncHTTPTransport):

@@ -74,7 +74,7 @@ def parse_server(spec: str) -> tuple[str, int, bool]:
         )
     if port_text == "":
         return host.lower(), NNTP_PORT, False
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+    if not (port_text.isascii() and port_text.isdigit()) or not 0 < int(port_text) < 65536:
         raise ConfigurationError(f"NNTP server {spec!r}: bad port {port_text!r}", component="port")
     return host.lower(), int(port_text), True
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from email.errors import HeaderParseError
 from email.header import decode_header, make_header
 
 from resolvers.errors import ProtocolError
@@ -160,7 +161,8 @@ def decode_words(raw: bytes) -> str:
         return text
     try:
         return str(make_header(decode_header(text)))
-    except (ValueError, LookupError, UnicodeDecodeError):
+    except (ValueError, LookupError, UnicodeDecodeError, HeaderParseError):
+        # HeaderParseError (bad base64 in an encoded-word) is not a ValueError.
         return text
 
 

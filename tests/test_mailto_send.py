@@ -242,3 +242,24 @@ async def test_a_relay_that_breaks_the_reply_syntax_is_a_protocol_error(
         with pytest.raises(ProtocolError) as info:
             await resolve("mailto:joe@example.org", relay_options(rec))
     assert type(info.value).__name__ == error  # not a ReplyError "refused: -1 ..." (exit 5)
+
+
+async def test_a_refused_login_is_one_auth_attempt_as_planned() -> None:
+    """The plan shows one AUTH step: a refused login must not be retried with the next
+    mechanism (aiosmtplib's login() tries them all, sending the password again each time)."""
+
+    def relay(line: bytes) -> bytes:
+        if line.upper().startswith(b"EHLO"):
+            return b"250-relay\r\n250 AUTH CRAM-MD5 PLAIN LOGIN\r\n"
+        if line.upper().startswith(b"AUTH"):
+            return b"535 5.7.8 no\r\n"
+        return b""
+
+    async with await start_recording(greeting=b"220 r\r\n", respond=relay) as rec:
+        options = relay_options(rec, smtp_user="demo").with_(
+            credentials={"127.0.0.1": ("demo", "wrong")}
+        )
+        with pytest.raises(AuthError):
+            await resolve("mailto:joe@example.org", options)
+        auths = [ln for ln in recording_of(rec).lines() if ln.upper().startswith(b"AUTH")]
+    assert auths == [b"AUTH CRAM-MD5"]  # the preferred mechanism, once

@@ -145,7 +145,14 @@ async def _step(
         )
     if op == "auth":
         password = await _password(relay, options)
-        return await smtp.login(step.get("user"), password)
+        # One AUTH, with the strongest mechanism both sides know (aiosmtplib's preference:
+        # CRAM-MD5, PLAIN, LOGIN).  Not login(): on a refusal it tries the next mechanism,
+        # sending the password again -- in clear text after a refused CRAM-MD5.
+        methods = smtp.supported_auth_methods
+        if not methods:
+            raise aiosmtplib.SMTPNotSupported("no AUTH mechanism we know (RFC 4954)")
+        mechanism = getattr(smtp, "auth_" + methods[0].replace("-", ""))
+        return await mechanism(step.get("user"), password)
     if op == "mail":
         # The plan's line itself: aiosmtplib's mail()/rcpt() re-parse the address with
         # email.utils.parseaddr, which rewrites quoted-pairs ("a\b"@x -> "ab"@x: another

@@ -10,6 +10,7 @@ scheme's demo touches no shared file.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import json
 import pkgutil
@@ -83,6 +84,14 @@ def _modules() -> list[Any]:
     return sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
 
 
+async def digest(resource: Resource) -> str:
+    """Binary content: its size, media type and SHA-256 rather than raw bytes."""
+    h = hashlib.sha256()
+    async for chunk in resource:
+        h.update(chunk)
+    return f"{resource.bytes_read} bytes ({resource.media_type}), sha256 {h.hexdigest()[:16]}…"
+
+
 async def _summarize(resource: Resource) -> str:
     if resource.kind == "listing":
         names = ", ".join(e.name for e in resource.entries[:6])
@@ -90,6 +99,9 @@ async def _summarize(resource: Resource) -> str:
         return f"listing: {names}{more}"
     if resource.kind == "session":
         return "session opened"
+    media = resource.media_type or ""
+    if media and not media.startswith(("text/", "message/")):
+        return await digest(resource)
     data = await resource.read()
     text = data[:160].decode("utf-8", "replace").replace("\n", " ⏎ ")
     return f"{len(data)} bytes ({resource.media_type or 'unknown type'}): {text}"

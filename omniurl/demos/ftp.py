@@ -2,19 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-
-from omniurl.demo import DemoCase, DemoContext
-from resolvers.resource import Resource
-
-
-async def digest(resource: Resource) -> str:
-    """Binary content: its size, media type and SHA-256 rather than raw bytes."""
-    h = hashlib.sha256()
-    async for chunk in resource:
-        h.update(chunk)
-    return f"{resource.bytes_read} bytes ({resource.media_type}), sha256 {h.hexdigest()[:16]}…"
-
+from omniurl.demo import DemoCase, DemoContext, digest
 
 ORDER = 10
 SCHEME = "ftp"

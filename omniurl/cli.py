@@ -903,6 +903,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _skip_unused_optional_imports()
     parser = build_parser()
     args = parser.parse_args(argv)
+    if argv is None and args.func is cmd_get:
+        from resolvers.options import Options
+
+        from .memory import tune_for_transfers
+
+        tune_for_transfers(Options.chunk_size)
     try:
         return int(args.func(args))
     except BrokenPipeError:

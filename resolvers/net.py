@@ -207,6 +207,15 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
     raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
 
 
+def recv_ready(sock: socket.socket, size: int) -> bytes | None:
+    """Up to ``size`` bytes the non-blocking ``sock`` holds already (``b""`` at EOF), or None
+    when a read would have to wait; ``OSError`` as ``recv`` raises it."""
+    try:
+        return sock.recv(size)
+    except (BlockingIOError, InterruptedError):
+        return None
+
+
 async def recv_chunks(
     sock: socket.socket, options: Options, *, what: str, size: int | None = None
 ) -> AsyncIterator[bytes]:
@@ -217,11 +226,16 @@ async def recv_chunks(
     while remaining is None or remaining > 0:
         want = options.chunk_size if remaining is None else min(options.chunk_size, remaining)
         try:
-            # A fresh deadline per wait (asyncio.timeout: no task per read, unlike wait_for),
-            # and none while the consumer holds a chunk: the timeout bounds our waits only.
-            # sock_recv fills a new bytes object straight from the kernel: one copy.
-            async with asyncio.timeout(options.read_timeout):
-                chunk = await loop.sock_recv(sock, want)
+            # What the kernel already holds is taken at once (loop.sock_recv tries the same
+            # first, without yielding): no deadline to set up and cancel for a read that
+            # cannot wait.  Only a read that must wait gets one — a fresh deadline per wait
+            # (asyncio.timeout: no task per read, unlike wait_for), and none while the consumer
+            # holds a chunk: the timeout bounds our waits only.  recv fills a new bytes object
+            # straight from the kernel: one copy.
+            chunk = recv_ready(sock, want)
+            if chunk is None:
+                async with asyncio.timeout(options.read_timeout):
+                    chunk = await loop.sock_recv(sock, want)
         except TimeoutError:
             raise ResolveTimeout(
                 f"timed out after {options.read_timeout:g} s reading {what}"

@@ -23,7 +23,7 @@ import httpcore
 import httpx
 
 from ..errors import ConfigurationError, ConnectError, ResolveTimeout
-from ..net import open_socket, resolve_addresses
+from ..net import open_socket, recv_ready, resolve_addresses
 from ..options import Options
 
 
@@ -44,10 +44,16 @@ class SocketStream(httpcore.AsyncNetworkStream):
         loop = asyncio.get_running_loop()
         # httpcore always asks for 64 KiB; we read up to our (larger) read size: h11 takes any
         # amount, and fewer, larger reads are what make bulk transfers fast (one pass through
-        # h11 and httpx per read).  sock_recv fills a new bytes object: one copy.
+        # h11 and httpx per read).  recv fills a new bytes object: one copy.  What the kernel
+        # holds already is taken without a deadline to set up (recv_ready); a read that
+        # waits is bounded by httpcore's timeout.
+        size = max(max_bytes, self.read_size)
         try:
+            data = recv_ready(self.sock, size)
+            if data is not None:
+                return data
             async with asyncio.timeout(timeout):
-                return await loop.sock_recv(self.sock, max(max_bytes, self.read_size))
+                return await loop.sock_recv(self.sock, size)
         except TimeoutError:
             raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
         except OSError as exc:

@@ -41,8 +41,17 @@ class Connection:
 
     async def send(self, data: bytes, what: str = "the selector") -> None:
         try:
+            # A request the kernel takes whole at once (a selector almost always is: a fresh
+            # connection's send buffer is empty) needs no deadline; only the rest, should
+            # the kernel take part of it, is sent under the timeout.
+            try:
+                sent = self.sock.send(data)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            if sent == len(data):
+                return
             async with asyncio.timeout(self.options.read_timeout):
-                await self._loop.sock_sendall(self.sock, data)
+                await self._loop.sock_sendall(self.sock, memoryview(data)[sent:])
         except TimeoutError:
             raise ResolveTimeout(
                 f"timed out after {self.options.read_timeout:g} s sending {what}"

@@ -152,10 +152,16 @@ STRAY_PERCENT: Pattern[str] = re.compile(f"%(?![{HEX}]{{2}})")
 DOMAINLABEL_FAST = r"[A-Za-z0-9](?:[A-Za-z0-9\-]*+(?<!-))?"
 TOPLABEL_FAST = r"[A-Za-z](?:[A-Za-z0-9\-]*+(?<!-))?"
 HOSTNAME_FAST = rf"(?:{DOMAINLABEL_FAST}\.)*+{TOPLABEL_FAST}"
+# hostnumber with each group 0-255 in at most three digits (the check the slow path makes in
+# code, §3.1); longer zero-padded groups ("0001") are left to the slow path.
+_OCTET_FAST = r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])"
+HOSTNUMBER_FAST = rf"{_OCTET_FAST}\.{_OCTET_FAST}\.{_OCTET_FAST}\.{_OCTET_FAST}"
+# host = hostname | hostnumber  (the fast path's hosts: no IPv6 literal)
+HOST_FAST = rf"(?:{HOSTNAME_FAST}|{HOSTNUMBER_FAST})"
 
 # login = [ user [ ":" password ] "@" ] hostport     groups: user, password, host, port
-LOGIN_FAST = rf"(?:({fast(USER)})(?::({fast(USER)}))?@)?({HOSTNAME_FAST})(?::([0-9]{{1,5}}))?"
+LOGIN_FAST = rf"(?:({fast(USER)})(?::({fast(USER)}))?@)?({HOST_FAST})(?::([0-9]{{1,5}}))?"
 # hostport = host [ ":" port ]                       groups: host, port
-HOSTPORT_FAST = rf"({HOSTNAME_FAST})(?::([0-9]{{1,5}}))?"
+HOSTPORT_FAST = rf"({HOST_FAST})(?::([0-9]{{1,5}}))?"
 # [ "#" fragment ]                                   group: fragment
 FRAGMENT_FAST = rf"(?:#({fast(FRAGMENT)}))?"

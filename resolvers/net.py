@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import socket
 from collections.abc import AsyncIterator, Awaitable
@@ -82,8 +83,13 @@ async def resolve_addresses(
     return addresses
 
 
+@functools.lru_cache(maxsize=1024)
 def _is_ip_literal(host: str) -> bool:
-    """A dotted IPv4 or an IPv6 address (what getaddrinfo would hand back unchanged)."""
+    """A dotted IPv4 or an IPv6 address (what getaddrinfo would hand back unchanged).
+
+    Cached: a pure function of the text, asked once per connection, and ``ip_address``
+    costs more than the rest of the address check (many requests go to few hosts).
+    """
     if not host or not (host[0].isdigit() or ":" in host):
         return False
     try:

@@ -59,3 +59,29 @@ async def test_recv_chunks_eof_before_size_is_connection_closed() -> None:
         with pytest.raises(ConnectionClosed, match="with 7 bytes of the file still to come"):
             async for _chunk in recv_chunks(ours, Options(), what="the file", size=10):
                 pass
+
+
+async def test_open_socket_connect_is_bounded_by_the_connect_timeout() -> None:
+    """A listener whose accept queue is full drops new SYNs: the connect would wait forever."""
+    from resolvers.net import open_socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = listener.getsockname()[1]
+    fillers: list[socket.socket] = []
+    try:
+        for _ in range(8):  # fill the accept queue (its length is the kernel's business)
+            s = socket.socket()
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", port))
+            fillers.append(s)
+        await asyncio.sleep(0.05)
+        with pytest.raises(
+            ResolveTimeout, match=rf"timed out after 0.3 s connecting to 127.0.0.1:{port}"
+        ):
+            await open_socket("127.0.0.1", port, Options(connect_timeout=0.3))
+    finally:
+        for s in fillers:
+            s.close()
+        listener.close()

@@ -21,7 +21,7 @@ import json
 import os
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, Literal
 
 import schemes
 from schemes.errors import OmniurlError, URLError
@@ -396,11 +396,13 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
-    from resolvers import registry
+    from resolvers import registry, resolve
 
     try:
         url = schemes.parse(args.url)
-        resource = await _resolve_asking(url, options)
+        # Input a URL lacks (search words, form fields, a password) is asked for by the
+        # resolvers themselves through ``options.ask``, which is the terminal here.
+        resource = await resolve(url, options)
     except OmniurlError as exc:
         return _report(args, exc)
     async with resource:
@@ -423,13 +425,6 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     if args.json:
         _print_json(resource.describe())
     return EXIT_OK
-
-
-async def _resolve_asking(url: schemes.URL, options: Options) -> Resource:
-    """Resolve; where the URL needs input and a terminal can give it, ask and retry once."""
-    from resolvers import resolve
-
-    return await resolve(url, options)
 
 
 def _report(args: argparse.Namespace, exc: OmniurlError) -> int:
@@ -913,8 +908,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
-
-
-def die(message: str) -> NoReturn:
-    sys.stderr.write(f"omniurl: {message}\n")
-    raise SystemExit(EXIT_FAILURE)

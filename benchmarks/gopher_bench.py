@@ -57,7 +57,7 @@ def timed(argv: list[str]) -> float:
 
 
 async def _many(urls: list[str], concurrency: int) -> int:
-    from resolvers import Options, resolve
+    from omniurl.resolvers import Options, resolve
 
     options = Options()
     gate = asyncio.Semaphore(concurrency)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import schemes
+from omniurl import schemes
 
 WORDS = [
     "pub",

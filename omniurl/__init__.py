@@ -15,25 +15,26 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from schemes import URL, OmniurlError, URLError, parse
+from omniurl.schemes import URL, OmniurlError, URLError, parse
 
 if TYPE_CHECKING:
-    from resolvers import Options, Policy, check, get, plan, resolve
-    from resolvers.policy import DEFAULT, STRICT
+    from omniurl.resolvers.core import check, get, plan, resolve
+    from omniurl.resolvers.options import Options
+    from omniurl.resolvers.policy import DEFAULT, STRICT, Policy
 
 __version__ = "0.1.0"
 
 # The resolvers (and asyncio with them) are imported on first use of one of these names:
 # ``python -m omniurl parse`` imports this package and needs none of them (PEP 562).
 _FROM_RESOLVERS = {
-    "DEFAULT": "resolvers.policy",
-    "STRICT": "resolvers.policy",
-    "Options": "resolvers",
-    "Policy": "resolvers",
-    "check": "resolvers",
-    "get": "resolvers",
-    "plan": "resolvers",
-    "resolve": "resolvers",
+    "DEFAULT": "omniurl.resolvers.policy",
+    "STRICT": "omniurl.resolvers.policy",
+    "Options": "omniurl.resolvers",
+    "Policy": "omniurl.resolvers",
+    "check": "omniurl.resolvers",
+    "get": "omniurl.resolvers",
+    "plan": "omniurl.resolvers",
+    "resolve": "omniurl.resolvers",
 }
 
 

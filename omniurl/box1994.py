@@ -22,15 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import schemes
-import testservers
-from resolvers.nntp.planner import SERVER_KEY as NNTP_SERVER_KEY
-from resolvers.options import Options
-from schemes.base import InternetURL
-from schemes.ftp import FTPURL
-from schemes.gopher import GopherURL
-from schemes.http import HTTPURL
-from schemes.wais import WAISURL
+from omniurl import schemes, testservers
+from omniurl.resolvers.nntp.planner import SERVER_KEY as NNTP_SERVER_KEY
+from omniurl.resolvers.options import Options
+from omniurl.schemes.base import InternetURL
+from omniurl.schemes.ftp import FTPURL
+from omniurl.schemes.gopher import GopherURL
+from omniurl.schemes.http import HTTPURL
+from omniurl.schemes.wais import WAISURL
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,14 @@ import sys
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-import schemes
-from schemes.errors import OmniurlError, URLError
+from omniurl import schemes
+from omniurl.schemes.errors import OmniurlError, URLError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from resolvers.options import Options
-    from resolvers.resource import Resource
+    from omniurl.resolvers.options import Options
+    from omniurl.resolvers.resource import Resource
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -106,7 +106,7 @@ device (-o /dev/null) is written into directly, never replaced.
 
 def exit_status(exc: BaseException) -> int:
     """The documented exit status for an error."""
-    from resolvers.errors import (
+    from omniurl.resolvers.errors import (
         AuthError,
         ConfigurationError,
         InputNeeded,
@@ -223,8 +223,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def _parse_resolve(spec: str) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
     """``HOST[:PORT]:ADDR[:PORT]`` (curl's ``--resolve``), parsed by the library's own
     :func:`resolvers.options.parse_resolve` (imported only when the option is used)."""
-    from resolvers.errors import ConfigurationError
-    from resolvers.options import parse_resolve
+    from omniurl.resolvers.errors import ConfigurationError
+    from omniurl.resolvers.options import parse_resolve
 
     try:
         return parse_resolve(spec)
@@ -280,7 +280,7 @@ def add_resolver_arguments(parser: argparse.ArgumentParser, *, plugins: bool = T
     whose options the parser has go into the namespace as ``resolver_classes``, so that
     :func:`options_from_args` asks exactly those.  A resolver package's ``__init__`` is cheap
     (resolvers/lazy.py): this imports no planner, no executor."""
-    from resolvers import registry
+    from omniurl.resolvers import registry
 
     added: list[Any] = list(parser.get_default("resolver_classes") or ())
     for cls in registry.all_classes(plugins=plugins):
@@ -293,7 +293,7 @@ def add_resolver_arguments(parser: argparse.ArgumentParser, *, plugins: bool = T
 def _names_other_scheme(args: argparse.Namespace) -> bool:
     """Whether a URL given to ``plan``/``get`` is of a scheme no built-in resolver handles
     (a plugin's, whose resolver may take options of its own)."""
-    from resolvers.registry import BUILTIN_SCHEMES
+    from omniurl.resolvers.registry import BUILTIN_SCHEMES
 
     urls = getattr(args, "urls", None) or [getattr(args, "url", "")]
     return any(url.partition(":")[0].lower() not in BUILTIN_SCHEMES for url in urls)
@@ -328,9 +328,9 @@ def _netrc_credentials() -> dict[str, tuple[str, str]]:
 
 
 def options_from_args(args: argparse.Namespace) -> Options:
-    from resolvers import registry
-    from resolvers.options import Options
-    from resolvers.policy import PRESETS
+    from omniurl.resolvers import registry
+    from omniurl.resolvers.options import Options
+    from omniurl.resolvers.policy import PRESETS
 
     policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
     # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
@@ -368,7 +368,7 @@ def _stderr_transcript(direction: str, text: str) -> None:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from resolvers import check
+    from omniurl.resolvers import check
 
     options = options_from_args(args)
     status = EXIT_OK
@@ -396,7 +396,7 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
-    from resolvers import registry, resolve
+    from omniurl.resolvers import registry, resolve
 
     try:
         url = schemes.parse(args.url)
@@ -625,7 +625,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     from pathlib import Path
 
-    import testservers
+    from omniurl import testservers
 
     async def run() -> None:
         server = await testservers.start(args.name, Path(args.root), host=args.host, port=args.port)
@@ -714,7 +714,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from testservers import catalog
+    from omniurl.testservers import catalog
 
     parser = _Parser(
         prog="omniurl",
@@ -899,7 +899,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if argv is None and args.func is cmd_get:
-        from resolvers.options import Options
+        from omniurl.resolvers.options import Options
 
         from .memory import tune_for_transfers
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import testservers
-from resolvers import Options, check, resolve
-from resolvers.plan import Plan
-from resolvers.resource import Resource
-from schemes.errors import OmniurlError
+from omniurl import testservers
+from omniurl.resolvers import Options, check, resolve
+from omniurl.resolvers.plan import Plan
+from omniurl.resolvers.resource import Resource
+from omniurl.schemes.errors import OmniurlError
 
 from . import demos
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, ClassVar
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from .errors import ResolveError
 from .options import Options

@@ -11,8 +11,8 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-import schemes
-from schemes.base import URL
+from omniurl import schemes
+from omniurl.schemes.base import URL
 
 from . import registry
 from .base import Follow

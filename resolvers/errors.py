@@ -33,7 +33,7 @@ Every error carries ``component`` (the URL part to blame where there is one).
 
 from __future__ import annotations
 
-from schemes.errors import OmniurlError
+from omniurl.schemes.errors import OmniurlError
 
 
 class ResolveError(OmniurlError):

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 Transport = Literal["tcp", "udp"]
 StepKind = Literal["send", "expect", "datagram", "message", "info"]

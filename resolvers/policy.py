@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from .errors import (
     AddressRefused,

@@ -24,17 +24,17 @@ ENTRY_POINT_GROUP = "omniurl.resolvers"
 #: one that does not exist yet is skipped).  ``get("gopher")`` imports ``resolvers.gopher`` and
 #: nothing else.
 BUILTIN_SCHEMES: dict[str, str] = {
-    "ftp": "resolvers.ftp",
-    "http": "resolvers.http",
-    "https": "resolvers.http",
-    "file": "resolvers.file",
-    "gopher": "resolvers.gopher",
-    "news": "resolvers.nntp",
-    "nntp": "resolvers.nntp",
-    "telnet": "resolvers.telnet",
-    "mailto": "resolvers.mailto",
-    "wais": "resolvers.wais",
-    "prospero": "resolvers.prospero",
+    "ftp": "omniurl.resolvers.ftp",
+    "http": "omniurl.resolvers.http",
+    "https": "omniurl.resolvers.http",
+    "file": "omniurl.resolvers.file",
+    "gopher": "omniurl.resolvers.gopher",
+    "news": "omniurl.resolvers.nntp",
+    "nntp": "omniurl.resolvers.nntp",
+    "telnet": "omniurl.resolvers.telnet",
+    "mailto": "omniurl.resolvers.mailto",
+    "wais": "omniurl.resolvers.wais",
+    "prospero": "omniurl.resolvers.prospero",
 }
 
 #: Modules whose import registers the built-in resolvers.

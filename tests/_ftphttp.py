@@ -10,7 +10,7 @@ from pathlib import Path
 
 from helpers import ROOT, free_port, run_omniurl
 
-from resolvers import Options
+from omniurl.resolvers import Options
 
 #: Options every resolver test uses: short timeouts, a fixed e-mail, nothing from the caller's
 #: environment (no proxies, no ~/.netrc, no terminal).

@@ -16,8 +16,8 @@ import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
-import resolvers
-from resolvers import Options
+from omniurl import resolvers
+from omniurl.resolvers import Options
 
 #: The worktree root: where ``python -m omniurl`` finds the packages.
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import schemes
+from omniurl import schemes
 from omniurl.box1994 import CITED, open_box
-from resolvers import resolve
-from resolvers.errors import ConnectError, NotFound, PlanError
-from schemes.errors import OmniurlError, URLError
+from omniurl.resolvers import resolve
+from omniurl.resolvers.errors import ConnectError, NotFound, PlanError
+from omniurl.schemes.errors import OmniurlError, URLError
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 

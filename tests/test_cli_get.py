@@ -10,10 +10,10 @@ import pytest
 import pytest_asyncio
 from _ftphttp import ROOT, run_cli
 
-from testservers import RunningServer
-from testservers.ftp import start_ftp
-from testservers.http import start_http
-from testservers.recording import recording_of, start_recording
+from omniurl.testservers import RunningServer
+from omniurl.testservers.ftp import start_ftp
+from omniurl.testservers.http import start_http
+from omniurl.testservers.recording import recording_of, start_recording
 
 BIG = bytes(range(256)) * 2048  # 512 KiB
 
@@ -382,7 +382,7 @@ def test_listing_table_shows_server_text_literally(
     from types import SimpleNamespace
 
     from omniurl.cli import _show_listing
-    from resolvers.resource import Entry
+    from omniurl.resolvers.resource import Entry
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setenv("COLUMNS", "200")
@@ -403,8 +403,8 @@ def test_wais_hit_table_shows_server_text_literally(
     import sys
     from types import SimpleNamespace
 
-    from resolvers.resource import Entry
-    from resolvers.wais import WAISResolver
+    from omniurl.resolvers.resource import Entry
+    from omniurl.resolvers.wais import WAISResolver
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setenv("COLUMNS", "200")

@@ -9,11 +9,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-import resolvers
-import schemes
-from resolvers import registry
-from resolvers.base import Follow, Resolver
-from resolvers.errors import (
+from omniurl import resolvers, schemes
+from omniurl.resolvers import registry
+from omniurl.resolvers.base import Follow, Resolver
+from omniurl.resolvers.errors import (
     ConnectionClosed,
     LimitExceeded,
     PolicyError,
@@ -21,12 +20,12 @@ from resolvers.errors import (
     ResolveTimeout,
     UnsupportedScheme,
 )
-from resolvers.lines import dot_stuff, dot_unstuff
-from resolvers.net import open_tcp, read_chunks, read_line
-from resolvers.options import Options
-from resolvers.plan import Plan, Step, WireValue
-from resolvers.resource import Resource
-from schemes.base import URL
+from omniurl.resolvers.lines import dot_stuff, dot_unstuff
+from omniurl.resolvers.net import open_tcp, read_chunks, read_line
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.plan import Plan, Step, WireValue
+from omniurl.resolvers.resource import Resource
+from omniurl.schemes.base import URL
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -235,7 +234,7 @@ async def test_read_timeout_is_typed() -> None:
 
 
 async def test_strict_policy_refuses_loopback_before_connecting() -> None:
-    from resolvers.errors import AddressRefused
+    from omniurl.resolvers.errors import AddressRefused
 
     with pytest.raises(AddressRefused) as info:
         await open_tcp("localhost", 9, Options(policy=resolvers.STRICT))
@@ -243,7 +242,7 @@ async def test_strict_policy_refuses_loopback_before_connecting() -> None:
 
 
 async def test_connect_refused_is_typed() -> None:
-    from resolvers.errors import ConnectError
+    from omniurl.resolvers.errors import ConnectError
 
     server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
@@ -255,8 +254,8 @@ async def test_connect_refused_is_typed() -> None:
 
 
 def test_resolve_specs_in_the_api_like_curl() -> None:
-    from resolvers.errors import ConfigurationError
-    from resolvers.options import parse_resolve
+    from omniurl.resolvers.errors import ConfigurationError
+    from omniurl.resolvers.options import parse_resolve
 
     assert parse_resolve("Example.org:21:127.0.0.1:2121") == (
         ("example.org", 21),
@@ -282,7 +281,7 @@ def test_resolve_specs_in_the_api_like_curl() -> None:
 async def test_a_host_label_longer_than_63_octets_is_a_connect_error(scheme: str) -> None:
     """getaddrinfo raises a bare UnicodeError (the IDNA codec: "label empty or too long")
     before any DNS query; it is the host's fault, said as a typed error."""
-    from resolvers.errors import ConnectError
+    from omniurl.resolvers.errors import ConnectError
 
     host = "a" * 64 + ".example"
     with pytest.raises(ConnectError) as info:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omniurl.cli import main
-from schemes import Found, extract
+from omniurl.schemes import Found, extract
 
 # The appendix's example, as RFC 1738 prints it (three spaces of indentation) ...
 JIM_RFC = """\

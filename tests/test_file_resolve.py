@@ -10,9 +10,15 @@ from pathlib import Path
 import pytest
 from _ftphttp import OPTS
 
-import resolvers
-from resolvers.errors import DelimiterRefused, NotFound, PlanError, ReplyError, SchemeRefused
-from resolvers.policy import STRICT
+from omniurl import resolvers
+from omniurl.resolvers.errors import (
+    DelimiterRefused,
+    NotFound,
+    PlanError,
+    ReplyError,
+    SchemeRefused,
+)
+from omniurl.resolvers.policy import STRICT
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ import pytest
 import pytest_asyncio
 from _ftphttp import OPTS, VSFTPD, running, start_vsftpd, transcript
 
-import resolvers
-from resolvers.errors import NotFound
+from omniurl import resolvers
+from omniurl.resolvers.errors import NotFound
 
 pytestmark = pytest.mark.interop
 
@@ -92,7 +92,7 @@ async def test_missing_file_is_not_found(vsftpd: str) -> None:
 
 
 async def test_kept_connection_reused_with_vsftpd(vsftpd: str) -> None:
-    from resolvers.ftp import SESSIONS_KEY, FTPSessions
+    from omniurl.resolvers.ftp import SESSIONS_KEY, FTPSessions
 
     lines, options = transcript()
     async with FTPSessions() as sessions:

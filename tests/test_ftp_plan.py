@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import resolvers
-from resolvers import Options
-from resolvers.errors import DelimiterRefused, PlanError
+from omniurl import resolvers
+from omniurl.resolvers import Options
+from omniurl.resolvers.errors import DelimiterRefused, PlanError
 
 OPTS = Options(email="tester@example.org")
 

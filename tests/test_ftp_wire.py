@@ -11,17 +11,17 @@ import pytest_asyncio
 from _ftphttp import OPTS, transcript
 from helpers import cancel_mid_transfer
 
-import resolvers
-from resolvers.errors import (
+from omniurl import resolvers
+from omniurl.resolvers.errors import (
     AuthError,
     ConnectionClosed,
     NotFound,
     ProtocolError,
     ResolveTimeout,
 )
-from testservers import RunningServer
-from testservers.ftp import start_ftp
-from testservers.recording import recording_of, start_recording
+from omniurl.testservers import RunningServer
+from omniurl.testservers.ftp import start_ftp
+from omniurl.testservers.recording import recording_of, start_recording
 
 
 @pytest.fixture
@@ -256,7 +256,7 @@ async def test_cancelling_a_transfer_cleans_up(ftp: RunningServer) -> None:
 
 
 async def test_ascii_conversion_holds_a_cr_split_across_chunks() -> None:
-    from resolvers.ftp.executor import _ascii_to_local
+    from omniurl.resolvers.ftp.executor import _ascii_to_local
 
     async def chunks() -> AsyncGenerator[bytes, None]:
         for chunk in (b"one\r", b"\ntwo\r", b"three\r\n\r", b"\n", b"\r"):
@@ -272,7 +272,7 @@ async def test_ascii_conversion_holds_a_cr_split_across_chunks() -> None:
 async def test_kept_connection_is_reused_only_for_the_same_login_and_cwds(
     ftp: RunningServer,
 ) -> None:
-    from resolvers.ftp import SESSIONS_KEY, FTPSessions
+    from omniurl.resolvers.ftp import SESSIONS_KEY, FTPSessions
 
     async with FTPSessions() as sessions:
         options = OPTS.with_(extra={SESSIONS_KEY: sessions})
@@ -297,7 +297,7 @@ async def test_kept_connection_is_reused_only_for_the_same_login_and_cwds(
 
 
 def test_plan_marks_setup_steps_conditional_only_when_connections_are_kept() -> None:
-    from resolvers.ftp import SESSIONS_KEY, FTPSessions
+    from omniurl.resolvers.ftp import SESSIONS_KEY, FTPSessions
 
     plain = resolvers.plan("ftp://h/a/f.bin", OPTS).to_json()["when"]
     assert plain == [None, "reply 331", None, None, None, "EPSV refused", None,

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import schemes
-from resolvers.errors import LimitExceeded
-from resolvers.gopher.gopherplus import (
+from omniurl import schemes
+from omniurl.resolvers.errors import LimitExceeded
+from omniurl.resolvers.gopher.gopherplus import (
     AskField,
     answer_lines,
     form_string,
@@ -18,15 +18,15 @@ from resolvers.gopher.gopherplus import (
     parse_status,
     split_form_block,
 )
-from resolvers.gopher.menu import (
+from omniurl.resolvers.gopher.menu import (
     format_menu_line,
     gopher_url,
     item_url,
     parse_menu_line,
     to_entry,
 )
-from resolvers.gopher.text import DotTextDecoder
-from resolvers.lines import dot_stuff
+from omniurl.resolvers.gopher.text import DotTextDecoder
+from omniurl.resolvers.lines import dot_stuff
 
 # -- menus ----------------------------------------------------------------------------------
 

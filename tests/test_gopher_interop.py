@@ -21,8 +21,8 @@ import pytest
 import pytest_asyncio
 from helpers import free_port, run
 
-from resolvers import Options, resolve
-from resolvers.errors import NotFound, ReplyError
+from omniurl.resolvers import Options, resolve
+from omniurl.resolvers.errors import NotFound, ReplyError
 
 pytestmark = pytest.mark.interop
 
@@ -230,7 +230,7 @@ async def run_client(*argv: str) -> bytes:
 
 @pytest_asyncio.fixture(scope="module")
 async def own_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
-    import testservers
+    from omniurl import testservers
     from omniurl.demo import build_tree
 
     root = tmp_path_factory.mktemp("own")

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omniurl.cli import main
-from resolvers import Options, check, plan
-from resolvers.errors import DelimiterRefused, InputNeeded, PlanError, PortRefused
-from resolvers.gopher.executor import request_bytes
-from resolvers.gopher.menu import gopher_url
-from schemes.errors import URLError
+from omniurl.resolvers import Options, check, plan
+from omniurl.resolvers.errors import DelimiterRefused, InputNeeded, PlanError, PortRefused
+from omniurl.resolvers.gopher.executor import request_bytes
+from omniurl.resolvers.gopher.menu import gopher_url
+from omniurl.schemes.errors import URLError
 
 
 async def _ask(prompt: str, secret: bool = False) -> str:

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-import testservers
-from resolvers import Options, resolve
-from resolvers.base import Follow
-from resolvers.errors import (
+from omniurl import testservers
+from omniurl.resolvers import Options, resolve
+from omniurl.resolvers.base import Follow
+from omniurl.resolvers.errors import (
     ConnectError,
     ConnectionClosed,
     DelimiterRefused,
@@ -25,8 +25,8 @@ from resolvers.errors import (
     ReplyError,
     ResolveTimeout,
 )
-from resolvers.gopher.gopherplus import AskField
-from testservers.recording import recording_of, start_recording
+from omniurl.resolvers.gopher.gopherplus import AskField
+from omniurl.testservers.recording import recording_of, start_recording
 
 TEXT = "first line\n.dot at start\n..two dots\nlast line\n"
 
@@ -400,8 +400,8 @@ async def test_refused_connection() -> None:
 
 
 async def test_strict_policy_refuses_loopback_before_connecting() -> None:
-    from resolvers.errors import AddressRefused
-    from resolvers.policy import STRICT
+    from omniurl.resolvers.errors import AddressRefused
+    from omniurl.resolvers.policy import STRICT
 
     async with listener() as (port, seen):
         strict = Options(policy=STRICT.allowing_ports([port]))

@@ -8,9 +8,9 @@ import socket
 
 import pytest
 
-from resolvers.errors import ResolveTimeout
-from resolvers.gopher.wire import Connection
-from resolvers.options import Options
+from omniurl.resolvers.errors import ResolveTimeout
+from omniurl.resolvers.gopher.wire import Connection
+from omniurl.resolvers.options import Options
 
 
 def _pair() -> tuple[socket.socket, socket.socket]:

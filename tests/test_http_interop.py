@@ -14,8 +14,8 @@ import pytest
 import pytest_asyncio
 from _ftphttp import NGINX, OPTS, running, start_nginx
 
-import resolvers
-from resolvers.errors import RedirectRefused, StatusError
+from omniurl import resolvers
+from omniurl.resolvers.errors import RedirectRefused, StatusError
 
 pytestmark = pytest.mark.interop
 

@@ -15,9 +15,8 @@ import pytest_asyncio
 from _ftphttp import OPTS, transcript
 from helpers import assert_no_new_connections, cancel_mid_transfer, connected_sockets
 
-import resolvers
-import schemes
-from resolvers.errors import (
+from omniurl import resolvers, schemes
+from omniurl.resolvers.errors import (
     AddressRefused,
     ConnectionClosed,
     PortRefused,
@@ -26,10 +25,10 @@ from resolvers.errors import (
     ResolveTimeout,
     StatusError,
 )
-from resolvers.policy import STRICT
-from testservers import RunningServer
-from testservers.http import start_http
-from testservers.recording import recording_of, start_recording
+from omniurl.resolvers.policy import STRICT
+from omniurl.testservers import RunningServer
+from omniurl.testservers.http import start_http
+from omniurl.testservers.recording import recording_of, start_recording
 
 BIG = bytes(range(256)) * 4096  # 1 MiB
 

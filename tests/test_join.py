@@ -7,9 +7,9 @@ import json
 import pytest
 
 from omniurl.cli import main
-from schemes import URLError, join
-from schemes.errors import SchemeError
-from schemes.join import remove_dot_segments, split_reference
+from omniurl.schemes import URLError, join
+from omniurl.schemes.errors import SchemeError
+from omniurl.schemes.join import remove_dot_segments, split_reference
 
 BASE_3986 = "http://a/b/c/d;p?q"
 
@@ -248,7 +248,7 @@ def test_cli_join_error_is_json_and_status_2(capsys: pytest.CaptureFixture[str])
 
 
 def test_url_objects_as_base_and_reference() -> None:
-    import schemes
+    from omniurl import schemes
 
     base = schemes.parse("http://a/b/c/d;p?q#frag")
     assert join(base, "../g") == "http://a/b/g"
@@ -258,7 +258,7 @@ def test_url_objects_as_base_and_reference() -> None:
 
 
 def test_the_fragment_of_a_result_is_split_off_at_parse_time() -> None:
-    import schemes
+    from omniurl import schemes
 
     url = schemes.parse(join(BASE_3986, "g?y#s"))
     assert url.fragment == "s"

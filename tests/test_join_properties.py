@@ -8,9 +8,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-import schemes
-from schemes import join
-from schemes.join import split_reference
+from omniurl import schemes
+from omniurl.schemes import join
+from omniurl.schemes.join import split_reference
 
 # Path segments: plain names (with RFC 1738's safe characters and escapes), dot segments,
 # and names that only look like them.

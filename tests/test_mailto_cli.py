@@ -16,7 +16,7 @@ import pytest
 import pytest_asyncio
 from helpers import omniurl_on_a_pty, read_until, run_omniurl
 
-import testservers
+from omniurl import testservers
 
 
 @pytest_asyncio.fixture

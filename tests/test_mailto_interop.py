@@ -17,8 +17,8 @@ import pytest
 import pytest_asyncio
 from helpers import free_port
 
-from resolvers import Options, check, resolve
-from resolvers.errors import ReplyError
+from omniurl.resolvers import Options, check, resolve
+from omniurl.resolvers.errors import ReplyError
 
 pytestmark = pytest.mark.interop
 

@@ -7,16 +7,16 @@ from datetime import UTC, datetime
 
 import pytest
 
-import schemes
-from resolvers import Options, check, plan
-from resolvers.errors import (
+from omniurl import schemes
+from omniurl.resolvers import Options, check, plan
+from omniurl.resolvers.errors import (
     DelimiterRefused,
     HeaderRefused,
     MailAddressRefused,
     PlanError,
 )
-from resolvers.mailto import split_addresses
-from resolvers.policy import DEFAULT, STRICT
+from omniurl.resolvers.mailto import split_addresses
+from omniurl.resolvers.policy import DEFAULT, STRICT
 
 DATE = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 BASE = Options(email="me@example.org", extra={"mailto_date": DATE})

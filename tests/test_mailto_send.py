@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-import testservers
-from resolvers import Options, check, resolve
-from resolvers.errors import (
+from omniurl import testservers
+from omniurl.resolvers import Options, check, resolve
+from omniurl.resolvers.errors import (
     AuthError,
     ConnectError,
     DelimiterRefused,
@@ -23,7 +23,7 @@ from resolvers.errors import (
     ReplyError,
     ResolveTimeout,
 )
-from testservers.recording import recording_of, start_recording
+from omniurl.testservers.recording import recording_of, start_recording
 
 DATE = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
@@ -216,7 +216,7 @@ async def test_mail_and_rcpt_lines_are_exactly_the_planned_ones(url: str, sender
 
 @pytest.mark.parametrize("helo", ["my host", "host\r\nRSET", "höst"])
 async def test_a_helo_name_that_cannot_go_on_the_ehlo_line_is_a_plan_error(helo: str) -> None:
-    from resolvers.errors import PlanError
+    from omniurl.resolvers.errors import PlanError
 
     async with await start_recording(greeting=b"220 r\r\n", respond=_smtp_responder) as rec:
         options = relay_options(rec, smtp_helo=helo)
@@ -236,7 +236,7 @@ async def test_a_helo_name_that_cannot_go_on_the_ehlo_line_is_a_plan_error(helo:
 async def test_a_relay_that_breaks_the_reply_syntax_is_a_protocol_error(
     greeting: bytes, error: str
 ) -> None:
-    from resolvers.errors import ProtocolError
+    from omniurl.resolvers.errors import ProtocolError
 
     async with await start_recording(greeting=greeting) as rec:
         with pytest.raises(ProtocolError) as info:

@@ -1,4 +1,4 @@
-"""resolvers.net's bulk reads: data already received is taken at once, a wait is bounded."""
+"""omniurl.resolvers.net's bulk reads: data already received is taken at once, a wait is bounded."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import socket
 
 import pytest
 
-from resolvers.errors import ConnectionClosed, ResolveTimeout
-from resolvers.net import recv_chunks, recv_ready
-from resolvers.options import Options
+from omniurl.resolvers.errors import ConnectionClosed, ResolveTimeout
+from omniurl.resolvers.net import recv_chunks, recv_ready
+from omniurl.resolvers.options import Options
 
 
 def _pair() -> tuple[socket.socket, socket.socket]:
@@ -63,7 +63,7 @@ async def test_recv_chunks_eof_before_size_is_connection_closed() -> None:
 
 async def test_open_socket_connect_is_bounded_by_the_connect_timeout() -> None:
     """A listener whose accept queue is full drops new SYNs: the connect would wait forever."""
-    from resolvers.net import open_socket
+    from omniurl.resolvers.net import open_socket
 
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-import schemes
-from resolvers import Options, resolve
-from resolvers.errors import (
+from omniurl import schemes
+from omniurl.resolvers import Options, resolve
+from omniurl.resolvers.errors import (
     AuthError,
     ConfigurationError,
     ConnectError,

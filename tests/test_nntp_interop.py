@@ -26,9 +26,9 @@ import pytest
 import pytest_asyncio
 from helpers import free_port
 
-import testservers
-from resolvers import Options, resolve
-from resolvers.errors import AuthError, NotFound
+from omniurl import testservers
+from omniurl.resolvers import Options, resolve
+from omniurl.resolvers.errors import AuthError, NotFound
 
 pytestmark = pytest.mark.interop
 

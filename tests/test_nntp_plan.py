@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-import schemes
-from resolvers import Options, check, plan
-from resolvers.errors import ConfigurationError, DelimiterRefused, PortRefused
-from resolvers.nntp import NNTPResolver, options_from_environment
-from resolvers.nntp.planner import parse_server
-from resolvers.policy import STRICT
-from schemes.errors import SchemeSyntaxError, URLError
+from omniurl import schemes
+from omniurl.resolvers import Options, check, plan
+from omniurl.resolvers.errors import ConfigurationError, DelimiterRefused, PortRefused
+from omniurl.resolvers.nntp import NNTPResolver, options_from_environment
+from omniurl.resolvers.nntp.planner import parse_server
+from omniurl.resolvers.policy import STRICT
+from omniurl.schemes.errors import SchemeSyntaxError, URLError
 
 NEWS = Options(extra={"nntp_server": "news.example:1119"})
 COMMON = ["CAPABILITIES", "MODE READER"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from resolvers.errors import ProtocolError
-from resolvers.lines import dot_stuff, dot_unstuff
-from resolvers.nntp.grammar import (
+from omniurl.resolvers.errors import ProtocolError
+from omniurl.resolvers.lines import dot_stuff, dot_unstuff
+from omniurl.resolvers.nntp.grammar import (
     check_article_number,
     check_message_id,
     check_newsgroup,
@@ -15,7 +15,7 @@ from resolvers.nntp.grammar import (
     news_url_for_message_id,
     nntp_url,
 )
-from resolvers.nntp.replies import (
+from omniurl.resolvers.nntp.replies import (
     GroupInfo,
     Reply,
     decode_words,
@@ -26,7 +26,7 @@ from resolvers.nntp.replies import (
     parse_overview,
     parse_status,
 )
-from schemes.errors import SchemeSyntaxError
+from omniurl.schemes.errors import SchemeSyntaxError
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,10 @@ import pytest_asyncio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import testservers
-from resolvers import Options, resolve
-from resolvers.errors import AuthError, NotFound, ReplyError
-from testservers.nntp import Newsgroup, make_article
+from omniurl import testservers
+from omniurl.resolvers import Options, resolve
+from omniurl.resolvers.errors import AuthError, NotFound, ReplyError
+from omniurl.testservers.nntp import Newsgroup, make_article
 
 
 async def _start(tmp_path: Path, **kw: Any) -> testservers.RunningServer:
@@ -368,7 +368,7 @@ async def test_every_line_sent_is_a_plan_step_in_plan_order(
 ) -> None:
     """The executor never sends a step the plan does not show, nor out of order; the only
     repeat is the command a 480 refused, sent again after AUTHINFO."""
-    from resolvers import check
+    from omniurl.resolvers import check
 
     srv = await _start(tmp_path, **behaviour)
     try:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import schemes
-from schemes import equivalent, normalize
-from schemes.errors import EncodingError, PortError, SchemeError, URLError
+from omniurl import schemes
+from omniurl.schemes import equivalent, normalize
+from omniurl.schemes.errors import EncodingError, PortError, SchemeError, URLError
 
 # -- RFC 1630 §4.1.2 (French text, specs/001_…) ---------------------------------------------
 

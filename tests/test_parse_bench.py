@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-import schemes
+from omniurl import schemes
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "parse_bench.py"
 

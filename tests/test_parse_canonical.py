@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-import schemes
+from omniurl import schemes
 
 
 @pytest.mark.parametrize(

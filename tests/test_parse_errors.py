@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import schemes
-from schemes import (
+from omniurl import schemes
+from omniurl.schemes import (
     AuthorityError,
     EncodingError,
     HostError,

@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-import schemes
-from schemes import registry
-from schemes.authority import format_fragment
-from schemes.base import URL
+from omniurl import schemes
+from omniurl.schemes import registry
+from omniurl.schemes.authority import format_fragment
+from omniurl.schemes.base import URL
 
 
 @dataclass(frozen=True, kw_only=True)

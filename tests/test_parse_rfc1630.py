@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import schemes
-from schemes import HTTPURL, EncodingError, GenericURL
+from omniurl import schemes
+from omniurl.schemes import HTTPURL, EncodingError, GenericURL
 
 
 @pytest.mark.parametrize(

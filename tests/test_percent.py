@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import schemes
-from schemes import percent
+from omniurl import schemes
+from omniurl.schemes import percent
 
 
 def test_decode_to_utf8_text() -> None:

@@ -21,9 +21,8 @@ from typing import Any
 import pytest
 from helpers import run_omniurl
 
-import resolvers
-import schemes
-from resolvers.errors import DelimiterRefused, PlanError
+from omniurl import resolvers, schemes
+from omniurl.resolvers.errors import DelimiterRefused, PlanError
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "omniurl-x-finger"

@@ -9,18 +9,22 @@ from __future__ import annotations
 import pytest
 from _ftphttp import OPTS, ROOT
 
-import resolvers
-import schemes
-from resolvers.errors import (
+from omniurl import resolvers, schemes
+from omniurl.resolvers.errors import (
     AddressRefused,
     DelimiterRefused,
     PortRefused,
     RedirectRefused,
     SchemeRefused,
 )
-from resolvers.policy import DEFAULT, DELIMITERS, STRICT, check_value
-from resolvers.ports import BLOCKED_PORTS, CROSS_PROTOCOL_TARGETS, FETCH_BAD_PORTS, why_blocked
-from testservers.recording import recording_of, start_recording
+from omniurl.resolvers.policy import DEFAULT, DELIMITERS, STRICT, check_value
+from omniurl.resolvers.ports import (
+    BLOCKED_PORTS,
+    CROSS_PROTOCOL_TARGETS,
+    FETCH_BAD_PORTS,
+    why_blocked,
+)
+from omniurl.testservers.recording import recording_of, start_recording
 
 
 def test_fetch_bad_ports_are_the_83_of_the_standard() -> None:
@@ -224,7 +228,7 @@ async def test_recording_server_records_tcp_and_udp() -> None:
 
 async def test_http_target_with_raw_space_or_control_sends_zero_bytes() -> None:
     """The parser always encodes them; a URL object built by hand cannot smuggle them."""
-    from schemes.http import HTTPURL
+    from omniurl.schemes.http import HTTPURL
 
     async with await start_recording() as server:
         for path in ("/a b", "/a\r\nX-Injected: 1", "/a\x00"):
@@ -238,7 +242,7 @@ async def test_http_target_with_raw_space_or_control_sends_zero_bytes() -> None:
 async def test_refused_redirect_sends_zero_bytes_to_its_target() -> None:
     """A redirect to another scheme under a policy that forbids scheme changes: the
     redirect's target never sees a connection."""
-    from testservers.http import start_http
+    from omniurl.testservers.http import start_http
 
     async with await start_recording(greeting=b"220 hi\r\n") as target:
         web = await start_http(

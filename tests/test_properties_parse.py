@@ -19,9 +19,9 @@ from typing import Any
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-import schemes
-from schemes import URL, URLError
-from schemes.percent import to_octets
+from omniurl import schemes
+from omniurl.schemes import URL, URLError
+from omniurl.schemes.percent import to_octets
 
 #: More examples for a deeper run: PARSE_EXAMPLES=3000 python -m pytest tests/test_properties*
 EXAMPLES = int(os.environ.get("PARSE_EXAMPLES", "150"))

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from resolvers.errors import LimitExceeded, ProtocolError
-from resolvers.prospero import ardp
+from omniurl.resolvers.errors import LimitExceeded, ProtocolError
+from omniurl.resolvers.prospero import ardp
 
 
 def test_minimal_single_packet_request_header() -> None:
@@ -117,7 +117,7 @@ def test_decode_any_datagram_is_a_packet_or_a_protocol_error(data: bytes) -> Non
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=200))
 def test_parse_reply_of_any_bytes_is_a_reply_or_a_protocol_error(data: bytes) -> None:
-    from resolvers.prospero import protocol
+    from omniurl.resolvers.prospero import protocol
 
     with contextlib.suppress(ProtocolError):  # LimitExceeded is a ProtocolError too
         protocol.parse_reply(data, max_line=100)

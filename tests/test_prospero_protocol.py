@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from resolvers.errors import ProtocolError
-from resolvers.prospero import protocol
-from resolvers.prospero.methods import prospero_url, to_url
-from resolvers.prospero.protocol import AccessMethod
+from omniurl.resolvers.errors import ProtocolError
+from omniurl.resolvers.prospero import protocol
+from omniurl.resolvers.prospero.methods import prospero_url, to_url
+from omniurl.resolvers.prospero.protocol import AccessMethod
 
 
 @pytest.mark.parametrize(

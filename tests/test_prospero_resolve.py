@@ -11,18 +11,16 @@ import pytest
 import pytest_asyncio
 from helpers import ROOT, run_omniurl
 
-import resolvers
-import schemes
-import testservers
-from resolvers import Follow, Options
-from resolvers.errors import (
+from omniurl import resolvers, schemes, testservers
+from omniurl.resolvers import Follow, Options
+from omniurl.resolvers.errors import (
     DelimiterRefused,
     NotFound,
     PlanError,
     RedirectRefused,
     ReplyError,
 )
-from resolvers.prospero import protocol
+from omniurl.resolvers.prospero import protocol
 
 FAST = Options(
     connect_timeout=5,
@@ -143,7 +141,7 @@ async def test_delimiters_refused_and_nothing_sent(
 
 
 async def test_refused_url_sends_zero_bytes_to_a_recording_server() -> None:
-    recording = pytest.importorskip("testservers.recording")
+    recording = pytest.importorskip("omniurl.testservers.recording")
     async with await recording.start_recording(transport="udp") as rec:
         url = f"prospero://127.0.0.1:{rec.port}//pub/x%0D%0Ay"
         with pytest.raises(DelimiterRefused):
@@ -222,7 +220,7 @@ async def test_forwarded_is_followed_bounded(
 
 async def test_forwarding_loop_stops(tree: Path) -> None:
     async with await testservers.start("prospero", tree, table={}) as server:
-        from testservers.prospero import ObjectEntry
+        from omniurl.testservers.prospero import ObjectEntry
 
         server.info["table"]["/loop"] = ObjectEntry(forward=(server.info["self_host"], "/loop"))
         options = FAST.with_(policy=FAST.policy.with_(max_redirects=3))
@@ -232,7 +230,9 @@ async def test_forwarding_loop_stops(tree: Path) -> None:
 
 
 async def test_local_method_is_skipped_for_the_next_allowed_one(tree: Path) -> None:
-    pytest.importorskip("resolvers.gopher", reason="the gopher resolver is not on this branch yet")
+    pytest.importorskip(
+        "omniurl.resolvers.gopher", reason="the gopher resolver is not on this branch yet"
+    )
     async with await testservers.start(
         "prospero", tree, gopher=("127.0.0.1", 7070, "/pub/README.txt")
     ) as server:
@@ -246,7 +246,7 @@ async def test_local_method_is_skipped_for_the_next_allowed_one(tree: Path) -> N
 
 async def test_no_allowed_method_is_a_redirect_refusal(tree: Path) -> None:
     async with await testservers.start("prospero", tree) as server:
-        from testservers.prospero import ObjectEntry
+        from omniurl.testservers.prospero import ObjectEntry
 
         server.info["table"]["/only-local"] = ObjectEntry(
             {"0": [("LOCAL", "INTERNET-D", "", "ASCII", "/etc/passwd")]}

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-import testservers
-from resolvers.errors import ConnectError, LimitExceeded, ProtocolError, ResolveTimeout
-from resolvers.options import Options
-from resolvers.prospero import ardp, protocol
-from resolvers.prospero.executor import _open, exchange
+from omniurl import testservers
+from omniurl.resolvers.errors import ConnectError, LimitExceeded, ProtocolError, ResolveTimeout
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.prospero import ardp, protocol
+from omniurl.resolvers.prospero.executor import _open, exchange
 
 #: No loss is staged: a retransmission would only come from a stalled machine.
 CALM = Options(read_timeout=10.0, extra={"prospero_retry_timeout": 2.0, "prospero_retries": 2})

@@ -20,17 +20,15 @@ from typing import Any, ClassVar
 import pytest
 import pytest_asyncio
 
-import resolvers
-import testservers
-from omniurl import cli
-from resolvers import registry
-from resolvers.base import Resolver
-from resolvers.options import Options
-from resolvers.plan import Plan
-from resolvers.telnet.settings import DEFAULT_LOGIN_PROMPT
-from schemes.base import URL
-from testservers import RunningServer, catalog
-from testservers import base as testservers_base
+from omniurl import cli, resolvers, testservers
+from omniurl.resolvers import registry
+from omniurl.resolvers.base import Resolver
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.plan import Plan
+from omniurl.resolvers.telnet.settings import DEFAULT_LOGIN_PROMPT
+from omniurl.schemes.base import URL
+from omniurl.testservers import RunningServer, catalog
+from omniurl.testservers import base as testservers_base
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,12 +82,13 @@ def run_probe(*args: str, code: str = PROBE) -> tuple[int, bytes, list[str]]:
 
 
 def top(modules: list[str]) -> set[str]:
-    return {m.split(".")[0] for m in modules}
+    """Top-level names, with omniurl's subpackages named as ``resolvers``, ``schemes``, …"""
+    return {m.removeprefix("omniurl.").split(".")[0] for m in modules}
 
 
 def scheme_modules(modules: list[str], scheme: str) -> list[str]:
     """The modules of resolvers/<scheme>/ beyond its cheap ``__init__`` and ``settings``."""
-    prefix = f"resolvers.{scheme}."
+    prefix = f"omniurl.resolvers.{scheme}."
     return [m for m in modules if m.startswith(prefix) and m != prefix + "settings"]
 
 
@@ -100,7 +99,7 @@ def test_parse_imports_no_resolver() -> None:
     status, out, modules = run_probe("parse", "http://a/")
     assert status == 0
     assert json.loads(out)["host"] == "a"
-    assert not [m for m in modules if m.split(".")[0] == "resolvers"]
+    assert "resolvers" not in top(modules)
     assert "asyncio" not in modules  # the resolvers' event loop
     assert "importlib.metadata" not in modules  # no entry-point scan for a built-in scheme
     assert not top(modules) & set(HEAVY)
@@ -115,10 +114,10 @@ def test_help_is_complete_and_imports_no_server_and_no_resolver() -> None:
     # serve's one-line help lists every server (from testservers' table, no server imported)
     servers = "run a local test server (" + ", ".join(testservers.known()) + ")"
     assert servers in " ".join(text.split())
-    assert not [m for m in modules if m.split(".")[0] == "resolvers"]
-    assert [m for m in modules if m.startswith("testservers")] == [
-        "testservers",
-        "testservers.catalog",
+    assert "resolvers" not in top(modules)
+    assert [m for m in modules if m.startswith("omniurl.testservers")] == [
+        "omniurl.testservers",
+        "omniurl.testservers.catalog",
     ]
     assert "asyncio" not in modules
     assert not top(modules) & set(HEAVY)
@@ -186,7 +185,7 @@ async def test_get_imports_only_its_schemes_resolver(
     assert status == 0
     assert out.replace(b"\r\n", b"\n") == b"hello, world\n"
     assert scheme_modules(modules, scheme)  # the positive control: its own executor
-    assert f"resolvers.{scheme}.executor" in modules
+    assert f"omniurl.resolvers.{scheme}.executor" in modules
     for other in LAZY_RESOLVERS:
         if other != scheme:
             assert scheme_modules(modules, other) == [], other
@@ -203,13 +202,15 @@ async def test_get_imports_only_its_schemes_resolver(
 
 def test_registry_get_imports_only_that_scheme() -> None:
     code = (
-        "import sys, json; import resolvers; before = set(sys.modules); "
+        "import sys, json; from omniurl import resolvers; before = set(sys.modules); "
         "resolvers.registry.get('gopher'); resolvers.registry.get('news'); "
         "sys.stderr.write(json.dumps(sorted(set(sys.modules) - before)))"
     )
     _status, _out, modules = run_probe(code=code)
-    assert "resolvers.gopher" in modules and "resolvers.nntp" in modules
-    assert not [m for m in modules if m.startswith(("resolvers.ftp", "resolvers.http"))]
+    assert "omniurl.resolvers.gopher" in modules and "omniurl.resolvers.nntp" in modules
+    assert not [
+        m for m in modules if m.startswith(("omniurl.resolvers.ftp", "omniurl.resolvers.http"))
+    ]
     assert "importlib.metadata" not in modules
 
 
@@ -225,22 +226,19 @@ def test_known_servers_match_what_each_module_registers() -> None:
 
 
 def test_lazy_reexports_still_work() -> None:
-    import resolvers.ftp
-    import resolvers.mailto
-    import resolvers.telnet
-    from resolvers.ftp import SESSIONS_KEY, execute_ftp, plan_ftp
-    from resolvers.mailto import build, split_addresses
-    from resolvers.telnet import ScriptStep, TelnetSession, parse_script
-    from resolvers.wais import tags
+    from omniurl.resolvers.ftp import SESSIONS_KEY, execute_ftp, plan_ftp
+    from omniurl.resolvers.mailto import build, split_addresses
+    from omniurl.resolvers.telnet import ScriptStep, TelnetSession, parse_script
+    from omniurl.resolvers.wais import tags
 
     assert SESSIONS_KEY == "ftp_sessions"
-    assert execute_ftp.__module__ == "resolvers.ftp.executor"
-    assert plan_ftp.__module__ == "resolvers.ftp.planner"
+    assert execute_ftp.__module__ == "omniurl.resolvers.ftp.executor"
+    assert plan_ftp.__module__ == "omniurl.resolvers.ftp.planner"
     assert split_addresses("a@b, c@d") == ["a@b", "c@d"]
     assert callable(build)
     assert parse_script("send x") == (ScriptStep("send", "x"),)
-    assert TelnetSession.__module__ == "resolvers.telnet.session"
-    assert tags.__name__ == "resolvers.wais.tags"
+    assert TelnetSession.__module__ == "omniurl.resolvers.telnet.session"
+    assert tags.__name__ == "omniurl.resolvers.wais.tags"
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         resolvers.telnet.nothing  # noqa: B018
     for package in (resolvers.ftp, resolvers.mailto, resolvers.telnet):

@@ -16,9 +16,9 @@ import pytest
 import pytest_asyncio
 from helpers import free_port
 
-from resolvers import Options, resolve
-from resolvers.errors import AuthError
-from resolvers.telnet import parse_script
+from omniurl.resolvers import Options, resolve
+from omniurl.resolvers.errors import AuthError
+from omniurl.resolvers.telnet import parse_script
 
 pytestmark = pytest.mark.interop
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from resolvers import Options, check, plan
-from resolvers.errors import DelimiterRefused, PlanError, PortRefused
-from resolvers.telnet import parse_script
-from resolvers.telnet.planner import DEFAULT_LOGIN_PROMPT, DEFAULT_PASSWORD_PROMPT, ScriptStep
+from omniurl.resolvers import Options, check, plan
+from omniurl.resolvers.errors import DelimiterRefused, PlanError, PortRefused
+from omniurl.resolvers.telnet import parse_script
+from omniurl.resolvers.telnet.planner import (
+    DEFAULT_LOGIN_PROMPT,
+    DEFAULT_PASSWORD_PROMPT,
+    ScriptStep,
+)
 
 LOGIN = Options(extra={"auto_login": True})
 

@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-import testservers
-from resolvers import Options, resolve
-from resolvers.errors import (
+from omniurl import testservers
+from omniurl.resolvers import Options, resolve
+from omniurl.resolvers.errors import (
     AuthError,
     ConnectError,
     ConnectionClosed,
     DelimiterRefused,
     ResolveTimeout,
 )
-from resolvers.telnet import TelnetSession, parse_script
-from testservers.recording import recording_of, start_recording
+from omniurl.resolvers.telnet import TelnetSession, parse_script
+from omniurl.testservers.recording import recording_of, start_recording
 
 LOGIN = Options(extra={"auto_login": True}, read_timeout=5, connect_timeout=5)
 

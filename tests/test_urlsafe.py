@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schemes import url_safe
-from schemes.urlsafe import TABLE
+from omniurl.schemes import url_safe
+from omniurl.schemes.urlsafe import TABLE
 
 # The table, row by row: character, "Encodage de substitution".
 TABLE_ROWS = [

@@ -24,9 +24,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from resolvers.errors import LimitExceeded, ProtocolError
-from resolvers.wais import tags as T
-from resolvers.wais.apdu import (
+from omniurl.resolvers.errors import LimitExceeded, ProtocolError
+from omniurl.resolvers.wais import tags as T
+from omniurl.resolvers.wais.apdu import (
     APPENDIX_B,
     REFERENCE,
     Diagnostic,
@@ -44,13 +44,13 @@ from resolvers.wais.apdu import (
     WAISSearchResponse,
     decode_apdu,
 )
-from resolvers.wais.compressed import (
+from omniurl.resolvers.wais.compressed import (
     DecodeError,
     decode_compressed,
     encode_binary,
     encode_compressed,
 )
-from resolvers.wais.header import MessageHeader, encode_header, frame, parse_header
+from omniurl.resolvers.wais.header import MessageHeader, encode_header, frame, parse_header
 
 h = bytes.fromhex
 

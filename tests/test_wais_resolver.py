@@ -19,10 +19,9 @@ import pytest
 import pytest_asyncio
 from helpers import run_omniurl
 
-import schemes
-import testservers
-from resolvers import Options, check, plan, resolve
-from resolvers.errors import (
+from omniurl import schemes, testservers
+from omniurl.resolvers import Options, check, plan, resolve
+from omniurl.resolvers.errors import (
     ConnectionClosed,
     DelimiterRefused,
     InputNeeded,
@@ -32,8 +31,8 @@ from resolvers.errors import (
     ProtocolError,
     ResolveTimeout,
 )
-from resolvers.wais import tags as T
-from resolvers.wais.apdu import (
+from omniurl.resolvers.wais import tags as T
+from omniurl.resolvers.wais.apdu import (
     InitAPDU,
     InitResponseAPDU,
     SearchAPDU,
@@ -41,8 +40,8 @@ from resolvers.wais.apdu import (
     WAISSearch,
     decode_apdu,
 )
-from resolvers.wais.header import HEADER_LENGTH, frame
-from testservers.wais import WAISServer
+from omniurl.resolvers.wais.header import HEADER_LENGTH, frame
+from omniurl.testservers.wais import WAISServer
 
 BIG = b"".join(b"line %05d of a big omniurl document\n" % i for i in range(3000))
 ODD_NAME = b"caf\xe9 menu.txt"  # not UTF-8, and a space: must round-trip through wpath
@@ -74,7 +73,7 @@ def docid(srv: testservers.RunningServer, name: bytes) -> bytes:
 
 
 def escaped(value: bytes) -> str:
-    from resolvers.wais.planner import escape
+    from omniurl.resolvers.wais.planner import escape
 
     return escape(value)
 
@@ -393,7 +392,7 @@ async def test_truncated_reply_is_connection_closed() -> None:
 
 
 async def test_rejected_init_is_a_reply_error() -> None:
-    from resolvers.errors import ReplyError
+    from omniurl.resolvers.errors import ReplyError
 
     async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readexactly(HEADER_LENGTH)
@@ -440,7 +439,7 @@ async def test_cli_presents_score_size_type_headline_and_url(
 ) -> None:
     import argparse
 
-    from resolvers.wais import WAISResolver
+    from omniurl.resolvers.wais import WAISResolver
 
     async with await resolve(url_of(wais, "pub?croissant")) as resource:
         status = await WAISResolver().present(resource, argparse.Namespace(json=False))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest_asyncio
 
-import testservers
-from resolvers.wais import tags as T
-from resolvers.wais.apdu import (
+from omniurl import testservers
+from omniurl.resolvers.wais import tags as T
+from omniurl.resolvers.wais.apdu import (
     DocObj,
     InitAPDU,
     InitResponseAPDU,
@@ -21,9 +21,9 @@ from resolvers.wais.apdu import (
     WAISSearch,
     decode_apdu,
 )
-from resolvers.wais.header import frame
-from resolvers.wais.transport import read_message
-from testservers.wais import MAX_REQUEST, index_directory
+from omniurl.resolvers.wais.header import frame
+from omniurl.resolvers.wais.transport import read_message
+from omniurl.testservers.wais import MAX_REQUEST, index_directory
 
 
 @pytest_asyncio.fixture

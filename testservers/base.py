@@ -21,15 +21,15 @@ from .catalog import BUILTIN_SERVERS
 #: Modules whose import registers the built-in servers (a module missing from
 #: BUILTIN_SERVERS is imported by :func:`known` to learn its name and help).
 BUILTIN_MODULES: tuple[str, ...] = (
-    "testservers.ftp",
-    "testservers.http",
-    "testservers.gopher",
-    "testservers.nntp",
-    "testservers.telnet",
-    "testservers.smtp",
-    "testservers.wais",
-    "testservers.prospero",
-    "testservers.recording",
+    "omniurl.testservers.ftp",
+    "omniurl.testservers.http",
+    "omniurl.testservers.gopher",
+    "omniurl.testservers.nntp",
+    "omniurl.testservers.telnet",
+    "omniurl.testservers.smtp",
+    "omniurl.testservers.wais",
+    "omniurl.testservers.prospero",
+    "omniurl.testservers.recording",
 )
 
 

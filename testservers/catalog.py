@@ -12,37 +12,40 @@ from __future__ import annotations
 #: and every module of ``testservers.base.BUILTIN_MODULES`` is here.
 BUILTIN_SERVERS: dict[str, tuple[str, str]] = {
     "ftp": (
-        "testservers.ftp",
+        "omniurl.testservers.ftp",
         "serve a directory over FTP (aioftp + NLST/SIZE/NOOP; anonymous login)",
     ),
     "http": (
-        "testservers.http",
+        "omniurl.testservers.http",
         "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)",
     ),
     "gopher": (
-        "testservers.gopher",
+        "omniurl.testservers.gopher",
         "serve a directory as Gopher menus (gophermap-aware), text, binaries, a word-index "
         "search, and Gopher+ attributes, views and an ASK form",
     ),
     "nntp": (
-        "testservers.nntp",
+        "omniurl.testservers.nntp",
         "serve newsgroups of articles over NNTP (sample groups + ROOT/news/GROUP/N)",
     ),
     "telnet": (
-        "testservers.telnet",
+        "omniurl.testservers.telnet",
         "telnet with login/password prompts (demo/demo), a banner and a tiny shell",
     ),
-    "smtp": ("testservers.smtp", "aiosmtpd capturing messages to ROOT/mail/ (AUTH demo/demo)"),
+    "smtp": (
+        "omniurl.testservers.smtp",
+        "aiosmtpd capturing messages to ROOT/mail/ (AUTH demo/demo)",
+    ),
     "wais": (
-        "testservers.wais",
+        "omniurl.testservers.wais",
         "a WAIS server: each subdirectory of --root is a searchable database",
     ),
     "prospero": (
-        "testservers.prospero",
+        "omniurl.testservers.prospero",
         "a Prospero directory server (ARDP over UDP) with a sample object table",
     ),
     "recording": (
-        "testservers.recording",
+        "omniurl.testservers.recording",
         "record every byte received on TCP (nothing is answered)",
     ),
 }

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resolvers.gopher.menu import format_menu_line
-from resolvers.lines import dot_stuff, dot_unstuff
+from omniurl.resolvers.gopher.menu import format_menu_line
+from omniurl.resolvers.lines import dot_stuff, dot_unstuff
 
 from .base import ConnectionTasks, RunningServer, close_quietly, register
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resolvers.lines import dot_stuff
+from omniurl.resolvers.lines import dot_stuff
 
 from .base import ConnectionTasks, RunningServer, close_quietly, register
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resolvers.errors import ProtocolError
-from resolvers.prospero import ardp
-from resolvers.prospero.protocol import join_host, quote, split_lines, tokenize
+from omniurl.resolvers.errors import ProtocolError
+from omniurl.resolvers.prospero import ardp
+from omniurl.resolvers.prospero.protocol import join_host, quote, split_lines, tokenize
 
 from .base import RunningServer, register
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resolvers.errors import LimitExceeded
-from resolvers.wais import tags as T
-from resolvers.wais.apdu import (
+from omniurl.resolvers.errors import LimitExceeded
+from omniurl.resolvers.wais import tags as T
+from omniurl.resolvers.wais.apdu import (
     APDU,
     Diagnostic,
     DocumentHeader,
@@ -42,9 +42,9 @@ from resolvers.wais.apdu import (
     WAISSearchResponse,
     decode_apdu,
 )
-from resolvers.wais.header import HEADER_LENGTH, frame, parse_header
-from resolvers.wais.transport import read_exactly
-from schemes.errors import OmniurlError
+from omniurl.resolvers.wais.header import HEADER_LENGTH, frame, parse_header
+from omniurl.resolvers.wais.transport import read_exactly
+from omniurl.schemes.errors import OmniurlError
 
 from .base import RunningServer, register
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from omniurl.demo import DemoCase, DemoContext
-from resolvers.gopher.gopherplus import AskField
-from resolvers.resource import Resource
+from omniurl.resolvers.gopher.gopherplus import AskField
+from omniurl.resolvers.resource import Resource
 
 ORDER = 30
 SCHEME = "gopher"

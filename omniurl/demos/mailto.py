@@ -3,8 +3,8 @@ draft without a relay, and two URLs the policy refuses (header injection, a Bcc 
 
 from __future__ import annotations
 
-from resolvers import Options
-from resolvers.resource import Resource
+from omniurl.resolvers import Options
+from omniurl.resolvers.resource import Resource
 
 from ..demo import DemoCase, DemoContext
 

@@ -8,7 +8,7 @@ article by number, AUTHINFO on a server that demands it, and the errors a person
 from __future__ import annotations
 
 from omniurl.demo import DemoCase, DemoContext
-from resolvers.nntp.planner import SERVER_KEY
+from omniurl.resolvers.nntp.planner import SERVER_KEY
 
 #: Where news sits among the schemes (RFC 1738 §3 order: ftp, http, gopher, mailto, news...).
 ORDER = 50

@@ -3,9 +3,9 @@ scripted command, summarize the transcript; and a user name the policy refuses."
 
 from __future__ import annotations
 
-from resolvers import Options
-from resolvers.resource import Resource
-from resolvers.telnet import parse_script
+from omniurl.resolvers import Options
+from omniurl.resolvers.resource import Resource
+from omniurl.resolvers.telnet import parse_script
 
 from ..demo import DemoCase, DemoContext
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from resolvers.wais.planner import escape
+from omniurl.resolvers.wais.planner import escape
 
 if TYPE_CHECKING:
     from omniurl.demo import DemoCase, DemoContext

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from .. import lazy
 from ..base import Resolver

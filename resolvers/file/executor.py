@@ -9,7 +9,7 @@ import stat
 from collections.abc import AsyncIterator
 from typing import BinaryIO
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from ..errors import NotFound, ReplyError
 from ..options import Options

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import socket
 
-from schemes.base import URL
-from schemes.file import FileURL
+from omniurl.schemes.base import URL
+from omniurl.schemes.file import FileURL
 
 from ..errors import PlanError
 from ..options import Options

@@ -20,7 +20,7 @@ import re
 import socket
 from collections.abc import AsyncGenerator, AsyncIterator
 
-from schemes.ftp import FTPURL
+from omniurl.schemes.ftp import FTPURL
 
 from .. import net
 from ..errors import (

@@ -29,8 +29,8 @@ from __future__ import annotations
 import dataclasses
 import mimetypes
 
-from schemes.base import URL
-from schemes.ftp import FTPURL
+from omniurl.schemes.base import URL
+from omniurl.schemes.ftp import FTPURL
 
 from ..errors import PlanError
 from ..options import Options

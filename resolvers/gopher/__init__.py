@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from ..base import Resolver
 from ..options import Options

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
-import schemes
-from schemes.errors import URLError
+from omniurl import schemes
+from omniurl.schemes.errors import URLError
 
 from ..base import Follow
 from ..errors import (

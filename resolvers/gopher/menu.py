@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from schemes.authority import check_host
-from schemes.errors import URLError
+from omniurl.schemes.authority import check_host
+from omniurl.schemes.errors import URLError
 
 from ..resource import Entry
 from .itemtypes import item_type

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from ..errors import InputNeeded, PlanError
 from ..options import Options

@@ -18,9 +18,9 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
-import schemes
-from schemes.errors import URLError
-from schemes.http import HTTPURL
+from omniurl import schemes
+from omniurl.schemes.errors import URLError
+from omniurl.schemes.http import HTTPURL
 
 from ..base import Follow
 from ..errors import (

@@ -8,8 +8,8 @@ is spoken (RFC 9112); the plan's one step is the request line exactly as sent.
 
 from __future__ import annotations
 
-from schemes.base import URL
-from schemes.http import HTTPURL
+from omniurl.schemes.base import URL
+from omniurl.schemes.http import HTTPURL
 
 from ..errors import PlanError
 from ..options import Options

@@ -13,8 +13,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-import schemes
-from schemes.base import URL
+from omniurl import schemes
+from omniurl.schemes.base import URL
 
 from .. import lazy
 from ..base import Resolver

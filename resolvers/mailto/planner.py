@@ -19,8 +19,8 @@ from datetime import datetime
 from email.utils import localtime
 from typing import Any
 
-from schemes.base import URL
-from schemes.mailto import MailtoURL
+from omniurl.schemes.base import URL
+from omniurl.schemes.mailto import MailtoURL
 
 from ..errors import PlanError
 from ..options import Options

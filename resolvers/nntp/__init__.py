@@ -12,12 +12,12 @@ import argparse
 import os
 from typing import Any
 
-from resolvers.base import Resolver
-from resolvers.options import Options
-from resolvers.plan import Plan
-from resolvers.registry import register
-from resolvers.resource import Resource
-from schemes.base import URL
+from omniurl.resolvers.base import Resolver
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.plan import Plan
+from omniurl.resolvers.registry import register
+from omniurl.resolvers.resource import Resource
+from omniurl.schemes.base import URL
 
 from .settings import MAX_ARTICLES_KEY, SERVER_KEY
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
-from resolvers.errors import NotFound, PlanError, ProtocolError, ReplyError
-from resolvers.options import Options
-from resolvers.plan import Plan, Step
-from resolvers.resource import Entry, Resource
+from omniurl.resolvers.errors import NotFound, PlanError, ProtocolError, ReplyError
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.plan import Plan, Step
+from omniurl.resolvers.resource import Entry, Resource
 
 from .grammar import news_url_for_group, news_url_for_message_id, nntp_url
 from .planner import RANGE

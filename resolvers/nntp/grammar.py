@@ -10,8 +10,8 @@ a connection is opened, with the component to blame.
 
 from __future__ import annotations
 
-from resolvers.policy import DELIMITERS
-from schemes.errors import SchemeSyntaxError
+from omniurl.resolvers.policy import DELIMITERS
+from omniurl.schemes.errors import SchemeSyntaxError
 
 #: RFC 3977 §3.6: "Message-ids MUST NOT be more than 250 octets in length", brackets included.
 MAX_MESSAGE_ID = 250

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from resolvers.errors import ConfigurationError, PlanError
-from resolvers.options import Options
-from resolvers.plan import Plan, Step, WireValue
-from schemes.base import URL
-from schemes.errors import URLError
-from schemes.news import NewsURL
-from schemes.nntp import NNTPURL
+from omniurl.resolvers.errors import ConfigurationError, PlanError
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.plan import Plan, Step, WireValue
+from omniurl.schemes.base import URL
+from omniurl.schemes.errors import URLError
+from omniurl.schemes.news import NewsURL
+from omniurl.schemes.nntp import NNTPURL
 
 from .grammar import check_article_number, check_message_id, check_newsgroup
 

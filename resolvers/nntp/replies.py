@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from email.errors import HeaderParseError
 from email.header import decode_header, make_header
 
-from resolvers.errors import ProtocolError
+from omniurl.resolvers.errors import ProtocolError
 
 # RFC 3977 §9.4.2: initial-response-line = 3DIGIT [SP trailing-comment] CRLF
 # (a few servers end the code with nothing at all; some put text right after a "-").

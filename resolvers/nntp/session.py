@@ -12,17 +12,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 
-from resolvers.errors import (
+from omniurl.resolvers.errors import (
     AuthError,
     ConnectionClosed,
     LimitExceeded,
     ReplyError,
     ResolveError,
 )
-from resolvers.lines import dot_unstuff
-from resolvers.net import close_writer, open_tcp, read_line, with_timeout
-from resolvers.options import Options
-from resolvers.plan import Step
+from omniurl.resolvers.lines import dot_unstuff
+from omniurl.resolvers.net import close_writer, open_tcp, read_line, with_timeout
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.plan import Step
 
 from .replies import Reply, parse_status
 

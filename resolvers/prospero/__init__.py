@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from ..base import Resolver
 from ..options import Options

@@ -24,7 +24,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from resolvers.errors import LimitExceeded, ProtocolError
+from omniurl.resolvers.errors import LimitExceeded, ProtocolError
 
 #: ARDP version 0: the two high bits of octet 0.
 VERSION = 0

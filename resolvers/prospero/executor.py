@@ -21,8 +21,8 @@ import dataclasses
 import secrets
 from typing import Any
 
-import schemes
-from schemes.errors import OmniurlError, URLError
+from omniurl import schemes
+from omniurl.schemes.errors import OmniurlError, URLError
 
 from ..base import Follow
 from ..errors import (

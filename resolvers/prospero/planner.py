@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Protocol, cast
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from ..errors import PlanError
 from ..options import Options

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from resolvers.errors import LimitExceeded, ProtocolError
+from omniurl.resolvers.errors import LimitExceeded, ProtocolError
 
 #: The software name sent after ``VERSION 5`` and as the unauthenticated principal.
 CLIENT_NAME = b"omniurl"

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from .. import lazy
 from ..base import Resolver

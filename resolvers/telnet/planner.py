@@ -19,8 +19,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from schemes.base import URL
-from schemes.telnet import TelnetURL
+from omniurl.schemes.base import URL
+from omniurl.schemes.telnet import TelnetURL
 
 from ..errors import PlanError
 from ..plan import Plan, Step, WireValue

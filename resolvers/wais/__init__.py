@@ -19,7 +19,7 @@ import argparse
 import sys
 from typing import Any
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from ..base import Resolver
 from ..options import Options

@@ -15,7 +15,7 @@ end of ``data`` and raise :class:`DecodeError` instead.
 
 from __future__ import annotations
 
-from resolvers.errors import ProtocolError
+from omniurl.resolvers.errors import ProtocolError
 
 #: A compressed integer longer than this is refused: no WAIS tag or length needs more than 4
 #: bytes (2**28), and an endless run of continue bits must not make us loop.

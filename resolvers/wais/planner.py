@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schemes.base import URL
+from omniurl.schemes.base import URL
 
 from ..errors import PlanError
 from ..options import Options

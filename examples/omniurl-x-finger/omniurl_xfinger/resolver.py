@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from resolvers import Options, Plan, Resolver, Resource, Step, WireValue
-from resolvers.errors import PlanError
-from resolvers.net import close_writer, open_tcp, read_chunks, with_timeout
-from schemes.base import URL
+from omniurl.resolvers import Options, Plan, Resolver, Resource, Step, WireValue
+from omniurl.resolvers.errors import PlanError
+from omniurl.resolvers.net import close_writer, open_tcp, read_chunks, with_timeout
+from omniurl.schemes.base import URL
 
 from .url import FingerURL
 

@@ -17,9 +17,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 from urllib.parse import quote, unquote
 
-from schemes.authority import format_fragment
-from schemes.base import URL, InternetURL
-from schemes.errors import AuthorityError, EncodingError, HostError, PortError, SchemeSyntaxError
+from omniurl.schemes.authority import format_fragment
+from omniurl.schemes.base import URL, InternetURL
+from omniurl.schemes.errors import (
+    AuthorityError,
+    EncodingError,
+    HostError,
+    PortError,
+    SchemeSyntaxError,
+)
 
 # hostname = *( domainlabel "." ) toplabel ; IPv4 dotted quad ; or an IPv6 literal in brackets
 _HOST = re.compile(

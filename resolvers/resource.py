@@ -86,6 +86,16 @@ class Resource:
         finally:
             await self.aclose()
 
+    async def aiter_entries(self) -> AsyncIterator[Entry]:
+        """The listing's entries, one at a time, as they arrive.
+
+        This is the one way callers (the CLI, the client, the integrations, the gateway) read
+        a listing, so that an executor can stream entries off the wire instead of holding the
+        whole listing (a hostile server can send millions).
+        """
+        for entry in self.entries:
+            yield entry
+
     async def read(self) -> bytes:
         """The whole body (content) in memory; for small resources and tests."""
         return b"".join([chunk async for chunk in self])

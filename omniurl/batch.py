@@ -1,0 +1,392 @@
+"""Many URLs at once: :func:`fetch_many` runs a stream of URLs under a global and a per-host
+concurrency limit and yields one :class:`FetchResult` per URL as each finishes.
+
+Why it is shaped this way:
+
+- The URL source is read lazily, at most ``window`` URLs ahead of the ones finished, so a
+  file of 10⁶ URLs never sits in memory at once (a slow host only holds back the window).
+- The per-host limit is a hard limit on the *server actually connected to*: the host and
+  port after the ``--resolve`` mapping (two names mapped onto one server share its limit),
+  not the URL's text.  A URL waiting for its host never holds a global slot, so one slow
+  host cannot starve the others.
+- Errors are results: a refused, unreachable or broken URL gives a record with ``ok=False``
+  and the error's type and message, and the batch goes on.  Only the caller stopping the
+  iteration (or cancelling it) ends it early; every transfer still running is then cancelled
+  and its connection closed before the iterator returns.
+- Content goes to ``output_dir`` (a temporary ``.NAME.part`` renamed to a collision-free
+  name once complete, never overwriting another URL's file) or is only counted and hashed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import time
+from collections import deque
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from omniurl.resolvers.errors import ConfigurationError, ResolveError
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.resource import Resource
+from omniurl.schemes import URL, parse
+from omniurl.schemes.errors import OmniurlError
+
+#: ``open(url, options)`` -> an async context manager yielding the resolved :class:`Resource`
+#: (``AsyncClient.stream`` in a client; ``omniurl.resolve`` otherwise).
+Opener = Callable[[URL, Options], AbstractAsyncContextManager[Resource]]
+URLSource = Iterable[str | URL] | AsyncIterable[str | URL]
+#: ``(host, port)`` of the server a URL connects to, after ``--resolve``.
+HostKey = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """What happened to one URL of a batch (one row of ``--manifest``).
+
+    ``index`` is the URL's position in the input (results arrive in completion order);
+    ``url`` is shown with any password masked.  ``error_type`` is the omniurl error class
+    (``PortRefused``, ``ConnectError``…) and ``exit_status`` the CLI's status for it.
+    """
+
+    index: int
+    url: str
+    ok: bool
+    error_type: str | None = None
+    error_message: str | None = None
+    exit_status: int = 0
+    bytes: int = 0
+    sha256: str | None = None
+    media_type: str | None = None
+    kind: str | None = None
+    elapsed: float = 0.0
+    chain: tuple[str, ...] = ()
+    path: str | None = None
+    error: BaseException | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The manifest row: a stable set of keys (a contract for other programs)."""
+        return {
+            "index": self.index,
+            "url": self.url,
+            "ok": self.ok,
+            "error_type": self.error_type,
+            "error_message": self.error_message,
+            "exit_status": self.exit_status,
+            "bytes": self.bytes,
+            "sha256": self.sha256,
+            "media_type": self.media_type,
+            "kind": self.kind,
+            "elapsed": round(self.elapsed, 6),
+            "chain": list(self.chain),
+            "path": self.path,
+        }
+
+
+@dataclass
+class _Job:
+    index: int
+    text: str
+    url: URL
+    key: HostKey
+
+
+def host_key(url: URL, options: Options) -> HostKey:
+    """The server ``url`` connects to, after the ``--resolve`` mapping (the per-host key).
+
+    URLs that name no host (``news:``, ``mailto:``, ``file:``) share one key per scheme.
+    """
+    host = getattr(url, "host", None)
+    if not host:
+        return (f"{url.scheme}:", 0)
+    port = getattr(url, "port", None) or getattr(url, "default_port", None) or 0
+    mapped, mapped_port = options.map_address(str(host), int(port))
+    return (mapped.lower(), mapped_port)
+
+
+def shown(text: str) -> str:
+    """``text`` with a userinfo password masked (``ftp://u:****@h/``) for records and logs."""
+    scheme_end = text.find("://")
+    if scheme_end < 0:
+        return text
+    start = scheme_end + 3
+    end = len(text)
+    for stop in "/?#":
+        at = text.find(stop, start)
+        if at >= 0:
+            end = min(end, at)
+    authority = text[start:end]
+    userinfo, sep, hostport = authority.rpartition("@")
+    if not sep or ":" not in userinfo:
+        return text
+    user = userinfo.split(":", 1)[0]
+    return f"{text[:start]}{user}:****@{hostport}{text[end:]}"
+
+
+def exit_status_of(exc: BaseException) -> int:
+    """The CLI's documented exit status for an error (1 for anything untyped)."""
+    from omniurl.resolvers.errors import (
+        AuthError,
+        InputNeeded,
+        PlanError,
+        PolicyError,
+        ProtocolError,
+        ReplyError,
+        TransportError,
+        UnsupportedScheme,
+    )
+    from omniurl.schemes.errors import URLError
+
+    for cls, status in (
+        (URLError, 2),
+        (PolicyError, 2),
+        (UnsupportedScheme, 3),
+        (ConfigurationError, 3),
+        (InputNeeded, 3),
+        (PlanError, 2),
+        (TransportError, 4),
+        (ReplyError, 5),
+        (ProtocolError, 6),
+        (AuthError, 7),
+    ):
+        if isinstance(exc, cls):
+            return status
+    return 1
+
+
+def _default_opener(url: URL, options: Options) -> AbstractAsyncContextManager[Resource]:
+    from omniurl.resolvers.core import resolve
+
+    @contextlib.asynccontextmanager
+    async def opened() -> AsyncIterator[Resource]:
+        async with await resolve(url, options) as resource:
+            yield resource
+
+    return opened()
+
+
+async def _source(urls: URLSource) -> AsyncIterator[str | URL]:
+    if isinstance(urls, AsyncIterable):
+        async for item in urls:
+            yield item
+    else:
+        for item in urls:
+            yield item
+
+
+def output_name(url: URL) -> str:
+    """A file name for ``url`` in an output folder: its last path segment, never a dot-file
+    or a path, ``index`` for a directory, a menu or a bare host."""
+    text = str(url).split("#", 1)[0]
+    tail = text.split("://", 1)[-1]
+    path = tail.split("/", 1)[1] if "/" in tail else ""
+    name = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
+    name = name.split(";", 1)[0].split("?", 1)[0].split("%09", 1)[0]
+    from omniurl.schemes.percent import unquote_to_bytes
+
+    decoded = unquote_to_bytes(name).decode("utf-8", "replace")
+    decoded = decoded.replace("/", "_").replace("\\", "_").replace("\x00", "_")
+    decoded = "".join(ch if ch.isprintable() else "_" for ch in decoded).lstrip(".")
+    if not decoded or (url.scheme.startswith("gopher") and len(path.strip("/")) <= 1):
+        decoded = "index"
+    return decoded[:200]
+
+
+def _finish_file(tmp: Path, folder: Path, name: str) -> Path:
+    """Give the complete temporary file its name without ever replacing an existing file
+    (``os.link`` fails when the name is taken: ``a.txt``, then ``a.1.txt``, ``a.2.txt``…)."""
+    stem, dot, ext = name.rpartition(".")
+    if not dot or not stem:
+        stem, ext = name, ""
+    for n in range(100_000):
+        candidate = folder / (name if n == 0 else f"{stem}.{n}{'.' + ext if ext else ''}")
+        try:
+            os.link(tmp, candidate)
+        except FileExistsError:
+            continue
+        os.unlink(tmp)
+        return candidate
+    raise ConfigurationError(f"no free file name for {name!r} in {folder}", component="output")
+
+
+async def _listing_bytes(resource: Resource) -> AsyncIterator[bytes]:
+    """A listing in a batch: one JSON object per entry (what ``--json`` shows of an entry)."""
+    async for entry in resource.aiter_entries():
+        yield (json.dumps(entry.to_json(), ensure_ascii=False) + "\n").encode()
+
+
+async def _fetch_one(
+    job: _Job, options: Options, opener: Opener, output_dir: Path | None
+) -> FetchResult:
+    started = time.monotonic()
+    digest = hashlib.sha256()
+    count = 0
+    tmp: Path | None = None
+    media_type = kind = None
+    chain: tuple[str, ...] = ()
+    try:
+        async with opener(job.url, options) as resource:
+            kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
+            if resource.kind == "session":
+                raise ConfigurationError(
+                    f"{job.url.scheme}: an interactive session cannot be fetched in a batch",
+                    component="scheme",
+                )
+            chunks = _listing_bytes(resource) if resource.kind == "listing" else resource
+            handle = None
+            if output_dir is not None:
+                fd, name = _temp_file(output_dir, output_name(job.url))
+                tmp = Path(name)
+                handle = os.fdopen(fd, "wb")
+            try:
+                async for chunk in chunks:
+                    digest.update(chunk)
+                    count += len(chunk)
+                    if handle is not None:
+                        handle.write(chunk)
+            finally:
+                if handle is not None:
+                    handle.close()
+        path = None
+        if tmp is not None and output_dir is not None:
+            path = str(_finish_file(tmp, output_dir, output_name(job.url)))
+            tmp = None
+        return FetchResult(
+            index=job.index,
+            url=shown(job.text),
+            ok=True,
+            bytes=count,
+            sha256=digest.hexdigest(),
+            media_type=media_type,
+            kind=kind,
+            elapsed=time.monotonic() - started,
+            chain=tuple(shown(c) for c in chain),
+            path=path,
+        )
+    except (OmniurlError, OSError) as exc:
+        return _failed(job.index, job.text, exc, time.monotonic() - started, kind, chain)
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+def _temp_file(folder: Path, name: str) -> tuple[int, str]:
+    import tempfile
+
+    return tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+
+
+def _failed(
+    index: int,
+    text: str,
+    exc: BaseException,
+    elapsed: float = 0.0,
+    kind: str | None = None,
+    chain: tuple[str, ...] = (),
+) -> FetchResult:
+    if isinstance(exc, OSError) and not isinstance(exc, OmniurlError):
+        message = f"cannot write the output: {exc.strerror or exc}"
+    else:
+        message = shown(str(exc))
+    return FetchResult(
+        index=index,
+        url=shown(text),
+        ok=False,
+        error_type=type(exc).__name__,
+        error_message=message,
+        exit_status=exit_status_of(exc),
+        kind=kind,
+        elapsed=elapsed,
+        chain=tuple(shown(c) for c in chain),
+        error=exc,
+    )
+
+
+async def fetch_many(
+    urls: URLSource,
+    *,
+    options: Options | None = None,
+    concurrency: int = 50,
+    per_host: int = 6,
+    output_dir: str | os.PathLike[str] | None = None,
+    opener: Opener | None = None,
+    window: int | None = None,
+) -> AsyncIterator[FetchResult]:
+    """Fetch every URL of ``urls``; yield one :class:`FetchResult` per URL as each finishes.
+
+    ``concurrency`` bounds the transfers running at once, ``per_host`` those to one server
+    (after ``--resolve``).  At most ``window`` URLs (default ``4 * concurrency``) are read
+    ahead of the finished ones.  ``output_dir`` stores each content under a collision-free
+    name; without it content is only counted and hashed.
+    """
+    if concurrency < 1 or per_host < 1:
+        raise ConfigurationError(
+            "concurrency and per_host must be at least 1", component="concurrency"
+        )
+    options = options or Options()
+    opener = opener or _default_opener
+    folder = Path(output_dir) if output_dir is not None else None
+    if folder is not None and not folder.is_dir():
+        raise ConfigurationError(f"no such folder: {folder}", component="output")
+    limit = max(window or 4 * concurrency, concurrency)
+    source = _source(urls).__aiter__()
+    waiting: dict[HostKey, deque[_Job]] = {}
+    active: dict[HostKey, int] = {}
+    running: dict[asyncio.Task[FetchResult], HostKey] = {}
+    queued = 0
+    index = 0
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and queued + len(running) < limit:
+                try:
+                    item = await anext(source)
+                except StopAsyncIteration:
+                    exhausted = True
+                    break
+                text = item if isinstance(item, str) else str(item)
+                try:
+                    url = item if isinstance(item, URL) else parse(text.strip())
+                    key = host_key(url, options)
+                except (OmniurlError, ResolveError) as exc:
+                    yield _failed(index, text, exc)
+                    index += 1
+                    continue
+                waiting.setdefault(key, deque()).append(_Job(index, text, url, key))
+                index += 1
+                queued += 1
+            for key in list(waiting):
+                jobs = waiting[key]
+                while jobs and len(running) < concurrency and active.get(key, 0) < per_host:
+                    job = jobs.popleft()
+                    queued -= 1
+                    active[key] = active.get(key, 0) + 1
+                    task = asyncio.create_task(_fetch_one(job, options, opener, folder))
+                    running[task] = key
+                if not jobs:
+                    del waiting[key]
+            if not running:
+                if exhausted and not queued:
+                    return
+                continue
+            done, _pending = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                key = running.pop(task)
+                active[key] -= 1
+                if not active[key]:
+                    del active[key]
+                yield task.result()
+    finally:
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.gather(*running, return_exceptions=True)
+        if hasattr(source, "aclose"):
+            await source.aclose()

@@ -1,0 +1,224 @@
+"""fetch_many: one record per URL whatever fails, hard per-host limits on the resolved
+server, a lazily read source, collision-free output names, no transfer left running."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from omniurl.batch import FetchResult, fetch_many, host_key, output_name, shown
+from omniurl.resolvers import Options
+from omniurl.resolvers.errors import ConfigurationError
+from omniurl.schemes import parse
+
+
+@dataclass
+class CountingGopher:
+    """A Gopher server that answers every selector with ``body(selector)`` after ``delay``
+    seconds and records the most connections it ever had open at once."""
+
+    delay: float = 0.02
+    open_now: int = 0
+    most: int = 0
+    served: list[bytes] = field(default_factory=list)
+    server: asyncio.Server | None = None
+
+    @staticmethod
+    def body(selector: bytes) -> bytes:
+        return b"content of " + selector + b"\r\n.\r\n"
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.open_now += 1
+        self.most = max(self.most, self.open_now)
+        try:
+            line = await asyncio.wait_for(reader.readline(), 5)
+            selector = line.rstrip(b"\r\n")
+            self.served.append(selector)
+            try:  # wait `delay`, noticing a client that goes away meanwhile (EOF)
+                if await asyncio.wait_for(reader.read(1), self.delay) == b"":
+                    return
+            except TimeoutError:
+                pass
+            if selector.startswith(b"/missing"):
+                writer.write(b"3not here\t\terror.host\t1\r\n.\r\n")
+            else:
+                writer.write(self.body(selector))
+            await writer.drain()
+        finally:
+            self.open_now -= 1
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return int(self.server.sockets[0].getsockname()[1])
+
+
+@pytest_asyncio.fixture
+async def servers() -> AsyncIterator[list[CountingGopher]]:
+    started = []
+    for _ in range(4):
+        s = CountingGopher()
+        s.server = await asyncio.start_server(s.handle, "127.0.0.1", 0)
+        started.append(s)
+    try:
+        yield started
+    finally:
+        for s in started:
+            assert s.server is not None
+            s.server.close()
+            await s.server.wait_closed()
+
+
+async def collect(it: AsyncIterator[FetchResult]) -> list[FetchResult]:
+    return [r async for r in it]
+
+
+async def test_per_host_limit_holds_and_every_url_has_one_record(
+    servers: list[CountingGopher],
+) -> None:
+    urls = [f"gopher://127.0.0.1:{s.port}/0/file{n}.txt" for n in range(40) for s in servers]
+    results = await collect(fetch_many(urls, options=Options(), concurrency=8, per_host=2))
+    assert sorted(r.index for r in results) == list(range(len(urls)))
+    assert all(r.ok for r in results), [r.error_message for r in results if not r.ok]
+    for s in servers:
+        assert s.most == 2  # reached, never exceeded
+        assert len(s.served) == 40
+    first = next(r for r in results if r.index == 0)
+    assert first.url == urls[0]
+    expected = CountingGopher.body(b"/file0.txt").removesuffix(b".\r\n")
+    assert first.sha256 == hashlib.sha256(expected).hexdigest()
+    assert first.bytes == len(expected)
+    assert first.kind == "content"
+
+
+async def test_two_names_mapped_to_one_server_share_its_limit(
+    servers: list[CountingGopher],
+) -> None:
+    s = servers[0]
+    opts = Options().resolving(
+        f"one.example:70:127.0.0.1:{s.port}", f"two.example:70:127.0.0.1:{s.port}"
+    )
+    urls = [f"gopher://{name}/0/x{n}" for n in range(10) for name in ("one.example", "two.example")]
+    results = await collect(fetch_many(urls, options=opts, concurrency=10, per_host=3))
+    assert all(r.ok for r in results), [r.error_message for r in results if not r.ok]
+    assert s.most == 3
+    assert host_key(parse(urls[0]), opts) == host_key(parse(urls[1]), opts)
+
+
+async def test_errors_are_records_and_the_batch_goes_on(servers: list[CountingGopher]) -> None:
+    port = servers[0].port
+    urls = [
+        f"gopher://127.0.0.1:{port}/0/ok",
+        "gopher://127.0.0.1:6379/0/redis",  # refused by the port policy: nothing sent
+        "not a url",
+        f"gopher://127.0.0.1:{port}/0/missing",  # a type-3 error item
+        f"gopher://127.0.0.1:{port}/0/ok2",
+    ]
+    results = {r.index: r for r in await collect(fetch_many(urls, concurrency=2))}
+    assert sorted(results) == [0, 1, 2, 3, 4]
+    assert results[0].ok and results[4].ok
+    assert (results[1].ok, results[1].error_type, results[1].exit_status) == (
+        False,
+        "PortRefused",
+        2,
+    )
+    assert results[2].ok is False and results[2].exit_status == 2
+    assert results[3].ok is False and results[3].exit_status == 5
+    assert sorted(servers[0].served) == [b"/missing", b"/ok", b"/ok2"]  # 6379: nothing sent
+
+
+async def test_the_source_is_read_lazily(servers: list[CountingGopher]) -> None:
+    port = servers[0].port
+    pulled = 0
+
+    def source() -> Iterator[str]:
+        nonlocal pulled
+        for n in range(1000):
+            pulled += 1
+            yield f"gopher://127.0.0.1:{port}/0/{n}"
+
+    it = fetch_many(source(), concurrency=2, per_host=2, window=8)
+    first = await anext(it)
+    assert first.ok
+    assert pulled <= 8 + 1  # the window, plus the one being looked at
+    await it.aclose()
+
+
+async def test_stopping_early_cancels_the_transfers_still_running(
+    servers: list[CountingGopher],
+) -> None:
+    s = servers[0]
+    s.delay = 2.0
+    urls = [f"gopher://127.0.0.1:{s.port}/0/{n}" for n in range(6)]
+    it = fetch_many(urls, concurrency=6, per_host=6)
+    waiter = asyncio.ensure_future(anext(it))
+    for _ in range(100):
+        if s.open_now == 6:
+            break
+        await asyncio.sleep(0.01)
+    assert s.open_now == 6
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    await it.aclose()
+    for _ in range(100):
+        if s.open_now == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert s.open_now == 0
+
+
+async def test_output_dir_gets_collision_free_names_and_no_part_files(
+    servers: list[CountingGopher], tmp_path: Path
+) -> None:
+    p1, p2 = servers[0].port, servers[1].port
+    (tmp_path / "same.txt").write_bytes(b"already here")
+    urls = [f"gopher://127.0.0.1:{p1}/0/a/same.txt", f"gopher://127.0.0.1:{p2}/0/b/same.txt",
+            f"gopher://127.0.0.1:{p1}/0/missing.txt"]  # fmt: skip
+    results = await collect(fetch_many(urls, output_dir=tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["same.1.txt", "same.2.txt", "same.txt"]
+    assert (tmp_path / "same.txt").read_bytes() == b"already here"
+    written = {Path(r.path).read_bytes() for r in results if r.ok and r.path}
+    assert written == {b"content of /a/same.txt\r\n", b"content of /b/same.txt\r\n"}
+    (failed,) = [r for r in results if not r.ok]
+    assert failed.path is None
+
+
+async def test_bad_arguments_are_typed_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError):
+        await collect(fetch_many([], concurrency=0))
+    with pytest.raises(ConfigurationError):
+        await collect(fetch_many([], output_dir=tmp_path / "nope"))
+
+
+@pytest.mark.parametrize(
+    ("url", "name"),
+    [
+        ("gopher://h/0/dir/report.txt", "report.txt"),
+        ("gopher://h/1/", "index"),
+        ("gopher://h", "index"),
+        ("http://127.0.0.1:8081/", "index"),
+        ("http://h/a/.bashrc", "bashrc"),
+        ("http://h/a/b%2F..%2Fc", "b_.._c"),
+        ("ftp://h/pub/file.tar.gz;type=i", "file.tar.gz"),
+    ],
+)
+def test_output_names(url: str, name: str) -> None:
+    assert output_name(parse(url)) == name
+
+
+def test_passwords_are_masked_in_records() -> None:
+    assert shown("ftp://u:SECRET@h/x") == "ftp://u:****@h/x"
+    assert shown("ftp://u@h/x") == "ftp://u@h/x"
+    assert shown("news:a@b") == "news:a@b"

@@ -103,9 +103,11 @@ def range_outcome(status: int, content_range: str | None, offset: int) -> Outcom
             )
         return "append"
     if status == 416:
-        if content_range is not None:
-            if parse_content_range(content_range).complete_length == offset:
-                return "complete"
+        if (
+            content_range is not None
+            and parse_content_range(content_range).complete_length == offset
+        ):
+            return "complete"
         return "refetch"
     return "restart"
 

@@ -1,0 +1,168 @@
+"""``omniurl get`` of many URLs: the input list, the manifest, the progress line and the
+batch's exit status — the terminal side of :func:`omniurl.batch.fetch_many`.
+
+- URLs come from the command line and from ``-i FILE`` / ``-i -`` (one a line; blank lines
+  and ``#`` comments skipped), read lazily: a list of 10⁶ URLs is never held at once.
+- ``--manifest FILE`` gets one JSON object per URL (:meth:`FetchResult.to_json`), in
+  completion order, flushed as it goes, so an interrupted batch keeps what it did.
+- The exit status is 0 when every URL succeeded, else the status of the first failure's
+  class (the documented statuses of a single ``get``), with the counts on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import AsyncIterator, Iterable, Iterator
+from pathlib import Path
+from typing import IO, TextIO
+
+from omniurl.batch import FetchResult, Opener, fetch_many
+from omniurl.resolvers.errors import ConfigurationError
+from omniurl.resolvers.options import Options
+
+
+def read_url_lines(lines: Iterable[str]) -> Iterator[str]:
+    """The URLs of an input list: one a line, blank lines and ``#`` comments skipped."""
+    for line in lines:
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield text
+
+
+def url_source(urls: Iterable[str], input_files: Iterable[str]) -> Iterator[str]:
+    """Command-line URLs first, then each ``-i`` file's (``-`` is standard input), lazily."""
+    yield from urls
+    for name in input_files:
+        if name == "-":
+            yield from read_url_lines(sys.stdin)
+            continue
+        try:
+            handle = Path(name).open(encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
+        except OSError as exc:
+            raise ConfigurationError(
+                f"cannot read the URL list {name}: {exc.strerror or exc}", component="input"
+            ) from None
+        with handle:
+            yield from read_url_lines(handle)
+
+
+class Manifest:
+    """JSON Lines, one row per URL, flushed per row (an interrupted batch keeps its prefix)."""
+
+    def __init__(self, path: str | None) -> None:
+        self._file: IO[str] | None = None
+        if path is not None:
+            try:
+                self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
+            except OSError as exc:
+                raise ConfigurationError(
+                    f"cannot write the manifest {path}: {exc.strerror or exc}",
+                    component="manifest",
+                ) from None
+
+    def write(self, result: FetchResult) -> None:
+        if self._file is not None:
+            self._file.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class Tally:
+    """Counts for the progress line and the closing summary."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.failed = 0
+        self.bytes = 0
+        self.started = time.monotonic()
+        self.first_failure: FetchResult | None = None
+
+    def add(self, result: FetchResult) -> None:
+        self.done += 1
+        self.bytes += result.bytes
+        if not result.ok:
+            self.failed += 1
+            if self.first_failure is None:
+                self.first_failure = result
+
+    def line(self) -> str:
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = self.bytes / elapsed
+        return (
+            f"{self.done} done, {self.failed} failed, {_size(self.bytes)} "
+            f"in {elapsed:.1f} s ({_size(rate)}/s)"
+        )
+
+    @property
+    def status(self) -> int:
+        return 0 if self.first_failure is None else self.first_failure.exit_status
+
+
+def _size(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GiB"  # pragma: no cover - the loop returns
+
+
+async def run_batch(
+    urls: Iterable[str],
+    options: Options,
+    *,
+    concurrency: int,
+    per_host: int,
+    output_dir: str | None,
+    manifest: str | None,
+    show_progress: bool,
+    quiet: bool = False,
+    opener: Opener | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Fetch every URL; write the manifest; return the batch's exit status."""
+    err = stderr or sys.stderr
+    tally = Tally()
+    rows = Manifest(manifest)
+    last_draw = 0.0
+    results: AsyncIterator[FetchResult] = fetch_many(
+        urls,
+        options=options,
+        concurrency=concurrency,
+        per_host=per_host,
+        output_dir=output_dir,
+        opener=opener,
+    )
+    try:
+        async for result in results:
+            tally.add(result)
+            rows.write(result)
+            if not result.ok and not quiet:
+                _clear(err, show_progress)
+                err.write(f"omniurl: {result.url}: {result.error_message}\n")
+            now = time.monotonic()
+            if show_progress and now - last_draw > 0.1:
+                last_draw = now
+                err.write("\r\x1b[K" + tally.line())
+                err.flush()
+    finally:
+        await results.aclose()  # type: ignore[attr-defined]
+        rows.close()
+        _clear(err, show_progress)
+        if not quiet:
+            err.write(f"omniurl: {tally.line()}\n")
+            err.flush()
+    return tally.status
+
+
+def _clear(err: TextIO, show_progress: bool) -> None:
+    if show_progress:
+        err.write("\r\x1b[K")
+
+
+__all__ = ["Manifest", "Tally", "read_url_lines", "run_batch", "url_source"]

@@ -1,0 +1,186 @@
+"""Batch benchmark: ``omniurl get -Z`` vs ``curl --parallel`` on the same URL list, same run.
+
+    python benchmarks/batch_bench.py                 # 2,000 files of 1-16 KiB, at 50
+    python benchmarks/batch_bench.py --files 500 --repeat 1 --json
+
+Both tools get the same list of small files (1-16 KiB) and write them into an empty folder:
+
+- omniurl: ``omniurl get -Z --parallel-max 50 -i LIST --output-dir DIR``
+- curl:    ``curl --parallel --parallel-max 50 --output-dir DIR -K CONFIG`` (one
+  ``url``/``remote-name`` pair per file: curl has no URL-list input of its own)
+
+over HTTP (nginx when installed, else ``omniurl serve http``) and over Gopher (gophernicus
+when installed, else ``omniurl serve gopher``).  Figures: wall time of the whole command,
+files per second, the ratio omniurl / curl (throughput; issue 10's target is >= 1.0x), and
+each client's CPU time per request (user + system, from wait4: robust when the machine is
+busy).  Every file is checked to have arrived whole.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from _common import ROOT, client_env, free_port, serving
+
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from _ftphttp import NGINX, NGINX_CONF  # noqa: E402
+
+TARGET = 1.0
+GOPHERNICUS = "/usr/sbin/gophernicus"
+
+
+@contextlib.contextmanager
+def server(proto: str, root: Path, scratch: Path, own: bool) -> Iterator[tuple[str, str]]:
+    """The HTTP or Gopher server for the run; yields (base URL, server name)."""
+    port = free_port()
+    scratch.mkdir(parents=True, exist_ok=True)
+    if proto == "http" and not own and os.path.exists(NGINX):
+        conf = scratch / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
+        argv = [NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log")]
+        name = "nginx"
+    elif proto == "gopher" and not own and os.path.exists(GOPHERNICUS):
+        socket_activate = shutil.which("systemd-socket-activate")
+        if socket_activate is None:
+            raise SystemExit("gophernicus needs systemd-socket-activate (package systemd)")
+        argv = [socket_activate, "-l", f"127.0.0.1:{port}", "--inetd", "-a", GOPHERNICUS,
+                "-h", "127.0.0.1", "-p", str(port), "-r", str(root), "-nu", "-nm", "-ns"]  # fmt: skip
+        name = "gophernicus"
+    else:
+        argv = [sys.executable, "-m", "omniurl", "serve", proto, "--root", str(root),
+                "--port", str(port)]  # fmt: skip
+        name = f"omniurl serve {proto}"
+    with serving(argv, port, env=client_env()):
+        yield f"{proto}://127.0.0.1:{port}", name
+
+
+def run(argv: list[str]) -> tuple[float, float]:
+    """One client process: (wall seconds, CPU seconds)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, env=client_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    err = proc.stderr.read()
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{argv[:6]} failed: {err.decode(errors='replace')[-800:]}")
+    return seconds, usage.ru_utime + usage.ru_stime
+
+
+def make_files(root: Path, n: int) -> list[str]:
+    """``n`` files of 1-16 KiB under root/batch/ (a fixed seed: the same sizes every run)."""
+    rng = random.Random(1738)
+    (root / "batch").mkdir(parents=True)
+    names = []
+    for i in range(n):
+        name = f"f{i:05}.txt"
+        (root / "batch" / name).write_bytes(
+            rng.randbytes(rng.randint(1, 16) * 1024 // 2).hex().encode()
+        )
+        names.append(name)
+    return names
+
+
+def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concurrency: int,
+          repeat: int) -> dict[str, object]:  # fmt: skip
+    prefix = "/0/batch/" if proto == "gopher" else "/batch/"
+    urls = [f"{base}{prefix}{name}" for name in names]
+    url_file = tmp / f"{proto}.list"
+    url_file.write_text("".join(u + "\n" for u in urls))
+    config = tmp / f"{proto}.curlrc"
+    config.write_text("".join(f'url = "{u}"\nremote-name\n' for u in urls))
+    row: dict[str, object] = {"files": len(urls), "concurrency": concurrency}
+    for client in ("curl", "omniurl"):
+        best: tuple[float, float] | None = None
+        for attempt in range(repeat):
+            out = tmp / f"{proto}-{client}-{attempt}"
+            out.mkdir()
+            if client == "curl":
+                argv = ["curl", "-s", "--fail", "--parallel", "--parallel-max", str(concurrency),
+                        "--output-dir", str(out), "-K", str(config)]  # fmt: skip
+            else:
+                argv = [sys.executable, "-m", "omniurl", "get", "-s", "-Z", "--parallel-max",
+                        str(concurrency), "-i", str(url_file), "--output-dir", str(out)]  # fmt: skip
+            figures = run(argv)
+            got = sorted(os.listdir(out))
+            if got != sorted(names):
+                raise RuntimeError(f"{client}: {len(got)} files arrived of {len(names)}")
+            for name in names[:: max(1, len(names) // 50)]:
+                if (out / name).read_bytes() != (root / "batch" / name).read_bytes():
+                    raise RuntimeError(f"{client}: {name} differs from the server's")
+            shutil.rmtree(out)
+            best = figures if best is None or figures[0] < best[0] else best
+        assert best is not None
+        row[client] = {
+            "seconds": round(best[0], 3),
+            "files_s": round(len(urls) / best[0], 1),
+            "cpu_ms_per_request": round(best[1] * 1000 / len(urls), 3),
+        }
+    o, c = row["omniurl"], row["curl"]
+    assert isinstance(o, dict) and isinstance(c, dict)
+    row["ratio"] = round(o["files_s"] / c["files_s"], 2)
+    row["target"] = TARGET
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--files", type=int, default=2000, help="how many files (2000)")
+    parser.add_argument("--concurrency", type=int, default=50, help="--parallel-max (50)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per client; best counts")
+    parser.add_argument("--own-servers", action="store_true",
+                        help="use omniurl's servers even when nginx/gophernicus are installed")  # fmt: skip
+    parser.add_argument("--only", choices=("http", "gopher"), help="one protocol only")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    if shutil.which("curl") is None:
+        print("curl is not installed: nothing to compare with", file=sys.stderr)
+        return 2
+    results: dict[str, object] = {}
+    with tempfile.TemporaryDirectory(prefix="omniurl-batch-bench-") as tmp:
+        root = Path(tmp) / "root"
+        names = make_files(root, args.files)
+        os.chmod(tmp, 0o755)  # gophernicus serves world-readable files only
+        for proto in ("http", "gopher"):
+            if args.only and proto != args.only:
+                continue
+            with server(proto, root, Path(tmp) / f"{proto}-server", args.own_servers) as (
+                base,
+                name,
+            ):
+                row = bench(proto, base, names, root, Path(tmp), args.concurrency, args.repeat)
+                row["server"] = name
+                results[proto] = row
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for proto, row in results.items():
+        assert isinstance(row, dict)
+        print(f"{proto}: {row['files']} files of 1-16 KiB from {row['server']}, "
+              f"--parallel-max {row['concurrency']}, best of {args.repeat}")  # fmt: skip
+        for client in ("curl", "omniurl"):
+            r = row[client]
+            print(f"  {client:8} {r['seconds']:7.3f} s  {r['files_s']:8.0f} files/s  "
+                  f"{r['cpu_ms_per_request']:6.3f} ms CPU a request")  # fmt: skip
+        print(f"  ratio omniurl/curl: {row['ratio']}x (target >= {TARGET}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

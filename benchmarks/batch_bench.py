@@ -56,7 +56,8 @@ def server(proto: str, root: Path, scratch: Path, own: bool) -> Iterator[tuple[s
         if socket_activate is None:
             raise SystemExit("gophernicus needs systemd-socket-activate (package systemd)")
         argv = [socket_activate, "-l", f"127.0.0.1:{port}", "--inetd", "-a", GOPHERNICUS,
-                "-h", "127.0.0.1", "-p", str(port), "-r", str(root), "-nu", "-nm", "-ns"]  # fmt: skip
+                "-h", "127.0.0.1", "-p", str(port), "-r", str(root),
+                "-nu", "-nm", "-ns"]  # fmt: skip
         name = "gophernicus"
     else:
         argv = [sys.executable, "-m", "omniurl", "serve", proto, "--root", str(root),
@@ -115,8 +116,9 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
                 argv = ["curl", "-s", "--fail", "--parallel", "--parallel-max", str(concurrency),
                         "--output-dir", str(out), "-K", str(config)]  # fmt: skip
             else:
-                argv = [sys.executable, "-m", "omniurl", "get", "-s", "-Z", "--parallel-max",
-                        str(concurrency), "-i", str(url_file), "--output-dir", str(out)]  # fmt: skip
+                argv = [sys.executable, "-m", "omniurl", "get", "-s", "-Z",
+                        "--parallel-max", str(concurrency), "-i", str(url_file),
+                        "--output-dir", str(out)]  # fmt: skip
             figures = run(argv)
             got = sorted(os.listdir(out))
             if got != sorted(names):
@@ -144,8 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=2000, help="how many files (2000)")
     parser.add_argument("--concurrency", type=int, default=50, help="--parallel-max (50)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per client; best counts")
-    parser.add_argument("--own-servers", action="store_true",
-                        help="use omniurl's servers even when nginx/gophernicus are installed")  # fmt: skip
+    parser.add_argument(
+        "--own-servers",
+        action="store_true",
+        help="use omniurl's servers even when nginx/gophernicus are installed",
+    )
     parser.add_argument("--only", choices=("http", "gopher"), help="one protocol only")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)

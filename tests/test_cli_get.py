@@ -381,7 +381,7 @@ def test_listing_table_shows_server_text_literally(
     import sys
     from types import SimpleNamespace
 
-    from omniurl.cli import _show_listing
+    from omniurl.cli.get import show_listing
     from omniurl.resolvers.resource import Entry
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
@@ -389,7 +389,7 @@ def test_listing_table_shows_server_text_literally(
     resource = SimpleNamespace(
         url="ftp://127.0.0.1/[/]", entries=[Entry(name=name, kind="file", url="ftp://h/x")]
     )
-    _show_listing(argparse.Namespace(json=False), resource)  # type: ignore[arg-type]
+    show_listing(argparse.Namespace(json=False), resource)  # type: ignore[arg-type]
     shown = capsys.readouterr().out
     assert name in shown
     assert "\x1b]8;" not in shown  # no OSC 8 hyperlink

@@ -1,0 +1,156 @@
+"""The options ``plan`` and ``get`` share (ours and every resolver's), and the
+:class:`~omniurl.resolvers.options.Options` they make.  Resolver modules are imported only
+when these run, never for ``parse``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from omniurl.resolvers.options import Options
+
+
+def _parse_resolve(spec: str) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
+    """``HOST[:PORT]:ADDR[:PORT]`` (curl's ``--resolve``), parsed by the library's own
+    :func:`resolvers.options.parse_resolve` (imported only when the option is used)."""
+    from omniurl.resolvers.errors import ConfigurationError
+    from omniurl.resolvers.options import parse_resolve
+
+    try:
+        return parse_resolve(spec)
+    except ConfigurationError as exc:
+        raise argparse.ArgumentTypeError(f"--{exc.message}") from None
+
+
+def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:
+    """The options of ``plan`` and ``get``: ours, then every resolver's (``plugins=False``:
+    the built-in resolvers' only, without reading the entry points; see :class:`_Parser`)."""
+    g = parser.add_argument_group("safety and connection")
+    g.add_argument(
+        "--strict",
+        action="store_true",
+        help="the strict policy for untrusted URLs: default ports only, public addresses "
+        "only, no file:, no scheme change on redirect",
+    )
+    g.add_argument(
+        "--allow-port",
+        metavar="N",
+        type=int,
+        action="append",
+        default=[],
+        help="allow an explicit port the policy refuses (reserved below 1024, or a known "
+        "cross-protocol target such as 6379); repeatable",
+    )
+    g.add_argument(
+        "--resolve",
+        metavar="HOST[:PORT]:ADDR[:PORT]",
+        type=_parse_resolve,
+        action="append",
+        default=[],
+        help="connect to ADDR (and PORT) whenever the URL names HOST (and PORT), like curl",
+    )
+    g.add_argument("--connect-timeout", type=float, default=10.0, metavar="S", help="seconds (10)")
+    g.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds per read (30)")
+    g.add_argument(
+        "--email",
+        help="e-mail address sent as the anonymous FTP password (default: $EMAIL)",
+    )
+    g.add_argument("--no-follow", action="store_true", help="do not follow redirects")
+    g.add_argument("--insecure", action="store_true", help="do not verify TLS certificates")
+    g.add_argument(
+        "--proxy-env",
+        action="store_true",
+        help="use proxies from the environment (HTTP_PROXY...); off by default",
+    )
+    add_resolver_arguments(parser, plugins=plugins)
+
+
+def add_resolver_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:
+    """Each resolver's own options (``--smtp``, ``--login``...), once per class; the classes
+    whose options the parser has go into the namespace as ``resolver_classes``, so that
+    :func:`options_from_args` asks exactly those.  A resolver package's ``__init__`` is cheap
+    (resolvers/lazy.py): this imports no planner, no executor."""
+    from omniurl.resolvers import registry
+
+    added: list[Any] = list(parser.get_default("resolver_classes") or ())
+    for cls in registry.all_classes(plugins=plugins):
+        if cls not in added:
+            cls.add_arguments(parser)
+            added.append(cls)
+    parser.set_defaults(resolver_classes=tuple(added))
+
+
+def names_other_scheme(args: argparse.Namespace) -> bool:
+    """Whether a URL given to ``plan``/``get`` is of a scheme no built-in resolver handles
+    (a plugin's, whose resolver may take options of its own)."""
+    from omniurl.resolvers.registry import BUILTIN_SCHEMES
+
+    urls = getattr(args, "urls", None) or [getattr(args, "url", "")]
+    return any(url.partition(":")[0].lower() not in BUILTIN_SCHEMES for url in urls)
+
+
+async def _terminal_ask(prompt: str, secret: bool = False) -> str:
+    """Ask the person at the terminal (used by resolvers through ``Options.ask``)."""
+    import asyncio
+
+    if secret:
+        import getpass
+
+        return await asyncio.to_thread(getpass.getpass, prompt)
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    line = await asyncio.to_thread(sys.stdin.readline)
+    return line.rstrip("\n")
+
+
+def _netrc_credentials() -> dict[str, tuple[str, str]]:
+    import netrc
+
+    try:
+        rc = netrc.netrc()
+    except (FileNotFoundError, netrc.NetrcParseError, OSError):
+        return {}
+    creds: dict[str, tuple[str, str]] = {}
+    for host, (login, _account, password) in rc.hosts.items():
+        if login and password is not None:
+            creds[host.lower()] = (login, password)
+    return creds
+
+
+def options_from_args(args: argparse.Namespace) -> Options:
+    from omniurl.resolvers import registry
+    from omniurl.resolvers.options import Options
+    from omniurl.resolvers.policy import PRESETS
+
+    policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
+    # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
+    policy = policy.allowing_mail_headers(getattr(args, "allow_header", None) or ())
+    extra: dict[str, Any] = {}
+    classes = getattr(args, "resolver_classes", None)
+    for cls in registry.all_classes() if classes is None else classes:
+        extra.update(cls.options_from_args(args))
+    kw: dict[str, Any] = {}
+    if args.email:
+        kw["email"] = args.email
+    verbose = getattr(args, "verbose", False)
+    return Options(
+        policy=policy,
+        connect_timeout=args.connect_timeout,
+        read_timeout=args.timeout,
+        resolve=dict(args.resolve),
+        credentials=_netrc_credentials(),
+        ask=_terminal_ask if sys.stdin.isatty() else None,
+        transcript=_stderr_transcript if verbose else None,
+        follow=not args.no_follow,
+        verify_tls=not args.insecure,
+        trust_env=args.proxy_env,
+        extra=extra,
+        **kw,
+    )
+
+
+def _stderr_transcript(direction: str, text: str) -> None:
+    sys.stderr.write(f"{direction} {text}\n")
+    sys.stderr.flush()

@@ -1,0 +1,37 @@
+"""The ``omniurl`` entry point."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from .get import cmd_get
+from .parser import build_parser
+from .status import EXIT_OK
+
+UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
+
+
+def _skip_unused_optional_imports() -> None:
+    """Tell Python the modules of :data:`UNUSED_OPTIONAL_IMPORTS` are absent (a ``None`` entry
+    in ``sys.modules`` makes their import raise ImportError), unless already imported.  Only
+    for the ``omniurl`` process itself: never inside a program that calls ``main([...])``."""
+    for name in UNUSED_OPTIONAL_IMPORTS:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``omniurl`` command; ``argv`` (default ``sys.argv[1:]``) without the program name."""
+    if argv is None:
+        _skip_unused_optional_imports()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if argv is None and args.func is cmd_get:
+        from omniurl.memory import tune_for_transfers
+        from omniurl.resolvers.options import Options
+
+        tune_for_transfers(Options.chunk_size)
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        return EXIT_OK

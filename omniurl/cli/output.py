@@ -1,0 +1,149 @@
+"""Writing content where ``-o``/``-O`` says, atomically: a temporary file in the same folder,
+renamed over the target only once the transfer completed; FIFOs and devices written into."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import TYPE_CHECKING
+
+from omniurl.schemes.errors import OmniurlError
+
+from .progress import Progress
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from omniurl.resolvers.resource import Resource
+
+
+class OutputError(OmniurlError):
+    """The content arrived but cannot be written where ``-o``/``-O`` says (no such folder, a
+    folder in the way, a full disk): exit status 1, never a traceback."""
+
+
+def _output_failed(path: Path, exc: OSError) -> OutputError:
+    return OutputError(f"cannot write {path}: {exc.strerror or exc}", component="output")
+
+
+def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
+    from pathlib import Path
+
+    if args.output:
+        return Path(args.output)
+    if args.remote_name:
+        name = str(resource.url).rstrip("/").rsplit("/", 1)[-1].split(";", 1)[0]
+        name = name.split("?", 1)[0] or "index"
+        return Path(os.path.basename(name))
+    return None
+
+
+async def listing_lines(resource: Resource) -> AsyncIterator[bytes]:
+    """A listing as ``show_listing`` prints it when stdout is no terminal (for ``-o``)."""
+    for e in resource.entries:
+        yield f"{e.kind}\t{e.name}\t{e.url or ''}\n".encode("utf-8", "surrogateescape")
+
+
+async def write_content(
+    args: argparse.Namespace, resource: Resource, chunks: AsyncIterable[bytes] | None = None
+) -> None:
+    """Stream the body (or ``chunks``) to stdout or to a file, atomically: a temporary file in
+    the same folder, renamed over the target only once the transfer completed."""
+    path = output_path(args, resource)
+    source: AsyncIterable[bytes] = resource if chunks is None else chunks
+    if path is None and args.json:
+        # stdout carries the metadata JSON: the content is read (to know it arrived whole)
+        # and counted, not printed.
+        async for _chunk in resource:
+            pass
+        resource.metadata["bytes"] = resource.bytes_read
+        return
+    if path is None:
+        out = sys.stdout.buffer
+        # Content redirected to a file or pipe while a person watches stderr: show progress
+        # (as curl does); never when the content itself goes to the terminal.
+        bar = Progress(resource) if sys.stderr.isatty() and not sys.stdout.isatty() else None
+        try:
+            async for chunk in resource:
+                out.write(chunk)
+                if bar:
+                    bar.update()
+            out.flush()
+        except BrokenPipeError:
+            raise  # the reader went away (| head): main() ends quietly
+        except OSError as exc:  # a full disk behind a redirection
+            raise OutputError(
+                f"cannot write standard output: {exc.strerror or exc}", component="output"
+            ) from None
+        finally:
+            if bar:
+                bar.stop()
+        return
+    if _is_special(path):
+        await _write_special(path, resource, source)
+        return
+    import tempfile
+    from pathlib import Path
+
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise _output_failed(path, exc) from None
+    progress = Progress(resource) if sys.stderr.isatty() else None
+    written = 0
+    try:
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                async for chunk in source:  # resources raise typed errors, never OSError
+                    fh.write(chunk)
+                    written += len(chunk)
+                    if progress:
+                        progress.update()
+        except OSError as exc:  # the write or the final flush (a full disk)
+            raise _output_failed(path, exc) from None
+        # mkstemp made the file private (0600); give it the mode a new file normally gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        try:
+            os.chmod(tmp, 0o666 & ~umask)
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise _output_failed(path, exc) from None
+        resource.metadata["bytes"] = written
+        resource.metadata["output"] = str(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    finally:
+        if progress:
+            progress.stop()
+
+
+def _is_special(path: Path) -> bool:
+    """A FIFO or a device (``-o /dev/null``): written into, never replaced by a file."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+
+
+async def _write_special(path: Path, resource: Resource, source: AsyncIterable[bytes]) -> None:
+    """Stream into a FIFO or a device as it is: there is no file to swap in atomically."""
+    written = 0
+    try:
+        with open(path, "wb") as fh:
+            async for chunk in source:  # resources raise typed errors, never OSError
+                fh.write(chunk)
+                written += len(chunk)
+    except OSError as exc:
+        raise _output_failed(path, exc) from None
+    resource.metadata["bytes"] = written
+    resource.metadata["output"] = str(path)

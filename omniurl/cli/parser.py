@@ -1,0 +1,242 @@
+"""The argument parser: every subcommand, its help and examples, and the staged parser that
+adds the resolvers' options only when ``plan`` or ``get`` needs them."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .arguments import add_resolve_arguments, add_resolver_arguments, names_other_scheme
+from .get import GET_EXAMPLES, cmd_get
+from .plan import cmd_plan
+from .servers import cmd_demo, cmd_serve
+from .status import EXIT_STATUS_HELP
+from .text import PARSE_KEYS_HELP, cmd_extract, cmd_join, cmd_parse
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that adds some of its arguments only when they are needed.
+
+    ``plan`` and ``get`` take every resolver's options: adding them imports every resolver
+    package (``omniurl parse`` or ``omniurl --help`` has no use for that), and the plugins'
+    options need the entry points read (~15 ms, which a built-in scheme has no use for).  So
+    such a parser is given ``stages`` (each adds arguments) and ``wants_more``:
+
+    - before it parses anything, the first stage is run (ours and the built-in resolvers');
+    - if that parse leaves an argument unrecognized, or ``wants_more(namespace)`` (a URL of a
+      scheme that is not built in), the other stages are run and the arguments parsed again;
+    - before it formats its usage or help, every stage is run.
+
+    So what is accepted, what an error says and what ``--help`` shows are what they would be
+    had every argument been added up front.  (argparse hands a subcommand's arguments to its
+    parser's ``parse_known_args``, with a fresh namespace; subparsers are of their parent's
+    class.)
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        stages: Sequence[Callable[[argparse.ArgumentParser], None]] = (),
+        wants_more: Callable[[argparse.Namespace], bool] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self._stages = list(stages)
+        self._started = False
+        self._wants_more = wants_more
+
+    def _run_stages(self, *, every: bool) -> None:
+        while self._stages and (every or not self._started):
+            self._started = True
+            self._stages.pop(0)(self)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        self._run_stages(every=namespace is not None)
+        if self._stages:
+            args = sys.argv[1:] if args is None else list(args)
+            parsed, extras = super().parse_known_args(args, None)
+            if not extras and not (self._wants_more and self._wants_more(parsed)):
+                return parsed, extras
+            self._run_stages(every=True)
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._run_stages(every=True)
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._run_stages(every=True)
+        return super().format_help()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from omniurl.testservers import catalog
+
+    parser = _Parser(
+        prog="omniurl",
+        description="Do what a URL says, for every RFC 1738 scheme: ftp, http(s), gopher, "
+        "mailto, news, nntp, telnet, wais, file, prospero.  Start with `omniurl demo`.",
+        epilog="Examples:\n"
+        "  omniurl parse 'ftp://myname@host.dom/%2Fetc/motd'\n"
+        "  omniurl plan 'gopher://localhost:7070/7search%09words'\n"
+        "  omniurl get -o rfc.txt 'ftp://ftp.example.org/rfc/rfc1738.txt;type=a'\n\n"
+        + EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # plan and get: our options and the built-in resolvers', then the plugins' (see _Parser).
+    resolve_stages = (
+        functools.partial(add_resolve_arguments, plugins=False),
+        add_resolver_arguments,
+    )
+
+    p = sub.add_parser(
+        "parse",
+        help="print each URL's components as JSON",
+        description="Parse URLs exactly as RFC 1738 defines them and print one JSON object\n"
+        "per URL, in order.  Scheme names are case-insensitive; unknown schemes (x-...)\n"
+        "parse as generic URLs.  Decoded values are text where their octets are UTF-8,\n"
+        'with %XX kept for the octets that are not.  Absent parts are null, empty ones "".',
+        epilog=PARSE_KEYS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "urls",
+        nargs="+",
+        metavar="URL",
+        help="the URLs to parse; a single '-' reads one URL per line from standard input",
+    )
+    p.add_argument(
+        "--lenient",
+        action="store_true",
+        help="accept what real-world text often holds and RFC 1738 refuses: unencoded "
+        "unsafe characters (encoded on the way in for http), a '%%' that starts no escape, "
+        "user:password in http, file:/path",
+    )
+    p.set_defaults(func=cmd_parse)
+
+    p = sub.add_parser(
+        "join",
+        help="resolve relative references against a base URL (RFC 3986 §5 or RFC 1630)",
+        description="Print the URL each relative reference REF stands for in the context of\n"
+        "BASE, one per line.  RFC 3986 §5 by default; --rfc 1630 applies RFC 1630 §4.1.3,\n"
+        "whose multiple-slash rule keeps the context up to the first run of as many\n"
+        "slashes as REF starts with.  A fragment (#...) is kept in the output; it is never\n"
+        'sent to a server.  An invalid BASE or REF prints {"error": {...}}; exit status 2.',
+        epilog="Examples:\n"
+        "  omniurl join 'http://a/b/c/d;p?q' ../g '?y' '#s'       (http://a/b/g ...)\n"
+        "  omniurl join --rfc 1630 'magic://a/b/c//d/e/f' /g //g  (magic://a/g, magic://g)\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("base", metavar="BASE", help="the absolute URL of the context")
+    p.add_argument("refs", nargs="+", metavar="REF", help="a relative (or absolute) reference")
+    p.add_argument(
+        "--rfc",
+        choices=("3986", "1630"),
+        default="3986",
+        help="which rules: RFC 3986 §5.2 (default) or RFC 1630 §4.1.3",
+    )
+    p.add_argument("--rfc1630", action="store_true", help="the same as --rfc 1630")
+    p.add_argument(
+        "--backward-compatible",
+        action="store_true",
+        help="RFC 3986 §5.2.2's non-strict reading: 'http:g' against an http: base is "
+        "relative (http://a/b/c/g), not the absolute URL 'http:g'",
+    )
+    p.set_defaults(func=cmd_join)
+
+    p = sub.add_parser(
+        "extract",
+        help="find the URLs in text (RFC 1738 appendix: <URL:...> wrappers)",
+        description="Read text (files, or standard input) and print each URL it contains on\n"
+        "a line of its own, exactly as the text means it: <URL:...> and <...> wrappers and\n"
+        "the whitespace inserted to break long URLs across lines are removed.  Bare URLs of\n"
+        "the RFC 1738 schemes are found too, without the punctuation ending a sentence.\n"
+        "A hyphen at a line break may or may not be part of the URL (RFC 1738 appendix):\n"
+        "the URL is printed with it, and a note on standard error gives the other reading.",
+        epilog="Example:\n"
+        "  printf 'see <URL:ftp://ds.in\\n ternic.net/rfc>.\\n' | omniurl extract\n"
+        "  ftp://ds.internic.net/rfc\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("files", nargs="*", metavar="FILE", help="files to read ('-' or none: stdin)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per URL: url, start, end, wrapper, ambiguous_hyphens, "
+        "alternative",
+    )
+    p.add_argument(
+        "--scheme",
+        action="append",
+        metavar="NAME",
+        help="also find bare and <...> URLs of this scheme (repeatable)",
+    )
+    p.set_defaults(func=cmd_extract)
+
+    p = sub.add_parser(
+        "plan",
+        help="print the exact protocol steps each URL stands for, as JSON (sends nothing)",
+        description="Print the access plan of each URL: where omniurl would connect and each "
+        "protocol line exactly as it would be sent (secrets masked).  The safety policy is "
+        'applied: a refused URL prints {"error": {...}} with exit status 2.',
+        epilog=EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        stages=resolve_stages,
+        wants_more=names_other_scheme,
+    )
+    p.add_argument("urls", nargs="+", metavar="URL")
+    p.set_defaults(func=cmd_plan)
+
+    p = sub.add_parser(
+        "get",
+        help="do what the URL says: fetch, list, search, post, or open a session",
+        description="Resolve a URL: plan it, check the plan against the safety policy, carry "
+        "it out, and stream the result to standard output or a file.",
+        epilog=GET_EXAMPLES + EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        stages=resolve_stages,
+        wants_more=names_other_scheme,
+    )
+    p.add_argument("url", metavar="URL")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", metavar="FILE", help="write the content to FILE")
+    out.add_argument(
+        "-O", "--remote-name", action="store_true", help="write to a file named like the URL's"
+    )
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="show the protocol conversation on stderr"
+    )
+    p.add_argument("--json", action="store_true", help="print metadata (or a listing) as JSON")
+    p.set_defaults(func=cmd_get)
+
+    servers = catalog.builtin()
+    p = sub.add_parser(
+        "serve",
+        help="run a local test server (" + ", ".join(servers) + ")",
+        description="Run one of omniurl's local protocol servers in the foreground.\n\n"
+        + "\n".join(f"  {name:10} {text}" for name, text in servers.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("name", choices=sorted(servers), metavar="NAME")
+    p.add_argument("--root", required=True, help="the directory to serve")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    p.add_argument("--port", type=int, default=0, help="port (0: any free port)")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser(
+        "demo",
+        help="start every local server, resolve one URL per scheme, show plan and outcome",
+    )
+    p.add_argument("--only", action="append", metavar="SCHEME", help="only these schemes")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+#: Optional imports of our dependencies that the command never uses, each made by its
+#: importer inside ``try: ... except ImportError``: httpx imports its own command line

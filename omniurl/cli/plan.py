@@ -1,0 +1,25 @@
+"""``plan``: the exact protocol steps of each URL, checked by the policy, sent nowhere."""
+
+from __future__ import annotations
+
+import argparse
+
+from omniurl.schemes.errors import OmniurlError
+
+from .arguments import options_from_args
+from .emit import error_json, print_json
+from .status import EXIT_OK, exit_status
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from omniurl.resolvers import check
+
+    options = options_from_args(args)
+    status = EXIT_OK
+    for text in args.urls:
+        try:
+            print_json(check(text, options).to_json())
+        except OmniurlError as exc:
+            print_json(error_json(exc))
+            status = max(status, exit_status(exc))
+    return status

@@ -1,0 +1,62 @@
+"""Exit statuses of the ``omniurl`` command: one number per class of failure, documented in
+``--help`` and the README, so that scripts can tell "nothing was sent" (2) from "the server
+said no" (5)."""
+
+from __future__ import annotations
+
+from omniurl.schemes.errors import URLError
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_REFUSED = 2  # invalid URL, bad usage, or refused by the safety policy: nothing was sent
+EXIT_UNSUPPORTED = 3  # no resolver, missing configuration, input needed
+EXIT_TRANSPORT = 4  # could not connect, timed out, connection closed early
+EXIT_REPLY = 5  # the server refused (not found, HTTP error status, Gopher error item)
+EXIT_PROTOCOL = 6  # the server broke the protocol or a limit
+EXIT_AUTH = 7  # credentials missing or refused
+EXIT_INTERRUPTED = 130
+
+EXIT_STATUS_HELP = """\
+exit status:
+  0  success
+  1  any other failure
+  2  the URL is invalid or names nothing omniurl can do, or the safety policy
+     refused it (nothing was sent)
+  3  no resolver for the scheme, configuration missing, or input needed
+  4  network failure: cannot connect, timed out, connection closed early
+  5  the server refused: not found, HTTP error status, Gopher error item
+  6  the server broke the protocol (or exceeded a size limit)
+  7  credentials missing or refused
+130  interrupted
+"""
+
+
+def exit_status(exc: BaseException) -> int:
+    """The documented exit status for an error."""
+    from omniurl.resolvers.errors import (
+        AuthError,
+        ConfigurationError,
+        InputNeeded,
+        PlanError,
+        PolicyError,
+        ProtocolError,
+        ReplyError,
+        TransportError,
+        UnsupportedScheme,
+    )
+
+    for cls, status in (
+        (URLError, EXIT_REFUSED),
+        (PolicyError, EXIT_REFUSED),
+        (UnsupportedScheme, EXIT_UNSUPPORTED),
+        (ConfigurationError, EXIT_UNSUPPORTED),
+        (InputNeeded, EXIT_UNSUPPORTED),
+        (PlanError, EXIT_REFUSED),
+        (TransportError, EXIT_TRANSPORT),
+        (ReplyError, EXIT_REPLY),
+        (ProtocolError, EXIT_PROTOCOL),
+        (AuthError, EXIT_AUTH),
+    ):
+        if isinstance(exc, cls):
+            return status
+    return EXIT_FAILURE

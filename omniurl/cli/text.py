@@ -1,0 +1,113 @@
+"""``parse``, ``join`` and ``extract``: the pure commands, from ``schemes`` alone (no
+resolver, no asyncio: they start as fast as Python does)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from omniurl import schemes
+from omniurl.schemes.errors import URLError
+
+from .emit import error_json, print_json
+from .status import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
+
+PARSE_KEYS_HELP = """\
+keys (every object has "scheme" and "fragment"):
+  network schemes  user, password, host, port (explicit or null), default_port
+  ftp       cwd (list: one CWD each, "" = a null-argument CWD), name, typecode (a/i/d/null)
+  http(s)   path, search (both still encoded, as sent on the wire)
+  gopher    gtype ("1" when the path is empty), selector, search, gopher_plus
+  mailto    address, headers (list of [name, value], RFC 6068)
+  news      newsgroup ("*" = all groups), message_id (without <>)
+  nntp      newsgroup, article (a number or null)
+  telnet    trailing_slash (user and password are advisory only, RFC 1738 §3.8)
+  wais      database, search, wtype, wpath
+  file      host ("", "localhost" or a name), path (decoded, "/" first)
+  prospero  hsoname, fields (list of [name, value]), version (RFC 1630 %00)
+  mid       message_id, content_id       cid  content_id       urn  nid, nss
+  other     scheme_specific_part (as written)
+errors:
+  {"error": {"type": "PortError", "message": ..., "component": "port", "offset": 9}}
+  component names the part to blame and offset the character where it starts;
+  the exit status is 2 if any URL failed.
+
+examples:
+  omniurl parse 'ftp://myname@host.dom//etc/motd;type=a'
+  omniurl parse 'gopher://localhost:7070/7search%09words'
+  printf '%s\\n' URL1 URL2 | omniurl parse -
+"""
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    """One JSON object per URL (the contract in PARSE_KEYS_HELP); exit 2 if any failed."""
+    status = EXIT_OK
+    texts: Iterable[str] = args.urls
+    if args.urls == ["-"]:
+        texts = (line.rstrip("\r\n") for line in sys.stdin)
+    for text in texts:
+        try:
+            print_json(schemes.parse(text, strict=not args.lenient).to_json())
+        except URLError as exc:
+            print_json(error_json(exc))
+            status = EXIT_REFUSED
+    return status
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """Print the target of each reference, one per line (an error prints JSON, status 2)."""
+    rfc: Literal["3986", "1630"] = "1630" if args.rfc1630 or args.rfc == "1630" else "3986"
+    status = EXIT_OK
+    for ref in args.refs:
+        try:
+            print(schemes.join(args.base, ref, rfc=rfc, strict=not args.backward_compatible))
+        except URLError as exc:
+            print_json(error_json(exc))
+            status = EXIT_REFUSED
+    return status
+
+
+def _read_inputs(paths: Sequence[str]) -> list[tuple[str, str]]:
+    """(name, text) of each input: files as UTF-8 (undecodable bytes kept), or standard input."""
+    from pathlib import Path
+
+    if not paths:
+        paths = ["-"]
+    out = []
+    for path in paths:
+        if path == "-":
+            raw = getattr(sys.stdin, "buffer", None)
+            text = raw.read().decode("utf-8", "surrogateescape") if raw else sys.stdin.read()
+            out.append(("<stdin>", text))
+        else:
+            out.append((path, Path(path).read_text(encoding="utf-8", errors="surrogateescape")))
+    return out
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    """Print each URL on a line of its own, as the text means it (RFC 1738 appendix)."""
+    try:
+        inputs = _read_inputs(args.files)
+    except OSError as exc:
+        sys.stderr.write(f"omniurl: {exc}\n")
+        return EXIT_FAILURE
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # octets that were not UTF-8 in the input go out as they came in
+        sys.stdout.reconfigure(errors="surrogateescape")
+    for name, text in inputs:
+        for found in schemes.extract(text, schemes=args.scheme or ()):
+            if args.json:
+                print_json({"input": name, **found.to_json()})
+                continue
+            print(found.url)
+            if found.ambiguous:
+                line = text.count("\n", 0, found.start) + 1
+                sys.stderr.write(
+                    f"omniurl: {name}:{line}: a hyphen ends a line inside {found.url}; it may "
+                    "not be part of the URL (RFC 1738 appendix); without it: "
+                    f"{found.without_break_hyphens}\n"
+                )
+    return EXIT_OK

@@ -70,13 +70,12 @@ def entry_points(*, group: str) -> EntryPoints:
 
 def _import_builtin(module: str) -> None:
     """Import a built-in resolver module; a resolver registered in-process for one of its
-    schemes before it was imported keeps precedence (a later ``register`` always wins)."""
+    schemes before it was imported keeps precedence (a later ``register`` always wins).
+
+    Every built-in exists, so any import error is a defect (a missing dependency, a broken
+    module) and propagates: swallowing it would turn it into "no resolver for ftp"."""
     before = dict(_registry)
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as exc:  # a built-in not written yet
-        if exc.name != module:
-            raise
+    importlib.import_module(module)
     _registry.update(before)
 
 

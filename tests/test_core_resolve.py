@@ -89,6 +89,19 @@ def test_unknown_scheme_is_a_typed_error() -> None:
     assert "x-nosuchscheme" in str(info.value)
 
 
+def test_a_broken_builtin_resolver_is_an_import_error_not_a_missing_scheme(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A built-in whose module fails to import (a missing dependency, say) must say so, not
+    turn into "no resolver is registered for gopher:"."""
+    name = "omniurl.resolvers.x_missing_builtin"
+    monkeypatch.setitem(registry.BUILTIN_SCHEMES, "x-broken", name)
+    monkeypatch.setattr(registry, "_loaded", False)
+    with pytest.raises(ModuleNotFoundError) as info:
+        registry.get("x-broken")
+    assert info.value.name == name
+
+
 def test_plan_json_is_the_contract() -> None:
     plan = resolvers.plan("x-coretest:abc")
     assert plan.to_json() == {

@@ -33,11 +33,7 @@ V5_HEAD = "VERSION 5 omniurl\nAUTHENTICATE '' UNAUTHENTICATED omniurl\n"
 
 @pytest_asyncio.fixture
 async def ftp(tree: Path) -> AsyncIterator[testservers.RunningServer]:
-    try:
-        server = await testservers.start("ftp", tree)
-    except KeyError:
-        pytest.skip("testservers.ftp is not on this branch yet")
-    async with server:
+    async with await testservers.start("ftp", tree) as server:
         yield server
 
 
@@ -230,9 +226,6 @@ async def test_forwarding_loop_stops(tree: Path) -> None:
 
 
 async def test_local_method_is_skipped_for_the_next_allowed_one(tree: Path) -> None:
-    pytest.importorskip(
-        "omniurl.resolvers.gopher", reason="the gopher resolver is not on this branch yet"
-    )
     async with await testservers.start(
         "prospero", tree, gopher=("127.0.0.1", 7070, "/pub/README.txt")
     ) as server:
@@ -360,11 +353,7 @@ async def test_ipv6_loopback_and_forward(tree: Path) -> None:
 
 
 async def test_chain_to_the_local_gopher_server(tree: Path) -> None:
-    try:
-        gopher = await testservers.start("gopher", tree)
-    except KeyError:
-        pytest.skip("testservers.gopher is not on this branch yet")
-    async with gopher:
+    async with await testservers.start("gopher", tree) as gopher:
         sel = "/pub/README.txt"
         async with await testservers.start(
             "prospero", tree, gopher=(gopher.host, gopher.port, sel)

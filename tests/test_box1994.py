@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from omniurl import schemes
 from omniurl.box1994 import CITED, open_box
 from omniurl.resolvers import resolve

@@ -362,7 +362,9 @@ async def fetch_many(
                 waiting.setdefault(key, deque()).append(_Job(index, text, url, key))
                 index += 1
                 queued += 1
-            for key in list(waiting):
+            # Input order across hosts (each host's queue is in order already): with
+            # concurrency 1 the URLs run exactly in the order given.
+            for key in sorted(waiting, key=lambda k: waiting[k][0].index):
                 jobs = waiting[key]
                 while jobs and len(running) < concurrency and active.get(key, 0) < per_host:
                     job = jobs.popleft()

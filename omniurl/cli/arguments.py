@@ -87,7 +87,9 @@ def names_other_scheme(args: argparse.Namespace) -> bool:
     (a plugin's, whose resolver may take options of its own)."""
     from omniurl.resolvers.registry import BUILTIN_SCHEMES
 
-    urls = getattr(args, "urls", None) or [getattr(args, "url", "")]
+    urls = getattr(args, "urls", None)
+    if urls is None:
+        urls = [getattr(args, "url", "")]
     return any(url.partition(":")[0].lower() not in BUILTIN_SCHEMES for url in urls)
 
 

@@ -13,7 +13,7 @@ from omniurl.schemes.errors import OmniurlError
 from .arguments import options_from_args
 from .emit import print_json, report
 from .output import listing_lines, output_path, write_content
-from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK
+from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
 
 if TYPE_CHECKING:
     from omniurl.resolvers.options import Options
@@ -31,10 +31,16 @@ examples:
       saved as report.pdf (atomically), the conversation shown on stderr
   omniurl plan 'ftp://host.example/pub/file;type=i'
       every command line first, without sending anything
+  omniurl get -Z --parallel-max 50 -i urls.txt --output-dir d --manifest m.jsonl
+      a batch: 50 transfers at once (at most 6 per server), each saved in d under a
+      name of its own, one JSON line per URL in m.jsonl as each finishes
 
 files written with -o/-O appear only once complete (a temporary file is renamed); an
 interrupted or failed transfer leaves the previous file, if any, untouched.  A FIFO or a
 device (-o /dev/null) is written into directly, never replaced.
+
+a batch (several URLs, -i, -Z) exits 0 when every URL succeeded, else with the status
+of the first failure (below), and prints the counts on stderr.
 
 """
 
@@ -42,12 +48,41 @@ device (-o /dev/null) is written into directly, never replaced.
 def cmd_get(args: argparse.Namespace) -> int:
     import asyncio
 
+    from .batch import batch_usage_error, is_batch, run_from_args, to_stdout
+
+    batch = is_batch(args)
+    if batch:
+        problem = batch_usage_error(args)
+        if problem is not None:
+            sys.stderr.write(f"omniurl: {problem}\n")
+            return EXIT_REFUSED
     options = options_from_args(args)
     try:
-        return asyncio.run(_get(args, options))
+        if not batch:
+            args.url = args.urls[0]
+            return asyncio.run(_get(args, options))
+        if to_stdout(args):
+            return asyncio.run(_get_each(args, options))
+        return asyncio.run(run_from_args(args, options))
     except KeyboardInterrupt:
         sys.stderr.write("omniurl: interrupted\n")
         return EXIT_INTERRUPTED
+    except OmniurlError as exc:  # an unreadable -i list, an unwritable manifest
+        return report(args, exc)
+
+
+async def _get_each(args: argparse.Namespace, options: Options) -> int:
+    """Several URLs to standard output, one after the other (curl's way): every URL is
+    tried; the status is that of the first failure."""
+    from .batch import url_source
+
+    status = EXIT_OK
+    for text in url_source(args.urls, args.input):
+        args.url = text
+        result = await _get(args, options)
+        if result != EXIT_OK and status == EXIT_OK:
+            status = result
+    return status
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:

@@ -74,6 +74,52 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
+def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    """``get``'s batch options (curl's names where curl has them)."""
+    g = parser.add_argument_group("many URLs")
+    g.add_argument(
+        "-i",
+        "--input",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="read URLs from FILE, one a line ('#' starts a comment; '-' is standard "
+        "input), lazily: a list of millions is fine; repeatable",
+    )
+    g.add_argument(
+        "-Z",
+        "--parallel",
+        action="store_true",
+        help="run transfers at once instead of one after the other",
+    )
+    g.add_argument(
+        "--parallel-max",
+        metavar="N",
+        type=int,
+        default=50,
+        help="with -Z: at most N transfers at once (50)",
+    )
+    g.add_argument(
+        "--parallel-max-host",
+        metavar="N",
+        type=int,
+        default=6,
+        help="at most N at once to one server — the address connected to, after --resolve (6)",
+    )
+    g.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="save each content in DIR under its URL's name; a name already taken gets "
+        "a number (a.txt, a.1.txt): no file is ever overwritten",
+    )
+    g.add_argument(
+        "--manifest",
+        metavar="FILE",
+        help="write one JSON line per URL to FILE as each finishes (url, ok, error_type, "
+        "error_message, exit_status, bytes, sha256, media_type, elapsed, chain, path)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     from omniurl.testservers import catalog
 
@@ -203,7 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
         stages=resolve_stages,
         wants_more=names_other_scheme,
     )
-    p.add_argument("url", metavar="URL")
+    p.add_argument(
+        "urls", nargs="*", metavar="URL", help="one URL, or several (a batch; see -i and -Z)"
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument("-o", "--output", metavar="FILE", help="write the content to FILE")
     out.add_argument(
@@ -213,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="show the protocol conversation on stderr"
     )
     p.add_argument("--json", action="store_true", help="print metadata (or a listing) as JSON")
+    add_batch_arguments(p)
     p.set_defaults(func=cmd_get)
 
     servers = catalog.builtin()

@@ -1,6 +1,11 @@
 """``omniurl get`` of many URLs: the input list, the manifest, the progress line and the
 batch's exit status — the terminal side of :func:`omniurl.batch.fetch_many`.
 
+- ``get URL…``, ``-i FILE`` or ``-Z`` make a batch.  Without ``-Z`` the URLs are fetched one
+  at a time (curl's default); ``-Z`` runs up to ``--parallel-max`` at once, at most
+  ``--parallel-max-host`` per server.  Several URLs with no ``--output-dir``, ``-O`` or
+  ``--manifest`` are written to standard output one after the other, as curl does.
+
 - URLs come from the command line and from ``-i FILE`` / ``-i -`` (one a line; blank lines
   and ``#`` comments skipped), read lazily: a list of 10⁶ URLs is never held at once.
 - ``--manifest FILE`` gets one JSON object per URL (:meth:`FetchResult.to_json`), in
@@ -11,6 +16,7 @@ batch's exit status — the terminal side of :func:`omniurl.batch.fetch_many`.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -95,8 +101,8 @@ class Tally:
         elapsed = max(time.monotonic() - self.started, 1e-9)
         rate = self.bytes / elapsed
         return (
-            f"{self.done} done, {self.failed} failed, {_size(self.bytes)} "
-            f"in {elapsed:.1f} s ({_size(rate)}/s)"
+            f"{self.done} URLs: {self.done - self.failed} ok, {self.failed} failed, "
+            f"{_size(self.bytes)} in {elapsed:.1f} s ({_size(rate)}/s)"
         )
 
     @property
@@ -165,4 +171,71 @@ def _clear(err: TextIO, show_progress: bool) -> None:
         err.write("\r\x1b[K")
 
 
-__all__ = ["Manifest", "Tally", "read_url_lines", "run_batch", "url_source"]
+def is_batch(args: argparse.Namespace) -> bool:
+    """Whether ``get`` was given a batch: several URLs, an input list, ``-Z``, an output
+    folder or a manifest."""
+    return bool(
+        len(args.urls) != 1
+        or args.input
+        or args.parallel
+        or args.output_dir is not None
+        or args.manifest is not None
+    )
+
+
+def batch_usage_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with a batch's options (a usage error, exit 2), or None."""
+    if not args.urls and not args.input:
+        return "get needs a URL (or -i FILE with one URL a line)"
+    if args.output is not None:
+        return "-o names one file: with several URLs use --output-dir DIR (or -O)"
+    nowhere = args.output_dir is None and not args.remote_name and args.manifest is None
+    if args.parallel and nowhere:
+        return (
+            "parallel transfers would interleave on standard output: give --output-dir "
+            "DIR or -O (each content saved under its URL's name), or --manifest FILE "
+            "(contents only counted and hashed)"
+        )
+    if args.parallel_max < 1 or args.parallel_max_host < 1:
+        return "--parallel-max and --parallel-max-host must be at least 1"
+    return None
+
+
+def to_stdout(args: argparse.Namespace) -> bool:
+    """A plain sequence of URLs with nowhere else to go: each written to stdout in turn."""
+    return (
+        not args.parallel
+        and args.output_dir is None
+        and not args.remote_name
+        and args.manifest is None
+    )
+
+
+async def run_from_args(args: argparse.Namespace, options: Options) -> int:
+    """``omniurl get`` of a batch (see :func:`is_batch`), with its documented exit status."""
+    folder = args.output_dir if args.output_dir is not None else "." if args.remote_name else None
+    urls = url_source(args.urls, args.input)
+    silent = bool(getattr(args, "silent", False))
+    return await run_batch(
+        urls,
+        options,
+        concurrency=args.parallel_max if args.parallel else 1,
+        per_host=args.parallel_max_host,
+        output_dir=folder,
+        manifest=args.manifest,
+        show_progress=sys.stderr.isatty() and not silent,
+        quiet=silent,
+    )
+
+
+__all__ = [
+    "Manifest",
+    "Tally",
+    "batch_usage_error",
+    "is_batch",
+    "read_url_lines",
+    "run_batch",
+    "run_from_args",
+    "to_stdout",
+    "url_source",
+]

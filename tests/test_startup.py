@@ -325,7 +325,7 @@ def test_a_builtin_scheme_reads_no_entry_point(plugin: list[str]) -> None:
 def test_a_plugins_option_is_accepted(plugin: list[str]) -> None:
     args = cli.build_parser().parse_args(["get", "--x-startup-level", "3", "gopher://h/"])
     assert plugin == ["omniurl.resolvers"]
-    assert (args.x_startup_level, args.url, args.timeout) == (3, "gopher://h/", 30.0)
+    assert (args.x_startup_level, args.urls, args.timeout) == (3, ["gopher://h/"], 30.0)
     assert cli.options_from_args(args).extra["x_startup_level"] == 3
 
 
@@ -349,5 +349,6 @@ def test_help_and_errors_show_the_plugins_options(
     err = capsys.readouterr().err
     assert "unrecognized arguments: --no-such-option" in err
     with pytest.raises(SystemExit) as exc:
-        cli.build_parser().parse_args(["get"])  # the usage of an error is complete too
+        # the usage of an error is complete too
+        cli.build_parser().parse_args(["get", "--parallel-max", "many", "gopher://h/"])
     assert "[--x-startup-level N]" in capsys.readouterr().err

@@ -113,7 +113,7 @@ class MailtoResolver(Resolver):
             extra[STARTTLS] = True
         if getattr(args, "mailto_tls", False):
             extra[TLS] = True
-        if BODY not in extra and _needs_body(getattr(args, "url", None)):
+        if BODY not in extra and _needs_body(_the_one_url(args)):
             extra[BODY] = ask_body()
         return extra
 
@@ -128,6 +128,15 @@ class MailtoResolver(Resolver):
             )
             return 0
         return None
+
+
+def _the_one_url(args: argparse.Namespace) -> str | None:
+    """The URL of ``plan URL`` or of ``get URL`` given one URL (a batch asks nothing)."""
+    urls = getattr(args, "urls", None)
+    if urls is not None:
+        return urls[0] if len(urls) == 1 and not getattr(args, "input", None) else None
+    text = getattr(args, "url", None)
+    return text if isinstance(text, str) else None
 
 
 def _needs_body(text: str | None) -> bool:

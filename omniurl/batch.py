@@ -37,6 +37,7 @@ from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.mask import mask_json
 
 #: ``open(url, options)`` -> an async context manager yielding the resolved :class:`Resource`
 #: (``AsyncClient.stream`` in a client; ``omniurl.resolve`` otherwise).
@@ -72,21 +73,23 @@ class FetchResult:
 
     def to_json(self) -> dict[str, Any]:
         """The manifest row: a stable set of keys (a contract for other programs)."""
-        return {
-            "index": self.index,
-            "url": self.url,
-            "ok": self.ok,
-            "error_type": self.error_type,
-            "error_message": self.error_message,
-            "exit_status": self.exit_status,
-            "bytes": self.bytes,
-            "sha256": self.sha256,
-            "media_type": self.media_type,
-            "kind": self.kind,
-            "elapsed": round(self.elapsed, 6),
-            "chain": list(self.chain),
-            "path": self.path,
-        }
+        return mask_json(
+            {
+                "index": self.index,
+                "url": self.url,
+                "ok": self.ok,
+                "error_type": self.error_type,
+                "error_message": self.error_message,
+                "exit_status": self.exit_status,
+                "bytes": self.bytes,
+                "sha256": self.sha256,
+                "media_type": self.media_type,
+                "kind": self.kind,
+                "elapsed": round(self.elapsed, 6),
+                "chain": list(self.chain),
+                "path": self.path,
+            }
+        )
 
 
 @dataclass

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.mask import mask_json, mask_url
 
 from .status import exit_status
 
@@ -18,12 +19,13 @@ def print_json(obj: Any) -> None:
 
 
 def error_json(exc: OmniurlError) -> dict[str, Any]:
-    return {"error": exc.to_json()}
+    # Error texts quote the URL; its password never reaches the screen (issue 14 item 9).
+    return {"error": mask_json(exc.to_json())}
 
 
 def report(args: argparse.Namespace, exc: OmniurlError) -> int:
     if getattr(args, "json", False):
         print_json(error_json(exc))
     else:
-        sys.stderr.write(f"omniurl: {exc}\n")
+        sys.stderr.write(f"omniurl: {mask_url(str(exc))}\n")
     return exit_status(exc)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from omniurl import schemes
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.mask import mask_json
 
 from .arguments import options_from_args
 from .emit import print_json, report
@@ -113,7 +114,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
         except OmniurlError as exc:
             return report(args, exc)
     if args.json:
-        print_json(resource.describe())
+        print_json(mask_json(resource.describe()))
     return EXIT_OK
 
 

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 
 from omniurl import schemes
 from omniurl.schemes.errors import OmniurlError
-from omniurl.schemes.mask import mask_json
+from omniurl.schemes.mask import mask_json, mask_url
 
 from .arguments import options_from_args
 from .emit import print_json, report
+from .hints import missing_scheme_hint
 from .output import listing_lines, output_path, write_content
-from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
+from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, exit_status
 
 if TYPE_CHECKING:
     from omniurl.resolvers.options import Options
@@ -95,6 +96,10 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
         # resolvers themselves through ``options.ask``, which is the terminal here.
         resource = await resolve(url, options)
     except OmniurlError as exc:
+        hint = missing_scheme_hint(args.url)
+        if hint is not None and not args.json:
+            sys.stderr.write(f"omniurl: no scheme: did you mean {mask_url(hint)}?\n")
+            return exit_status(exc)
         return report(args, exc)
     async with resource:
         try:

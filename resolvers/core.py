@@ -20,6 +20,7 @@ from .errors import PolicyError
 from .options import Options
 from .plan import Plan
 from .resource import Resource
+from .resume import check_resumable
 
 T = TypeVar("T")
 
@@ -55,6 +56,7 @@ async def resolve(url: URL | str, options: Options | None = None) -> Resource:
     for _hop in range(options.policy.max_redirects + 1):
         p = plan(current, options)
         options.policy.check_plan(p)
+        check_resumable(p, options.resume_from)
         resolver = registry.get(current.scheme)
         try:
             resource = await resolver.execute(p, options)

@@ -8,7 +8,8 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         ├── UnsupportedScheme            -- no resolver is registered for the scheme
         ├── PlanError                    -- the URL is valid but names no action we can plan
         │   ├── ConfigurationError       -- something the URL needs is not configured
-        │   └── InputNeeded              -- the URL needs input (a search query, a form)
+        │   ├── InputNeeded              -- the URL needs input (a search query, a form)
+        │   └── ResumeUnsupported        -- -C asked of a protocol that cannot start midway
         ├── PolicyError                  -- refused by the safety policy; nothing was sent
         │   ├── PortRefused
         │   ├── DelimiterRefused
@@ -62,6 +63,11 @@ class InputNeeded(PlanError):
     def __init__(self, message: str, *, component: str | None = None, prompt: str = "") -> None:
         super().__init__(message, component=component)
         self.prompt = prompt or message
+
+
+class ResumeUnsupported(PlanError):
+    """A resumed transfer (``-C``) was asked of a URL whose protocol cannot start at an
+    offset (Gopher, NNTP, WAIS…) or of a listing; nothing was sent."""
 
 
 class PolicyError(ResolveError):

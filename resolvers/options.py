@@ -104,6 +104,12 @@ class Options:
     #: Use proxies from the environment (HTTP_PROXY...); off unless the caller opts in.
     trust_env: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: Resume a transfer at this byte offset (``-C``): FTP ``REST``, HTTP ``Range``.  0 is a
+    #: whole transfer; a scheme that cannot start at an offset refuses a plan with one.
+    resume_from: int = 0
+    #: The validator (strong ETag or Last-Modified) of the first response, for HTTP's
+    #: ``If-Range`` (RFC 9110 §13.1.5): a resource that changed comes back whole.
+    resume_validator: str | None = None
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

@@ -308,7 +308,11 @@ def plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     try:
         yield reads
     finally:
+        # Keep the built-ins the test imported (a module imports once: it would never
+        # register again), drop the plugin.
+        imported = {k: v for k, v in registry._registry.items() if k != "x-startup"}
         registry._registry.clear()
+        registry._registry.update(imported)
         registry._registry.update(saved)
 
 

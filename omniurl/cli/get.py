@@ -16,6 +16,7 @@ from .output import listing_lines, output_path, write_content
 from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
 
 if TYPE_CHECKING:
+    from omniurl.partial import Kept, Partial
     from omniurl.resolvers.options import Options
     from omniurl.resolvers.resource import Resource
 
@@ -46,9 +47,8 @@ of the first failure (below), and prints the counts on stderr.
 
 
 def cmd_get(args: argparse.Namespace) -> int:
-    import asyncio
-
     from .batch import batch_usage_error, is_batch, run_from_args, to_stdout
+    from .signals import run_command
 
     batch = is_batch(args)
     if batch:
@@ -60,10 +60,10 @@ def cmd_get(args: argparse.Namespace) -> int:
     try:
         if not batch:
             args.url = args.urls[0]
-            return asyncio.run(_get(args, options))
+            return run_command(_get(args, options))
         if to_stdout(args):
-            return asyncio.run(_get_each(args, options))
-        return asyncio.run(run_from_args(args, options))
+            return run_command(_get_each(args, options))
+        return run_command(run_from_args(args, options))
     except KeyboardInterrupt:
         sys.stderr.write("omniurl: interrupted\n")
         return EXIT_INTERRUPTED
@@ -86,13 +86,27 @@ async def _get_each(args: argparse.Namespace, options: Options) -> int:
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
+    from omniurl.partial import Kept
     from omniurl.resolvers import registry, resolve
 
+    resume: tuple[Partial, Kept] | None = None
     try:
         url = schemes.parse(args.url)
+        if getattr(args, "continue_at", None) is not None:
+            resume = _kept(args, url)
+            if resume is None:
+                sys.stderr.write("omniurl: -C continues a file: give -o FILE or -O\n")
+                return EXIT_REFUSED
+            kept = resume[1]
+            options = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
         # Input a URL lacks (search words, form fields, a password) is asked for by the
         # resolvers themselves through ``options.ask``, which is the terminal here.
         resource = await resolve(url, options)
+        if resume is not None and resource.metadata.get("resume") == "refetch":
+            # The kept part is longer than the resource now is: fetch it whole.
+            await resource.aclose()
+            resume = (resume[0], Kept(0, None, None))
+            resource = await resolve(url, options.with_(resume_from=0, resume_validator=None))
     except OmniurlError as exc:
         return report(args, exc)
     async with resource:
@@ -109,12 +123,31 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
             else:
-                await write_content(args, resource)
+                await write_content(args, resource, resume=resume)
         except OmniurlError as exc:
             return report(args, exc)
     if args.json:
         print_json(resource.describe())
     return EXIT_OK
+
+
+def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | None:
+    """``-C``: the file to continue (``-o FILE``, or ``-O``'s name from the URL given) and
+    what of it is kept; None when the content has no file to go to."""
+    from pathlib import Path
+
+    from omniurl.batch import output_name
+    from omniurl.partial import Partial
+
+    if args.output and args.output != "-":
+        target = Path(args.output)
+    elif args.remote_name:
+        target = Path(output_name(url))
+    else:
+        return None
+    partial = Partial(target)
+    at = None if args.continue_at == "-" else int(args.continue_at)
+    return partial, partial.kept(str(url), at)
 
 
 def show_listing(args: argparse.Namespace, resource: Resource) -> None:

@@ -74,6 +74,13 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
+def _offset(text: str) -> str:
+    """``-C``'s value: ``-`` or a byte offset (curl's ``--continue-at``)."""
+    if text == "-" or (text.isascii() and text.isdigit()):
+        return text
+    raise argparse.ArgumentTypeError(f"'-' or a byte offset, not {text!r}")
+
+
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
     """``get``'s batch options (curl's names where curl has them)."""
     g = parser.add_argument_group("many URLs")
@@ -256,6 +263,15 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-o", "--output", metavar="FILE", help="write the content to FILE")
     out.add_argument(
         "-O", "--remote-name", action="store_true", help="write to a file named like the URL's"
+    )
+    p.add_argument(
+        "-C",
+        "--continue-at",
+        metavar="OFFSET",
+        type=_offset,
+        help="resume a transfer (FTP REST, HTTP Range): '-' continues after the bytes kept "
+        "in .NAME.part (or in the file itself), N at byte N; the file becomes NAME only once "
+        "its size is the server's, and a failed attempt keeps .NAME.part for the next -C -",
     )
     p.add_argument(
         "-v", "--verbose", action="store_true", help="show the protocol conversation on stderr"

@@ -37,6 +37,7 @@ from ..options import Options
 from ..plan import Plan, Step
 from ..policy import check_value
 from ..resource import Entry, Resource
+from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
 from .planner import CONTEXT
 from .sessions import SESSIONS_KEY, FTPSessions, SessionKey
 
@@ -223,6 +224,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     """Run the plan; return the file's content (streamed) or the NLST listing."""
     assert plan.host is not None and plan.port is not None
     steps = list(plan.steps)
+    offset = int(plan.get("offset") or 0)
     sessions: FTPSessions | None = options.get(SESSIONS_KEY)
     key: SessionKey = plan.get("session")
     index = int(plan.get("setup_steps"))
@@ -239,7 +241,20 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             if not reply.code.startswith("2"):
                 raise _fail(reply, steps[index].shown, "typecode")
             index += 1
-        epsv, pasv, transfer, quit_step = steps[index : index + 4]
+        outcome: Outcome | None = None
+        total: int | None = None
+        if steps[index].get("resume") and steps[index].data.startswith(b"SIZE "):
+            # -C: the server's size says whether anything is missing (resolvers.resume).
+            reply = await control.command(steps[index])
+            total = parse_size_reply(" ".join(reply.lines)) if reply.code == "213" else None
+            outcome = ftp_size_outcome(reply.code, total, offset)
+            index += 1
+        epsv, pasv = steps[index : index + 2]
+        rest = steps[index + 2] if steps[index + 2].get("resume") else None
+        transfer, quit_step = steps[index + 3 : index + 5] if rest else steps[index + 2 : index + 4]
+        if outcome == "complete":
+            # Nothing is missing: no data connection, nothing more sent but QUIT.
+            return await _nothing_missing(control, sessions, key, quit_step, plan, total)
         reply = await control.command(epsv)
         if reply.code == "229":
             port = _data_port(reply, extended=True)
@@ -259,6 +274,12 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
                 f"cannot open the data connection to {address} port {port} (from the "
                 f"server's {reply.code} reply): {exc.message}"
             ) from None
+        if rest is not None:
+            if outcome == "refetch":
+                options.note("*", f"the file is shorter than the {offset} bytes kept: whole")
+                outcome = "restart"
+            else:
+                outcome = ftp_rest_outcome((await control.command(rest)).code)
         reply = await control.command(transfer)
         if reply.code not in ("125", "150"):
             raise _fail(reply, transfer.shown, "name" if transfer.values else "cwd")
@@ -323,6 +344,12 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     stream: AsyncIterator[bytes] = _ascii_to_local(raw) if plan.get("type") == "A" else raw
     name = str(plan.get("name") or "")
     media_type = mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
+    metadata: dict[str, object] = {"type": plan.get("type")}
+    if outcome is not None:
+        metadata.update(resume=outcome, offset=offset if outcome == "append" else 0)
+        if total is not None:
+            metadata["total"] = total
+            size = total - offset if outcome == "append" else total
     return Resource(
         plan,
         kind="content",
@@ -330,8 +357,43 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         media_type=media_type,
         size=size if plan.get("type") == "I" else None,
         replies=control.replies,
-        metadata={"type": plan.get("type")},
+        metadata=metadata,
         close=close,
+    )
+
+
+async def _nothing_missing(
+    control: Control,
+    sessions: FTPSessions | None,
+    key: SessionKey,
+    quit_step: Step,
+    plan: Plan,
+    total: int | None,
+) -> Resource:
+    """A resumed transfer whose ``SIZE`` equals what is kept: an empty, complete content."""
+    try:
+        if sessions is not None:
+            await sessions.give(key, control)
+        else:
+            with contextlib.suppress(ConnectionClosed, ProtocolError, ResolveTimeout):
+                await control.command(quit_step)
+    finally:
+        if sessions is None:
+            await control.close()
+
+    async def nothing() -> AsyncIterator[bytes]:
+        return
+        yield b""
+
+    name = str(plan.get("name") or "")
+    return Resource(
+        plan,
+        kind="content",
+        body=nothing(),
+        media_type=mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream",
+        size=0,
+        replies=control.replies,
+        metadata={"type": "I", "resume": "complete", "offset": total, "total": total},
     )
 
 

@@ -32,7 +32,7 @@ import mimetypes
 from omniurl.schemes.base import URL
 from omniurl.schemes.ftp import FTPURL
 
-from ..errors import PlanError
+from ..errors import PlanError, ResumeUnsupported
 from ..options import Options
 from ..plan import Plan, Step, WireValue
 from .sessions import SESSIONS_KEY, SessionKey
@@ -133,6 +133,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         steps = [_on_new_connection(step) for step in steps]
     listing = typecode == "d" or (typecode is None and ftp.name == "")
     name_values = [WireValue("name", _octets(ftp.name), CONTEXT)] if ftp.name else []
+    offset = options.resume_from
     if listing:
         transfer_type = None
         command = b"NLST " + _octets(ftp.name) if ftp.name else b"NLST"
@@ -144,6 +145,15 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 component="name",
             )
         transfer_type = typecode.upper() if typecode else guess_type(ftp.name)
+        if offset > 0:
+            if typecode == "a":
+                raise ResumeUnsupported(
+                    f"cannot resume {url} at byte {offset}: ;type=a rewrites line ends, so "
+                    "a byte offset of the saved file is not one of the server's file (RFC "
+                    "3659 §5); drop -C or use ;type=i",
+                    component="typecode",
+                )
+            transfer_type = "I"  # a resumed transfer is byte for byte (resolvers.resume)
         steps.append(
             Step.line(
                 f"TYPE {transfer_type}",
@@ -152,8 +162,24 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             )
         )
         command = b"RETR " + _octets(ftp.name)
-    steps.append(Step.line("EPSV"))
+        if offset > 0:
+            steps.append(
+                Step.line(
+                    b"SIZE " + _octets(ftp.name),
+                    values=name_values,
+                    meta={"resume": True},
+                )
+            )
+    steps.append(Step.line("EPSV", when="SIZE shows bytes missing" if offset > 0 else None))
     steps.append(Step.line("PASV", when="EPSV refused"))
+    if offset > 0 and not listing:
+        steps.append(
+            Step.line(
+                f"REST {offset}",
+                when="SIZE shows bytes missing and the part is not longer than the file",
+                meta={"resume": True},
+            )
+        )
     steps.append(Step.line(command, values=name_values, meta={"transfer": True}))
     steps.append(
         Step.line(
@@ -185,6 +211,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             ("listing", listing),
             ("type", transfer_type),
             ("name", ftp.name),
+            ("resumable", not listing),
+            ("offset", offset if not listing else 0),
         ),
     )
 

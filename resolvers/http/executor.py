@@ -36,6 +36,7 @@ from ..errors import (
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
+from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .transport import PolicyTransport
 
 USER_AGENT = "omniurl/0.1"
@@ -106,11 +107,10 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         follow_redirects=False,
         trust_env=False,
     )
-    request = client.build_request(
-        "GET",
-        request_url,
-        headers={"User-Agent": USER_AGENT, "Accept": "*/*", "Accept-Encoding": "identity"},
-    )
+    headers = {"User-Agent": USER_AGENT, "Accept": "*/*", "Accept-Encoding": "identity"}
+    offset = int(plan.get("offset") or 0)
+    headers.update(plan.get("range_headers") or ())  # -C: Range, If-Range (the plan's)
+    request = client.build_request("GET", request_url, headers=headers)
     options.note(">", plan.steps[0].shown)
     for name, value in request.headers.items():
         options.note(">", f"{name}: {value}")
@@ -128,6 +128,13 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         if status in REDIRECTS and location is not None and options.follow:
             new_url = _redirect_target(str(plan.url), location)
             raise Follow(new_url, reason=f"HTTP {status} redirect", replies=replies)
+        outcome: Outcome | None = None
+        if offset:
+            outcome = range_outcome(status, response.headers.get("content-range"), offset)
+            if outcome in ("complete", "refetch"):
+                await response.aclose()
+                await client.aclose()
+                return _no_body(plan, replies, response, outcome, offset)
         if status >= 400:
             raise StatusError(
                 f"{plan.url}: the server answered {status} {response.reason_phrase}",
@@ -156,19 +163,52 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
 
     content_type = resp.headers.get("content-type")
     length = resp.headers.get("content-length")
+    size = int(length) if length and length.isdigit() else None
+    metadata: dict[str, object] = {
+        "status": resp.status_code,
+        "headers": dict(resp.headers.items()),
+        "location": resp.headers.get("location"),
+        "validator": validator_of(dict(resp.headers.items())),
+    }
+    if outcome is not None:
+        metadata.update(resume=outcome, offset=offset if outcome == "append" else 0)
+        total = size
+        if outcome == "append":
+            total = parse_content_range(resp.headers["content-range"]).complete_length
+        if total is not None:
+            metadata["total"] = total
     return Resource(
         plan,
         kind="content",
         body=body(),
         media_type=content_type.split(";", 1)[0].strip() if content_type else None,
-        size=int(length) if length and length.isdigit() else None,
+        size=size,
         replies=replies,
-        metadata={
-            "status": resp.status_code,
-            "headers": dict(resp.headers.items()),
-            "location": resp.headers.get("location"),
-        },
+        metadata=metadata,
         close=close,
+    )
+
+
+def _no_body(
+    plan: Plan, replies: list[str], response: httpx.Response, outcome: Outcome, offset: int
+) -> Resource:
+    """A 416 to a resumed request: nothing is missing (``complete``), or the kept part is
+    longer than the resource now is (``refetch``: the caller starts again from byte 0)."""
+
+    async def nothing() -> AsyncIterator[bytes]:
+        return
+        yield b""
+
+    metadata: dict[str, object] = {
+        "status": response.status_code,
+        "headers": dict(response.headers.items()),
+        "resume": outcome,
+        "offset": offset if outcome == "complete" else 0,
+    }
+    if outcome == "complete":
+        metadata["total"] = offset
+    return Resource(
+        plan, kind="content", body=nothing(), size=0, replies=replies, metadata=metadata
     )
 
 

@@ -14,6 +14,7 @@ from omniurl.schemes.http import HTTPURL
 from ..errors import PlanError
 from ..options import Options
 from ..plan import Plan, Step, WireValue
+from .ranges import range_headers
 
 
 def request_target(url: HTTPURL) -> str:
@@ -44,15 +45,30 @@ def plan_http(url: URL, options: Options) -> Plan:
         values=[WireValue("path", target.encode("utf-8", "surrogateescape"), "http-target")],
         meta={"target": target},
     )
+    # -C: RFC 9110 §14.2 Range from the kept bytes on, If-Range with the first response's
+    # validator (resolvers.http.ranges); the executor sends exactly these header lines.
+    ranges = tuple(range_headers(options.resume_from, options.resume_validator))
+    steps = [step]
+    for name, value in ranges:
+        line = f"{name}: {value}".encode("latin-1", "replace")
+        steps.append(
+            Step.line(line, values=[WireValue(name.lower(), line, "header")], meta={"header": True})
+        )
     return Plan(
         url=url,
         scheme=http.scheme,
         host=http.hostname,
         port=http.effective_port,
         transport="tcp",
-        steps=(step,),
+        steps=tuple(steps),
         explicit_port=http.port is not None,
-        meta=(("target", target), ("tls", http.scheme == "https")),
+        meta=(
+            ("target", target),
+            ("tls", http.scheme == "https"),
+            ("resumable", True),
+            ("offset", options.resume_from if ranges else 0),
+            ("range_headers", ranges),
+        ),
     )
 
 

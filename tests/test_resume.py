@@ -197,3 +197,50 @@ def test_a_failed_plain_transfer_keeps_the_old_files_mode(tmp_path: Path) -> Non
     finish(tmp, target)
     assert target.read_bytes() == b"new"
     assert target.stat().st_mode & 0o777 == 0o600
+
+
+async def test_a_batch_with_c_continues_each_file_and_skips_complete_ones(srv: Path) -> None:
+    (srv / "srv" / "a").mkdir()
+    (srv / "srv" / "b").mkdir()
+    (srv / "srv" / "a" / "same.bin").write_bytes(b"from a\n")
+    (srv / "srv" / "b" / "same.bin").write_bytes(b"from b\n")
+    out = srv / "out"
+    server = await start_http(srv / "srv", truncate_after=K)
+    try:
+        base = f"http://{server.netloc}"
+        urls = [f"{base}/a/same.bin", f"{base}/big.bin", f"{base}/b/same.bin"]
+        status, _o, err = await run_cli("get", "-C", "-", "--output-dir", str(out), *urls)
+        assert status == 4, err
+        assert (out / ".big.bin.part").read_bytes() == CONTENT[:K]
+        # Names follow the input order, whatever finished first: a rerun finds its files.
+        assert (out / "same.bin").read_bytes() == b"from a\n"
+        assert (out / "same.1.bin").read_bytes() == b"from b\n"
+        server.info["handler"].truncate_after = None
+        manifest = srv / "m.jsonl"
+        status, _o, err = await run_cli(
+            "get", "-C", "-", "--output-dir", str(out), "--manifest", str(manifest), *urls
+        )
+        assert status == 0, err
+        assert (out / "big.bin").read_bytes() == CONTENT
+        rows = {r["index"]: r for r in map(json.loads, manifest.read_text().splitlines())}
+        assert rows[1]["sha256"] == sha(CONTENT) and rows[1]["bytes"] == len(CONTENT)
+        assert rows[2]["path"] == str(out / "same.1.bin")
+        before = len(server.info["requests"])
+        status, _o, err = await run_cli("get", "-C", "-", "--output-dir", str(out), *urls)
+        assert status == 0, err
+        again = server.info["requests"][before:]
+    finally:
+        await server.close()
+    # Every file was complete: each request asked from its end on (416, no body sent).
+    assert sorted(dict(h)[b"range"] for _m, _t, h in again) == sorted(
+        [b"bytes=7-", b"bytes=7-", f"bytes={len(CONTENT)}-".encode()]
+    )
+    assert sorted(p.name for p in out.iterdir()) == ["big.bin", "same.1.bin", "same.bin"]
+
+
+async def test_c_n_in_a_batch_is_a_usage_error(srv: Path) -> None:
+    status, _o, err = await run_cli(
+        "get", "-C", "10", "--output-dir", str(srv / "out"), "http://h/a", "http://h/b"
+    )
+    assert status == 2
+    assert b"in a batch use -C -" in err

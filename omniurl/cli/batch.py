@@ -130,6 +130,7 @@ async def run_batch(
     quiet: bool = False,
     opener: Opener | None = None,
     stderr: TextIO | None = None,
+    resume: bool = False,
 ) -> int:
     """Fetch every URL; write the manifest; return the batch's exit status."""
     err = stderr or sys.stderr
@@ -143,6 +144,7 @@ async def run_batch(
         per_host=per_host,
         output_dir=output_dir,
         opener=opener,
+        resume=resume,
     )
     try:
         async for result in results:
@@ -196,6 +198,11 @@ def batch_usage_error(args: argparse.Namespace) -> str | None:
             "DIR or -O (each content saved under its URL's name), or --manifest FILE "
             "(contents only counted and hashed)"
         )
+    continue_at = getattr(args, "continue_at", None)
+    if continue_at is not None and continue_at != "-":
+        return "-C N names one offset: in a batch use -C - (each file continues its own part)"
+    if continue_at is not None and args.output_dir is None and not args.remote_name:
+        return "-C - continues files: give --output-dir DIR or -O"
     if args.parallel_max < 1 or args.parallel_max_host < 1:
         return "--parallel-max and --parallel-max-host must be at least 1"
     return None
@@ -225,6 +232,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         manifest=args.manifest,
         show_progress=sys.stderr.isatty() and not silent,
         quiet=silent,
+        resume=getattr(args, "continue_at", None) is not None,
     )
 
 

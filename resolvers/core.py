@@ -7,7 +7,6 @@ referrals through the same two gates, a bounded number of times.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -78,6 +77,8 @@ async def resolve(url: URL | str, options: Options | None = None) -> Resource:
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine from synchronous code (the facade for scripts)."""
+    import asyncio  # not at import: ``omniurl plan`` never runs an event loop
+
     return asyncio.run(coro)
 
 

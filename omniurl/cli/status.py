@@ -27,7 +27,8 @@ exit status:
   5  the server refused: not found, HTTP error status, Gopher error item
   6  the server broke the protocol (or exceeded a size limit)
   7  credentials missing or refused
-130  interrupted
+130  interrupted (Ctrl-C); 143 / 129: ended by SIGTERM / SIGHUP (temporary files
+     removed, the old file kept, a batch's manifest complete so far)
 """
 
 

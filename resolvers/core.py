@@ -8,18 +8,22 @@ referrals through the same two gates, a bounded number of times.
 from __future__ import annotations
 
 from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl import schemes
 from omniurl.schemes.base import URL
 
 from . import registry
 from .base import Follow
+from .deadline import Guard, TooSlow
 from .errors import PolicyError
-from .options import Options
+from .options import Ask, Options
 from .plan import Plan
 from .resource import Resource
 from .resume import check_resumable
+
+if TYPE_CHECKING:
+    import asyncio
 
 T = TypeVar("T")
 
@@ -50,7 +54,51 @@ async def resolve(url: URL | str, options: Options | None = None) -> Resource:
     URL re-planned and re-checked; the returned resource's ``chain`` lists the URLs passed.
     """
     options = options or Options()
-    current = _as_url(url)
+    guard = Guard(options.max_time, options.speed_limit, options.speed_time)
+    limit = guard.setup_limit()
+    if limit is None:
+        resource = await _resolve(_as_url(url), options)
+    else:
+        import asyncio  # not at import: ``omniurl plan`` runs no event loop
+
+        try:
+            async with asyncio.timeout(limit) as waiting:
+                if options.ask is not None:
+                    options = options.with_(ask=_paused(options.ask, guard, waiting))
+                resource = await _resolve(_as_url(url), options)
+        except TimeoutError:
+            if not waiting.expired():
+                raise
+            guard.check_max_time()
+            raise TooSlow(
+                f"no content after {options.speed_time:g} s (connect, login, headers, "
+                "referrals): --speed-time sets how long that may take, --speed-limit 0 "
+                "turns the limit off"
+            ) from None
+    resource.guard = guard
+    return resource
+
+
+def _paused(ask: Ask, guard: Guard, waiting: asyncio.Timeout) -> Ask:
+    """``ask`` with the time a person takes to answer (a password, search words) left out
+    of the deadlines: the server is not slow while we wait for the keyboard."""
+
+    async def asking(*args: Any, **kwargs: Any) -> str:
+        started = guard.clock()
+        when = waiting.when()
+        waiting.reschedule(None)  # paused while the person answers
+        try:
+            return await ask(*args, **kwargs)
+        finally:
+            spent = guard.clock() - started
+            guard.started += spent
+            if when is not None:
+                waiting.reschedule(when + spent)
+
+    return asking
+
+
+async def _resolve(current: URL, options: Options) -> Resource:
     chain: list[str] = []
     for _hop in range(options.policy.max_redirects + 1):
         p = plan(current, options)

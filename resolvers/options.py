@@ -110,6 +110,13 @@ class Options:
     #: The validator (strong ETag or Last-Modified) of the first response, for HTTP's
     #: ``If-Range`` (RFC 9110 §13.1.5): a resource that changed comes back whole.
     resume_validator: str | None = None
+    #: The whole transfer (connect to last byte, redirects and referrals included) ends
+    #: after this many seconds (``--max-time``; None: no limit).  resolvers.deadline.
+    max_time: float | None = None
+    #: A transfer slower than ``speed_limit`` bytes/s for ``speed_time`` seconds ends
+    #: (``--speed-limit``/``--speed-time``; 0 turns it off).  The default stops a trickle.
+    speed_limit: int = 1
+    speed_time: float = 60.0
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

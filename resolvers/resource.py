@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .plan import Plan
+
+if TYPE_CHECKING:
+    from .deadline import Guard
 
 ResourceKind = Literal["content", "listing", "session"]
 
@@ -75,12 +78,38 @@ class Resource:
         self._closed = False
         #: Bytes handed out so far (drives progress bars).
         self.bytes_read = 0
+        #: The whole-transfer limits (``--max-time``, ``--speed-limit``), set by the core.
+        self.guard: Guard | None = None
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         if self._body is None:
             return
+        guard = self.guard
         try:
-            async for chunk in self._body:
+            if guard is None:
+                async for chunk in self._body:
+                    self.bytes_read += len(chunk)
+                    yield chunk
+                return
+            # The whole-transfer limits (resolvers.deadline): each wait for the next chunk
+            # lasts at most until a limit would be broken; a trickle ends with a typed error.
+            import asyncio  # not at import: ``omniurl plan`` runs no event loop
+
+            body = self._body.__aiter__()
+            guard.start_content()
+            while True:
+                limit = guard.wait_limit()
+                try:
+                    async with asyncio.timeout(limit) as waiting:
+                        chunk = await anext(body)
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    if not waiting.expired():
+                        raise
+                    guard.check()
+                    continue  # woke a hair early: the limit is checked again
+                guard.observe(len(chunk))
                 self.bytes_read += len(chunk)
                 yield chunk
         finally:

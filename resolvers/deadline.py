@@ -26,15 +26,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .errors import ResolveTimeout
-
-
-class DeadlineExceeded(ResolveTimeout):
-    """The transfer took longer than ``--max-time`` (``Options.max_time``)."""
-
-
-class TooSlow(ResolveTimeout):
-    """The transfer stayed below ``--speed-limit`` bytes/s for ``--speed-time`` seconds."""
+from .errors import DeadlineExceeded, TooSlow
 
 
 @dataclass

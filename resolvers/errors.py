@@ -21,6 +21,8 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         ├── TransportError               -- the network failed us
         │   ├── ConnectError
         │   ├── ResolveTimeout
+        │   │   ├── DeadlineExceeded     -- the whole transfer outlasted --max-time
+        │   │   └── TooSlow              -- below --speed-limit for --speed-time
         │   └── ConnectionClosed         -- closed early: the reply is truncated
         ├── ProtocolError                -- the server spoke, but not as the protocol says
         │   └── LimitExceeded            -- a line or reply larger than our bound
@@ -127,6 +129,15 @@ class ConnectError(TransportError):
 
 class ResolveTimeout(TransportError):
     """A connect or a read took longer than its timeout."""
+
+
+class DeadlineExceeded(ResolveTimeout):
+    """The whole transfer took longer than ``--max-time`` (``Options.max_time``)."""
+
+
+class TooSlow(ResolveTimeout):
+    """The transfer stayed below ``--speed-limit`` bytes/s for ``--speed-time`` seconds (or
+    sent no content within ``--speed-time``)."""
 
 
 class ConnectionClosed(TransportError):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .plan import Plan
 
@@ -38,6 +38,49 @@ class Entry:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "url": self.url, "info": self.info}
+
+
+@dataclass(frozen=True)
+class Listing(Sequence[Entry]):
+    """A whole listing, read: what ``get`` returns for a directory, a menu, a group or a
+    search (a sequence of :class:`Entry`; ``url`` is the listing's own URL)."""
+
+    url: str
+    entries: tuple[Entry, ...]
+    media_type: str | None = None
+
+    @classmethod
+    async def collect(cls, resource: Resource) -> Listing:
+        entries = tuple([entry async for entry in resource.aiter_entries()])
+        return cls(str(resource.url), entries, resource.media_type)
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
+        return self.entries[index]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"url": self.url, "entries": [entry.to_json() for entry in self.entries]}
+
+
+async def read_all(resource: Resource) -> bytes:
+    """The whole content, in about its own size of memory.
+
+    ``io.BytesIO`` grows one bytes object in place (realloc) and ``getvalue()`` hands that
+    object over without a copy, so a 256 MiB file needs ~1.1× its size at the peak, where
+    joining a list of chunks needs 2× (the chunks and the joined copy).
+    """
+    import io
+
+    buffer = io.BytesIO()
+    async for chunk in resource:
+        buffer.write(chunk)
+    return buffer.getvalue()
 
 
 class Resource:
@@ -126,8 +169,8 @@ class Resource:
             yield entry
 
     async def read(self) -> bytes:
-        """The whole body (content) in memory; for small resources and tests."""
-        return b"".join([chunk async for chunk in self])
+        """The whole body (content) in memory (:func:`read_all`)."""
+        return await read_all(self)
 
     async def aclose(self) -> None:
         """Close the connection behind the resource; safe to call more than once."""

@@ -17,9 +17,6 @@ from __future__ import annotations
 class OmniurlError(Exception):
     """Root of every error omniurl raises on purpose."""
 
-    #: Short machine-readable name used in JSON output (``{"error": {"type": ...}}``).
-    type_name: str = "error"
-
     def __init__(self, message: str, *, component: str | None = None) -> None:
         super().__init__(message)
         self.message = message

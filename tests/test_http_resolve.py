@@ -308,7 +308,9 @@ def test_synchronous_facade_for_scripts(web_root: Path) -> None:
             proc.wait(10)
             proc.stderr.close()  # type: ignore[union-attr]
         if path.endswith("/"):
-            assert data.decode().split("\t")[:2] == ["entry", "big.bin"]
+            assert isinstance(data, omniurl.Listing)
+            assert (data[0].kind, data[0].name) == ("entry", "big.bin")
+            assert data.url == f"ftp://{m.group(0).decode()}/pub/"
         else:
             assert data == b"hello\n"
 

@@ -234,18 +234,25 @@ async def start_http(
     ignore_ranges: bool = False,
 ) -> RunningServer:
     """Serve ``root`` over HTTP/1.1 (HTTPS with ``tls``); ``info["requests"]`` lists what
-    arrived.  Files carry an ETag and honour ``Range: bytes=N-`` (206, or 416 past the end)
-    unless ``ignore_ranges`` (a server that always answers 200 with the whole file)."""
+    arrived, ``info["connections"]`` counts connections ``opened`` and ``closed``.  Files
+    carry an ETag and honour ``Range: bytes=N-`` (206, or 416 past the end) unless
+    ``ignore_ranges`` (a server that always answers 200 with the whole file)."""
     requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]] = []
     handler = _Handler(
         Path(root).resolve(), dict(routes or {}), requests, truncate_after, ignore_ranges
     )
     connections = ConnectionTasks()
 
+    counts = {"opened": 0, "closed": 0}
+
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        # The server is closing: end this connection's task quietly.
-        with contextlib.suppress(asyncio.CancelledError):
-            await handler.serve(reader, writer)
+        counts["opened"] += 1
+        try:
+            # The server is closing: end this connection's task quietly.
+            with contextlib.suppress(asyncio.CancelledError):
+                await handler.serve(reader, writer)
+        finally:
+            counts["closed"] += 1
 
     server = await asyncio.start_server(connections.track(serve), host, port, ssl=tls)
     bound_port = server.sockets[0].getsockname()[1]
@@ -254,7 +261,11 @@ async def start_http(
         await connections.close(server)
 
     return RunningServer(
-        "http", host, bound_port, close, info={"requests": requests, "handler": handler}
+        "http",
+        host,
+        bound_port,
+        close,
+        info={"requests": requests, "handler": handler, "connections": counts},
     )
 
 

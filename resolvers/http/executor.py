@@ -36,8 +36,8 @@ from ..errors import (
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
+from .pool import POOL_KEY, HTTPPool, make_client
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
-from .transport import PolicyTransport
 
 USER_AGENT = "omniurl/0.1"
 REDIRECTS = (301, 302, 303, 307, 308)
@@ -96,17 +96,16 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     except httpx.InvalidURL as exc:
         # A leniently parsed host httpx's IDNA 2008 encoder refuses ("☃.example").
         raise PlanError(f"cannot make an HTTP request of {url}: {exc}", component="host") from None
-    client = httpx.AsyncClient(
-        transport=PolicyTransport(options, scheme=plan.scheme, host=url.hostname),
-        timeout=httpx.Timeout(
-            connect=options.connect_timeout,
-            read=options.read_timeout,
-            write=options.read_timeout,
-            pool=options.connect_timeout,
-        ),
-        follow_redirects=False,
-        trust_env=False,
-    )
+    pool: HTTPPool | None = options.get(POOL_KEY)
+    if pool is not None:  # a client's shared connections (resolvers.http.pool)
+        client = pool.client(options, plan.scheme, url.hostname)
+    else:
+        client = make_client(options, plan.scheme, url.hostname)
+
+    async def release() -> None:
+        if pool is None:
+            await client.aclose()
+
     headers = {"User-Agent": USER_AGENT, "Accept": "*/*", "Accept-Encoding": "identity"}
     offset = int(plan.get("offset") or 0)
     headers.update(plan.get("range_headers") or ())  # -C: Range, If-Range (the plan's)
@@ -133,7 +132,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
             outcome = range_outcome(status, response.headers.get("content-range"), offset)
             if outcome in ("complete", "refetch"):
                 await response.aclose()
-                await client.aclose()
+                await release()
                 return _no_body(plan, replies, response, outcome, offset)
         if status >= 400:
             raise StatusError(
@@ -144,14 +143,14 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     except BaseException:
         if response is not None:
             await response.aclose()
-        await client.aclose()
+        await release()
         raise
 
     resp: httpx.Response = response
 
     async def close() -> None:
         await resp.aclose()
-        await client.aclose()
+        await release()
 
     async def body() -> AsyncIterator[bytes]:
         try:

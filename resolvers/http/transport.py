@@ -12,7 +12,6 @@ certificate against it), not the address.
 from __future__ import annotations
 
 import asyncio
-import select
 import socket
 import ssl
 import typing
@@ -88,9 +87,16 @@ class SocketStream(httpcore.AsyncNetworkStream):
         if info == "server_addr":
             return self.sock.getpeername()
         if info == "is_readable":
-            # A kept-alive connection that became readable was closed by the server.
-            readable, _w, _x = select.select([self.sock], [], [], 0)
-            return bool(readable)
+            # A kept-alive connection that became readable was closed by the server.  A
+            # non-blocking peek, not select.select: select fails on descriptor numbers
+            # >= 1024 (FD_SETSIZE), which a program with many files open reaches.
+            try:
+                self.sock.recv(1, socket.MSG_PEEK)
+            except BlockingIOError:
+                return False
+            except OSError:
+                return True
+            return True
         return None
 
 

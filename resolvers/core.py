@@ -16,7 +16,7 @@ from omniurl.schemes.base import URL
 from . import registry
 from .base import Follow
 from .deadline import Guard, TooSlow
-from .errors import PlanError, PolicyError
+from .errors import PlanError, PolicyError, ProtocolError, UnsupportedScheme
 from .options import Ask, Options
 from .plan import Plan
 from .resource import Listing, Resource, read_all
@@ -130,6 +130,18 @@ def _paused(ask: Ask, guard: Guard, waiting: asyncio.Timeout) -> Ask:
     return asking
 
 
+def _followable(follow: Follow) -> None:
+    """A redirect or referral to a scheme nobody resolves is the server's error (the URL it
+    sent cannot be followed), not the caller's unknown scheme."""
+    try:
+        registry.get(follow.target.scheme)
+    except UnsupportedScheme:
+        raise ProtocolError(
+            f"{follow.reason} to {follow.target}: no resolver for {follow.target.scheme}: URLs",
+            component="location",
+        ) from None
+
+
 async def _resolve(current: URL, options: Options) -> Resource:
     chain: list[str] = []
     for _hop in range(options.policy.max_redirects + 1):
@@ -143,6 +155,7 @@ async def _resolve(current: URL, options: Options) -> Resource:
             if not options.follow:
                 raise
             options.policy.check_redirect(current, follow.target, kind=follow.reason)
+            _followable(follow)
             options.note("*", f"{follow.reason}: {follow.target}")
             chain.append(str(current))
             current = follow.target

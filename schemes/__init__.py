@@ -41,7 +41,7 @@ from .telnet import TelnetURL
 from .wais import WAISURL
 
 # isort: split
-# -- relative references, equivalence, extraction, URL-safe text (branch schemes-relative) --
+# -- relative references, equivalence, extraction, URL-safe text --------------------------
 from .extract import Found, extract
 from .join import join
 from .normalize import equivalent, normalize

@@ -198,7 +198,13 @@ async def test_plan_prints_one_json_object_per_url() -> None:
         "when": [None, "reply 331; the password is asked for", None, None, None,
                  "EPSV refused", None, "after a complete transfer"],
     }  # fmt: skip
-    assert second["steps"] == ["GET /a?b HTTP/1.1"]
+    assert second["steps"] == [
+        "GET /a?b HTTP/1.1",
+        "Host: example.com",
+        "User-Agent: omniurl/0.1",
+        "Accept: */*",
+        "Accept-Encoding: identity",
+    ]
 
 
 async def test_plan_masks_a_password_in_the_url() -> None:

@@ -58,6 +58,10 @@ def test_the_http_plan_of_a_resume_shows_range_and_if_range() -> None:
     p = plan("http://h/big.bin", Options(resume_from=K, resume_validator='"abc"'))
     assert p.to_json()["steps"] == [
         "GET /big.bin HTTP/1.1",
+        "Host: h",
+        "User-Agent: omniurl/0.1",
+        "Accept: */*",
+        "Accept-Encoding: identity",
         f"Range: bytes={K}-",
         'If-Range: "abc"',
     ]

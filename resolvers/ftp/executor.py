@@ -3,7 +3,7 @@
 The client is a small one of our own on :mod:`resolvers.net` rather than aioftp's
 ``Client``: aioftp rewrites ``CWD`` arguments through ``PurePosixPath`` (``CWD `` becomes
 ``CWD .``) and sends a ``TYPE I`` before every data connection, so what it puts on the wire is
-not what RFC 1738 §3.2.2 asks for and not what the plan shows (notes/dependencies.md).  Here
+not what RFC 1738 §3.2.2 asks for and not what the plan shows (docs/dependencies.md).  Here
 every line sent is a step of the plan; the only choices at run time are the conditional ones
 the plan names (``PASS`` on 331, ``PASV`` if ``EPSV`` is refused).
 

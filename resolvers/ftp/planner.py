@@ -17,8 +17,12 @@ prints and what the executor sends, byte for byte, in this order:
   name: ``A`` for text media types, ``I`` for everything else.
 - The data connection is passive (``EPSV``, then ``PASV`` only if EPSV is refused): RFC 1738
   leaves the mode open, and passive is the only mode that works through NAT and firewalls.
-- ``QUIT`` ends the session after a complete transfer (§3.2.5: we never keep a control
-  connection for a later URL; see docs/ftp.md).
+- ``QUIT`` ends the session after a complete transfer.  §3.2.5: a control connection may be
+  kept for a later URL only where that is provably safe; with kept connections (an
+  ``omniurl.AsyncClient``, :mod:`resolvers.ftp.sessions`) login and ``CWD`` steps are marked
+  "a new connection" and ``QUIT`` is sent when a kept connection is let go.
+- ``-C`` (``Options.resume_from``): ``TYPE I``, ``SIZE name``, then ``REST n`` right before
+  ``RETR`` (:mod:`resolvers.resume`).
 
 Where this differs from curl (``CWD /`` then ``CWD etc`` for both example URLs, a bare NLST)
 is documented in docs/ftp.md.
@@ -31,6 +35,7 @@ import mimetypes
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.ftp import FTPURL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError, ResumeUnsupported
 from ..options import Options
@@ -43,11 +48,6 @@ CONTEXT = "ftp"
 
 #: Shown in place of any password (the plan is printed and logged).
 MASK = "****"
-
-
-def _octets(text: str) -> bytes:
-    """A decoded component back to the octets the URL encoded (surrogateescape keeps them)."""
-    return text.encode("utf-8", "surrogateescape")
 
 
 def guess_type(name: str) -> str:
@@ -73,8 +73,8 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
                 source = "ask"
     steps = [
         Step.line(
-            b"USER " + _octets(user),
-            values=[WireValue("user", _octets(user), CONTEXT)],
+            b"USER " + to_octets(user),
+            values=[WireValue("user", to_octets(user), CONTEXT)],
         )
     ]
     if password is None:
@@ -92,10 +92,10 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
         component = "email" if source == "email" else "password"
         steps.append(
             Step.line(
-                b"PASS " + _octets(password),
+                b"PASS " + to_octets(password),
                 shown=f"PASS {MASK}",
                 when="reply 331",
-                values=[WireValue(component, _octets(password), CONTEXT)],
+                values=[WireValue(component, to_octets(password), CONTEXT)],
                 meta={"source": source},
             )
         )
@@ -121,8 +121,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     for index, segment in enumerate(ftp.cwd):
         steps.append(
             Step.line(
-                b"CWD " + _octets(segment),
-                values=[WireValue(f"cwd[{index}]", _octets(segment), CONTEXT)],
+                b"CWD " + to_octets(segment),
+                values=[WireValue(f"cwd[{index}]", to_octets(segment), CONTEXT)],
             )
         )
     setup = len(steps)
@@ -132,11 +132,11 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         # (a kept one is reused only when it already went through exactly these steps).
         steps = [_on_new_connection(step) for step in steps]
     listing = typecode == "d" or (typecode is None and ftp.name == "")
-    name_values = [WireValue("name", _octets(ftp.name), CONTEXT)] if ftp.name else []
+    name_values = [WireValue("name", to_octets(ftp.name), CONTEXT)] if ftp.name else []
     offset = options.resume_from
     if listing:
         transfer_type = None
-        command = b"NLST " + _octets(ftp.name) if ftp.name else b"NLST"
+        command = b"NLST " + to_octets(ftp.name) if ftp.name else b"NLST"
     else:
         if not ftp.name:
             raise PlanError(
@@ -161,11 +161,11 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 meta={"guessed": typecode is None},
             )
         )
-        command = b"RETR " + _octets(ftp.name)
+        command = b"RETR " + to_octets(ftp.name)
         if offset > 0:
             steps.append(
                 Step.line(
-                    b"SIZE " + _octets(ftp.name),
+                    b"SIZE " + to_octets(ftp.name),
                     values=name_values,
                     meta={"resume": True},
                 )

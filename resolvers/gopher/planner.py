@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import InputNeeded, PlanError
 from ..options import Options
@@ -46,11 +47,6 @@ class GopherLike(Protocol):
     def effective_port(self) -> int | None: ...
 
 
-def octets(value: str) -> bytes:
-    """The exact octets a decoded component stands for (``schemes.percent.to_octets``)."""
-    return value.encode("utf-8", "surrogateescape")
-
-
 def _shown(data: bytes) -> str:
     """How ``omniurl plan`` prints a request: the octets as text (JSON shows TAB as ``\\t``);
     octets that are not UTF-8 as ``\\xNN``."""
@@ -66,9 +62,9 @@ def plan_gopher(url: URL, options: Options) -> Plan:
     """The access plan of a ``gopher:`` URL (pure)."""
     g: Any = url
     gtype: str = g.gtype
-    selector = octets(g.selector)
-    search = None if g.search is None else octets(g.search)
-    request = None if g.gopher_plus is None else parse_request(octets(g.gopher_plus))
+    selector = to_octets(g.selector)
+    search = None if g.search is None else to_octets(g.search)
+    request = None if g.gopher_plus is None else parse_request(to_octets(g.gopher_plus))
     kind = item_type(gtype)
 
     if kind.reading == "session":
@@ -158,4 +154,4 @@ def plan_gopher(url: URL, options: Options) -> Plan:
     return Plan(steps=tuple(steps), meta=(("mode", mode), *meta.items(), *extra), **common)
 
 
-__all__ = ["GopherLike", "needs_search", "octets", "plan_gopher"]
+__all__ = ["GopherLike", "needs_search", "plan_gopher"]

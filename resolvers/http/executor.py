@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import ssl
-import urllib.parse
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
@@ -36,16 +35,30 @@ from ..errors import (
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
-from .pool import POOL_KEY, HTTPPool, make_client
+from .pool import POOL_KEY, HTTPPool, make_transport, timeouts
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
+from .transport import PEER_CLOSED
 
-USER_AGENT = "omniurl/0.1"
 REDIRECTS = (301, 302, 303, 307, 308)
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``kind`` is anywhere in ``exc``'s chain of causes."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kind):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 @contextlib.contextmanager
 def typed_errors(what: str) -> Iterator[None]:
-    """httpx's exceptions as omniurl's error tree (never a raw library traceback)."""
+    """httpx's exceptions as omniurl's error tree (never a raw library traceback), by type:
+    the exception class, its chain of causes, and whether the peer closed the connection
+    (:data:`~resolvers.http.transport.PEER_CLOSED`) — never by an error message's words."""
     try:
         yield
     except ResolveError:
@@ -53,27 +66,18 @@ def typed_errors(what: str) -> Iterator[None]:
     except httpx.TimeoutException as exc:
         raise ResolveTimeout(f"timed out {what}: {exc or type(exc).__name__}") from None
     except httpx.ConnectError as exc:
-        cause = exc.__context__ or exc.__cause__
-        if isinstance(cause, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY" in str(exc):
+        if _caused_by(exc, ssl.SSLCertVerificationError):
             raise ConnectError(
                 f"TLS certificate verification failed {what}: {exc} (--insecure skips it)",
                 component="host",
             ) from None
         raise ConnectError(f"cannot connect {what}: {exc}", component="host") from None
     except httpx.RemoteProtocolError as exc:
-        text = str(exc)
-        if "closed" in text or "disconnected" in text or "incomplete" in text.lower():
-            raise ConnectionClosed(f"the server closed the connection {what}: {text}") from None
-        # httpx parses a redirect's Location itself (even when not following): its
-        # "Invalid URL in location header" blames the server's Location.
-        component = "location" if "location header" in text.lower() else None
-        raise ProtocolError(f"the server broke HTTP {what}: {text}", component=component) from None
-    except httpx.InvalidURL as exc:
-        # The request URL was built before sending: inside send(), only the Location httpx
-        # parses for its next_request can be invalid ("foo:bar").
-        raise ProtocolError(
-            f"the server redirected to an invalid URL {what}: {exc}", component="location"
-        ) from None
+        if PEER_CLOSED.get():
+            raise ConnectionClosed(f"the server closed the connection {what}: {exc}") from None
+        raise ProtocolError(f"the server broke HTTP {what}: {exc}") from None
+    except httpx.ReadError as exc:
+        raise ConnectionClosed(f"the connection broke {what}: {exc}") from None
     except httpx.TransportError as exc:
         raise TransportError(f"network failure {what}: {exc or type(exc).__name__}") from None
 
@@ -98,25 +102,27 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         raise PlanError(f"cannot make an HTTP request of {url}: {exc}", component="host") from None
     pool: HTTPPool | None = options.get(POOL_KEY)
     if pool is not None:  # a client's shared connections (resolvers.http.pool)
-        client = pool.client(options, plan.scheme, url.hostname)
+        transport = pool.transport(options, plan.scheme, url.hostname)
     else:
-        client = make_client(options, plan.scheme, url.hostname)
+        transport = make_transport(options, plan.scheme, url.hostname)
 
     async def release() -> None:
         if pool is None:
-            await client.aclose()
+            await transport.aclose()
 
-    headers = {"User-Agent": USER_AGENT, "Accept": "*/*", "Accept-Encoding": "identity"}
+    # The plan's header fields, in its order, nothing else (resolvers.http.planner).
+    headers = [step.get("header") for step in plan.steps[1:] if step.get("header")]
     offset = int(plan.get("offset") or 0)
-    headers.update(plan.get("range_headers") or ())  # -C: Range, If-Range (the plan's)
-    request = client.build_request("GET", request_url, headers=headers)
-    options.note(">", plan.steps[0].shown)
-    for name, value in request.headers.items():
-        options.note(">", f"{name}: {value}")
+    request = httpx.Request(
+        "GET", request_url, headers=headers, extensions={"timeout": timeouts(options)}
+    )
+    for step in plan.steps:
+        options.note(">", step.shown)
     response: httpx.Response | None = None
     try:
+        PEER_CLOSED.set(False)
         with typed_errors(f"fetching {plan.url}"):
-            response = await client.send(request, stream=True)
+            response = await transport.handle_async_request(request)
         replies = [_status_line(response)]
         options.note("<", replies[0])
         for name, value in response.headers.items():
@@ -153,6 +159,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         await release()
 
     async def body() -> AsyncIterator[bytes]:
+        PEER_CLOSED.set(False)
         try:
             with typed_errors(f"reading {plan.url}"):
                 async for chunk in resp.aiter_raw():
@@ -212,11 +219,11 @@ def _no_body(
 
 
 def _redirect_target(base: str, location: str) -> schemes.URL:
-    """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2)."""
+    """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2:
+    a URI-reference, resolved per RFC 3986 §5 — :func:`schemes.join`)."""
     try:
-        # urljoin raises a bare ValueError itself (an unclosed "[" of an IPv6 literal).
-        return schemes.parse(urllib.parse.urljoin(base, location))
-    except (URLError, ValueError) as exc:
+        return schemes.parse(schemes.join(base, location.strip()))
+    except URLError as exc:
         raise ProtocolError(
             f"the server redirected to {location!r}, which is not a valid URL: {exc}",
             component="location",

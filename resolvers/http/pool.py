@@ -1,17 +1,15 @@
 """HTTP connections shared by the resolves of one client (``omniurl.AsyncClient``).
 
-Without a pool every resolve builds its own ``httpx.AsyncClient`` and closes it with the
-resource: correct, but each URL pays a new TCP (and TLS) connection.  A client that
-resolves many URLs passes an :class:`HTTPPool` in ``Options.extra[POOL_KEY]``; the executor
-then takes its httpx client from the pool, keyed by scheme and proxy, and leaves it open —
-keep-alive connections are reused across URLs, still each one opened through the policy's
-network backend (:mod:`resolvers.http.transport`), so a new host is checked as always.
-Closing the pool (the client's ``aclose``) closes every connection.
+Without a pool every resolve builds its own transport and closes it with the resource:
+correct, but each URL pays a new TCP (and TLS) connection.  A client that resolves many URLs
+passes an :class:`HTTPPool` in ``Options.extra[POOL_KEY]``; the executor then takes its
+transport from the pool, keyed by scheme and proxy, and leaves it open — keep-alive
+connections are reused across URLs, each new one still opened through the policy's network
+backend (:mod:`resolvers.http.transport`), so a new host is checked as always.  Closing the
+pool (the client's ``aclose``) closes every connection.
 """
 
 from __future__ import annotations
-
-import httpx
 
 from ..options import Options
 from .transport import PolicyTransport, env_proxy
@@ -20,44 +18,47 @@ from .transport import PolicyTransport, env_proxy
 POOL_KEY = "http_pool"
 
 
-def make_client(options: Options, scheme: str, host: str) -> httpx.AsyncClient:
-    """An httpx client whose every connection passes the policy (never follows redirects:
-    the core re-plans and re-checks each one)."""
-    return httpx.AsyncClient(
-        transport=PolicyTransport(options, scheme=scheme, host=host),
-        timeout=httpx.Timeout(
-            connect=options.connect_timeout,
-            read=options.read_timeout,
-            write=options.read_timeout,
-            pool=options.connect_timeout,
-        ),
-        follow_redirects=False,
-        trust_env=False,
-    )
+def make_transport(options: Options, scheme: str, host: str) -> PolicyTransport:
+    """An httpx transport whose every connection passes the policy.  The executor sends
+    through the transport itself, not an ``httpx.AsyncClient``: no default headers, no
+    redirect handling (the core re-plans and re-checks each redirect; httpx would parse the
+    ``Location`` even when not following), no cookies — only what the plan shows."""
+    return PolicyTransport(options, scheme=scheme, host=host)
+
+
+def timeouts(options: Options) -> dict[str, float]:
+    """The per-request timeouts httpcore reads from ``request.extensions["timeout"]``."""
+    return {
+        "connect": options.connect_timeout,
+        "read": options.read_timeout,
+        "write": options.read_timeout,
+        "pool": options.connect_timeout,
+    }
 
 
 class HTTPPool:
-    """One httpx client per (scheme, proxy), shared by concurrent resolves."""
+    """One transport (a pool of keep-alive connections) per (scheme, proxy), shared by the
+    concurrent resolves of one client."""
 
     def __init__(self) -> None:
-        self._clients: dict[tuple[str, str | None], httpx.AsyncClient] = {}
+        self._transports: dict[tuple[str, str | None], PolicyTransport] = {}
         self._closed = False
 
-    def client(self, options: Options, scheme: str, host: str) -> httpx.AsyncClient:
+    def transport(self, options: Options, scheme: str, host: str) -> PolicyTransport:
         if self._closed:
             raise RuntimeError("the client is closed")
         proxy = env_proxy(scheme, host) if options.trust_env else None
         key = (scheme, proxy)
-        client = self._clients.get(key)
-        if client is None:
-            client = self._clients[key] = make_client(options, scheme, host)
-        return client
+        transport = self._transports.get(key)
+        if transport is None:
+            transport = self._transports[key] = make_transport(options, scheme, host)
+        return transport
 
     async def aclose(self) -> None:
         self._closed = True
-        clients, self._clients = self._clients, {}
-        for client in clients.values():
-            await client.aclose()
+        transports, self._transports = self._transports, {}
+        for transport in transports.values():
+            await transport.aclose()
 
 
-__all__ = ["POOL_KEY", "HTTPPool", "make_client"]
+__all__ = ["POOL_KEY", "HTTPPool", "make_transport", "timeouts"]

@@ -21,6 +21,7 @@ from typing import Any
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.mailto import MailtoURL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
@@ -43,10 +44,6 @@ class Relay:
     starttls: bool
     tls: bool
     user: str | None
-
-
-def _octets(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
 
 
 def relay_of(options: Options) -> Relay | None:
@@ -97,33 +94,33 @@ class _Walk:
 
 def _walk(url: MailtoURL, sender: str, body_default: str | None) -> _Walk:
     """Walk the URL, tagging every value with its component and wire context."""
-    values: list[WireValue] = [WireValue("sender", _octets(sender), "addr-spec")]
+    values: list[WireValue] = [WireValue("sender", to_octets(sender), "addr-spec")]
     recipients: dict[str, list[str]] = {"to": [], "cc": [], "bcc": []}
     headers: list[tuple[str, str]] = []
     body: str | None = None
     path = split_addresses(url.address)
     for i, address in enumerate(path):
         component = "address" if len(path) == 1 else f"address[{i}]"
-        values.append(WireValue(component, _octets(address), "addr-spec"))
+        values.append(WireValue(component, to_octets(address), "addr-spec"))
         recipients["to"].append(address)
     for i, (name, value) in enumerate(url.headers):
         component = f"headers[{i}]"
-        values.append(WireValue(component, _octets(name), "header-field"))
+        values.append(WireValue(component, to_octets(name), "header-field"))
         lower = name.lower()
         if lower == "body":
-            values.append(WireValue(component, _octets(value), "mail-body"))
+            values.append(WireValue(component, to_octets(value), "mail-body"))
             body = value if body is None else body + "\n" + value
         elif lower in ADDRESS_FIELDS:
             for address in split_addresses(value):
-                values.append(WireValue(component, _octets(address), "addr-spec"))
+                values.append(WireValue(component, to_octets(address), "addr-spec"))
                 recipients[lower].append(address)
         else:
-            values.append(WireValue(component, _octets(value), "header"))
+            values.append(WireValue(component, to_octets(value), "header"))
             headers.append((name, value))
     if body is None:
         body = body_default or ""
         if body_default:
-            values.append(WireValue("body", _octets(body_default), "mail-body"))
+            values.append(WireValue("body", to_octets(body_default), "mail-body"))
     return _Walk(values, recipients["to"], recipients["cc"], recipients["bcc"], headers, body)
 
 

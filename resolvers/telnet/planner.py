@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.percent import to_octets
 from omniurl.schemes.telnet import TelnetURL
 
 from ..errors import PlanError
@@ -79,12 +80,6 @@ def parse_script(text: str) -> tuple[ScriptStep, ...]:
     return tuple(steps)
 
 
-def _octets(text: str) -> bytes:
-    """The octets a decoded component stands for (schemes keep non-UTF-8 octets with
-    surrogateescape, so this is exactly what the URL encoded)."""
-    return text.encode("utf-8", "surrogateescape")
-
-
 def _expect(pattern: str, shown: str, **meta: object) -> Step:
     return Step(
         data=pattern.encode("utf-8"),
@@ -126,9 +121,9 @@ def plan_telnet(
         steps.append(_expect(login_prompt, f"expect /{login_prompt}/", component="user"))
         steps.append(
             Step.line(
-                _octets(user),
+                to_octets(user),
                 shown=f"send {user}",
-                values=[WireValue("user", _octets(user), "telnet")],
+                values=[WireValue("user", to_octets(user), "telnet")],
             )
         )
         if password is not None:
@@ -137,9 +132,9 @@ def plan_telnet(
             )
             steps.append(
                 Step.line(
-                    _octets(password),
+                    to_octets(password),
                     shown="send ****",
-                    values=[WireValue("password", _octets(password), "telnet")],
+                    values=[WireValue("password", to_octets(password), "telnet")],
                 )
             )
         steps.append(

@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
@@ -55,11 +56,6 @@ _UNRESERVED = frozenset(
 )
 
 
-def octets(value: str) -> bytes:
-    """The octets a decoded URL component stands for (non-UTF-8 kept by surrogateescape)."""
-    return value.encode("utf-8", "surrogateescape")
-
-
 def escape(value: bytes) -> str:
     """``*uchar`` for a database, wtype or wpath: every other octet as %XX (§2.2)."""
     return "".join(chr(b) if b in _UNRESERVED else f"%{b:02X}" for b in value)
@@ -70,7 +66,7 @@ def document_url(url: Any, document_id: bytes, wtype: bytes | None) -> str:
     DocID escaped octet for octet, so that it round-trips exactly (§3.9, doc-ids.txt)."""
     port = f":{url.port}" if url.port is not None else ""
     return (
-        f"wais://{url.host}{port}/{escape(octets(url.database))}/"
+        f"wais://{url.host}{port}/{escape(to_octets(url.database))}/"
         f"{escape(wtype or DEFAULT_TYPE)}/{escape(document_id)}"
     )
 
@@ -126,7 +122,7 @@ def retrieval_message(
 def plan_wais(url: URL, options: Options) -> Plan:
     """The plan for a ``wais:`` URL (see the module docstring)."""
     u: Any = url
-    database = octets(u.database)
+    database = to_octets(u.database)
     chunk = int(options.get(CHUNK_SIZE_KEY, CHUNK_SIZE))
     max_documents = int(options.get(MAX_DOCUMENTS_KEY, MAX_DOCUMENTS))
     if chunk <= 0 or max_documents <= 0:
@@ -136,8 +132,8 @@ def plan_wais(url: URL, options: Options) -> Plan:
     steps: list[Step] = []
     if u.wpath is not None:
         form = "document"
-        wtype = octets(u.wtype) if u.wtype else None
-        docid = octets(u.wpath)
+        wtype = to_octets(u.wtype) if u.wtype else None
+        docid = to_octets(u.wpath)
         if not docid:
             raise PlanError("a WAIS document URL needs a DocID in its wpath", component="wpath")
         meta.update(wtype=wtype, document_id=docid)
@@ -163,7 +159,7 @@ def plan_wais(url: URL, options: Options) -> Plan:
         ]
     elif u.search:
         form = "search"
-        words = octets(u.search)
+        words = to_octets(u.search)
         init, init_shown = init_message()
         search, search_shown = search_message(database, words, max_documents)
         steps = [

@@ -58,6 +58,9 @@ class Step:
     values: tuple[WireValue, ...] = ()
     #: Free, step-specific data for the executor (e.g. the TYPE a RETR expects); never sent.
     meta: tuple[tuple[str, Any], ...] = ()
+    #: What the step is for, in the scheme's own vocabulary (FTP ``"cwd"``, ``"transfer"``;
+    #: NNTP ``"group"``…): executors dispatch on it, never on a step's position or bytes.
+    role: str | None = None
 
     @classmethod
     def line(
@@ -69,6 +72,7 @@ class Step:
         values: Iterable[WireValue] = (),
         meta: dict[str, Any] | None = None,
         encoding: str = "utf-8",
+        role: str | None = None,
     ) -> Step:
         """A command line; ``text`` given as ``str`` is encoded losslessly (surrogateescape)."""
         data = text if isinstance(text, bytes) else text.encode(encoding, "surrogateescape")
@@ -81,10 +85,13 @@ class Step:
             when=when,
             values=tuple(values),
             meta=tuple((meta or {}).items()),
+            role=role,
         )
 
     def get(self, key: str, default: Any = None) -> Any:
-        """Look up a ``meta`` entry."""
+        """Look up a ``meta`` entry (``"role"`` is the typed field when set)."""
+        if key == "role" and self.role is not None:
+            return self.role
         for k, v in self.meta:
             if k == key:
                 return v

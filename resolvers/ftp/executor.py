@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import mimetypes
-import re
 import socket
 from collections.abc import AsyncGenerator, AsyncIterator
 
@@ -38,34 +37,20 @@ from ..plan import Plan, Step
 from ..policy import check_value
 from ..resource import Entry, Resource
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
+from .keys import SESSIONS_KEY, SessionKey
 from .planner import CONTEXT
-from .sessions import SESSIONS_KEY, FTPSessions, SessionKey
-
-#: RFC 959 §4.2: a reply is "ddd text", or "ddd-text" ... "ddd text" over several lines.
-_REPLY_FIRST = re.compile(rb"^(\d{3})([ -])(.*)$")
-#: RFC 2428 §3: 229 Entering Extended Passive Mode (|||6446|)
-_EPSV = re.compile(r"\(([\x21-\x7e])\1\1(\d{1,5})\1\)")
-#: RFC 959 §4.1.2 PASV: 227 Entering Passive Mode (h1,h2,h3,h4,p1,p2)
-_PASV = re.compile(r"(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})")
-#: Many servers say the size in the 150 reply: "(1234 bytes)".
-_SIZE = re.compile(r"\((\d+) bytes\)")
-#: A multi-line reply longer than this many lines is refused (bounded reads).
-MAX_REPLY_LINES = 1000
-
-
-class Reply:
-    """One FTP reply: the three-digit code and its text lines."""
-
-    def __init__(self, code: str, lines: list[str]) -> None:
-        self.code = code
-        self.lines = lines
-
-    @property
-    def text(self) -> str:
-        return " / ".join(line for line in self.lines if line)
-
-    def __str__(self) -> str:
-        return f"{self.code} {self.text}".rstrip()
+from .replies import (
+    Reply,
+    ReplyReader,
+    after_pass,
+    after_user,
+    announced_size,
+    epsv_port,
+    passive_needed,
+    pasv_port,
+    transfer_started,
+)
+from .sessions import FTPSessions
 
 
 class Control:
@@ -80,22 +65,12 @@ class Control:
         self.replies: list[str] = []
 
     async def reply(self, what: str) -> Reply:
-        """Read one reply (RFC 959 §4.2), bounded in lines, line length and time."""
-        line = await net.read_line(self.reader, self.options, what=what)
-        m = _REPLY_FIRST.match(line)
-        if m is None:
-            raise ProtocolError(f"the server's reply to {what} is not an FTP reply: {line!r}")
-        code, sep, first = m.group(1), m.group(2), m.group(3)
-        lines = [first.decode("utf-8", "replace")]
-        while sep == b"-":
-            if len(lines) >= MAX_REPLY_LINES:
-                raise LimitExceeded(f"reply to {what} longer than {MAX_REPLY_LINES} lines")
-            line = await net.read_line(self.reader, self.options, what=what)
-            if line[:3] == code and line[3:4] == b" ":
-                lines.append(line[4:].decode("utf-8", "replace"))
-                break
-            lines.append(line.decode("utf-8", "replace"))
-        reply = Reply(code.decode(), lines)
+        """Read one reply (RFC 959 §4.2), bounded in lines, line length and time; what the
+        lines mean is :class:`~resolvers.ftp.replies.ReplyReader`'s to say."""
+        reader = ReplyReader(what)
+        reply = None
+        while reply is None:
+            reply = reader.feed(await net.read_line(self.reader, self.options, what=what))
         self.replies.append(str(reply))
         self.options.note("<", str(reply))
         return reply
@@ -125,26 +100,29 @@ def _fail(reply: Reply, what: str, component: str | None) -> ReplyError:
 
 
 async def _login(control: Control, steps: list[Step], options: Options, plan: Plan) -> None:
-    user_step, pass_step = steps
+    """RFC 959 §5.4 / RFC 1738 §3.2.1: USER, then PASS if the server asks (331)."""
+    user_step = next(s for s in steps if s.role == "user")
+    pass_step = next(s for s in steps if s.role == "pass")
     reply = await control.command(user_step)
-    if reply.code.startswith("2"):
-        return  # 230: logged in without a password; PASS (conditional) is skipped
-    if reply.code == "331":
+    step = after_user(reply.code)
+    if step == "password":
         data = pass_step.data
         if pass_step.get("ask"):
             data = b"PASS " + await _ask_password(options, plan, reply)
         reply = await control.command(pass_step, data)
-        if reply.code.startswith("2"):
-            return
-        if reply.code == "332":
+        step = after_pass(reply.code)
+        if step == "account":
             raise AuthError(
                 f"the server wants an account (ACCT), which RFC 1738 URLs cannot carry: {reply}",
                 component="user",
             )
-        raise AuthError(f"login refused: {reply}", component="password")
-    if reply.code == "332":
+        if step == "refused":
+            raise AuthError(f"login refused: {reply}", component="password")
+        return
+    if step == "account":
         raise AuthError(f"the server wants an account (ACCT): {reply}", component="user")
-    raise AuthError(f"user refused: {reply}", component="user")
+    if step == "refused":
+        raise AuthError(f"user refused: {reply}", component="user")
 
 
 async def _ask_password(options: Options, plan: Plan, reply: Reply) -> bytes:
@@ -160,23 +138,6 @@ async def _ask_password(options: Options, plan: Plan, reply: Reply) -> bytes:
     secret = answer.encode("utf-8", "surrogateescape")
     check_value("password", secret, CONTEXT)
     return secret
-
-
-def _data_port(reply: Reply, extended: bool) -> int:
-    text = " ".join(reply.lines)
-    if extended:
-        m = _EPSV.search(text)
-        if m is None:
-            raise ProtocolError(f"cannot read the port in the EPSV reply: {reply}")
-        port = int(m.group(2))
-    else:
-        m2 = _PASV.search(text)
-        if m2 is None:
-            raise ProtocolError(f"cannot read the address in the PASV reply: {reply}")
-        port = int(m2.group(5)) * 256 + int(m2.group(6))
-    if not 0 < port < 65536:
-        raise ProtocolError(f"the server gave data port {port}: {reply}")
-    return port
 
 
 async def _ascii_to_local(chunks: AsyncGenerator[bytes, None]) -> AsyncIterator[bytes]:
@@ -208,8 +169,8 @@ async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Co
             greeting = await control.reply("the greeting")
         if greeting.code != "220":
             raise _fail(greeting, "the connection", "host")
-        await _login(control, setup[:2], options, plan)
-        for step in setup[2:]:
+        await _login(control, setup, options, plan)
+        for step in (s for s in setup if s.role == "cwd"):
             reply = await control.command(step)
             if not reply.code.startswith("2"):
                 component = step.values[0].component if step.values else "cwd"
@@ -220,49 +181,53 @@ async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Co
     return control
 
 
+def _by_role(plan: Plan) -> dict[str, Step]:
+    """The plan's steps by role (each FTP role appears once, but ``cwd``: read in order)."""
+    return {step.role: step for step in plan.steps if step.role is not None}
+
+
 async def execute_ftp(plan: Plan, options: Options) -> Resource:
     """Run the plan; return the file's content (streamed) or the NLST listing."""
     assert plan.host is not None and plan.port is not None
-    steps = list(plan.steps)
     offset = int(plan.get("offset") or 0)
+    by_role = _by_role(plan)
     sessions: FTPSessions | None = options.get(SESSIONS_KEY)
     key: SessionKey = plan.get("session")
-    index = int(plan.get("setup_steps"))
     control = sessions.take(key, options) if sessions is not None else None
     if control is None:
-        control = await _new_connection(plan, options, steps[:index])
+        setup = [s for s in plan.steps if s.role in ("user", "pass", "cwd")]
+        control = await _new_connection(plan, options, setup)
     else:
         # §3.2.5: same server, login and CWD sequence — the setup steps are skipped.
         options.note("*", "reusing a kept control connection (same server, user and CWDs)")
+    transfer, quit_step = by_role["transfer"], by_role["quit"]
+    rest = by_role.get("rest")
     data: socket.socket | None = None
     try:
-        if steps[index].data.startswith(b"TYPE"):
-            reply = await control.command(steps[index])
+        type_step = by_role.get("type")
+        if type_step is not None:
+            reply = await control.command(type_step)
             if not reply.code.startswith("2"):
-                raise _fail(reply, steps[index].shown, "typecode")
-            index += 1
+                raise _fail(reply, type_step.shown, "typecode")
         outcome: Outcome | None = None
         total: int | None = None
-        if steps[index].get("resume") and steps[index].data.startswith(b"SIZE "):
+        size_step = by_role.get("size")
+        if size_step is not None:
             # -C: the server's size says whether anything is missing (resolvers.resume).
-            reply = await control.command(steps[index])
+            reply = await control.command(size_step)
             total = parse_size_reply(" ".join(reply.lines)) if reply.code == "213" else None
             outcome = ftp_size_outcome(reply.code, total, offset)
-            index += 1
-        epsv, pasv = steps[index : index + 2]
-        rest = steps[index + 2] if steps[index + 2].get("resume") else None
-        transfer, quit_step = steps[index + 3 : index + 5] if rest else steps[index + 2 : index + 4]
         if outcome == "complete":
             # Nothing is missing: no data connection, nothing more sent but QUIT.
             return await _nothing_missing(control, sessions, key, quit_step, plan, total)
-        reply = await control.command(epsv)
-        if reply.code == "229":
-            port = _data_port(reply, extended=True)
+        reply = await control.command(by_role["epsv"])
+        if not passive_needed(reply.code):
+            port = epsv_port(reply)
         else:
-            reply = await control.command(pasv)
+            reply = await control.command(by_role["pasv"])
             if reply.code != "227":
                 raise _fail(reply, "passive mode (EPSV and PASV)", None)
-            port = _data_port(reply, extended=False)
+            port = pasv_port(reply)
         peer = control.writer.get_extra_info("peername")
         address = str(peer[0]) if peer else plan.host
         options.note("*", f"data connection to {address} port {port}")
@@ -281,7 +246,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             else:
                 outcome = ftp_rest_outcome((await control.command(rest)).code)
         reply = await control.command(transfer)
-        if reply.code not in ("125", "150"):
+        if not transfer_started(reply.code):
             raise _fail(reply, transfer.shown, "name" if transfer.values else "cwd")
     except BaseException:
         if data is not None:
@@ -290,8 +255,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         raise
 
     ctl: Control = control
-    size_match = _SIZE.search(" ".join(reply.lines))
-    size = int(size_match.group(1)) if size_match else None
+    size = announced_size(reply)
     sock: socket.socket = data
 
     kept = False

@@ -40,7 +40,7 @@ from omniurl.schemes.percent import to_octets
 from ..errors import PlanError, ResumeUnsupported
 from ..options import Options
 from ..plan import Plan, Step, WireValue
-from .sessions import SESSIONS_KEY, SessionKey
+from .keys import SESSIONS_KEY, SessionKey
 
 #: The wire context of every FTP argument (resolvers.policy.DELIMITERS["ftp"]: CR, LF, NUL
 #: and IAC are refused).
@@ -75,6 +75,7 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
         Step.line(
             b"USER " + to_octets(user),
             values=[WireValue("user", to_octets(user), CONTEXT)],
+            role="user",
         )
     ]
     if password is None:
@@ -86,6 +87,7 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
                 shown=f"PASS {MASK}",
                 when="reply 331; the password is asked for",
                 meta={"ask": True, "source": source},
+                role="pass",
             )
         )
     else:
@@ -97,6 +99,7 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
                 when="reply 331",
                 values=[WireValue(component, to_octets(password), CONTEXT)],
                 meta={"source": source},
+                role="pass",
             )
         )
     return steps
@@ -123,6 +126,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             Step.line(
                 b"CWD " + to_octets(segment),
                 values=[WireValue(f"cwd[{index}]", to_octets(segment), CONTEXT)],
+                role="cwd",
             )
         )
     setup = len(steps)
@@ -159,6 +163,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 f"TYPE {transfer_type}",
                 values=[],
                 meta={"guessed": typecode is None},
+                role="type",
             )
         )
         command = b"RETR " + to_octets(ftp.name)
@@ -168,25 +173,30 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                     b"SIZE " + to_octets(ftp.name),
                     values=name_values,
                     meta={"resume": True},
+                    role="size",
                 )
             )
-    steps.append(Step.line("EPSV", when="SIZE shows bytes missing" if offset > 0 else None))
-    steps.append(Step.line("PASV", when="EPSV refused"))
+    steps.append(
+        Step.line("EPSV", when="SIZE shows bytes missing" if offset > 0 else None, role="epsv")
+    )
+    steps.append(Step.line("PASV", when="EPSV refused", role="pasv"))
     if offset > 0 and not listing:
         steps.append(
             Step.line(
                 f"REST {offset}",
                 when="SIZE shows bytes missing and the part is not longer than the file",
                 meta={"resume": True},
+                role="rest",
             )
         )
-    steps.append(Step.line(command, values=name_values, meta={"transfer": True}))
+    steps.append(Step.line(command, values=name_values, role="transfer"))
     steps.append(
         Step.line(
             "QUIT",
             when="after a complete transfer, when the connection is let go"
             if reuse
             else "after a complete transfer",
+            role="quit",
         )
     )
     port = ftp.effective_port
@@ -207,7 +217,6 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         explicit_port=ftp.port is not None,
         meta=(
             ("session", key),
-            ("setup_steps", setup),
             ("listing", listing),
             ("type", transfer_type),
             ("name", ftp.name),

@@ -25,16 +25,11 @@ from typing import TYPE_CHECKING
 
 from ..errors import ResolveError
 from ..plan import Step
+from .keys import SESSIONS_KEY, SessionKey
 
 if TYPE_CHECKING:
     from ..options import Options
     from .executor import Control
-
-#: The ``Options.extra`` key that carries an :class:`FTPSessions`.
-SESSIONS_KEY = "ftp_sessions"
-
-#: (host, port, user octets, password octets, cwd segments as octets)
-SessionKey = tuple[str, int, bytes, bytes, tuple[bytes, ...]]
 
 
 class FTPSessions:

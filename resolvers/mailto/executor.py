@@ -132,7 +132,7 @@ async def _send(plan: Plan, options: Options, relay: Relay) -> list[str]:
 async def _step(
     smtp: aiosmtplib.SMTP, step: Step, plan: Plan, options: Options, relay: Relay
 ) -> Any:
-    op = step.get("op")
+    op = step.role
     if op is None:  # an info step
         return None
     options.note(">", step.shown if op != "message" else f"({len(step.data)} octets)")

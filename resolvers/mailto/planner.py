@@ -187,7 +187,7 @@ def _message_step(draft: Draft, values: list[WireValue]) -> Step:
         shown=draft.message.decode("utf-8", "backslashreplace"),
         kind="message",
         values=tuple(values),
-        meta=(("op", "message"),),
+        role="message",
     )
 
 
@@ -218,25 +218,26 @@ def _smtp_steps(
     steps: list[Step] = []
     if relay.tls:
         steps.append(Step(data=b"", shown="TLS from the first byte (RFC 8314)", kind="info"))
-    steps.append(Step.line(f"EHLO {helo}", meta={"op": "ehlo", "helo": helo}))
+    steps.append(Step.line(f"EHLO {helo}", role="ehlo", meta={"helo": helo}))
     if relay.starttls:
-        steps.append(Step.line("STARTTLS", meta={"op": "starttls"}))
-        steps.append(Step.line(f"EHLO {helo}", meta={"op": "ehlo", "helo": helo}))
+        steps.append(Step.line("STARTTLS", role="starttls"))
+        steps.append(Step.line(f"EHLO {helo}", role="ehlo", meta={"helo": helo}))
     if relay.user is not None:
         steps.append(
             Step(
                 data=b"",
                 shown=f"AUTH (user {relay.user!r}, password ****)",
                 kind="send",
-                meta=(("op", "auth"), ("user", relay.user)),
+                role="auth",
+                meta=(("user", relay.user),),
             )
         )
-    steps.append(Step.line(f"MAIL FROM:<{draft.sender}>", meta={"op": "mail"}))
+    steps.append(Step.line(f"MAIL FROM:<{draft.sender}>", role="mail"))
     for recipient in draft.recipients:
         steps.append(
-            Step.line(f"RCPT TO:<{recipient}>", meta={"op": "rcpt", "recipient": recipient})
+            Step.line(f"RCPT TO:<{recipient}>", role="rcpt", meta={"recipient": recipient})
         )
-    steps.append(Step.line("DATA", meta={"op": "data"}))
+    steps.append(Step.line("DATA", role="data"))
     steps.append(_message_step(draft, values))
-    steps.append(Step.line("QUIT", meta={"op": "quit"}))
+    steps.append(Step.line("QUIT", role="quit"))
     return steps

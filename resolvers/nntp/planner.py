@@ -186,7 +186,7 @@ def _auth_steps(host: str, options: Options) -> list[Step]:
             shown="AUTHINFO PASS ****",
             when=WHEN_AUTH_PASS,
             values=[WireValue("credentials.password", password, "line")],
-            meta={"role": "auth-pass"},
+            role="auth-pass",
         ),
     ]
 
@@ -216,5 +216,5 @@ def _step(
     and shown as ``<first>-<last>``."""
     data = text.encode() if isinstance(text, str) else text
     shown = data.decode("utf-8", "backslashreplace").replace("{range}", "<first>-<last>")
-    meta: dict[str, Any] = {"role": role, "range": RANGE in data}
-    return Step.line(data, shown=shown, when=when, values=values or (), meta=meta)
+    meta: dict[str, Any] = {"range": RANGE in data}
+    return Step.line(data, shown=shown, when=when, values=values or (), meta=meta, role=role)

@@ -22,6 +22,7 @@ from ..net import resolve_addresses
 from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Resource
+from .login import login_outcome
 from .planner import SHELL_PROMPT
 from .session import TelnetSession
 
@@ -94,16 +95,12 @@ async def _login_outcome(session: TelnetSession, step: Step) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + session.options.read_timeout
     while loop.time() < deadline:
-        seen = session.peek()
-        refusal = failed.search(seen)
-        if refusal or again.search(seen):
-            said = (
-                repr(refusal.group().decode("utf-8", "replace"))
-                if refusal
-                else "it asked for the login again"
+        outcome = login_outcome(session.peek(), failed, again, prompt)
+        if outcome.verdict == "refused":
+            raise AuthError(
+                f"the telnet server refused the login: {outcome.said}", component="user"
             )
-            raise AuthError(f"the telnet server refused the login: {said}", component="user")
-        if prompt.search(seen):
+        if outcome.verdict == "accepted":
             return
         try:
             quiet = min(OUTCOME_QUIET, max(0.0, deadline - loop.time()))

@@ -121,10 +121,15 @@ class Plan:
     transport: Transport | None
     steps: tuple[Step, ...]
     explicit_port: bool = False
-    #: Scheme-specific facts the executor needs and ``plan -v`` may show (never sent).
+    #: Scheme-specific facts the executor needs (never sent), as ``(key, value)`` pairs.
     meta: tuple[tuple[str, Any], ...] = field(default=())
+    #: The same facts typed: a frozen dataclass of the scheme's planner (``FTPDetails``,
+    #: ``HTTPDetails``) that its executor reads by attribute.  :meth:`get` sees both.
+    details: Any = None
 
     def get(self, key: str, default: Any = None) -> Any:
+        if self.details is not None and hasattr(self.details, key):
+            return getattr(self.details, key)
         for k, v in self.meta:
             if k == key:
                 return v

@@ -38,7 +38,7 @@ from ..policy import check_value
 from ..resource import Entry, Resource
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
 from .keys import SESSIONS_KEY, SessionKey
-from .planner import CONTEXT
+from .planner import CONTEXT, FTPDetails
 from .replies import (
     Reply,
     ReplyReader,
@@ -189,10 +189,11 @@ def _by_role(plan: Plan) -> dict[str, Step]:
 async def execute_ftp(plan: Plan, options: Options) -> Resource:
     """Run the plan; return the file's content (streamed) or the NLST listing."""
     assert plan.host is not None and plan.port is not None
-    offset = int(plan.get("offset") or 0)
+    details: FTPDetails = plan.details
+    offset = details.offset
     by_role = _by_role(plan)
     sessions: FTPSessions | None = options.get(SESSIONS_KEY)
-    key: SessionKey = plan.get("session")
+    key: SessionKey = details.session
     control = sessions.take(key, options) if sessions is not None else None
     if control is None:
         setup = [s for s in plan.steps if s.role in ("user", "pass", "cwd")]
@@ -281,7 +282,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             await ctl.close()
 
     what = transfer.shown
-    if plan.get("listing"):
+    if details.listing:
         try:
             entries = await _read_listing(sock, options, plan, what)
             await finish()
@@ -305,10 +306,10 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             await close()
 
     raw = body()
-    stream: AsyncIterator[bytes] = _ascii_to_local(raw) if plan.get("type") == "A" else raw
-    name = str(plan.get("name") or "")
+    stream: AsyncIterator[bytes] = _ascii_to_local(raw) if details.type == "A" else raw
+    name = details.name
     media_type = mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
-    metadata: dict[str, object] = {"type": plan.get("type")}
+    metadata: dict[str, object] = {"type": details.type}
     if outcome is not None:
         metadata.update(resume=outcome, offset=offset if outcome == "append" else 0)
         if total is not None:
@@ -319,7 +320,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         kind="content",
         body=stream,
         media_type=media_type,
-        size=size if plan.get("type") == "I" else None,
+        size=size if details.type == "I" else None,
         replies=control.replies,
         metadata=metadata,
         close=close,
@@ -349,7 +350,7 @@ async def _nothing_missing(
         return
         yield b""
 
-    name = str(plan.get("name") or "")
+    name = plan.details.name
     return Resource(
         plan,
         kind="content",

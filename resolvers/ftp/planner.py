@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import mimetypes
+from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.ftp import FTPURL
@@ -103,6 +104,22 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
             )
         )
     return steps
+
+
+@dataclass(frozen=True)
+class FTPDetails:
+    """What the FTP executor needs beyond the steps (typed; never sent)."""
+
+    #: RFC 1738 §3.2.5: the state a kept control connection must be in to be reused.
+    session: SessionKey
+    #: ``NLST`` (``;type=d`` or an empty name) rather than ``RETR``.
+    listing: bool
+    #: ``"A"``/``"I"`` (None for a listing): ``A`` is stored with local line ends.
+    type: str | None
+    name: str
+    #: Whether ``-C`` can continue it (not a listing), and at which byte.
+    resumable: bool
+    offset: int
 
 
 def _on_new_connection(step: Step) -> Step:
@@ -215,15 +232,15 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         transport="tcp",
         steps=tuple(steps),
         explicit_port=ftp.port is not None,
-        meta=(
-            ("session", key),
-            ("listing", listing),
-            ("type", transfer_type),
-            ("name", ftp.name),
-            ("resumable", not listing),
-            ("offset", offset if not listing else 0),
+        details=FTPDetails(
+            session=key,
+            listing=listing,
+            type=transfer_type,
+            name=ftp.name,
+            resumable=not listing,
+            offset=offset if not listing else 0,
         ),
     )
 
 
-__all__ = ["CONTEXT", "MASK", "guess_type", "login_steps", "plan_ftp"]
+__all__ = ["CONTEXT", "MASK", "FTPDetails", "guess_type", "login_steps", "plan_ftp"]

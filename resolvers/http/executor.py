@@ -35,6 +35,7 @@ from ..errors import (
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
+from .planner import HTTPDetails
 from .pool import POOL_KEY, HTTPPool, make_transport, timeouts
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .transport import PEER_CLOSED
@@ -89,7 +90,8 @@ def _status_line(response: httpx.Response) -> str:
 async def execute_http(plan: Plan, options: Options) -> Resource:
     url = plan.url
     assert isinstance(url, HTTPURL)
-    target: str = plan.get("target")
+    details: HTTPDetails = plan.details
+    target = details.target
     try:
         request_url = httpx.URL(
             scheme=plan.scheme,
@@ -112,7 +114,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
 
     # The plan's header fields, in its order, nothing else (resolvers.http.planner).
     headers = [step.get("header") for step in plan.steps[1:] if step.get("header")]
-    offset = int(plan.get("offset") or 0)
+    offset = details.offset
     request = httpx.Request(
         "GET", request_url, headers=headers, extensions={"timeout": timeouts(options)}
     )

@@ -9,6 +9,8 @@ as sent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from omniurl.schemes.base import URL
 from omniurl.schemes.http import HTTPURL
 
@@ -25,6 +27,18 @@ DEFAULT_HEADERS: tuple[tuple[str, str], ...] = (
     ("Accept", "*/*"),
     ("Accept-Encoding", "identity"),
 )
+
+
+@dataclass(frozen=True)
+class HTTPDetails:
+    """What the HTTP executor needs beyond the steps (typed; never sent)."""
+
+    #: The origin-form request target, exactly as sent (RFC 9112 §3.2.1).
+    target: str
+    tls: bool
+    #: ``-C``: HTTP can continue a transfer (Range), and from which byte.
+    resumable: bool
+    offset: int
 
 
 def host_header(url: HTTPURL) -> str:
@@ -89,14 +103,20 @@ def plan_http(url: URL, options: Options) -> Plan:
         transport="tcp",
         steps=tuple(steps),
         explicit_port=http.port is not None,
-        meta=(
-            ("target", target),
-            ("tls", http.scheme == "https"),
-            ("resumable", True),
-            ("offset", options.resume_from if ranges else 0),
-            ("range_headers", ranges),
+        details=HTTPDetails(
+            target=target,
+            tls=http.scheme == "https",
+            resumable=True,
+            offset=options.resume_from if ranges else 0,
         ),
     )
 
 
-__all__ = ["DEFAULT_HEADERS", "USER_AGENT", "host_header", "plan_http", "request_target"]
+__all__ = [
+    "DEFAULT_HEADERS",
+    "USER_AGENT",
+    "HTTPDetails",
+    "host_header",
+    "plan_http",
+    "request_target",
+]

@@ -37,6 +37,7 @@ from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.secrets import mask_passwords
 
 #: ``open(url, options)`` -> an async context manager yielding the resolved :class:`Resource`
 #: (``AsyncClient.stream`` in a client; ``omniurl.resolve`` otherwise).
@@ -114,21 +115,7 @@ def host_key(url: URL, options: Options) -> HostKey:
 
 def shown(text: str) -> str:
     """``text`` with a userinfo password masked (``ftp://u:****@h/``) for records and logs."""
-    scheme_end = text.find("://")
-    if scheme_end < 0:
-        return text
-    start = scheme_end + 3
-    end = len(text)
-    for stop in "/?#":
-        at = text.find(stop, start)
-        if at >= 0:
-            end = min(end, at)
-    authority = text[start:end]
-    userinfo, sep, hostport = authority.rpartition("@")
-    if not sep or ":" not in userinfo:
-        return text
-    user = userinfo.split(":", 1)[0]
-    return f"{text[:start]}{user}:****@{hostport}{text[end:]}"
+    return mask_passwords(text)
 
 
 def exit_status_of(exc: BaseException) -> int:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from omniurl.schemes.secrets import mask_passwords
+
 from .plan import Plan
 
 if TYPE_CHECKING:
@@ -199,12 +201,12 @@ class Resource:
     def describe(self) -> dict[str, Any]:
         """Metadata as JSON (``omniurl get --json``)."""
         return {
-            "url": str(self.url),
+            "url": mask_passwords(str(self.url)),
             "kind": self.kind,
             "media_type": self.media_type,
             "size": self.size,
             "replies": self.replies,
-            "chain": self.chain,
+            "chain": [mask_passwords(url) for url in self.chain],
             "entries": [e.to_json() for e in self.entries] if self.kind == "listing" else None,
             "metadata": self.metadata,
         }

@@ -186,5 +186,9 @@ def options_from_args(args: argparse.Namespace) -> Options:
 
 
 def _stderr_transcript(direction: str, text: str) -> None:
-    sys.stderr.write(f"{direction} {text}\n")
+    from omniurl.schemes.secrets import mask_passwords
+
+    from .emit import terminal_safe
+
+    sys.stderr.write(f"{direction} {terminal_safe(mask_passwords(text))}\n")
     sys.stderr.flush()

@@ -158,9 +158,11 @@ def show_listing(args: argparse.Namespace, resource: Resource) -> None:
         from rich.table import Table
         from rich.text import Text
 
+        from omniurl.schemes.secrets import mask_passwords
+
         # Text(): names and URLs come from the server, never rich markup ("[/]" would raise,
         # "[link=...]" forge a hyperlink).
-        table = Table(title=Text(str(resource.url)), show_lines=False)
+        table = Table(title=Text(mask_passwords(str(resource.url))), show_lines=False)
         table.add_column("kind")
         table.add_column("name")
         table.add_column("url", overflow="fold")

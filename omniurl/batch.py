@@ -169,21 +169,41 @@ async def _source(urls: URLSource) -> AsyncIterator[str | URL]:
             yield item
 
 
+#: The name of a directory, a menu or a bare host's content, by scheme: never the host,
+#: a port or a Gopher item type ("127.0.0.1:8081", "1").
+INDEX_NAMES = {
+    "http": "index.html",
+    "https": "index.html",
+    "gopher": "gophermap.txt",
+    "gophers": "gophermap.txt",
+    "ftp": "index.txt",
+    "file": "index.txt",
+}
+
+
 def output_name(url: URL) -> str:
-    """A file name for ``url`` in an output folder: its last path segment, never a dot-file
-    or a path, ``index`` for a directory, a menu or a bare host."""
+    """A file name for ``url`` (``-O``, ``--output-dir``), from the URL the user gave — never
+    one the server chose (a redirect to ``/.bashrc`` is still saved under the first URL's
+    name: wget's CVE-2010-2252): its last path segment, decoded, never a dot-file, never a
+    path separator or a control character; a directory, a menu or a bare host gets
+    :data:`INDEX_NAMES`' name."""
     text = str(url).split("#", 1)[0]
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
     name = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
+    if path.endswith("/"):
+        name = ""  # a directory
     name = name.split(";", 1)[0].split("?", 1)[0].split("%09", 1)[0]
     from omniurl.schemes.percent import unquote_to_bytes
 
     decoded = unquote_to_bytes(name).decode("utf-8", "replace")
     decoded = decoded.replace("/", "_").replace("\\", "_").replace("\x00", "_")
     decoded = "".join(ch if ch.isprintable() else "_" for ch in decoded).lstrip(".")
-    if not decoded or (url.scheme.startswith("gopher") and len(path.strip("/")) <= 1):
-        decoded = "index"
+    menu = url.scheme.startswith("gopher") and (
+        len(path.strip("/")) <= 1 or path[:1] in ("1", "7")
+    )
+    if not decoded or decoded in ("..", ".") or menu:
+        decoded = INDEX_NAMES.get(url.scheme, "index")
     return decoded[:200]
 
 

@@ -82,6 +82,14 @@ DELIMITERS: dict[str, frozenset[int]] = {
 }
 
 
+#: Schemes a redirect or referral never leads to, and why: they do not retrieve anything, so
+#: following one would act (send mail, open a session) on a server's word.
+NOT_RETRIEVALS: dict[str, str] = {
+    "mailto": "a mailto: URL sends mail, which a server's redirect must not make us do",
+    "telnet": "a telnet: URL opens an interactive session, not a resource to fetch",
+}
+
+
 #: Header fields a ``mailto:`` URL may set without the caller's leave.  RFC 6068 §3: a
 #: resolver is only expected to understand "subject" and "body" (and "to"/"cc" add
 #: recipients); §6: a URL must not be able to set fields such as "From", "Bcc", "Received"
@@ -233,6 +241,12 @@ class Policy:
         if target.scheme == "file" and source.scheme != "file":
             raise RedirectRefused(
                 f"{kind} from {source.scheme}: to file: is never followed", component="location"
+            )
+        if target.scheme in NOT_RETRIEVALS:
+            raise RedirectRefused(
+                f"{kind} from {source.scheme}: to {target.scheme}: is never followed: "
+                f"{NOT_RETRIEVALS[target.scheme]}",
+                component="location",
             )
         if target.scheme != source.scheme and not self.redirect_scheme_change:
             raise RedirectRefused(

@@ -36,9 +36,13 @@ def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
     if args.output:
         return Path(args.output)
     if args.remote_name:
-        name = str(resource.url).rstrip("/").rsplit("/", 1)[-1].split(";", 1)[0]
-        name = name.split("?", 1)[0] or "index"
-        return Path(os.path.basename(name))
+        # The URL the user gave, never the one a redirect chose (wget's CVE-2010-2252):
+        # resource.chain[0] is where the redirects began.
+        from omniurl.batch import output_name
+        from omniurl.schemes import parse
+
+        given = resource.chain[0] if resource.chain else str(resource.url)
+        return Path(output_name(parse(given)))
     return None
 
 

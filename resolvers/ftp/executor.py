@@ -46,6 +46,7 @@ from .replies import (
     after_user,
     announced_size,
     epsv_port,
+    expected_bytes,
     passive_needed,
     pasv_port,
     transfer_started,
@@ -297,10 +298,28 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             metadata={"command": what},
         )
 
+    # What the server said it would send, to check the bytes against (TYPE I only: an ASCII
+    # transfer's line ends change the count).  resolvers.ftp.replies.expected_bytes.
+    expected = (
+        expected_bytes(size, total, offset if outcome == "append" else 0)
+        if details.type == "I"
+        else None
+    )
+
     async def body() -> AsyncGenerator[bytes, None]:
+        received = 0
         try:
             async for chunk in net.recv_chunks(sock, options, what=what):
+                received += len(chunk)
                 yield chunk
+            if expected is not None and received not in expected:
+                # The data connection closed early (and a 226 would not make it whole):
+                # never a truncated file that looks complete.
+                raise ConnectionClosed(
+                    f"the data connection of {what} closed after {received} bytes; the "
+                    f"server announced {max(expected)}",
+                    component="name",
+                )
             await finish()
         finally:
             await close()

@@ -110,6 +110,20 @@ def announced_size(reply: Reply) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def expected_bytes(announced: int | None, total: int | None, offset: int) -> set[int] | None:
+    """The byte counts a transfer may end with, or None when nothing was announced.
+
+    ``total`` is ``SIZE``'s answer (asked with ``-C``), ``announced`` the 150 reply's size,
+    ``offset`` where a ``REST`` made the transfer start.  After ``REST`` servers differ in
+    what the 150 reply counts (the whole file, or what is left): either is accepted.
+    """
+    if total is not None:
+        return {total - offset}
+    if announced is None:
+        return None
+    return {announced, announced - offset} if offset else {announced}
+
+
 LoginStep = Literal["done", "password", "account", "refused"]
 
 
@@ -154,6 +168,7 @@ __all__ = [
     "after_user",
     "announced_size",
     "epsv_port",
+    "expected_bytes",
     "passive_needed",
     "pasv_port",
     "transfer_started",

@@ -1,0 +1,71 @@
+"""Servers that misbehave on purpose (issue "Hostile servers"): each test failed before its
+fix — a server-chosen file name, descriptors numbered past 1024, redirects to schemes that
+act instead of fetching."""
+
+from __future__ import annotations
+
+import os
+import resource
+from pathlib import Path
+
+import pytest
+from _ftphttp import OPTS, run_cli
+
+import omniurl
+from omniurl import resolvers
+from omniurl.resolvers.errors import RedirectRefused
+from omniurl.testservers.http import start_http
+
+
+async def test_o_takes_the_name_from_the_url_given_not_from_a_redirect(tmp_path: Path) -> None:
+    """wget's CVE-2010-2252: ``-O http://h/file.txt`` redirected to ``/evil/.bashrc`` must
+    not write ``./.bashrc``."""
+    root = tmp_path / "srv"
+    (root / "evil").mkdir(parents=True)
+    (root / "evil" / ".bashrc").write_bytes(b"rm -rf ~\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    web = await start_http(root, routes={"/file.txt": (302, [("Location", "/evil/.bashrc")], b"")})
+    try:
+        status, _o, err = await run_cli("get", "-O", f"http://{web.netloc}/file.txt", cwd=out)
+    finally:
+        await web.close()
+    assert status == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["file.txt"]
+    assert (out / "file.txt").read_bytes() == b"rm -rf ~\n"
+
+
+@pytest.mark.parametrize("target", ["mailto:victim@example.org", "telnet://127.0.0.1/"])
+async def test_a_redirect_to_a_scheme_that_acts_is_refused(tmp_path: Path, target: str) -> None:
+    web = await start_http(tmp_path, routes={"/go": (302, [("Location", target)], b"")})
+    try:
+        with pytest.raises(RedirectRefused) as info:
+            await resolvers.resolve(f"http://{web.netloc}/go", OPTS)
+    finally:
+        await web.close()
+    assert info.value.component == "location"
+    assert "is never followed" in info.value.message
+
+
+async def test_http_works_with_descriptors_numbered_past_1024(tmp_path: Path) -> None:
+    """select.select refuses descriptors >= FD_SETSIZE (1024): a program with many files
+    open could not fetch http at all (keep-alive checks and reads must not use it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"the hard limit on open files is {hard}")
+    if soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(2048, hard), hard))
+    (tmp_path / "x.txt").write_bytes(b"past 1024\n")
+    held: list[int] = []
+    web = await start_http(tmp_path)
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        async with omniurl.AsyncClient(OPTS) as client:
+            for _ in range(2):  # the second request checks the kept connection (is_readable)
+                assert await client.get(f"http://{web.netloc}/x.txt") == b"past 1024\n"
+    finally:
+        for fd in held:
+            os.close(fd)
+        await web.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

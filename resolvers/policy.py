@@ -215,6 +215,24 @@ class Policy:
         if reason is not None:
             raise PortRefused(f"port {port} refused: {reason}{hint}", port=port, reason=reason)
 
+    def check_data_port(self, port: int) -> None:
+        """A data port the *server* named (FTP ``EPSV``/``PASV``): never a cross-protocol
+        target nor a reserved port below 1024 — a hostile FTP server could otherwise point
+        our data connection at a local Redis (6379) or SMTP.  The strict preset's "default
+        ports only" does not apply: passive ports are never default ones."""
+        if port in self.allow_ports:
+            return
+        reason = why_blocked(port) if port in self.blocked_ports else None
+        if reason is None and port < 1024:
+            reason = "in the reserved space below 1024 (RFC 1738 §6)"
+        if reason is not None:
+            raise PortRefused(
+                f"the server's data port {port} refused: {reason}; allow it with "
+                f"--allow-port {port}",
+                port=port,
+                reason=reason,
+            )
+
     def check_address(self, address: str, *, host: str) -> None:
         """Refuse an address DNS gave for ``host`` that the policy forbids."""
         if self.allow_private_addresses:

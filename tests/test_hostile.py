@@ -69,3 +69,30 @@ async def test_http_works_with_descriptors_numbered_past_1024(tmp_path: Path) ->
             os.close(fd)
         await web.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.parametrize("port", [6379, 25])
+async def test_a_passive_data_port_the_policy_refuses_is_never_connected(port: int) -> None:
+    """A hostile FTP server answers EPSV with Redis's port (or SMTP's): the data connection
+    is refused by the port rules before it is opened."""
+    from omniurl.resolvers.errors import PortRefused
+    from omniurl.testservers.recording import start_recording
+
+    def respond(line: bytes) -> bytes | None:
+        answers = {
+            b"USER": b"230 ok\r\n",
+            b"TYPE": b"200 ok\r\n",
+            b"EPSV": b"229 Entering Extended Passive Mode (|||%d|)\r\n" % port,
+            b"QUIT": b"221 bye\r\n",
+        }
+        return answers.get(line.split(b" ", 1)[0])
+
+    control = await start_recording(greeting=b"220 scripted\r\n", respond=respond)
+    try:
+        with pytest.raises(PortRefused) as info:
+            await resolvers.resolve(f"ftp://{control.netloc}/f.bin", OPTS)
+        sent = control.info["recording"].lines()
+    finally:
+        await control.close()
+    assert info.value.port == port
+    assert b"RETR f.bin" not in sent  # nothing asked of a connection never opened

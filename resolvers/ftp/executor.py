@@ -230,6 +230,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             if reply.code != "227":
                 raise _fail(reply, "passive mode (EPSV and PASV)", None)
             port = pasv_port(reply)
+        options.policy.check_data_port(port)  # the server chose it: same port rules
         peer = control.writer.get_extra_info("peername")
         address = str(peer[0]) if peer else plan.host
         options.note("*", f"data connection to {address} port {port}")

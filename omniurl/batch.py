@@ -199,9 +199,7 @@ def output_name(url: URL) -> str:
     decoded = unquote_to_bytes(name).decode("utf-8", "replace")
     decoded = decoded.replace("/", "_").replace("\\", "_").replace("\x00", "_")
     decoded = "".join(ch if ch.isprintable() else "_" for ch in decoded).lstrip(".")
-    menu = url.scheme.startswith("gopher") and (
-        len(path.strip("/")) <= 1 or path[:1] in ("1", "7")
-    )
+    menu = url.scheme.startswith("gopher") and (len(path.strip("/")) <= 1 or path[:1] in ("1", "7"))
     if not decoded or decoded in ("..", ".") or menu:
         decoded = INDEX_NAMES.get(url.scheme, "index")
     return decoded[:200]

@@ -96,3 +96,28 @@ async def test_a_passive_data_port_the_policy_refuses_is_never_connected(port: i
         await control.close()
     assert info.value.port == port
     assert b"RETR f.bin" not in sent  # nothing asked of a connection never opened
+
+
+async def test_a_gopher_plus_moved_item_is_asked_for_again_as_gopher_plus() -> None:
+    """``--3`` (moved) to a ``+`` request: the new selector is requested with ``+`` too — a
+    plain request made the server's next error text come out as content, exit 0."""
+    from omniurl.testservers.recording import start_recording
+
+    port_box: list[int] = []
+
+    def respond(line: bytes) -> bytes | None:
+        if line == b"old\t+":
+            return b"--3\r\nadmin <a@h>\r\n0moved\tnew\t127.0.0.1\t%d\t+\r\n.\r\n" % port_box[0]
+        if line == b"new\t+":
+            return b"+-1\r\nthe new text\r\n.\r\n"
+        return b"--1\r\nadmin <a@h>\r\nplain request: not here\r\n.\r\n"
+
+    server = await start_recording(respond=respond)
+    port_box.append(server.port)
+    try:
+        async with resolvers.resolve(f"gopher://{server.netloc}/0old%09%09+", OPTS) as r:
+            assert await r.read() == b"the new text\r\n"
+            assert r.chain == [f"gopher://{server.netloc}/0old%09%09+"]
+        assert server.info["recording"].lines()[-1] == b"new\t+"
+    finally:
+        await server.close()

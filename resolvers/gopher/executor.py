@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 
 from omniurl import schemes
 from omniurl.schemes.errors import URLError
+from omniurl.schemes.gopher import GopherURL
 
 from ..base import Follow
 from ..errors import (
@@ -93,7 +94,7 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
                 conn.unread(first)
                 body = conn.chunks("the item")
             return Resource(plan, body=body, media_type=plan.get("media_type"), close=close)
-        status, status_line = await _read_status(conn, options)
+        status, status_line = await _read_status(conn, options, plan)
         if mode == "gplus":
             return await _gplus_data(conn, options, plan, status, status_line, close)
         block = await _collect(_block(conn, options, status.length, b""), options, "attributes")
@@ -217,7 +218,7 @@ def parse_menu(data: bytes, options: Options) -> list[Entry]:
 # -- Gopher+ -------------------------------------------------------------------------------
 
 
-async def _read_status(conn: Connection, options: Options) -> tuple[Status, str]:
+async def _read_status(conn: Connection, options: Options, plan: Plan) -> tuple[Status, str]:
     line = await conn.read_line("the Gopher+ status line")
     text = line.decode("utf-8", "replace")
     options.note("<", text)
@@ -231,14 +232,18 @@ async def _read_status(conn: Connection, options: Options) -> tuple[Status, str]
             component="gopher_plus",
         )
     if not status.ok:
-        await _gplus_error(conn, options, status, text)
+        await _gplus_error(conn, options, status, text, plan)
     return status, text
 
 
 async def _gplus_error(
-    conn: Connection, options: Options, status: Status, status_line: str
+    conn: Connection, options: Options, status: Status, status_line: str, plan: Plan
 ) -> None:
-    """``-1`` not available, ``-2`` try again later, ``-3`` moved (a menu line follows)."""
+    """``-1`` not available, ``-2`` try again later, ``-3`` moved (a menu line follows).
+
+    A moved item is asked for again *the same way*: the Gopher+ request (``+``, ``!``,
+    ``$``…) of the URL given goes with the new selector — a plain Gopher request there would
+    take the server's next error text for the item's content."""
     capped = options.with_(max_buffered=_MAX_ERROR_TEXT)
     try:
         text = await _collect(_dot_text(conn, capped, b""), capped, "error text")
@@ -259,6 +264,9 @@ async def _gplus_error(
                         f"valid URL: {exc}",
                         component="location",
                     ) from None
+                plus = getattr(plan.url, "gopher_plus", None)
+                if plus is not None and isinstance(moved, GopherURL):
+                    moved = moved.replace(gopher_plus=plus, search=moved.search or "")
                 raise Follow(moved, reason="Gopher+ item moved")
     # Gopher+: the first line names the administrator, the rest is the message.
     message = b" ".join(lines[1:] or lines).decode("utf-8", "replace") or status_line

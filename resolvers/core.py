@@ -16,7 +16,7 @@ from omniurl.schemes.base import URL
 from . import registry
 from .base import Follow
 from .deadline import Guard, TooSlow
-from .errors import PlanError, PolicyError, ProtocolError, UnsupportedScheme
+from .errors import PlanError, ProtocolError, TooManyRedirects, UnsupportedScheme
 from .options import Ask, Options
 from .plan import Plan
 from .resource import Listing, Resource, read_all
@@ -165,7 +165,7 @@ async def _resolve(current: URL, options: Options) -> Resource:
             continue
         resource.chain = [*chain, *resource.chain]
         return resource
-    raise PolicyError(
+    raise TooManyRedirects(
         f"more than {options.policy.max_redirects} redirects or referrals; stopped at {current}",
         component="location",
     )

@@ -25,6 +25,7 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         │   │   └── TooSlow              -- below --speed-limit for --speed-time
         │   └── ConnectionClosed         -- closed early: the reply is truncated
         ├── ProtocolError                -- the server spoke, but not as the protocol says
+        │   ├── TooManyRedirects         -- a redirect or referral loop
         │   └── LimitExceeded            -- a line or reply larger than our bound
         ├── ReplyError                   -- the server refused (FTP 550, HTTP 404, Gopher 3)
         │   ├── NotFound
@@ -146,6 +147,11 @@ class ConnectionClosed(TransportError):
 
 class ProtocolError(ResolveError):
     """The server's reply does not follow the protocol."""
+
+
+class TooManyRedirects(ProtocolError):
+    """More redirects or referrals than ``Policy.max_redirects``: requests were sent (a
+    redirect loop is the servers' fault, exit 6 — not a refusal before sending)."""
 
 
 class LimitExceeded(ProtocolError):

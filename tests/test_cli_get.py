@@ -428,3 +428,31 @@ def test_wais_hit_table_shows_server_text_literally(
     presented = WAISResolver().present(resource, argparse.Namespace(json=False))  # type: ignore[arg-type]
     assert asyncio.run(presented) == 0
     assert "[/]headline" in capsys.readouterr().out
+
+
+async def test_everyday_manners() -> None:
+    """--version; a URL typed without its scheme gets the question a person needs; long
+    options are never abbreviations (``--prox`` is not ``--proxy-env``)."""
+    from _ftphttp import run_cli
+
+    status, out, _err = await run_cli("--version")
+    assert status == 0 and out.startswith(b"omniurl ")
+    status, _out, err = await run_cli("get", "127.0.0.1:8081/x")
+    assert status == 2
+    assert b"no scheme: did you mean http://127.0.0.1:8081/x ?" in err
+    status, _out, err = await run_cli("get", "--proxy-e", "http://127.0.0.1:9/")
+    assert status == 2 and b"unrecognized arguments: --proxy-e" in err
+
+
+async def test_serve_on_a_port_in_use_is_one_line() -> None:
+    import socket
+
+    from _ftphttp import run_cli
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, _out, err = await run_cli("serve", "gopher", "--port", str(port))
+    assert status == 1
+    assert err.count(b"\n") == 1 and b"cannot serve gopher on 127.0.0.1:" in err

@@ -165,13 +165,13 @@ async def test_a_huge_menu_streams_in_bounded_memory_and_can_be_cut_short() -> N
             seen = 0
             async with resolvers.resolve(url, options) as menu:
                 async for entry in menu.aiter_entries():
-                    seen += 1
+                    seen, last = seen + 1, entry
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
         assert seen == count
         assert peak < 8 * 1024 * 1024, f"peak {peak / 2**20:.1f} MiB"
-        assert entry.url == f"gopher://h.example/0/sel/{count - 1}"
+        assert last.url == f"gopher://h.example/0/sel/{count - 1}"
         with pytest.raises(LimitExceeded) as info:
             async with resolvers.resolve(url, options.with_(max_entries=1000)) as menu:
                 async for _entry in menu.aiter_entries():

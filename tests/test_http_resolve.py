@@ -138,7 +138,7 @@ async def test_redirect_to_a_blocked_port_is_refused_before_connecting(
 
 
 async def test_redirect_loop_is_bounded(web: RunningServer) -> None:
-    with pytest.raises(resolvers.errors.PolicyError, match="redirects"):
+    with pytest.raises(resolvers.errors.TooManyRedirects, match="redirects"):
         await resolvers.resolve(f"http://{web.netloc}/loop", OPTS)
     assert len(requests(web)) == OPTS.policy.max_redirects + 1
 

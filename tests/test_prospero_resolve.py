@@ -220,7 +220,7 @@ async def test_forwarding_loop_stops(tree: Path) -> None:
 
         server.info["table"]["/loop"] = ObjectEntry(forward=(server.info["self_host"], "/loop"))
         options = FAST.with_(policy=FAST.policy.with_(max_redirects=3))
-        with pytest.raises(resolvers.errors.PolicyError, match="more than 3"):
+        with pytest.raises(resolvers.errors.TooManyRedirects, match="more than 3"):
             await resolvers.resolve(url_of(server, "/loop"), options)
         assert len(server.info["requests"]) == 4
 

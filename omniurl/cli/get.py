@@ -14,6 +14,7 @@ from .arguments import options_from_args
 from .emit import print_json, report
 from .output import listing_lines, output_path, write_content
 from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
+from .text import parse_given
 
 if TYPE_CHECKING:
     from omniurl.partial import Kept, Partial
@@ -91,7 +92,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
 
     resume: tuple[Partial, Kept] | None = None
     try:
-        url = schemes.parse(args.url)
+        url = parse_given(args.url)
         if getattr(args, "continue_at", None) is not None:
             resume = _kept(args, url)
             if resume is None:

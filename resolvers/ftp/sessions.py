@@ -35,16 +35,26 @@ if TYPE_CHECKING:
 class FTPSessions:
     """Idle control connections by :data:`SessionKey`; ``aclose()`` ends them with QUIT."""
 
-    def __init__(self, *, max_idle: int = 4) -> None:
+    def __init__(self, *, max_idle: int = 4, max_total: int = 32) -> None:
         self.max_idle = max_idle
+        #: Kept connections over all keys: a client resolving many servers stays bounded.
+        self.max_total = max_total
         self._idle: dict[SessionKey, list[Control]] = {}
+        self._closed = False
         self.reused = 0
+
+    @property
+    def idle(self) -> int:
+        """How many connections are kept now."""
+        return sum(len(kept) for kept in self._idle.values())
 
     def take(self, key: SessionKey, options: Options) -> Control | None:
         """An idle connection in exactly the state ``key`` describes, or ``None``."""
         kept = self._idle.get(key, [])
         while kept:
             control = kept.pop()
+            if not kept:
+                del self._idle[key]
             if control.writer.is_closing() or control.reader.at_eof():
                 continue  # the server hung up meanwhile: not reusable
             control.options = options
@@ -54,14 +64,17 @@ class FTPSessions:
         return None
 
     async def give(self, key: SessionKey, control: Control) -> None:
-        """Keep a connection whose transfer completed; beyond ``max_idle``, end it."""
-        kept = self._idle.setdefault(key, [])
-        if len(kept) >= self.max_idle:
+        """Keep a connection whose transfer completed; beyond ``max_idle`` for its key or
+        ``max_total`` in all — or once the sessions are closed (a transfer that ends after
+        its client closed) — end it with QUIT."""
+        kept = self._idle.get(key, [])
+        if self._closed or len(kept) >= self.max_idle or self.idle >= self.max_total:
             await _quit(control)
             return
-        kept.append(control)
+        self._idle.setdefault(key, kept).append(control)
 
     async def aclose(self) -> None:
+        self._closed = True
         idle, self._idle = self._idle, {}
         for kept in idle.values():
             for control in kept:

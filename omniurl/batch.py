@@ -432,7 +432,8 @@ async def fetch_many(
         raise ConfigurationError(
             "concurrency and per_host must be at least 1", component="concurrency"
         )
-    options = options or Options()
+    # Listings are written as their entries arrive (never held whole).
+    options = (options or Options()).with_(stream_listings=True)
     opener = opener or _default_opener
     folder = Path(output_dir) if output_dir is not None else None
     if folder is not None and not folder.is_dir():

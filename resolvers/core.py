@@ -108,6 +108,9 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
                 "turns the limit off"
             ) from None
     resource.guard = guard
+    resource.max_entries = options.max_entries
+    if resource.streaming and not options.stream_listings:
+        await resource.collect_entries(options.max_buffered)
     return resource
 
 

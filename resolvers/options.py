@@ -117,6 +117,13 @@ class Options:
     #: (``--speed-limit``/``--speed-time``; 0 turns it off).  The default stops a trickle.
     speed_limit: int = 1
     speed_time: float = 60.0
+    #: A listing with more entries ends with LimitExceeded (``--max-entries``; None: no
+    #: bound but ``max_buffered`` for a listing read whole).
+    max_entries: int | None = None
+    #: Leave listings on the wire, to be read with ``Resource.aiter_entries()`` as they
+    #: arrive (the CLI, ``fetch_many``, the clients' ``stream``); otherwise ``resolve``
+    #: reads a streaming listing whole into ``Resource.entries`` before returning.
+    stream_listings: bool = False
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from omniurl.schemes.secrets import mask_passwords
 
+from .errors import LimitExceeded
 from .plan import Plan
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ class Resource:
         kind: ResourceKind = "content",
         body: AsyncIterator[bytes] | None = None,
         entries: Sequence[Entry] | None = None,
+        entry_stream: AsyncIterator[Entry] | None = None,
         session: Any = None,
         media_type: str | None = None,
         size: int | None = None,
@@ -113,6 +115,11 @@ class Resource:
         self.kind: ResourceKind = kind
         self._body = body
         self.entries: list[Entry] = list(entries or ())
+        #: A listing read off the wire as it is iterated (:meth:`aiter_entries`); None once
+        #: consumed or collected into :attr:`entries`.
+        self._entry_stream = entry_stream
+        #: A caller's bound on a listing's entries (``Options.max_entries``, set by the core).
+        self.max_entries: int | None = None
         self.session = session
         self.media_type = media_type
         self.size = size
@@ -138,25 +145,22 @@ class Resource:
                 return
             # The whole-transfer limits (resolvers.deadline): each wait for the next chunk
             # lasts at most until a limit would be broken; a trickle ends with a typed error.
-            import asyncio  # not at import: ``omniurl plan`` runs no event loop
+            from .deadline import Watchdog
 
             body = self._body.__aiter__()
             guard.start_content()
-            while True:
-                limit = guard.wait_limit()
-                try:
-                    async with asyncio.timeout(limit) as waiting:
-                        chunk = await anext(body)
-                except StopAsyncIteration:
-                    return
-                except TimeoutError:
-                    if not waiting.expired():
-                        raise
-                    guard.check()
-                    continue  # woke a hair early: the limit is checked again
-                guard.observe(len(chunk))
-                self.bytes_read += len(chunk)
-                yield chunk
+            watchdog = Watchdog(guard)
+            try:
+                while True:
+                    try:
+                        chunk = await watchdog.next(body)
+                    except StopAsyncIteration:
+                        return
+                    guard.observe(len(chunk))
+                    self.bytes_read += len(chunk)
+                    yield chunk
+            finally:
+                watchdog.close()
         finally:
             await self.aclose()
 
@@ -167,8 +171,65 @@ class Resource:
         a listing, so that an executor can stream entries off the wire instead of holding the
         whole listing (a hostile server can send millions).
         """
-        for entry in self.entries:
-            yield entry
+        stream, self._entry_stream = self._entry_stream, None
+        if stream is None:
+            for entry in self.entries:
+                yield entry
+            return
+        guard = self.guard
+        count = 0
+        watchdog = None
+        try:
+            if guard is not None:
+                from .deadline import Watchdog
+
+                guard.start_content()
+                watchdog = Watchdog(guard)
+            while True:
+                try:
+                    entry = await (watchdog.next(stream) if watchdog else anext(stream))
+                except StopAsyncIteration:
+                    return
+                count += 1
+                if self.max_entries is not None and count > self.max_entries:
+                    raise LimitExceeded(
+                        f"the listing has more than {self.max_entries} entries (--max-entries)",
+                        component="listing",
+                    )
+                if guard is not None:  # the speed limit counts an entry as its text
+                    guard.observe(len(entry.name) + len(entry.url or "") + 8)
+                yield entry
+        finally:
+            if watchdog is not None:
+                watchdog.close()
+            if hasattr(stream, "aclose"):
+                await stream.aclose()
+            await self.aclose()
+
+    async def collect_entries(self, max_bytes: int | None = None) -> list[Entry]:
+        """Read a streaming listing whole into :attr:`entries`, bounded by ``max_entries``
+        and by ``max_bytes`` of entry text (``Options.max_buffered``: what is held in
+        memory); the connection closes at its end."""
+        if self._entry_stream is None:
+            return self.entries
+        entries: list[Entry] = []
+        held = 0
+        async for entry in self.aiter_entries():
+            held += len(entry.name) + len(entry.url or "") + 8
+            if max_bytes is not None and held > max_bytes:
+                raise LimitExceeded(
+                    f"the listing is larger than {max_bytes} bytes read whole (stream it "
+                    "with aiter_entries(), Options(stream_listings=True))",
+                    component="listing",
+                )
+            entries.append(entry)
+        self.entries = entries
+        return entries
+
+    @property
+    def streaming(self) -> bool:
+        """Whether the listing is still on the wire (read it with :meth:`aiter_entries`)."""
+        return self._entry_stream is not None
 
     async def read(self) -> bytes:
         """The whole body (content) in memory (:func:`read_all`)."""
@@ -180,9 +241,12 @@ class Resource:
             return
         self._closed = True
         body, self._body = self._body, None
+        stream, self._entry_stream = self._entry_stream, None
         try:
             if body is not None and hasattr(body, "aclose"):
                 await body.aclose()
+            if stream is not None and hasattr(stream, "aclose"):
+                await stream.aclose()
         finally:
             if self._close is not None:
                 await self._close()

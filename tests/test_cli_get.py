@@ -378,27 +378,36 @@ async def test_output_file_receives_a_listing_too(
 
 
 @pytest.mark.parametrize("name", ["[/]", "[link=http://evil.example/]click me[/link]"])
-def test_listing_table_shows_server_text_literally(
+async def test_listing_on_a_terminal_shows_server_text_literally(
     name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Entry names come from the server: on a terminal, the rich table must show them as
-    text, never read them as rich markup (a MarkupError traceback, or a forged hyperlink)."""
+    """Entry names come from the server: on a terminal they are shown as text, never read
+    as markup (a MarkupError traceback, or a forged hyperlink), and control characters are
+    escaped; the URL column is never cut."""
     import argparse
     import sys
-    from types import SimpleNamespace
 
     from omniurl.cli.get import show_listing
-    from omniurl.resolvers.resource import Entry
+    from omniurl.resolvers.plan import Plan
+    from omniurl.resolvers.resource import Entry, Resource
+    from omniurl.schemes import parse
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setenv("COLUMNS", "200")
-    resource = SimpleNamespace(
-        url="ftp://127.0.0.1/[/]", entries=[Entry(name=name, kind="file", url="ftp://h/x")]
-    )
-    show_listing(argparse.Namespace(json=False), resource)  # type: ignore[arg-type]
+    monkeypatch.setenv("COLUMNS", "60")
+    long_url = "ftp://h/" + "x" * 80
+    url = parse("ftp://127.0.0.1/d/")
+    plan = Plan(url=url, scheme="ftp", host="127.0.0.1", port=21, transport="tcp", steps=())
+    entries = [
+        Entry(name=name, kind="file", url="ftp://h/x"),
+        Entry(name="bell\x07", kind="file", url=long_url),
+    ]
+    resource = Resource(plan, kind="listing", entries=entries)
+    await show_listing(argparse.Namespace(json=False), resource)
     shown = capsys.readouterr().out
-    assert name in shown
+    assert name[:25] in shown  # as text (cut to the room the URL leaves)
     assert "\x1b]8;" not in shown  # no OSC 8 hyperlink
+    assert "\x07" not in shown and "bell\\x07" not in shown.splitlines()[2]  # narrow: URL only
+    assert long_url in shown.splitlines()[2]  # whole, on one line
 
 
 def test_wais_hit_table_shows_server_text_literally(

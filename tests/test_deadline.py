@@ -49,8 +49,9 @@ def test_the_low_speed_window_judges_the_last_speed_time_seconds() -> None:
         clock.now += 1
         guard.observe(60)
     # 300 bytes in the window, 50 needed: the window holds until the sample that brings it
-    # under 50 expires — the last one, stamped now, 5 s from now.
-    assert guard.wait_limit() == pytest.approx(5.0)
+    # under 50 expires — the last one, stamped now, 5 s from now (to the window's slot:
+    # a sixtieth of speed_time).
+    assert guard.wait_limit() == pytest.approx(5.0, abs=5.0 / 60)
     for _ in range(5):  # then a trickle: 1 byte a second
         clock.now += 1
         if clock.now < 110:

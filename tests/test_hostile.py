@@ -121,3 +121,64 @@ async def test_a_gopher_plus_moved_item_is_asked_for_again_as_gopher_plus() -> N
         assert server.info["recording"].lines()[-1] == b"new\t+"
     finally:
         await server.close()
+
+
+async def _huge_menu(reader: object, writer: object, count: int) -> None:
+    import asyncio
+
+    assert isinstance(reader, asyncio.StreamReader) and isinstance(writer, asyncio.StreamWriter)
+    try:
+        await reader.readline()
+        for start in range(0, count, 1000):
+            writer.write(
+                b"".join(
+                    b"0item %d\t/sel/%d\th.example\t70\r\n" % (n, n)
+                    for n in range(start, min(start + 1000, count))
+                )
+            )
+            await writer.drain()
+        writer.write(b".\r\n")
+        await writer.drain()
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        writer.close()
+
+
+async def test_a_huge_menu_streams_in_bounded_memory_and_can_be_cut_short() -> None:
+    """2×10⁵ items (7 MB on the wire): read as they arrive, the memory held stays a small
+    window (a whole-listing reader held every Entry: tens of MB); --max-entries ends it."""
+    import asyncio
+    import functools
+    import tracemalloc
+
+    from omniurl.resolvers.errors import LimitExceeded
+
+    count = 200_000
+    server = await asyncio.start_server(functools.partial(_huge_menu, count=count), "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    url = f"gopher://127.0.0.1:{port}/1/"
+    try:
+        options = OPTS.with_(stream_listings=True)
+        tracemalloc.start()
+        try:
+            seen = 0
+            async with resolvers.resolve(url, options) as menu:
+                async for entry in menu.aiter_entries():
+                    seen += 1
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert seen == count
+        assert peak < 8 * 1024 * 1024, f"peak {peak / 2**20:.1f} MiB"
+        assert entry.url == f"gopher://h.example/0/sel/{count - 1}"
+        with pytest.raises(LimitExceeded) as info:
+            async with resolvers.resolve(url, options.with_(max_entries=1000)) as menu:
+                async for _entry in menu.aiter_entries():
+                    pass
+        assert "more than 1000 entries" in info.value.message
+        status, out, err = await run_cli("get", "--max-entries", "10", url)
+        assert status == 6, err
+        assert len(out.splitlines()) == 10  # printed as they came, then the limit
+    finally:
+        server.close()

@@ -72,6 +72,13 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
     )
     g.add_argument("--speed-time", type=_seconds, default=60.0, metavar="S", help="seconds (60)")
     g.add_argument(
+        "--max-entries",
+        type=int,
+        metavar="N",
+        help="end a listing (menu, directory, group, search) after N entries with an error "
+        "(exit 6); listings are printed as they arrive, never held whole",
+    )
+    g.add_argument(
         "--email",
         help="e-mail address sent as the anonymous FTP password (default: $EMAIL)",
     )
@@ -179,6 +186,9 @@ def options_from_args(args: argparse.Namespace) -> Options:
         trust_env=args.proxy_env,
         extra=extra,
         max_time=getattr(args, "max_time", None),
+        # The command prints (or saves) a listing as its entries arrive.
+        stream_listings=True,
+        max_entries=getattr(args, "max_entries", None),
         speed_limit=max(getattr(args, "speed_limit", 1), 0),
         speed_time=getattr(args, "speed_time", 60.0),
         **kw,

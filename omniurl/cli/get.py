@@ -118,7 +118,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             if resource.kind == "listing" and output_path(args, resource) is not None:
                 await write_content(args, resource, listing_lines(resource))
             elif resource.kind == "listing":
-                show_listing(args, resource)
+                await show_listing(args, resource)
             elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
@@ -150,25 +150,40 @@ def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | 
     return partial, partial.kept(str(url), at)
 
 
-def show_listing(args: argparse.Namespace, resource: Resource) -> None:
+async def show_listing(args: argparse.Namespace, resource: Resource) -> None:
+    """Print a listing as its entries arrive (never the whole listing in memory).
+
+    Not a terminal: one ``kind<TAB>name<TAB>url`` line per entry.  A terminal: aligned
+    columns, the URL always whole on its line (a URL broken across lines cannot be copied);
+    a narrow terminal drops the kind column, then the name, before it would cut a URL.
+    ``--json`` collects the entries for the one JSON object printed at the end.
+    """
     if args.json:
+        await resource.collect_entries()
         return  # describe() at the end carries the entries
-    if sys.stdout.isatty():
-        from rich.console import Console
-        from rich.table import Table
-        from rich.text import Text
+    out = sys.stdout
+    if not out.isatty():
+        async for e in resource.aiter_entries():
+            out.write(f"{e.kind}\t{e.name}\t{e.url or ''}\n")
+        return
+    import shutil
 
-        from omniurl.schemes.secrets import mask_passwords
+    from omniurl.schemes.secrets import mask_passwords
 
-        # Text(): names and URLs come from the server, never rich markup ("[/]" would raise,
-        # "[link=...]" forge a hyperlink).
-        table = Table(title=Text(mask_passwords(str(resource.url))), show_lines=False)
-        table.add_column("kind")
-        table.add_column("name")
-        table.add_column("url", overflow="fold")
-        for e in resource.entries:
-            table.add_row(Text(e.kind), Text(e.name), Text(e.url or ""))
-        Console().print(table)
-    else:
-        for e in resource.entries:
-            sys.stdout.write(f"{e.kind}\t{e.name}\t{e.url or ''}\n")
+    from .emit import terminal_safe
+
+    width = shutil.get_terminal_size((100, 24)).columns
+    out.write(terminal_safe(mask_passwords(str(resource.url))) + "\n")
+    async for e in resource.aiter_entries():
+        url = terminal_safe(e.url or "")
+        name = terminal_safe(e.name)
+        kind = f"{e.kind:<9.9}"
+        room = width - len(url) - 2
+        if room >= 10 + 12:  # kind, name and URL
+            line = f"{kind} {name[: room - 11]:<{room - 11}} {url}"
+        elif room >= 12:  # name and URL
+            line = f"{name[: room - 1]:<{room - 1}} {url}"
+        else:  # the URL alone (or the name, for an entry without one)
+            line = url or f"{kind} {name}"
+        out.write(line.rstrip() + "\n")
+    out.flush()

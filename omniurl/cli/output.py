@@ -48,7 +48,7 @@ def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
 
 async def listing_lines(resource: Resource) -> AsyncIterator[bytes]:
     """A listing as ``show_listing`` prints it when stdout is no terminal (for ``-o``)."""
-    for e in resource.entries:
+    async for e in resource.aiter_entries():
         yield f"{e.kind}\t{e.name}\t{e.url or ''}\n".encode("utf-8", "surrogateescape")
 
 

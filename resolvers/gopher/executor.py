@@ -17,7 +17,7 @@ buffered whole, by ``Options.max_buffered``; their lines by ``Options.max_line``
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
 from omniurl import schemes
@@ -81,10 +81,13 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
     try:
         await _send(conn, plan, options)
         if mode == "menu":
-            entries = await _read_menu(conn, options, status=None)
-            await close()
+            stream = await _menu_stream(conn, options, status=None, close=close)
             return Resource(
-                plan, kind="listing", entries=entries, media_type=plan.get("media_type")
+                plan,
+                kind="listing",
+                entry_stream=stream,
+                media_type=plan.get("media_type"),
+                close=close,
             )
         if mode in ("text", "binary"):
             first = await _sniff(conn, options)
@@ -189,14 +192,67 @@ async def _collect(body: AsyncIterator[bytes], options: Options, what: str) -> b
     return bytes(out)
 
 
-async def _read_menu(conn: Connection, options: Options, *, status: Status | None) -> list[Entry]:
+async def _menu_stream(
+    conn: Connection,
+    options: Options,
+    *,
+    status: Status | None,
+    close: Callable[[], Awaitable[None]],
+) -> AsyncIterator[Entry]:
+    """A menu's entries as they arrive (never the whole menu in memory: a hostile server
+    can send 10⁷ items).  The first line is read here, so that a type-3 error item is
+    raised by ``resolve`` itself; the rest is read as the caller iterates."""
     body = (
         _dot_text(conn, options, b"")
         if status is None
         else _block(conn, options, status.length, b"")
     )
-    data = await _collect(body, options, "menu")
-    return parse_menu(data, options)
+    lines = menu_lines(body, options.max_line)
+    try:
+        first = await anext(lines, None)
+        if first is not None:
+            _raise_if_error(first)
+    except BaseException:
+        await lines.aclose()
+        await close()
+        raise
+
+    async def entries() -> AsyncIterator[Entry]:
+        try:
+            if first is not None:
+                yield to_entry(parse_menu_line(first))
+            async for line in lines:
+                yield to_entry(parse_menu_line(line))
+        finally:
+            await lines.aclose()
+            await close()
+
+    return entries()
+
+
+async def menu_lines(body: AsyncIterator[bytes], max_line: int) -> AsyncGenerator[bytes, None]:
+    """The lines of a menu's text (without CR LF), as they arrive, each bounded by
+    ``max_line``; a final line without its LF is a line too."""
+    buf = bytearray()
+    number = 0
+    async for chunk in body:
+        buf += chunk
+        start = 0
+        while True:
+            end = buf.find(b"\n", start)
+            if end < 0:
+                break
+            number += 1
+            line = bytes(buf[start : end - 1 if end > start and buf[end - 1] == 13 else end])
+            if len(line) > max_line:
+                raise LimitExceeded(f"menu line {number} is longer than {max_line} bytes")
+            yield line
+            start = end + 1
+        del buf[:start]
+        if len(buf) > max_line:
+            raise LimitExceeded(f"menu line {number + 1} is longer than {max_line} bytes")
+    if buf:
+        yield bytes(buf[:-1] if buf.endswith(b"\r") else buf)
 
 
 def parse_menu(data: bytes, options: Options) -> list[Entry]:
@@ -298,9 +354,10 @@ async def _gplus_data(
     close: Callable[[], Awaitable[None]],
 ) -> Resource:
     if plan.get("reading") == "menu":
-        entries = await _read_menu(conn, options, status=status)
-        await close()
-        return Resource(plan, kind="listing", entries=entries, replies=[status_line])
+        stream = await _menu_stream(conn, options, status=status, close=close)
+        return Resource(
+            plan, kind="listing", entry_stream=stream, replies=[status_line], close=close
+        )
     view = plan.get("view")
     media_type = view.split()[0] if view else plan.get("media_type")
     return Resource(

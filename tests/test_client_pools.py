@@ -176,3 +176,31 @@ async def test_a_connection_handed_back_after_close_is_ended(ftp: RunningServer)
     await resource.aclose()
     await wait_for_quits(ftp, 1)  # ...which were closed: QUIT, not kept forever
     assert commands(ftp).count(b"QUIT") == 1
+
+
+async def test_each_calls_resolve_mapping_reaches_its_own_ftp_server(root: Path) -> None:
+    first, second = await start_ftp(root), await start_ftp(root)
+    try:
+        async with omniurl.AsyncClient(OPTS) as client:
+            for server in (first, second, first):
+                options = OPTS.with_(resolve={("a.test", None): ("127.0.0.1", server.port)})
+                got = await client.get("ftp://a.test/hello.txt", options=options)
+                assert got == b"hello\n"
+        # the third reused the first server's kept connection, never the second's
+        assert commands(first).count(b"RETR hello.txt") == 2
+        assert commands(first).count(b"USER anonymous") == 1
+        assert commands(second).count(b"RETR hello.txt") == 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_stricter_call_does_not_ride_a_kept_ftp_connection(ftp: RunningServer) -> None:
+    mapping = {("rebind.test", None): ("127.0.0.1", ftp.port)}
+    async with omniurl.AsyncClient(OPTS.with_(resolve=mapping)) as client:
+        assert await client.get("ftp://rebind.test/hello.txt") == b"hello\n"
+        sent = len(commands(ftp))
+        strict = OPTS.with_(policy=STRICT, resolve=mapping)
+        with pytest.raises(omniurl.AddressRefused):
+            await client.get("ftp://rebind.test/hello.txt", options=strict)
+        assert len(commands(ftp)) == sent  # nothing was sent for the strict call

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 from omniurl.batch import FetchResult, URLSource, fetch_many
 from omniurl.resolvers.core import fetch, plan, resolve
+from omniurl.resolvers.errors import ClientClosed
 from omniurl.resolvers.ftp.sessions import SESSIONS_KEY, FTPSessions
 from omniurl.resolvers.http.pool import POOL_KEY, HTTPPool
 from omniurl.resolvers.options import Options
@@ -43,10 +44,6 @@ from omniurl.resolvers.resource import Listing, Resource
 from omniurl.schemes import URL
 
 T = TypeVar("T")
-
-
-class ClientClosed(RuntimeError):
-    """The client was used after ``aclose()``/``close()``."""
 
 
 class AsyncClient:
@@ -81,7 +78,7 @@ class AsyncClient:
     def _effective(self, options: Options | None) -> Options:
         """The options a resolve runs with: the client's (or ``options``) plus its pools."""
         if self._closed:
-            raise ClientClosed("the client is closed")
+            raise ClientClosed("the client is closed", component="client")
         base = options or self.options
         return base.with_(extra={**base.extra, POOL_KEY: self._http, SESSIONS_KEY: self._ftp})
 
@@ -160,7 +157,7 @@ class Client:
     def _call(self, coro: Coroutine[Any, Any, T]) -> T:
         if not self._thread.is_alive():
             coro.close()
-            raise ClientClosed("the client is closed")
+            raise ClientClosed("the client is closed", component="client")
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     @property

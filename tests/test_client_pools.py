@@ -204,3 +204,13 @@ async def test_a_stricter_call_does_not_ride_a_kept_ftp_connection(ftp: RunningS
         with pytest.raises(omniurl.AddressRefused):
             await client.get("ftp://rebind.test/hello.txt", options=strict)
         assert len(commands(ftp)) == sent  # nothing was sent for the strict call
+
+
+async def test_a_closed_clients_pool_refuses_with_a_typed_error() -> None:
+    from omniurl.resolvers.http.pool import HTTPPool
+
+    pool = HTTPPool()
+    await pool.aclose()
+    with pytest.raises(omniurl.ClientClosed) as info:
+        pool.transport(OPTS, "http", "127.0.0.1")
+    assert isinstance(info.value, omniurl.OmniurlError) and isinstance(info.value, RuntimeError)

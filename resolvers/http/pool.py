@@ -15,6 +15,7 @@ from collections.abc import Hashable
 
 import httpx
 
+from ..errors import ClientClosed
 from ..options import Options
 from .transport import PolicyTransport, env_proxy
 
@@ -105,7 +106,7 @@ class HTTPPool:
         """The shared transport for these options, or ``None``: then the caller makes a
         transport of its own (:func:`make_transport`) and closes it after the resolve."""
         if self._closed:
-            raise RuntimeError("the client is closed")
+            raise ClientClosed("the client is closed", component="client")
         proxy = env_proxy(scheme, host) if options.trust_env else None
         key = transport_key(options, scheme, proxy)
         if key is None:

@@ -214,3 +214,18 @@ async def test_a_closed_clients_pool_refuses_with_a_typed_error() -> None:
     with pytest.raises(omniurl.ClientClosed) as info:
         pool.transport(OPTS, "http", "127.0.0.1")
     assert isinstance(info.value, omniurl.OmniurlError) and isinstance(info.value, RuntimeError)
+
+
+async def test_a_concurrent_batch_through_one_client_shares_bounded_connections(
+    web: RunningServer, ftp: RunningServer
+) -> None:
+    urls = [f"http://{web.netloc}/hello.txt", f"ftp://{ftp.netloc}/pub/one.txt"] * 30
+    async with omniurl.AsyncClient(OPTS, max_idle_ftp=3) as client:
+        results = [r async for r in client.fetch_many(urls, concurrency=20, per_host=8)]
+    assert sorted(r.index for r in results) == list(range(60))
+    assert all(r.ok for r in results), [r.error_message for r in results if not r.ok]
+    assert requests_of(web) == 30
+    assert 1 <= web.info["connections"]["opened"] <= 8  # per_host: kept-alive and reused
+    users = commands(ftp).count(b"USER anonymous")
+    assert 1 <= users < 30  # control connections were reused (§3.2.5: same directory)
+    assert commands(ftp).count(b"RETR one.txt") == 30

@@ -26,12 +26,12 @@ from ..errors import (
     AuthError,
     ConnectError,
     ConnectionClosed,
-    LimitExceeded,
     NotFound,
     ProtocolError,
     ReplyError,
     ResolveTimeout,
 )
+from ..lines import split_lines
 from ..options import Options
 from ..plan import Plan, Step
 from ..policy import check_value
@@ -285,18 +285,23 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
 
     what = transfer.shown
     if details.listing:
-        try:
-            entries = await _read_listing(sock, options, plan, what)
-            await finish()
-        finally:
-            await close()
+
+        async def entries() -> AsyncIterator[Entry]:
+            try:
+                async for entry in _listing_entries(sock, options, plan, what):
+                    yield entry
+                await finish()
+            finally:
+                await close()
+
         return Resource(
             plan,
             kind="listing",
-            entries=entries,
+            entry_stream=entries(),
             media_type="text/plain",
             replies=control.replies,
             metadata={"command": what},
+            close=close,
         )
 
     # What the server said it would send, to check the bytes against (TYPE I only: an ASCII
@@ -382,29 +387,28 @@ async def _nothing_missing(
     )
 
 
-async def _read_listing(
+async def _listing_entries(
     sock: socket.socket, options: Options, plan: Plan, what: str
-) -> list[Entry]:
-    """NLST's reply on the data connection: one name per line (bounded)."""
-    data = bytearray()
-    async for chunk in net.recv_chunks(sock, options, what=what):
-        data += chunk
-        if len(data) > options.max_buffered:
-            raise LimitExceeded(f"{what}: listing larger than {options.max_buffered} bytes")
+) -> AsyncIterator[Entry]:
+    """NLST's reply on the data connection, one name a line, as entries as they arrive."""
     url = plan.url
     assert isinstance(url, FTPURL)
     base = [*url.cwd, url.name] if url.name else list(url.cwd)
-    entries = []
-    for raw in data.replace(b"\r\n", b"\n").split(b"\n"):
-        if not raw:
-            continue
-        text = raw.decode("utf-8", "surrogateescape")
-        # Some servers answer "NLST dir" with "dir/name": the name is the last segment.
-        name = text.rstrip("/").rsplit("/", 1)[-1] or text
-        child = url.replace(cwd=tuple(base), name=name, typecode=None, password=None)
-        shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        entries.append(Entry(name=shown, kind="entry", url=str(child)))
-    return entries
+    lines = split_lines(
+        net.recv_chunks(sock, options, what=what), options.max_line, what="listing line"
+    )
+    try:
+        async for raw in lines:
+            if not raw:
+                continue
+            text = raw.decode("utf-8", "surrogateescape")
+            # Some servers answer "NLST dir" with "dir/name": the name is the last segment.
+            name = text.rstrip("/").rsplit("/", 1)[-1] or text
+            child = url.replace(cwd=tuple(base), name=name, typecode=None, password=None)
+            shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            yield Entry(name=shown, kind="entry", url=str(child))
+    finally:
+        await lines.aclose()
 
 
 __all__ = ["execute_ftp"]

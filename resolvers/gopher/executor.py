@@ -17,7 +17,7 @@ buffered whole, by ``Options.max_buffered``; their lines by ``Options.max_line``
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
 from omniurl import schemes
@@ -32,6 +32,7 @@ from ..errors import (
     ProtocolError,
     ReplyError,
 )
+from ..lines import split_lines
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
@@ -207,7 +208,7 @@ async def _menu_stream(
         if status is None
         else _block(conn, options, status.length, b"")
     )
-    lines = menu_lines(body, options.max_line)
+    lines = split_lines(body, options.max_line, what="menu line")
     try:
         first = await anext(lines, None)
         if first is not None:
@@ -228,31 +229,6 @@ async def _menu_stream(
             await close()
 
     return entries()
-
-
-async def menu_lines(body: AsyncIterator[bytes], max_line: int) -> AsyncGenerator[bytes, None]:
-    """The lines of a menu's text (without CR LF), as they arrive, each bounded by
-    ``max_line``; a final line without its LF is a line too."""
-    buf = bytearray()
-    number = 0
-    async for chunk in body:
-        buf += chunk
-        start = 0
-        while True:
-            end = buf.find(b"\n", start)
-            if end < 0:
-                break
-            number += 1
-            line = bytes(buf[start : end - 1 if end > start and buf[end - 1] == 13 else end])
-            if len(line) > max_line:
-                raise LimitExceeded(f"menu line {number} is longer than {max_line} bytes")
-            yield line
-            start = end + 1
-        del buf[:start]
-        if len(buf) > max_line:
-            raise LimitExceeded(f"menu line {number + 1} is longer than {max_line} bytes")
-    if buf:
-        yield bytes(buf[:-1] if buf.endswith(b"\r") else buf)
 
 
 def parse_menu(data: bytes, options: Options) -> list[Entry]:

@@ -33,11 +33,12 @@ from omniurl.schemes.errors import (
 
 if typing.TYPE_CHECKING:
     from omniurl.batch import FetchResult, fetch_many
-    from omniurl.client import AsyncClient, Client, ClientClosed
+    from omniurl.client import AsyncClient, Client
     from omniurl.resolvers.core import Resolving, check, fetch, get, plan, resolve
     from omniurl.resolvers.errors import (
         AddressRefused,
         AuthError,
+        ClientClosed,
         ConfigurationError,
         ConnectError,
         ConnectionClosed,
@@ -123,7 +124,7 @@ _LAZY = {
     "resolve": "omniurl.resolvers.core",
     "AsyncClient": "omniurl.client",
     "Client": "omniurl.client",
-    "ClientClosed": "omniurl.client",
+    "ClientClosed": "omniurl.resolvers.errors",
     "FetchResult": "omniurl.batch",
     "fetch_many": "omniurl.batch",
     **dict.fromkeys(_ERROR_NAMES, "omniurl.resolvers.errors"),

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 from omniurl.batch import FetchResult, URLSource, fetch_many
 from omniurl.resolvers.core import fetch, plan, resolve
+from omniurl.resolvers.errors import ClientClosed
 from omniurl.resolvers.ftp.sessions import SESSIONS_KEY, FTPSessions
 from omniurl.resolvers.http.pool import POOL_KEY, HTTPPool
 from omniurl.resolvers.options import Options
@@ -45,17 +46,29 @@ from omniurl.schemes import URL
 T = TypeVar("T")
 
 
-class ClientClosed(RuntimeError):
-    """The client was used after ``aclose()``/``close()``."""
-
-
 class AsyncClient:
     """Options and shared connections for many resolves (see module doc)."""
 
-    def __init__(self, options: Options | None = None, *, max_idle_ftp: int = 4) -> None:
+    def __init__(
+        self,
+        options: Options | None = None,
+        *,
+        max_idle_ftp: int = 4,
+        max_connections: int = 100,
+        max_keepalive_connections: int = 20,
+        keepalive_expiry: float = 5.0,
+    ) -> None:
+        """``max_connections`` bounds the HTTP connections open at once (per set of
+        options), ``max_keepalive_connections`` the idle ones kept, for ``keepalive_expiry``
+        seconds; ``max_idle_ftp`` the FTP control connections kept (for one server, login
+        and directory, and in all)."""
         self.options = options or Options()
-        self._http = HTTPPool()
-        self._ftp = FTPSessions(max_idle=max_idle_ftp)
+        self._http = HTTPPool(
+            max_connections=max_connections,
+            max_keepalive_connections=max_keepalive_connections,
+            keepalive_expiry=keepalive_expiry,
+        )
+        self._ftp = FTPSessions(max_idle=max_idle_ftp, max_total=max_idle_ftp)
         self._closed = False
 
     @property
@@ -65,7 +78,7 @@ class AsyncClient:
     def _effective(self, options: Options | None) -> Options:
         """The options a resolve runs with: the client's (or ``options``) plus its pools."""
         if self._closed:
-            raise ClientClosed("the client is closed")
+            raise ClientClosed("the client is closed", component="client")
         base = options or self.options
         return base.with_(extra={**base.extra, POOL_KEY: self._http, SESSIONS_KEY: self._ftp})
 
@@ -132,18 +145,19 @@ class Client:
     """A synchronous :class:`AsyncClient`: its own event loop in a thread of its own, so it
     works from plain scripts and from code already inside a running loop alike."""
 
-    def __init__(self, options: Options | None = None, *, max_idle_ftp: int = 4) -> None:
+    def __init__(self, options: Options | None = None, **limits: Any) -> None:
+        """``limits``: :class:`AsyncClient`'s keywords (``max_connections``…)."""
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="omniurl-client", daemon=True
         )
         self._thread.start()
-        self._async = self._call(_make_client(options, max_idle_ftp))
+        self._async = self._call(_make_client(options, limits))
 
     def _call(self, coro: Coroutine[Any, Any, T]) -> T:
         if not self._thread.is_alive():
             coro.close()
-            raise ClientClosed("the client is closed")
+            raise ClientClosed("the client is closed", component="client")
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     @property
@@ -190,9 +204,9 @@ class Client:
         self.close()
 
 
-async def _make_client(options: Options | None, max_idle_ftp: int) -> AsyncClient:
+async def _make_client(options: Options | None, limits: dict[str, Any]) -> AsyncClient:
     """Built on the client's loop (its pools belong to that loop)."""
-    return AsyncClient(options, max_idle_ftp=max_idle_ftp)
+    return AsyncClient(options, **limits)
 
 
 __all__ = ["AsyncClient", "Client", "ClientClosed"]

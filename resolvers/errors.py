@@ -30,7 +30,8 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         ├── ReplyError                   -- the server refused (FTP 550, HTTP 404, Gopher 3)
         │   ├── NotFound
         │   └── StatusError              -- HTTP, with .status
-        └── AuthError                    -- credentials missing or refused
+        ├── AuthError                    -- credentials missing or refused
+        └── ClientClosed (RuntimeError)  -- a client (or its pools) used after closing
 
 Every error carries ``component`` (the URL part to blame where there is one).
 """
@@ -188,3 +189,8 @@ class StatusError(ReplyError):
 
 class AuthError(ResolveError):
     """Credentials are missing (and none could be asked for) or the server refused them."""
+
+
+class ClientClosed(ResolveError, RuntimeError):
+    """An ``omniurl.AsyncClient``/``Client`` — or a resolve through its shared connections —
+    used after the client was closed.  A ``RuntimeError`` too, as httpx's is."""

@@ -103,13 +103,13 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         # A leniently parsed host httpx's IDNA 2008 encoder refuses ("☃.example").
         raise PlanError(f"cannot make an HTTP request of {url}: {exc}", component="host") from None
     pool: HTTPPool | None = options.get(POOL_KEY)
-    if pool is not None:  # a client's shared connections (resolvers.http.pool)
-        transport = pool.transport(options, plan.scheme, url.hostname)
-    else:
-        transport = make_transport(options, plan.scheme, url.hostname)
+    # A client's shared connections (resolvers.http.pool) for these options, if it has
+    # them; otherwise a transport of this resolve's own, closed after it.
+    shared = pool.transport(options, plan.scheme, url.hostname) if pool is not None else None
+    transport = shared or make_transport(options, plan.scheme, url.hostname)
 
     async def release() -> None:
-        if pool is None:
+        if shared is None:
             await transport.aclose()
 
     # The plan's header fields, in its order, nothing else (resolvers.http.planner).

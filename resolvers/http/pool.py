@@ -11,6 +11,11 @@ pool (the client's ``aclose``) closes every connection.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
+import httpx
+
+from ..errors import ClientClosed
 from ..options import Options
 from .transport import PolicyTransport, env_proxy
 
@@ -18,12 +23,45 @@ from .transport import PolicyTransport, env_proxy
 POOL_KEY = "http_pool"
 
 
-def make_transport(options: Options, scheme: str, host: str) -> PolicyTransport:
+def make_transport(
+    options: Options, scheme: str, host: str, limits: httpx.Limits | None = None
+) -> PolicyTransport:
     """An httpx transport whose every connection passes the policy.  The executor sends
     through the transport itself, not an ``httpx.AsyncClient``: no default headers, no
     redirect handling (the core re-plans and re-checks each redirect; httpx would parse the
     ``Location`` even when not following), no cookies — only what the plan shows."""
-    return PolicyTransport(options, scheme=scheme, host=host)
+    return PolicyTransport(options, scheme=scheme, host=host, limits=limits)
+
+
+#: What a pooled transport is keyed by: everything its connections were opened and checked
+#: with — the scheme and proxy, then the options the network backend and TLS read.
+TransportKey = tuple[Hashable, ...]
+
+
+def transport_key(options: Options, scheme: str, proxy: str | None) -> TransportKey | None:
+    """The key of the transport ``options`` may share, or ``None`` when they cannot be
+    compared (an unhashable custom policy or transcript): such a resolve is not pooled.
+
+    A kept-alive connection was checked when it was opened — the address against the
+    policy, the ``--resolve`` mapping, the certificate against ``verify_tls`` — so only a
+    resolve with the same of all these may ride it: a strict call must not reuse what the
+    default policy let through, nor a verifying call an unverified TLS connection.
+    """
+    key = (
+        scheme,
+        proxy,
+        options.policy,
+        options.verify_tls,
+        frozenset(options.resolve.items()),
+        options.connect_timeout,
+        options.chunk_size,
+        options.transcript,
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def timeouts(options: Options) -> dict[str, float]:
@@ -37,21 +75,48 @@ def timeouts(options: Options) -> dict[str, float]:
 
 
 class HTTPPool:
-    """One transport (a pool of keep-alive connections) per (scheme, proxy), shared by the
-    concurrent resolves of one client."""
+    """Transports (pools of keep-alive connections) shared by the concurrent resolves of one
+    client, one per :func:`transport_key`.
 
-    def __init__(self) -> None:
-        self._transports: dict[tuple[str, str | None], PolicyTransport] = {}
+    Bounded: each transport holds at most ``max_connections`` connections (httpcore's own
+    default of 10 would make the eleventh concurrent resolve wait, then time out), keeps at
+    most ``max_keepalive_connections`` idle ones for ``keepalive_expiry`` seconds, and at
+    most ``max_transports`` option sets are pooled — a resolve beyond them gets a transport
+    of its own, closed after it, as without a pool.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_connections: int = 100,
+        max_keepalive_connections: int = 20,
+        keepalive_expiry: float = 5.0,
+        max_transports: int = 8,
+    ) -> None:
+        self.limits = httpx.Limits(
+            max_connections=max_connections,
+            max_keepalive_connections=max_keepalive_connections,
+            keepalive_expiry=keepalive_expiry,
+        )
+        self.max_transports = max_transports
+        self._transports: dict[TransportKey, PolicyTransport] = {}
         self._closed = False
 
-    def transport(self, options: Options, scheme: str, host: str) -> PolicyTransport:
+    def transport(self, options: Options, scheme: str, host: str) -> PolicyTransport | None:
+        """The shared transport for these options, or ``None``: then the caller makes a
+        transport of its own (:func:`make_transport`) and closes it after the resolve."""
         if self._closed:
-            raise RuntimeError("the client is closed")
+            raise ClientClosed("the client is closed", component="client")
         proxy = env_proxy(scheme, host) if options.trust_env else None
-        key = (scheme, proxy)
+        key = transport_key(options, scheme, proxy)
+        if key is None:
+            return None
         transport = self._transports.get(key)
         if transport is None:
-            transport = self._transports[key] = make_transport(options, scheme, host)
+            if len(self._transports) >= self.max_transports:
+                return None
+            transport = make_transport(options, scheme, host, self.limits)
+            self._transports[key] = transport
         return transport
 
     async def aclose(self) -> None:
@@ -61,4 +126,4 @@ class HTTPPool:
             await transport.aclose()
 
 
-__all__ = ["POOL_KEY", "HTTPPool", "make_transport", "timeouts"]
+__all__ = ["POOL_KEY", "HTTPPool", "make_transport", "timeouts", "transport_key"]

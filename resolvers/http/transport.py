@@ -239,7 +239,9 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
     not omniurl, resolves the URL's host — say so to a user of the strict preset).
     """
 
-    def __init__(self, options: Options, *, scheme: str, host: str) -> None:
+    def __init__(
+        self, options: Options, *, scheme: str, host: str, limits: httpx.Limits | None = None
+    ) -> None:
         proxy = env_proxy(scheme, host) if options.trust_env else None
         plain = scheme == "http" and proxy is None
         # No TLS context for plain HTTP: building one loads the CA store, which costs more
@@ -247,14 +249,25 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
         context = None if plain else ssl_context(options)
         super().__init__(verify=context or False, trust_env=False)
         backend = PolicyBackend(options, plain=plain)
+        # A client's shared pool (resolvers/http/pool.py) passes its bounds; one resolve's
+        # own transport keeps httpcore's defaults.
+        bounds: dict[str, typing.Any] = {}
+        if limits is not None:
+            bounds = {
+                "max_connections": limits.max_connections,
+                "max_keepalive_connections": limits.max_keepalive_connections,
+                "keepalive_expiry": limits.keepalive_expiry,
+            }
         pool: typing.Any
         if proxy is not None:
             options.note("*", f"using the proxy {proxy} (from the environment)")
             pool = httpcore.AsyncHTTPProxy(
-                proxy_url=proxy, ssl_context=context, network_backend=backend
+                proxy_url=proxy, ssl_context=context, network_backend=backend, **bounds
             )
         else:
-            pool = httpcore.AsyncConnectionPool(ssl_context=context, network_backend=backend)
+            pool = httpcore.AsyncConnectionPool(
+                ssl_context=context, network_backend=backend, **bounds
+            )
         self._pool = pool
 
 

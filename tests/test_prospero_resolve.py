@@ -97,7 +97,7 @@ def test_object_version_from_field_or_rfc1630(url: str) -> None:
         plan.to_json()["steps"][1]
         == "(no version-1 fallback: version 1 cannot ask for an object version)"
     )
-    assert ("version", "1") in plan.meta
+    assert plan.details.version == "1"
 
 
 def test_conflicting_versions_are_a_plan_error() -> None:

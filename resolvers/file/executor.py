@@ -15,6 +15,7 @@ from ..errors import NotFound, ReplyError
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
+from .planner import FileDetails
 
 
 def _fs_path(path: str) -> bytes:
@@ -29,7 +30,8 @@ def _url_for(base: URL, folder: str, name: bytes, is_dir: bool) -> str:
 
 
 async def execute_file(plan: Plan, options: Options) -> Resource:
-    path = str(plan.get("path"))
+    details: FileDetails = plan.details
+    path = details.path
     raw = _fs_path(path)
     options.note("*", f"open {path}")
     try:

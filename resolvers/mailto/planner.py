@@ -171,13 +171,23 @@ def plan_mailto(url: URL, options: Options) -> Plan:
         # The relay comes from the caller's configuration, not from the URL (§6's caution is
         # about ports a URL names).
         explicit_port=False,
-        meta=(
-            ("relay", relay),
-            ("sender", draft.sender),
-            ("recipients", draft.recipients),
-            ("message_id", draft.message_id),
+        details=MailtoDetails(
+            relay=relay,
+            sender=draft.sender,
+            recipients=tuple(draft.recipients),
+            message_id=draft.message_id,
         ),
     )
+
+
+@dataclass(frozen=True)
+class MailtoDetails:
+    """What the mailto executor needs: where to send (None: a draft) and the envelope."""
+
+    relay: Relay | None
+    sender: str
+    recipients: tuple[str, ...]
+    message_id: str | None
 
 
 def _message_step(draft: Draft, values: list[WireValue]) -> Step:

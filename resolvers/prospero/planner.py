@@ -15,6 +15,7 @@ lines.  The hsoname, the version and the field values are tagged with the policy
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol, cast
 
 from omniurl.schemes.base import URL
@@ -114,12 +115,17 @@ def plan(url: URL, options: Options) -> Plan:
         transport="udp",
         steps=tuple(steps),
         explicit_port=p.port is not None,
-        meta=(
-            ("hsoname", p.hsoname),
-            ("version", version),
-            ("fields", tuple(p.fields)),
-        ),
+        details=ProsperoDetails(hsoname=p.hsoname, version=version, fields=tuple(p.fields)),
     )
+
+
+@dataclass(frozen=True)
+class ProsperoDetails:
+    """What the Prospero executor needs to follow a forward or explain a miss."""
+
+    hsoname: str
+    version: str | None
+    fields: tuple[tuple[str, str], ...]
 
 
 def _why_no_v1(hsoname: bytes, version: str | None, fields: tuple[object, ...]) -> str | None:

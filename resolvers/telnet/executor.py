@@ -23,7 +23,7 @@ from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Resource
 from .login import login_outcome
-from .planner import SHELL_PROMPT
+from .planner import SHELL_PROMPT, TelnetDetails
 from .session import TelnetSession
 
 #: How long the login outcome may stay silent before we take the login as accepted (when no
@@ -128,7 +128,8 @@ async def execute(plan: Plan, options: Options) -> Resource:
     except BaseException:
         await session.close()
         raise
-    user = plan.get("user")
+    details: TelnetDetails = plan.details
+    user = details.user
     return Resource(
         plan,
         kind="session",
@@ -137,7 +138,7 @@ async def execute(plan: Plan, options: Options) -> Resource:
             "host": plan.host,
             "port": plan.port,
             "user": user,
-            "password_given": plan.get("password_given"),
+            "password_given": details.password_given,
             "advisory": True,
             "logged_in": any(s.get("outcome") for s in plan.steps),
         },

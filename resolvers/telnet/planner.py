@@ -80,6 +80,15 @@ def parse_script(text: str) -> tuple[ScriptStep, ...]:
     return tuple(steps)
 
 
+@dataclass(frozen=True)
+class TelnetDetails:
+    """What the telnet executor reports: the advisory user (§3.8) and whether the URL gave
+    a password (never the password itself)."""
+
+    user: str | None
+    password_given: bool
+
+
 def _expect(pattern: str, shown: str, **meta: object) -> Step:
     return Step(
         data=pattern.encode("utf-8"),
@@ -168,5 +177,5 @@ def plan_telnet(
         transport="tcp",
         steps=tuple(steps),
         explicit_port=url.port is not None,
-        meta=(("user", user), ("password_given", password is not None)),
+        details=TelnetDetails(user=user, password_given=password is not None),
     )

@@ -32,7 +32,8 @@ opaque (doc-ids.txt), so it is checked in the "binary" context: any octet may be
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.percent import to_octets
@@ -119,6 +120,23 @@ def retrieval_message(
     return frame(apdu), shown
 
 
+WAISForm = Literal["document", "search", "database"]
+
+
+@dataclass(frozen=True)
+class WAISDetails:
+    """What the WAIS executor needs beyond the messages (typed; never sent)."""
+
+    #: A retrieval by DocID, a search, or a bare database (asks for words).
+    form: WAISForm
+    database: bytes
+    #: Bytes asked for per retrieval message (``--wais-chunk-size``).
+    chunk_size: int
+    wtype: bytes | None
+    document_id: bytes | None
+    max_documents: int
+
+
 def plan_wais(url: URL, options: Options) -> Plan:
     """The plan for a ``wais:`` URL (see the module docstring)."""
     u: Any = url
@@ -128,15 +146,16 @@ def plan_wais(url: URL, options: Options) -> Plan:
     if chunk <= 0 or max_documents <= 0:
         raise PlanError("wais_chunk_size and wais_max_documents must be positive")
     db_value = WireValue("database", database, "wais")
-    meta: dict[str, Any] = {"database": database, "chunk_size": chunk}
+    wtype: bytes | None = None
+    docid: bytes | None = None
     steps: list[Step] = []
+    form: WAISForm
     if u.wpath is not None:
         form = "document"
         wtype = to_octets(u.wtype) if u.wtype else None
         docid = to_octets(u.wpath)
         if not docid:
             raise PlanError("a WAIS document URL needs a DocID in its wpath", component="wpath")
-        meta.update(wtype=wtype, document_id=docid)
         values = (
             db_value,
             WireValue("wtype", wtype or b"", "wais"),
@@ -171,7 +190,6 @@ def plan_wais(url: URL, options: Options) -> Plan:
                 values=(db_value, WireValue("search", words, "wais")),
             ),
         ]
-        meta["max_documents"] = max_documents
     else:
         form = "database"
         steps = [
@@ -183,7 +201,6 @@ def plan_wais(url: URL, options: Options) -> Plan:
                 values=(db_value,),
             )
         ]
-    meta["form"] = form
     return Plan(
         url=url,
         scheme="wais",
@@ -192,5 +209,12 @@ def plan_wais(url: URL, options: Options) -> Plan:
         transport="tcp",
         steps=tuple(steps),
         explicit_port=u.port is not None,
-        meta=tuple(meta.items()),
+        details=WAISDetails(
+            form=form,
+            database=database,
+            chunk_size=chunk,
+            wtype=wtype,
+            document_id=docid,
+            max_documents=max_documents,
+        ),
     )

@@ -46,6 +46,7 @@ from .gopherplus import (
     parse_status,
 )
 from .menu import error_item, item_url, parse_menu_line, to_entry
+from .planner import GopherDetails
 from .text import DotTextDecoder
 from .wire import Connection
 
@@ -70,7 +71,8 @@ def request_bytes(plan: Plan) -> bytes:
 
 
 async def execute_gopher(plan: Plan, options: Options) -> Resource:
-    mode = plan.get("mode")
+    details: GopherDetails = plan.details
+    mode = details.mode
     if mode == "ask-search":
         await _ask_search(plan, options)
     assert plan.host is not None and plan.port is not None
@@ -87,7 +89,7 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
                 plan,
                 kind="listing",
                 entry_stream=stream,
-                media_type=plan.get("media_type"),
+                media_type=details.media_type,
                 close=close,
             )
         if mode in ("text", "binary"):
@@ -97,7 +99,7 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
             else:
                 conn.unread(first)
                 body = conn.chunks("the item")
-            return Resource(plan, body=body, media_type=plan.get("media_type"), close=close)
+            return Resource(plan, body=body, media_type=details.media_type, close=close)
         status, status_line = await _read_status(conn, options, plan)
         if mode == "gplus":
             return await _gplus_data(conn, options, plan, status, status_line, close)
@@ -106,7 +108,7 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
         items = parse_attributes(block)
         if mode == "ask":
             await _fill_form(plan, options, items)
-        request = plan.get("request")
+        request = details.request
         attrs: Any = [i.blocks for i in items]
         if request == "attributes":
             attrs = items[0].blocks if items else {}
@@ -329,13 +331,14 @@ async def _gplus_data(
     status_line: str,
     close: Callable[[], Awaitable[None]],
 ) -> Resource:
-    if plan.get("reading") == "menu":
+    details: GopherDetails = plan.details
+    if details.reading == "menu":
         stream = await _menu_stream(conn, options, status=status, close=close)
         return Resource(
             plan, kind="listing", entry_stream=stream, replies=[status_line], close=close
         )
-    view = plan.get("view")
-    media_type = view.split()[0] if view else plan.get("media_type")
+    view = details.view
+    media_type = view.split()[0] if view else details.media_type
     return Resource(
         plan,
         body=_block(conn, options, status.length, b""),

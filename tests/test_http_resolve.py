@@ -378,3 +378,18 @@ async def test_a_server_that_closes_before_its_response_is_connection_closed(sen
         server.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(server.wait_closed(), 2)
+
+
+async def test_dot_segments_are_sent_as_planned() -> None:
+    """The plan is the wire: httpx.URL removes dot segments ("/a/./b/../c" became "/a/c"
+    on the wire while the plan showed "/a/./b/../c"); the request target is sent as planned."""
+    reply = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+    server = await start_recording(respond=lambda line: reply if line == b"" else b"")
+    try:
+        url = f"http://127.0.0.1:{server.port}/a/./b/../c?x"
+        async with resolvers.resolve(url, OPTS) as resource:
+            assert await resource.read() == b"ok"
+        assert recording_of(server).lines()[0] == resolvers.plan(url, OPTS).steps[0].data
+        assert recording_of(server).lines()[0] == b"GET /a/./b/../c?x HTTP/1.1"
+    finally:
+        await server.close()

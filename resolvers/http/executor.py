@@ -115,9 +115,13 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     # The plan's header fields, in its order, nothing else (resolvers.http.planner).
     headers = [step.get("header") for step in plan.steps[1:] if step.get("header")]
     offset = details.offset
-    request = httpx.Request(
-        "GET", request_url, headers=headers, extensions={"timeout": timeouts(options)}
-    )
+    extensions: dict[str, object] = {"timeout": timeouts(options)}
+    if getattr(transport, "proxy", None) is None:
+        # httpx.URL removes dot segments ("/a/./b/../c" -> "/a/c"); httpcore's "target"
+        # extension sends the planned request target as it is: the plan is the wire.
+        # (Through a proxy the target is the absolute URL, which httpcore builds.)
+        extensions["target"] = target.encode("utf-8", "surrogateescape")
+    request = httpx.Request("GET", request_url, headers=headers, extensions=extensions)
     for step in plan.steps:
         options.note(">", step.shown)
     response: httpx.Response | None = None

@@ -243,6 +243,8 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
         self, options: Options, *, scheme: str, host: str, limits: httpx.Limits | None = None
     ) -> None:
         proxy = env_proxy(scheme, host) if options.trust_env else None
+        #: The proxy requests go through (an absolute-form request target), or None.
+        self.proxy = proxy
         plain = scheme == "http" and proxy is None
         # No TLS context for plain HTTP: building one loads the CA store, which costs more
         # than a small transfer.

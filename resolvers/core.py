@@ -15,7 +15,6 @@ from omniurl.schemes.base import URL
 
 from . import registry
 from .base import Follow
-from .deadline import Guard, TooSlow
 from .errors import PlanError, ProtocolError, TooManyRedirects, UnsupportedScheme
 from .options import Ask, Options
 from .plan import Plan
@@ -24,6 +23,8 @@ from .resume import check_resumable
 
 if TYPE_CHECKING:
     import asyncio
+
+    from .deadline import Guard
 
 T = TypeVar("T")
 
@@ -86,6 +87,8 @@ def resolve(url: URL | str, options: Options | None = None) -> Resolving:
 async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
     """Resolve under the whole-transfer limits (resolvers.deadline)."""
     options = options or Options()
+    from .deadline import Guard  # not at import: ``omniurl plan`` needs no deadlines
+
     guard = Guard(options.max_time, options.speed_limit, options.speed_time)
     limit = guard.setup_limit()
     if limit is None:
@@ -102,6 +105,8 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
             if not waiting.expired():
                 raise
             guard.check_max_time()
+            from .errors import TooSlow
+
             raise TooSlow(
                 f"no content after {options.speed_time:g} s (connect, login, headers, "
                 "referrals): --speed-time sets how long that may take, --speed-limit 0 "

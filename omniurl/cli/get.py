@@ -12,7 +12,6 @@ from omniurl.schemes.errors import OmniurlError
 
 from .arguments import options_from_args
 from .emit import print_json, report
-from .output import listing_lines, output_path, write_content
 from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
 from .text import parse_given
 
@@ -89,6 +88,8 @@ async def _get_each(args: argparse.Namespace, options: Options) -> int:
 async def _get(args: argparse.Namespace, options: Options) -> int:
     from omniurl.partial import Kept
     from omniurl.resolvers import registry, resolve
+
+    from .output import listing_lines, output_path, write_content
 
     resume: tuple[Partial, Kept] | None = None
     try:

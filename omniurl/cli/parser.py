@@ -305,8 +305,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "demo",
         help="start every local server, resolve one URL per scheme, show plan and outcome",
+        description="A tour of omniurl that needs no network: build sample files in a\n"
+        "temporary folder, start omniurl's own servers on loopback, then for a few URLs\n"
+        "of each scheme print the URL, its plan (the protocol lines it stands for) and\n"
+        "what resolving it gave.  Everything is shut down and removed at the end.",
+        epilog="Examples:\n  omniurl demo\n  omniurl demo --only ftp --only gopher",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--only", action="append", metavar="SCHEME", help="only these schemes")
+    p.add_argument(
+        "--only",
+        action="append",
+        metavar="SCHEME",
+        help="show only this scheme (repeat for several; default: every scheme)",
+    )
     p.set_defaults(func=cmd_demo)
     return parser
 

@@ -192,7 +192,16 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
     for address, to_port in addresses:
         options.note("*", f"connecting to {address} port {to_port}")
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock = socket.socket(family, socket.SOCK_STREAM)
+        except OSError as exc:
+            # EMFILE/ENFILE/ENOBUFS: no descriptor to connect with — a typed error naming
+            # the host, not a raw OSError (issue 14).
+            raise ConnectError(
+                f"cannot open a socket to connect to {host}:{port}: "
+                f"{exc.strerror or exc} (errno {exc.errno})",
+                component="host",
+            ) from exc
         sock.setblocking(False)
         try:
             # asyncio.timeout, not wait_for: the same bound without a task per connect (the

@@ -13,6 +13,7 @@ addresses that are not addr-specs before anything is sent.
 
 from __future__ import annotations
 
+import email.errors
 import email.policy
 import email.utils
 import hashlib
@@ -122,7 +123,21 @@ def build(
         ascii_body = text.isascii()
         msg.set_content(text, cte="7bit" if ascii_body else "quoted-printable")
         data = msg.as_bytes()
-    except (ValueError, TypeError, IndexError, UnicodeError) as exc:
+    except (
+        ValueError,
+        TypeError,
+        IndexError,
+        UnicodeError,
+        AttributeError,
+        email.errors.MessageError,
+    ) as exc:
+        # AttributeError: the stdlib's header parser trips over its own defect objects on
+        # some malformed addresses (``a@[x``); it is a refusal of the input, not our bug.
+        problem = (
+            "the email package cannot parse an address or header field"
+            if isinstance(exc, AttributeError)
+            else str(exc)
+        )
         return Draft(
             sender=sender,
             to=tuple(to),
@@ -132,7 +147,7 @@ def build(
             body=text,
             message=None,
             message_id=None,
-            problem=str(exc),
+            problem=problem,
             recipients=recipients,
         )
     return Draft(

@@ -12,7 +12,6 @@ certificate against it), not the address.
 from __future__ import annotations
 
 import asyncio
-import select
 import socket
 import ssl
 import typing
@@ -89,9 +88,25 @@ class SocketStream(httpcore.AsyncNetworkStream):
             return self.sock.getpeername()
         if info == "is_readable":
             # A kept-alive connection that became readable was closed by the server.
-            readable, _w, _x = select.select([self.sock], [], [], 0)
-            return bool(readable)
+            return _is_readable(self.sock)
         return None
+
+
+def _is_readable(sock: socket.socket) -> bool:
+    """Whether ``sock`` has data or an EOF waiting, without blocking.
+
+    A non-blocking ``MSG_PEEK`` of one byte rather than ``select.select``, which raises
+    ``ValueError`` for a descriptor number of 1024 or more (issue 14): a program with many
+    files open must still reuse its connections. An error (reset) counts as readable, so the
+    connection is dropped rather than reused.
+    """
+    try:
+        sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
+        return True
+    return True
 
 
 class PolicyBackend(httpcore.AsyncNetworkBackend):

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from omniurl import schemes
 from omniurl.schemes.base import URL
 
-from . import registry
+from . import deadline, registry
 from .base import Follow
 from .errors import PolicyError
 from .options import Options
@@ -50,6 +50,9 @@ async def resolve(url: URL | str, options: Options | None = None) -> Resource:
     URL re-planned and re-checked; the returned resource's ``chain`` lists the URLs passed.
     """
     options = options or Options()
+    # One whole-transfer guard for the URL, its redirects and referrals, and the reading of
+    # its content (--max-time, --speed-limit/--speed-time: resolvers/deadline.py).
+    deadline.start(options)
     current = _as_url(url)
     chain: list[str] = []
     for _hop in range(options.policy.max_redirects + 1):

@@ -18,6 +18,7 @@ import socket
 from collections.abc import AsyncIterator, Awaitable
 from typing import TypeVar
 
+from . import deadline
 from .errors import (
     ConnectError,
     ConnectionClosed,
@@ -30,11 +31,21 @@ T = TypeVar("T")
 
 
 async def with_timeout(awaitable: Awaitable[T], timeout: float, what: str) -> T:
-    """Await with a deadline; a timeout becomes :class:`ResolveTimeout` naming ``what``."""
+    """Await with a deadline; a timeout becomes :class:`ResolveTimeout` naming ``what``.
+
+    The wait is also bounded by the transfer's whole-transfer deadline
+    (:mod:`resolvers.deadline`), whose own typed error is raised when it was the cause.
+    """
     try:
-        return await asyncio.wait_for(awaitable, timeout)
+        limit = deadline.bound(timeout, what)
+    except BaseException:
+        if asyncio.iscoroutine(awaitable):
+            awaitable.close()
+        raise
+    try:
+        return await asyncio.wait_for(awaitable, limit)
     except TimeoutError:
-        raise ResolveTimeout(f"timed out after {timeout:g} s {what}") from None
+        raise deadline.timed_out(timeout, what) from None
 
 
 async def resolve_addresses(
@@ -145,6 +156,7 @@ async def read_line(reader: asyncio.StreamReader, options: Options, *, what: str
         raise ConnectionClosed(f"connection lost while waiting for {what}: {exc}") from None
     if len(line) > options.max_line + 2:
         raise LimitExceeded(f"{what}: line longer than {options.max_line} bytes")
+    deadline.received(len(line), what)
     return line[:-2] if line.endswith(b"\r\n") else line[:-1]
 
 
@@ -167,6 +179,7 @@ async def read_chunks(
             return
         if remaining is not None:
             remaining -= len(chunk)
+        deadline.received(len(chunk), f"reading {what}")
         yield chunk
 
 
@@ -253,12 +266,10 @@ async def recv_chunks(
             # straight from the kernel: one copy.
             chunk = recv_ready(sock, want)
             if chunk is None:
-                async with asyncio.timeout(options.read_timeout):
+                async with asyncio.timeout(deadline.bound(options.read_timeout, what)):
                     chunk = await loop.sock_recv(sock, want)
         except TimeoutError:
-            raise ResolveTimeout(
-                f"timed out after {options.read_timeout:g} s reading {what}"
-            ) from None
+            raise deadline.timed_out(options.read_timeout, f"reading {what}") from None
         except (ConnectionError, OSError) as exc:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
         if not chunk:
@@ -269,4 +280,5 @@ async def recv_chunks(
             return
         if remaining is not None:
             remaining -= len(chunk)
+        deadline.received(len(chunk), f"reading {what}")
         yield chunk

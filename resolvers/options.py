@@ -104,6 +104,13 @@ class Options:
     #: Use proxies from the environment (HTTP_PROXY...); off unless the caller opts in.
     trust_env: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: Seconds for a whole transfer, redirects and referrals included (curl's ``-m``);
+    #: None: no whole-transfer bound (see resolvers/deadline.py).
+    max_time: float | None = None
+    #: A transfer slower than ``speed_limit`` bytes/s for ``speed_time`` seconds ends with a
+    #: typed error (curl's ``-Y``/``-y``); the defaults stop a trickling server. 0: off.
+    speed_limit: float = 1.0
+    speed_time: float = 60.0
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

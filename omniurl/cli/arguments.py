@@ -54,6 +54,30 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
     g.add_argument("--connect-timeout", type=float, default=10.0, metavar="S", help="seconds (10)")
     g.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds per read (30)")
     g.add_argument(
+        "-m",
+        "--max-time",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds for the whole transfer, redirects and referrals included (no limit)",
+    )
+    g.add_argument(
+        "-Y",
+        "--speed-limit",
+        type=float,
+        default=1.0,
+        metavar="B",
+        help="abort a transfer slower than B bytes/s for --speed-time seconds (1; 0: off)",
+    )
+    g.add_argument(
+        "-y",
+        "--speed-time",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds a transfer may stay below --speed-limit (60)",
+    )
+    g.add_argument(
         "--email",
         help="e-mail address sent as the anonymous FTP password (default: $EMAIL)",
     )
@@ -149,6 +173,9 @@ def options_from_args(args: argparse.Namespace) -> Options:
         verify_tls=not args.insecure,
         trust_env=args.proxy_env,
         extra=extra,
+        max_time=getattr(args, "max_time", None),
+        speed_limit=getattr(args, "speed_limit", 1.0),
+        speed_time=getattr(args, "speed_time", 60.0),
         **kw,
     )
 

@@ -21,6 +21,7 @@ import urllib.request
 import httpcore
 import httpx
 
+from .. import deadline
 from ..errors import ConfigurationError, ConnectError, ResolveTimeout
 from ..net import open_socket, recv_ready, resolve_addresses
 from ..options import Options
@@ -49,14 +50,22 @@ class SocketStream(httpcore.AsyncNetworkStream):
         size = max(max_bytes, self.read_size)
         try:
             data = recv_ready(self.sock, size)
-            if data is not None:
-                return data
-            async with asyncio.timeout(timeout):
-                return await loop.sock_recv(self.sock, size)
+            if data is None:
+                wait = timeout if timeout is not None else 3600.0
+                async with asyncio.timeout(deadline.bound(wait, "reading the HTTP response")):
+                    data = await loop.sock_recv(self.sock, size)
         except TimeoutError:
+            guard = deadline.current()
+            if guard is not None:
+                # The whole-transfer deadline, not httpcore's per-read timeout, ended it.
+                guard.check("reading the HTTP response")
             raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
         except OSError as exc:
             raise httpcore.ReadError(str(exc)) from None
+        # Status line, headers and body alike count towards the speed guard, so a trickle of
+        # headers or a flood of 100 Continue lines ends too (issue 14 item 2).
+        deadline.received(len(data), "reading the HTTP response")
+        return data
 
     async def write(self, buffer: bytes, timeout: float | None = None) -> None:
         loop = asyncio.get_running_loop()

@@ -63,15 +63,16 @@ class TransferGuard:
             return None
         return self.max_time - ((time.monotonic() if now is None else now) - self.started)
 
-    def check(self, what: str, now: float | None = None) -> None:
-        """Raise if the whole-transfer deadline passed or the speed window was too slow."""
+    def check(self, what: str, now: float | None = None, *, speed: bool = True) -> None:
+        """Raise if the whole-transfer deadline passed or (``speed``) the speed window was
+        too slow."""
         now = time.monotonic() if now is None else now
         left = self.remaining(now)
         if left is not None and left <= 0:
             raise MaxTimeExceeded(
                 f"the whole transfer took longer than --max-time {self.max_time:g} s ({what})"
             )
-        if self.speed_limit > 0 and self.speed_time > 0:
+        if speed and self.speed_limit > 0 and self.speed_time > 0:
             span = now - self.window_start
             if span >= self.speed_time:
                 rate = self.window_bytes / span
@@ -105,11 +106,16 @@ def current() -> TransferGuard | None:
 
 
 def bound(timeout: float, what: str) -> float:
-    """The wait to allow a reader about to block (after checking the guard)."""
+    """The wait to allow a reader about to block (after checking the whole-transfer deadline).
+
+    Only ``max_time`` is checked here: the speed is judged on bytes that arrive
+    (:func:`received`), so a wait that is not a read (connect, DNS, a user at a telnet
+    prompt) never counts as a slow transfer; a stalled read is the read timeout's.
+    """
     guard = _current.get()
     if guard is None:
         return timeout
-    guard.check(what)
+    guard.check(what, speed=False)
     return guard.bound(timeout)
 
 
@@ -126,7 +132,7 @@ def timed_out(timeout: float, what: str) -> ResolveTimeout:
     guard = _current.get()
     if guard is not None:
         try:
-            guard.check(what)
+            guard.check(what, speed=False)
         except ResolveTimeout as exc:
             return exc
     return ResolveTimeout(f"timed out after {timeout:g} s {what}")

@@ -78,3 +78,19 @@ def test_max_time_covers_the_whole_transfer() -> None:
     assert guard.bound(30.0) <= 5.0
     with pytest.raises(MaxTimeExceeded):
         guard.check("x", now=105.0)
+
+
+@pytest.mark.parametrize(
+    ("reply", "url"),
+    [
+        (b"220-welcome\r\n" * 2000, "ftp://127.0.0.1:{port}/file"),
+        (b"200 " + b"a" * 5000 + b"\r\n", "nntp://127.0.0.1:{port}/comp.x/1"),
+    ],
+    ids=["ftp-220-continuations", "nntp-greeting"],
+)
+async def test_max_time_ends_a_trickling_greeting(reply: bytes, url: str) -> None:
+    async with TrickleServer(reply, interval=0.01, greet=True) as server:
+        start = time.monotonic()
+        with pytest.raises(MaxTimeExceeded):
+            await asyncio.wait_for(_fetch(url.format(port=server.port), Options(max_time=1.0)), 20)
+        assert 0.9 <= time.monotonic() - start < 3.0

@@ -58,7 +58,7 @@ class SocketStream(httpcore.AsyncNetworkStream):
             guard = deadline.current()
             if guard is not None:
                 # The whole-transfer deadline, not httpcore's per-read timeout, ended it.
-                guard.check("reading the HTTP response")
+                guard.check("reading the HTTP response", speed=False)
             raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
         except OSError as exc:
             raise httpcore.ReadError(str(exc)) from None

@@ -311,10 +311,22 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             metadata={"command": what},
         )
 
+    announced = size if plan.get("type") == "I" else None
+
     async def body() -> AsyncGenerator[bytes, None]:
+        received = 0
         try:
             async for chunk in net.recv_chunks(sock, options, what=what):
+                received += len(chunk)
                 yield chunk
+            if announced is not None and received != announced:
+                # A data connection that ends early looks like EOF; the 150 reply's size is
+                # the only witness (issue 14 item 5). The caller keeps its old file.
+                raise ConnectionClosed(
+                    f"short transfer: the data connection closed after {received} of the "
+                    f"{announced} bytes the server announced for {what}",
+                    component="name",
+                )
             await finish()
         finally:
             await close()

@@ -181,5 +181,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
 
 
 def _stderr_transcript(direction: str, text: str) -> None:
-    sys.stderr.write(f"{direction} {text}\n")
+    from .emit import visible
+
+    sys.stderr.write(f"{direction} {visible(text)}\n")
     sys.stderr.flush()

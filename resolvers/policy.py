@@ -234,6 +234,13 @@ class Policy:
             raise RedirectRefused(
                 f"{kind} from {source.scheme}: to file: is never followed", component="location"
             )
+        if target.scheme == "mailto":
+            # Following would send mail on a server's say-so (issue 14): never.
+            raise RedirectRefused(
+                f"{kind} from {source.scheme}: to mailto: is never followed (a redirect "
+                "does not send mail)",
+                component="location",
+            )
         if target.scheme != source.scheme and not self.redirect_scheme_change:
             raise RedirectRefused(
                 f"{kind} from {source.scheme}: to {target.scheme}: refused by the {self.name} "

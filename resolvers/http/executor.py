@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import ssl
 import urllib.parse
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import httpx
 
@@ -105,6 +105,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         ),
         follow_redirects=False,
         trust_env=False,
+        event_hooks={"response": [_opaque_redirect_hook(str(plan.url), options)]},
     )
     request = client.build_request(
         "GET",
@@ -170,6 +171,31 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         },
         close=close,
     )
+
+
+def _opaque_redirect_hook(
+    base: str, options: Options
+) -> Callable[[httpx.Response], Awaitable[None]]:
+    """A response hook that hands a redirect to a non-HTTP URL (``mailto:``, ``news:``...) to
+    the policy as a :class:`Follow` before httpx builds its next request, which it cannot do
+    for such a URL (it raised "invalid URL"; issue 14)."""
+
+    async def hook(response: httpx.Response) -> None:
+        location = response.headers.get("location")
+        if response.status_code not in REDIRECTS or location is None or not options.follow:
+            return
+        target = _redirect_target(base, location)
+        from .. import registry  # the registry imports the resolvers: not at module load
+
+        # A scheme no resolver handles ("foo:bar") stays httpx's invalid Location.
+        if target.scheme not in ("http", "https") and target.scheme in registry.known():
+            raise Follow(
+                target,
+                reason=f"HTTP {response.status_code} redirect",
+                replies=[f"{name}: {value}" for name, value in response.headers.items()],
+            )
+
+    return hook
 
 
 def _redirect_target(base: str, location: str) -> schemes.URL:

@@ -1,138 +1,214 @@
-"""Whole-transfer deadlines and the low-speed guard, shared by every protocol's reader.
+"""Deadlines for a whole transfer: ``--max-time`` and the low-speed limit.
 
-The per-read timeout (``Options.read_timeout``) bounds one wait; a server that sends one byte
-every second never trips it.  Two guards bound the whole transfer (issue 10, issue 14 item 2),
-as curl's ``-m`` and ``-y``/``-Y`` do:
+The per-read timeout (``Options.read_timeout``) only bounds one wait: a server that sends one
+byte every 1.5 s never trips it and holds a transfer forever.  A :class:`Guard` bounds the
+transfer as a whole, for every scheme alike, from the first connection to the last byte of
+the content, redirects and referrals included:
 
-- ``Options.max_time`` — seconds for the whole resolution, redirects and referrals included
-  (the guard is installed once per :func:`resolvers.core.resolve` call), and the reading of
-  its content;
-- ``Options.speed_limit`` bytes/s over ``Options.speed_time`` seconds — a transfer slower than
-  that for that long ends.  The defaults (1 byte/s over 60 s) stop a trickling server.
+- ``max_time`` (curl's ``-m``): the whole transfer ends with :class:`DeadlineExceeded` once
+  that many seconds have passed.
+- ``speed_limit`` bytes/s over ``speed_time`` seconds (curl's ``-Y``/``-y``): once the
+  transfer has run ``speed_time`` seconds, the bytes of the content received in the last
+  ``speed_time`` seconds must average at least ``speed_limit`` a second, else
+  :class:`TooSlow`.  The default (1 byte/s over 60 s) stops a trickle and nothing else.
+  Before the content starts (connect, login, headers, menus, referrals) nothing is counted,
+  so that phase must end within ``speed_time`` seconds.
 
-The guard lives in a :class:`contextvars.ContextVar`, so the readers in
-:mod:`resolvers.net` and the protocol transports consult it without every executor passing it
-along; a reader calls :func:`bound` before a wait and :func:`received` after it.
+Everything here is arithmetic on a clock; :mod:`resolvers.core` and :class:`Resource` ask
+:meth:`Guard.wait_limit` how long the next wait may last and tell :meth:`Guard.observe`
+what arrived.
 """
 
 from __future__ import annotations
 
-import contextvars
 import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
-from .errors import ResolveTimeout
-from .options import Options
+from .errors import DeadlineExceeded, TooSlow
 
-__all__ = [
-    "MaxTimeExceeded",
-    "TooSlow",
-    "TransferGuard",
-    "bound",
-    "current",
-    "received",
-    "start",
-]
+if TYPE_CHECKING:
+    import asyncio
 
-
-class MaxTimeExceeded(ResolveTimeout):
-    """The whole transfer took longer than ``--max-time`` (``Options.max_time``)."""
-
-
-class TooSlow(ResolveTimeout):
-    """The transfer stayed below ``--speed-limit`` bytes/s for ``--speed-time`` seconds."""
+T = TypeVar("T")
 
 
 @dataclass
-class TransferGuard:
-    """The clock of one transfer: when it started and what arrived in the current window."""
+class Guard:
+    """The whole-transfer limits of one resolve (see module doc)."""
 
-    max_time: float | None
-    speed_limit: float
-    speed_time: float
-    started: float = field(default_factory=time.monotonic)
-    window_start: float = 0.0
-    window_bytes: int = 0
+    max_time: float | None = None
+    speed_limit: int = 1
+    speed_time: float = 60.0
+    clock: Callable[[], float] = time.monotonic
+    started: float = field(default=0.0)
+    _samples: deque[tuple[float, int]] = field(default_factory=deque, repr=False)
+    _window: int = 0
+    _content_started: float | None = None
 
     def __post_init__(self) -> None:
-        self.window_start = self.started
+        self.started = self.clock()
 
-    def remaining(self, now: float | None = None) -> float | None:
-        """Seconds left before ``max_time`` (None when there is no whole-transfer bound)."""
-        if self.max_time is None:
-            return None
-        return self.max_time - ((time.monotonic() if now is None else now) - self.started)
+    @property
+    def speed_guarded(self) -> bool:
+        return self.speed_limit > 0 and self.speed_time > 0
 
-    def check(self, what: str, now: float | None = None, *, speed: bool = True) -> None:
-        """Raise if the whole-transfer deadline passed or (``speed``) the speed window was
-        too slow."""
-        now = time.monotonic() if now is None else now
-        left = self.remaining(now)
-        if left is not None and left <= 0:
-            raise MaxTimeExceeded(
-                f"the whole transfer took longer than --max-time {self.max_time:g} s ({what})"
+    def setup_limit(self) -> float | None:
+        """How long the phase before the content (connect … first byte) may still last."""
+        limits = []
+        if self.max_time is not None:
+            limits.append(self.started + self.max_time - self.clock())
+        if self.speed_guarded:
+            limits.append(self.started + self.speed_time - self.clock())
+        return max(min(limits), 0.0) if limits else None
+
+    def start_content(self) -> None:
+        """The content begins: the low-speed window counts from here."""
+        if self._content_started is None:
+            self._content_started = self.clock()
+
+    @property
+    def _slot(self) -> float:
+        """The window is kept in 60 slots (a slot's bytes expire together): observing and
+        asking cost O(60) at most, however many chunks or entries arrive."""
+        return self.speed_time / 60
+
+    def observe(self, nbytes: int) -> None:
+        """``nbytes`` of content arrived; raise if a limit is now broken."""
+        now = self.clock()
+        self.start_content()
+        end = (int(now / self._slot) + 1) * self._slot if self.speed_guarded else now
+        if self._samples and self._samples[-1][0] == end:
+            self._samples[-1] = (end, self._samples[-1][1] + nbytes)
+        else:
+            self._samples.append((end, nbytes))
+        self._window += nbytes
+        self._expire(now)
+        self.check(now)
+
+    def _expire(self, now: float) -> None:
+        """Drop the slots that ended more than ``speed_time`` ago."""
+        while self._samples and self._samples[0][0] <= now - self.speed_time:
+            self._window -= self._samples.popleft()[1]
+
+    def check_max_time(self, now: float | None = None) -> None:
+        """Raise :class:`DeadlineExceeded` once ``max_time`` has passed."""
+        now = self.clock() if now is None else now
+        if self.max_time is not None and now - self.started >= self.max_time:
+            raise DeadlineExceeded(f"the transfer took longer than --max-time {self.max_time:g} s")
+
+    def check(self, now: float | None = None) -> None:
+        """Raise :class:`DeadlineExceeded` or :class:`TooSlow` if a limit is broken."""
+        now = self.clock() if now is None else now
+        self.check_max_time(now)
+        if not self.speed_guarded:
+            return
+        begun = self._content_started if self._content_started is not None else self.started
+        if now - begun < self.speed_time:
+            return
+        self._expire(now)
+        if self._window < self.speed_limit * self.speed_time:
+            raise TooSlow(
+                f"slower than {self.speed_limit} bytes/s for {self.speed_time:g} s "
+                f"({self._window} bytes in the last {self.speed_time:g} s; "
+                "--speed-limit 0 turns this off)"
             )
-        if speed and self.speed_limit > 0 and self.speed_time > 0:
-            span = now - self.window_start
-            if span >= self.speed_time:
-                rate = self.window_bytes / span
-                if rate < self.speed_limit:
-                    raise TooSlow(
-                        f"slower than {self.speed_limit:g} bytes/s for {self.speed_time:g} s "
-                        f"({self.window_bytes} bytes in {span:.1f} s) {what}"
-                    )
-                self.window_start, self.window_bytes = now, 0
 
-    def bound(self, timeout: float) -> float:
-        """``timeout`` shortened so that no wait outlives the whole-transfer deadline."""
-        left = self.remaining()
-        return timeout if left is None else max(0.0, min(timeout, left))
-
-
-_current: contextvars.ContextVar[TransferGuard | None] = contextvars.ContextVar(
-    "omniurl_transfer_guard", default=None
-)
-
-
-def start(options: Options) -> TransferGuard:
-    """Install a fresh guard for a transfer about to begin (one per ``resolve`` call)."""
-    guard = TransferGuard(options.max_time, options.speed_limit, options.speed_time)
-    _current.set(guard)
-    return guard
+    def wait_limit(self) -> float | None:
+        """How long the next wait for content may last before a limit is broken (None: no
+        limit).  Waiting adds no bytes, so the window only shrinks meanwhile."""
+        now = self.clock()
+        limits: list[float] = []
+        if self.max_time is not None:
+            limits.append(self.started + self.max_time - now)
+        if self.speed_guarded:
+            begun = self._content_started if self._content_started is not None else now
+            earliest = begun + self.speed_time  # the window is judged from here on
+            need = self.speed_limit * self.speed_time
+            left = self._window
+            fails_at = None
+            if left < need:
+                fails_at = earliest
+            else:
+                for stamp, nbytes in self._samples:
+                    left -= nbytes
+                    if left < need:
+                        fails_at = max(stamp + self.speed_time, earliest)
+                        break
+            if fails_at is not None:
+                limits.append(fails_at - now)
+        return max(min(limits), 0.0) if limits else None
 
 
-def current() -> TransferGuard | None:
-    return _current.get()
+class Watchdog:
+    """Holds a :class:`Guard` over an iteration with *one* timer, moved only when the limit
+    moves by more than a slot.
 
-
-def bound(timeout: float, what: str) -> float:
-    """The wait to allow a reader about to block (after checking the whole-transfer deadline).
-
-    Only ``max_time`` is checked here: the speed is judged on bytes that arrive
-    (:func:`received`), so a wait that is not a read (connect, DNS, a user at a telnet
-    prompt) never counts as a slow transfer; a stalled read is the read timeout's.
+    ``asyncio.timeout`` around every item would create and cancel a timer per chunk or
+    per listing entry — for a menu of 10⁵ items read from a buffer, 10⁵ cancelled timers
+    pile up in the loop's heap before it next runs (measured: 22 MB at 2×10⁵ entries).
+    Here the timer cancels the task only while :meth:`next` waits for an item; when it
+    fires, the limit has passed (the iterator it interrupted cannot be resumed), so the
+    guard's error is raised.
     """
-    guard = _current.get()
-    if guard is None:
-        return timeout
-    guard.check(what, speed=False)
-    return guard.bound(timeout)
 
+    def __init__(self, guard: Guard) -> None:
+        import asyncio
 
-def received(count: int, what: str) -> None:
-    """Count ``count`` bytes that arrived and check the guard."""
-    guard = _current.get()
-    if guard is not None:
-        guard.window_bytes += count
-        guard.check(what)
+        self.guard = guard
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task()
+        self._handle: asyncio.TimerHandle | None = None
+        self._when: float | None = None
+        self._waiting = False
+        self._fired = False
 
+    def _arm(self) -> None:
+        limit = self.guard.wait_limit()
+        when = None if limit is None else self._loop.time() + limit + 0.001
+        if (
+            when is not None
+            and self._when is not None
+            and abs(when - self._when) < max(self.guard.speed_time / 60, 0.001)
+        ):
+            return  # close enough: keep the timer
+        self.close()
+        if when is not None:
+            self._handle = self._loop.call_at(when, self._fire)
+            self._when = when
 
-def timed_out(timeout: float, what: str) -> ResolveTimeout:
-    """The error for a wait of ``timeout`` that expired: the guard's, if it was the cause."""
-    guard = _current.get()
-    if guard is not None:
+    def _fire(self) -> None:
+        self._handle, self._when = None, None
+        if self._waiting and self._task is not None:
+            self._fired = True
+            self._task.cancel()
+
+    async def next(self, iterator: AsyncIterator[T]) -> T:
+        """The next item (StopAsyncIteration at the end), or the guard's typed error."""
+        import asyncio
+
+        self._arm()
+        self._waiting = True
         try:
-            guard.check(what, speed=False)
-        except ResolveTimeout as exc:
-            return exc
-    return ResolveTimeout(f"timed out after {timeout:g} s {what}")
+            return await anext(iterator)
+        except asyncio.CancelledError:
+            if not self._fired or self._task is None:
+                raise
+            self._fired = False
+            self._task.uncancel()
+            self.guard.check()
+            raise TooSlow(  # the limit has passed: check() raises; this is its fallback
+                f"no data within --speed-time {self.guard.speed_time:g} s"
+            ) from None
+        finally:
+            self._waiting = False
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle, self._when = None, None
+
+
+__all__ = ["DeadlineExceeded", "Guard", "TooSlow", "Watchdog"]

@@ -18,7 +18,6 @@ import socket
 from collections.abc import AsyncIterator, Awaitable
 from typing import TypeVar
 
-from . import deadline
 from .errors import (
     ConnectError,
     ConnectionClosed,
@@ -31,21 +30,11 @@ T = TypeVar("T")
 
 
 async def with_timeout(awaitable: Awaitable[T], timeout: float, what: str) -> T:
-    """Await with a deadline; a timeout becomes :class:`ResolveTimeout` naming ``what``.
-
-    The wait is also bounded by the transfer's whole-transfer deadline
-    (:mod:`resolvers.deadline`), whose own typed error is raised when it was the cause.
-    """
+    """Await with a deadline; a timeout becomes :class:`ResolveTimeout` naming ``what``."""
     try:
-        limit = deadline.bound(timeout, what)
-    except BaseException:
-        if asyncio.iscoroutine(awaitable):
-            awaitable.close()
-        raise
-    try:
-        return await asyncio.wait_for(awaitable, limit)
+        return await asyncio.wait_for(awaitable, timeout)
     except TimeoutError:
-        raise deadline.timed_out(timeout, what) from None
+        raise ResolveTimeout(f"timed out after {timeout:g} s {what}") from None
 
 
 async def resolve_addresses(
@@ -156,7 +145,6 @@ async def read_line(reader: asyncio.StreamReader, options: Options, *, what: str
         raise ConnectionClosed(f"connection lost while waiting for {what}: {exc}") from None
     if len(line) > options.max_line + 2:
         raise LimitExceeded(f"{what}: line longer than {options.max_line} bytes")
-    deadline.received(len(line), what)
     return line[:-2] if line.endswith(b"\r\n") else line[:-1]
 
 
@@ -179,7 +167,6 @@ async def read_chunks(
             return
         if remaining is not None:
             remaining -= len(chunk)
-        deadline.received(len(chunk), f"reading {what}")
         yield chunk
 
 
@@ -207,14 +194,11 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
         try:
             sock = socket.socket(family, socket.SOCK_STREAM)
-        except OSError as exc:
-            # EMFILE/ENFILE/ENOBUFS: no descriptor to connect with — a typed error naming
-            # the host, not a raw OSError (issue 14).
+        except OSError as exc:  # EMFILE/ENFILE: out of file descriptors, a typed error
             raise ConnectError(
-                f"cannot open a socket to connect to {host}:{port}: "
-                f"{exc.strerror or exc} (errno {exc.errno})",
+                f"cannot open a socket for {host}:{port}: {exc.strerror or exc}",
                 component="host",
-            ) from exc
+            ) from None
         sock.setblocking(False)
         try:
             # asyncio.timeout, not wait_for: the same bound without a task per connect (the
@@ -266,10 +250,12 @@ async def recv_chunks(
             # straight from the kernel: one copy.
             chunk = recv_ready(sock, want)
             if chunk is None:
-                async with asyncio.timeout(deadline.bound(options.read_timeout, what)):
+                async with asyncio.timeout(options.read_timeout):
                     chunk = await loop.sock_recv(sock, want)
         except TimeoutError:
-            raise deadline.timed_out(options.read_timeout, f"reading {what}") from None
+            raise ResolveTimeout(
+                f"timed out after {options.read_timeout:g} s reading {what}"
+            ) from None
         except (ConnectionError, OSError) as exc:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
         if not chunk:
@@ -280,5 +266,4 @@ async def recv_chunks(
             return
         if remaining is not None:
             remaining -= len(chunk)
-        deadline.received(len(chunk), f"reading {what}")
         yield chunk

@@ -98,6 +98,4 @@ def test_out_of_descriptors_is_a_typed_connect_error() -> None:
     with pytest.raises(ConnectError) as info:
         asyncio.run(asyncio.wait_for(attempt(), 10))
     assert info.value.component == "host"
-    assert "127.0.0.1:9" in str(info.value)
-    assert "Too many open files" in str(info.value)
-    assert f"errno {errno.EMFILE}" in str(info.value)
+    assert str(info.value) == "cannot open a socket for 127.0.0.1:9: Too many open files"

@@ -37,7 +37,8 @@ async def test_http_redirect_to_mailto_is_refused() -> None:
         with pytest.raises(RedirectRefused) as info:
             await asyncio.wait_for(resolve(f"http://127.0.0.1:{port}/x", Options()), 20)
     assert str(info.value) == (
-        "HTTP 302 redirect from http: to mailto: is never followed (a redirect does not send mail)"
+        "HTTP 302 redirect from http: to mailto: is never followed: a mailto: URL sends mail, "
+        "which a server's redirect must not make us do"
     )
     assert info.value.component == "location"
     assert len(seen) == 1

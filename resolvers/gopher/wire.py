@@ -19,7 +19,6 @@ import contextlib
 import socket
 from collections.abc import AsyncIterator
 
-from .. import deadline
 from ..errors import ConnectionClosed, LimitExceeded, ResolveTimeout
 from ..net import open_socket
 from ..options import Options
@@ -81,16 +80,16 @@ class Connection:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
         if not data:
             self._eof = True
-        else:
-            deadline.received(len(data), what)
         return data
 
     async def _wait_recv(self, what: str) -> bytes:
         try:
-            async with asyncio.timeout(deadline.bound(self.options.read_timeout, what)):
+            async with asyncio.timeout(self.options.read_timeout):
                 return await self._loop.sock_recv(self.sock, self._chunk)
         except TimeoutError:
-            raise deadline.timed_out(self.options.read_timeout, f"waiting for {what}") from None
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s waiting for {what}"
+            ) from None
         except OSError as exc:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
 

@@ -78,8 +78,8 @@ async def _connect_socket(relay: Relay, options: Options) -> tuple[socket.socket
             sock = socket.socket(family, socket.SOCK_STREAM)
         except OSError as exc:  # EMFILE/ENFILE: typed, naming the relay (issue 14)
             raise ConnectError(
-                f"cannot open a socket to connect to the SMTP relay "
-                f"{relay.host}:{relay.port}: {exc.strerror or exc} (errno {exc.errno})",
+                f"cannot open a socket for the SMTP relay {relay.host}:{relay.port}: "
+                f"{exc.strerror or exc}",
                 component="smtp",
             ) from exc
         sock.setblocking(False)
@@ -139,7 +139,7 @@ async def _send(plan: Plan, options: Options, relay: Relay) -> list[str]:
 async def _step(
     smtp: aiosmtplib.SMTP, step: Step, plan: Plan, options: Options, relay: Relay
 ) -> Any:
-    op = step.get("op")
+    op = step.role
     if op is None:  # an info step
         return None
     options.note(">", step.shown if op != "message" else f"({len(step.data)} octets)")
@@ -166,9 +166,7 @@ async def _step(
         # mailbox) and refuses some addr-specs with a ValueError.
         response = await smtp.execute_command(step.data)
         if response.code != 250:  # RFC 5321 §4.1.1.2
-            raise aiosmtplib.SMTPSenderRefused(
-                response.code, response.message, str(plan.get("sender"))
-            )
+            raise aiosmtplib.SMTPSenderRefused(response.code, response.message, plan.details.sender)
         return response
     if op == "rcpt":
         response = await smtp.execute_command(step.data)
@@ -239,14 +237,14 @@ async def execute(plan: Plan, options: Options) -> Resource:
     """Send the message (relay configured) or return it as a draft."""
     message = next(s for s in plan.steps if s.kind == "message")
     envelope = {
-        "mail_from": plan.get("sender"),
-        "rcpt_to": list(plan.get("recipients")),
+        "mail_from": plan.details.sender,
+        "rcpt_to": list(plan.details.recipients),
     }
     metadata: dict[str, Any] = {
         "envelope": envelope,
-        "message_id": plan.get("message_id"),
+        "message_id": plan.details.message_id,
     }
-    relay: Relay | None = plan.get("relay")
+    relay: Relay | None = plan.details.relay
     if relay is None:
         return Resource(
             plan,

@@ -128,16 +128,12 @@ def build(
         TypeError,
         IndexError,
         UnicodeError,
-        AttributeError,
         email.errors.MessageError,
+        # CPython's address parser trips over some malformed addresses itself
+        # ("mailto:a@%5Bx": 'InvalidHeaderDefect' object has no attribute 'all_defects'):
+        # still no message, and the policy names the address — never a traceback.
+        AttributeError,
     ) as exc:
-        # AttributeError: the stdlib's header parser trips over its own defect objects on
-        # some malformed addresses (``a@[x``); it is a refusal of the input, not our bug.
-        problem = (
-            "the email package cannot parse an address or header field"
-            if isinstance(exc, AttributeError)
-            else str(exc)
-        )
         return Draft(
             sender=sender,
             to=tuple(to),
@@ -147,7 +143,7 @@ def build(
             body=text,
             message=None,
             message_id=None,
-            problem=problem,
+            problem=str(exc),
             recipients=recipients,
         )
     return Draft(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 
-from .. import deadline
 from ..errors import ConnectionClosed, LimitExceeded
 from ..net import with_timeout
 from .header import HEADER_LENGTH, parse_header
@@ -18,7 +17,7 @@ from .header import HEADER_LENGTH, parse_header
 async def read_exactly(reader: asyncio.StreamReader, n: int, timeout: float, *, what: str) -> bytes:
     """Exactly ``n`` bytes, within ``timeout`` seconds, or a typed error."""
     try:
-        data = await with_timeout(reader.readexactly(n), timeout, f"waiting for {what}")
+        return await with_timeout(reader.readexactly(n), timeout, f"waiting for {what}")
     except asyncio.IncompleteReadError as exc:
         if exc.partial:
             raise ConnectionClosed(
@@ -27,8 +26,6 @@ async def read_exactly(reader: asyncio.StreamReader, n: int, timeout: float, *, 
         raise ConnectionClosed(f"connection closed while waiting for {what}") from None
     except (ConnectionError, OSError) as exc:
         raise ConnectionClosed(f"connection lost while waiting for {what}: {exc}") from None
-    deadline.received(n, what)  # the low-speed guard (resolvers/deadline.py)
-    return data
 
 
 async def read_message(

@@ -74,7 +74,14 @@ async def _connect_socket(relay: Relay, options: Options) -> tuple[socket.socket
     for address, port in await resolve_addresses(relay.host, relay.port, options):
         options.note("*", f"connecting to {address} port {port} (SMTP relay {relay.host})")
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock = socket.socket(family, socket.SOCK_STREAM)
+        except OSError as exc:  # EMFILE/ENFILE: typed, naming the relay (issue 14)
+            raise ConnectError(
+                f"cannot open a socket for the SMTP relay {relay.host}:{relay.port}: "
+                f"{exc.strerror or exc}",
+                component="smtp",
+            ) from exc
         sock.setblocking(False)
         try:
             await with_timeout(

@@ -182,3 +182,33 @@ async def test_a_huge_menu_streams_in_bounded_memory_and_can_be_cut_short() -> N
         assert len(out.splitlines()) == 10  # printed as they came, then the limit
     finally:
         server.close()
+
+
+async def test_an_over_reply_longer_than_asked_is_refused_not_held() -> None:
+    """The client asked for articles 1-3; a server that sends more (an OVER reply that never
+    ends took 2 GB) is refused at the first line too many."""
+    from omniurl.resolvers.errors import LimitExceeded
+    from omniurl.resolvers.nntp.settings import MAX_ARTICLES_KEY
+    from omniurl.testservers.recording import start_recording
+
+    over = b"".join(
+        b"%d\tsubject %d\ta@b\tdate\t<%d@h>\t\t10\t1\r\n" % (n, n, n) for n in range(1, 50)
+    )
+
+    def respond(line: bytes) -> bytes | None:
+        verb = line.split(b" ", 1)[0]
+        return {
+            b"CAPABILITIES": b"101 caps\r\nVERSION 2\r\nREADER\r\nOVER\r\n.\r\n",
+            b"GROUP": b"211 3 1 3 g\r\n",
+            b"OVER": b"224 overview\r\n" + over + b".\r\n",
+            b"QUIT": b"205 bye\r\n",
+        }.get(verb)
+
+    server = await start_recording(greeting=b"200 ready\r\n", respond=respond)
+    try:
+        options = OPTS.with_(extra={MAX_ARTICLES_KEY: 3})
+        with pytest.raises(LimitExceeded) as info:
+            await resolvers.resolve(f"nntp://{server.netloc}/g", options)
+    finally:
+        await server.close()
+    assert "asked for at most 3 articles" in info.value.message

@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
-from omniurl.resolvers.errors import NotFound, PlanError, ProtocolError, ReplyError
+from omniurl.resolvers.errors import (
+    LimitExceeded,
+    NotFound,
+    PlanError,
+    ProtocolError,
+    ReplyError,
+)
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.plan import Plan, Step
 from omniurl.resolvers.resource import Entry, Resource
@@ -157,7 +163,9 @@ async def _overview(
         raise _unexpected(reply, role.upper(), component="newsgroup")
     group = _group_name(plan)
     entries: list[Entry] = []
+    asked = plan.details.max_articles
     async for line in session.data_lines(f"the {role.upper()} listing"):
+        _within(len(entries) + 1, asked, f"{role.upper()} (asked for at most {asked} articles)")
         ov = parse_overview(line)
         info: dict[str, object] = {
             "number": ov.number,
@@ -192,8 +200,10 @@ async def _listgroup(
     if reply.code != 211:
         raise _unexpected(reply, "LISTGROUP", component="newsgroup")
     group = _group_name(plan)
-    entries = []
+    entries: list[Entry] = []
+    asked = plan.details.max_articles
     async for line in session.data_lines("the LISTGROUP listing"):
+        _within(len(entries) + 1, asked, f"LISTGROUP (asked for at most {asked} articles)")
         number = parse_article_number(line)
         entries.append(
             Entry(
@@ -219,8 +229,18 @@ async def _list(
         return
     if reply.code != 215:
         raise _unexpected(reply, step.shown)
-    entries = []
+    entries: list[Entry] = []
+    held = 0
+    limit = options.max_entries
     async for line in session.data_lines("the list of newsgroups"):
+        held += len(line) + 64  # a group's Entry, roughly: bounded by max_buffered
+        if held > options.max_buffered:
+            raise LimitExceeded(
+                f"the list of newsgroups is larger than {options.max_buffered} bytes",
+                component="newsgroup",
+            )
+        if limit is not None:
+            _within(len(entries) + 1, limit, "the list of newsgroups (--max-entries)")
         active = parse_active(line)
         entries.append(
             Entry(
@@ -308,6 +328,13 @@ def _article_error(reply: Reply) -> Exception:
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _within(count: int, limit: int, what: str) -> None:
+    """A reply longer than what was asked for is refused, never held (a server can send an
+    OVER reply that never ends): :class:`LimitExceeded` at the first entry too many."""
+    if count > limit:
+        raise LimitExceeded(f"{what}: the server sent more", component="newsgroup")
 
 
 def _due(role: str, state: _State) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from ..base import Follow
-from ..errors import InputNeeded, NotFound, ProtocolError, ReplyError
+from ..errors import InputNeeded, LimitExceeded, NotFound, ProtocolError, ReplyError
 from ..net import close_writer, open_tcp
 from ..options import Options
 from ..plan import Plan, Step
@@ -192,6 +192,14 @@ async def _search(conv: _Conversation, plan: Plan) -> Resource:
             component="database",
             code=_text(diagnostics[0].code) if diagnostics else reply.search_status,
             reply=conv.replies[-1],
+        )
+    asked = plan.details.max_documents
+    if len(headers) > asked:
+        # The search asked for at most this many documents (MaxDocumentsRetrieved): a reply
+        # with more (10⁶ hits took 817 MB) is the server's error, not a longer listing.
+        raise LimitExceeded(
+            f"the WAIS server sent {len(headers)} hits; the search asked for at most {asked}",
+            component="search",
         )
     return Resource(
         plan,

@@ -124,6 +124,15 @@ class Options:
     #: arrive (the CLI, ``fetch_many``, the clients' ``stream``); otherwise ``resolve``
     #: reads a streaming listing whole into ``Resource.entries`` before returning.
     stream_listings: bool = False
+    #: Trust these CA certificates (PEM file, ``--cacert``) instead of the system's store.
+    ca_file: str | None = None
+    #: Trust the hashed CA certificates in this directory (``--capath``, ``c_rehash`` names).
+    ca_path: str | None = None
+    #: A client certificate (PEM, ``--cert``) and its key (``--key``; None: in the cert file).
+    client_cert: str | None = None
+    client_key: str | None = None
+    #: The lowest TLS version offered (``--tlsv1.2``/``--tlsv1.3``): "1.2" or "1.3".
+    tls_min_version: str = "1.2"
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

@@ -89,7 +89,51 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
         action="store_true",
         help="use proxies from the environment (HTTP_PROXY...); off by default",
     )
+    add_tls_arguments(parser)
     add_resolver_arguments(parser, plugins=plugins)
+
+
+def add_tls_arguments(parser: argparse.ArgumentParser) -> None:
+    """TLS options for every scheme that speaks it (curl's names; see resolvers.tls)."""
+    g = parser.add_argument_group("TLS")
+    g.add_argument(
+        "--cacert",
+        metavar="FILE",
+        help="trust the CA certificates in FILE (PEM) instead of the system's store; "
+        "default: $SSL_CERT_FILE when set",
+    )
+    g.add_argument(
+        "--capath",
+        metavar="DIR",
+        help="trust the hashed CA certificates in DIR; default: $SSL_CERT_DIR when set",
+    )
+    g.add_argument("--cert", metavar="FILE", help="offer the client certificate in FILE (PEM)")
+    g.add_argument(
+        "--key", metavar="FILE", help="the client certificate's key (default: in --cert)"
+    )
+    floor = g.add_mutually_exclusive_group()
+    floor.add_argument(
+        "--tlsv1.2",
+        dest="tls_min_version",
+        action="store_const",
+        const="1.2",
+        default="1.2",
+        help="use TLS 1.2 or later (the default)",
+    )
+    floor.add_argument(
+        "--tlsv1.3", dest="tls_min_version", action="store_const", const="1.3", help="use TLS 1.3"
+    )
+
+
+def tls_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``Options`` fields of :func:`add_tls_arguments`."""
+    return {
+        "ca_file": getattr(args, "cacert", None),
+        "ca_path": getattr(args, "capath", None),
+        "client_cert": getattr(args, "cert", None),
+        "client_key": getattr(args, "key", None),
+        "tls_min_version": getattr(args, "tls_min_version", None) or "1.2",
+    }
 
 
 def _seconds(text: str) -> float:
@@ -191,6 +235,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         max_entries=getattr(args, "max_entries", None),
         speed_limit=max(getattr(args, "speed_limit", 1), 0),
         speed_time=getattr(args, "speed_time", 60.0),
+        **tls_options(args),
         **kw,
     )
 

@@ -52,6 +52,8 @@ def transport_key(options: Options, scheme: str, proxy: str | None) -> Transport
         proxy,
         options.policy,
         options.verify_tls,
+        (options.ca_file, options.ca_path, options.client_cert, options.client_key),
+        options.tls_min_version,
         frozenset(options.resolve.items()),
         options.connect_timeout,
         options.chunk_size,

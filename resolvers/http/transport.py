@@ -199,8 +199,10 @@ class PolicyBackend(httpcore.AsyncNetworkBackend):
 
 
 def ssl_context(options: Options) -> ssl.SSLContext:
-    """Verified TLS by default (the system's CA store); ``--insecure`` turns checks off."""
-    return httpx.create_ssl_context(verify=options.verify_tls, trust_env=False)
+    """Verified TLS by default; trust anchors, client certificate and floor from resolvers.tls."""
+    from ..tls import ssl_context as build
+
+    return build(options)
 
 
 def env_proxy(scheme: str, host: str) -> str | None:

@@ -32,6 +32,7 @@ from ..net import resolve_addresses, with_timeout
 from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Resource
+from ..tls import ssl_context as tls_context
 from .planner import Relay
 
 
@@ -105,10 +106,8 @@ async def _connect_socket(relay: Relay, options: Options) -> tuple[socket.socket
 async def _send(plan: Plan, options: Options, relay: Relay) -> list[str]:
     """Carry out the SMTP steps; return the server's replies."""
     sock, _address, _port = await _connect_socket(relay, options)
-    context = ssl.create_default_context()
-    if not options.verify_tls:
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
+    # One context for implicit TLS and STARTTLS: trust anchors, client certificate, floor.
+    context = tls_context(options)
     smtp = aiosmtplib.SMTP(
         # Connected to the checked address; the name is what TLS verifies (implicit TLS
         # here, STARTTLS in its step).
@@ -146,10 +145,7 @@ async def _step(
     if op == "ehlo":
         return await smtp.ehlo(hostname=step.get("helo"))
     if op == "starttls":
-        return await smtp.starttls(
-            server_hostname=relay.host,
-            validate_certs=options.verify_tls,
-        )
+        return await smtp.starttls(server_hostname=relay.host, tls_context=tls_context(options))
     if op == "auth":
         password = await _password(relay, options)
         # One AUTH, with the strongest mechanism both sides know (aiosmtplib's preference:

@@ -4,42 +4,135 @@ The library's front door::
 
     import omniurl
     url = omniurl.parse("ftp://ftp.example.org/pub/README;type=a")
-    print(omniurl.plan(url).to_json()["steps"])
-    async with await omniurl.resolve(url) as resource:
+    print(omniurl.plan(url).to_json()["steps"])          # what would be sent; sends nothing
+    async with omniurl.resolve(url) as resource:          # plan, check, execute
         async for chunk in resource: ...
-    data = omniurl.get("gopher://localhost:7070/0/about.txt")   # synchronous facade
+    data = omniurl.get("gopher://localhost:7070/0/about.txt")   # synchronous, any thread
+    async with omniurl.AsyncClient() as client:           # shared connections, batches
+        async for result in client.fetch_many(urls): ...
+
+Every error omniurl raises derives from :class:`OmniurlError` and is exported here.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+import typing
 
-from omniurl.schemes import URL, OmniurlError, URLError, parse
+from omniurl.schemes import URL, parse
+from omniurl.schemes.errors import (
+    AuthorityError,
+    EncodingError,
+    HostError,
+    OmniurlError,
+    PortError,
+    SchemeError,
+    SchemeSyntaxError,
+    URLError,
+)
 
-if TYPE_CHECKING:
-    from omniurl.resolvers.core import check, get, plan, resolve
+if typing.TYPE_CHECKING:
+    from omniurl.batch import FetchResult, fetch_many
+    from omniurl.client import AsyncClient, Client
+    from omniurl.resolvers.core import Resolving, check, fetch, get, plan, resolve
+    from omniurl.resolvers.errors import (
+        AddressRefused,
+        AuthError,
+        ClientClosed,
+        ConfigurationError,
+        ConnectError,
+        ConnectionClosed,
+        DeadlineExceeded,
+        DelimiterRefused,
+        HeaderRefused,
+        InputNeeded,
+        LimitExceeded,
+        MailAddressRefused,
+        NotFound,
+        PlanError,
+        PolicyError,
+        PortRefused,
+        ProtocolError,
+        RedirectRefused,
+        ReplyError,
+        ResolveError,
+        ResolveTimeout,
+        ResumeUnsupported,
+        SchemeRefused,
+        StatusError,
+        TooManyRedirects,
+        TooSlow,
+        TransportError,
+        UnsupportedScheme,
+    )
     from omniurl.resolvers.options import Options
+    from omniurl.resolvers.plan import Plan, Step, WireValue
     from omniurl.resolvers.policy import DEFAULT, STRICT, Policy
+    from omniurl.resolvers.resource import Entry, Listing, Resource
 
 __version__ = "0.1.0"
 
+#: The resolvers' error classes, exported here so a caller catches them from one place.
+_ERROR_NAMES = [
+    "AddressRefused",
+    "AuthError",
+    "ConfigurationError",
+    "ConnectError",
+    "ConnectionClosed",
+    "DeadlineExceeded",
+    "DelimiterRefused",
+    "HeaderRefused",
+    "InputNeeded",
+    "LimitExceeded",
+    "MailAddressRefused",
+    "NotFound",
+    "PlanError",
+    "PolicyError",
+    "PortRefused",
+    "ProtocolError",
+    "RedirectRefused",
+    "ReplyError",
+    "ResolveError",
+    "ResolveTimeout",
+    "ResumeUnsupported",
+    "SchemeRefused",
+    "StatusError",
+    "TooManyRedirects",
+    "TooSlow",
+    "TransportError",
+    "UnsupportedScheme",
+]
+
 # The resolvers (and asyncio with them) are imported on first use of one of these names:
 # ``python -m omniurl parse`` imports this package and needs none of them (PEP 562).
-_FROM_RESOLVERS = {
+_LAZY = {
     "DEFAULT": "omniurl.resolvers.policy",
     "STRICT": "omniurl.resolvers.policy",
-    "Options": "omniurl.resolvers",
-    "Policy": "omniurl.resolvers",
-    "check": "omniurl.resolvers",
-    "get": "omniurl.resolvers",
-    "plan": "omniurl.resolvers",
-    "resolve": "omniurl.resolvers",
+    "Policy": "omniurl.resolvers.policy",
+    "Options": "omniurl.resolvers.options",
+    "Plan": "omniurl.resolvers.plan",
+    "Step": "omniurl.resolvers.plan",
+    "WireValue": "omniurl.resolvers.plan",
+    "Entry": "omniurl.resolvers.resource",
+    "Listing": "omniurl.resolvers.resource",
+    "Resource": "omniurl.resolvers.resource",
+    "Resolving": "omniurl.resolvers.core",
+    "check": "omniurl.resolvers.core",
+    "fetch": "omniurl.resolvers.core",
+    "get": "omniurl.resolvers.core",
+    "plan": "omniurl.resolvers.core",
+    "resolve": "omniurl.resolvers.core",
+    "AsyncClient": "omniurl.client",
+    "Client": "omniurl.client",
+    "ClientClosed": "omniurl.resolvers.errors",
+    "FetchResult": "omniurl.batch",
+    "fetch_many": "omniurl.batch",
+    **dict.fromkeys(_ERROR_NAMES, "omniurl.resolvers.errors"),
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _FROM_RESOLVERS.get(name)
+def __getattr__(name: str) -> typing.Any:
+    module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
@@ -47,15 +140,65 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
     "DEFAULT",
     "STRICT",
     "URL",
+    "AddressRefused",
+    "AsyncClient",
+    "AuthError",
+    "AuthorityError",
+    "Client",
+    "ClientClosed",
+    "ConfigurationError",
+    "ConnectError",
+    "ConnectionClosed",
+    "DeadlineExceeded",
+    "DelimiterRefused",
+    "EncodingError",
+    "Entry",
+    "FetchResult",
+    "HeaderRefused",
+    "HostError",
+    "InputNeeded",
+    "LimitExceeded",
+    "Listing",
+    "MailAddressRefused",
+    "NotFound",
     "OmniurlError",
     "Options",
+    "Plan",
+    "PlanError",
     "Policy",
+    "PolicyError",
+    "PortError",
+    "PortRefused",
+    "ProtocolError",
+    "RedirectRefused",
+    "ReplyError",
+    "ResolveError",
+    "ResolveTimeout",
+    "Resolving",
+    "Resource",
+    "ResumeUnsupported",
+    "SchemeError",
+    "SchemeRefused",
+    "SchemeSyntaxError",
+    "StatusError",
+    "Step",
+    "TooManyRedirects",
+    "TooSlow",
+    "TransportError",
     "URLError",
+    "UnsupportedScheme",
+    "WireValue",
     "check",
+    "fetch",
+    "fetch_many",
     "get",
     "parse",
     "plan",

@@ -37,6 +37,7 @@ from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.secrets import mask_passwords
 
 #: ``open(url, options)`` -> an async context manager yielding the resolved :class:`Resource`
 #: (``AsyncClient.stream`` in a client; ``omniurl.resolve`` otherwise).
@@ -95,6 +96,8 @@ class _Job:
     text: str
     url: URL
     key: HostKey
+    #: With ``resume``: the file name given in input order (the same list, the same names).
+    name: str | None = None
 
 
 def host_key(url: URL, options: Options) -> HostKey:
@@ -112,21 +115,7 @@ def host_key(url: URL, options: Options) -> HostKey:
 
 def shown(text: str) -> str:
     """``text`` with a userinfo password masked (``ftp://u:****@h/``) for records and logs."""
-    scheme_end = text.find("://")
-    if scheme_end < 0:
-        return text
-    start = scheme_end + 3
-    end = len(text)
-    for stop in "/?#":
-        at = text.find(stop, start)
-        if at >= 0:
-            end = min(end, at)
-    authority = text[start:end]
-    userinfo, sep, hostport = authority.rpartition("@")
-    if not sep or ":" not in userinfo:
-        return text
-    user = userinfo.split(":", 1)[0]
-    return f"{text[:start]}{user}:****@{hostport}{text[end:]}"
+    return mask_passwords(text)
 
 
 def exit_status_of(exc: BaseException) -> int:
@@ -180,21 +169,39 @@ async def _source(urls: URLSource) -> AsyncIterator[str | URL]:
             yield item
 
 
+#: The name of a directory, a menu or a bare host's content, by scheme: never the host,
+#: a port or a Gopher item type ("127.0.0.1:8081", "1").
+INDEX_NAMES = {
+    "http": "index.html",
+    "https": "index.html",
+    "gopher": "gophermap.txt",
+    "gophers": "gophermap.txt",
+    "ftp": "index.txt",
+    "file": "index.txt",
+}
+
+
 def output_name(url: URL) -> str:
-    """A file name for ``url`` in an output folder: its last path segment, never a dot-file
-    or a path, ``index`` for a directory, a menu or a bare host."""
+    """A file name for ``url`` (``-O``, ``--output-dir``), from the URL the user gave — never
+    one the server chose (a redirect to ``/.bashrc`` is still saved under the first URL's
+    name: wget's CVE-2010-2252): its last path segment, decoded, never a dot-file, never a
+    path separator or a control character; a directory, a menu or a bare host gets
+    :data:`INDEX_NAMES`' name."""
     text = str(url).split("#", 1)[0]
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
     name = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
+    if path.endswith("/"):
+        name = ""  # a directory
     name = name.split(";", 1)[0].split("?", 1)[0].split("%09", 1)[0]
     from omniurl.schemes.percent import unquote_to_bytes
 
     decoded = unquote_to_bytes(name).decode("utf-8", "replace")
     decoded = decoded.replace("/", "_").replace("\\", "_").replace("\x00", "_")
     decoded = "".join(ch if ch.isprintable() else "_" for ch in decoded).lstrip(".")
-    if not decoded or (url.scheme.startswith("gopher") and len(path.strip("/")) <= 1):
-        decoded = "index"
+    menu = url.scheme.startswith("gopher") and (len(path.strip("/")) <= 1 or path[:1] in ("1", "7"))
+    if not decoded or decoded in ("..", ".") or menu:
+        decoded = INDEX_NAMES.get(url.scheme, "index")
     return decoded[:200]
 
 
@@ -221,9 +228,100 @@ async def _listing_bytes(resource: Resource) -> AsyncIterator[bytes]:
         yield (json.dumps(entry.to_json(), ensure_ascii=False) + "\n").encode()
 
 
+def _names_in_input_order(taken: set[str], name: str) -> str:
+    """``name``, else ``stem.1.ext``, ``stem.2.ext``… — the first not given to an earlier
+    URL of this batch: a rerun of the same list gives every URL the same file again."""
+    stem, dot, ext = name.rpartition(".")
+    if not dot or not stem:
+        stem, ext = name, ""
+    n = 0
+    candidate = name
+    while candidate in taken:
+        n += 1
+        candidate = f"{stem}.{n}{'.' + ext if ext else ''}"
+    taken.add(candidate)
+    return candidate
+
+
+def _resumable(url: URL, options: Options) -> bool:
+    """Whether ``url``'s plan can start at an offset (resolvers.resume): only then is a
+    failed transfer's part file kept for the next run."""
+    from omniurl.resolvers.core import plan
+
+    try:
+        return bool(plan(url, options.with_(resume_from=0)).get("resumable", False))
+    except OmniurlError:
+        return False
+
+
+async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Path) -> FetchResult:
+    """``-C -`` in a batch: each URL continues its own ``.NAME.part`` (or ``NAME``, which a
+    complete earlier run left: the server then says nothing is missing and nothing is
+    sent again); a failure keeps the part for the next run where the scheme can resume."""
+    from omniurl.partial import Kept, Partial
+
+    assert job.name is not None
+    started = time.monotonic()
+    partial = Partial(folder / job.name)
+    kind = media_type = None
+    chain: tuple[str, ...] = ()
+    try:
+        kept = partial.kept(job.text)
+        for _attempt in range(2):
+            opts = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
+            async with opener(job.url, opts) as resource:
+                kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
+                outcome = str(resource.metadata.get("resume") or "restart")
+                if outcome == "refetch":  # the part is longer than the resource: whole
+                    kept = Kept(0, None, None)
+                    continue
+                total = resource.metadata.get("total")
+                total = total if isinstance(total, int) else resource.size
+                if outcome == "complete":
+                    if kept.source == partial.part:
+                        partial.commit(total)
+                    break
+                if resource.kind != "content":
+                    raise ConfigurationError(
+                        f"{job.url.scheme}: only content can be resumed, not a {resource.kind}",
+                        component="scheme",
+                    )
+                validator = resource.metadata.get("validator")
+                partial.remember(job.text, validator if isinstance(validator, str) else None, total)
+                with partial.open(kept, outcome) as fh:
+                    async for chunk in resource:
+                        fh.write(chunk)
+                partial.commit(total)
+                break
+        with open(partial.target, "rb") as fh:
+            digest = hashlib.file_digest(fh, "sha256")
+        return FetchResult(
+            index=job.index,
+            url=shown(job.text),
+            ok=True,
+            bytes=partial.target.stat().st_size,
+            sha256=digest.hexdigest(),
+            media_type=media_type,
+            kind=kind,
+            elapsed=time.monotonic() - started,
+            chain=tuple(shown(c) for c in chain),
+            path=str(partial.target),
+        )
+    except (OmniurlError, OSError) as exc:
+        if not _resumable(job.url, options):
+            partial.discard()
+        return _failed(job.index, job.text, exc, time.monotonic() - started, kind, chain)
+    except BaseException:
+        if not _resumable(job.url, options):
+            partial.discard()
+        raise
+
+
 async def _fetch_one(
     job: _Job, options: Options, opener: Opener, output_dir: Path | None
 ) -> FetchResult:
+    if job.name is not None and output_dir is not None:
+        return await _fetch_resumed(job, options, opener, output_dir)
     started = time.monotonic()
     digest = hashlib.sha256()
     count = 0
@@ -318,23 +416,31 @@ async def fetch_many(
     output_dir: str | os.PathLike[str] | None = None,
     opener: Opener | None = None,
     window: int | None = None,
+    resume: bool = False,
 ) -> AsyncIterator[FetchResult]:
     """Fetch every URL of ``urls``; yield one :class:`FetchResult` per URL as each finishes.
 
     ``concurrency`` bounds the transfers running at once, ``per_host`` those to one server
     (after ``--resolve``).  At most ``window`` URLs (default ``4 * concurrency``) are read
     ahead of the finished ones.  ``output_dir`` stores each content under a collision-free
-    name; without it content is only counted and hashed.
+    name; without it content is only counted and hashed.  ``resume`` (with ``output_dir``)
+    is ``-C -``: names are given in input order (the same list, the same names), each
+    transfer continues its ``.NAME.part`` or ends at once when ``NAME`` is complete, and a
+    failed one keeps its part for the next run (where the scheme can resume).
     """
     if concurrency < 1 or per_host < 1:
         raise ConfigurationError(
             "concurrency and per_host must be at least 1", component="concurrency"
         )
-    options = options or Options()
+    # Listings are written as their entries arrive (never held whole).
+    options = (options or Options()).with_(stream_listings=True)
     opener = opener or _default_opener
     folder = Path(output_dir) if output_dir is not None else None
     if folder is not None and not folder.is_dir():
         raise ConfigurationError(f"no such folder: {folder}", component="output")
+    if resume and folder is None:
+        raise ConfigurationError("resume needs an output folder", component="output")
+    taken: set[str] = set()
     limit = max(window or 4 * concurrency, concurrency)
     source = _source(urls).__aiter__()
     waiting: dict[HostKey, deque[_Job]] = {}
@@ -359,7 +465,8 @@ async def fetch_many(
                     yield _failed(index, text, exc)
                     index += 1
                     continue
-                waiting.setdefault(key, deque()).append(_Job(index, text, url, key))
+                name = _names_in_input_order(taken, output_name(url)) if resume else None
+                waiting.setdefault(key, deque()).append(_Job(index, text, url, key, name))
                 index += 1
                 queued += 1
             # Input order across hosts (each host's queue is in order already): with

@@ -5,7 +5,9 @@ Public surface::
     plan(url, options)         -> Plan      (pure: what `omniurl plan` prints)
     check(url, options)        -> Plan      (plan + safety policy)
     await resolve(url, options) -> Resource (plan, check, execute, follow)
-    get(url, options)          -> bytes     (synchronous facade)
+    async with resolve(url) as resource: …  (the same, closed on leaving)
+    await fetch(url, options)  -> bytes | Listing (all of it)
+    get(url, options)          -> bytes | Listing (synchronous facade, any thread)
     register("scheme")                      (class decorator for resolvers)
 """
 
@@ -13,28 +15,31 @@ from __future__ import annotations
 
 from . import errors, policy
 from .base import Follow, Resolver
-from .core import check, get, plan, resolve, run
+from .core import Resolving, check, fetch, get, plan, resolve, run
 from .errors import *  # noqa: F403
 from .options import Options
 from .plan import Plan, Step, WireValue
 from .policy import DEFAULT, STRICT, Policy
 from .registry import known, register
-from .resource import Entry, Resource
+from .resource import Entry, Listing, Resource
 
 __all__ = [
     "DEFAULT",
     "STRICT",
     "Entry",
     "Follow",
+    "Listing",
     "Options",
     "Plan",
     "Policy",
     "Resolver",
+    "Resolving",
     "Resource",
     "Step",
     "WireValue",
     "check",
     "errors",
+    "fetch",
     "get",
     "known",
     "plan",

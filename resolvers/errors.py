@@ -8,7 +8,8 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         ├── UnsupportedScheme            -- no resolver is registered for the scheme
         ├── PlanError                    -- the URL is valid but names no action we can plan
         │   ├── ConfigurationError       -- something the URL needs is not configured
-        │   └── InputNeeded              -- the URL needs input (a search query, a form)
+        │   ├── InputNeeded              -- the URL needs input (a search query, a form)
+        │   └── ResumeUnsupported        -- -C asked of a protocol that cannot start midway
         ├── PolicyError                  -- refused by the safety policy; nothing was sent
         │   ├── PortRefused
         │   ├── DelimiterRefused
@@ -20,13 +21,17 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         ├── TransportError               -- the network failed us
         │   ├── ConnectError
         │   ├── ResolveTimeout
+        │   │   ├── DeadlineExceeded     -- the whole transfer outlasted --max-time
+        │   │   └── TooSlow              -- below --speed-limit for --speed-time
         │   └── ConnectionClosed         -- closed early: the reply is truncated
         ├── ProtocolError                -- the server spoke, but not as the protocol says
+        │   ├── TooManyRedirects         -- a redirect or referral loop
         │   └── LimitExceeded            -- a line or reply larger than our bound
         ├── ReplyError                   -- the server refused (FTP 550, HTTP 404, Gopher 3)
         │   ├── NotFound
         │   └── StatusError              -- HTTP, with .status
-        └── AuthError                    -- credentials missing or refused
+        ├── AuthError                    -- credentials missing or refused
+        └── ClientClosed (RuntimeError)  -- a client (or its pools) used after closing
 
 Every error carries ``component`` (the URL part to blame where there is one).
 """
@@ -62,6 +67,11 @@ class InputNeeded(PlanError):
     def __init__(self, message: str, *, component: str | None = None, prompt: str = "") -> None:
         super().__init__(message, component=component)
         self.prompt = prompt or message
+
+
+class ResumeUnsupported(PlanError):
+    """A resumed transfer (``-C``) was asked of a URL whose protocol cannot start at an
+    offset (Gopher, NNTP, WAIS…) or of a listing; nothing was sent."""
 
 
 class PolicyError(ResolveError):
@@ -123,12 +133,26 @@ class ResolveTimeout(TransportError):
     """A connect or a read took longer than its timeout."""
 
 
+class DeadlineExceeded(ResolveTimeout):
+    """The whole transfer took longer than ``--max-time`` (``Options.max_time``)."""
+
+
+class TooSlow(ResolveTimeout):
+    """The transfer stayed below ``--speed-limit`` bytes/s for ``--speed-time`` seconds (or
+    sent no content within ``--speed-time``)."""
+
+
 class ConnectionClosed(TransportError):
     """The server closed the connection before the reply was complete."""
 
 
 class ProtocolError(ResolveError):
     """The server's reply does not follow the protocol."""
+
+
+class TooManyRedirects(ProtocolError):
+    """More redirects or referrals than ``Policy.max_redirects``: requests were sent (a
+    redirect loop is the servers' fault, exit 6 — not a refusal before sending)."""
 
 
 class LimitExceeded(ProtocolError):
@@ -165,3 +189,8 @@ class StatusError(ReplyError):
 
 class AuthError(ResolveError):
     """Credentials are missing (and none could be asked for) or the server refused them."""
+
+
+class ClientClosed(ResolveError, RuntimeError):
+    """An ``omniurl.AsyncClient``/``Client`` — or a resolve through its shared connections —
+    used after the client was closed.  A ``RuntimeError`` too, as httpx's is."""

@@ -1,4 +1,5 @@
-"""Dot-terminated multi-line text (RFC 3977 §3.1.1, RFC 1436, RFC 5321 §4.5.2).
+"""Lines of text off the wire, and dot-terminated multi-line text (RFC 3977 §3.1.1, RFC 1436,
+RFC 5321 §4.5.2).
 
 NNTP articles, Gopher text and SMTP data share one framing: lines end in CRLF, a line that
 starts with "." has another "." put in front of it, and a lone "." ends the block.  Clients
@@ -7,7 +8,9 @@ and our test servers use these two functions, so the rule lives in one place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+
+from .errors import LimitExceeded
 
 
 def dot_stuff(lines: Iterable[bytes]) -> bytes:
@@ -29,3 +32,31 @@ def dot_unstuff(line: bytes) -> bytes | None:
     if line.startswith(b".."):
         return line[1:]
     return line
+
+
+async def split_lines(
+    body: AsyncIterator[bytes], max_line: int, *, what: str = "line"
+) -> AsyncGenerator[bytes, None]:
+    """The lines of ``body`` (without CR LF or LF) as they arrive — never the whole text in
+    memory — each bounded by ``max_line`` (:class:`LimitExceeded` names ``what`` and its
+    number); a final line without its LF is a line too."""
+    buf = bytearray()
+    number = 0
+    async for chunk in body:
+        buf += chunk
+        start = 0
+        while True:
+            end = buf.find(b"\n", start)
+            if end < 0:
+                break
+            number += 1
+            stop = end - 1 if end > start and buf[end - 1] == 13 else end
+            if stop - start > max_line:
+                raise LimitExceeded(f"{what} {number} is longer than {max_line} bytes")
+            yield bytes(buf[start:stop])
+            start = end + 1
+        del buf[:start]
+        if len(buf) > max_line:
+            raise LimitExceeded(f"{what} {number + 1} is longer than {max_line} bytes")
+    if buf:
+        yield bytes(buf[:-1] if buf.endswith(b"\r") else buf)

@@ -192,7 +192,13 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
     for address, to_port in addresses:
         options.note("*", f"connecting to {address} port {to_port}")
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock = socket.socket(family, socket.SOCK_STREAM)
+        except OSError as exc:  # EMFILE/ENFILE: out of file descriptors, a typed error
+            raise ConnectError(
+                f"cannot open a socket for {host}:{port}: {exc.strerror or exc}",
+                component="host",
+            ) from None
         sock.setblocking(False)
         try:
             # asyncio.timeout, not wait_for: the same bound without a task per connect (the

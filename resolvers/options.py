@@ -104,6 +104,26 @@ class Options:
     #: Use proxies from the environment (HTTP_PROXY...); off unless the caller opts in.
     trust_env: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: Resume a transfer at this byte offset (``-C``): FTP ``REST``, HTTP ``Range``.  0 is a
+    #: whole transfer; a scheme that cannot start at an offset refuses a plan with one.
+    resume_from: int = 0
+    #: The validator (strong ETag or Last-Modified) of the first response, for HTTP's
+    #: ``If-Range`` (RFC 9110 §13.1.5): a resource that changed comes back whole.
+    resume_validator: str | None = None
+    #: The whole transfer (connect to last byte, redirects and referrals included) ends
+    #: after this many seconds (``--max-time``; None: no limit).  resolvers.deadline.
+    max_time: float | None = None
+    #: A transfer slower than ``speed_limit`` bytes/s for ``speed_time`` seconds ends
+    #: (``--speed-limit``/``--speed-time``; 0 turns it off).  The default stops a trickle.
+    speed_limit: int = 1
+    speed_time: float = 60.0
+    #: A listing with more entries ends with LimitExceeded (``--max-entries``; None: no
+    #: bound but ``max_buffered`` for a listing read whole).
+    max_entries: int | None = None
+    #: Leave listings on the wire, to be read with ``Resource.aiter_entries()`` as they
+    #: arrive (the CLI, ``fetch_many``, the clients' ``stream``); otherwise ``resolve``
+    #: reads a streaming listing whole into ``Resource.entries`` before returning.
+    stream_listings: bool = False
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

@@ -58,6 +58,9 @@ class Step:
     values: tuple[WireValue, ...] = ()
     #: Free, step-specific data for the executor (e.g. the TYPE a RETR expects); never sent.
     meta: tuple[tuple[str, Any], ...] = ()
+    #: What the step is for, in the scheme's own vocabulary (FTP ``"cwd"``, ``"transfer"``;
+    #: NNTP ``"group"``…): executors dispatch on it, never on a step's position or bytes.
+    role: str | None = None
 
     @classmethod
     def line(
@@ -69,6 +72,7 @@ class Step:
         values: Iterable[WireValue] = (),
         meta: dict[str, Any] | None = None,
         encoding: str = "utf-8",
+        role: str | None = None,
     ) -> Step:
         """A command line; ``text`` given as ``str`` is encoded losslessly (surrogateescape)."""
         data = text if isinstance(text, bytes) else text.encode(encoding, "surrogateescape")
@@ -81,10 +85,13 @@ class Step:
             when=when,
             values=tuple(values),
             meta=tuple((meta or {}).items()),
+            role=role,
         )
 
     def get(self, key: str, default: Any = None) -> Any:
-        """Look up a ``meta`` entry."""
+        """Look up a ``meta`` entry (``"role"`` is the typed field when set)."""
+        if key == "role" and self.role is not None:
+            return self.role
         for k, v in self.meta:
             if k == key:
                 return v
@@ -114,10 +121,15 @@ class Plan:
     transport: Transport | None
     steps: tuple[Step, ...]
     explicit_port: bool = False
-    #: Scheme-specific facts the executor needs and ``plan -v`` may show (never sent).
+    #: Scheme-specific facts the executor needs (never sent), as ``(key, value)`` pairs.
     meta: tuple[tuple[str, Any], ...] = field(default=())
+    #: The same facts typed: a frozen dataclass of the scheme's planner (``FTPDetails``,
+    #: ``HTTPDetails``) that its executor reads by attribute.  :meth:`get` sees both.
+    details: Any = None
 
     def get(self, key: str, default: Any = None) -> Any:
+        if self.details is not None and hasattr(self.details, key):
+            return getattr(self.details, key)
         for k, v in self.meta:
             if k == key:
                 return v

@@ -82,6 +82,14 @@ DELIMITERS: dict[str, frozenset[int]] = {
 }
 
 
+#: Schemes a redirect or referral never leads to, and why: they do not retrieve anything, so
+#: following one would act (send mail, open a session) on a server's word.
+NOT_RETRIEVALS: dict[str, str] = {
+    "mailto": "a mailto: URL sends mail, which a server's redirect must not make us do",
+    "telnet": "a telnet: URL opens an interactive session, not a resource to fetch",
+}
+
+
 #: Header fields a ``mailto:`` URL may set without the caller's leave.  RFC 6068 §3: a
 #: resolver is only expected to understand "subject" and "body" (and "to"/"cc" add
 #: recipients); §6: a URL must not be able to set fields such as "From", "Bcc", "Received"
@@ -207,6 +215,24 @@ class Policy:
         if reason is not None:
             raise PortRefused(f"port {port} refused: {reason}{hint}", port=port, reason=reason)
 
+    def check_data_port(self, port: int) -> None:
+        """A data port the *server* named (FTP ``EPSV``/``PASV``): never a cross-protocol
+        target nor a reserved port below 1024 — a hostile FTP server could otherwise point
+        our data connection at a local Redis (6379) or SMTP.  The strict preset's "default
+        ports only" does not apply: passive ports are never default ones."""
+        if port in self.allow_ports:
+            return
+        reason = why_blocked(port) if port in self.blocked_ports else None
+        if reason is None and port < 1024:
+            reason = "in the reserved space below 1024 (RFC 1738 §6)"
+        if reason is not None:
+            raise PortRefused(
+                f"the server's data port {port} refused: {reason}; allow it with "
+                f"--allow-port {port}",
+                port=port,
+                reason=reason,
+            )
+
     def check_address(self, address: str, *, host: str) -> None:
         """Refuse an address DNS gave for ``host`` that the policy forbids."""
         if self.allow_private_addresses:
@@ -233,6 +259,12 @@ class Policy:
         if target.scheme == "file" and source.scheme != "file":
             raise RedirectRefused(
                 f"{kind} from {source.scheme}: to file: is never followed", component="location"
+            )
+        if target.scheme in NOT_RETRIEVALS:
+            raise RedirectRefused(
+                f"{kind} from {source.scheme}: to {target.scheme}: is never followed: "
+                f"{NOT_RETRIEVALS[target.scheme]}",
+                component="location",
             )
         if target.scheme != source.scheme and not self.redirect_scheme_change:
             raise RedirectRefused(

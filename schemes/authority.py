@@ -242,6 +242,15 @@ def parse_port(text: str, start: int, end: int, *, strict: bool) -> int | None:
                 "':' is followed by no port number (§3.1)", component="port", offset=start
             )
         return None
+    if "@" in text[start:end]:
+        # "user:password@host" where the scheme takes no user (news, nntp, gopher…): the
+        # text after ":" is a password, so it is not echoed (schemes.secrets).
+        raise AuthorityError(
+            "this URL's authority holds a user name and password (user:…@host), which "
+            "its scheme does not take (§3.1)",
+            component="user",
+            offset=start,
+        )
     if not grammar.DIGITS_RE.fullmatch(text, start, end):
         raise PortError(
             f"the port {text[start:end]!r} is not a decimal number (§3.1)",

@@ -13,14 +13,15 @@ where the problem starts, so a person can see exactly what to fix.
 
 from __future__ import annotations
 
+from .secrets import mask_passwords
+
 
 class OmniurlError(Exception):
     """Root of every error omniurl raises on purpose."""
 
-    #: Short machine-readable name used in JSON output (``{"error": {"type": ...}}``).
-    type_name: str = "error"
-
     def __init__(self, message: str, *, component: str | None = None) -> None:
+        # A message that quotes a URL never carries its password (schemes.secrets).
+        message = mask_passwords(message)
         super().__init__(message)
         self.message = message
         self.component = component

@@ -130,11 +130,6 @@ class FTPURL(InternetURL):
             out += ";type=" + self.typecode
         return out + format_fragment(self.fragment)
 
-    @property
-    def path_segments(self) -> tuple[str, ...]:
-        """All decoded segments: ``cwd`` then ``name``."""
-        return (*self.cwd, self.name)
-
     def components(self) -> dict[str, Any]:
         out = self.authority_json()
         out["cwd"] = [display(s) for s in self.cwd]

@@ -117,11 +117,6 @@ def bad_escape() -> Pattern[str]:
     return re.compile(f"%(?![{HEX}]{{2}})")
 
 
-def component_plus(cls: str) -> str:
-    """``1*[ <cls> | escape ]`` as a pattern string."""
-    return f"(?:[{cls}]|{ESCAPE})++"
-
-
 # -- the fast path ---------------------------------------------------------------------------
 # Each scheme compiles one pattern for its whole scheme-specific part from the pieces below
 # and tries it first: one match validates the common, strictly valid URL.  These pieces accept

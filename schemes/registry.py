@@ -8,6 +8,7 @@ hot path of :func:`parse` is one dictionary lookup).
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -15,18 +16,7 @@ from typing import TYPE_CHECKING
 from . import grammar
 from .base import URL
 from .errors import EncodingError, SchemeError, URLError
-from .file import FileURL
-from .ftp import FTPURL
 from .generic import GenericURL
-from .gopher import GopherURL
-from .http import HTTPSURL, HTTPURL
-from .mailto import MailtoURL
-from .news import NewsURL
-from .nntp import NNTPURL
-from .prospero import ProsperoURL
-from .rfc1630 import URNURL, CidURL, MidURL
-from .telnet import TelnetURL
-from .wais import WAISURL
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoints
@@ -37,28 +27,50 @@ ENTRY_POINT_GROUP = "omniurl.schemes"
 # U+DC80-U+DCFF that ``surrogateescape`` uses for octets 80-FF (strict mode takes ASCII only).
 _NOT_OCTETS = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 
-BUILTIN: tuple[type[URL], ...] = (
-    FTPURL,
-    HTTPURL,
-    HTTPSURL,
-    GopherURL,
-    MailtoURL,
-    NewsURL,
-    NNTPURL,
-    TelnetURL,
-    WAISURL,
-    FileURL,
-    ProsperoURL,
-    MidURL,
-    CidURL,
-    URNURL,
-)
-
-_classes: dict[str, type[URL]] = {name: cls for cls in BUILTIN for name in cls.schemes}
-# name -> the class's bound ``_parse_at``: the hot path's one dictionary lookup.
-_parsers: dict[str, Callable[[str, int, str, bool], URL]] = {
-    name: cls._parse_at for name, cls in _classes.items()
+#: The built-in classes by scheme name, as ``(module, class)``: each is imported on the
+#: first URL of its scheme (importing all twelve cost ~25 ms of every ``omniurl`` start).
+BUILTIN_SCHEMES: dict[str, tuple[str, str]] = {
+    "ftp": ("ftp", "FTPURL"),
+    "http": ("http", "HTTPURL"),
+    "https": ("http", "HTTPSURL"),
+    "gopher": ("gopher", "GopherURL"),
+    "mailto": ("mailto", "MailtoURL"),
+    "news": ("news", "NewsURL"),
+    "nntp": ("nntp", "NNTPURL"),
+    "telnet": ("telnet", "TelnetURL"),
+    "wais": ("wais", "WAISURL"),
+    "file": ("file", "FileURL"),
+    "prospero": ("prospero", "ProsperoURL"),
+    "mid": ("rfc1630", "MidURL"),
+    "cid": ("rfc1630", "CidURL"),
+    "urn": ("rfc1630", "URNURL"),
 }
+
+_classes: dict[str, type[URL]] = {}
+# name -> the class's bound ``_parse_at``: the hot path's one dictionary lookup.
+_parsers: dict[str, Callable[[str, int, str, bool], URL]] = {}
+
+
+def builtin_class(name: str) -> type[URL] | None:
+    """The built-in class of scheme ``name`` (imported now if it was not), or None; it is
+    registered unless a class was registered in-process for the name first."""
+    spec = BUILTIN_SCHEMES.get(name)
+    if spec is None:
+        return None
+    module = importlib.import_module(f"{__package__}.{spec[0]}")
+    cls: type[URL] = getattr(module, spec[1])
+    if name not in _classes:
+        _classes[name] = cls
+        _parsers[name] = cls._parse_at
+    return _classes[name]
+
+
+def __getattr__(name: str) -> object:
+    if name == "BUILTIN":  # every built-in class, imported (for callers that list them)
+        return tuple(cls for n in BUILTIN_SCHEMES if (cls := builtin_class(n)) is not None)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _loaded = False
 
 
@@ -92,13 +104,13 @@ def _load_entry_points() -> None:
         return
     _loaded = True
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name.lower() not in _classes:
+        if ep.name.lower() not in _classes and ep.name.lower() not in BUILTIN_SCHEMES:
             register(ep.name, ep.load())
 
 
 def scheme_class(name: str) -> type[URL] | None:
     """The class registered for ``name``, or None (then :func:`parse` uses GenericURL)."""
-    cls = _classes.get(name.lower())
+    cls = _classes.get(name.lower()) or builtin_class(name.lower())
     if cls is None and not _loaded:
         _load_entry_points()
         cls = _classes.get(name.lower())
@@ -107,6 +119,8 @@ def scheme_class(name: str) -> type[URL] | None:
 
 def registered() -> dict[str, type[URL]]:
     """A copy of the scheme -> class table (entry points included)."""
+    for name in BUILTIN_SCHEMES:
+        builtin_class(name)
     _load_entry_points()
     return dict(_classes)
 

@@ -161,3 +161,14 @@ async def test_an_unreadable_list_is_a_typed_error(root: Path) -> None:
     status, _out, err = await run_cli("get", "-i", str(root / "no-such-list"))
     assert status == 3
     assert b"cannot read the URL list" in err
+
+
+def test_the_progress_line_counts_against_the_lists_total(tmp_path: Path) -> None:
+    from omniurl.cli.batch import Tally, count_urls
+
+    listing = tmp_path / "urls.txt"
+    listing.write_text("# two\nhttp://a/1\n\n  http://a/2  \n")
+    assert count_urls(["http://b/"], [str(listing)]) == 3
+    assert count_urls([], ["-"]) is None  # standard input is read once, as it comes
+    tally = Tally(total=3)
+    assert tally.line().startswith("0 of 3 URLs: 0 ok, 0 failed, 0 B in ")

@@ -198,7 +198,13 @@ async def test_plan_prints_one_json_object_per_url() -> None:
         "when": [None, "reply 331; the password is asked for", None, None, None,
                  "EPSV refused", None, "after a complete transfer"],
     }  # fmt: skip
-    assert second["steps"] == ["GET /a?b HTTP/1.1"]
+    assert second["steps"] == [
+        "GET /a?b HTTP/1.1",
+        "Host: example.com",
+        "User-Agent: omniurl/0.1",
+        "Accept: */*",
+        "Accept-Encoding: identity",
+    ]
 
 
 async def test_plan_masks_a_password_in_the_url() -> None:
@@ -372,27 +378,36 @@ async def test_output_file_receives_a_listing_too(
 
 
 @pytest.mark.parametrize("name", ["[/]", "[link=http://evil.example/]click me[/link]"])
-def test_listing_table_shows_server_text_literally(
+async def test_listing_on_a_terminal_shows_server_text_literally(
     name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Entry names come from the server: on a terminal, the rich table must show them as
-    text, never read them as rich markup (a MarkupError traceback, or a forged hyperlink)."""
+    """Entry names come from the server: on a terminal they are shown as text, never read
+    as markup (a MarkupError traceback, or a forged hyperlink), and control characters are
+    escaped; the URL column is never cut."""
     import argparse
     import sys
-    from types import SimpleNamespace
 
     from omniurl.cli.get import show_listing
-    from omniurl.resolvers.resource import Entry
+    from omniurl.resolvers.plan import Plan
+    from omniurl.resolvers.resource import Entry, Resource
+    from omniurl.schemes import parse
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setenv("COLUMNS", "200")
-    resource = SimpleNamespace(
-        url="ftp://127.0.0.1/[/]", entries=[Entry(name=name, kind="file", url="ftp://h/x")]
-    )
-    show_listing(argparse.Namespace(json=False), resource)  # type: ignore[arg-type]
+    monkeypatch.setenv("COLUMNS", "60")
+    long_url = "ftp://h/" + "x" * 80
+    url = parse("ftp://127.0.0.1/d/")
+    plan = Plan(url=url, scheme="ftp", host="127.0.0.1", port=21, transport="tcp", steps=())
+    entries = [
+        Entry(name=name, kind="file", url="ftp://h/x"),
+        Entry(name="bell\x07", kind="file", url=long_url),
+    ]
+    resource = Resource(plan, kind="listing", entries=entries)
+    await show_listing(argparse.Namespace(json=False), resource)
     shown = capsys.readouterr().out
-    assert name in shown
+    assert name[:25] in shown  # as text (cut to the room the URL leaves)
     assert "\x1b]8;" not in shown  # no OSC 8 hyperlink
+    assert "\x07" not in shown and "bell\\x07" not in shown.splitlines()[2]  # narrow: URL only
+    assert long_url in shown.splitlines()[2]  # whole, on one line
 
 
 def test_wais_hit_table_shows_server_text_literally(
@@ -413,3 +428,31 @@ def test_wais_hit_table_shows_server_text_literally(
     presented = WAISResolver().present(resource, argparse.Namespace(json=False))  # type: ignore[arg-type]
     assert asyncio.run(presented) == 0
     assert "[/]headline" in capsys.readouterr().out
+
+
+async def test_everyday_manners() -> None:
+    """--version; a URL typed without its scheme gets the question a person needs; long
+    options are never abbreviations (``--prox`` is not ``--proxy-env``)."""
+    from _ftphttp import run_cli
+
+    status, out, _err = await run_cli("--version")
+    assert status == 0 and out.startswith(b"omniurl ")
+    status, _out, err = await run_cli("get", "127.0.0.1:8081/x")
+    assert status == 2
+    assert b"no scheme: did you mean http://127.0.0.1:8081/x ?" in err
+    status, _out, err = await run_cli("get", "--proxy-e", "http://127.0.0.1:9/")
+    assert status == 2 and b"unrecognized arguments: --proxy-e" in err
+
+
+async def test_serve_on_a_port_in_use_is_one_line() -> None:
+    import socket
+
+    from _ftphttp import run_cli
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, _out, err = await run_cli("serve", "gopher", "--port", str(port))
+    assert status == 1
+    assert err.count(b"\n") == 1 and b"cannot serve gopher on 127.0.0.1:" in err

@@ -18,6 +18,7 @@ from omniurl.resolvers.errors import (
     PolicyError,
     RedirectRefused,
     ResolveTimeout,
+    TooManyRedirects,
     UnsupportedScheme,
 )
 from omniurl.resolvers.lines import dot_stuff, dot_unstuff
@@ -131,7 +132,7 @@ async def test_redirects_are_followed_and_chained() -> None:
 
 async def test_redirects_are_bounded() -> None:
     options = Options(policy=resolvers.DEFAULT.with_(max_redirects=3))
-    with pytest.raises(PolicyError, match="more than 3 redirects"):
+    with pytest.raises(TooManyRedirects, match="more than 3 redirects"):
         await resolvers.resolve("x-coretest:hop:9", options)
     assert len(CoreTestResolver.sent) == 4
 

@@ -112,3 +112,18 @@ async def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Pa
         await asyncio.wait_for(resolvers.resolve(f"file://{fifo}", OPTS), 5)
     assert info.value.component == "path"
     assert "pipe" in info.value.message
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pty")
+async def test_a_terminal_device_is_refused_without_blocking() -> None:
+    """file:///dev/pts/N would block on a read nobody can cancel (and keep Ctrl-C from
+    ending the process): only regular files are read."""
+    master, slave = os.openpty()
+    try:
+        with pytest.raises(ReplyError) as info:
+            await asyncio.wait_for(resolvers.resolve(f"file://{os.ttyname(slave)}", OPTS), 5)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert info.value.component == "path"
+    assert "a character device, not a regular file" in info.value.message

@@ -6,6 +6,7 @@ a free port; the test stops it.  Skips where vsftpd is not installed.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import urllib.parse
 from collections.abc import AsyncIterator
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import OPTS, VSFTPD, running, start_vsftpd, transcript
+from _ftphttp import OPTS, VSFTPD, run_cli, running, start_vsftpd, transcript
 
 from omniurl import resolvers
 from omniurl.resolvers.errors import NotFound
@@ -104,3 +105,19 @@ async def test_kept_connection_reused_with_vsftpd(vsftpd: str) -> None:
     assert lines.count("> USER anonymous") == 1
     assert lines.count("> CWD pub") == 1
     assert lines[-2:] == ["> QUIT", "< 221 Goodbye."]
+
+
+async def test_resume_with_rest_yields_the_whole_file(vsftpd: str, tmp_path: Path) -> None:
+    """-C -: what a transfer cut at byte K left in .big.bin.part is continued with REST K
+    (vsftpd's 350), and the file is vsftpd's, byte for byte."""
+    k = 1_234_567
+    out = tmp_path / "big.bin"
+    (tmp_path / ".big.bin.part").write_bytes(BIG[:k])
+    status, _out, err = await run_cli(
+        "get", "-v", "-C", "-", "-o", str(out), f"ftp://{vsftpd}/pub/big.bin"
+    )
+    assert status == 0, err
+    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(BIG).digest()
+    assert f"> REST {k}".encode() in err and b"< 350 " in err
+    assert f"< 213 {len(BIG)}".encode() in err
+    assert not (tmp_path / ".big.bin.part").exists()

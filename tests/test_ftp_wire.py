@@ -332,3 +332,36 @@ async def test_a_dead_data_port_is_not_blamed_on_the_urls_host() -> None:
         assert str(dead_port) in info.value.message
     finally:
         await control.close()
+
+
+async def test_a_transfer_shorter_than_announced_is_an_error_not_a_file() -> None:
+    """The 150 reply announces 1,000,000 bytes, the data connection closes after 7, control
+    says 226: a ConnectionClosed naming both sizes, never a truncated "complete" file."""
+    data_server = await start_recording(greeting=b"payload")
+    data_port = data_server.port
+
+    def respond(line: bytes) -> bytes | None:
+        verb = line.split(b" ", 1)[0]
+        answers = {
+            b"USER": b"331 pw\r\n",
+            b"PASS": b"230 ok\r\n",
+            b"TYPE": b"200 ok\r\n",
+            b"EPSV": b"229 Entering Extended Passive Mode (|||%d|)\r\n" % data_port,
+            b"RETR": b"150 Opening BINARY mode data connection (1000000 bytes)\r\n226 done\r\n",
+            b"QUIT": b"221 bye\r\n",
+        }
+        return answers.get(verb)
+
+    control = await start_recording(greeting=b"220 scripted\r\n", respond=respond)
+    try:
+        resource = await resolvers.resolve(f"ftp://{control.netloc}/f.bin", OPTS)
+        read = asyncio.ensure_future(resource.read())
+        await recording_of(data_server).wait_for(lambda r: r.connections == 1)
+        await data_server.close()
+        with pytest.raises(ConnectionClosed) as info:
+            await asyncio.wait_for(read, 10)
+    finally:
+        await control.close()
+        await data_server.close()
+    assert "closed after 7 bytes; the server announced 1000000" in info.value.message
+    assert info.value.component == "name"

@@ -368,7 +368,8 @@ async def test_gopher_plus_moved_is_followed(gopher: Any) -> None:
     async with scripted(b"--3\r\nAdmin <a@h>\r\n" + target + b".\r\n") as port:
         resource = await fetch(f"gopher://127.0.0.1:{port}/0/old%09%09+")
         assert resource.chain == [f"gopher://127.0.0.1:{port}/0/old%09%09+"]
-        assert resource.data == b"Hello from the omniurl demo tree.\r\n"
+        # Asked for again as Gopher+ ("/pub/hello.txt<TAB>+"): the item's data as sent.
+        assert resource.data == b"Hello from the omniurl demo tree.\n"
         with pytest.raises(Follow):
             await fetch(f"gopher://127.0.0.1:{port}/0/old%09%09+", Options(follow=False))
 

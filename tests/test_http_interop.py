@@ -6,13 +6,15 @@ a free port; the test stops it.  Skips where nginx is not installed.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import NGINX, OPTS, running, start_nginx
+from _ftphttp import NGINX, OPTS, run_cli, running, start_nginx
 
 from omniurl import resolvers
 from omniurl.resolvers.errors import RedirectRefused, StatusError
@@ -71,3 +73,27 @@ async def test_404_is_status_error(nginx: str) -> None:
     with pytest.raises(StatusError) as info:
         await resolvers.resolve(f"http://{nginx}/nope", OPTS)
     assert info.value.status == 404
+
+
+@pytest.mark.parametrize("validator", ["first", "stale", None])
+async def test_resume_with_range_and_if_range(
+    nginx: str, tmp_path: Path, validator: str | None
+) -> None:
+    """-C -: Range from byte K with If-Range on nginx's ETag (206, appended); a stale
+    validator gets the whole file (200, restarted — never appended); none: Range alone."""
+    k = 999_999
+    url = f"http://{nginx}/pub/big.bin"
+    async with await resolvers.resolve(url, OPTS) as first:
+        etag = first.metadata["validator"]
+    assert etag.startswith('"')
+    out = tmp_path / "big.bin"
+    (tmp_path / ".big.bin.part").write_bytes(BIG[:k] if validator != "stale" else b"?" * k)
+    if validator is not None:
+        sent = etag if validator == "first" else '"stale-0"'
+        record = {"url": url, "validator": sent, "total": len(BIG)}
+        (tmp_path / ".big.bin.part.json").write_text(json.dumps(record))
+    status, _out, err = await run_cli("get", "-v", "-C", "-", "-o", str(out), url)
+    assert status == 0, err
+    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(BIG).digest()
+    assert f"> range: bytes={k}-".encode() in err.lower()
+    assert (b"206 Partial Content" in err) == (validator != "stale")

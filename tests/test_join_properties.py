@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
-import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -79,10 +78,6 @@ def test_fragment_of_the_reference_is_kept_and_the_base_one_dropped(base: str, r
         assert split_reference(target).fragment == split_reference(ref).fragment
 
 
-def _parser_available() -> bool:
-    return schemes.scheme_class("http") is not None and schemes.scheme_class("ftp") is not None
-
-
 @st.composite
 def parseable_bases(draw: st.DrawFn) -> str:
     scheme = draw(st.sampled_from(["http", "ftp", "gopher", "file"]))
@@ -97,8 +92,6 @@ def parseable_bases(draw: st.DrawFn) -> str:
 
 @given(parseable_bases(), st.data())
 def test_join_results_parse(base: str, data: st.DataObject) -> None:
-    if not _parser_available():
-        pytest.skip("schemes.parse has no http/ftp parser yet (branch schemes-parse)")
     scheme = split_reference(base).scheme
     # ftp, gopher and file have no search part in RFC 1738 and no ";" in segments: their
     # references have neither

@@ -206,7 +206,7 @@ def _smtp_responder(line: bytes) -> bytes:
 async def test_mail_and_rcpt_lines_are_exactly_the_planned_ones(url: str, sender: str) -> None:
     async with await start_recording(greeting=b"220 r\r\n", respond=_smtp_responder) as rec:
         options = relay_options(rec).with_(email=sender)
-        planned = [s.data for s in check(url, options).steps if s.get("op") in ("mail", "rcpt")]
+        planned = [s.data for s in check(url, options).steps if s.role in ("mail", "rcpt")]
         async with await resolve(url, options) as r:
             assert r.metadata["sent"] is True
         lines = recording_of(rec).received.split(b"\r\n")

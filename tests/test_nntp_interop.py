@@ -1,7 +1,7 @@
 """Interop: omniurl's client against INN (inn2, a real news server started unprivileged on a
 loopback port), and lynx (a real news client) against omniurl's server.
 
-INN's steps follow /work/shared/notes/dependencies.md: a private copy of /etc/news with every
+INN's steps follow docs/dependencies.md: a private copy of /etc/news with every
 path in a scratch folder, db/active and db/newsgroups written by hand, ``makedbz -i -o``,
 ``innd -f`` as user news, articles posted over NNTP, ``ctlinnd shutdown`` at the end.  The
 tests skip with a reason where inn2 or lynx is absent or the test cannot become user news.

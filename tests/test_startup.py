@@ -105,6 +105,19 @@ def test_parse_imports_no_resolver() -> None:
     assert not top(modules) & set(HEAVY)
 
 
+@pytest.mark.parametrize(
+    "url",
+    ["ftp://h/pub/f.txt", "http://h/x", "gopher://h/1/", "nntp://h/g/1", "mailto:a@b.example",
+     "telnet://h/", "wais://h/db", "prospero://h/x", "file:///etc/hosts"],
+)  # fmt: skip
+def test_plan_imports_no_event_loop_no_tls_and_no_executor(url: str) -> None:
+    status, out, modules = run_probe("plan", url)
+    assert status == 0, out
+    assert "steps" in json.loads(out)
+    assert not {"asyncio", "ssl", "httpx", "aioftp", "telnetlib3"} & top(modules)
+    assert not [m for m in modules if m.endswith(".executor") or ".sessions." in m]
+
+
 def test_help_is_complete_and_imports_no_server_and_no_resolver() -> None:
     status, out, modules = run_probe("--help")
     assert status == 0
@@ -308,7 +321,11 @@ def plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     try:
         yield reads
     finally:
+        # Keep the built-ins the test imported (a module imports once: it would never
+        # register again), drop the plugin.
+        imported = {k: v for k, v in registry._registry.items() if k != "x-startup"}
         registry._registry.clear()
+        registry._registry.update(imported)
         registry._registry.update(saved)
 
 

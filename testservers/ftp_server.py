@@ -3,7 +3,7 @@
 (Imported only when an FTP server starts — aioftp is slow to import, and every ``omniurl``
 command lists the servers; :mod:`testservers.ftp` is the light front.)
 
-aioftp's server answers 502 to ``NLST``, ``SIZE`` and ``NOOP`` (notes/dependencies.md); RFC 1738
+aioftp's server answers 502 to ``NLST``, ``SIZE`` and ``NOOP`` (docs/dependencies.md); RFC 1738
 §3.2.2 needs ``NLST`` for ``;type=d``, and clients use the other two, so they are added here.
 Every command line is recorded exactly as it arrived (``info["commands"]``, bytes without the
 line ending, ``PASS`` included) so a test can check that the wire equals the plan.
@@ -36,7 +36,7 @@ _EOF = "\x00eof"
 
 class _Quiet(logging.Filter):
     """aioftp logs a traceback when a client drops without QUIT or the server closes with live
-    connections (notes/dependencies.md): expected here, so filtered — only those two."""
+    connections (docs/dependencies.md): expected here, so filtered — only those two."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None

@@ -1,7 +1,8 @@
 """A small HTTP/1.1 server on h11 for the tests and the demo: serves a directory.
 
 h11 does the framing (the protocol as pure functions over bytes); this module does the I/O.
-``GET`` and ``HEAD`` of files (streamed in blocks, with ``Content-Length`` and a media type),
+``GET`` and ``HEAD`` of files (streamed in blocks, with ``Content-Length``, a media type, an
+``ETag`` and ``Range: bytes=N-`` answered with 206 for resumed transfers),
 directories as a short HTML index (a directory asked for without its trailing ``/`` is
 redirected to it, 301, as real servers do), keep-alive.  ``routes`` maps a request target to a
 scripted answer ``(status, headers, body)`` — redirects and errors for the tests.  Every
@@ -37,7 +38,9 @@ class _Handler:
         routes: Mapping[str, Route],
         requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]],
         truncate_after: int | None,
+        ignore_ranges: bool = False,
     ) -> None:
+        self.ignore_ranges = ignore_ranges
         self.root = root
         self.routes = routes
         self.requests = requests
@@ -129,20 +132,47 @@ class _Handler:
                 _index(path, path_part), head,
             )  # fmt: skip
             return True
-        return await self.file(conn, writer, path, head)
+        return await self.file(conn, writer, path, head, request.headers)
 
     async def file(
-        self, conn: h11.Connection, writer: asyncio.StreamWriter, path: Path, head: bool
+        self,
+        conn: h11.Connection,
+        writer: asyncio.StreamWriter,
+        path: Path,
+        head: bool,
+        request_headers: Sequence[tuple[bytes, bytes]] = (),
     ) -> bool:
-        size = path.stat().st_size
+        info = path.stat()
+        size = info.st_size
         media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        headers = [("Content-Length", str(size)), ("Content-Type", media)]
-        await self.send(conn, writer, h11.Response(status_code=200, headers=headers, reason=b"OK"))
+        # A strong validator (RFC 9110 §8.8.3) from size and mtime, as nginx makes its ETag.
+        etag = f'"{info.st_mtime_ns:x}-{size:x}"'
+        validators = [("ETag", etag), ("Accept-Ranges", "none" if self.ignore_ranges else "bytes")]
+        start = _range_start(request_headers, etag) if not self.ignore_ranges else None
+        if start is not None and start >= size:
+            await self.simple(
+                conn, writer, 416, [("Content-Range", f"bytes */{size}"), *validators], b"", head
+            )
+            return True
+        if start is not None:
+            headers = [
+                ("Content-Length", str(size - start)),
+                ("Content-Range", f"bytes {start}-{size - 1}/{size}"),
+                ("Content-Type", media),
+                *validators,
+            ]
+            response = h11.Response(status_code=206, headers=headers, reason=b"Partial Content")
+        else:
+            start = 0
+            headers = [("Content-Length", str(size)), ("Content-Type", media), *validators]
+            response = h11.Response(status_code=200, headers=headers, reason=b"OK")
+        await self.send(conn, writer, response)
         if head:
             await self.send(conn, writer, h11.EndOfMessage())
             return True
         sent = 0
         with path.open("rb") as fh:
+            fh.seek(start)
             while True:
                 block = await asyncio.to_thread(fh.read, BLOCK)
                 if not block:
@@ -155,6 +185,24 @@ class _Handler:
                 await self.send(conn, writer, h11.Data(data=block))
         await self.send(conn, writer, h11.EndOfMessage())
         return True
+
+
+def _range_start(headers: Sequence[tuple[bytes, bytes]], etag: str) -> int | None:
+    """The first byte a ``Range: bytes=N-`` asks for (RFC 9110 §14.2), or None for the whole
+    file: no Range, another form of range, or an ``If-Range`` that does not match the
+    current ETag (§13.1.5: the resource changed, so it is sent whole)."""
+    fields = {name.lower(): value.decode("latin-1") for name, value in headers}
+    value = fields.get(b"range")
+    if value is None:
+        return None
+    if_range = fields.get(b"if-range")
+    if if_range is not None and if_range != etag:
+        return None
+    unit, _, spec = value.partition("=")
+    first, dash, last = spec.strip().partition("-")
+    if unit.strip().lower() != "bytes" or not dash or last or not first.isdigit():
+        return None
+    return int(first)
 
 
 def _reason(status: int) -> bytes:
@@ -183,17 +231,28 @@ async def start_http(
     routes: Mapping[str, Route] | None = None,
     truncate_after: int | None = None,
     tls: ssl.SSLContext | None = None,
+    ignore_ranges: bool = False,
 ) -> RunningServer:
     """Serve ``root`` over HTTP/1.1 (HTTPS with ``tls``); ``info["requests"]`` lists what
-    arrived."""
+    arrived, ``info["connections"]`` counts connections ``opened`` and ``closed``.  Files
+    carry an ETag and honour ``Range: bytes=N-`` (206, or 416 past the end) unless
+    ``ignore_ranges`` (a server that always answers 200 with the whole file)."""
     requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]] = []
-    handler = _Handler(Path(root).resolve(), dict(routes or {}), requests, truncate_after)
+    handler = _Handler(
+        Path(root).resolve(), dict(routes or {}), requests, truncate_after, ignore_ranges
+    )
     connections = ConnectionTasks()
 
+    counts = {"opened": 0, "closed": 0}
+
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        # The server is closing: end this connection's task quietly.
-        with contextlib.suppress(asyncio.CancelledError):
-            await handler.serve(reader, writer)
+        counts["opened"] += 1
+        try:
+            # The server is closing: end this connection's task quietly.
+            with contextlib.suppress(asyncio.CancelledError):
+                await handler.serve(reader, writer)
+        finally:
+            counts["closed"] += 1
 
     server = await asyncio.start_server(connections.track(serve), host, port, ssl=tls)
     bound_port = server.sockets[0].getsockname()[1]
@@ -201,7 +260,13 @@ async def start_http(
     async def close() -> None:
         await connections.close(server)
 
-    return RunningServer("http", host, bound_port, close, info={"requests": requests})
+    return RunningServer(
+        "http",
+        host,
+        bound_port,
+        close,
+        info={"requests": requests, "handler": handler, "connections": counts},
+    )
 
 
 @register("http", "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)")

@@ -54,6 +54,31 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
     g.add_argument("--connect-timeout", type=float, default=10.0, metavar="S", help="seconds (10)")
     g.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds per read (30)")
     g.add_argument(
+        "-m",
+        "--max-time",
+        type=_seconds,
+        metavar="S",
+        help="end the whole transfer after S seconds, redirects and referrals included "
+        "(curl's -m; default: no limit)",
+    )
+    g.add_argument(
+        "--speed-limit",
+        type=int,
+        default=1,
+        metavar="B",
+        help="end a transfer slower than B bytes/s for --speed-time seconds (1; 0: never); "
+        "before the content starts, connecting, login and headers must end within "
+        "--speed-time",
+    )
+    g.add_argument("--speed-time", type=_seconds, default=60.0, metavar="S", help="seconds (60)")
+    g.add_argument(
+        "--max-entries",
+        type=int,
+        metavar="N",
+        help="end a listing (menu, directory, group, search) after N entries with an error "
+        "(exit 6); listings are printed as they arrive, never held whole",
+    )
+    g.add_argument(
         "--email",
         help="e-mail address sent as the anonymous FTP password (default: $EMAIL)",
     )
@@ -65,6 +90,17 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
         help="use proxies from the environment (HTTP_PROXY...); off by default",
     )
     add_resolver_arguments(parser, plugins=plugins)
+
+
+def _seconds(text: str) -> float:
+    """A positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a positive number of seconds, not {text!r}")
+    return value
 
 
 def add_resolver_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:
@@ -149,10 +185,20 @@ def options_from_args(args: argparse.Namespace) -> Options:
         verify_tls=not args.insecure,
         trust_env=args.proxy_env,
         extra=extra,
+        max_time=getattr(args, "max_time", None),
+        # The command prints (or saves) a listing as its entries arrive.
+        stream_listings=True,
+        max_entries=getattr(args, "max_entries", None),
+        speed_limit=max(getattr(args, "speed_limit", 1), 0),
+        speed_time=getattr(args, "speed_time", 60.0),
         **kw,
     )
 
 
 def _stderr_transcript(direction: str, text: str) -> None:
-    sys.stderr.write(f"{direction} {text}\n")
+    from omniurl.schemes.secrets import mask_passwords
+
+    from .emit import terminal_safe
+
+    sys.stderr.write(f"{direction} {terminal_safe(mask_passwords(text))}\n")
     sys.stderr.flush()

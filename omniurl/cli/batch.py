@@ -54,6 +54,22 @@ def url_source(urls: Iterable[str], input_files: Iterable[str]) -> Iterator[str]
             yield from read_url_lines(handle)
 
 
+def count_urls(urls: Iterable[str], input_files: Iterable[str]) -> int | None:
+    """How many URLs :func:`url_source` will yield, when every list is a regular file
+    (counted line by line, nothing kept); None when one is standard input or unreadable."""
+    total = len(list(urls))
+    for name in input_files:
+        path = Path(name)
+        if name == "-" or not path.is_file():
+            return None
+        try:
+            with path.open(encoding="utf-8", errors="surrogateescape") as handle:
+                total += sum(1 for _ in read_url_lines(handle))
+        except OSError:
+            return None
+    return total
+
+
 class Manifest:
     """JSON Lines, one row per URL, flushed per row (an interrupted batch keeps its prefix)."""
 
@@ -82,7 +98,8 @@ class Manifest:
 class Tally:
     """Counts for the progress line and the closing summary."""
 
-    def __init__(self) -> None:
+    def __init__(self, total: int | None = None) -> None:
+        self.total = total
         self.done = 0
         self.failed = 0
         self.bytes = 0
@@ -100,8 +117,9 @@ class Tally:
     def line(self) -> str:
         elapsed = max(time.monotonic() - self.started, 1e-9)
         rate = self.bytes / elapsed
+        of = f" of {self.total}" if self.total is not None else ""
         return (
-            f"{self.done} URLs: {self.done - self.failed} ok, {self.failed} failed, "
+            f"{self.done}{of} URLs: {self.done - self.failed} ok, {self.failed} failed, "
             f"{_size(self.bytes)} in {elapsed:.1f} s ({_size(rate)}/s)"
         )
 
@@ -130,10 +148,13 @@ async def run_batch(
     quiet: bool = False,
     opener: Opener | None = None,
     stderr: TextIO | None = None,
+    resume: bool = False,
+    total: int | None = None,
 ) -> int:
-    """Fetch every URL; write the manifest; return the batch's exit status."""
+    """Fetch every URL; write the manifest; return the batch's exit status.  ``total`` (when
+    known) makes the progress line say "done of total"."""
     err = stderr or sys.stderr
-    tally = Tally()
+    tally = Tally(total)
     rows = Manifest(manifest)
     last_draw = 0.0
     results: AsyncIterator[FetchResult] = fetch_many(
@@ -143,6 +164,7 @@ async def run_batch(
         per_host=per_host,
         output_dir=output_dir,
         opener=opener,
+        resume=resume,
     )
     try:
         async for result in results:
@@ -196,6 +218,11 @@ def batch_usage_error(args: argparse.Namespace) -> str | None:
             "DIR or -O (each content saved under its URL's name), or --manifest FILE "
             "(contents only counted and hashed)"
         )
+    continue_at = getattr(args, "continue_at", None)
+    if continue_at is not None and continue_at != "-":
+        return "-C N names one offset: in a batch use -C - (each file continues its own part)"
+    if continue_at is not None and args.output_dir is None and not args.remote_name:
+        return "-C - continues files: give --output-dir DIR or -O"
     if args.parallel_max < 1 or args.parallel_max_host < 1:
         return "--parallel-max and --parallel-max-host must be at least 1"
     return None
@@ -216,6 +243,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
     folder = args.output_dir if args.output_dir is not None else "." if args.remote_name else None
     urls = url_source(args.urls, args.input)
     silent = bool(getattr(args, "silent", False))
+    show = sys.stderr.isatty() and not silent
     return await run_batch(
         urls,
         options,
@@ -223,8 +251,10 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         per_host=args.parallel_max_host,
         output_dir=folder,
         manifest=args.manifest,
-        show_progress=sys.stderr.isatty() and not silent,
+        show_progress=show,
         quiet=silent,
+        resume=getattr(args, "continue_at", None) is not None,
+        total=count_urls(args.urls, args.input) if show else None,
     )
 
 
@@ -232,6 +262,7 @@ __all__ = [
     "Manifest",
     "Tally",
     "batch_usage_error",
+    "count_urls",
     "is_batch",
     "read_url_lines",
     "run_batch",

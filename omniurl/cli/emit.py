@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.secrets import mask_passwords
 
 from .status import exit_status
 
@@ -21,9 +22,21 @@ def error_json(exc: OmniurlError) -> dict[str, Any]:
     return {"error": exc.to_json()}
 
 
+def terminal_safe(text: str) -> str:
+    """``text`` with control characters (but TAB) shown as escapes: a server's words (an FTP
+    550, a Gopher error item, an HTTP reason) can carry terminal escape sequences that would
+    otherwise reach the terminal and act there."""
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() or ch == "\t" else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
+
+
 def report(args: argparse.Namespace, exc: OmniurlError) -> int:
     if getattr(args, "json", False):
         print_json(error_json(exc))
     else:
-        sys.stderr.write(f"omniurl: {exc}\n")
+        sys.stderr.write(f"omniurl: {terminal_safe(mask_passwords(str(exc)))}\n")
     return exit_status(exc)

@@ -12,10 +12,11 @@ from omniurl.schemes.errors import OmniurlError
 
 from .arguments import options_from_args
 from .emit import print_json, report
-from .output import listing_lines, output_path, write_content
 from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
+from .text import parse_given
 
 if TYPE_CHECKING:
+    from omniurl.partial import Kept, Partial
     from omniurl.resolvers.options import Options
     from omniurl.resolvers.resource import Resource
 
@@ -46,9 +47,8 @@ of the first failure (below), and prints the counts on stderr.
 
 
 def cmd_get(args: argparse.Namespace) -> int:
-    import asyncio
-
     from .batch import batch_usage_error, is_batch, run_from_args, to_stdout
+    from .signals import run_command
 
     batch = is_batch(args)
     if batch:
@@ -60,10 +60,10 @@ def cmd_get(args: argparse.Namespace) -> int:
     try:
         if not batch:
             args.url = args.urls[0]
-            return asyncio.run(_get(args, options))
+            return run_command(_get(args, options))
         if to_stdout(args):
-            return asyncio.run(_get_each(args, options))
-        return asyncio.run(run_from_args(args, options))
+            return run_command(_get_each(args, options))
+        return run_command(run_from_args(args, options))
     except KeyboardInterrupt:
         sys.stderr.write("omniurl: interrupted\n")
         return EXIT_INTERRUPTED
@@ -86,13 +86,29 @@ async def _get_each(args: argparse.Namespace, options: Options) -> int:
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
+    from omniurl.partial import Kept
     from omniurl.resolvers import registry, resolve
 
+    from .output import listing_lines, output_path, write_content
+
+    resume: tuple[Partial, Kept] | None = None
     try:
-        url = schemes.parse(args.url)
+        url = parse_given(args.url)
+        if getattr(args, "continue_at", None) is not None:
+            resume = _kept(args, url)
+            if resume is None:
+                sys.stderr.write("omniurl: -C continues a file: give -o FILE or -O\n")
+                return EXIT_REFUSED
+            kept = resume[1]
+            options = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
         # Input a URL lacks (search words, form fields, a password) is asked for by the
         # resolvers themselves through ``options.ask``, which is the terminal here.
         resource = await resolve(url, options)
+        if resume is not None and resource.metadata.get("resume") == "refetch":
+            # The kept part is longer than the resource now is: fetch it whole.
+            await resource.aclose()
+            resume = (resume[0], Kept(0, None, None))
+            resource = await resolve(url, options.with_(resume_from=0, resume_validator=None))
     except OmniurlError as exc:
         return report(args, exc)
     async with resource:
@@ -104,12 +120,12 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             if resource.kind == "listing" and output_path(args, resource) is not None:
                 await write_content(args, resource, listing_lines(resource))
             elif resource.kind == "listing":
-                show_listing(args, resource)
+                await show_listing(args, resource)
             elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
             else:
-                await write_content(args, resource)
+                await write_content(args, resource, resume=resume)
         except OmniurlError as exc:
             return report(args, exc)
     if args.json:
@@ -117,23 +133,59 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     return EXIT_OK
 
 
-def show_listing(args: argparse.Namespace, resource: Resource) -> None:
-    if args.json:
-        return  # describe() at the end carries the entries
-    if sys.stdout.isatty():
-        from rich.console import Console
-        from rich.table import Table
-        from rich.text import Text
+def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | None:
+    """``-C``: the file to continue (``-o FILE``, or ``-O``'s name from the URL given) and
+    what of it is kept; None when the content has no file to go to."""
+    from pathlib import Path
 
-        # Text(): names and URLs come from the server, never rich markup ("[/]" would raise,
-        # "[link=...]" forge a hyperlink).
-        table = Table(title=Text(str(resource.url)), show_lines=False)
-        table.add_column("kind")
-        table.add_column("name")
-        table.add_column("url", overflow="fold")
-        for e in resource.entries:
-            table.add_row(Text(e.kind), Text(e.name), Text(e.url or ""))
-        Console().print(table)
+    from omniurl.batch import output_name
+    from omniurl.partial import Partial
+
+    if args.output and args.output != "-":
+        target = Path(args.output)
+    elif args.remote_name:
+        target = Path(output_name(url))
     else:
-        for e in resource.entries:
-            sys.stdout.write(f"{e.kind}\t{e.name}\t{e.url or ''}\n")
+        return None
+    partial = Partial(target)
+    at = None if args.continue_at == "-" else int(args.continue_at)
+    return partial, partial.kept(str(url), at)
+
+
+async def show_listing(args: argparse.Namespace, resource: Resource) -> None:
+    """Print a listing as its entries arrive (never the whole listing in memory).
+
+    Not a terminal: one ``kind<TAB>name<TAB>url`` line per entry.  A terminal: aligned
+    columns, the URL always whole on its line (a URL broken across lines cannot be copied);
+    a narrow terminal drops the kind column, then the name, before it would cut a URL.
+    ``--json`` collects the entries for the one JSON object printed at the end.
+    """
+    if args.json:
+        await resource.collect_entries()
+        return  # describe() at the end carries the entries
+    out = sys.stdout
+    if not out.isatty():
+        async for e in resource.aiter_entries():
+            out.write(f"{e.kind}\t{e.name}\t{e.url or ''}\n")
+        return
+    import shutil
+
+    from omniurl.schemes.secrets import mask_passwords
+
+    from .emit import terminal_safe
+
+    width = shutil.get_terminal_size((100, 24)).columns
+    out.write(terminal_safe(mask_passwords(str(resource.url))) + "\n")
+    async for e in resource.aiter_entries():
+        url = terminal_safe(e.url or "")
+        name = terminal_safe(e.name)
+        kind = f"{e.kind:<9.9}"
+        room = width - len(url) - 2
+        if room >= 10 + 12:  # kind, name and URL
+            line = f"{kind} {name[: room - 11]:<{room - 11}} {url}"
+        elif room >= 12:  # name and URL
+            line = f"{name[: room - 1]:<{room - 1}} {url}"
+        else:  # the URL alone (or the name, for an entry without one)
+            line = url or f"{kind} {name}"
+        out.write(line.rstrip() + "\n")
+    out.flush()

@@ -17,6 +17,7 @@ from .progress import Progress
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from omniurl.partial import Kept, Partial
     from omniurl.resolvers.resource import Resource
 
 
@@ -35,25 +36,35 @@ def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
     if args.output:
         return Path(args.output)
     if args.remote_name:
-        name = str(resource.url).rstrip("/").rsplit("/", 1)[-1].split(";", 1)[0]
-        name = name.split("?", 1)[0] or "index"
-        return Path(os.path.basename(name))
+        # The URL the user gave, never the one a redirect chose (wget's CVE-2010-2252):
+        # resource.chain[0] is where the redirects began.
+        from omniurl.batch import output_name
+        from omniurl.schemes import parse
+
+        given = resource.chain[0] if resource.chain else str(resource.url)
+        return Path(output_name(parse(given)))
     return None
 
 
 async def listing_lines(resource: Resource) -> AsyncIterator[bytes]:
     """A listing as ``show_listing`` prints it when stdout is no terminal (for ``-o``)."""
-    for e in resource.entries:
+    async for e in resource.aiter_entries():
         yield f"{e.kind}\t{e.name}\t{e.url or ''}\n".encode("utf-8", "surrogateescape")
 
 
 async def write_content(
-    args: argparse.Namespace, resource: Resource, chunks: AsyncIterable[bytes] | None = None
+    args: argparse.Namespace,
+    resource: Resource,
+    chunks: AsyncIterable[bytes] | None = None,
+    resume: tuple[Partial, Kept] | None = None,
 ) -> None:
     """Stream the body (or ``chunks``) to stdout or to a file, atomically: a temporary file in
     the same folder, renamed over the target only once the transfer completed."""
-    path = output_path(args, resource)
     source: AsyncIterable[bytes] = resource if chunks is None else chunks
+    if resume is not None:
+        await _write_resumed(resume[0], resume[1], resource, source)
+        return
+    path = output_path(args, resource)
     if path is None and args.json:
         # stdout carries the metadata JSON: the content is read (to know it arrived whole)
         # and counted, not printed.
@@ -105,12 +116,12 @@ async def write_content(
                         progress.update()
         except OSError as exc:  # the write or the final flush (a full disk)
             raise _output_failed(path, exc) from None
-        # mkstemp made the file private (0600); give it the mode a new file normally gets.
-        umask = os.umask(0)
-        os.umask(umask)
+        # mkstemp made the file private (0600): the target keeps its own mode, a new file
+        # gets the mode a new file normally gets.
+        from omniurl.partial import finish
+
         try:
-            os.chmod(tmp, 0o666 & ~umask)
-            os.replace(tmp, path)
+            finish(tmp, path)
         except OSError as exc:
             raise _output_failed(path, exc) from None
         resource.metadata["bytes"] = written
@@ -122,6 +133,45 @@ async def write_content(
     finally:
         if progress:
             progress.stop()
+
+
+async def _write_resumed(
+    partial: Partial, kept: Kept, resource: Resource, source: AsyncIterable[bytes]
+) -> None:
+    """``-C``: the bytes go to ``.NAME.part`` (appended to the kept ones when the server
+    sent a range), which becomes ``NAME`` once its size is the server's.  A failure or an
+    interruption keeps the part and its sidecar for the next ``-C -``."""
+    outcome = str(resource.metadata.get("resume") or "restart")
+    total = resource.metadata.get("total")
+    # A first attempt (nothing kept) has no resume metadata: the size the server announced.
+    total = total if isinstance(total, int) else resource.size
+    target = partial.target
+    try:
+        if outcome == "complete":
+            if kept.source == partial.part:
+                partial.commit(total)
+            resource.metadata.update(bytes=0, output=str(target))
+            return
+        validator = resource.metadata.get("validator")
+        partial.remember(
+            str(resource.url), validator if isinstance(validator, str) else None, total
+        )
+        progress = Progress(resource) if sys.stderr.isatty() else None
+        written = 0
+        try:
+            with partial.open(kept, outcome) as fh:
+                async for chunk in source:
+                    fh.write(chunk)
+                    written += len(chunk)
+                    if progress:
+                        progress.update()
+        finally:
+            if progress:
+                progress.stop()
+        partial.commit(total)
+    except OSError as exc:
+        raise _output_failed(target, exc) from None
+    resource.metadata.update(bytes=written, output=str(target))
 
 
 def _is_special(path: Path) -> bool:

@@ -43,6 +43,9 @@ class _Parser(argparse.ArgumentParser):
         wants_more: Callable[[argparse.Namespace], bool] | None = None,
         **kwargs: Any,
     ) -> None:
+        # No prefix matching of long options: "--proxy URL" must never be read as another
+        # option that starts the same way; every parser (subcommands too) is of this class.
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self._stages = list(stages)
         self._started = False
@@ -72,6 +75,13 @@ class _Parser(argparse.ArgumentParser):
     def format_help(self) -> str:
         self._run_stages(every=True)
         return super().format_help()
+
+
+def _offset(text: str) -> str:
+    """``-C``'s value: ``-`` or a byte offset (curl's ``--continue-at``)."""
+    if text == "-" or (text.isascii() and text.isdigit()):
+        return text
+    raise argparse.ArgumentTypeError(f"'-' or a byte offset, not {text!r}")
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -134,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
         + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from omniurl import __version__
+
+    parser.add_argument("--version", action="version", version=f"omniurl {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # plan and get: our options and the built-in resolvers', then the plugins' (see _Parser).
     resolve_stages = (
@@ -258,6 +271,15 @@ def build_parser() -> argparse.ArgumentParser:
         "-O", "--remote-name", action="store_true", help="write to a file named like the URL's"
     )
     p.add_argument(
+        "-C",
+        "--continue-at",
+        metavar="OFFSET",
+        type=_offset,
+        help="resume a transfer (FTP REST, HTTP Range): '-' continues after the bytes kept "
+        "in .NAME.part (or in the file itself), N at byte N; the file becomes NAME only once "
+        "its size is the server's, and a failed attempt keeps .NAME.part for the next -C -",
+    )
+    p.add_argument(
         "-v", "--verbose", action="store_true", help="show the protocol conversation on stderr"
     )
     p.add_argument("--json", action="store_true", help="print metadata (or a listing) as JSON")
@@ -273,7 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("name", choices=sorted(servers), metavar="NAME")
-    p.add_argument("--root", required=True, help="the directory to serve")
+    p.add_argument(
+        "--root", default=".", help="the directory to serve (default: the current directory)"
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
     p.add_argument("--port", type=int, default=0, help="port (0: any free port)")
     p.set_defaults(func=cmd_serve)
@@ -281,8 +305,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "demo",
         help="start every local server, resolve one URL per scheme, show plan and outcome",
+        description="A tour of omniurl that needs no network: build sample files in a\n"
+        "temporary folder, start omniurl's own servers on loopback, then for a few URLs\n"
+        "of each scheme print the URL, its plan (the protocol lines it stands for) and\n"
+        "what resolving it gave.  Everything is shut down and removed at the end.",
+        epilog="Examples:\n  omniurl demo\n  omniurl demo --only ftp --only gopher",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--only", action="append", metavar="SCHEME", help="only these schemes")
+    p.add_argument(
+        "--only",
+        action="append",
+        metavar="SCHEME",
+        help="show only this scheme (repeat for several; default: every scheme)",
+    )
     p.set_defaults(func=cmd_demo)
     return parser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .status import EXIT_OK
+from .status import EXIT_FAILURE, EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -29,6 +29,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         asyncio.run(run())
     except KeyboardInterrupt:
         return EXIT_OK
+    except OSError as exc:  # the port is in use, the address is not ours, no such folder
+        where = f"{args.host}:{args.port}" if args.port else args.host
+        sys.stderr.write(f"omniurl: cannot serve {args.name} on {where}: {exc.strerror or exc}\n")
+        return EXIT_FAILURE
     return EXIT_OK
 
 

@@ -25,9 +25,10 @@ exit status:
   3  no resolver for the scheme, configuration missing, or input needed
   4  network failure: cannot connect, timed out, connection closed early
   5  the server refused: not found, HTTP error status, Gopher error item
-  6  the server broke the protocol (or exceeded a size limit)
+  6  the server broke the protocol (or exceeded a size limit, or redirected in a loop)
   7  credentials missing or refused
-130  interrupted
+130  interrupted (Ctrl-C); 143 / 129: ended by SIGTERM / SIGHUP (temporary files
+     removed, the old file kept, a batch's manifest complete so far)
 """
 
 

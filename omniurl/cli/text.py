@@ -111,3 +111,23 @@ def cmd_extract(args: argparse.Namespace) -> int:
                     f"{found.without_break_hyphens}\n"
                 )
     return EXIT_OK
+
+
+def parse_given(text: str) -> schemes.URL:
+    """``schemes.parse`` of a URL a person typed; one without a scheme that looks like a host
+    (``127.0.0.1:8081/x``, ``example.org/a``) gets the question a person needs: "no scheme:
+    did you mean http://…?" instead of "no resolver for 127.0.0.1: URLs"."""
+    head = text.split("/", 1)[0]
+    if "://" not in text and head and not text.lower().startswith(_KNOWN_PREFIXES):
+        host, _, port = head.partition(":")
+        if "." in host and (not port or port.isdigit()) and " " not in text:
+            raise schemes.URLError(
+                f"no scheme: did you mean http://{text} ? (omniurl needs the scheme written)",
+                component="scheme",
+                offset=0,
+            )
+    return schemes.parse(text)
+
+
+#: Schemes written without "//" (news:, mailto:…): never mistaken for a host.
+_KNOWN_PREFIXES = ("news:", "mailto:", "file:", "urn:", "mid:", "cid:")

@@ -15,6 +15,7 @@ from ..errors import NotFound, ReplyError
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
+from .planner import FileDetails
 
 
 def _fs_path(path: str) -> bytes:
@@ -29,7 +30,8 @@ def _url_for(base: URL, folder: str, name: bytes, is_dir: bool) -> str:
 
 
 async def execute_file(plan: Plan, options: Options) -> Resource:
-    path = str(plan.get("path"))
+    details: FileDetails = plan.details
+    path = details.path
     raw = _fs_path(path)
     options.note("*", f"open {path}")
     try:
@@ -42,11 +44,13 @@ async def execute_file(plan: Plan, options: Options) -> Resource:
         raise ReplyError(f"cannot open {path}: {exc.strerror}", component="path") from None
     if stat.S_ISDIR(st.st_mode):
         return Resource(plan, kind="listing", entries=await asyncio.to_thread(_list, plan, raw))
-    if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
-        # open() on a named pipe blocks until a writer comes, in a thread nobody can cancel:
-        # an unbounded wait.
-        kind = "a named pipe" if stat.S_ISFIFO(st.st_mode) else "a socket"
-        raise ReplyError(f"{path} is {kind}, not a file to read", component="path")
+    if not stat.S_ISREG(st.st_mode):
+        # Only regular files: open() on a named pipe blocks until a writer comes, a terminal
+        # (/dev/pts/N) until someone types, /dev/zero never ends — each in a thread nobody
+        # can cancel, which would also keep Ctrl-C from ending the process.
+        raise ReplyError(
+            f"{path} is {_kind_of(st.st_mode)}, not a regular file to read", component="path"
+        )
     try:
         fh: BinaryIO = await asyncio.to_thread(open, raw, "rb")
     except OSError as exc:
@@ -79,6 +83,18 @@ async def execute_file(plan: Plan, options: Options) -> Resource:
         size=st.st_size if stat.S_ISREG(st.st_mode) else None,
         close=close,
     )
+
+
+def _kind_of(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 def _list(plan: Plan, raw: bytes) -> list[Entry]:

@@ -9,6 +9,7 @@ plan's one step says what will be opened.
 from __future__ import annotations
 
 import socket
+from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.file import FileURL
@@ -25,6 +26,13 @@ def local_names() -> frozenset[str]:
     names.add(hostname)
     names.add(hostname.split(".", 1)[0])
     return frozenset(names)
+
+
+@dataclass(frozen=True)
+class FileDetails:
+    """What the file executor needs: the decoded local path (§3.10)."""
+
+    path: str
 
 
 def plan_file(url: URL, options: Options) -> Plan:
@@ -55,8 +63,8 @@ def plan_file(url: URL, options: Options) -> Plan:
                 values=(WireValue("path", path.encode("utf-8", "surrogateescape"), "file-path"),),
             ),
         ),
-        meta=(("path", path),),
+        details=FileDetails(path=path),
     )
 
 
-__all__ = ["local_names", "plan_file"]
+__all__ = ["FileDetails", "local_names", "plan_file"]

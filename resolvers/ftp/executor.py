@@ -3,7 +3,7 @@
 The client is a small one of our own on :mod:`resolvers.net` rather than aioftp's
 ``Client``: aioftp rewrites ``CWD`` arguments through ``PurePosixPath`` (``CWD `` becomes
 ``CWD .``) and sends a ``TYPE I`` before every data connection, so what it puts on the wire is
-not what RFC 1738 §3.2.2 asks for and not what the plan shows (notes/dependencies.md).  Here
+not what RFC 1738 §3.2.2 asks for and not what the plan shows (docs/dependencies.md).  Here
 every line sent is a step of the plan; the only choices at run time are the conditional ones
 the plan names (``PASS`` on 331, ``PASV`` if ``EPSV`` is refused).
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import mimetypes
-import re
 import socket
 from collections.abc import AsyncGenerator, AsyncIterator
 
@@ -27,44 +26,32 @@ from ..errors import (
     AuthError,
     ConnectError,
     ConnectionClosed,
-    LimitExceeded,
     NotFound,
     ProtocolError,
     ReplyError,
     ResolveTimeout,
 )
+from ..lines import split_lines
 from ..options import Options
 from ..plan import Plan, Step
 from ..policy import check_value
 from ..resource import Entry, Resource
-from .planner import CONTEXT
-from .sessions import SESSIONS_KEY, FTPSessions, SessionKey
-
-#: RFC 959 §4.2: a reply is "ddd text", or "ddd-text" ... "ddd text" over several lines.
-_REPLY_FIRST = re.compile(rb"^(\d{3})([ -])(.*)$")
-#: RFC 2428 §3: 229 Entering Extended Passive Mode (|||6446|)
-_EPSV = re.compile(r"\(([\x21-\x7e])\1\1(\d{1,5})\1\)")
-#: RFC 959 §4.1.2 PASV: 227 Entering Passive Mode (h1,h2,h3,h4,p1,p2)
-_PASV = re.compile(r"(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})")
-#: Many servers say the size in the 150 reply: "(1234 bytes)".
-_SIZE = re.compile(r"\((\d+) bytes\)")
-#: A multi-line reply longer than this many lines is refused (bounded reads).
-MAX_REPLY_LINES = 1000
-
-
-class Reply:
-    """One FTP reply: the three-digit code and its text lines."""
-
-    def __init__(self, code: str, lines: list[str]) -> None:
-        self.code = code
-        self.lines = lines
-
-    @property
-    def text(self) -> str:
-        return " / ".join(line for line in self.lines if line)
-
-    def __str__(self) -> str:
-        return f"{self.code} {self.text}".rstrip()
+from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
+from .keys import SESSIONS_KEY, SessionKey
+from .planner import CONTEXT, FTPDetails
+from .replies import (
+    Reply,
+    ReplyReader,
+    after_pass,
+    after_user,
+    announced_size,
+    epsv_port,
+    expected_bytes,
+    passive_needed,
+    pasv_port,
+    transfer_started,
+)
+from .sessions import FTPSessions
 
 
 class Control:
@@ -79,22 +66,12 @@ class Control:
         self.replies: list[str] = []
 
     async def reply(self, what: str) -> Reply:
-        """Read one reply (RFC 959 §4.2), bounded in lines, line length and time."""
-        line = await net.read_line(self.reader, self.options, what=what)
-        m = _REPLY_FIRST.match(line)
-        if m is None:
-            raise ProtocolError(f"the server's reply to {what} is not an FTP reply: {line!r}")
-        code, sep, first = m.group(1), m.group(2), m.group(3)
-        lines = [first.decode("utf-8", "replace")]
-        while sep == b"-":
-            if len(lines) >= MAX_REPLY_LINES:
-                raise LimitExceeded(f"reply to {what} longer than {MAX_REPLY_LINES} lines")
-            line = await net.read_line(self.reader, self.options, what=what)
-            if line[:3] == code and line[3:4] == b" ":
-                lines.append(line[4:].decode("utf-8", "replace"))
-                break
-            lines.append(line.decode("utf-8", "replace"))
-        reply = Reply(code.decode(), lines)
+        """Read one reply (RFC 959 §4.2), bounded in lines, line length and time; what the
+        lines mean is :class:`~resolvers.ftp.replies.ReplyReader`'s to say."""
+        reader = ReplyReader(what)
+        reply = None
+        while reply is None:
+            reply = reader.feed(await net.read_line(self.reader, self.options, what=what))
         self.replies.append(str(reply))
         self.options.note("<", str(reply))
         return reply
@@ -124,26 +101,29 @@ def _fail(reply: Reply, what: str, component: str | None) -> ReplyError:
 
 
 async def _login(control: Control, steps: list[Step], options: Options, plan: Plan) -> None:
-    user_step, pass_step = steps
+    """RFC 959 §5.4 / RFC 1738 §3.2.1: USER, then PASS if the server asks (331)."""
+    user_step = next(s for s in steps if s.role == "user")
+    pass_step = next(s for s in steps if s.role == "pass")
     reply = await control.command(user_step)
-    if reply.code.startswith("2"):
-        return  # 230: logged in without a password; PASS (conditional) is skipped
-    if reply.code == "331":
+    step = after_user(reply.code)
+    if step == "password":
         data = pass_step.data
         if pass_step.get("ask"):
             data = b"PASS " + await _ask_password(options, plan, reply)
         reply = await control.command(pass_step, data)
-        if reply.code.startswith("2"):
-            return
-        if reply.code == "332":
+        step = after_pass(reply.code)
+        if step == "account":
             raise AuthError(
                 f"the server wants an account (ACCT), which RFC 1738 URLs cannot carry: {reply}",
                 component="user",
             )
-        raise AuthError(f"login refused: {reply}", component="password")
-    if reply.code == "332":
+        if step == "refused":
+            raise AuthError(f"login refused: {reply}", component="password")
+        return
+    if step == "account":
         raise AuthError(f"the server wants an account (ACCT): {reply}", component="user")
-    raise AuthError(f"user refused: {reply}", component="user")
+    if step == "refused":
+        raise AuthError(f"user refused: {reply}", component="user")
 
 
 async def _ask_password(options: Options, plan: Plan, reply: Reply) -> bytes:
@@ -159,23 +139,6 @@ async def _ask_password(options: Options, plan: Plan, reply: Reply) -> bytes:
     secret = answer.encode("utf-8", "surrogateescape")
     check_value("password", secret, CONTEXT)
     return secret
-
-
-def _data_port(reply: Reply, extended: bool) -> int:
-    text = " ".join(reply.lines)
-    if extended:
-        m = _EPSV.search(text)
-        if m is None:
-            raise ProtocolError(f"cannot read the port in the EPSV reply: {reply}")
-        port = int(m.group(2))
-    else:
-        m2 = _PASV.search(text)
-        if m2 is None:
-            raise ProtocolError(f"cannot read the address in the PASV reply: {reply}")
-        port = int(m2.group(5)) * 256 + int(m2.group(6))
-    if not 0 < port < 65536:
-        raise ProtocolError(f"the server gave data port {port}: {reply}")
-    return port
 
 
 async def _ascii_to_local(chunks: AsyncGenerator[bytes, None]) -> AsyncIterator[bytes]:
@@ -207,8 +170,8 @@ async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Co
             greeting = await control.reply("the greeting")
         if greeting.code != "220":
             raise _fail(greeting, "the connection", "host")
-        await _login(control, setup[:2], options, plan)
-        for step in setup[2:]:
+        await _login(control, setup, options, plan)
+        for step in (s for s in setup if s.role == "cwd"):
             reply = await control.command(step)
             if not reply.code.startswith("2"):
                 component = step.values[0].component if step.values else "cwd"
@@ -219,35 +182,55 @@ async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Co
     return control
 
 
+def _by_role(plan: Plan) -> dict[str, Step]:
+    """The plan's steps by role (each FTP role appears once, but ``cwd``: read in order)."""
+    return {step.role: step for step in plan.steps if step.role is not None}
+
+
 async def execute_ftp(plan: Plan, options: Options) -> Resource:
     """Run the plan; return the file's content (streamed) or the NLST listing."""
     assert plan.host is not None and plan.port is not None
-    steps = list(plan.steps)
+    details: FTPDetails = plan.details
+    offset = details.offset
+    by_role = _by_role(plan)
     sessions: FTPSessions | None = options.get(SESSIONS_KEY)
-    key: SessionKey = plan.get("session")
-    index = int(plan.get("setup_steps"))
+    key: SessionKey = details.session
     control = sessions.take(key, options) if sessions is not None else None
     if control is None:
-        control = await _new_connection(plan, options, steps[:index])
+        setup = [s for s in plan.steps if s.role in ("user", "pass", "cwd")]
+        control = await _new_connection(plan, options, setup)
     else:
         # §3.2.5: same server, login and CWD sequence — the setup steps are skipped.
         options.note("*", "reusing a kept control connection (same server, user and CWDs)")
+    transfer, quit_step = by_role["transfer"], by_role["quit"]
+    rest = by_role.get("rest")
     data: socket.socket | None = None
     try:
-        if steps[index].data.startswith(b"TYPE"):
-            reply = await control.command(steps[index])
+        type_step = by_role.get("type")
+        if type_step is not None:
+            reply = await control.command(type_step)
             if not reply.code.startswith("2"):
-                raise _fail(reply, steps[index].shown, "typecode")
-            index += 1
-        epsv, pasv, transfer, quit_step = steps[index : index + 4]
-        reply = await control.command(epsv)
-        if reply.code == "229":
-            port = _data_port(reply, extended=True)
+                raise _fail(reply, type_step.shown, "typecode")
+        outcome: Outcome | None = None
+        total: int | None = None
+        size_step = by_role.get("size")
+        if size_step is not None:
+            # -C: the server's size says whether anything is missing (resolvers.resume).
+            reply = await control.command(size_step)
+            total = parse_size_reply(" ".join(reply.lines)) if reply.code == "213" else None
+            outcome = ftp_size_outcome(reply.code, total, offset)
+        if outcome == "complete":
+            # Nothing is missing: no data connection, nothing more sent but QUIT.
+            return await _nothing_missing(control, sessions, key, quit_step, plan, total)
+        reply = await control.command(by_role["epsv"])
+        if not passive_needed(reply.code):
+            port = epsv_port(reply)
         else:
-            reply = await control.command(pasv)
+            reply = await control.command(by_role["pasv"])
             if reply.code != "227":
                 raise _fail(reply, "passive mode (EPSV and PASV)", None)
-            port = _data_port(reply, extended=False)
+            port = pasv_port(reply)
+        options.policy.check_data_port(port)  # the server chose it: same port rules
         peer = control.writer.get_extra_info("peername")
         address = str(peer[0]) if peer else plan.host
         options.note("*", f"data connection to {address} port {port}")
@@ -259,8 +242,14 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
                 f"cannot open the data connection to {address} port {port} (from the "
                 f"server's {reply.code} reply): {exc.message}"
             ) from None
+        if rest is not None:
+            if outcome == "refetch":
+                options.note("*", f"the file is shorter than the {offset} bytes kept: whole")
+                outcome = "restart"
+            else:
+                outcome = ftp_rest_outcome((await control.command(rest)).code)
         reply = await control.command(transfer)
-        if reply.code not in ("125", "150"):
+        if not transfer_started(reply.code):
             raise _fail(reply, transfer.shown, "name" if transfer.values else "cwd")
     except BaseException:
         if data is not None:
@@ -269,8 +258,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         raise
 
     ctl: Control = control
-    size_match = _SIZE.search(" ".join(reply.lines))
-    size = int(size_match.group(1)) if size_match else None
+    size = announced_size(reply)
     sock: socket.socket = data
 
     kept = False
@@ -296,68 +284,131 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             await ctl.close()
 
     what = transfer.shown
-    if plan.get("listing"):
-        try:
-            entries = await _read_listing(sock, options, plan, what)
-            await finish()
-        finally:
-            await close()
+    if details.listing:
+
+        async def entries() -> AsyncIterator[Entry]:
+            try:
+                async for entry in _listing_entries(sock, options, plan, what):
+                    yield entry
+                await finish()
+            finally:
+                await close()
+
         return Resource(
             plan,
             kind="listing",
-            entries=entries,
+            entry_stream=entries(),
             media_type="text/plain",
             replies=control.replies,
             metadata={"command": what},
+            close=close,
         )
 
+    # What the server said it would send, to check the bytes against (TYPE I only: an ASCII
+    # transfer's line ends change the count).  resolvers.ftp.replies.expected_bytes.
+    expected = (
+        expected_bytes(size, total, offset if outcome == "append" else 0)
+        if details.type == "I"
+        else None
+    )
+
     async def body() -> AsyncGenerator[bytes, None]:
+        received = 0
         try:
             async for chunk in net.recv_chunks(sock, options, what=what):
+                received += len(chunk)
                 yield chunk
+            if expected is not None and received not in expected:
+                # The data connection closed early (and a 226 would not make it whole):
+                # never a truncated file that looks complete.
+                raise ConnectionClosed(
+                    f"the data connection of {what} closed after {received} bytes; the "
+                    f"server announced {max(expected)}",
+                    component="name",
+                )
             await finish()
         finally:
             await close()
 
     raw = body()
-    stream: AsyncIterator[bytes] = _ascii_to_local(raw) if plan.get("type") == "A" else raw
-    name = str(plan.get("name") or "")
+    stream: AsyncIterator[bytes] = _ascii_to_local(raw) if details.type == "A" else raw
+    name = details.name
     media_type = mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
+    metadata: dict[str, object] = {"type": details.type}
+    if outcome is not None:
+        metadata.update(resume=outcome, offset=offset if outcome == "append" else 0)
+        if total is not None:
+            metadata["total"] = total
+            size = total - offset if outcome == "append" else total
     return Resource(
         plan,
         kind="content",
         body=stream,
         media_type=media_type,
-        size=size if plan.get("type") == "I" else None,
+        size=size if details.type == "I" else None,
         replies=control.replies,
-        metadata={"type": plan.get("type")},
+        metadata=metadata,
         close=close,
     )
 
 
-async def _read_listing(
+async def _nothing_missing(
+    control: Control,
+    sessions: FTPSessions | None,
+    key: SessionKey,
+    quit_step: Step,
+    plan: Plan,
+    total: int | None,
+) -> Resource:
+    """A resumed transfer whose ``SIZE`` equals what is kept: an empty, complete content."""
+    try:
+        if sessions is not None:
+            await sessions.give(key, control)
+        else:
+            with contextlib.suppress(ConnectionClosed, ProtocolError, ResolveTimeout):
+                await control.command(quit_step)
+    finally:
+        if sessions is None:
+            await control.close()
+
+    async def nothing() -> AsyncIterator[bytes]:
+        return
+        yield b""
+
+    name = plan.details.name
+    return Resource(
+        plan,
+        kind="content",
+        body=nothing(),
+        media_type=mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream",
+        size=0,
+        replies=control.replies,
+        metadata={"type": "I", "resume": "complete", "offset": total, "total": total},
+    )
+
+
+async def _listing_entries(
     sock: socket.socket, options: Options, plan: Plan, what: str
-) -> list[Entry]:
-    """NLST's reply on the data connection: one name per line (bounded)."""
-    data = bytearray()
-    async for chunk in net.recv_chunks(sock, options, what=what):
-        data += chunk
-        if len(data) > options.max_buffered:
-            raise LimitExceeded(f"{what}: listing larger than {options.max_buffered} bytes")
+) -> AsyncIterator[Entry]:
+    """NLST's reply on the data connection, one name a line, as entries as they arrive."""
     url = plan.url
     assert isinstance(url, FTPURL)
     base = [*url.cwd, url.name] if url.name else list(url.cwd)
-    entries = []
-    for raw in data.replace(b"\r\n", b"\n").split(b"\n"):
-        if not raw:
-            continue
-        text = raw.decode("utf-8", "surrogateescape")
-        # Some servers answer "NLST dir" with "dir/name": the name is the last segment.
-        name = text.rstrip("/").rsplit("/", 1)[-1] or text
-        child = url.replace(cwd=tuple(base), name=name, typecode=None, password=None)
-        shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        entries.append(Entry(name=shown, kind="entry", url=str(child)))
-    return entries
+    lines = split_lines(
+        net.recv_chunks(sock, options, what=what), options.max_line, what="listing line"
+    )
+    try:
+        async for raw in lines:
+            if not raw:
+                continue
+            text = raw.decode("utf-8", "surrogateescape")
+            # Some servers answer "NLST dir" with "dir/name": the name is the last segment.
+            name = text.rstrip("/").rsplit("/", 1)[-1] or text
+            child = url.replace(cwd=tuple(base), name=name, typecode=None, password=None)
+            shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            yield Entry(name=shown, kind="entry", url=str(child))
+    finally:
+        await lines.aclose()
 
 
 __all__ = ["execute_ftp"]

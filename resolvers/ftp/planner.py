@@ -17,8 +17,12 @@ prints and what the executor sends, byte for byte, in this order:
   name: ``A`` for text media types, ``I`` for everything else.
 - The data connection is passive (``EPSV``, then ``PASV`` only if EPSV is refused): RFC 1738
   leaves the mode open, and passive is the only mode that works through NAT and firewalls.
-- ``QUIT`` ends the session after a complete transfer (§3.2.5: we never keep a control
-  connection for a later URL; see docs/ftp.md).
+- ``QUIT`` ends the session after a complete transfer.  §3.2.5: a control connection may be
+  kept for a later URL only where that is provably safe; with kept connections (an
+  ``omniurl.AsyncClient``, :mod:`resolvers.ftp.sessions`) login and ``CWD`` steps are marked
+  "a new connection" and ``QUIT`` is sent when a kept connection is let go.
+- ``-C`` (``Options.resume_from``): ``TYPE I``, ``SIZE name``, then ``REST n`` right before
+  ``RETR`` (:mod:`resolvers.resume`).
 
 Where this differs from curl (``CWD /`` then ``CWD etc`` for both example URLs, a bare NLST)
 is documented in docs/ftp.md.
@@ -28,14 +32,16 @@ from __future__ import annotations
 
 import dataclasses
 import mimetypes
+from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.ftp import FTPURL
+from omniurl.schemes.percent import to_octets
 
-from ..errors import PlanError
+from ..errors import PlanError, ResumeUnsupported
 from ..options import Options
 from ..plan import Plan, Step, WireValue
-from .sessions import SESSIONS_KEY, SessionKey
+from .keys import SESSIONS_KEY, SessionKey
 
 #: The wire context of every FTP argument (resolvers.policy.DELIMITERS["ftp"]: CR, LF, NUL
 #: and IAC are refused).
@@ -43,11 +49,6 @@ CONTEXT = "ftp"
 
 #: Shown in place of any password (the plan is printed and logged).
 MASK = "****"
-
-
-def _octets(text: str) -> bytes:
-    """A decoded component back to the octets the URL encoded (surrogateescape keeps them)."""
-    return text.encode("utf-8", "surrogateescape")
 
 
 def guess_type(name: str) -> str:
@@ -73,8 +74,9 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
                 source = "ask"
     steps = [
         Step.line(
-            b"USER " + _octets(user),
-            values=[WireValue("user", _octets(user), CONTEXT)],
+            b"USER " + to_octets(user),
+            values=[WireValue("user", to_octets(user), CONTEXT)],
+            role="user",
         )
     ]
     if password is None:
@@ -86,20 +88,38 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
                 shown=f"PASS {MASK}",
                 when="reply 331; the password is asked for",
                 meta={"ask": True, "source": source},
+                role="pass",
             )
         )
     else:
         component = "email" if source == "email" else "password"
         steps.append(
             Step.line(
-                b"PASS " + _octets(password),
+                b"PASS " + to_octets(password),
                 shown=f"PASS {MASK}",
                 when="reply 331",
-                values=[WireValue(component, _octets(password), CONTEXT)],
+                values=[WireValue(component, to_octets(password), CONTEXT)],
                 meta={"source": source},
+                role="pass",
             )
         )
     return steps
+
+
+@dataclass(frozen=True)
+class FTPDetails:
+    """What the FTP executor needs beyond the steps (typed; never sent)."""
+
+    #: RFC 1738 §3.2.5: the state a kept control connection must be in to be reused.
+    session: SessionKey
+    #: ``NLST`` (``;type=d`` or an empty name) rather than ``RETR``.
+    listing: bool
+    #: ``"A"``/``"I"`` (None for a listing): ``A`` is stored with local line ends.
+    type: str | None
+    name: str
+    #: Whether ``-C`` can continue it (not a listing), and at which byte.
+    resumable: bool
+    offset: int
 
 
 def _on_new_connection(step: Step) -> Step:
@@ -121,8 +141,9 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     for index, segment in enumerate(ftp.cwd):
         steps.append(
             Step.line(
-                b"CWD " + _octets(segment),
-                values=[WireValue(f"cwd[{index}]", _octets(segment), CONTEXT)],
+                b"CWD " + to_octets(segment),
+                values=[WireValue(f"cwd[{index}]", to_octets(segment), CONTEXT)],
+                role="cwd",
             )
         )
     setup = len(steps)
@@ -132,10 +153,11 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         # (a kept one is reused only when it already went through exactly these steps).
         steps = [_on_new_connection(step) for step in steps]
     listing = typecode == "d" or (typecode is None and ftp.name == "")
-    name_values = [WireValue("name", _octets(ftp.name), CONTEXT)] if ftp.name else []
+    name_values = [WireValue("name", to_octets(ftp.name), CONTEXT)] if ftp.name else []
+    offset = options.resume_from
     if listing:
         transfer_type = None
-        command = b"NLST " + _octets(ftp.name) if ftp.name else b"NLST"
+        command = b"NLST " + to_octets(ftp.name) if ftp.name else b"NLST"
     else:
         if not ftp.name:
             raise PlanError(
@@ -144,23 +166,54 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 component="name",
             )
         transfer_type = typecode.upper() if typecode else guess_type(ftp.name)
+        if offset > 0:
+            if typecode == "a":
+                raise ResumeUnsupported(
+                    f"cannot resume {url} at byte {offset}: ;type=a rewrites line ends, so "
+                    "a byte offset of the saved file is not one of the server's file (RFC "
+                    "3659 §5); drop -C or use ;type=i",
+                    component="typecode",
+                )
+            transfer_type = "I"  # a resumed transfer is byte for byte (resolvers.resume)
         steps.append(
             Step.line(
                 f"TYPE {transfer_type}",
                 values=[],
                 meta={"guessed": typecode is None},
+                role="type",
             )
         )
-        command = b"RETR " + _octets(ftp.name)
-    steps.append(Step.line("EPSV"))
-    steps.append(Step.line("PASV", when="EPSV refused"))
-    steps.append(Step.line(command, values=name_values, meta={"transfer": True}))
+        command = b"RETR " + to_octets(ftp.name)
+        if offset > 0:
+            steps.append(
+                Step.line(
+                    b"SIZE " + to_octets(ftp.name),
+                    values=name_values,
+                    meta={"resume": True},
+                    role="size",
+                )
+            )
+    steps.append(
+        Step.line("EPSV", when="SIZE shows bytes missing" if offset > 0 else None, role="epsv")
+    )
+    steps.append(Step.line("PASV", when="EPSV refused", role="pasv"))
+    if offset > 0 and not listing:
+        steps.append(
+            Step.line(
+                f"REST {offset}",
+                when="SIZE shows bytes missing and the part is not longer than the file",
+                meta={"resume": True},
+                role="rest",
+            )
+        )
+    steps.append(Step.line(command, values=name_values, role="transfer"))
     steps.append(
         Step.line(
             "QUIT",
             when="after a complete transfer, when the connection is let go"
             if reuse
             else "after a complete transfer",
+            role="quit",
         )
     )
     port = ftp.effective_port
@@ -179,14 +232,15 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         transport="tcp",
         steps=tuple(steps),
         explicit_port=ftp.port is not None,
-        meta=(
-            ("session", key),
-            ("setup_steps", setup),
-            ("listing", listing),
-            ("type", transfer_type),
-            ("name", ftp.name),
+        details=FTPDetails(
+            session=key,
+            listing=listing,
+            type=transfer_type,
+            name=ftp.name,
+            resumable=not listing,
+            offset=offset if not listing else 0,
         ),
     )
 
 
-__all__ = ["CONTEXT", "MASK", "guess_type", "login_steps", "plan_ftp"]
+__all__ = ["CONTEXT", "MASK", "FTPDetails", "guess_type", "login_steps", "plan_ftp"]

@@ -20,36 +20,66 @@ Reuse is opt-in; without it every URL gets its own connection, closed with ``QUI
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Hashable
 from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ..errors import ResolveError
 from ..plan import Step
+from .keys import SESSIONS_KEY, SessionKey
 
 if TYPE_CHECKING:
     from ..options import Options
     from .executor import Control
 
-#: The ``Options.extra`` key that carries an :class:`FTPSessions`.
-SESSIONS_KEY = "ftp_sessions"
 
-#: (host, port, user octets, password octets, cwd segments as octets)
-SessionKey = tuple[str, int, bytes, bytes, tuple[bytes, ...]]
+#: A kept connection's full key: the §3.2.5 state, then what its opening was checked under.
+_Kept = tuple[SessionKey, tuple[Hashable, ...]]
+
+
+def _opened_under(options: Options) -> tuple[Hashable, ...] | None:
+    """What a control connection's opening depended on beyond the URL: the policy (its
+    address check) and the ``--resolve`` mapping (which server the host name reached).  A
+    resolve with other ones must not ride it — a strict call would skip the address check,
+    another mapping would talk to the wrong server.  ``None`` when they cannot be compared
+    (an unhashable custom policy): such a connection is not kept."""
+    key = (options.policy, frozenset(options.resolve.items()))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 class FTPSessions:
-    """Idle control connections by :data:`SessionKey`; ``aclose()`` ends them with QUIT."""
+    """Idle control connections by :data:`SessionKey` (and the options they were opened
+    under); ``aclose()`` ends them with QUIT."""
 
-    def __init__(self, *, max_idle: int = 4) -> None:
+    def __init__(self, *, max_idle: int = 4, max_total: int = 32) -> None:
         self.max_idle = max_idle
-        self._idle: dict[SessionKey, list[Control]] = {}
+        #: Kept connections over all keys: a client resolving many servers stays bounded.
+        self.max_total = max_total
+        self._idle: dict[_Kept, list[Control]] = {}
+        self._closed = False
         self.reused = 0
 
+    @property
+    def idle(self) -> int:
+        """How many connections are kept now."""
+        return sum(len(kept) for kept in self._idle.values())
+
     def take(self, key: SessionKey, options: Options) -> Control | None:
-        """An idle connection in exactly the state ``key`` describes, or ``None``."""
-        kept = self._idle.get(key, [])
+        """An idle connection in exactly the state ``key`` describes, opened under the same
+        policy and mapping as ``options``, or ``None``."""
+        under = _opened_under(options)
+        if under is None:
+            return None
+        full = (key, under)
+        kept = self._idle.get(full, [])
         while kept:
             control = kept.pop()
+            if not kept:
+                del self._idle[full]
             if control.writer.is_closing() or control.reader.at_eof():
                 continue  # the server hung up meanwhile: not reusable
             control.options = options
@@ -59,14 +89,24 @@ class FTPSessions:
         return None
 
     async def give(self, key: SessionKey, control: Control) -> None:
-        """Keep a connection whose transfer completed; beyond ``max_idle``, end it."""
-        kept = self._idle.setdefault(key, [])
-        if len(kept) >= self.max_idle:
+        """Keep a connection whose transfer completed; beyond ``max_idle`` for its key or
+        ``max_total`` in all — or once the sessions are closed (a transfer that ends after
+        its client closed) — end it with QUIT."""
+        under = _opened_under(control.options)
+        full = (key, under) if under is not None else None
+        kept = self._idle.get(full, []) if full is not None else []
+        if (
+            full is None
+            or self._closed
+            or len(kept) >= self.max_idle
+            or self.idle >= self.max_total
+        ):
             await _quit(control)
             return
-        kept.append(control)
+        self._idle.setdefault(full, kept).append(control)
 
     async def aclose(self) -> None:
+        self._closed = True
         idle, self._idle = self._idle, {}
         for kept in idle.values():
             for control in kept:

@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 
 from omniurl import schemes
 from omniurl.schemes.errors import URLError
+from omniurl.schemes.gopher import GopherURL
 
 from ..base import Follow
 from ..errors import (
@@ -31,6 +32,7 @@ from ..errors import (
     ProtocolError,
     ReplyError,
 )
+from ..lines import split_lines
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
@@ -44,6 +46,7 @@ from .gopherplus import (
     parse_status,
 )
 from .menu import error_item, item_url, parse_menu_line, to_entry
+from .planner import GopherDetails
 from .text import DotTextDecoder
 from .wire import Connection
 
@@ -68,7 +71,8 @@ def request_bytes(plan: Plan) -> bytes:
 
 
 async def execute_gopher(plan: Plan, options: Options) -> Resource:
-    mode = plan.get("mode")
+    details: GopherDetails = plan.details
+    mode = details.mode
     if mode == "ask-search":
         await _ask_search(plan, options)
     assert plan.host is not None and plan.port is not None
@@ -80,10 +84,13 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
     try:
         await _send(conn, plan, options)
         if mode == "menu":
-            entries = await _read_menu(conn, options, status=None)
-            await close()
+            stream = await _menu_stream(conn, options, status=None, close=close)
             return Resource(
-                plan, kind="listing", entries=entries, media_type=plan.get("media_type")
+                plan,
+                kind="listing",
+                entry_stream=stream,
+                media_type=details.media_type,
+                close=close,
             )
         if mode in ("text", "binary"):
             first = await _sniff(conn, options)
@@ -92,8 +99,8 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
             else:
                 conn.unread(first)
                 body = conn.chunks("the item")
-            return Resource(plan, body=body, media_type=plan.get("media_type"), close=close)
-        status, status_line = await _read_status(conn, options)
+            return Resource(plan, body=body, media_type=details.media_type, close=close)
+        status, status_line = await _read_status(conn, options, plan)
         if mode == "gplus":
             return await _gplus_data(conn, options, plan, status, status_line, close)
         block = await _collect(_block(conn, options, status.length, b""), options, "attributes")
@@ -101,7 +108,7 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
         items = parse_attributes(block)
         if mode == "ask":
             await _fill_form(plan, options, items)
-        request = plan.get("request")
+        request = details.request
         attrs: Any = [i.blocks for i in items]
         if request == "attributes":
             attrs = items[0].blocks if items else {}
@@ -188,14 +195,42 @@ async def _collect(body: AsyncIterator[bytes], options: Options, what: str) -> b
     return bytes(out)
 
 
-async def _read_menu(conn: Connection, options: Options, *, status: Status | None) -> list[Entry]:
+async def _menu_stream(
+    conn: Connection,
+    options: Options,
+    *,
+    status: Status | None,
+    close: Callable[[], Awaitable[None]],
+) -> AsyncIterator[Entry]:
+    """A menu's entries as they arrive (never the whole menu in memory: a hostile server
+    can send 10⁷ items).  The first line is read here, so that a type-3 error item is
+    raised by ``resolve`` itself; the rest is read as the caller iterates."""
     body = (
         _dot_text(conn, options, b"")
         if status is None
         else _block(conn, options, status.length, b"")
     )
-    data = await _collect(body, options, "menu")
-    return parse_menu(data, options)
+    lines = split_lines(body, options.max_line, what="menu line")
+    try:
+        first = await anext(lines, None)
+        if first is not None:
+            _raise_if_error(first)
+    except BaseException:
+        await lines.aclose()
+        await close()
+        raise
+
+    async def entries() -> AsyncIterator[Entry]:
+        try:
+            if first is not None:
+                yield to_entry(parse_menu_line(first))
+            async for line in lines:
+                yield to_entry(parse_menu_line(line))
+        finally:
+            await lines.aclose()
+            await close()
+
+    return entries()
 
 
 def parse_menu(data: bytes, options: Options) -> list[Entry]:
@@ -217,7 +252,7 @@ def parse_menu(data: bytes, options: Options) -> list[Entry]:
 # -- Gopher+ -------------------------------------------------------------------------------
 
 
-async def _read_status(conn: Connection, options: Options) -> tuple[Status, str]:
+async def _read_status(conn: Connection, options: Options, plan: Plan) -> tuple[Status, str]:
     line = await conn.read_line("the Gopher+ status line")
     text = line.decode("utf-8", "replace")
     options.note("<", text)
@@ -231,14 +266,18 @@ async def _read_status(conn: Connection, options: Options) -> tuple[Status, str]
             component="gopher_plus",
         )
     if not status.ok:
-        await _gplus_error(conn, options, status, text)
+        await _gplus_error(conn, options, status, text, plan)
     return status, text
 
 
 async def _gplus_error(
-    conn: Connection, options: Options, status: Status, status_line: str
+    conn: Connection, options: Options, status: Status, status_line: str, plan: Plan
 ) -> None:
-    """``-1`` not available, ``-2`` try again later, ``-3`` moved (a menu line follows)."""
+    """``-1`` not available, ``-2`` try again later, ``-3`` moved (a menu line follows).
+
+    A moved item is asked for again *the same way*: the Gopher+ request (``+``, ``!``,
+    ``$``…) of the URL given goes with the new selector — a plain Gopher request there would
+    take the server's next error text for the item's content."""
     capped = options.with_(max_buffered=_MAX_ERROR_TEXT)
     try:
         text = await _collect(_dot_text(conn, capped, b""), capped, "error text")
@@ -259,6 +298,9 @@ async def _gplus_error(
                         f"valid URL: {exc}",
                         component="location",
                     ) from None
+                plus = getattr(plan.url, "gopher_plus", None)
+                if plus is not None and isinstance(moved, GopherURL):
+                    moved = moved.replace(gopher_plus=plus, search=moved.search or "")
                 raise Follow(moved, reason="Gopher+ item moved")
     # Gopher+: the first line names the administrator, the rest is the message.
     message = b" ".join(lines[1:] or lines).decode("utf-8", "replace") or status_line
@@ -289,12 +331,14 @@ async def _gplus_data(
     status_line: str,
     close: Callable[[], Awaitable[None]],
 ) -> Resource:
-    if plan.get("reading") == "menu":
-        entries = await _read_menu(conn, options, status=status)
-        await close()
-        return Resource(plan, kind="listing", entries=entries, replies=[status_line])
-    view = plan.get("view")
-    media_type = view.split()[0] if view else plan.get("media_type")
+    details: GopherDetails = plan.details
+    if details.reading == "menu":
+        stream = await _menu_stream(conn, options, status=status, close=close)
+        return Resource(
+            plan, kind="listing", entry_stream=stream, replies=[status_line], close=close
+        )
+    view = details.view
+    media_type = view.split()[0] if view else details.media_type
     return Resource(
         plan,
         body=_block(conn, options, status.length, b""),

@@ -21,9 +21,11 @@ way to ask, the search item is an :class:`~resolvers.errors.InputNeeded` error.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import InputNeeded, PlanError
 from ..options import Options
@@ -46,11 +48,6 @@ class GopherLike(Protocol):
     def effective_port(self) -> int | None: ...
 
 
-def octets(value: str) -> bytes:
-    """The exact octets a decoded component stands for (``schemes.percent.to_octets``)."""
-    return value.encode("utf-8", "surrogateescape")
-
-
 def _shown(data: bytes) -> str:
     """How ``omniurl plan`` prints a request: the octets as text (JSON shows TAB as ``\\t``);
     octets that are not UTF-8 as ``\\xNN``."""
@@ -62,13 +59,29 @@ def needs_search(url: GopherLike, request: GopherPlusRequest | None) -> bool:
     return url.gtype == "7" and not url.search and (request is None or request.kind == "data")
 
 
+@dataclass(frozen=True)
+class GopherDetails:
+    """What the Gopher executor needs beyond the request line (typed; never sent)."""
+
+    #: How to read the reply: ``menu``, ``text``, ``binary``, ``gplus`` (Gopher+ data),
+    #: ``attributes``; or what to do first: ``ask-search``, ``ask`` (a +ASK form).
+    mode: str
+    gtype: str
+    #: The item type's reading (RFC 1436 §3.8 / Gopher+), and its media type.
+    reading: str
+    media_type: str | None
+    #: Gopher+: the view asked for, and the request's kind (data, attributes…).
+    view: str | None = None
+    request: str | None = None
+
+
 def plan_gopher(url: URL, options: Options) -> Plan:
     """The access plan of a ``gopher:`` URL (pure)."""
     g: Any = url
     gtype: str = g.gtype
-    selector = octets(g.selector)
-    search = None if g.search is None else octets(g.search)
-    request = None if g.gopher_plus is None else parse_request(octets(g.gopher_plus))
+    selector = to_octets(g.selector)
+    search = None if g.search is None else to_octets(g.search)
+    request = None if g.gopher_plus is None else parse_request(to_octets(g.gopher_plus))
     kind = item_type(gtype)
 
     if kind.reading == "session":
@@ -95,7 +108,7 @@ def plan_gopher(url: URL, options: Options) -> Plan:
         "transport": "tcp",
         "explicit_port": g.port is not None,
     }
-    meta: dict[str, Any] = {"gtype": gtype, "reading": kind.reading, "media_type": kind.media_type}
+    base = GopherDetails(mode="", gtype=gtype, reading=kind.reading, media_type=kind.media_type)
 
     if needs_search(g, request):
         if options.ask is None:
@@ -106,7 +119,7 @@ def plan_gopher(url: URL, options: Options) -> Plan:
                 prompt=f"Search words for {url}: ",
             )
         step = Step(b"", "(ask for search words, then resolve the URL with them)", kind="info")
-        return Plan(steps=(step,), meta=(("mode", "ask-search"), *meta.items()), **common)
+        return Plan(steps=(step,), details=replace(base, mode="ask-search"), **common)
 
     values = [WireValue("selector", selector, "gopher")]
     line = selector
@@ -115,7 +128,7 @@ def plan_gopher(url: URL, options: Options) -> Plan:
             values.append(WireValue("search", search, "gopher"))
             line += b"\t" + search
         steps = [Step.line(line, shown=_shown(line), values=values)]
-        return Plan(steps=tuple(steps), meta=(("mode", kind.reading), *meta.items()), **common)
+        return Plan(steps=tuple(steps), details=replace(base, mode=kind.reading), **common)
 
     # §3.4.3 with draft-07's wording: the search goes only when it is not empty.
     if search:
@@ -130,7 +143,7 @@ def plan_gopher(url: URL, options: Options) -> Plan:
                 b"", "(ask the +ASK form's questions, then resolve the filled-in form)", kind="info"
             ),
         ]
-        return Plan(steps=tuple(steps), meta=(("mode", "ask"), *meta.items()), **common)
+        return Plan(steps=tuple(steps), details=replace(base, mode="ask"), **common)
     if request.kind == "form":
         assert request.block is not None
         values.append(WireValue("gopher_plus", request.command, "gopher"))
@@ -144,9 +157,7 @@ def plan_gopher(url: URL, options: Options) -> Plan:
             Step(request.block, _shown(request.block), kind="message"),
         ]
         return Plan(
-            steps=tuple(steps),
-            meta=(("mode", "gplus"), *meta.items(), ("view", request.view)),
-            **common,
+            steps=tuple(steps), details=replace(base, mode="gplus", view=request.view), **common
         )
     values.append(WireValue("gopher_plus", request.command, "gopher"))
     line += b"\t" + request.command
@@ -154,8 +165,8 @@ def plan_gopher(url: URL, options: Options) -> Plan:
         request.kind, "gplus"
     )
     steps = [Step.line(line, shown=_shown(line), values=values)]
-    extra = (("view", request.view), ("request", request.kind))
-    return Plan(steps=tuple(steps), meta=(("mode", mode), *meta.items(), *extra), **common)
+    details = replace(base, mode=mode, view=request.view, request=request.kind)
+    return Plan(steps=tuple(steps), details=details, **common)
 
 
-__all__ = ["GopherLike", "needs_search", "octets", "plan_gopher"]
+__all__ = ["GopherDetails", "GopherLike", "needs_search", "plan_gopher"]

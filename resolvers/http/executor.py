@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import ssl
-import urllib.parse
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
@@ -36,15 +35,31 @@ from ..errors import (
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
-from .transport import PolicyTransport
+from .planner import HTTPDetails
+from .pool import POOL_KEY, HTTPPool, make_transport, timeouts
+from .ranges import Outcome, parse_content_range, range_outcome, validator_of
+from .transport import PEER_CLOSED
 
-USER_AGENT = "omniurl/0.1"
 REDIRECTS = (301, 302, 303, 307, 308)
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``kind`` is anywhere in ``exc``'s chain of causes."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kind):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 @contextlib.contextmanager
 def typed_errors(what: str) -> Iterator[None]:
-    """httpx's exceptions as omniurl's error tree (never a raw library traceback)."""
+    """httpx's exceptions as omniurl's error tree (never a raw library traceback), by type:
+    the exception class, its chain of causes, and whether the peer closed the connection
+    (:data:`~resolvers.http.transport.PEER_CLOSED`) — never by an error message's words."""
     try:
         yield
     except ResolveError:
@@ -52,27 +67,18 @@ def typed_errors(what: str) -> Iterator[None]:
     except httpx.TimeoutException as exc:
         raise ResolveTimeout(f"timed out {what}: {exc or type(exc).__name__}") from None
     except httpx.ConnectError as exc:
-        cause = exc.__context__ or exc.__cause__
-        if isinstance(cause, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY" in str(exc):
+        if _caused_by(exc, ssl.SSLCertVerificationError):
             raise ConnectError(
                 f"TLS certificate verification failed {what}: {exc} (--insecure skips it)",
                 component="host",
             ) from None
         raise ConnectError(f"cannot connect {what}: {exc}", component="host") from None
     except httpx.RemoteProtocolError as exc:
-        text = str(exc)
-        if "closed" in text or "disconnected" in text or "incomplete" in text.lower():
-            raise ConnectionClosed(f"the server closed the connection {what}: {text}") from None
-        # httpx parses a redirect's Location itself (even when not following): its
-        # "Invalid URL in location header" blames the server's Location.
-        component = "location" if "location header" in text.lower() else None
-        raise ProtocolError(f"the server broke HTTP {what}: {text}", component=component) from None
-    except httpx.InvalidURL as exc:
-        # The request URL was built before sending: inside send(), only the Location httpx
-        # parses for its next_request can be invalid ("foo:bar").
-        raise ProtocolError(
-            f"the server redirected to an invalid URL {what}: {exc}", component="location"
-        ) from None
+        if PEER_CLOSED.get():
+            raise ConnectionClosed(f"the server closed the connection {what}: {exc}") from None
+        raise ProtocolError(f"the server broke HTTP {what}: {exc}") from None
+    except httpx.ReadError as exc:
+        raise ConnectionClosed(f"the connection broke {what}: {exc}") from None
     except httpx.TransportError as exc:
         raise TransportError(f"network failure {what}: {exc or type(exc).__name__}") from None
 
@@ -84,7 +90,8 @@ def _status_line(response: httpx.Response) -> str:
 async def execute_http(plan: Plan, options: Options) -> Resource:
     url = plan.url
     assert isinstance(url, HTTPURL)
-    target: str = plan.get("target")
+    details: HTTPDetails = plan.details
+    target = details.target
     try:
         request_url = httpx.URL(
             scheme=plan.scheme,
@@ -95,29 +102,33 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     except httpx.InvalidURL as exc:
         # A leniently parsed host httpx's IDNA 2008 encoder refuses ("☃.example").
         raise PlanError(f"cannot make an HTTP request of {url}: {exc}", component="host") from None
-    client = httpx.AsyncClient(
-        transport=PolicyTransport(options, scheme=plan.scheme, host=url.hostname),
-        timeout=httpx.Timeout(
-            connect=options.connect_timeout,
-            read=options.read_timeout,
-            write=options.read_timeout,
-            pool=options.connect_timeout,
-        ),
-        follow_redirects=False,
-        trust_env=False,
-    )
-    request = client.build_request(
-        "GET",
-        request_url,
-        headers={"User-Agent": USER_AGENT, "Accept": "*/*", "Accept-Encoding": "identity"},
-    )
-    options.note(">", plan.steps[0].shown)
-    for name, value in request.headers.items():
-        options.note(">", f"{name}: {value}")
+    pool: HTTPPool | None = options.get(POOL_KEY)
+    # A client's shared connections (resolvers.http.pool) for these options, if it has
+    # them; otherwise a transport of this resolve's own, closed after it.
+    shared = pool.transport(options, plan.scheme, url.hostname) if pool is not None else None
+    transport = shared or make_transport(options, plan.scheme, url.hostname)
+
+    async def release() -> None:
+        if shared is None:
+            await transport.aclose()
+
+    # The plan's header fields, in its order, nothing else (resolvers.http.planner).
+    headers = [step.get("header") for step in plan.steps[1:] if step.get("header")]
+    offset = details.offset
+    extensions: dict[str, object] = {"timeout": timeouts(options)}
+    if getattr(transport, "proxy", None) is None:
+        # httpx.URL removes dot segments ("/a/./b/../c" -> "/a/c"); httpcore's "target"
+        # extension sends the planned request target as it is: the plan is the wire.
+        # (Through a proxy the target is the absolute URL, which httpcore builds.)
+        extensions["target"] = target.encode("utf-8", "surrogateescape")
+    request = httpx.Request("GET", request_url, headers=headers, extensions=extensions)
+    for step in plan.steps:
+        options.note(">", step.shown)
     response: httpx.Response | None = None
     try:
+        PEER_CLOSED.set(False)
         with typed_errors(f"fetching {plan.url}"):
-            response = await client.send(request, stream=True)
+            response = await transport.handle_async_request(request)
         replies = [_status_line(response)]
         options.note("<", replies[0])
         for name, value in response.headers.items():
@@ -128,6 +139,13 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         if status in REDIRECTS and location is not None and options.follow:
             new_url = _redirect_target(str(plan.url), location)
             raise Follow(new_url, reason=f"HTTP {status} redirect", replies=replies)
+        outcome: Outcome | None = None
+        if offset:
+            outcome = range_outcome(status, response.headers.get("content-range"), offset)
+            if outcome in ("complete", "refetch"):
+                await response.aclose()
+                await release()
+                return _no_body(plan, replies, response, outcome, offset)
         if status >= 400:
             raise StatusError(
                 f"{plan.url}: the server answered {status} {response.reason_phrase}",
@@ -137,16 +155,17 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     except BaseException:
         if response is not None:
             await response.aclose()
-        await client.aclose()
+        await release()
         raise
 
     resp: httpx.Response = response
 
     async def close() -> None:
         await resp.aclose()
-        await client.aclose()
+        await release()
 
     async def body() -> AsyncIterator[bytes]:
+        PEER_CLOSED.set(False)
         try:
             with typed_errors(f"reading {plan.url}"):
                 async for chunk in resp.aiter_raw():
@@ -156,28 +175,61 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
 
     content_type = resp.headers.get("content-type")
     length = resp.headers.get("content-length")
+    size = int(length) if length and length.isdigit() else None
+    metadata: dict[str, object] = {
+        "status": resp.status_code,
+        "headers": dict(resp.headers.items()),
+        "location": resp.headers.get("location"),
+        "validator": validator_of(dict(resp.headers.items())),
+    }
+    if outcome is not None:
+        metadata.update(resume=outcome, offset=offset if outcome == "append" else 0)
+        total = size
+        if outcome == "append":
+            total = parse_content_range(resp.headers["content-range"]).complete_length
+        if total is not None:
+            metadata["total"] = total
     return Resource(
         plan,
         kind="content",
         body=body(),
         media_type=content_type.split(";", 1)[0].strip() if content_type else None,
-        size=int(length) if length and length.isdigit() else None,
+        size=size,
         replies=replies,
-        metadata={
-            "status": resp.status_code,
-            "headers": dict(resp.headers.items()),
-            "location": resp.headers.get("location"),
-        },
+        metadata=metadata,
         close=close,
     )
 
 
+def _no_body(
+    plan: Plan, replies: list[str], response: httpx.Response, outcome: Outcome, offset: int
+) -> Resource:
+    """A 416 to a resumed request: nothing is missing (``complete``), or the kept part is
+    longer than the resource now is (``refetch``: the caller starts again from byte 0)."""
+
+    async def nothing() -> AsyncIterator[bytes]:
+        return
+        yield b""
+
+    metadata: dict[str, object] = {
+        "status": response.status_code,
+        "headers": dict(response.headers.items()),
+        "resume": outcome,
+        "offset": offset if outcome == "complete" else 0,
+    }
+    if outcome == "complete":
+        metadata["total"] = offset
+    return Resource(
+        plan, kind="content", body=nothing(), size=0, replies=replies, metadata=metadata
+    )
+
+
 def _redirect_target(base: str, location: str) -> schemes.URL:
-    """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2)."""
+    """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2:
+    a URI-reference, resolved per RFC 3986 §5 — :func:`schemes.join`)."""
     try:
-        # urljoin raises a bare ValueError itself (an unclosed "[" of an IPv6 literal).
-        return schemes.parse(urllib.parse.urljoin(base, location))
-    except (URLError, ValueError) as exc:
+        return schemes.parse(schemes.join(base, location.strip()))
+    except URLError as exc:
         raise ProtocolError(
             f"the server redirected to {location!r}, which is not a valid URL: {exc}",
             component="location",

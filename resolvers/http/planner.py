@@ -1,12 +1,15 @@
-"""RFC 1738 §3.3 as a pure function: an ``http:``/``https:`` URL in, the request line out.
+"""RFC 1738 §3.3 as a pure function: an ``http:``/``https:`` URL in, the request out.
 
 ``http://<host>:<port>/<path>?<searchpart>`` is a ``GET`` of ``<path>?<searchpart>`` (still
 encoded, exactly as written in the URL: §3.3 says the path and search are sent as they are)
 to ``host:port``; an empty path is ``/``.  The fragment is never sent (RFC 1630 §4.2).  HTTP/1.1
-is spoken (RFC 9112); the plan's one step is the request line exactly as sent.
+is spoken (RFC 9112); the plan's steps are the request line and every header field exactly
+as sent.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.http import HTTPURL
@@ -14,6 +17,39 @@ from omniurl.schemes.http import HTTPURL
 from ..errors import PlanError
 from ..options import Options
 from ..plan import Plan, Step, WireValue
+from .ranges import range_headers
+
+USER_AGENT = "omniurl/0.1"
+#: Sent with every request: the body exactly as stored (``identity``, as curl does without
+#: ``--compressed``), so ``Content-Length`` is the number of bytes that will arrive.
+DEFAULT_HEADERS: tuple[tuple[str, str], ...] = (
+    ("User-Agent", USER_AGENT),
+    ("Accept", "*/*"),
+    ("Accept-Encoding", "identity"),
+)
+
+
+@dataclass(frozen=True)
+class HTTPDetails:
+    """What the HTTP executor needs beyond the steps (typed; never sent)."""
+
+    #: The origin-form request target, exactly as sent (RFC 9112 §3.2.1).
+    target: str
+    tls: bool
+    #: ``-C``: HTTP can continue a transfer (Range), and from which byte.
+    resumable: bool
+    offset: int
+
+
+def host_header(url: HTTPURL) -> str:
+    """RFC 9112 §3.2 / RFC 9110 §7.2 ``Host``: the host (an IPv6 literal in brackets) and
+    the port unless it is the scheme's default."""
+    host = url.hostname
+    if ":" in host:
+        host = f"[{host}]"
+    if url.port is not None and url.port != url.default_port:
+        host += f":{url.port}"
+    return host
 
 
 def request_target(url: HTTPURL) -> str:
@@ -44,16 +80,43 @@ def plan_http(url: URL, options: Options) -> Plan:
         values=[WireValue("path", target.encode("utf-8", "surrogateescape"), "http-target")],
         meta={"target": target},
     )
+    # Every header field the executor sends, in order, as it goes on the wire (httpx adds
+    # none of its own: the executor hands these to the transport).  -C adds RFC 9110 §14.2
+    # Range from the kept bytes on and If-Range with the first response's validator.
+    ranges = tuple(range_headers(options.resume_from, options.resume_validator))
+    fields = [("Host", host_header(http)), *DEFAULT_HEADERS, *ranges]
+    steps = [step]
+    for name, value in fields:
+        line = f"{name}: {value}".encode("utf-8", "surrogateescape")
+        steps.append(
+            Step.line(
+                line,
+                values=[WireValue(name.lower(), line, "header")],
+                meta={"header": (name, value)},
+            )
+        )
     return Plan(
         url=url,
         scheme=http.scheme,
         host=http.hostname,
         port=http.effective_port,
         transport="tcp",
-        steps=(step,),
+        steps=tuple(steps),
         explicit_port=http.port is not None,
-        meta=(("target", target), ("tls", http.scheme == "https")),
+        details=HTTPDetails(
+            target=target,
+            tls=http.scheme == "https",
+            resumable=True,
+            offset=options.resume_from if ranges else 0,
+        ),
     )
 
 
-__all__ = ["plan_http", "request_target"]
+__all__ = [
+    "DEFAULT_HEADERS",
+    "USER_AGENT",
+    "HTTPDetails",
+    "host_header",
+    "plan_http",
+    "request_target",
+]

@@ -12,12 +12,12 @@ certificate against it), not the address.
 from __future__ import annotations
 
 import asyncio
-import select
 import socket
 import ssl
 import typing
 import urllib.parse
 import urllib.request
+from contextvars import ContextVar
 
 import httpcore
 import httpx
@@ -25,6 +25,44 @@ import httpx
 from ..errors import ConfigurationError, ConnectError, ResolveTimeout
 from ..net import open_socket, recv_ready, resolve_addresses
 from ..options import Options
+
+#: Set when the peer of the connection being read closed it (a read gave ``b""``).  The
+#: executor resets it before each request and before the body, and tells a premature close
+#: (:class:`ConnectionClosed`) from a malformed reply by this state, not by an error's text.
+PEER_CLOSED: ContextVar[bool] = ContextVar("omniurl_http_peer_closed", default=False)
+
+
+def _seen(data: bytes) -> bytes:
+    if not data:
+        PEER_CLOSED.set(True)
+    return data
+
+
+class EOFWatch(httpcore.AsyncNetworkStream):
+    """httpcore's own stream (TLS, proxies), noting the peer's close in :data:`PEER_CLOSED`."""
+
+    def __init__(self, inner: httpcore.AsyncNetworkStream) -> None:
+        self.inner = inner
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return _seen(await self.inner.read(max_bytes, timeout))
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        await self.inner.write(buffer, timeout)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        return EOFWatch(await self.inner.start_tls(ssl_context, server_hostname, timeout))
+
+    def get_extra_info(self, info: str) -> typing.Any:
+        return self.inner.get_extra_info(info)
 
 
 class SocketStream(httpcore.AsyncNetworkStream):
@@ -51,9 +89,9 @@ class SocketStream(httpcore.AsyncNetworkStream):
         try:
             data = recv_ready(self.sock, size)
             if data is not None:
-                return data
+                return _seen(data)
             async with asyncio.timeout(timeout):
-                return await loop.sock_recv(self.sock, size)
+                return _seen(await loop.sock_recv(self.sock, size))
         except TimeoutError:
             raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
         except OSError as exc:
@@ -88,9 +126,16 @@ class SocketStream(httpcore.AsyncNetworkStream):
         if info == "server_addr":
             return self.sock.getpeername()
         if info == "is_readable":
-            # A kept-alive connection that became readable was closed by the server.
-            readable, _w, _x = select.select([self.sock], [], [], 0)
-            return bool(readable)
+            # A kept-alive connection that became readable was closed by the server.  A
+            # non-blocking peek, not select.select: select fails on descriptor numbers
+            # >= 1024 (FD_SETSIZE), which a program with many files open reaches.
+            try:
+                self.sock.recv(1, socket.MSG_PEEK)
+            except BlockingIOError:
+                return False
+            except OSError:
+                return True
+            return True
         return None
 
 
@@ -128,13 +173,14 @@ class PolicyBackend(httpcore.AsyncNetworkBackend):
         for address, to_port in addresses:
             self.options.note("*", f"connecting to {address} port {to_port}")
             try:
-                return await self.inner.connect_tcp(
+                stream = await self.inner.connect_tcp(
                     address,
                     to_port,
                     timeout=timeout,
                     local_address=local_address,
                     socket_options=socket_options,
                 )
+                return EOFWatch(stream)
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 last = exc
         assert last is not None
@@ -193,23 +239,45 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
     not omniurl, resolves the URL's host — say so to a user of the strict preset).
     """
 
-    def __init__(self, options: Options, *, scheme: str, host: str) -> None:
+    def __init__(
+        self, options: Options, *, scheme: str, host: str, limits: httpx.Limits | None = None
+    ) -> None:
         proxy = env_proxy(scheme, host) if options.trust_env else None
+        #: The proxy requests go through (an absolute-form request target), or None.
+        self.proxy = proxy
         plain = scheme == "http" and proxy is None
         # No TLS context for plain HTTP: building one loads the CA store, which costs more
         # than a small transfer.
         context = None if plain else ssl_context(options)
         super().__init__(verify=context or False, trust_env=False)
         backend = PolicyBackend(options, plain=plain)
+        # A client's shared pool (resolvers/http/pool.py) passes its bounds; one resolve's
+        # own transport keeps httpcore's defaults.
+        bounds: dict[str, typing.Any] = {}
+        if limits is not None:
+            bounds = {
+                "max_connections": limits.max_connections,
+                "max_keepalive_connections": limits.max_keepalive_connections,
+                "keepalive_expiry": limits.keepalive_expiry,
+            }
         pool: typing.Any
         if proxy is not None:
             options.note("*", f"using the proxy {proxy} (from the environment)")
             pool = httpcore.AsyncHTTPProxy(
-                proxy_url=proxy, ssl_context=context, network_backend=backend
+                proxy_url=proxy, ssl_context=context, network_backend=backend, **bounds
             )
         else:
-            pool = httpcore.AsyncConnectionPool(ssl_context=context, network_backend=backend)
+            pool = httpcore.AsyncConnectionPool(
+                ssl_context=context, network_backend=backend, **bounds
+            )
         self._pool = pool
 
 
-__all__ = ["PolicyBackend", "PolicyTransport", "env_proxy", "ssl_context"]
+__all__ = [
+    "PEER_CLOSED",
+    "EOFWatch",
+    "PolicyBackend",
+    "PolicyTransport",
+    "env_proxy",
+    "ssl_context",
+]

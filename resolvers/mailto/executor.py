@@ -74,7 +74,14 @@ async def _connect_socket(relay: Relay, options: Options) -> tuple[socket.socket
     for address, port in await resolve_addresses(relay.host, relay.port, options):
         options.note("*", f"connecting to {address} port {port} (SMTP relay {relay.host})")
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock = socket.socket(family, socket.SOCK_STREAM)
+        except OSError as exc:  # EMFILE/ENFILE: typed, naming the relay (issue 14)
+            raise ConnectError(
+                f"cannot open a socket for the SMTP relay {relay.host}:{relay.port}: "
+                f"{exc.strerror or exc}",
+                component="smtp",
+            ) from exc
         sock.setblocking(False)
         try:
             await with_timeout(
@@ -132,7 +139,7 @@ async def _send(plan: Plan, options: Options, relay: Relay) -> list[str]:
 async def _step(
     smtp: aiosmtplib.SMTP, step: Step, plan: Plan, options: Options, relay: Relay
 ) -> Any:
-    op = step.get("op")
+    op = step.role
     if op is None:  # an info step
         return None
     options.note(">", step.shown if op != "message" else f"({len(step.data)} octets)")
@@ -159,9 +166,7 @@ async def _step(
         # mailbox) and refuses some addr-specs with a ValueError.
         response = await smtp.execute_command(step.data)
         if response.code != 250:  # RFC 5321 §4.1.1.2
-            raise aiosmtplib.SMTPSenderRefused(
-                response.code, response.message, str(plan.get("sender"))
-            )
+            raise aiosmtplib.SMTPSenderRefused(response.code, response.message, plan.details.sender)
         return response
     if op == "rcpt":
         response = await smtp.execute_command(step.data)
@@ -232,14 +237,14 @@ async def execute(plan: Plan, options: Options) -> Resource:
     """Send the message (relay configured) or return it as a draft."""
     message = next(s for s in plan.steps if s.kind == "message")
     envelope = {
-        "mail_from": plan.get("sender"),
-        "rcpt_to": list(plan.get("recipients")),
+        "mail_from": plan.details.sender,
+        "rcpt_to": list(plan.details.recipients),
     }
     metadata: dict[str, Any] = {
         "envelope": envelope,
-        "message_id": plan.get("message_id"),
+        "message_id": plan.details.message_id,
     }
-    relay: Relay | None = plan.get("relay")
+    relay: Relay | None = plan.details.relay
     if relay is None:
         return Resource(
             plan,

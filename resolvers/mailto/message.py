@@ -13,6 +13,7 @@ addresses that are not addr-specs before anything is sent.
 
 from __future__ import annotations
 
+import email.errors
 import email.policy
 import email.utils
 import hashlib
@@ -122,7 +123,17 @@ def build(
         ascii_body = text.isascii()
         msg.set_content(text, cte="7bit" if ascii_body else "quoted-printable")
         data = msg.as_bytes()
-    except (ValueError, TypeError, IndexError, UnicodeError) as exc:
+    except (
+        ValueError,
+        TypeError,
+        IndexError,
+        UnicodeError,
+        email.errors.MessageError,
+        # CPython's address parser trips over some malformed addresses itself
+        # ("mailto:a@%5Bx": 'InvalidHeaderDefect' object has no attribute 'all_defects'):
+        # still no message, and the policy names the address — never a traceback.
+        AttributeError,
+    ) as exc:
         return Draft(
             sender=sender,
             to=tuple(to),

@@ -21,6 +21,7 @@ from typing import Any
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.mailto import MailtoURL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
@@ -43,10 +44,6 @@ class Relay:
     starttls: bool
     tls: bool
     user: str | None
-
-
-def _octets(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
 
 
 def relay_of(options: Options) -> Relay | None:
@@ -97,33 +94,33 @@ class _Walk:
 
 def _walk(url: MailtoURL, sender: str, body_default: str | None) -> _Walk:
     """Walk the URL, tagging every value with its component and wire context."""
-    values: list[WireValue] = [WireValue("sender", _octets(sender), "addr-spec")]
+    values: list[WireValue] = [WireValue("sender", to_octets(sender), "addr-spec")]
     recipients: dict[str, list[str]] = {"to": [], "cc": [], "bcc": []}
     headers: list[tuple[str, str]] = []
     body: str | None = None
     path = split_addresses(url.address)
     for i, address in enumerate(path):
         component = "address" if len(path) == 1 else f"address[{i}]"
-        values.append(WireValue(component, _octets(address), "addr-spec"))
+        values.append(WireValue(component, to_octets(address), "addr-spec"))
         recipients["to"].append(address)
     for i, (name, value) in enumerate(url.headers):
         component = f"headers[{i}]"
-        values.append(WireValue(component, _octets(name), "header-field"))
+        values.append(WireValue(component, to_octets(name), "header-field"))
         lower = name.lower()
         if lower == "body":
-            values.append(WireValue(component, _octets(value), "mail-body"))
+            values.append(WireValue(component, to_octets(value), "mail-body"))
             body = value if body is None else body + "\n" + value
         elif lower in ADDRESS_FIELDS:
             for address in split_addresses(value):
-                values.append(WireValue(component, _octets(address), "addr-spec"))
+                values.append(WireValue(component, to_octets(address), "addr-spec"))
                 recipients[lower].append(address)
         else:
-            values.append(WireValue(component, _octets(value), "header"))
+            values.append(WireValue(component, to_octets(value), "header"))
             headers.append((name, value))
     if body is None:
         body = body_default or ""
         if body_default:
-            values.append(WireValue("body", _octets(body_default), "mail-body"))
+            values.append(WireValue("body", to_octets(body_default), "mail-body"))
     return _Walk(values, recipients["to"], recipients["cc"], recipients["bcc"], headers, body)
 
 
@@ -174,13 +171,23 @@ def plan_mailto(url: URL, options: Options) -> Plan:
         # The relay comes from the caller's configuration, not from the URL (§6's caution is
         # about ports a URL names).
         explicit_port=False,
-        meta=(
-            ("relay", relay),
-            ("sender", draft.sender),
-            ("recipients", draft.recipients),
-            ("message_id", draft.message_id),
+        details=MailtoDetails(
+            relay=relay,
+            sender=draft.sender,
+            recipients=tuple(draft.recipients),
+            message_id=draft.message_id,
         ),
     )
+
+
+@dataclass(frozen=True)
+class MailtoDetails:
+    """What the mailto executor needs: where to send (None: a draft) and the envelope."""
+
+    relay: Relay | None
+    sender: str
+    recipients: tuple[str, ...]
+    message_id: str | None
 
 
 def _message_step(draft: Draft, values: list[WireValue]) -> Step:
@@ -190,7 +197,7 @@ def _message_step(draft: Draft, values: list[WireValue]) -> Step:
         shown=draft.message.decode("utf-8", "backslashreplace"),
         kind="message",
         values=tuple(values),
-        meta=(("op", "message"),),
+        role="message",
     )
 
 
@@ -221,25 +228,26 @@ def _smtp_steps(
     steps: list[Step] = []
     if relay.tls:
         steps.append(Step(data=b"", shown="TLS from the first byte (RFC 8314)", kind="info"))
-    steps.append(Step.line(f"EHLO {helo}", meta={"op": "ehlo", "helo": helo}))
+    steps.append(Step.line(f"EHLO {helo}", role="ehlo", meta={"helo": helo}))
     if relay.starttls:
-        steps.append(Step.line("STARTTLS", meta={"op": "starttls"}))
-        steps.append(Step.line(f"EHLO {helo}", meta={"op": "ehlo", "helo": helo}))
+        steps.append(Step.line("STARTTLS", role="starttls"))
+        steps.append(Step.line(f"EHLO {helo}", role="ehlo", meta={"helo": helo}))
     if relay.user is not None:
         steps.append(
             Step(
                 data=b"",
                 shown=f"AUTH (user {relay.user!r}, password ****)",
                 kind="send",
-                meta=(("op", "auth"), ("user", relay.user)),
+                role="auth",
+                meta=(("user", relay.user),),
             )
         )
-    steps.append(Step.line(f"MAIL FROM:<{draft.sender}>", meta={"op": "mail"}))
+    steps.append(Step.line(f"MAIL FROM:<{draft.sender}>", role="mail"))
     for recipient in draft.recipients:
         steps.append(
-            Step.line(f"RCPT TO:<{recipient}>", meta={"op": "rcpt", "recipient": recipient})
+            Step.line(f"RCPT TO:<{recipient}>", role="rcpt", meta={"recipient": recipient})
         )
-    steps.append(Step.line("DATA", meta={"op": "data"}))
+    steps.append(Step.line("DATA", role="data"))
     steps.append(_message_step(draft, values))
-    steps.append(Step.line("QUIT", meta={"op": "quit"}))
+    steps.append(Step.line("QUIT", role="quit"))
     return steps

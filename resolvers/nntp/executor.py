@@ -327,14 +327,14 @@ def _fill_range(step: Step, group: GroupInfo, plan: Plan) -> Step:
     data): the newest ``max_articles`` articles."""
     if not step.get("range"):
         return step
-    first, last = group.last(int(plan.get("max_articles", 1000)))
+    first, last = group.last(plan.details.max_articles)
     text = f"{first}-{last}".encode()
     data = step.data.replace(RANGE, text)
     return Step.line(data, meta=dict(step.meta))
 
 
 def _group_name(plan: Plan) -> bytes:
-    group = plan.get("group")
+    group = plan.details.group
     return group if isinstance(group, bytes) else b""
 
 

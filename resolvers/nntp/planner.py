@@ -22,7 +22,8 @@ never reads the environment.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from omniurl.resolvers.errors import ConfigurationError, PlanError
 from omniurl.resolvers.options import Options
@@ -79,6 +80,21 @@ def parse_server(spec: str) -> tuple[str, int, bool]:
     return host.lower(), int(port_text), True
 
 
+NNTPResult = Literal["article", "articles", "groups"]
+
+
+@dataclass(frozen=True)
+class NNTPDetails:
+    """What the NNTP executor needs beyond the steps (typed; never sent)."""
+
+    #: An article's text, a group's article list, or the list of groups.
+    result: NNTPResult
+    #: The group as sent (checked against RFC 3977's grammar), for a group or an article.
+    group: bytes | None
+    #: The most articles a group listing asks for (``--nntp-max-articles``).
+    max_articles: int
+
+
 def plan_nntp(url: URL, options: Options) -> Plan:
     """The plan for a ``news:`` or ``nntp:`` URL (see the module's table)."""
     if isinstance(url, NewsURL):
@@ -99,21 +115,21 @@ def plan_nntp(url: URL, options: Options) -> Plan:
         *_auth_steps(host, options),
     ]
     limit = _max_articles(options)
-    meta: dict[str, Any] = {"max_articles": limit}
+    result: NNTPResult
+    group: bytes | None = None
     if message_id is not None:
         wired = check_message_id(message_id)
         value = WireValue("message_id", wired[1:-1], "nntp")
         steps.append(_step(b"ARTICLE " + wired, "article", values=[value]))
-        meta["result"] = "article"
+        result = "article"
     elif newsgroup == "*" and isinstance(url, NewsURL):
         steps.append(_step("LIST ACTIVE", "list-active"))
         steps.append(_step("LIST", "list", when=WHEN_NO_LIST_ACTIVE))
-        meta["result"] = "groups"
+        result = "groups"
     elif newsgroup:
         group = check_newsgroup(newsgroup)
-        meta["group"] = group
         steps += _group_steps(group, article, limit)
-        meta["result"] = "article" if article is not None else "articles"
+        result = "article" if article is not None else "articles"
     else:
         raise PlanError(f"{url} names neither a newsgroup nor a message-id", component="newsgroup")
     steps.append(_step("QUIT", "quit"))
@@ -125,7 +141,7 @@ def plan_nntp(url: URL, options: Options) -> Plan:
         transport="tcp",
         steps=tuple(steps),
         explicit_port=explicit,
-        meta=tuple(meta.items()),
+        details=NNTPDetails(result=result, group=group, max_articles=limit),
     )
 
 
@@ -186,7 +202,7 @@ def _auth_steps(host: str, options: Options) -> list[Step]:
             shown="AUTHINFO PASS ****",
             when=WHEN_AUTH_PASS,
             values=[WireValue("credentials.password", password, "line")],
-            meta={"role": "auth-pass"},
+            role="auth-pass",
         ),
     ]
 
@@ -216,5 +232,5 @@ def _step(
     and shown as ``<first>-<last>``."""
     data = text.encode() if isinstance(text, str) else text
     shown = data.decode("utf-8", "backslashreplace").replace("{range}", "<first>-<last>")
-    meta: dict[str, Any] = {"role": role, "range": RANGE in data}
-    return Step.line(data, shown=shown, when=when, values=values or (), meta=meta)
+    meta: dict[str, Any] = {"range": RANGE in data}
+    return Step.line(data, shown=shown, when=when, values=values or (), meta=meta, role=role)

@@ -205,8 +205,8 @@ def _outcome(plan: Plan, reply: Reply, version: int, options: Options) -> Resour
         target_text = prospero_url(
             fwd.host,
             fwd.hsoname,
-            version=fwd.version or plan.get("version"),
-            fields=tuple(plan.get("fields", ())),
+            version=fwd.version or plan.details.version,
+            fields=tuple(plan.details.fields),
         )
         try:
             if target_text is None:
@@ -267,14 +267,14 @@ def _raise_for_status(reply: Reply, plan: Plan) -> None:
     if status is None or (status == "VERSION-NOT-SUPPORTED" and reply.methods):
         return
     text = "\n".join(reply.lines)
-    asked_version = plan.get("version")
+    asked_version = plan.details.version
     if status in ("NONE-FOUND", "UNRESOLVED") or (
         status == "FAILURE" and detail.upper().startswith("NOT-FOUND")
     ):
         component = "version" if asked_version and status == "NONE-FOUND" else "hsoname"
         what = f" version {asked_version}" if component == "version" else ""
         raise NotFound(
-            f"the Prospero server has no object {plan.get('hsoname')!r}{what} ({status}"
+            f"the Prospero server has no object {plan.details.hsoname!r}{what} ({status}"
             + (f" {detail}" if detail else "")
             + ")",
             component=component,

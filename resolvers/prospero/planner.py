@@ -15,9 +15,11 @@ lines.  The hsoname, the version and the field values are tagged with the policy
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol, cast
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
@@ -42,11 +44,6 @@ class _ProsperoLike(Protocol):
     def effective_port(self) -> int | None: ...
 
 
-def _octets(text: str) -> bytes:
-    """The octets the URL encoded (decoded components keep non-UTF-8 as surrogates)."""
-    return text.encode("utf-8", "surrogateescape")
-
-
 def object_version(url: _ProsperoLike) -> str | None:
     """The requested version: ``;OBJECT-VERSION=`` or RFC 1630's ``%00`` version."""
     from_field = [v for n, v in url.fields if n.upper() == "OBJECT-VERSION"]
@@ -63,14 +60,14 @@ def object_version(url: _ProsperoLike) -> str | None:
 def plan(url: URL, options: Options) -> Plan:
     """The datagrams ``url`` stands for; pure."""
     p = cast(_ProsperoLike, url)
-    hsoname = _octets(p.hsoname)
+    hsoname = to_octets(p.hsoname)
     version = object_version(p)
     extra_fields = tuple(
-        (_octets(n), _octets(v)) for n, v in p.fields if n.upper() != "OBJECT-VERSION"
+        (to_octets(n), to_octets(v)) for n, v in p.fields if n.upper() != "OBJECT-VERSION"
     )
     values = [WireValue("hsoname", hsoname, WIRE_CONTEXT)]
     if version is not None:
-        values.append(WireValue("version", _octets(version), WIRE_CONTEXT))
+        values.append(WireValue("version", to_octets(version), WIRE_CONTEXT))
     for name, value in extra_fields:
         component = f"field[{name.decode('utf-8', 'surrogateescape')}]"
         values += [
@@ -82,7 +79,7 @@ def plan(url: URL, options: Options) -> Plan:
     # anything is sent, so no message is built around it.
     safe = all(b"\x00" not in v.value for v in values)
     v5 = (
-        protocol.v5_request(hsoname, _octets(version) if version else None, extra_fields)
+        protocol.v5_request(hsoname, to_octets(version) if version else None, extra_fields)
         if safe
         else b""
     )
@@ -118,12 +115,17 @@ def plan(url: URL, options: Options) -> Plan:
         transport="udp",
         steps=tuple(steps),
         explicit_port=p.port is not None,
-        meta=(
-            ("hsoname", p.hsoname),
-            ("version", version),
-            ("fields", tuple(p.fields)),
-        ),
+        details=ProsperoDetails(hsoname=p.hsoname, version=version, fields=tuple(p.fields)),
     )
+
+
+@dataclass(frozen=True)
+class ProsperoDetails:
+    """What the Prospero executor needs to follow a forward or explain a miss."""
+
+    hsoname: str
+    version: str | None
+    fields: tuple[tuple[str, str], ...]
 
 
 def _why_no_v1(hsoname: bytes, version: str | None, fields: tuple[object, ...]) -> str | None:

@@ -22,7 +22,8 @@ from ..net import resolve_addresses
 from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Resource
-from .planner import SHELL_PROMPT
+from .login import login_outcome
+from .planner import SHELL_PROMPT, TelnetDetails
 from .session import TelnetSession
 
 #: How long the login outcome may stay silent before we take the login as accepted (when no
@@ -94,16 +95,12 @@ async def _login_outcome(session: TelnetSession, step: Step) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + session.options.read_timeout
     while loop.time() < deadline:
-        seen = session.peek()
-        refusal = failed.search(seen)
-        if refusal or again.search(seen):
-            said = (
-                repr(refusal.group().decode("utf-8", "replace"))
-                if refusal
-                else "it asked for the login again"
+        outcome = login_outcome(session.peek(), failed, again, prompt)
+        if outcome.verdict == "refused":
+            raise AuthError(
+                f"the telnet server refused the login: {outcome.said}", component="user"
             )
-            raise AuthError(f"the telnet server refused the login: {said}", component="user")
-        if prompt.search(seen):
+        if outcome.verdict == "accepted":
             return
         try:
             quiet = min(OUTCOME_QUIET, max(0.0, deadline - loop.time()))
@@ -131,7 +128,8 @@ async def execute(plan: Plan, options: Options) -> Resource:
     except BaseException:
         await session.close()
         raise
-    user = plan.get("user")
+    details: TelnetDetails = plan.details
+    user = details.user
     return Resource(
         plan,
         kind="session",
@@ -140,7 +138,7 @@ async def execute(plan: Plan, options: Options) -> Resource:
             "host": plan.host,
             "port": plan.port,
             "user": user,
-            "password_given": plan.get("password_given"),
+            "password_given": details.password_given,
             "advisory": True,
             "logged_in": any(s.get("outcome") for s in plan.steps),
         },

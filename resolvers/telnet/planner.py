@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.percent import to_octets
 from omniurl.schemes.telnet import TelnetURL
 
 from ..errors import PlanError
@@ -79,10 +80,13 @@ def parse_script(text: str) -> tuple[ScriptStep, ...]:
     return tuple(steps)
 
 
-def _octets(text: str) -> bytes:
-    """The octets a decoded component stands for (schemes keep non-UTF-8 octets with
-    surrogateescape, so this is exactly what the URL encoded)."""
-    return text.encode("utf-8", "surrogateescape")
+@dataclass(frozen=True)
+class TelnetDetails:
+    """What the telnet executor reports: the advisory user (§3.8) and whether the URL gave
+    a password (never the password itself)."""
+
+    user: str | None
+    password_given: bool
 
 
 def _expect(pattern: str, shown: str, **meta: object) -> Step:
@@ -126,9 +130,9 @@ def plan_telnet(
         steps.append(_expect(login_prompt, f"expect /{login_prompt}/", component="user"))
         steps.append(
             Step.line(
-                _octets(user),
+                to_octets(user),
                 shown=f"send {user}",
-                values=[WireValue("user", _octets(user), "telnet")],
+                values=[WireValue("user", to_octets(user), "telnet")],
             )
         )
         if password is not None:
@@ -137,9 +141,9 @@ def plan_telnet(
             )
             steps.append(
                 Step.line(
-                    _octets(password),
+                    to_octets(password),
                     shown="send ****",
-                    values=[WireValue("password", _octets(password), "telnet")],
+                    values=[WireValue("password", to_octets(password), "telnet")],
                 )
             )
         steps.append(
@@ -173,5 +177,5 @@ def plan_telnet(
         transport="tcp",
         steps=tuple(steps),
         explicit_port=url.port is not None,
-        meta=(("user", user), ("password_given", password is not None)),
+        details=TelnetDetails(user=user, password_given=password is not None),
     )

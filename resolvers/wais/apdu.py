@@ -680,13 +680,6 @@ class SearchResponseAPDU:
 
 APDU = InitAPDU | InitResponseAPDU | SearchAPDU | SearchResponseAPDU
 
-PDU_NAMES = {
-    T.PDU_INIT: "Init",
-    T.PDU_INIT_RESPONSE: "Init-Response",
-    T.PDU_SEARCH: "Search",
-    T.PDU_SEARCH_RESPONSE: "Search-Response",
-}
-
 
 # -- decoding ---------------------------------------------------------------------------------
 

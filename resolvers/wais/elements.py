@@ -40,12 +40,6 @@ def read_element(data: bytes, offset: int, end: int) -> tuple[int, bytes, int]:
     return tag, data[offset : offset + length], offset + length
 
 
-def peek_tag(data: bytes, offset: int, end: int) -> int:
-    """The tag of the element at ``offset`` without consuming it."""
-    tag, _ = decode_compressed(data[:end], offset)
-    return tag
-
-
 def iter_elements(
     data: bytes, offset: int = 0, end: int | None = None
 ) -> Iterator[tuple[int, bytes]]:

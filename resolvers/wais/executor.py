@@ -144,7 +144,7 @@ def _entry(plan: Plan, header: DocumentHeader) -> Entry:
 
 
 async def execute_wais(plan: Plan, options: Options) -> Resource:
-    form = plan.get("form")
+    form = plan.details.form
     if form == "database":
         return await _ask_for_words(plan, options)
     assert plan.host is not None and plan.port is not None
@@ -187,7 +187,7 @@ async def _search(conv: _Conversation, plan: Plan) -> Resource:
         # The search words cannot be wrong in WAIS (relevance feedback finds what it finds):
         # a failing search is the database's.
         raise NotFound(
-            f"the WAIS server could not search database {_text(plan.get('database'))!r}: "
+            f"the WAIS server could not search database {_text(plan.details.database)!r}: "
             f"{_diagnostic_text(diagnostics) or 'search failed'}",
             component="database",
             code=_text(diagnostics[0].code) if diagnostics else reply.search_status,
@@ -206,7 +206,7 @@ async def _search(conv: _Conversation, plan: Plan) -> Resource:
 
 
 async def _retrieve(conv: _Conversation, plan: Plan, options: Options) -> Resource:
-    chunk: int = plan.get("chunk_size")
+    chunk: int = plan.details.chunk_size
     first = await _chunk(conv, plan, plan.steps[1].data, plan.steps[1].shown, 0, chunk)
     if first is None:
         raise NotFound(
@@ -226,15 +226,15 @@ async def _retrieve(conv: _Conversation, plan: Plan, options: Options) -> Resour
                 data, shown = plan.steps[2].data, plan.steps[2].get("request")
             else:
                 data, shown = retrieval_message(
-                    plan.get("database"),
-                    plan.get("wtype"),
-                    plan.get("document_id"),
+                    plan.details.database,
+                    plan.details.wtype,
+                    plan.details.document_id,
                     start,
                     start + chunk,
                 )
             text = await _chunk(conv, plan, data, shown, start, chunk)
 
-    wtype = plan.get("wtype") or DEFAULT_TYPE
+    wtype = plan.details.wtype or DEFAULT_TYPE
     return Resource(
         plan,
         kind="content",

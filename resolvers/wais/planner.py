@@ -32,9 +32,11 @@ opaque (doc-ids.txt), so it is checked in the "binary" context: any octet may be
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
@@ -55,11 +57,6 @@ _UNRESERVED = frozenset(
 )
 
 
-def octets(value: str) -> bytes:
-    """The octets a decoded URL component stands for (non-UTF-8 kept by surrogateescape)."""
-    return value.encode("utf-8", "surrogateescape")
-
-
 def escape(value: bytes) -> str:
     """``*uchar`` for a database, wtype or wpath: every other octet as %XX (§2.2)."""
     return "".join(chr(b) if b in _UNRESERVED else f"%{b:02X}" for b in value)
@@ -70,7 +67,7 @@ def document_url(url: Any, document_id: bytes, wtype: bytes | None) -> str:
     DocID escaped octet for octet, so that it round-trips exactly (§3.9, doc-ids.txt)."""
     port = f":{url.port}" if url.port is not None else ""
     return (
-        f"wais://{url.host}{port}/{escape(octets(url.database))}/"
+        f"wais://{url.host}{port}/{escape(to_octets(url.database))}/"
         f"{escape(wtype or DEFAULT_TYPE)}/{escape(document_id)}"
     )
 
@@ -123,24 +120,42 @@ def retrieval_message(
     return frame(apdu), shown
 
 
+WAISForm = Literal["document", "search", "database"]
+
+
+@dataclass(frozen=True)
+class WAISDetails:
+    """What the WAIS executor needs beyond the messages (typed; never sent)."""
+
+    #: A retrieval by DocID, a search, or a bare database (asks for words).
+    form: WAISForm
+    database: bytes
+    #: Bytes asked for per retrieval message (``--wais-chunk-size``).
+    chunk_size: int
+    wtype: bytes | None
+    document_id: bytes | None
+    max_documents: int
+
+
 def plan_wais(url: URL, options: Options) -> Plan:
     """The plan for a ``wais:`` URL (see the module docstring)."""
     u: Any = url
-    database = octets(u.database)
+    database = to_octets(u.database)
     chunk = int(options.get(CHUNK_SIZE_KEY, CHUNK_SIZE))
     max_documents = int(options.get(MAX_DOCUMENTS_KEY, MAX_DOCUMENTS))
     if chunk <= 0 or max_documents <= 0:
         raise PlanError("wais_chunk_size and wais_max_documents must be positive")
     db_value = WireValue("database", database, "wais")
-    meta: dict[str, Any] = {"database": database, "chunk_size": chunk}
+    wtype: bytes | None = None
+    docid: bytes | None = None
     steps: list[Step] = []
+    form: WAISForm
     if u.wpath is not None:
         form = "document"
-        wtype = octets(u.wtype) if u.wtype else None
-        docid = octets(u.wpath)
+        wtype = to_octets(u.wtype) if u.wtype else None
+        docid = to_octets(u.wpath)
         if not docid:
             raise PlanError("a WAIS document URL needs a DocID in its wpath", component="wpath")
-        meta.update(wtype=wtype, document_id=docid)
         values = (
             db_value,
             WireValue("wtype", wtype or b"", "wais"),
@@ -163,7 +178,7 @@ def plan_wais(url: URL, options: Options) -> Plan:
         ]
     elif u.search:
         form = "search"
-        words = octets(u.search)
+        words = to_octets(u.search)
         init, init_shown = init_message()
         search, search_shown = search_message(database, words, max_documents)
         steps = [
@@ -175,7 +190,6 @@ def plan_wais(url: URL, options: Options) -> Plan:
                 values=(db_value, WireValue("search", words, "wais")),
             ),
         ]
-        meta["max_documents"] = max_documents
     else:
         form = "database"
         steps = [
@@ -187,7 +201,6 @@ def plan_wais(url: URL, options: Options) -> Plan:
                 values=(db_value,),
             )
         ]
-    meta["form"] = form
     return Plan(
         url=url,
         scheme="wais",
@@ -196,5 +209,12 @@ def plan_wais(url: URL, options: Options) -> Plan:
         transport="tcp",
         steps=tuple(steps),
         explicit_port=u.port is not None,
-        meta=tuple(meta.items()),
+        details=WAISDetails(
+            form=form,
+            database=database,
+            chunk_size=chunk,
+            wtype=wtype,
+            document_id=docid,
+            max_documents=max_documents,
+        ),
     )

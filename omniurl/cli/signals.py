@@ -1,0 +1,64 @@
+"""SIGTERM and SIGHUP end a command the way Ctrl-C does.
+
+``timeout(1)``, systemd and a closing terminal send SIGTERM or SIGHUP, whose default action
+kills the process at once: a ``.NAME.part`` file would stay behind and a batch's manifest
+would miss its last rows.  Here either signal cancels the running command instead, so every
+``finally`` runs (temporary files removed, the old target kept, the manifest flushed, the
+connections closed), and the process exits with the shell's status for it, 128 + the signal
+number (143, 129), as a process killed by it would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Coroutine
+from typing import Any
+
+#: The signals handled like SIGINT (SIGHUP does not exist on Windows).
+ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def run_command(coro: Coroutine[Any, Any, int]) -> int:
+    """``asyncio.run(coro)``, with SIGTERM/SIGHUP cancelling it; the exit status is then
+    128 + the signal's number.  (SIGINT stays asyncio.run's: KeyboardInterrupt.)"""
+    received: list[int] = []
+
+    async def main() -> int:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+
+        def stop(signum: int) -> None:
+            if not received:
+                received.append(signum)
+                task.cancel()
+
+        installed = []
+        for signum in ENDING:
+            try:
+                loop.add_signal_handler(signum, stop, signum)
+                installed.append(signum)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+                pass
+        try:
+            return await coro
+        finally:
+            for signum in installed:
+                loop.remove_signal_handler(signum)
+
+    try:
+        status = asyncio.run(main())
+    except asyncio.CancelledError:
+        if not received:
+            raise
+        status = 0
+    if received:
+        name = signal.Signals(received[0]).name
+        sys.stderr.write(f"omniurl: ended by {name}\n")
+        return 128 + received[0]
+    return status
+
+
+__all__ = ["ENDING", "run_command"]

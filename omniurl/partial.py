@@ -1,0 +1,139 @@
+"""A file being resumed (``-C``): ``.NAME.part`` and its sidecar ``.NAME.part.json``.
+
+A plain transfer writes a private temporary file and renames it over ``NAME`` once complete
+(:mod:`omniurl.cli.output`); a failure removes it.  A transfer that may be resumed needs a
+name it can find again, so with ``-C`` the bytes go to ``.NAME.part`` next to the target,
+and the sidecar remembers what the next attempt must send: the URL and the validator of the
+first response (HTTP ``If-Range``, RFC 9110 §13.1.5) and the total size the server gave.
+A failed or interrupted ``-C`` transfer *keeps* both so that the next ``-C -`` continues;
+only a complete transfer whose size is the server's size becomes ``NAME``.
+
+``-C -`` continues from ``.NAME.part`` when there is one, else from ``NAME`` itself (curl's
+reading: "use the output file to figure out where to continue"); ``NAME`` is never written
+into — its bytes are copied into the part file first, so a failure leaves it as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from omniurl.resolvers.errors import ConfigurationError, ConnectionClosed
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What is on disk to continue from: ``offset`` bytes, in ``source`` (the part file or
+    the target), and the validator recorded with them."""
+
+    offset: int
+    source: Path | None
+    validator: str | None
+
+
+class Partial:
+    """The part file and sidecar of one target (see module doc)."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        folder = target.parent
+        self.part = folder / f".{target.name}.part"
+        self.sidecar = folder / f".{target.name}.part.json"
+
+    def kept(self, url: str, at: int | None = None) -> Kept:
+        """What to continue from.  ``at`` is ``-C N`` (continue at byte N: the kept bytes
+        must reach it); None is ``-C -`` (continue after whatever is kept)."""
+        source: Path | None = None
+        size = 0
+        for candidate in (self.part, self.target):
+            with contextlib.suppress(OSError):
+                info = candidate.stat()
+                if stat.S_ISREG(info.st_mode):
+                    source, size = candidate, info.st_size
+                    break
+        validator = None
+        if source == self.part:
+            record = self._record()
+            if record.get("url") == url:
+                validator = record.get("validator")
+        if at is None:
+            return Kept(size, source, validator)
+        if at > size:
+            raise ConfigurationError(
+                f"-C {at}: only {size} bytes of {self.target} are kept", component="output"
+            )
+        return Kept(at, source if at else None, validator)
+
+    def _record(self) -> dict[str, Any]:
+        try:
+            with open(self.sidecar, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def remember(self, url: str, validator: str | None, total: int | None) -> None:
+        """Write the sidecar: what the next ``-C -`` sends (RFC 9110 §13.1.5 If-Range)."""
+        record = {"url": url, "validator": validator, "total": total}
+        tmp = self.sidecar.with_name(self.sidecar.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(record, fh)
+        os.replace(tmp, self.sidecar)
+
+    def open(self, kept: Kept, outcome: str) -> IO[bytes]:
+        """The part file, ready for the bytes the server sends: appended to the kept ones
+        (``append``), or empty (``restart``/``refetch``: the server sends it whole)."""
+        if outcome != "append" or kept.offset == 0:
+            return open(self.part, "wb")
+        if kept.source != self.part:
+            assert kept.source is not None
+            shutil.copyfile(kept.source, self.part)  # the target stays as it is
+        fh = open(self.part, "r+b")  # noqa: SIM115 -- the caller's to close
+        fh.truncate(kept.offset)  # -C N below what is kept: continue at N
+        fh.seek(kept.offset)
+        return fh
+
+    def commit(self, total: int | None) -> None:
+        """Check the part's size against the server's ``total`` and make it the target.
+
+        A short or long file is a :class:`ConnectionClosed` naming both sizes; the part and
+        sidecar stay for the next ``-C -``.  The target keeps its mode (a 0600 file stays
+        0600); a new file gets the mode a new file normally gets.
+        """
+        size = self.part.stat().st_size
+        if total is not None and size != total:
+            raise ConnectionClosed(
+                f"{self.target}: {size} bytes kept, the server's file has {total}; "
+                f"{self.part.name} is kept: run again with -C - to continue",
+                component="output",
+            )
+        finish(self.part, self.target)
+        with contextlib.suppress(OSError):
+            self.sidecar.unlink()
+
+    def discard(self) -> None:
+        for path in (self.part, self.sidecar):
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+def finish(tmp: Path | str, target: Path | str) -> None:
+    """Rename the complete ``tmp`` over ``target``, with the target's mode when it exists
+    (a 0600 file stays 0600) and a new file's usual mode otherwise (not mkstemp's 0600)."""
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(tmp, mode)
+    os.replace(tmp, target)
+
+
+__all__ = ["Kept", "Partial", "finish"]

@@ -1,0 +1,214 @@
+"""Deadlines for a whole transfer: ``--max-time`` and the low-speed limit.
+
+The per-read timeout (``Options.read_timeout``) only bounds one wait: a server that sends one
+byte every 1.5 s never trips it and holds a transfer forever.  A :class:`Guard` bounds the
+transfer as a whole, for every scheme alike, from the first connection to the last byte of
+the content, redirects and referrals included:
+
+- ``max_time`` (curl's ``-m``): the whole transfer ends with :class:`DeadlineExceeded` once
+  that many seconds have passed.
+- ``speed_limit`` bytes/s over ``speed_time`` seconds (curl's ``-Y``/``-y``): once the
+  transfer has run ``speed_time`` seconds, the bytes of the content received in the last
+  ``speed_time`` seconds must average at least ``speed_limit`` a second, else
+  :class:`TooSlow`.  The default (1 byte/s over 60 s) stops a trickle and nothing else.
+  Before the content starts (connect, login, headers, menus, referrals) nothing is counted,
+  so that phase must end within ``speed_time`` seconds.
+
+Everything here is arithmetic on a clock; :mod:`resolvers.core` and :class:`Resource` ask
+:meth:`Guard.wait_limit` how long the next wait may last and tell :meth:`Guard.observe`
+what arrived.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
+
+from .errors import DeadlineExceeded, TooSlow
+
+if TYPE_CHECKING:
+    import asyncio
+
+T = TypeVar("T")
+
+
+@dataclass
+class Guard:
+    """The whole-transfer limits of one resolve (see module doc)."""
+
+    max_time: float | None = None
+    speed_limit: int = 1
+    speed_time: float = 60.0
+    clock: Callable[[], float] = time.monotonic
+    started: float = field(default=0.0)
+    _samples: deque[tuple[float, int]] = field(default_factory=deque, repr=False)
+    _window: int = 0
+    _content_started: float | None = None
+
+    def __post_init__(self) -> None:
+        self.started = self.clock()
+
+    @property
+    def speed_guarded(self) -> bool:
+        return self.speed_limit > 0 and self.speed_time > 0
+
+    def setup_limit(self) -> float | None:
+        """How long the phase before the content (connect … first byte) may still last."""
+        limits = []
+        if self.max_time is not None:
+            limits.append(self.started + self.max_time - self.clock())
+        if self.speed_guarded:
+            limits.append(self.started + self.speed_time - self.clock())
+        return max(min(limits), 0.0) if limits else None
+
+    def start_content(self) -> None:
+        """The content begins: the low-speed window counts from here."""
+        if self._content_started is None:
+            self._content_started = self.clock()
+
+    @property
+    def _slot(self) -> float:
+        """The window is kept in 60 slots (a slot's bytes expire together): observing and
+        asking cost O(60) at most, however many chunks or entries arrive."""
+        return self.speed_time / 60
+
+    def observe(self, nbytes: int) -> None:
+        """``nbytes`` of content arrived; raise if a limit is now broken."""
+        now = self.clock()
+        self.start_content()
+        end = (int(now / self._slot) + 1) * self._slot if self.speed_guarded else now
+        if self._samples and self._samples[-1][0] == end:
+            self._samples[-1] = (end, self._samples[-1][1] + nbytes)
+        else:
+            self._samples.append((end, nbytes))
+        self._window += nbytes
+        self._expire(now)
+        self.check(now)
+
+    def _expire(self, now: float) -> None:
+        """Drop the slots that ended more than ``speed_time`` ago."""
+        while self._samples and self._samples[0][0] <= now - self.speed_time:
+            self._window -= self._samples.popleft()[1]
+
+    def check_max_time(self, now: float | None = None) -> None:
+        """Raise :class:`DeadlineExceeded` once ``max_time`` has passed."""
+        now = self.clock() if now is None else now
+        if self.max_time is not None and now - self.started >= self.max_time:
+            raise DeadlineExceeded(f"the transfer took longer than --max-time {self.max_time:g} s")
+
+    def check(self, now: float | None = None) -> None:
+        """Raise :class:`DeadlineExceeded` or :class:`TooSlow` if a limit is broken."""
+        now = self.clock() if now is None else now
+        self.check_max_time(now)
+        if not self.speed_guarded:
+            return
+        begun = self._content_started if self._content_started is not None else self.started
+        if now - begun < self.speed_time:
+            return
+        self._expire(now)
+        if self._window < self.speed_limit * self.speed_time:
+            raise TooSlow(
+                f"slower than {self.speed_limit} bytes/s for {self.speed_time:g} s "
+                f"({self._window} bytes in the last {self.speed_time:g} s; "
+                "--speed-limit 0 turns this off)"
+            )
+
+    def wait_limit(self) -> float | None:
+        """How long the next wait for content may last before a limit is broken (None: no
+        limit).  Waiting adds no bytes, so the window only shrinks meanwhile."""
+        now = self.clock()
+        limits: list[float] = []
+        if self.max_time is not None:
+            limits.append(self.started + self.max_time - now)
+        if self.speed_guarded:
+            begun = self._content_started if self._content_started is not None else now
+            earliest = begun + self.speed_time  # the window is judged from here on
+            need = self.speed_limit * self.speed_time
+            left = self._window
+            fails_at = None
+            if left < need:
+                fails_at = earliest
+            else:
+                for stamp, nbytes in self._samples:
+                    left -= nbytes
+                    if left < need:
+                        fails_at = max(stamp + self.speed_time, earliest)
+                        break
+            if fails_at is not None:
+                limits.append(fails_at - now)
+        return max(min(limits), 0.0) if limits else None
+
+
+class Watchdog:
+    """Holds a :class:`Guard` over an iteration with *one* timer, moved only when the limit
+    moves by more than a slot.
+
+    ``asyncio.timeout`` around every item would create and cancel a timer per chunk or
+    per listing entry — for a menu of 10⁵ items read from a buffer, 10⁵ cancelled timers
+    pile up in the loop's heap before it next runs (measured: 22 MB at 2×10⁵ entries).
+    Here the timer cancels the task only while :meth:`next` waits for an item; when it
+    fires, the limit has passed (the iterator it interrupted cannot be resumed), so the
+    guard's error is raised.
+    """
+
+    def __init__(self, guard: Guard) -> None:
+        import asyncio
+
+        self.guard = guard
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task()
+        self._handle: asyncio.TimerHandle | None = None
+        self._when: float | None = None
+        self._waiting = False
+        self._fired = False
+
+    def _arm(self) -> None:
+        limit = self.guard.wait_limit()
+        when = None if limit is None else self._loop.time() + limit + 0.001
+        if (
+            when is not None
+            and self._when is not None
+            and abs(when - self._when) < max(self.guard.speed_time / 60, 0.001)
+        ):
+            return  # close enough: keep the timer
+        self.close()
+        if when is not None:
+            self._handle = self._loop.call_at(when, self._fire)
+            self._when = when
+
+    def _fire(self) -> None:
+        self._handle, self._when = None, None
+        if self._waiting and self._task is not None:
+            self._fired = True
+            self._task.cancel()
+
+    async def next(self, iterator: AsyncIterator[T]) -> T:
+        """The next item (StopAsyncIteration at the end), or the guard's typed error."""
+        import asyncio
+
+        self._arm()
+        self._waiting = True
+        try:
+            return await anext(iterator)
+        except asyncio.CancelledError:
+            if not self._fired or self._task is None:
+                raise
+            self._fired = False
+            self._task.uncancel()
+            self.guard.check()
+            raise TooSlow(  # the limit has passed: check() raises; this is its fallback
+                f"no data within --speed-time {self.guard.speed_time:g} s"
+            ) from None
+        finally:
+            self._waiting = False
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle, self._when = None, None
+
+
+__all__ = ["DeadlineExceeded", "Guard", "TooSlow", "Watchdog"]

@@ -1,0 +1,175 @@
+"""FTP replies as pure functions: what the executor asks about every line it reads.
+
+The executor (:mod:`resolvers.ftp.executor`) only moves bytes; what a reply *means* —
+where it ends, which port a passive reply names, how large the file is, whether a login is
+done — is decided here, tested without sockets, like NNTP's, Gopher's and WAIS's replies.
+
+- RFC 959 §4.2: a reply is ``ddd text``, or ``ddd-text`` … ``ddd text`` over several lines
+  (:class:`ReplyReader`, fed one line at a time, bounded in lines).
+- RFC 2428 §3: ``229 Entering Extended Passive Mode (|||6446|)`` (:func:`epsv_port`).
+- RFC 959 §4.1.2: ``227 Entering Passive Mode (h1,h2,h3,h4,p1,p2)`` (:func:`pasv_port`; the
+  address is ignored — curl CVE-2020-8284: the data connection goes where control went).
+- Many servers say the size in the ``150`` reply: ``(1234 bytes)`` (:func:`announced_size`).
+- RFC 959 §5.4 login sequences: ``USER`` → 230 done, 331 needs ``PASS``, 332 needs ``ACCT``
+  (:func:`after_user`, :func:`after_pass`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..errors import LimitExceeded, ProtocolError
+
+#: A multi-line reply longer than this many lines is refused (bounded reads).
+MAX_REPLY_LINES = 1000
+
+_REPLY_FIRST = re.compile(rb"^(\d{3})([ -])(.*)$")
+_EPSV = re.compile(r"\(([\x21-\x7e])\1\1(\d{1,5})\1\)")
+_PASV = re.compile(r"(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})")
+_SIZE = re.compile(r"\((\d+) bytes\)")
+
+
+@dataclass
+class Reply:
+    """One FTP reply: the three-digit code and its text lines."""
+
+    code: str
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " / ".join(line for line in self.lines if line)
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.text}".rstrip()
+
+
+class ReplyReader:
+    """Assembles one reply from lines (without their CR LF), RFC 959 §4.2.
+
+    ``feed(line)`` returns the :class:`Reply` once its last line arrived, else None; a first
+    line that is no reply is a :class:`ProtocolError`, a reply longer than
+    :data:`MAX_REPLY_LINES` a :class:`LimitExceeded`.
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self._code: bytes | None = None
+        self._lines: list[str] = []
+
+    def feed(self, line: bytes) -> Reply | None:
+        if self._code is None:
+            m = _REPLY_FIRST.match(line)
+            if m is None:
+                raise ProtocolError(
+                    f"the server's reply to {self.what} is not an FTP reply: {line!r}"
+                )
+            self._code = m.group(1)
+            self._lines.append(m.group(3).decode("utf-8", "replace"))
+            return self._done() if m.group(2) == b" " else None
+        if line[:3] == self._code and line[3:4] == b" ":
+            self._lines.append(line[4:].decode("utf-8", "replace"))
+            return self._done()
+        if len(self._lines) >= MAX_REPLY_LINES:
+            raise LimitExceeded(f"reply to {self.what} longer than {MAX_REPLY_LINES} lines")
+        self._lines.append(line.decode("utf-8", "replace"))
+        return None
+
+    def _done(self) -> Reply:
+        assert self._code is not None
+        return Reply(self._code.decode(), self._lines)
+
+
+def epsv_port(reply: Reply) -> int:
+    """The data port of a ``229`` reply (RFC 2428 §3)."""
+    m = _EPSV.search(" ".join(reply.lines))
+    if m is None:
+        raise ProtocolError(f"cannot read the port in the EPSV reply: {reply}")
+    return _valid_port(int(m.group(2)), reply)
+
+
+def pasv_port(reply: Reply) -> int:
+    """The data port of a ``227`` reply (RFC 959 §4.1.2); its address is ignored."""
+    m = _PASV.search(" ".join(reply.lines))
+    if m is None:
+        raise ProtocolError(f"cannot read the address in the PASV reply: {reply}")
+    return _valid_port(int(m.group(5)) * 256 + int(m.group(6)), reply)
+
+
+def _valid_port(port: int, reply: Reply) -> int:
+    if not 0 < port < 65536:
+        raise ProtocolError(f"the server gave data port {port}: {reply}")
+    return port
+
+
+def announced_size(reply: Reply) -> int | None:
+    """The size a ``150`` reply announces, ``(N bytes)``, or None."""
+    m = _SIZE.search(" ".join(reply.lines))
+    return int(m.group(1)) if m else None
+
+
+def expected_bytes(announced: int | None, total: int | None, offset: int) -> set[int] | None:
+    """The byte counts a transfer may end with, or None when nothing was announced.
+
+    ``total`` is ``SIZE``'s answer (asked with ``-C``), ``announced`` the 150 reply's size,
+    ``offset`` where a ``REST`` made the transfer start.  After ``REST`` servers differ in
+    what the 150 reply counts (the whole file, or what is left): either is accepted.
+    """
+    if total is not None:
+        return {total - offset}
+    if announced is None:
+        return None
+    return {announced, announced - offset} if offset else {announced}
+
+
+LoginStep = Literal["done", "password", "account", "refused"]
+
+
+def after_user(code: str) -> LoginStep:
+    """What ``USER``'s reply asks for next (RFC 959 §5.4): 230 done, 331 ``PASS``, 332
+    ``ACCT`` (which an RFC 1738 URL cannot carry), anything else refused."""
+    if code.startswith("2"):
+        return "done"
+    if code == "331":
+        return "password"
+    if code == "332":
+        return "account"
+    return "refused"
+
+
+def after_pass(code: str) -> LoginStep:
+    """What ``PASS``'s reply means: 2xx done, 332 ``ACCT`` needed, anything else refused."""
+    if code.startswith("2"):
+        return "done"
+    if code == "332":
+        return "account"
+    return "refused"
+
+
+def passive_needed(epsv_code: str) -> bool:
+    """``PASV`` is sent only when ``EPSV`` was not answered ``229`` (the plan's "EPSV
+    refused")."""
+    return epsv_code != "229"
+
+
+def transfer_started(code: str) -> bool:
+    """``RETR``/``NLST`` opened the data connection: 125 or 150 (RFC 959 §4.2)."""
+    return code in ("125", "150")
+
+
+__all__ = [
+    "MAX_REPLY_LINES",
+    "LoginStep",
+    "Reply",
+    "ReplyReader",
+    "after_pass",
+    "after_user",
+    "announced_size",
+    "epsv_port",
+    "expected_bytes",
+    "passive_needed",
+    "pasv_port",
+    "transfer_started",
+]

@@ -1,0 +1,129 @@
+"""HTTP connections shared by the resolves of one client (``omniurl.AsyncClient``).
+
+Without a pool every resolve builds its own transport and closes it with the resource:
+correct, but each URL pays a new TCP (and TLS) connection.  A client that resolves many URLs
+passes an :class:`HTTPPool` in ``Options.extra[POOL_KEY]``; the executor then takes its
+transport from the pool, keyed by scheme and proxy, and leaves it open — keep-alive
+connections are reused across URLs, each new one still opened through the policy's network
+backend (:mod:`resolvers.http.transport`), so a new host is checked as always.  Closing the
+pool (the client's ``aclose``) closes every connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import httpx
+
+from ..errors import ClientClosed
+from ..options import Options
+from .transport import PolicyTransport, env_proxy
+
+#: The ``Options.extra`` key that carries an :class:`HTTPPool`.
+POOL_KEY = "http_pool"
+
+
+def make_transport(
+    options: Options, scheme: str, host: str, limits: httpx.Limits | None = None
+) -> PolicyTransport:
+    """An httpx transport whose every connection passes the policy.  The executor sends
+    through the transport itself, not an ``httpx.AsyncClient``: no default headers, no
+    redirect handling (the core re-plans and re-checks each redirect; httpx would parse the
+    ``Location`` even when not following), no cookies — only what the plan shows."""
+    return PolicyTransport(options, scheme=scheme, host=host, limits=limits)
+
+
+#: What a pooled transport is keyed by: everything its connections were opened and checked
+#: with — the scheme and proxy, then the options the network backend and TLS read.
+TransportKey = tuple[Hashable, ...]
+
+
+def transport_key(options: Options, scheme: str, proxy: str | None) -> TransportKey | None:
+    """The key of the transport ``options`` may share, or ``None`` when they cannot be
+    compared (an unhashable custom policy or transcript): such a resolve is not pooled.
+
+    A kept-alive connection was checked when it was opened — the address against the
+    policy, the ``--resolve`` mapping, the certificate against ``verify_tls`` — so only a
+    resolve with the same of all these may ride it: a strict call must not reuse what the
+    default policy let through, nor a verifying call an unverified TLS connection.
+    """
+    key = (
+        scheme,
+        proxy,
+        options.policy,
+        options.verify_tls,
+        frozenset(options.resolve.items()),
+        options.connect_timeout,
+        options.chunk_size,
+        options.transcript,
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def timeouts(options: Options) -> dict[str, float]:
+    """The per-request timeouts httpcore reads from ``request.extensions["timeout"]``."""
+    return {
+        "connect": options.connect_timeout,
+        "read": options.read_timeout,
+        "write": options.read_timeout,
+        "pool": options.connect_timeout,
+    }
+
+
+class HTTPPool:
+    """Transports (pools of keep-alive connections) shared by the concurrent resolves of one
+    client, one per :func:`transport_key`.
+
+    Bounded: each transport holds at most ``max_connections`` connections (httpcore's own
+    default of 10 would make the eleventh concurrent resolve wait, then time out), keeps at
+    most ``max_keepalive_connections`` idle ones for ``keepalive_expiry`` seconds, and at
+    most ``max_transports`` option sets are pooled — a resolve beyond them gets a transport
+    of its own, closed after it, as without a pool.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_connections: int = 100,
+        max_keepalive_connections: int = 20,
+        keepalive_expiry: float = 5.0,
+        max_transports: int = 8,
+    ) -> None:
+        self.limits = httpx.Limits(
+            max_connections=max_connections,
+            max_keepalive_connections=max_keepalive_connections,
+            keepalive_expiry=keepalive_expiry,
+        )
+        self.max_transports = max_transports
+        self._transports: dict[TransportKey, PolicyTransport] = {}
+        self._closed = False
+
+    def transport(self, options: Options, scheme: str, host: str) -> PolicyTransport | None:
+        """The shared transport for these options, or ``None``: then the caller makes a
+        transport of its own (:func:`make_transport`) and closes it after the resolve."""
+        if self._closed:
+            raise ClientClosed("the client is closed", component="client")
+        proxy = env_proxy(scheme, host) if options.trust_env else None
+        key = transport_key(options, scheme, proxy)
+        if key is None:
+            return None
+        transport = self._transports.get(key)
+        if transport is None:
+            if len(self._transports) >= self.max_transports:
+                return None
+            transport = make_transport(options, scheme, host, self.limits)
+            self._transports[key] = transport
+        return transport
+
+    async def aclose(self) -> None:
+        self._closed = True
+        transports, self._transports = self._transports, {}
+        for transport in transports.values():
+            await transport.aclose()
+
+
+__all__ = ["POOL_KEY", "HTTPPool", "make_transport", "timeouts", "transport_key"]

@@ -1,0 +1,45 @@
+"""HTTP's connection-reuse check works on descriptors numbered 1024 and above (issue 14 item 4).
+
+``select.select`` raised a raw ``ValueError: filedescriptor out of range`` there, so a program
+with more than 1,024 files open could not fetch http at all.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import socket
+
+import pytest
+
+from omniurl.resolvers.http.transport import SocketStream
+
+HIGH = 1500
+
+
+def _high_pair() -> tuple[socket.socket, socket.socket]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard <= HIGH:
+        pytest.skip(f"the hard descriptor limit {hard} is below {HIGH}")
+    if soft != resource.RLIM_INFINITY and soft <= HIGH:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (HIGH + 10, hard))
+    ours, theirs = socket.socketpair()
+    fd = os.dup2(ours.fileno(), HIGH)
+    ours.close()
+    high = socket.socket(fileno=fd)
+    high.setblocking(False)
+    return high, theirs
+
+
+def test_is_readable_on_a_descriptor_above_1024() -> None:
+    ours, theirs = _high_pair()
+    with ours, theirs:
+        assert ours.fileno() >= 1024
+        stream = SocketStream(ours, 65536)
+        assert stream.get_extra_info("is_readable") is False
+        theirs.sendall(b"x")
+        assert stream.get_extra_info("is_readable") is True
+        assert ours.recv(1) == b"x"  # the check only peeked
+        assert stream.get_extra_info("is_readable") is False
+        theirs.close()
+        assert stream.get_extra_info("is_readable") is True  # EOF: the server closed

@@ -1,0 +1,250 @@
+"""``-C``: resuming over FTP (REST) and HTTP (Range/If-Range) after a server closed at byte K.
+
+Each test runs ``omniurl get`` as a person does (a subprocess), against omniurl's own
+servers: the first attempt is cut at byte K and keeps ``.NAME.part``; the second continues
+from there and the file ends byte for byte the server's (same sha256).  The wire is checked
+too: exactly the planned ``REST``/``Range`` lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from _ftphttp import run_cli
+
+from omniurl import plan
+from omniurl.resolvers.errors import ResumeUnsupported
+from omniurl.resolvers.options import Options
+from omniurl.testservers.ftp_server import start_ftp
+from omniurl.testservers.http import start_http
+
+CONTENT = bytes(range(256)) * 4096  # 1 MiB, every byte value
+K = 300_000
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@pytest.fixture
+def srv(tmp_path: Path) -> Path:
+    (tmp_path / "srv").mkdir()
+    (tmp_path / "srv" / "big.bin").write_bytes(CONTENT)
+    (tmp_path / "out").mkdir()
+    return tmp_path
+
+
+def test_the_ftp_plan_of_a_resume_is_type_i_size_rest_retr() -> None:
+    p = plan("ftp://h/pub/big.bin", Options(resume_from=K, email="a@b.example"))
+    assert p.to_json()["steps"] == [
+        "USER anonymous", "PASS ****", "CWD pub", "TYPE I", "SIZE big.bin",
+        "EPSV", "PASV", f"REST {K}", "RETR big.bin", "QUIT",
+    ]  # fmt: skip
+    # A text file is guessed TYPE A, but resumed byte for byte (TYPE I).
+    assert "TYPE I" in plan("ftp://h/notes.txt", Options(resume_from=5)).to_json()["steps"]
+
+
+def test_an_ascii_ftp_resume_is_refused_before_anything_is_sent() -> None:
+    with pytest.raises(ResumeUnsupported) as exc:
+        plan("ftp://h/notes.txt;type=a", Options(resume_from=5))
+    assert exc.value.component == "typecode"
+
+
+def test_the_http_plan_of_a_resume_shows_range_and_if_range() -> None:
+    p = plan("http://h/big.bin", Options(resume_from=K, resume_validator='"abc"'))
+    assert p.to_json()["steps"] == [
+        "GET /big.bin HTTP/1.1",
+        "Host: h",
+        "User-Agent: omniurl/0.1",
+        "Accept: */*",
+        "Accept-Encoding: identity",
+        f"Range: bytes={K}-",
+        'If-Range: "abc"',
+    ]
+
+
+async def test_ftp_resume_after_a_server_closed_at_byte_k(srv: Path) -> None:
+    out = srv / "out" / "big.bin"
+    broken = await start_ftp(srv / "srv", break_retr_after=K)
+    try:
+        url = f"ftp://{broken.netloc}/big.bin"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+    finally:
+        await broken.close()
+    assert status == 4, err
+    part = srv / "out" / ".big.bin.part"
+    assert part.read_bytes() == CONTENT[:K]  # the bytes that came are kept for -C -
+    assert not out.exists()
+    server = await start_ftp(srv / "srv")
+    try:
+        url = f"ftp://{server.netloc}/big.bin"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+        commands = list(server.info["commands"])
+    finally:
+        await server.close()
+    assert status == 0, err
+    assert sha(out.read_bytes()) == sha(CONTENT)
+    assert not part.exists() and not (srv / "out" / ".big.bin.part.json").exists()
+    assert commands[2:] == [b"TYPE I", b"SIZE big.bin", b"EPSV", f"REST {K}".encode(),
+                            b"RETR big.bin", b"QUIT"]  # fmt: skip
+
+
+async def test_ftp_resume_of_a_complete_file_transfers_nothing(srv: Path) -> None:
+    out = srv / "out" / "big.bin"
+    out.write_bytes(CONTENT)
+    out.chmod(0o600)
+    server = await start_ftp(srv / "srv")
+    try:
+        url = f"ftp://{server.netloc}/big.bin"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+        commands = list(server.info["commands"])
+    finally:
+        await server.close()
+    assert status == 0, err
+    assert b"RETR big.bin" not in commands and b"EPSV" not in commands
+    assert out.read_bytes() == CONTENT
+    assert out.stat().st_mode & 0o777 == 0o600
+
+
+async def test_http_resume_after_a_server_closed_at_byte_k(srv: Path) -> None:
+    out = srv / "out" / "big.bin"
+    server = await start_http(srv / "srv", truncate_after=K)
+    try:
+        url = f"http://{server.netloc}/big.bin"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+        assert status == 4, err
+        part = srv / "out" / ".big.bin.part"
+        assert part.read_bytes() == CONTENT[:K]
+        sidecar = json.loads((srv / "out" / ".big.bin.part.json").read_text())
+        assert sidecar["url"] == url and sidecar["total"] == len(CONTENT)
+        etag = sidecar["validator"]
+        assert etag.startswith('"')
+        server.info["handler"].truncate_after = None
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+        assert status == 0, err
+        last = dict(server.info["requests"][-1][2])
+    finally:
+        await server.close()
+    assert sha(out.read_bytes()) == sha(CONTENT)
+    assert last[b"range"] == f"bytes={K}-".encode()
+    assert last[b"if-range"] == etag.encode()
+    assert not part.exists()
+
+
+async def test_a_server_that_ignores_the_range_restarts_from_zero(srv: Path) -> None:
+    out = srv / "out" / "big.bin"
+    (srv / "out" / ".big.bin.part").write_bytes(b"X" * K)  # not the server's bytes at all
+    server = await start_http(srv / "srv", ignore_ranges=True)
+    try:
+        url = f"http://{server.netloc}/big.bin"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+    finally:
+        await server.close()
+    assert status == 0, err
+    assert out.read_bytes() == CONTENT  # the 200's body replaced the part, never appended
+
+
+async def test_a_part_longer_than_the_resource_is_fetched_again(srv: Path) -> None:
+    out = srv / "out" / "big.bin"
+    (srv / "out" / ".big.bin.part").write_bytes(CONTENT + b"stale tail")
+    server = await start_http(srv / "srv")
+    try:
+        url = f"http://{server.netloc}/big.bin"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+        statuses = len(server.info["requests"])
+    finally:
+        await server.close()
+    assert status == 0, err
+    assert out.read_bytes() == CONTENT
+    assert statuses == 2  # the 416, then the whole file
+
+
+async def test_gopher_says_it_cannot_resume_and_sends_nothing(srv: Path) -> None:
+    from omniurl import testservers
+
+    (srv / "out" / ".big.bin.part").write_bytes(b"x" * 10)
+    gopher = await testservers.start("gopher", srv / "srv")
+    try:
+        status, _o, err = await run_cli(
+            "get",
+            "-C",
+            "-",
+            "-o",
+            str(srv / "out" / "big.bin"),
+            f"gopher://{gopher.netloc}/9/big.bin",
+        )
+    finally:
+        await gopher.close()
+    assert status == 2
+    assert b"Gopher (RFC 1436) has no resume" in err
+
+
+async def test_resume_needs_a_file(srv: Path) -> None:
+    status, _o, err = await run_cli("get", "-C", "-", "http://127.0.0.1:9/x")
+    assert status == 2
+    assert b"-C continues a file" in err
+
+
+def test_a_failed_plain_transfer_keeps_the_old_files_mode(tmp_path: Path) -> None:
+    from omniurl.partial import finish
+
+    target = tmp_path / "t"
+    target.write_bytes(b"old")
+    os.chmod(target, 0o600)
+    tmp = tmp_path / ".t.x.part"
+    tmp.write_bytes(b"new")
+    os.chmod(tmp, 0o644)
+    finish(tmp, target)
+    assert target.read_bytes() == b"new"
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+async def test_a_batch_with_c_continues_each_file_and_skips_complete_ones(srv: Path) -> None:
+    (srv / "srv" / "a").mkdir()
+    (srv / "srv" / "b").mkdir()
+    (srv / "srv" / "a" / "same.bin").write_bytes(b"from a\n")
+    (srv / "srv" / "b" / "same.bin").write_bytes(b"from b\n")
+    out = srv / "out"
+    server = await start_http(srv / "srv", truncate_after=K)
+    try:
+        base = f"http://{server.netloc}"
+        urls = [f"{base}/a/same.bin", f"{base}/big.bin", f"{base}/b/same.bin"]
+        status, _o, err = await run_cli("get", "-C", "-", "--output-dir", str(out), *urls)
+        assert status == 4, err
+        assert (out / ".big.bin.part").read_bytes() == CONTENT[:K]
+        # Names follow the input order, whatever finished first: a rerun finds its files.
+        assert (out / "same.bin").read_bytes() == b"from a\n"
+        assert (out / "same.1.bin").read_bytes() == b"from b\n"
+        server.info["handler"].truncate_after = None
+        manifest = srv / "m.jsonl"
+        status, _o, err = await run_cli(
+            "get", "-C", "-", "--output-dir", str(out), "--manifest", str(manifest), *urls
+        )
+        assert status == 0, err
+        assert (out / "big.bin").read_bytes() == CONTENT
+        rows = {r["index"]: r for r in map(json.loads, manifest.read_text().splitlines())}
+        assert rows[1]["sha256"] == sha(CONTENT) and rows[1]["bytes"] == len(CONTENT)
+        assert rows[2]["path"] == str(out / "same.1.bin")
+        before = len(server.info["requests"])
+        status, _o, err = await run_cli("get", "-C", "-", "--output-dir", str(out), *urls)
+        assert status == 0, err
+        again = server.info["requests"][before:]
+    finally:
+        await server.close()
+    # Every file was complete: each request asked from its end on (416, no body sent).
+    assert sorted(dict(h)[b"range"] for _m, _t, h in again) == sorted(
+        [b"bytes=7-", b"bytes=7-", f"bytes={len(CONTENT)}-".encode()]
+    )
+    assert sorted(p.name for p in out.iterdir()) == ["big.bin", "same.1.bin", "same.bin"]
+
+
+async def test_c_n_in_a_batch_is_a_usage_error(srv: Path) -> None:
+    status, _o, err = await run_cli(
+        "get", "-C", "10", "--output-dir", str(srv / "out"), "http://h/a", "http://h/b"
+    )
+    assert status == 2
+    assert b"in a batch use -C -" in err

@@ -1,0 +1,229 @@
+"""An fsspec filesystem for the schemes fsspec does not ship: gopher, wais, nntp, news, prospero.
+
+Registered through the ``fsspec.specs`` entry-point group (``pip install 'omniurl[fsspec]'``)
+so that ``fsspec.open("gopher://host/0/a.txt").read()`` works.  ``ftp``, ``http``, ``https``
+and ``file`` are deliberately *not* registered: fsspec loads entry points with
+``clobber=True``, so registering them would silently replace fsspec's own filesystems for
+every user of the environment.
+
+The URL is kept whole (:meth:`OmniurlFileSystem._strip_protocol` returns it unchanged): a
+Gopher selector (RFC 1436 §2) or an NNTP message-id (RFC 5538 §2) is not a path, and
+rebuilding it from "protocol + path" would change the bytes sent.
+
+**The** ``::`` **hazard.**  fsspec splits every URL on ``::`` (its chaining separator) before
+any filesystem sees it, so ``gopher://h/0/a::b`` reaches us as ``gopher://h/0/a`` and an IPv6
+literal such as ``gopher://[::1]:7070/`` is cut apart.  Write ``::`` as ``%3A%3A`` in the
+selector (Gopher decodes it back, RFC 1738 §3.4 / §2.2) and use a host name (or
+``resolve={("v6host", 7070): ("::1", 7070)}`` in ``storage_options``) for IPv6 servers.
+RFC 5538's ``news:group`` form has no ``://`` and fsspec routes it to the local filesystem;
+use ``news://server/group``.
+
+Options come through ``storage_options`` (see :func:`omniurl.integrations.options.options_from`);
+a policy refusal reaches the caller as the same typed :class:`omniurl.OmniurlError`.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fsspec.asyn import AsyncFileSystem, sync
+
+from omniurl.resolvers.core import resolve
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.resource import Entry, Resource
+
+from .options import KNOWN, options_from
+
+#: The protocols this filesystem serves; never ftp/http/https/file (see the module docstring).
+PROTOCOLS = ("gopher", "gophers", "wais", "nntp", "news", "prospero")
+
+
+def _entry_info(entry: Entry, parent: str) -> dict[str, Any]:
+    """fsspec's info dict for one listing entry (the entry's own URL is its name)."""
+    kind = "directory" if entry.kind in ("directory", "group") else "file"
+    if entry.url is None:
+        kind = "other"
+    return {
+        "name": entry.url or f"{parent}#{entry.name}",
+        "type": kind,
+        "size": entry.info.get("size"),
+        "title": entry.name,
+        "kind": entry.kind,
+    }
+
+
+def _resource_info(resource: Resource) -> dict[str, Any]:
+    """fsspec's info dict for a resolved URL (size when the protocol says it)."""
+    kind = "directory" if resource.kind == "listing" else "file"
+    return {
+        "name": str(resource.url),
+        "type": kind,
+        "size": resource.size,
+        "media_type": resource.media_type,
+    }
+
+
+class _StreamFile(io.RawIOBase):
+    """A read-only raw stream over a resource's body, pulled chunk by chunk on fsspec's loop.
+
+    Nothing is buffered beyond the chunk being handed out, so ``f.read(10)`` of a large file
+    reads what it needs and ``close()`` ends the transfer.
+    """
+
+    def __init__(self, fs: OmniurlFileSystem, url: str, resource: Resource) -> None:
+        super().__init__()
+        self.fs = fs
+        self.name = url
+        self._resource = resource
+        self._chunks: AsyncIterator[bytes] = resource.__aiter__()
+        self._pending = b""
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        while not self._pending and not self._eof:
+            try:
+                self._pending = sync(self.fs.loop, self._chunks.__anext__)
+            except StopAsyncIteration:
+                self._eof = True
+        count = min(len(view), len(self._pending))
+        view[:count] = self._pending[:count]
+        self._pending = self._pending[count:]
+        return count
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                sync(self.fs.loop, self._resource.aclose)
+            finally:
+                super().close()
+
+
+class _AsyncStreamFile:
+    """What :meth:`OmniurlFileSystem.open_async` returns: ``await f.read(n)``, streaming."""
+
+    def __init__(self, url: str, resource: Resource) -> None:
+        self.name = url
+        self._resource = resource
+        self._chunks: AsyncIterator[bytes] = resource.__aiter__()
+        self._pending = b""
+        self._eof = False
+
+    async def read(self, length: int = -1) -> bytes:
+        parts = [self._pending]
+        have = len(self._pending)
+        while (length < 0 or have < length) and not self._eof:
+            try:
+                chunk = await self._chunks.__anext__()
+            except StopAsyncIteration:
+                self._eof = True
+                break
+            parts.append(chunk)
+            have += len(chunk)
+        data = b"".join(parts)
+        if length < 0:
+            self._pending = b""
+            return data
+        self._pending = data[length:]
+        return data[:length]
+
+    async def close(self) -> None:
+        await self._resource.aclose()
+
+    async def __aenter__(self) -> _AsyncStreamFile:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+class OmniurlFileSystem(AsyncFileSystem):
+    """fsspec's view of omniurl: read-only, one URL = one file or one listing."""
+
+    protocol = PROTOCOLS
+    root_marker = ""
+    async_impl = True
+
+    def __init__(self, *args: Any, **storage_options: Any) -> None:
+        ours = {k: v for k, v in storage_options.items() if k in KNOWN}
+        theirs = {k: v for k, v in storage_options.items() if k not in KNOWN}
+        super().__init__(*args, **theirs)
+        self.options: Options = options_from(ours)
+
+    @classmethod
+    def _strip_protocol(cls, path: Any) -> Any:
+        """The URL whole: a selector or message-id is not a path (module docstring)."""
+        if isinstance(path, list):
+            return [cls._strip_protocol(p) for p in path]
+        return str(path)
+
+    def unstrip_protocol(self, name: str) -> str:
+        return name
+
+    async def _resolve(self, path: str) -> Resource:
+        return await resolve(path, self.options)
+
+    async def _cat_file(
+        self, path: str, start: int | None = None, end: int | None = None, **kwargs: Any
+    ) -> bytes:
+        async with await self._resolve(path) as resource:
+            if resource.kind == "listing":
+                raise IsADirectoryError(path)
+            data = await resource.read()
+        return data[start:end] if (start is not None or end is not None) else data
+
+    async def _info(self, path: str, **kwargs: Any) -> dict[str, Any]:
+        async with await self._resolve(path) as resource:
+            return _resource_info(resource)
+
+    async def _ls(self, path: str, detail: bool = True, **kwargs: Any) -> list[Any]:
+        async with await self._resolve(path) as resource:
+            if resource.kind == "listing":
+                infos = [_entry_info(e, path) async for e in resource.aiter_entries()]
+            else:
+                infos = [_resource_info(resource)]
+        return infos if detail else [i["name"] for i in infos]
+
+    async def _get_file(self, rpath: str, lpath: str, **kwargs: Any) -> None:
+        """Stream to a temporary file beside ``lpath`` and rename: never a partial file."""
+        if os.path.isdir(lpath):
+            return
+        target = Path(lpath)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                async with await self._resolve(rpath) as resource:
+                    if resource.kind == "listing":
+                        raise IsADirectoryError(rpath)
+                    async for chunk in resource:
+                        out.write(chunk)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def _open(self, path: str, mode: str = "rb", **kwargs: Any) -> io.BufferedReader:
+        if mode != "rb":
+            raise NotImplementedError(f"omniurl URLs are read-only (mode {mode!r})")
+        resource: Resource = sync(self.loop, self._resolve, path)
+        if resource.kind == "listing":
+            sync(self.loop, resource.aclose)
+            raise IsADirectoryError(path)
+        return io.BufferedReader(_StreamFile(self, path, resource), self.options.chunk_size)
+
+    async def open_async(self, path: str, mode: str = "rb", **kwargs: Any) -> _AsyncStreamFile:
+        if mode != "rb":
+            raise NotImplementedError(f"omniurl URLs are read-only (mode {mode!r})")
+        resource = await self._resolve(path)
+        if resource.kind == "listing":
+            await resource.aclose()
+            raise IsADirectoryError(path)
+        return _AsyncStreamFile(path, resource)

@@ -1,0 +1,142 @@
+"""The fsspec filesystem end to end against the local Gopher server (port 0, loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+fsspec = pytest.importorskip("fsspec", reason="the [fsspec] extra is not installed")
+
+from omniurl import testservers  # noqa: E402
+from omniurl.integrations.fsspec import PROTOCOLS, OmniurlFileSystem  # noqa: E402
+from omniurl.resolvers.errors import PortRefused  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+BIG = bytes(range(256)) * 4096  # 1 MiB
+#: What a type-0 (text) item of a.csv brings: the server sends CR LF lines (RFC 1436 §3.8).
+CSV = b"x,y\r\n1,2\r\n3,4\r\n"
+
+
+@pytest.fixture(scope="module")
+def gopher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Gopher server on its own loop in a thread (fsspec runs its own loop too)."""
+    root = tmp_path_factory.mktemp("gopher")
+    (root / "pub").mkdir()
+    (root / "pub" / "a.csv").write_text("x,y\n1,2\n3,4\n")
+    (root / "pub" / "big.bin").write_bytes(BIG)
+    (root / "pub" / "a::b.txt").write_text("colons\n")
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    server: Any = asyncio.run_coroutine_threadsafe(testservers.start("gopher", root), loop).result(
+        10
+    )
+    yield f"gopher://127.0.0.1:{server.port}"
+    asyncio.run_coroutine_threadsafe(server.close(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+    loop.close()
+
+
+@pytest.fixture(autouse=True)
+def registered() -> None:
+    # The shared editable install may predate the entry points; register as they would.
+    for name in PROTOCOLS:
+        fsspec.register_implementation(name, OmniurlFileSystem, clobber=True)
+    fsspec.AbstractFileSystem.clear_instance_cache()
+
+
+def test_entry_points_register_only_protocols_fsspec_lacks() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    specs = project["project"]["entry-points"]["fsspec.specs"]
+    assert sorted(specs) == sorted(["gopher", "gophers", "wais", "nntp", "news", "prospero"])
+    assert set(specs.values()) == {"omniurl.integrations.fsspec:OmniurlFileSystem"}
+    assert not {"ftp", "http", "https", "file"} & set(specs)
+
+
+def test_open_read_and_cat(gopher: str) -> None:
+    url = f"{gopher}/0/pub/a.csv"
+    with fsspec.open(url) as f:
+        assert f.read() == CSV
+    fs = fsspec.filesystem("gopher")
+    assert fs.cat(url) == CSV
+    assert fs.cat_file(url, start=2, end=6) == b"y\r\n1"
+    with fsspec.open(url, "rt") as t:
+        assert t.readline() == "x,y\n"
+
+
+def test_strip_protocol_keeps_the_url_whole(gopher: str) -> None:
+    url = f"{gopher}/0/pub/a.csv"
+    assert OmniurlFileSystem._strip_protocol(url) == url
+    fs, path = fsspec.core.url_to_fs(url)
+    assert isinstance(fs, OmniurlFileSystem) and path == url
+
+
+def test_ls_and_info(gopher: str) -> None:
+    fs = fsspec.filesystem("gopher")
+    names = {e["name"]: e for e in fs.ls(f"{gopher}/1/pub")}
+    assert names[f"{gopher}/0/pub/a.csv"]["type"] == "file"
+    assert names[f"{gopher}/9/pub/big.bin"]["title"] == "big.bin"
+    assert fs.ls(f"{gopher}/1/pub", detail=False) == list(names)
+    assert fs.info(f"{gopher}/1/pub")["type"] == "directory"
+    info = fs.info(f"{gopher}/0/pub/a.csv")
+    assert info["type"] == "file" and info["name"] == f"{gopher}/0/pub/a.csv"
+
+
+def test_open_streams_partial_reads(gopher: str) -> None:
+    fs = fsspec.filesystem("gopher", options=None)
+    with fs.open(f"{gopher}/9/pub/big.bin") as f:
+        assert f.read(10) == BIG[:10]
+        assert f.read(300) == BIG[10:310]
+        raw = f.raw
+        # Not the whole MiB: only what a chunk or two brought.
+        assert raw._resource.bytes_read < len(BIG)
+    assert raw._resource._closed
+
+
+def test_open_async(gopher: str) -> None:
+    async def go() -> bytes:
+        fs = OmniurlFileSystem(asynchronous=True)
+        f = await fs.open_async(f"{gopher}/9/pub/big.bin")
+        async with f:
+            head = await f.read(5)
+            rest = await f.read()
+        return head + rest
+
+    assert asyncio.run(go()) == BIG
+
+
+def test_simplecache_uses_get_file(gopher: str, tmp_path: Path) -> None:
+    url = f"simplecache::{gopher}/0/pub/a.csv"
+    with fsspec.open(url, simplecache={"cache_storage": str(tmp_path)}) as f:
+        assert f.read() == CSV
+    cached = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
+    assert len(cached) == 1 and cached[0].read_bytes() == CSV
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_refusal_is_the_typed_error() -> None:
+    # Port 25 (SMTP) from a gopher URL is refused by the default policy: nothing is sent.
+    with pytest.raises(PortRefused):
+        fsspec.open("gopher://127.0.0.1:25/0/x").open()
+    fs = fsspec.filesystem("gopher", skip_instance_cache=True, allow_port=25)
+    assert 25 in fs.options.policy.allow_ports
+
+
+def test_double_colon_hazard_and_percent_escape(gopher: str) -> None:
+    # fsspec cuts on '::' before we see the URL; '%3A%3A' survives and decodes to '::'.
+    _fs, path = fsspec.core.url_to_fs(f"{gopher}/0/pub/a::b.txt")
+    assert path == f"{gopher}/0/pub/a"
+    with fsspec.open(f"{gopher}/0/pub/a%3A%3Ab.txt") as f:
+        assert f.read() == b"colons\r\n"
+
+
+def test_news_without_slashes_is_not_ours() -> None:
+    fs, _ = fsspec.core.url_to_fs("news:comp.x")
+    assert not isinstance(fs, OmniurlFileSystem)

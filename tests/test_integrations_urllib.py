@@ -1,0 +1,97 @@
+"""urllib's ``urlopen`` and pandas' ``read_csv`` of gopher URLs after ``install()``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from omniurl import testservers
+from omniurl.integrations import urllib as ou
+from omniurl.resolvers.errors import PortRefused
+
+CSV = b"x,y\r\n1,2\r\n3,4\r\n"
+
+
+@pytest.fixture(scope="module")
+def gopher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("gopher")
+    (root / "pub").mkdir()
+    (root / "pub" / "a.csv").write_text("x,y\n1,2\n3,4\n")
+    (root / "pub" / "big.bin").write_bytes(bytes(range(256)) * 4096)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    server: Any = asyncio.run_coroutine_threadsafe(testservers.start("gopher", root), loop).result(
+        10
+    )
+    yield f"gopher://127.0.0.1:{server.port}"
+    asyncio.run_coroutine_threadsafe(server.close(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+    loop.close()
+
+
+@pytest.fixture
+def installed() -> Iterator[urllib.request.OpenerDirector]:
+    opener = ou.install()
+    yield opener
+    urllib.request.install_opener(None)  # type: ignore[arg-type]
+
+
+def test_without_install_urllib_does_not_know_gopher(gopher: str) -> None:
+    with pytest.raises(urllib.error.URLError, match="unknown url type: gopher"):
+        urllib.request.build_opener().open(f"{gopher}/0/pub/a.csv")
+
+
+def test_urlopen_reads_gopher(gopher: str, installed: Any) -> None:
+    with urllib.request.urlopen(f"{gopher}/0/pub/a.csv") as response:
+        assert response.read() == CSV
+        assert response.geturl() == f"{gopher}/0/pub/a.csv"
+
+
+def test_urlopen_streams(gopher: str, installed: Any) -> None:
+    with urllib.request.urlopen(f"{gopher}/9/pub/big.bin") as response:
+        assert response.read(3) == b"\x00\x01\x02"
+        assert response.read(256)[-1] == 2  # bytes 3..258: the last is 258 % 256
+
+
+def test_urlopen_listing_is_json_lines(gopher: str, installed: Any) -> None:
+    with urllib.request.urlopen(f"{gopher}/1/pub") as response:
+        assert response.headers["Content-Type"] == "application/x-ndjson"
+        rows = [json.loads(line) for line in response.read().splitlines()]
+    assert {r["url"] for r in rows} == {f"{gopher}/0/pub/a.csv", f"{gopher}/9/pub/big.bin"}
+
+
+def test_refusal_is_a_urlerror_carrying_the_typed_error(installed: Any) -> None:
+    with pytest.raises(urllib.error.URLError) as caught:
+        urllib.request.urlopen("gopher://127.0.0.1:25/0/x")
+    assert isinstance(caught.value.reason, PortRefused)
+
+
+def test_only_schemes_urllib_lacks() -> None:
+    assert not {"ftp", "http", "https", "file"} & set(ou.SCHEMES)
+    handler = ou.OmniurlHandler()
+    assert all(hasattr(handler, f"{s}_open") for s in ou.SCHEMES)
+    assert not hasattr(handler, "ftp_open")
+
+
+def test_pandas_read_csv(gopher: str, installed: Any) -> None:
+    pd = pytest.importorskip("pandas", reason="the [pandas] extra is not installed")
+    frame = pd.read_csv(f"{gopher}/0/pub/a.csv")
+    assert frame.to_dict("list") == {"x": [1, 3], "y": [2, 4]}
+
+
+def test_options_reach_the_handler(installed: Any) -> None:
+    from omniurl.integrations.options import options_from
+
+    opener = ou.install(options_from({"allow_port": 25, "connect_timeout": 1}))
+    handler = next(h for h in opener.handlers if isinstance(h, ou.OmniurlHandler))
+    assert 25 in handler.options.policy.allow_ports
+    assert handler.options.connect_timeout == 1.0

@@ -100,7 +100,11 @@ class NewsURL(URL):
     def __str__(self) -> str:
         if self.message_id is not None:
             unique, at, host = self.message_id.rpartition("@")
-            body = f"{quote(unique, ARTICLE_SAFE)}@{host}" if at else quote(host, ARTICLE_SAFE)
+            body = (
+                f"{quote(unique, ARTICLE_SAFE)}@{quote(host, ARTICLE_SAFE + '[]:')}"
+                if at
+                else quote(host, ARTICLE_SAFE)
+            )
         elif self.newsgroup == "*":
             body = "*"
         else:

@@ -83,6 +83,7 @@ def test_plan_has_no_transport() -> None:
         "transport": None,
         "steps": ["open /etc/hosts"],
         "when": [None],
+        "roles": [None],
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,7 @@ def test_plan_is_the_v5_request_then_the_conditional_v1_request() -> None:
             "DIRECTORY ASCII /pub\nLIST ATTRIBUTES COMPONENTS hello.txt",
         ],
         "when": [None, "reply VERSION-NOT-SUPPORTED"],
+        "roles": ["v5-request", "v1-request"],
     }
     assert [s.kind for s in plan.steps] == ["datagram", "datagram"]
     assert plan.steps[1].when == "reply VERSION-NOT-SUPPORTED"
@@ -287,8 +289,7 @@ async def test_server_error_is_a_reply_error(tree: Path) -> None:
         url = f"prospero://{server.netloc}//x"
         plan = resolvers.check(url, FAST)
         broken = plan.steps[0].data.replace(b"GET-OBJECT-INFO", b"FROB")
-        steps = (plan.steps[0].__class__(data=broken, shown="", kind="datagram"),)
-        from dataclasses import replace
+        steps = (replace(plan.steps[0], data=broken, shown=""),)
 
         with pytest.raises(ReplyError) as info:
             await resolvers.registry.get("prospero").execute(replace(plan, steps=steps), FAST)

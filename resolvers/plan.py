@@ -190,8 +190,6 @@ class Plan:
             # Aligned with "steps": the condition of a conditional step ("reply 331"), else
             # null.  A conditional step may be skipped; no step outside the list is ever sent.
             "when": [s.when for s in self.steps],
-            # Aligned with "steps": what each step is for (its typed role's value), else null.
-            "roles": [None if s.role is None else str(s.role) for s in self.steps],
         }
 
     def wire_values(self) -> Iterable[WireValue]:

@@ -197,7 +197,6 @@ async def test_plan_prints_one_json_object_per_url() -> None:
                   "RETR motd", "QUIT"],
         "when": [None, "reply 331; the password is asked for", None, None, None,
                  "EPSV refused", None, "after a complete transfer"],
-        "roles": ["user", "pass", "cwd", "type", "epsv", "pasv", "transfer", "quit"],
     }  # fmt: skip
     assert second["steps"] == [
         "GET /a?b HTTP/1.1",

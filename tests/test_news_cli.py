@@ -44,7 +44,6 @@ def test_plan_shows_the_nntp_commands(
             None,
             None,
         ],
-        "roles": ["capabilities", "mode-reader", "article", "quit"],
     }
 
 

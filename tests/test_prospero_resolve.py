@@ -80,7 +80,6 @@ def test_plan_is_the_v5_request_then_the_conditional_v1_request() -> None:
             "DIRECTORY ASCII /pub\nLIST ATTRIBUTES COMPONENTS hello.txt",
         ],
         "when": [None, "reply VERSION-NOT-SUPPORTED"],
-        "roles": ["v5-request", "v1-request"],
     }
     assert [s.kind for s in plan.steps] == ["datagram", "datagram"]
     assert plan.steps[1].when == "reply VERSION-NOT-SUPPORTED"

@@ -15,14 +15,17 @@ the planners only say where a value goes, so every delimiter rule lives in one p
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any, Generic, Literal, TypeVar
 
 from omniurl.schemes.base import URL
 
 Transport = Literal["tcp", "udp"]
 StepKind = Literal["send", "expect", "datagram", "message", "info"]
+D = TypeVar("D")
+F = TypeVar("F")
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,31 @@ class WireValue:
     context: str = "line"
 
 
+class Role(StrEnum):
+    """What a step is for.  Each scheme derives its own vocabulary (``FTPRole.CWD``,
+    ``NNTPRole.OVER``, ``SMTPRole.RCPT``…) and its executor dispatches on it — never on a
+    step's position or its bytes.  A ``StrEnum``: ``omniurl plan --json`` prints the value."""
+
+
+@dataclass(frozen=True)
+class Condition(Generic[F]):
+    """A conditional step's condition: the words ``omniurl plan`` prints (``text``) and the
+    pure decision the executor asks (``decide``), written once, side by side.
+
+    ``decide`` takes what the replies so far have shown (a reply code, the capabilities, a
+    size) and says whether the step is due; it is tested without sockets.
+    """
+
+    text: str
+    decide: Callable[[F], bool] = field(compare=False)
+
+    def __call__(self, facts: F) -> bool:
+        return self.decide(facts)
+
+    def __str__(self) -> str:
+        return self.text
+
+
 @dataclass(frozen=True)
 class Step:
     """One protocol step.
@@ -48,7 +76,8 @@ class Step:
     with secrets masked (``PASS ****``).  ``kind`` is ``send`` (a line), ``expect`` (wait for a
     pattern, telnet), ``datagram`` (one UDP payload), ``message`` (a whole multi-line payload:
     an SMTP message, a binary APDU) or ``info`` (a note that sends nothing).  ``when`` is the
-    condition of a conditional step, in words ("reply 331").
+    condition of a conditional step, in words ("reply 331"); ``condition`` is the same
+    condition as a pure decision (see :class:`Condition`), set for every built-in one.
     """
 
     data: bytes
@@ -56,11 +85,13 @@ class Step:
     kind: StepKind = "send"
     when: str | None = None
     values: tuple[WireValue, ...] = ()
-    #: Free, step-specific data for the executor (e.g. the TYPE a RETR expects); never sent.
-    meta: tuple[tuple[str, Any], ...] = ()
-    #: What the step is for, in the scheme's own vocabulary (FTP ``"cwd"``, ``"transfer"``;
-    #: NNTP ``"group"``…): executors dispatch on it, never on a step's position or bytes.
-    role: str | None = None
+    #: What the step is for, in the scheme's own typed vocabulary (see :class:`Role`).
+    role: Role | None = None
+    #: Step-specific facts for the executor, never sent: a frozen dataclass of the scheme's
+    #: planner (FTP's ``Password``, HTTP's ``HeaderField``…), read with :meth:`detail_as`.
+    detail: object | None = None
+    #: The decision behind ``when`` (``None`` for an unconditional step).
+    condition: Condition[Any] | None = None
 
     @classmethod
     def line(
@@ -68,34 +99,44 @@ class Step:
         text: str | bytes,
         *,
         shown: str | None = None,
-        when: str | None = None,
+        when: str | Condition[Any] | None = None,
         values: Iterable[WireValue] = (),
-        meta: dict[str, Any] | None = None,
+        role: Role | None = None,
+        detail: object | None = None,
         encoding: str = "utf-8",
-        role: str | None = None,
     ) -> Step:
-        """A command line; ``text`` given as ``str`` is encoded losslessly (surrogateescape)."""
+        """A command line; ``text`` given as ``str`` is encoded losslessly (surrogateescape).
+        ``when`` given as a :class:`Condition` sets both the words and the decision."""
         data = text if isinstance(text, bytes) else text.encode(encoding, "surrogateescape")
         if shown is None:
             shown = data.decode("utf-8", "backslashreplace")
+        condition = when if isinstance(when, Condition) else None
         return cls(
             data=data,
             shown=shown,
             kind="send",
-            when=when,
+            when=when.text if isinstance(when, Condition) else when,
             values=tuple(values),
-            meta=tuple((meta or {}).items()),
             role=role,
+            detail=detail,
+            condition=condition,
         )
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """Look up a ``meta`` entry (``"role"`` is the typed field when set)."""
-        if key == "role" and self.role is not None:
-            return self.role
-        for k, v in self.meta:
-            if k == key:
-                return v
-        return default
+    def due(self, facts: Any) -> bool:
+        """Whether the step is to be sent, given what the replies so far have shown (its
+        :class:`Condition`'s decision); an unconditional step always is."""
+        return self.condition is None or self.condition(facts)
+
+    def detail_as(self, kind: type[D]) -> D:
+        """The step's :attr:`detail`, which the planner made a ``kind``."""
+        return _typed(self.detail, kind, f"step {self.shown!r}")
+
+
+def _typed(value: object, kind: type[D], what: str) -> D:
+    if not isinstance(value, kind):
+        # A planner and its executor disagree: a defect in the resolver, not in the URL.
+        raise TypeError(f"{what} carries {type(value).__name__}, not {kind.__name__}")
+    return value
 
 
 def masked_url(url: URL) -> str:
@@ -121,19 +162,18 @@ class Plan:
     transport: Transport | None
     steps: tuple[Step, ...]
     explicit_port: bool = False
-    #: Scheme-specific facts the executor needs (never sent), as ``(key, value)`` pairs.
-    meta: tuple[tuple[str, Any], ...] = field(default=())
-    #: The same facts typed: a frozen dataclass of the scheme's planner (``FTPDetails``,
-    #: ``HTTPDetails``) that its executor reads by attribute.  :meth:`get` sees both.
-    details: Any = None
+    #: Scheme-specific facts the executor needs (never sent): a frozen dataclass of the
+    #: scheme's planner (``FTPDetails``, ``HTTPDetails``…), read with :meth:`details_as`.
+    details: object | None = None
+
+    def details_as(self, kind: type[D]) -> D:
+        """The plan's :attr:`details`, which the planner made a ``kind``."""
+        return _typed(self.details, kind, f"the plan for {masked_url(self.url)}")
 
     def get(self, key: str, default: Any = None) -> Any:
-        if self.details is not None and hasattr(self.details, key):
-            return getattr(self.details, key)
-        for k, v in self.meta:
-            if k == key:
-                return v
-        return default
+        """One of the :attr:`details` by name, for code that serves every scheme (whether a
+        plan is resumable, a listing); a scheme's executor uses :meth:`details_as`."""
+        return getattr(self.details, key, default)
 
     def to_json(self) -> dict[str, Any]:
         """The ``omniurl plan`` object: a stable contract; keys never change.

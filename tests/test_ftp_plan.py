@@ -7,6 +7,7 @@ import pytest
 from omniurl import resolvers
 from omniurl.resolvers import Options
 from omniurl.resolvers.errors import DelimiterRefused, PlanError
+from omniurl.resolvers.ftp.planner import FTPRole, Password
 
 OPTS = Options(email="tester@example.org")
 
@@ -54,16 +55,18 @@ def test_password_from_url_is_sent_but_never_shown() -> None:
 
 def test_user_without_password_is_asked_at_run_time_not_sent_empty() -> None:
     p = resolvers.plan("ftp://joe@h/f.bin", OPTS)
-    assert p.steps[1].get("ask") is True
+    assert p.steps[1].detail == Password("ask")
+    assert p.steps[1].role is FTPRole.PASS
     assert p.steps[1].shown == "PASS ****"
 
 
 def test_user_without_password_takes_matching_credentials() -> None:
     opts = OPTS.with_(credentials={"h": ("joe", "pw")})
-    assert resolvers.plan("ftp://joe@h/f.bin", opts).steps[1].data == b"PASS pw"
+    step = resolvers.plan("ftp://joe@h/f.bin", opts).steps[1]
+    assert (step.data, step.detail) == (b"PASS pw", Password("credentials"))
     # credentials for another user are not used
     other = OPTS.with_(credentials={"h": ("ann", "pw")})
-    assert resolvers.plan("ftp://joe@h/f.bin", other).steps[1].get("ask") is True
+    assert resolvers.plan("ftp://joe@h/f.bin", other).steps[1].detail == Password("ask")
 
 
 @pytest.mark.parametrize(
@@ -93,6 +96,7 @@ def test_conditional_steps_say_their_condition() -> None:
 
 def test_plan_json_contract() -> None:
     out = resolvers.plan("ftp://h:2121/f.bin", OPTS).to_json()
+    # The keys are a contract: never renamed or removed.
     assert list(out) == ["url", "scheme", "host", "port", "transport", "steps", "when"]
     assert (out["scheme"], out["host"], out["port"], out["transport"]) == ("ftp", "h", 2121, "tcp")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -287,8 +288,7 @@ async def test_server_error_is_a_reply_error(tree: Path) -> None:
         url = f"prospero://{server.netloc}//x"
         plan = resolvers.check(url, FAST)
         broken = plan.steps[0].data.replace(b"GET-OBJECT-INFO", b"FROB")
-        steps = (plan.steps[0].__class__(data=broken, shown="", kind="datagram"),)
-        from dataclasses import replace
+        steps = (replace(plan.steps[0], data=broken, shown=""),)
 
         with pytest.raises(ReplyError) as info:
             await resolvers.registry.get("prospero").execute(replace(plan, steps=steps), FAST)

@@ -11,7 +11,9 @@ from omniurl.resolvers.telnet import parse_script
 from omniurl.resolvers.telnet.planner import (
     DEFAULT_LOGIN_PROMPT,
     DEFAULT_PASSWORD_PROMPT,
+    LoginCheck,
     ScriptStep,
+    TelnetRole,
 )
 
 LOGIN = Options(extra={"auto_login": True})
@@ -40,7 +42,9 @@ def test_login_plan_answers_the_prompts_with_user_and_masked_password() -> None:
     assert p.steps[3].data == DEFAULT_PASSWORD_PROMPT.encode()
     assert p.steps[4].data == b"s3cret"
     assert p.steps[4].shown == "send ****"
-    assert p.steps[5].get("outcome") is True
+    assert p.steps[5].role is TelnetRole.LOGIN_OUTCOME
+    assert p.steps[5].detail == LoginCheck(DEFAULT_LOGIN_PROMPT)
+    assert [s.when for s in p.steps] == [None] * 6
     assert [(v.component, v.value, v.context) for v in p.wire_values()] == [
         ("user", b"demo", "telnet"),
         ("password", b"s3cret", "telnet"),

@@ -30,7 +30,7 @@ def _url_for(base: URL, folder: str, name: bytes, is_dir: bool) -> str:
 
 
 async def execute_file(plan: Plan, options: Options) -> Resource:
-    details: FileDetails = plan.details
+    details = plan.details_as(FileDetails)
     path = details.path
     raw = _fs_path(path)
     options.note("*", f"open {path}")

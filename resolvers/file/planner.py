@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.file import FileURL
+from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
@@ -59,8 +60,7 @@ def plan_file(url: URL, options: Options) -> Plan:
                 data=b"",
                 shown=f"open {path}",
                 kind="info",
-                meta=(("path", path),),
-                values=(WireValue("path", path.encode("utf-8", "surrogateescape"), "file-path"),),
+                values=(WireValue("path", to_octets(path), "file-path"),),
             ),
         ),
         details=FileDetails(path=path),

@@ -38,7 +38,7 @@ from ..policy import check_value
 from ..resource import Entry, Resource
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
 from .keys import SESSIONS_KEY, SessionKey
-from .planner import CONTEXT, FTPDetails
+from .planner import CONTEXT, FTPDetails, FTPRole, Password
 from .replies import (
     Reply,
     ReplyReader,
@@ -47,11 +47,13 @@ from .replies import (
     announced_size,
     epsv_port,
     expected_bytes,
-    passive_needed,
     pasv_port,
     transfer_started,
 )
 from .sessions import FTPSessions
+
+#: The steps sent only over a new connection (RFC 1738 §3.2.5).
+_SETUP = (FTPRole.USER, FTPRole.PASS, FTPRole.CWD)
 
 
 class Control:
@@ -102,13 +104,12 @@ def _fail(reply: Reply, what: str, component: str | None) -> ReplyError:
 
 async def _login(control: Control, steps: list[Step], options: Options, plan: Plan) -> None:
     """RFC 959 §5.4 / RFC 1738 §3.2.1: USER, then PASS if the server asks (331)."""
-    user_step = next(s for s in steps if s.role == "user")
-    pass_step = next(s for s in steps if s.role == "pass")
+    user_step = next(s for s in steps if s.role is FTPRole.USER)
+    pass_step = next(s for s in steps if s.role is FTPRole.PASS)
     reply = await control.command(user_step)
-    step = after_user(reply.code)
-    if step == "password":
+    if pass_step.due(reply.code):
         data = pass_step.data
-        if pass_step.get("ask"):
+        if pass_step.detail_as(Password).ask:
             data = b"PASS " + await _ask_password(options, plan, reply)
         reply = await control.command(pass_step, data)
         step = after_pass(reply.code)
@@ -120,6 +121,7 @@ async def _login(control: Control, steps: list[Step], options: Options, plan: Pl
         if step == "refused":
             raise AuthError(f"login refused: {reply}", component="password")
         return
+    step = after_user(reply.code)
     if step == "account":
         raise AuthError(f"the server wants an account (ACCT): {reply}", component="user")
     if step == "refused":
@@ -171,7 +173,7 @@ async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Co
         if greeting.code != "220":
             raise _fail(greeting, "the connection", "host")
         await _login(control, setup, options, plan)
-        for step in (s for s in setup if s.role == "cwd"):
+        for step in (s for s in setup if s.role is FTPRole.CWD):
             reply = await control.command(step)
             if not reply.code.startswith("2"):
                 component = step.values[0].component if step.values else "cwd"
@@ -182,51 +184,52 @@ async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Co
     return control
 
 
-def _by_role(plan: Plan) -> dict[str, Step]:
+def _by_role(plan: Plan) -> dict[FTPRole, Step]:
     """The plan's steps by role (each FTP role appears once, but ``cwd``: read in order)."""
-    return {step.role: step for step in plan.steps if step.role is not None}
+    return {step.role: step for step in plan.steps if isinstance(step.role, FTPRole)}
 
 
 async def execute_ftp(plan: Plan, options: Options) -> Resource:
     """Run the plan; return the file's content (streamed) or the NLST listing."""
     assert plan.host is not None and plan.port is not None
-    details: FTPDetails = plan.details
+    details = plan.details_as(FTPDetails)
     offset = details.offset
     by_role = _by_role(plan)
     sessions: FTPSessions | None = options.get(SESSIONS_KEY)
     key: SessionKey = details.session
     control = sessions.take(key, options) if sessions is not None else None
     if control is None:
-        setup = [s for s in plan.steps if s.role in ("user", "pass", "cwd")]
+        setup = [s for s in plan.steps if s.role in _SETUP]
         control = await _new_connection(plan, options, setup)
     else:
         # §3.2.5: same server, login and CWD sequence — the setup steps are skipped.
         options.note("*", "reusing a kept control connection (same server, user and CWDs)")
-    transfer, quit_step = by_role["transfer"], by_role["quit"]
-    rest = by_role.get("rest")
+    transfer, quit_step = by_role[FTPRole.TRANSFER], by_role[FTPRole.QUIT]
+    rest = by_role.get(FTPRole.REST)
     data: socket.socket | None = None
     try:
-        type_step = by_role.get("type")
+        type_step = by_role.get(FTPRole.TYPE)
         if type_step is not None:
             reply = await control.command(type_step)
             if not reply.code.startswith("2"):
                 raise _fail(reply, type_step.shown, "typecode")
         outcome: Outcome | None = None
         total: int | None = None
-        size_step = by_role.get("size")
+        size_step = by_role.get(FTPRole.SIZE)
         if size_step is not None:
             # -C: the server's size says whether anything is missing (resolvers.resume).
             reply = await control.command(size_step)
             total = parse_size_reply(" ".join(reply.lines)) if reply.code == "213" else None
             outcome = ftp_size_outcome(reply.code, total, offset)
-        if outcome == "complete":
+        epsv, pasv = by_role[FTPRole.EPSV], by_role[FTPRole.PASV]
+        if not epsv.due(outcome):
             # Nothing is missing: no data connection, nothing more sent but QUIT.
             return await _nothing_missing(control, sessions, key, quit_step, plan, total)
-        reply = await control.command(by_role["epsv"])
-        if not passive_needed(reply.code):
+        reply = await control.command(epsv)
+        if not pasv.due(reply.code):
             port = epsv_port(reply)
         else:
-            reply = await control.command(by_role["pasv"])
+            reply = await control.command(pasv)
             if reply.code != "227":
                 raise _fail(reply, "passive mode (EPSV and PASV)", None)
             port = pasv_port(reply)
@@ -243,11 +246,11 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
                 f"server's {reply.code} reply): {exc.message}"
             ) from None
         if rest is not None:
-            if outcome == "refetch":
+            if rest.due(outcome):
+                outcome = ftp_rest_outcome((await control.command(rest)).code)
+            else:
                 options.note("*", f"the file is shorter than the {offset} bytes kept: whole")
                 outcome = "restart"
-            else:
-                outcome = ftp_rest_outcome((await control.command(rest)).code)
         reply = await control.command(transfer)
         if not transfer_started(reply.code):
             raise _fail(reply, transfer.shown, "name" if transfer.values else "cwd")
@@ -270,8 +273,9 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         final = await ctl.reply(f"the end of {transfer.shown}")
         if not final.code.startswith("2"):
             raise ConnectionClosed(f"the transfer did not complete: {final}", component="name")
-        if sessions is not None:
+        if not quit_step.due(sessions is not None):
             kept = True
+            assert sessions is not None
             await sessions.give(key, ctl)
             return
         # The transfer is complete; a server that drops QUIT loses nothing.
@@ -375,7 +379,7 @@ async def _nothing_missing(
         return
         yield b""
 
-    name = plan.details.name
+    name = plan.details_as(FTPDetails).name
     return Resource(
         plan,
         kind="content",

@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import mimetypes
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.ftp import FTPURL
@@ -40,8 +41,18 @@ from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError, ResumeUnsupported
 from ..options import Options
-from ..plan import Plan, Step, WireValue
+from ..plan import Condition, Plan, Role, Step, WireValue
 from .keys import SESSIONS_KEY, SessionKey
+from .replies import (
+    EPSV_ON_BYTES_MISSING,
+    ON_NEW_CONNECTION,
+    PASS_ASKED_ON_331,
+    PASS_ON_331,
+    PASV_ON_EPSV_REFUSED,
+    QUIT_AFTER_TRANSFER,
+    QUIT_WHEN_LET_GO,
+    REST_ON_BYTES_MISSING,
+)
 
 #: The wire context of every FTP argument (resolvers.policy.DELIMITERS["ftp"]: CR, LF, NUL
 #: and IAC are refused).
@@ -49,6 +60,43 @@ CONTEXT = "ftp"
 
 #: Shown in place of any password (the plan is printed and logged).
 MASK = "****"
+
+
+class FTPRole(Role):
+    """What each FTP step is for; the executor finds its steps by these."""
+
+    USER = "user"
+    PASS = "pass"
+    CWD = "cwd"
+    TYPE = "type"
+    SIZE = "size"
+    EPSV = "epsv"
+    PASV = "pasv"
+    REST = "rest"
+    TRANSFER = "transfer"
+    QUIT = "quit"
+
+
+PasswordSource = Literal["url", "email", "credentials", "ask"]
+
+
+@dataclass(frozen=True)
+class Password:
+    """The ``PASS`` step's detail: where its password comes from (§3.2.1).  ``ask``: none is
+    known; it is asked for through ``Options.ask`` when the server wants one."""
+
+    source: PasswordSource
+
+    @property
+    def ask(self) -> bool:
+        return self.source == "ask"
+
+
+@dataclass(frozen=True)
+class TransferType:
+    """The ``TYPE`` step's detail: whether §3.2.3's guess chose it (no ``;type=``)."""
+
+    guessed: bool
 
 
 def guess_type(name: str) -> str:
@@ -62,6 +110,7 @@ def guess_type(name: str) -> str:
 def login_steps(url: FTPURL, options: Options) -> list[Step]:
     """§3.2.1: USER, then PASS if the server asks (reply 331)."""
     password: str | None
+    source: PasswordSource
     if url.user is None:
         user, password, source = "anonymous", options.email, "email"
     else:
@@ -76,7 +125,7 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
         Step.line(
             b"USER " + to_octets(user),
             values=[WireValue("user", to_octets(user), CONTEXT)],
-            role="user",
+            role=FTPRole.USER,
         )
     ]
     if password is None:
@@ -86,9 +135,9 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
             Step.line(
                 b"PASS ",
                 shown=f"PASS {MASK}",
-                when="reply 331; the password is asked for",
-                meta={"ask": True, "source": source},
-                role="pass",
+                when=PASS_ASKED_ON_331,
+                role=FTPRole.PASS,
+                detail=Password("ask"),
             )
         )
     else:
@@ -97,10 +146,10 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
             Step.line(
                 b"PASS " + to_octets(password),
                 shown=f"PASS {MASK}",
-                when="reply 331",
+                when=PASS_ON_331,
                 values=[WireValue(component, to_octets(password), CONTEXT)],
-                meta={"source": source},
-                role="pass",
+                role=FTPRole.PASS,
+                detail=Password(source),
             )
         )
     return steps
@@ -123,8 +172,16 @@ class FTPDetails:
 
 
 def _on_new_connection(step: Step) -> Step:
-    when = "a new connection" + (f"; {step.when}" if step.when else "")
-    return dataclasses.replace(step, when=when)
+    """§3.2.5 with kept connections: a setup step goes only over a new connection.  Whether
+    the connection is new is the session cache's answer (its key is the setup itself); a
+    step that was conditional already keeps its own decision under the longer words."""
+    if step.condition is None:
+        condition: Condition[Any] = ON_NEW_CONNECTION
+    else:
+        condition = Condition(
+            f"{ON_NEW_CONNECTION.text}; {step.condition.text}", step.condition.decide
+        )
+    return dataclasses.replace(step, when=condition.text, condition=condition)
 
 
 def plan_ftp(url: URL, options: Options) -> Plan:
@@ -143,7 +200,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             Step.line(
                 b"CWD " + to_octets(segment),
                 values=[WireValue(f"cwd[{index}]", to_octets(segment), CONTEXT)],
-                role="cwd",
+                role=FTPRole.CWD,
             )
         )
     setup = len(steps)
@@ -178,9 +235,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         steps.append(
             Step.line(
                 f"TYPE {transfer_type}",
-                values=[],
-                meta={"guessed": typecode is None},
-                role="type",
+                role=FTPRole.TYPE,
+                detail=TransferType(guessed=typecode is None),
             )
         )
         command = b"RETR " + to_octets(ftp.name)
@@ -189,31 +245,26 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 Step.line(
                     b"SIZE " + to_octets(ftp.name),
                     values=name_values,
-                    meta={"resume": True},
-                    role="size",
+                    role=FTPRole.SIZE,
                 )
             )
-    steps.append(
-        Step.line("EPSV", when="SIZE shows bytes missing" if offset > 0 else None, role="epsv")
-    )
-    steps.append(Step.line("PASV", when="EPSV refused", role="pasv"))
+    epsv_when = EPSV_ON_BYTES_MISSING if offset > 0 and not listing else None
+    steps.append(Step.line("EPSV", when=epsv_when, role=FTPRole.EPSV))
+    steps.append(Step.line("PASV", when=PASV_ON_EPSV_REFUSED, role=FTPRole.PASV))
     if offset > 0 and not listing:
         steps.append(
             Step.line(
                 f"REST {offset}",
-                when="SIZE shows bytes missing and the part is not longer than the file",
-                meta={"resume": True},
-                role="rest",
+                when=REST_ON_BYTES_MISSING,
+                role=FTPRole.REST,
             )
         )
-    steps.append(Step.line(command, values=name_values, role="transfer"))
+    steps.append(Step.line(command, values=name_values, role=FTPRole.TRANSFER))
     steps.append(
         Step.line(
             "QUIT",
-            when="after a complete transfer, when the connection is let go"
-            if reuse
-            else "after a complete transfer",
-            role="quit",
+            when=QUIT_WHEN_LET_GO if reuse else QUIT_AFTER_TRANSFER,
+            role=FTPRole.QUIT,
         )
     )
     port = ftp.effective_port
@@ -243,4 +294,15 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     )
 
 
-__all__ = ["CONTEXT", "MASK", "FTPDetails", "guess_type", "login_steps", "plan_ftp"]
+__all__ = [
+    "CONTEXT",
+    "MASK",
+    "FTPDetails",
+    "FTPRole",
+    "Password",
+    "PasswordSource",
+    "TransferType",
+    "guess_type",
+    "login_steps",
+    "plan_ftp",
+]

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..errors import LimitExceeded, ProtocolError
+from ..plan import Condition
+from ..resume import Outcome
 
 #: A multi-line reply longer than this many lines is refused (bounded reads).
 MAX_REPLY_LINES = 1000
@@ -159,8 +161,66 @@ def transfer_started(code: str) -> bool:
     return code in ("125", "150")
 
 
+def password_due(user_code: str) -> bool:
+    """``PASS`` only when ``USER`` was answered 331 (RFC 959 §5.4: the plan's "reply 331")."""
+    return after_user(user_code) == "password"
+
+
+def resume_due(outcome: Outcome | None) -> bool:
+    """With ``-C``: the data connection is opened only when ``SIZE`` shows bytes missing
+    (:func:`resolvers.resume.ftp_size_outcome` said anything but ``complete``)."""
+    return outcome != "complete"
+
+
+def rest_due(outcome: Outcome | None) -> bool:
+    """``REST`` only when bytes are missing and the part is not longer than the file (a
+    longer one is fetched whole again: ``refetch``)."""
+    return outcome not in ("complete", "refetch")
+
+
+def quit_due(kept: bool) -> bool:
+    """``QUIT`` after a complete transfer, unless the connection is kept for a later URL
+    (RFC 1738 §3.2.5; a kept one gets its ``QUIT`` when let go)."""
+    return not kept
+
+
+def new_connection(reused: bool) -> bool:
+    """The login and ``CWD`` steps go only over a new connection: a kept one already went
+    through exactly these steps (RFC 1738 §3.2.5, :mod:`resolvers.ftp.keys`)."""
+    return not reused
+
+
+# -- the plan's conditions: the words ``omniurl plan`` prints beside the decision asked --
+
+#: ``PASS`` (RFC 959 §5.4), decided on ``USER``'s reply code.
+PASS_ON_331 = Condition("reply 331", password_due)
+#: ``PASS`` with a password asked for at run time.
+PASS_ASKED_ON_331 = Condition("reply 331; the password is asked for", password_due)
+#: ``PASV``, decided on ``EPSV``'s reply code.
+PASV_ON_EPSV_REFUSED = Condition("EPSV refused", passive_needed)
+#: ``EPSV`` under ``-C``, decided on SIZE's outcome.
+EPSV_ON_BYTES_MISSING = Condition("SIZE shows bytes missing", resume_due)
+#: ``REST`` under ``-C``, decided on SIZE's outcome.
+REST_ON_BYTES_MISSING = Condition(
+    "SIZE shows bytes missing and the part is not longer than the file", rest_due
+)
+#: ``QUIT``, decided on whether the connection is kept.
+QUIT_AFTER_TRANSFER = Condition("after a complete transfer", quit_due)
+QUIT_WHEN_LET_GO = Condition("after a complete transfer, when the connection is let go", quit_due)
+#: Login and ``CWD`` steps when kept connections are on, decided on whether one was reused.
+ON_NEW_CONNECTION = Condition("a new connection", new_connection)
+
+
 __all__ = [
+    "EPSV_ON_BYTES_MISSING",
     "MAX_REPLY_LINES",
+    "ON_NEW_CONNECTION",
+    "PASS_ASKED_ON_331",
+    "PASS_ON_331",
+    "PASV_ON_EPSV_REFUSED",
+    "QUIT_AFTER_TRANSFER",
+    "QUIT_WHEN_LET_GO",
+    "REST_ON_BYTES_MISSING",
     "LoginStep",
     "Reply",
     "ReplyReader",
@@ -169,7 +229,12 @@ __all__ = [
     "announced_size",
     "epsv_port",
     "expected_bytes",
+    "new_connection",
     "passive_needed",
+    "password_due",
     "pasv_port",
+    "quit_due",
+    "rest_due",
+    "resume_due",
     "transfer_started",
 ]

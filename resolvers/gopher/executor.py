@@ -71,7 +71,7 @@ def request_bytes(plan: Plan) -> bytes:
 
 
 async def execute_gopher(plan: Plan, options: Options) -> Resource:
-    details: GopherDetails = plan.details
+    details = plan.details_as(GopherDetails)
     mode = details.mode
     if mode == "ask-search":
         await _ask_search(plan, options)
@@ -331,7 +331,7 @@ async def _gplus_data(
     status_line: str,
     close: Callable[[], Awaitable[None]],
 ) -> Resource:
-    details: GopherDetails = plan.details
+    details = plan.details_as(GopherDetails)
     if details.reading == "menu":
         stream = await _menu_stream(conn, options, status=status, close=close)
         return Resource(

@@ -36,7 +36,7 @@ from ..errors import (
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
-from .planner import HTTPDetails
+from .planner import HeaderField, HTTPDetails, HTTPRole
 from .pool import POOL_KEY, HTTPPool, make_transport, timeouts
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .transport import PEER_CLOSED
@@ -91,7 +91,7 @@ def _status_line(response: httpx.Response) -> str:
 async def execute_http(plan: Plan, options: Options) -> Resource:
     url = plan.url
     assert isinstance(url, HTTPURL)
-    details: HTTPDetails = plan.details
+    details = plan.details_as(HTTPDetails)
     target = details.target
     try:
         request_url = httpx.URL(
@@ -114,7 +114,8 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
             await transport.aclose()
 
     # The plan's header fields, in its order, nothing else (resolvers.http.planner).
-    headers = [step.get("header") for step in plan.steps[1:] if step.get("header")]
+    fields = (s.detail_as(HeaderField) for s in plan.steps if s.role is HTTPRole.HEADER)
+    headers = [(field.name, field.value) for field in fields]
     offset = details.offset
     extensions: dict[str, object] = {"timeout": timeouts(options)}
     if getattr(transport, "proxy", None) is None:

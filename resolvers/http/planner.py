@@ -17,7 +17,7 @@ from omniurl.schemes.http import HTTPURL
 
 from ..errors import PlanError
 from ..options import Options
-from ..plan import Plan, Step, WireValue
+from ..plan import Plan, Role, Step, WireValue
 from .ranges import range_headers
 
 USER_AGENT = "omniurl/0.1"
@@ -28,6 +28,21 @@ DEFAULT_HEADERS: tuple[tuple[str, str], ...] = (
     ("Accept", "*/*"),
     ("Accept-Encoding", "identity"),
 )
+
+
+class HTTPRole(Role):
+    """The request line, then one step per header field (RFC 9112 §2.1)."""
+
+    REQUEST = "request"
+    HEADER = "header"
+
+
+@dataclass(frozen=True)
+class HeaderField:
+    """A header step's detail: the field's name and value, as its step sends them."""
+
+    name: str
+    value: str
 
 
 @dataclass(frozen=True)
@@ -105,7 +120,7 @@ def plan_http(url: URL, options: Options) -> Plan:
     step = Step.line(
         data,
         values=[WireValue("path", target.encode("utf-8", "surrogateescape"), "http-target")],
-        meta={"target": target},
+        role=HTTPRole.REQUEST,
     )
     # Every header field the executor sends, in order, as it goes on the wire (httpx adds
     # none of its own: the executor hands these to the transport).  -C adds RFC 9110 §14.2
@@ -119,7 +134,8 @@ def plan_http(url: URL, options: Options) -> Plan:
             Step.line(
                 line,
                 values=[WireValue(name.lower(), line, "header")],
-                meta={"header": (name, value)},
+                role=HTTPRole.HEADER,
+                detail=HeaderField(name, value),
             )
         )
     return Plan(
@@ -143,6 +159,8 @@ __all__ = [
     "DEFAULT_HEADERS",
     "USER_AGENT",
     "HTTPDetails",
+    "HTTPRole",
+    "HeaderField",
     "host_header",
     "plan_http",
     "request_target",

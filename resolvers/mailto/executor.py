@@ -33,7 +33,7 @@ from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Resource
 from ..tls import ssl_context as tls_context
-from .planner import Relay
+from .planner import Greeting, Login, MailtoDetails, Recipient, Relay, SMTPRole
 
 
 async def _draft(data: bytes) -> AsyncIterator[bytes]:
@@ -141,12 +141,12 @@ async def _step(
     op = step.role
     if op is None:  # an info step
         return None
-    options.note(">", step.shown if op != "message" else f"({len(step.data)} octets)")
-    if op == "ehlo":
-        return await smtp.ehlo(hostname=step.get("helo"))
-    if op == "starttls":
+    options.note(">", step.shown if op is not SMTPRole.MESSAGE else f"({len(step.data)} octets)")
+    if op is SMTPRole.EHLO:
+        return await smtp.ehlo(hostname=step.detail_as(Greeting).helo)
+    if op is SMTPRole.STARTTLS:
         return await smtp.starttls(server_hostname=relay.host, tls_context=tls_context(options))
-    if op == "auth":
+    if op is SMTPRole.AUTH:
         password = await _password(relay, options)
         # One AUTH, with the strongest mechanism both sides know (aiosmtplib's preference:
         # CRAM-MD5, PLAIN, LOGIN).  Not login(): on a refusal it tries the next mechanism,
@@ -155,27 +155,28 @@ async def _step(
         if not methods:
             raise aiosmtplib.SMTPNotSupported("no AUTH mechanism we know (RFC 4954)")
         mechanism = getattr(smtp, "auth_" + methods[0].replace("-", ""))
-        return await mechanism(step.get("user"), password)
-    if op == "mail":
+        return await mechanism(step.detail_as(Login).user, password)
+    if op is SMTPRole.MAIL:
         # The plan's line itself: aiosmtplib's mail()/rcpt() re-parse the address with
         # email.utils.parseaddr, which rewrites quoted-pairs ("a\b"@x -> "ab"@x: another
         # mailbox) and refuses some addr-specs with a ValueError.
         response = await smtp.execute_command(step.data)
         if response.code != 250:  # RFC 5321 §4.1.1.2
-            raise aiosmtplib.SMTPSenderRefused(response.code, response.message, plan.details.sender)
+            sender = plan.details_as(MailtoDetails).sender
+            raise aiosmtplib.SMTPSenderRefused(response.code, response.message, sender)
         return response
-    if op == "rcpt":
+    if op is SMTPRole.RCPT:
         response = await smtp.execute_command(step.data)
         if response.code not in (250, 251):  # RFC 5321 §4.1.1.3
             raise aiosmtplib.SMTPRecipientRefused(
-                response.code, response.message, step.get("recipient")
+                response.code, response.message, step.detail_as(Recipient).address
             )
         return response
-    if op == "data":
+    if op is SMTPRole.DATA:
         return None  # the message step sends DATA and the message (one aiosmtplib call)
-    if op == "message":
+    if op is SMTPRole.MESSAGE:
         return await smtp.data(step.data)
-    if op == "quit":
+    if op is SMTPRole.QUIT:
         return await smtp.quit()
     raise PlanError(f"unknown SMTP step {op!r}")  # pragma: no cover - planner bug
 
@@ -231,16 +232,17 @@ def _typed(exc: BaseException, plan: Plan, relay: Relay) -> BaseException:
 
 async def execute(plan: Plan, options: Options) -> Resource:
     """Send the message (relay configured) or return it as a draft."""
-    message = next(s for s in plan.steps if s.kind == "message")
+    message = next(s for s in plan.steps if s.role is SMTPRole.MESSAGE)
+    details = plan.details_as(MailtoDetails)
     envelope = {
-        "mail_from": plan.details.sender,
-        "rcpt_to": list(plan.details.recipients),
+        "mail_from": details.sender,
+        "rcpt_to": list(details.recipients),
     }
     metadata: dict[str, Any] = {
         "envelope": envelope,
-        "message_id": plan.details.message_id,
+        "message_id": details.message_id,
     }
-    relay: Relay | None = plan.details.relay
+    relay: Relay | None = details.relay
     if relay is None:
         return Resource(
             plan,

@@ -25,7 +25,7 @@ from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
-from ..plan import Plan, Step, WireValue
+from ..plan import Plan, Role, Step, WireValue
 from .message import ADDRESS_FIELDS, Draft, build, split_addresses
 
 # The Options.extra keys this resolver reads live in .settings (cheap for the command line).
@@ -180,6 +180,40 @@ def plan_mailto(url: URL, options: Options) -> Plan:
     )
 
 
+class SMTPRole(Role):
+    """What each step of a mail plan is for (RFC 5321 §4.1.1 commands, and the message)."""
+
+    EHLO = "ehlo"
+    STARTTLS = "starttls"
+    AUTH = "auth"
+    MAIL = "mail"
+    RCPT = "rcpt"
+    DATA = "data"
+    MESSAGE = "message"
+    QUIT = "quit"
+
+
+@dataclass(frozen=True)
+class Greeting:
+    """EHLO's detail: the domain or address literal it names (RFC 5321 §4.1.1.1)."""
+
+    helo: str
+
+
+@dataclass(frozen=True)
+class Login:
+    """AUTH's detail: the relay's user (the password is asked for or looked up at run time)."""
+
+    user: str
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """RCPT TO's detail: the address, for the typed refusal naming it."""
+
+    address: str
+
+
 @dataclass(frozen=True)
 class MailtoDetails:
     """What the mailto executor needs: where to send (None: a draft) and the envelope."""
@@ -197,7 +231,7 @@ def _message_step(draft: Draft, values: list[WireValue]) -> Step:
         shown=draft.message.decode("utf-8", "backslashreplace"),
         kind="message",
         values=tuple(values),
-        role="message",
+        role=SMTPRole.MESSAGE,
     )
 
 
@@ -228,26 +262,26 @@ def _smtp_steps(
     steps: list[Step] = []
     if relay.tls:
         steps.append(Step(data=b"", shown="TLS from the first byte (RFC 8314)", kind="info"))
-    steps.append(Step.line(f"EHLO {helo}", role="ehlo", meta={"helo": helo}))
+    steps.append(Step.line(f"EHLO {helo}", role=SMTPRole.EHLO, detail=Greeting(helo)))
     if relay.starttls:
-        steps.append(Step.line("STARTTLS", role="starttls"))
-        steps.append(Step.line(f"EHLO {helo}", role="ehlo", meta={"helo": helo}))
+        steps.append(Step.line("STARTTLS", role=SMTPRole.STARTTLS))
+        steps.append(Step.line(f"EHLO {helo}", role=SMTPRole.EHLO, detail=Greeting(helo)))
     if relay.user is not None:
         steps.append(
             Step(
                 data=b"",
                 shown=f"AUTH (user {relay.user!r}, password ****)",
                 kind="send",
-                role="auth",
-                meta=(("user", relay.user),),
+                role=SMTPRole.AUTH,
+                detail=Login(relay.user),
             )
         )
-    steps.append(Step.line(f"MAIL FROM:<{draft.sender}>", role="mail"))
+    steps.append(Step.line(f"MAIL FROM:<{draft.sender}>", role=SMTPRole.MAIL))
     for recipient in draft.recipients:
         steps.append(
-            Step.line(f"RCPT TO:<{recipient}>", role="rcpt", meta={"recipient": recipient})
+            Step.line(f"RCPT TO:<{recipient}>", role=SMTPRole.RCPT, detail=Recipient(recipient))
         )
-    steps.append(Step.line("DATA", role="data"))
+    steps.append(Step.line("DATA", role=SMTPRole.DATA))
     steps.append(_message_step(draft, values))
-    steps.append(Step.line("QUIT", role="quit"))
+    steps.append(Step.line("QUIT", role=SMTPRole.QUIT))
     return steps

@@ -1,10 +1,12 @@
 """Carry out an NNTP plan: exactly its steps, in order, conditional ones only when due.
 
-The steps carry a ``role`` in their meta (``group``, ``over``...); this module decides from
-the replies whether a conditional step is due (``MODE READER`` after CAPABILITIES, ``XOVER``
-after OVER failed...) and turns the data blocks into a :class:`Resource`: an article is
-streamed as it arrives (dot-unstuffed, CRLF line ends, RFC 5536's canonical form), a listing
-of articles or groups is read whole (bounded) into entries.
+The steps carry a typed ``role`` (:class:`~resolvers.nntp.conditions.NNTPRole`); whether a
+conditional step is due (``MODE READER`` after CAPABILITIES, ``XOVER`` after OVER failed...)
+is the step's own condition's answer (:mod:`resolvers.nntp.conditions`, pure), asked with
+what the replies have shown; this module moves the bytes and turns the data blocks into a
+:class:`Resource`: an article is streamed as it arrives (dot-unstuffed, CRLF line ends,
+RFC 5536's canonical form), a listing of articles or groups is read whole (bounded) into
+entries.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from omniurl.resolvers.options import Options
 from omniurl.resolvers.plan import Plan, Step
 from omniurl.resolvers.resource import Entry, Resource
 
+from .conditions import NNTPRole, Seen
 from .grammar import news_url_for_group, news_url_for_message_id, nntp_url
-from .planner import RANGE
+from .planner import NNTPDetails, RangeSlot
 from .replies import (
     GroupInfo,
     Reply,
@@ -39,16 +42,14 @@ from .session import NNTPSession
 #: Replies that say "this server does not have that command" (RFC 3977 §3.2.1): 500 unknown
 #: command, 501 syntax error (an RFC 977 server given RFC 3977 arguments), 503 not supported.
 NOT_SUPPORTED = (500, 501, 503)
-AUTH_ROLES = ("auth-user", "auth-pass")
+AUTH_ROLES = (NNTPRole.AUTH_USER, NNTPRole.AUTH_PASS)
 
 
 @dataclass
-class _State:
-    """What the replies so far have told us (decides the conditional steps)."""
+class _State(Seen):
+    """What the replies so far have told us (:class:`Seen`, which the conditions decide on),
+    and what the listing has gathered."""
 
-    capabilities: dict[str, tuple[str, ...]] | None = None
-    group: GroupInfo | None = None
-    fell_back: set[str] = field(default_factory=set)
     entries: list[Entry] | None = None
     metadata: dict[str, object] = field(default_factory=dict)
 
@@ -57,18 +58,22 @@ async def execute(plan: Plan, options: Options) -> Resource:
     """Connect, greet, walk the plan's steps; return the article (streamed) or a listing."""
     if plan.host is None or plan.port is None:
         raise PlanError("an NNTP plan names its server", component="host")
-    auth = [s for s in plan.steps if s.get("role") in AUTH_ROLES]
+    auth = [s for s in plan.steps if s.role in AUTH_ROLES]
     session, greeting = await NNTPSession.open(plan.host, plan.port, options, auth_steps=auth)
     state = _State(metadata={"greeting": greeting.line})
     try:
         for index, step in enumerate(plan.steps):
-            role = step.get("role")
-            if role == "article":
+            role = step.role
+            if role is NNTPRole.ARTICLE:
                 return await _article(plan, session, step, plan.steps[index + 1 :])
-            if role == "quit":
+            if role is NNTPRole.QUIT:
                 await session.quit(step)
-            elif role not in AUTH_ROLES:
-                await _STEPS[str(role)](plan, session, step, state, options)
+            elif role in AUTH_ROLES:
+                continue  # sent by the session when a command is answered 480
+            elif isinstance(role, NNTPRole):
+                await _STEPS[role](plan, session, step, state, options)
+            else:
+                raise PlanError(f"an NNTP plan step without an NNTP role: {step.shown}")
     except ReplyError:
         # The server refused a command but the session is in step: end it with the plan's
         # QUIT (RFC 3977 §5.4) rather than hanging up on it.
@@ -111,8 +116,7 @@ async def _mode_reader(
 
     §5.3 says the capabilities may change after MODE READER; no later step depends on them
     (OVER falls back on its reply), so the plan does not ask for them again."""
-    caps = state.capabilities
-    if caps is not None and ("READER" in caps or "MODE-READER" not in caps):
+    if not step.due(state):
         return
     reply = await session.command(step)
     if reply.code in (200, 201) or reply.code in NOT_SUPPORTED:
@@ -149,8 +153,8 @@ async def _overview(
     plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
 ) -> None:
     """OVER, or XOVER when OVER was not understood (RFC 2980 §2.8 is its RFC 977-era twin)."""
-    role = str(step.get("role"))
-    if not _due(role, state):
+    role = step.role
+    if not step.due(state) or role is None:
         return
     assert state.group is not None
     reply = await session.command(_fill_range(step, state.group, plan))
@@ -163,7 +167,7 @@ async def _overview(
         raise _unexpected(reply, role.upper(), component="newsgroup")
     group = _group_name(plan)
     entries: list[Entry] = []
-    asked = plan.details.max_articles
+    asked = plan.details_as(NNTPDetails).max_articles
     async for line in session.data_lines(f"the {role.upper()} listing"):
         _within(len(entries) + 1, asked, f"{role.upper()} (asked for at most {asked} articles)")
         ov = parse_overview(line)
@@ -193,7 +197,7 @@ async def _listgroup(
     plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
 ) -> None:
     """The last fallback: article numbers without subjects (RFC 3977 §6.1.2)."""
-    if not _due("listgroup", state):
+    if not step.due(state):
         return
     assert state.group is not None
     reply = await session.command(_fill_range(step, state.group, plan))
@@ -201,7 +205,7 @@ async def _listgroup(
         raise _unexpected(reply, "LISTGROUP", component="newsgroup")
     group = _group_name(plan)
     entries: list[Entry] = []
-    asked = plan.details.max_articles
+    asked = plan.details_as(NNTPDetails).max_articles
     async for line in session.data_lines("the LISTGROUP listing"):
         _within(len(entries) + 1, asked, f"LISTGROUP (asked for at most {asked} articles)")
         number = parse_article_number(line)
@@ -220,11 +224,11 @@ async def _list(
     plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
 ) -> None:
     """LIST ACTIVE (RFC 3977 §7.6.3), or RFC 977's bare LIST when that is not understood."""
-    role = str(step.get("role"))
-    if role == "list" and "list-active" not in state.fell_back:
+    role = step.role
+    if not step.due(state) or role is None:
         return
     reply = await session.command(step)
-    if role == "list-active" and reply.code in (500, 501):
+    if role is NNTPRole.LIST_ACTIVE and reply.code in (500, 501):
         state.fell_back.add(role)
         return
     if reply.code != 215:
@@ -254,14 +258,14 @@ async def _list(
 
 
 _STEPS = {
-    "capabilities": _capabilities,
-    "mode-reader": _mode_reader,
-    "group": _group,
-    "over": _overview,
-    "xover": _overview,
-    "listgroup": _listgroup,
-    "list-active": _list,
-    "list": _list,
+    NNTPRole.CAPABILITIES: _capabilities,
+    NNTPRole.MODE_READER: _mode_reader,
+    NNTPRole.GROUP: _group,
+    NNTPRole.OVER: _overview,
+    NNTPRole.XOVER: _overview,
+    NNTPRole.LISTGROUP: _listgroup,
+    NNTPRole.LIST_ACTIVE: _list,
+    NNTPRole.LIST: _list,
 }
 
 
@@ -301,7 +305,7 @@ async def _article_body(session: NNTPSession, rest: Sequence[Step]) -> AsyncIter
 
 async def _quit(session: NNTPSession, steps: Sequence[Step]) -> None:
     for step in steps:
-        if step.get("role") == "quit":
+        if step.role is NNTPRole.QUIT:
             await session.quit(step)
             return
     await session.close()
@@ -337,31 +341,19 @@ def _within(count: int, limit: int, what: str) -> None:
         raise LimitExceeded(f"{what}: the server sent more", component="newsgroup")
 
 
-def _due(role: str, state: _State) -> bool:
-    """Whether an overview step is due: OVER when the group has articles; XOVER when OVER
-    was not understood; LISTGROUP when XOVER was not either."""
-    if state.group is None or state.group.empty:
-        return False
-    if role == "over":
-        return True
-    if role == "xover":
-        return "over" in state.fell_back
-    return "xover" in state.fell_back
-
-
 def _fill_range(step: Step, group: GroupInfo, plan: Plan) -> Step:
     """The step with its range filled from the GROUP reply (decimal digits only, never URL
     data): the newest ``max_articles`` articles."""
-    if not step.get("range"):
+    if not isinstance(step.detail, RangeSlot):
         return step
-    first, last = group.last(plan.details.max_articles)
+    first, last = group.last(plan.details_as(NNTPDetails).max_articles)
     text = f"{first}-{last}".encode()
-    data = step.data.replace(RANGE, text)
-    return Step.line(data, meta=dict(step.meta))
+    data = step.data.replace(step.detail.placeholder, text)
+    return Step.line(data, role=step.role)
 
 
 def _group_name(plan: Plan) -> bytes:
-    group = plan.details.group
+    group = plan.details_as(NNTPDetails).group
     return group if isinstance(group, bytes) else b""
 
 

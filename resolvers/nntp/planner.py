@@ -23,16 +23,28 @@ never reads the environment.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from omniurl.resolvers.errors import ConfigurationError, PlanError
 from omniurl.resolvers.options import Options
-from omniurl.resolvers.plan import Plan, Step, WireValue
+from omniurl.resolvers.plan import Condition, Plan, Step, WireValue
 from omniurl.schemes.base import URL
 from omniurl.schemes.errors import URLError
 from omniurl.schemes.news import NewsURL
 from omniurl.schemes.nntp import NNTPURL
+from omniurl.schemes.percent import to_octets
 
+from .conditions import (
+    AUTH_PASS,
+    AUTH_USER,
+    MODE_READER,
+    NO_LIST_ACTIVE,
+    NO_OVER,
+    NO_XOVER,
+    NNTPRole,
+    Seen,
+    group_has_articles,
+)
 from .grammar import check_article_number, check_message_id, check_newsgroup
 
 # The Options.extra keys (the news: server, the listing's length) live in .settings.
@@ -44,14 +56,13 @@ NNTP_PORT = 119
 #: The placeholder of a range the executor fills from the GROUP reply (decimal digits only).
 RANGE = b"{range}"
 
-# Conditions, in the words ``omniurl plan`` shows.
-WHEN_MODE_READER = "CAPABILITIES lists MODE-READER, or the server does not know CAPABILITIES"
-WHEN_AUTH_USER = "reply 480 (then the refused command is sent again)"
-WHEN_AUTH_PASS = "reply 381"
-WHEN_GROUP_HAS_ARTICLES = "the group has articles"
-WHEN_NO_OVER = "OVER answered 500, 501 or 503"
-WHEN_NO_XOVER = "XOVER answered 500, 501 or 503"
-WHEN_NO_LIST_ACTIVE = "LIST ACTIVE answered 500 or 501 (an RFC 977 server)"
+
+@dataclass(frozen=True)
+class RangeSlot:
+    """The detail of a step with a :data:`RANGE` placeholder, which the executor fills from
+    the GROUP reply (decimal digits only, never URL data)."""
+
+    placeholder: bytes = RANGE
 
 
 def parse_server(spec: str) -> tuple[str, int, bool]:
@@ -110,8 +121,8 @@ def plan_nntp(url: URL, options: Options) -> Plan:
         raise PlanError(f"the NNTP resolver plans news: and nntp: URLs, not {url.scheme}:")
 
     steps: list[Step] = [
-        _step("CAPABILITIES", "capabilities"),
-        _step("MODE READER", "mode-reader", when=WHEN_MODE_READER),
+        _step("CAPABILITIES", NNTPRole.CAPABILITIES),
+        _step("MODE READER", NNTPRole.MODE_READER, when=MODE_READER),
         *_auth_steps(host, options),
     ]
     limit = _max_articles(options)
@@ -120,11 +131,11 @@ def plan_nntp(url: URL, options: Options) -> Plan:
     if message_id is not None:
         wired = check_message_id(message_id)
         value = WireValue("message_id", wired[1:-1], "nntp")
-        steps.append(_step(b"ARTICLE " + wired, "article", values=[value]))
+        steps.append(_step(b"ARTICLE " + wired, NNTPRole.ARTICLE, values=[value]))
         result = "article"
     elif newsgroup == "*" and isinstance(url, NewsURL):
-        steps.append(_step("LIST ACTIVE", "list-active"))
-        steps.append(_step("LIST", "list", when=WHEN_NO_LIST_ACTIVE))
+        steps.append(_step("LIST ACTIVE", NNTPRole.LIST_ACTIVE))
+        steps.append(_step("LIST", NNTPRole.LIST, when=NO_LIST_ACTIVE))
         result = "groups"
     elif newsgroup:
         group = check_newsgroup(newsgroup)
@@ -132,7 +143,7 @@ def plan_nntp(url: URL, options: Options) -> Plan:
         result = "article" if article is not None else "articles"
     else:
         raise PlanError(f"{url} names neither a newsgroup nor a message-id", component="newsgroup")
-    steps.append(_step("QUIT", "quit"))
+    steps.append(_step("QUIT", NNTPRole.QUIT))
     return Plan(
         url=url,
         scheme=url.scheme,
@@ -148,20 +159,15 @@ def plan_nntp(url: URL, options: Options) -> Plan:
 def _group_steps(group: bytes, article: int | None, limit: int) -> list[Step]:
     """GROUP, then ARTICLE n (§3.7) or the overview of the newest ``limit`` articles."""
     value = WireValue("newsgroup", group, "nntp")
-    steps = [_step(b"GROUP " + group, "group", values=[value])]
+    steps = [_step(b"GROUP " + group, NNTPRole.GROUP, values=[value])]
     if article is not None:
-        return [*steps, _step(f"ARTICLE {check_article_number(article)}", "article")]
-    over_when = (
-        f"{WHEN_GROUP_HAS_ARTICLES}; <first>-<last> are the newest {limit} article numbers "
-        "the GROUP reply gives"
-    )
+        return [*steps, _step(f"ARTICLE {check_article_number(article)}", NNTPRole.ARTICLE)]
+    listgroup = b"LISTGROUP " + group + b" " + RANGE
     return [
         *steps,
-        _step(b"OVER " + RANGE, "over", when=over_when),
-        _step(b"XOVER " + RANGE, "xover", when=WHEN_NO_OVER),
-        _step(
-            b"LISTGROUP " + group + b" " + RANGE, "listgroup", when=WHEN_NO_XOVER, values=[value]
-        ),
+        _step(b"OVER " + RANGE, NNTPRole.OVER, when=group_has_articles(limit)),
+        _step(b"XOVER " + RANGE, NNTPRole.XOVER, when=NO_OVER),
+        _step(listgroup, NNTPRole.LISTGROUP, when=NO_XOVER, values=[value]),
     ]
 
 
@@ -188,21 +194,21 @@ def _auth_steps(host: str, options: Options) -> list[Step]:
     found = options.credentials.get(host.lower())
     if found is None:
         return []
-    user = found[0].encode("utf-8", "surrogateescape")
-    password = found[1].encode("utf-8", "surrogateescape")
+    user = to_octets(found[0])
+    password = to_octets(found[1])
     return [
         _step(
             b"AUTHINFO USER " + user,
-            "auth-user",
-            when=WHEN_AUTH_USER,
+            NNTPRole.AUTH_USER,
+            when=AUTH_USER,
             values=[WireValue("credentials.user", user, "line")],
         ),
         Step.line(
             b"AUTHINFO PASS " + password,
             shown="AUTHINFO PASS ****",
-            when=WHEN_AUTH_PASS,
+            when=AUTH_PASS,
             values=[WireValue("credentials.password", password, "line")],
-            role="auth-pass",
+            role=NNTPRole.AUTH_PASS,
         ),
     ]
 
@@ -222,9 +228,9 @@ def _max_articles(options: Options) -> int:
 
 def _step(
     text: str | bytes,
-    role: str,
+    role: NNTPRole,
     *,
-    when: str | None = None,
+    when: Condition[Seen] | Condition[int] | None = None,
     values: list[WireValue] | None = None,
 ) -> Step:
     """A command line with its ``role`` (what the executor does with the reply).  A ``{range}``
@@ -232,5 +238,5 @@ def _step(
     and shown as ``<first>-<last>``."""
     data = text.encode() if isinstance(text, str) else text
     shown = data.decode("utf-8", "backslashreplace").replace("{range}", "<first>-<last>")
-    meta: dict[str, Any] = {"range": RANGE in data}
-    return Step.line(data, shown=shown, when=when, values=values or (), meta=meta, role=role)
+    detail = RangeSlot() if RANGE in data else None
+    return Step.line(data, shown=shown, when=when, values=values or (), role=role, detail=detail)

@@ -28,8 +28,9 @@ from .replies import Reply, parse_status
 
 #: RFC 3977 §5.1.1: 200 posting allowed, 201 posting prohibited; both let us read.
 GREETING_OK = (200, 201)
-#: RFC 4643 §2.3: 480 authentication required, 381 password required, 281 accepted.
-AUTH_REQUIRED, PASSWORD_REQUIRED, AUTH_ACCEPTED = 480, 381, 281
+#: RFC 4643 §2.3: 480 authentication required, 281 accepted (381, password required, is
+#: AUTHINFO PASS's condition: resolvers.nntp.conditions).
+AUTH_REQUIRED, AUTH_ACCEPTED = 480, 281
 #: RFC 4643 §2.2 / RFC 3977 §3.2.1: 483 means "use TLS first", which we do not speak.
 ENCRYPTION_REQUIRED = 483
 
@@ -137,7 +138,7 @@ class NNTPSession:
         user_step, pass_step = self.auth_steps[0], self.auth_steps[1]
         await self.send(user_step)
         reply = await self.read_reply("AUTHINFO USER")
-        if reply.code == PASSWORD_REQUIRED:
+        if pass_step.due(reply.code):  # 381 (resolvers.nntp.conditions.auth_pass_due)
             await self.send(pass_step)
             reply = await self.read_reply("AUTHINFO PASS")
         if reply.code != AUTH_ACCEPTED:

@@ -39,7 +39,7 @@ from ..plan import Plan, Step
 from ..resource import Entry, Resource
 from . import ardp
 from .methods import prospero_url, to_url
-from .planner import V1_CONDITION
+from .planner import ProsperoDetails, ProsperoRole, Version
 from .protocol import AccessMethod, Reply, join_host, parse_reply
 from .settings import DEFAULT_RETRIES as DEFAULT_RETRIES
 from .settings import DEFAULT_RETRY_TIMEOUT as DEFAULT_RETRY_TIMEOUT
@@ -171,17 +171,16 @@ async def execute(plan: Plan, options: Options) -> Resource:
     """Carry out ``plan``: ask the directory server, then follow or list the access methods."""
     assert plan.host is not None and plan.port is not None
     where = f"{plan.host}:{plan.port}"
-    datagrams = [s for s in plan.steps if s.kind == "datagram"]
+    v5 = next(s for s in plan.steps if s.role is ProsperoRole.V5_REQUEST)
+    v1 = next((s for s in plan.steps if s.role is ProsperoRole.V1_REQUEST), None)
     addresses = await resolve_addresses(plan.host, plan.port, options, transport="udp")
     address, port = addresses[0]
     options.note("*", f"ARDP over UDP to {address} port {port}")
     endpoint = await _open(address, port)
     try:
-        reply, version = await _ask(endpoint, datagrams[0], options, where)
-        if reply.status == "VERSION-NOT-SUPPORTED" and len(datagrams) > 1:
-            step = datagrams[1]
-            assert step.when == V1_CONDITION
-            reply, version = await _ask(endpoint, step, options, where)
+        reply, version = await _ask(endpoint, v5, options, where)
+        if v1 is not None and v1.due(reply.status):
+            reply, version = await _ask(endpoint, v1, options, where)
     finally:
         endpoint.close()
     return _outcome(plan, reply, version, options)
@@ -194,7 +193,7 @@ async def _ask(endpoint: _Endpoint, step: Step, options: Options, where: str) ->
     reply = parse_reply(message, max_line=options.max_line)
     for line in reply.lines:
         options.note("<", line)
-    return reply, int(step.get("protocol_version", 5))
+    return reply, step.detail_as(Version).protocol
 
 
 def _outcome(plan: Plan, reply: Reply, version: int, options: Options) -> Resource:
@@ -205,8 +204,8 @@ def _outcome(plan: Plan, reply: Reply, version: int, options: Options) -> Resour
         target_text = prospero_url(
             fwd.host,
             fwd.hsoname,
-            version=fwd.version or plan.details.version,
-            fields=tuple(plan.details.fields),
+            version=fwd.version or plan.details_as(ProsperoDetails).version,
+            fields=tuple(plan.details_as(ProsperoDetails).fields),
         )
         try:
             if target_text is None:
@@ -267,14 +266,15 @@ def _raise_for_status(reply: Reply, plan: Plan) -> None:
     if status is None or (status == "VERSION-NOT-SUPPORTED" and reply.methods):
         return
     text = "\n".join(reply.lines)
-    asked_version = plan.details.version
+    details = plan.details_as(ProsperoDetails)
+    asked_version = details.version
     if status in ("NONE-FOUND", "UNRESOLVED") or (
         status == "FAILURE" and detail.upper().startswith("NOT-FOUND")
     ):
         component = "version" if asked_version and status == "NONE-FOUND" else "hsoname"
         what = f" version {asked_version}" if component == "version" else ""
         raise NotFound(
-            f"the Prospero server has no object {plan.details.hsoname!r}{what} ({status}"
+            f"the Prospero server has no object {details.hsoname!r}{what} ({status}"
             + (f" {detail}" if detail else "")
             + ")",
             component=component,

@@ -23,12 +23,34 @@ from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
-from ..plan import Plan, Step, WireValue
+from ..plan import Condition, Plan, Role, Step, WireValue
 from . import protocol
 
 WIRE_CONTEXT = "prospero"
-#: What the executor watches for before it sends the conditional version-1 step.
-V1_CONDITION = "reply VERSION-NOT-SUPPORTED"
+
+
+class ProsperoRole(Role):
+    """The version-5 request, and the version-1 one a version-1 server gets instead."""
+
+    V5_REQUEST = "v5-request"
+    V1_REQUEST = "v1-request"
+
+
+@dataclass(frozen=True)
+class Version:
+    """A request's detail: the Prospero protocol version it speaks."""
+
+    protocol: int
+
+
+def v1_due(status: str) -> bool:
+    """The version-1 request goes only after a version-5 one was answered
+    ``VERSION-NOT-SUPPORTED`` (a server that speaks only the old protocol)."""
+    return status == "VERSION-NOT-SUPPORTED"
+
+
+#: The version-1 step's condition: the words and the decision the executor asks.
+V1_CONDITION = Condition("reply VERSION-NOT-SUPPORTED", v1_due)
 
 
 class _ProsperoLike(Protocol):
@@ -89,7 +111,8 @@ def plan(url: URL, options: Options) -> Plan:
             shown=_show(v5),
             kind="datagram",
             values=tuple(values),
-            meta=(("protocol_version", 5),),
+            role=ProsperoRole.V5_REQUEST,
+            detail=Version(5),
         )
     ]
     why_not_v1 = _why_no_v1(hsoname, version, extra_fields)
@@ -100,9 +123,11 @@ def plan(url: URL, options: Options) -> Plan:
                 data=v1,
                 shown=_show(v1),
                 kind="datagram",
-                when=V1_CONDITION,
+                when=V1_CONDITION.text,
                 values=(WireValue("hsoname", hsoname, WIRE_CONTEXT),),
-                meta=(("protocol_version", 1),),
+                role=ProsperoRole.V1_REQUEST,
+                detail=Version(1),
+                condition=V1_CONDITION,
             )
         )
     else:

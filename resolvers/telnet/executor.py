@@ -23,7 +23,7 @@ from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Resource
 from .login import login_outcome
-from .planner import SHELL_PROMPT, TelnetDetails
+from .planner import SHELL_PROMPT, Awaited, LoginCheck, TelnetDetails, TelnetRole
 from .session import TelnetSession
 
 #: How long the login outcome may stay silent before we take the login as accepted (when no
@@ -90,7 +90,7 @@ async def _login_outcome(session: TelnetSession, step: Step) -> None:
     """After the login answers: refuse on the server's failure words or a new login prompt;
     accept on a shell prompt or once the server stays quiet.  Nothing is consumed."""
     failed = re.compile(step.data)
-    again = re.compile(step.get("login_prompt").encode())
+    again = re.compile(step.detail_as(LoginCheck).login_prompt.encode())
     prompt = re.compile(SHELL_PROMPT.encode())
     loop = asyncio.get_running_loop()
     deadline = loop.time() + session.options.read_timeout
@@ -118,17 +118,18 @@ async def execute(plan: Plan, options: Options) -> Resource:
         for step in plan.steps:
             if step.kind == "info":
                 options.note("*", step.shown)
-            elif step.kind == "expect" and step.get("outcome"):
+            elif step.role is TelnetRole.LOGIN_OUTCOME:
                 await _login_outcome(session, step)
             elif step.kind == "expect":
-                await session.expect(re.compile(step.data), component=step.get("component"))
+                component = step.detail_as(Awaited).component
+                await session.expect(re.compile(step.data), component=component)
             elif step.kind == "send":
                 secret = any(v.component == "password" for v in step.values)
                 await session.send(step.data, shown="****" if secret else None)
     except BaseException:
         await session.close()
         raise
-    details: TelnetDetails = plan.details
+    details = plan.details_as(TelnetDetails)
     user = details.user
     return Resource(
         plan,
@@ -140,7 +141,7 @@ async def execute(plan: Plan, options: Options) -> Resource:
             "user": user,
             "password_given": details.password_given,
             "advisory": True,
-            "logged_in": any(s.get("outcome") for s in plan.steps),
+            "logged_in": any(s.role is TelnetRole.LOGIN_OUTCOME for s in plan.steps),
         },
         close=session.close,
     )

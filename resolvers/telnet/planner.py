@@ -24,7 +24,7 @@ from omniurl.schemes.percent import to_octets
 from omniurl.schemes.telnet import TelnetURL
 
 from ..errors import PlanError
-from ..plan import Plan, Step, WireValue
+from ..plan import Plan, Role, Step, WireValue
 from .settings import AUTO_LOGIN as AUTO_LOGIN
 from .settings import DEFAULT_LOGIN_PROMPT as DEFAULT_LOGIN_PROMPT
 from .settings import DEFAULT_PASSWORD_PROMPT as DEFAULT_PASSWORD_PROMPT
@@ -89,12 +89,41 @@ class TelnetDetails:
     password_given: bool
 
 
-def _expect(pattern: str, shown: str, **meta: object) -> Step:
+class TelnetRole(Role):
+    """What each step of a telnet session plan is for."""
+
+    NOTE = "note"
+    LOGIN_PROMPT = "login-prompt"
+    USER = "user"
+    PASSWORD_PROMPT = "password-prompt"
+    PASSWORD = "password"
+    LOGIN_OUTCOME = "login-outcome"
+    SCRIPT_SEND = "script-send"
+    SCRIPT_EXPECT = "script-expect"
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """An ``expect`` step's detail: the URL or script part a timeout is blamed on."""
+
+    component: str
+
+
+@dataclass(frozen=True)
+class LoginCheck:
+    """The login outcome step's detail: the login prompt, whose return means a refusal
+    (the step's own data is the pattern of the server's failure words)."""
+
+    login_prompt: str
+
+
+def _expect(pattern: str, shown: str, role: TelnetRole, component: str) -> Step:
     return Step(
         data=pattern.encode("utf-8"),
         shown=shown,
         kind="expect",
-        meta=tuple({"pattern": pattern, **meta}.items()),
+        role=role,
+        detail=Awaited(component),
     )
 
 
@@ -124,50 +153,62 @@ def plan_telnet(
             shown=f"open an interactive session (RFC 1738 §3.8): {advisory}"
             + ("" if auto_login else " (not sent; --login answers the prompts)"),
             kind="info",
+            role=TelnetRole.NOTE,
         )
     ]
     if auto_login and user is not None:
-        steps.append(_expect(login_prompt, f"expect /{login_prompt}/", component="user"))
+        steps.append(
+            _expect(login_prompt, f"expect /{login_prompt}/", TelnetRole.LOGIN_PROMPT, "user")
+        )
         steps.append(
             Step.line(
                 to_octets(user),
                 shown=f"send {user}",
                 values=[WireValue("user", to_octets(user), "telnet")],
+                role=TelnetRole.USER,
             )
         )
         if password is not None:
             steps.append(
-                _expect(password_prompt, f"expect /{password_prompt}/", component="password")
+                _expect(
+                    password_prompt,
+                    f"expect /{password_prompt}/",
+                    TelnetRole.PASSWORD_PROMPT,
+                    "password",
+                )
             )
             steps.append(
                 Step.line(
                     to_octets(password),
                     shown="send ****",
                     values=[WireValue("password", to_octets(password), "telnet")],
+                    role=TelnetRole.PASSWORD,
                 )
             )
+        # Not conditional: it always follows the login; what it finds is decided by
+        # resolvers.telnet.login.login_outcome (pure).
         steps.append(
             Step(
                 data=LOGIN_FAILED.encode(),
-                shown=f"expect the login outcome: refused on /{LOGIN_FAILED}/ or a new "
-                "login prompt",
+                shown=f"expect the login outcome after the login answers: refused on "
+                f"/{LOGIN_FAILED}/ or a new login prompt",
                 kind="expect",
-                when="after the login answers",
-                meta=(("outcome", True), ("login_prompt", login_prompt)),
+                role=TelnetRole.LOGIN_OUTCOME,
+                detail=LoginCheck(login_prompt),
             )
         )
     for index, item in enumerate(script):
         component = f"script[{index}]"
         if item.action == "send":
             steps.append(
-                Step.line(item.text, shown=f"send {item.text}", meta={"component": component})
+                Step.line(item.text, shown=f"send {item.text}", role=TelnetRole.SCRIPT_SEND)
             )
         else:
             if item.action == "expect-re":
                 pattern, shown = item.text, f"expect /{item.text}/"
             else:
                 pattern, shown = re.escape(item.text), f"expect {item.text!r}"
-            steps.append(_expect(pattern, shown, component=component))
+            steps.append(_expect(pattern, shown, TelnetRole.SCRIPT_EXPECT, component))
     port = url.effective_port
     return Plan(
         url=url,

@@ -28,7 +28,16 @@ from .apdu import (
     SearchResponseAPDU,
     decode_apdu,
 )
-from .planner import DEFAULT_TYPE, MESSAGE_SIZE, document_url, escape, retrieval_message
+from .planner import (
+    DEFAULT_TYPE,
+    MESSAGE_SIZE,
+    Repeated,
+    WAISDetails,
+    WAISRole,
+    document_url,
+    escape,
+    retrieval_message,
+)
 from .transport import read_message, send
 
 #: Media types for the WAIS TYPE strings servers commonly sent.
@@ -143,15 +152,20 @@ def _entry(plan: Plan, header: DocumentHeader) -> Entry:
     )
 
 
+def _step(plan: Plan, role: WAISRole) -> Step:
+    """The plan's step for ``role`` (each WAIS role appears once)."""
+    return next(step for step in plan.steps if step.role is role)
+
+
 async def execute_wais(plan: Plan, options: Options) -> Resource:
-    form = plan.details.form
+    form = plan.details_as(WAISDetails).form
     if form == "database":
         return await _ask_for_words(plan, options)
     assert plan.host is not None and plan.port is not None
     reader, writer = await open_tcp(plan.host, plan.port, options)
     conv = _Conversation(reader, writer, options)
     try:
-        await _init(conv, plan.steps[0])
+        await _init(conv, _step(plan, WAISRole.INIT))
         if form == "search":
             resource = await _search(conv, plan)
             await conv.close()
@@ -178,7 +192,8 @@ async def _ask_for_words(plan: Plan, options: Options) -> Resource:
 
 
 async def _search(conv: _Conversation, plan: Plan) -> Resource:
-    step = plan.steps[1]
+    step = _step(plan, WAISRole.SEARCH)
+    details = plan.details_as(WAISDetails)
     reply = _expect_search_response(await conv.exchange(step.data, step.shown))
     info = reply.info
     diagnostics = info.diagnostics if info is not None else ()
@@ -187,13 +202,13 @@ async def _search(conv: _Conversation, plan: Plan) -> Resource:
         # The search words cannot be wrong in WAIS (relevance feedback finds what it finds):
         # a failing search is the database's.
         raise NotFound(
-            f"the WAIS server could not search database {_text(plan.details.database)!r}: "
+            f"the WAIS server could not search database {_text(details.database)!r}: "
             f"{_diagnostic_text(diagnostics) or 'search failed'}",
             component="database",
             code=_text(diagnostics[0].code) if diagnostics else reply.search_status,
             reply=conv.replies[-1],
         )
-    asked = plan.details.max_documents
+    asked = details.max_documents
     if len(headers) > asked:
         # The search asked for at most this many documents (MaxDocumentsRetrieved): a reply
         # with more (10⁶ hits took 817 MB) is the server's error, not a longer listing.
@@ -214,8 +229,10 @@ async def _search(conv: _Conversation, plan: Plan) -> Resource:
 
 
 async def _retrieve(conv: _Conversation, plan: Plan, options: Options) -> Resource:
-    chunk: int = plan.details.chunk_size
-    first = await _chunk(conv, plan, plan.steps[1].data, plan.steps[1].shown, 0, chunk)
+    details = plan.details_as(WAISDetails)
+    chunk = details.chunk_size
+    retrieve, more = _step(plan, WAISRole.RETRIEVE), _step(plan, WAISRole.RETRIEVE_MORE)
+    first = await _chunk(conv, plan, retrieve.data, retrieve.shown, 0, chunk)
     if first is None:
         raise NotFound(
             f"the WAIS server returned no text for {plan.url}", component="wpath", reply=""
@@ -227,22 +244,19 @@ async def _retrieve(conv: _Conversation, plan: Plan, options: Options) -> Resour
         while text is not None:
             if text:
                 yield text
-            if len(text) < chunk:
+            if not more.due((len(text), chunk)):
                 return
             start += chunk
             if start == chunk:  # the plan's repeated step, exactly as planned
-                data, shown = plan.steps[2].data, plan.steps[2].get("request")
+                data, shown = more.data, more.detail_as(Repeated).request
             else:
+                assert details.document_id is not None
                 data, shown = retrieval_message(
-                    plan.details.database,
-                    plan.details.wtype,
-                    plan.details.document_id,
-                    start,
-                    start + chunk,
+                    details.database, details.wtype, details.document_id, start, start + chunk
                 )
             text = await _chunk(conv, plan, data, shown, start, chunk)
 
-    wtype = plan.details.wtype or DEFAULT_TYPE
+    wtype = details.wtype or DEFAULT_TYPE
     return Resource(
         plan,
         kind="content",

@@ -40,7 +40,7 @@ from omniurl.schemes.percent import to_octets
 
 from ..errors import PlanError
 from ..options import Options
-from ..plan import Plan, Step, WireValue
+from ..plan import Condition, Plan, Role, Step, WireValue
 from . import tags as T
 from .apdu import DocObj, InitAPDU, SearchAPDU, TextQuery, WAISSearch
 from .header import frame
@@ -137,6 +137,30 @@ class WAISDetails:
     max_documents: int
 
 
+class WAISRole(Role):
+    """What each WAIS message is for (Z39.50-1988 with WAIS's extensions)."""
+
+    INIT = "init"
+    SEARCH = "search"
+    RETRIEVE = "retrieve"
+    RETRIEVE_MORE = "retrieve-more"
+
+
+@dataclass(frozen=True)
+class Repeated:
+    """The detail of the repeated retrieval step: how its first repetition is shown (later
+    ones ask for the next chunk, built the same way from the plan's details)."""
+
+    request: str
+
+
+def more_due(last: tuple[int, int]) -> bool:
+    """Another retrieval only while the previous reply filled its chunk: ``last`` is the
+    (bytes received, bytes asked for) of that reply; a shorter one was the document's end."""
+    received, chunk = last
+    return received >= chunk
+
+
 def plan_wais(url: URL, options: Options) -> Plan:
     """The plan for a ``wais:`` URL (see the module docstring)."""
     u: Any = url
@@ -164,16 +188,19 @@ def plan_wais(url: URL, options: Options) -> Plan:
         init, init_shown = init_message()
         first, first_shown = retrieval_message(database, wtype, docid, 0, chunk)
         again, again_shown = retrieval_message(database, wtype, docid, chunk, 2 * chunk)
+        more = Condition(f"while the previous reply filled its {chunk}-byte chunk", more_due)
         steps = [
-            Step(init, init_shown, kind="message"),
-            Step(first, first_shown, kind="message", values=values),
+            Step(init, init_shown, kind="message", role=WAISRole.INIT),
+            Step(first, first_shown, kind="message", values=values, role=WAISRole.RETRIEVE),
             Step(
                 again,
                 f"{again_shown}, then [{2 * chunk}, {3 * chunk}), … (repeated)",
                 kind="message",
-                when=f"while the previous reply filled its {chunk}-byte chunk",
+                when=more.text,
                 values=values,
-                meta=(("repeat", True), ("request", again_shown)),
+                role=WAISRole.RETRIEVE_MORE,
+                detail=Repeated(again_shown),
+                condition=more,
             ),
         ]
     elif u.search:
@@ -182,11 +209,12 @@ def plan_wais(url: URL, options: Options) -> Plan:
         init, init_shown = init_message()
         search, search_shown = search_message(database, words, max_documents)
         steps = [
-            Step(init, init_shown, kind="message"),
+            Step(init, init_shown, kind="message", role=WAISRole.INIT),
             Step(
                 search,
                 search_shown,
                 kind="message",
+                role=WAISRole.SEARCH,
                 values=(db_value, WireValue("search", words, "wais")),
             ),
         ]

@@ -134,6 +134,11 @@ class Options:
     #: The lowest TLS version offered (``--tlsv1.2``/``--tlsv1.3``): "1.2" or "1.3".
     tls_min_version: str = "1.2"
 
+    #: Request header fields the caller adds or replaces (HTTP: ``-H``, ``-A``, ``-e``), in
+    #: order; an empty value removes a default field (curl's ``-H 'Name:'``).  The plan
+    #: shows each; the policy refuses CR, LF and NUL in them.
+    headers: tuple[tuple[str, str], ...] = ()
+
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)
 

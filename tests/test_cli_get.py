@@ -457,3 +457,12 @@ async def test_serve_on_a_port_in_use_is_one_line() -> None:
         status, _out, err = await run_cli("serve", "gopher", "--port", str(port))
     assert status == 1
     assert err.count(b"\n") == 1 and b"cannot serve gopher on 127.0.0.1:" in err
+
+
+async def test_silent_hides_the_error_line_and_show_error_brings_it_back() -> None:
+    from _ftphttp import run_cli
+
+    status, _out, err = await run_cli("get", "-s", "gopher://127.0.0.1:6379/0/x")
+    assert status == 2 and err == b""
+    status, _out, err = await run_cli("get", "-s", "-S", "gopher://127.0.0.1:6379/0/x")
+    assert status == 2 and b"port 6379 refused" in err

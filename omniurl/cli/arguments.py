@@ -90,7 +90,43 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
         help="use proxies from the environment (HTTP_PROXY...); off by default",
     )
     add_tls_arguments(parser)
+    add_request_arguments(parser)
     add_resolver_arguments(parser, plugins=plugins)
+
+
+def _header(text: str) -> tuple[str, str]:
+    """``-H 'Name: value'`` (curl's form; ``'Name:'`` removes a default field)."""
+    name, colon, value = text.partition(":")
+    if not colon or not name.strip():
+        raise argparse.ArgumentTypeError(f"'Name: value', not {text!r}")
+    return name.strip(), value.strip()
+
+
+def add_request_arguments(parser: argparse.ArgumentParser) -> None:
+    """HTTP request header fields (curl's names); each shows in ``omniurl plan``."""
+    g = parser.add_argument_group("request headers (http, https)")
+    g.add_argument(
+        "-H",
+        "--header",
+        type=_header,
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="add (or replace) a request header field; 'NAME:' removes a default one; "
+        "CR, LF and NUL are refused before anything is sent; repeatable",
+    )
+    g.add_argument("-A", "--user-agent", metavar="TEXT", help="the User-Agent field")
+    g.add_argument("-e", "--referer", metavar="URL", help="the Referer field")
+
+
+def request_headers(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """``-H``, ``-A`` and ``-e`` as ``Options.headers`` (in that order)."""
+    headers = list(getattr(args, "header", None) or ())
+    if getattr(args, "user_agent", None):
+        headers.append(("User-Agent", args.user_agent))
+    if getattr(args, "referer", None):
+        headers.append(("Referer", args.referer))
+    return tuple(headers)
 
 
 def add_tls_arguments(parser: argparse.ArgumentParser) -> None:
@@ -236,6 +272,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         speed_limit=max(getattr(args, "speed_limit", 1), 0),
         speed_time=getattr(args, "speed_time", 60.0),
         **tls_options(args),
+        headers=request_headers(args),
         **kw,
     )
 

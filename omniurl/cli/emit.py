@@ -37,6 +37,7 @@ def terminal_safe(text: str) -> str:
 def report(args: argparse.Namespace, exc: OmniurlError) -> int:
     if getattr(args, "json", False):
         print_json(error_json(exc))
-    else:
+    elif not getattr(args, "silent", False) or getattr(args, "show_error", False):
+        # -s hides the error line (the exit status still tells), -S shows it again (curl).
         sys.stderr.write(f"omniurl: {terminal_safe(mask_passwords(str(exc)))}\n")
     return exit_status(exc)

@@ -26,6 +26,14 @@ class OutputError(OmniurlError):
     folder in the way, a full disk): exit status 1, never a traceback."""
 
 
+def show_progress(args: argparse.Namespace) -> bool:
+    """A progress bar on a terminal's stderr, unless ``-s``/``--silent`` or
+    ``--no-progress``."""
+    if getattr(args, "silent", False) or getattr(args, "no_progress", False):
+        return False
+    return sys.stderr.isatty()
+
+
 def _output_failed(path: Path, exc: OSError) -> OutputError:
     return OutputError(f"cannot write {path}: {exc.strerror or exc}", component="output")
 
@@ -76,7 +84,7 @@ async def write_content(
         out = sys.stdout.buffer
         # Content redirected to a file or pipe while a person watches stderr: show progress
         # (as curl does); never when the content itself goes to the terminal.
-        bar = Progress(resource) if sys.stderr.isatty() and not sys.stdout.isatty() else None
+        bar = Progress(resource) if show_progress(args) and not sys.stdout.isatty() else None
         try:
             async for chunk in resource:
                 out.write(chunk)
@@ -104,7 +112,7 @@ async def write_content(
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
     except OSError as exc:
         raise _output_failed(path, exc) from None
-    progress = Progress(resource) if sys.stderr.isatty() else None
+    progress = Progress(resource) if show_progress(args) else None
     written = 0
     try:
         try:

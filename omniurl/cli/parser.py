@@ -283,6 +283,13 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="show the protocol conversation on stderr"
     )
     p.add_argument("--json", action="store_true", help="print metadata (or a listing) as JSON")
+    p.add_argument(
+        "-s", "--silent", action="store_true", help="no progress bar and no error line (curl's)"
+    )
+    p.add_argument(
+        "-S", "--show-error", action="store_true", help="with -s: still print the error line"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_batch_arguments(p)
     p.set_defaults(func=cmd_get)
 

@@ -23,6 +23,7 @@ from omniurl.schemes.http import HTTPURL
 
 from ..base import Follow
 from ..errors import (
+    AuthError,
     ConnectError,
     ConnectionClosed,
     PlanError,
@@ -147,6 +148,14 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
                 await response.aclose()
                 await release()
                 return _no_body(plan, replies, response, outcome, offset)
+        if status in (401, 407):
+            # RFC 9110 §15.5.2/§15.5.8: credentials missing or refused (exit 7), not a
+            # missing resource.
+            who = "the proxy" if status == 407 else "the server"
+            raise AuthError(
+                f"{plan.url}: {who} wants credentials ({status} {response.reason_phrase})",
+                component="user",
+            )
         if status >= 400:
             raise StatusError(
                 f"{plan.url}: the server answered {status} {response.reason_phrase}",

@@ -9,6 +9,7 @@ as sent.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
@@ -56,6 +57,32 @@ class HTTPDetails:
     offset: int
 
 
+#: RFC 9110 §5.6.2: a field name is a token.
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+
+
+def request_headers(given: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """The default fields with the caller's (``-H``/``-A``/``-e``) applied: a field of the
+    same name (case-insensitive) replaces the default in its place, an empty value removes
+    it, the others follow in the order given.  ``Host`` is the URL's, never replaced."""
+    fields = list(DEFAULT_HEADERS)
+    for name, value in given:
+        if not _TOKEN.fullmatch(name) or name.lower() == "host":
+            raise PlanError(
+                f"{name!r} is not a header field name a request may set (RFC 9110 §5.6.2)",
+                component="header",
+            )
+        at = next((i for i, (n, _v) in enumerate(fields) if n.lower() == name.lower()), None)
+        if at is None:
+            if value:
+                fields.append((name, value))
+        elif value:
+            fields[at] = (name, value)
+        else:
+            del fields[at]
+    return fields
+
+
 def host_header(url: HTTPURL) -> str:
     """RFC 9112 §3.2 / RFC 9110 §7.2 ``Host``: the host (an IPv6 literal in brackets) and
     the port unless it is the scheme's default."""
@@ -99,7 +126,7 @@ def plan_http(url: URL, options: Options) -> Plan:
     # none of its own: the executor hands these to the transport).  -C adds RFC 9110 §14.2
     # Range from the kept bytes on and If-Range with the first response's validator.
     ranges = tuple(range_headers(options.resume_from, options.resume_validator))
-    fields = [("Host", host_header(http)), *DEFAULT_HEADERS, *ranges]
+    fields = [("Host", host_header(http)), *request_headers(options.headers), *ranges]
     steps = [step]
     for name, value in fields:
         line = f"{name}: {value}".encode("utf-8", "surrogateescape")

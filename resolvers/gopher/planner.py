@@ -29,7 +29,7 @@ from omniurl.schemes.percent import to_octets
 
 from ..errors import InputNeeded, PlanError
 from ..options import Options
-from ..plan import Plan, Step, WireValue
+from ..plan import Plan, Role, Step, WireValue
 from .gopherplus import GopherPlusRequest, parse_request
 from .itemtypes import item_type
 
@@ -57,6 +57,14 @@ def _shown(data: bytes) -> str:
 def needs_search(url: GopherLike, request: GopherPlusRequest | None) -> bool:
     """A search item (type 7) asked for its results without search words (§3.4.2)."""
     return url.gtype == "7" and not url.search and (request is None or request.kind == "data")
+
+
+class GopherRole(Role):
+    """The request line (selector, search, Gopher+ command), and a Gopher+ form's answers
+    (the executor sends every step's bytes in order: Gopher has one request)."""
+
+    REQUEST = "request"
+    FORM = "form"
 
 
 @dataclass(frozen=True)
@@ -127,7 +135,7 @@ def plan_gopher(url: URL, options: Options) -> Plan:
         if search is not None:
             values.append(WireValue("search", search, "gopher"))
             line += b"\t" + search
-        steps = [Step.line(line, shown=_shown(line), values=values)]
+        steps = [Step.line(line, shown=_shown(line), values=values, role=GopherRole.REQUEST)]
         return Plan(steps=tuple(steps), details=replace(base, mode=kind.reading), **common)
 
     # §3.4.3 with draft-07's wording: the search goes only when it is not empty.
@@ -138,7 +146,7 @@ def plan_gopher(url: URL, options: Options) -> Plan:
         # §3.4.5: fetch the +ASK attribute, ask, then follow the §3.4.9 URL of the answers.
         line += b"\t" + request.command
         steps = [
-            Step.line(line, shown=_shown(line), values=values),
+            Step.line(line, shown=_shown(line), values=values, role=GopherRole.REQUEST),
             Step(
                 b"", "(ask the +ASK form's questions, then resolve the filled-in form)", kind="info"
             ),
@@ -153,8 +161,8 @@ def plan_gopher(url: URL, options: Options) -> Plan:
         )
         line += b"\t" + request.command + b"\t1"
         steps = [
-            Step.line(line, shown=_shown(line), values=values),
-            Step(request.block, _shown(request.block), kind="message"),
+            Step.line(line, shown=_shown(line), values=values, role=GopherRole.REQUEST),
+            Step(request.block, _shown(request.block), kind="message", role=GopherRole.FORM),
         ]
         return Plan(
             steps=tuple(steps), details=replace(base, mode="gplus", view=request.view), **common
@@ -164,9 +172,9 @@ def plan_gopher(url: URL, options: Options) -> Plan:
     mode = {"data": "gplus", "attributes": "attributes", "directory": "attributes"}.get(
         request.kind, "gplus"
     )
-    steps = [Step.line(line, shown=_shown(line), values=values)]
+    steps = [Step.line(line, shown=_shown(line), values=values, role=GopherRole.REQUEST)]
     details = replace(base, mode=mode, view=request.view, request=request.kind)
     return Plan(steps=tuple(steps), details=details, **common)
 
 
-__all__ = ["GopherDetails", "GopherLike", "needs_search", "plan_gopher"]
+__all__ = ["GopherDetails", "GopherLike", "GopherRole", "needs_search", "plan_gopher"]

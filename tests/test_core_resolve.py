@@ -114,7 +114,6 @@ def test_plan_json_is_the_contract() -> None:
         "steps": ["GET abc"],
         "when": [None],
         # Added by the typed plan contract (a plugin's step without a role shows null).
-        "roles": [None],
     }
 
 

@@ -106,7 +106,6 @@ async def test_cli_plan_shows_the_query_and_applies_the_policy(plugin_site: Path
     assert first == {
         "url": "x-finger://127.0.0.1:7979/alice;w", "scheme": "x-finger", "host": "127.0.0.1",
         "port": 7979, "transport": "tcp", "steps": ["/W alice"], "when": [None],
-        "roles": [None],
     }  # fmt: skip
     assert second["error"]["type"] == "DelimiterRefused"
     assert second["error"]["component"] == "target"

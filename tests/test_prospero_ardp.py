@@ -13,7 +13,7 @@ from omniurl.resolvers.prospero import ardp
 
 
 def test_minimal_single_packet_request_header() -> None:
-    # notes/wais-prospero.md: `09 <cid:2> 00 01 00 01 00 00`
+    # the ARDP version-0 header (docs/prospero.md): `09 <cid:2> 00 01 00 01 00 00`
     data = ardp.encode(ardp.Packet(cid=0x1234, payload=b"VERSION 5\n"))
     assert data == bytes.fromhex("09 1234 0001 0001 0000") + b"VERSION 5\n"
 

@@ -2,7 +2,7 @@
 
 RFC 1738 §3.11: "Prospero URLs are interpreted by contacting a Prospero directory server ...
 to determine appropriate access methods for a resource, which might themselves be represented
-as different URLs."  The mapping (notes/wais-prospero.md, after the Prospero protocol's
+as different URLs."  The mapping (docs/prospero.md, after the Prospero protocol's
 "ACCESS-METHOD" attribute)::
 
     AFTP/FTP  INTERNET-D h ASCII /p BINARY   ->  ftp://h/p;type=i    (TEXT -> ;type=a)

@@ -459,7 +459,11 @@ async def fetch_many(
                     break
                 text = item if isinstance(item, str) else str(item)
                 try:
-                    url = item if isinstance(item, URL) else parse(text.strip())
+                    url = (
+                        item
+                        if isinstance(item, URL)
+                        else parse(text.strip(), syntax=options.syntax)
+                    )
                     key = host_key(url, options)
                 except (OmniurlError, ResolveError) as exc:
                     yield _failed(index, text, exc)

@@ -29,14 +29,16 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def _as_url(url: URL | str) -> URL:
-    return url if isinstance(url, URL) else schemes.parse(url)
+def _as_url(url: URL | str, options: Options | None = None) -> URL:
+    if isinstance(url, URL):
+        return url
+    return schemes.parse(url, syntax=options.syntax if options is not None else "rfc3986")
 
 
 def plan(url: URL | str, options: Options | None = None) -> Plan:
     """The access plan for ``url``: exact protocol steps, as data; no I/O, no policy check."""
     options = options or Options()
-    parsed = _as_url(url)
+    parsed = _as_url(url, options)
     return registry.get(parsed.scheme).plan(parsed, options)
 
 
@@ -92,7 +94,7 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
     guard = Guard(options.max_time, options.speed_limit, options.speed_time)
     limit = guard.setup_limit()
     if limit is None:
-        resource = await _resolve(_as_url(url), options)
+        resource = await _resolve(_as_url(url, options), options)
     else:
         import asyncio  # not at import: ``omniurl plan`` runs no event loop
 
@@ -100,7 +102,7 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
             async with asyncio.timeout(limit) as waiting:
                 if options.ask is not None:
                     options = options.with_(ask=_paused(options.ask, guard, waiting))
-                resource = await _resolve(_as_url(url), options)
+                resource = await _resolve(_as_url(url, options), options)
         except TimeoutError:
             if not waiting.expired():
                 raise

@@ -138,6 +138,10 @@ class Options:
     #: order; an empty value removes a default field (curl's ``-H 'Name:'``).  The plan
     #: shows each; the policy refuses CR, LF and NUL in them.
     headers: tuple[tuple[str, str], ...] = ()
+    #: How URL text is read (schemes.rfc3986.Syntax): ``"rfc3986"`` (RFC 3986, IRIs and the
+    #: successor RFCs, the default) or ``"rfc1738"`` (the letter of RFC 1738, ``--rfc1738``).
+    #: It is about how a URL is written; where a URL may go is the ``policy``.
+    syntax: str = "rfc3986"
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

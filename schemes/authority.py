@@ -20,8 +20,9 @@ from .percent import check, decode, quote
 
 _BAD_USER = grammar.bad_char(grammar.USER)
 
-#: What ``quote`` leaves alone in a user or password (§3.1: ":", "@", "/" must be encoded).
-USER_SAFE = ";?&="
+#: What ``quote`` leaves alone in a user or password (§3.1: ":", "@", "/" must be encoded;
+#: "?" may stand raw by §3.1 but ends the authority in RFC 3986 §3.2, so it is written %3F).
+USER_SAFE = ";&="
 
 
 _BAD_FRAGMENT = grammar.bad_char(grammar.FRAGMENT)
@@ -181,6 +182,12 @@ def check_host(text: str, start: int, end: int, *, strict: bool, empty_host: boo
             return
         raise HostError("the host is empty (§3.1)", component="host", offset=start)
     if text[start] == "[":
+        if not strict:
+            # RFC 3986 §3.2.2 and RFC 6874: IPv6, IPv6 with a zone id, IPvFuture.
+            from .rfc3986 import check_ip_literal
+
+            check_ip_literal(text, start, end)
+            return
         if "%" in text[start:end]:  # a zone id (RFC 6874) has no meaning off the local link
             raise HostError(
                 "an IPv6 zone id is not allowed in a URL host",

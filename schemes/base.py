@@ -137,10 +137,17 @@ class InternetURL(URL):
 
     @property
     def hostname(self) -> str:
-        """The host for a socket: lower case, IPv6 brackets removed."""
+        """The host for a socket: lower case, IPv6 brackets removed; an IPv6 zone id (RFC
+        6874: ``[fe80::1%25eth0]``) decoded to the ``fe80::1%eth0`` that getaddrinfo takes,
+        its case kept (interface names are case-sensitive)."""
         h = self.host
         if h.startswith("[") and h.endswith("]"):
             h = h[1:-1]
+            address, sep, zone = h.partition("%25")
+            if sep:
+                from .percent import decode
+
+                return f"{address.lower()}%{decode(zone)}"
         return h.lower()
 
     def authority_json(self) -> dict[str, Any]:

@@ -8,7 +8,10 @@
 interpreted" (§3.10; see :attr:`FileURL.is_local`).  ``path`` is the decoded
 ``"/" fpath`` — the absolute path on that host, its leading "/" included.
 
-Lenient mode also reads the common ``file:/path`` (no ``//``) as host "".
+Outside RFC 1738's letter (the default reading, RFC 8089), ``file:/path`` (no ``//``) has
+host "", ``file:c:/path`` is ``file:///c:/path`` (a DOS drive letter, Appendix E.2: see
+:attr:`FileURL.drive`) and ``file:////host/share/x`` is the UNC name of a file on the machine
+``host`` (Appendix E.3.2).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ _new = object.__new__
 
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 PATH_SAFE = "/?:@&="
+# drive-letter = ALPHA ":" / ALPHA "|"  followed by "/" or the end    (RFC 8089 Appendix E.2)
+_DRIVE = re.compile(r"[A-Za-z][:|](?=/|$|#)")
 
 
 # fileurl = "file://" [ host | "localhost" ] "/" fpath      (the fast path, see grammar)
@@ -54,7 +59,11 @@ class FileURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
         m = _FAST.fullmatch(text, start)
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        if (
+            m is not None
+            and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None)
+            and (strict or not m.group(2).startswith("//"))
+        ):
             host, path, fragment = m.groups()
             obj = _new(cls)
             d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
@@ -69,7 +78,20 @@ class FileURL(URL):
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
         """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
-        if text.startswith("//", start):
+        unc = not strict and text.startswith("////", start)
+        if unc and text[start + 4 : start + 5] not in "/#":
+            # RFC 8089 Appendix E.3.2: "file:////host/share/x" is the UNC name
+            # \\host\share\x, a file on the machine "host" (never the local "//host/...").
+            slash = text.find("/", start + 4, end)
+            host_end = end if slash < 0 else slash
+            check_host(text, start + 4, host_end, strict=strict, empty_host=False)
+            host = text[start + 4 : host_end]
+            if slash < 0:
+                slash = end
+        elif not strict and _DRIVE.match(text, start):
+            # RFC 8089 Appendix E.2: "file:c:/path" is "file:///c:/path".
+            host, slash = "", start - 1
+        elif text.startswith("//", start):
             slash = text.find("/", start + 2, end)
             host_end = end if slash < 0 else slash
             check_host(text, start + 2, host_end, strict=strict, empty_host=True)
@@ -95,12 +117,21 @@ class FileURL(URL):
             if m is not None:
                 raise char_error(text, m.start(), "path", "§3.10: ';' in a path segment")
         path = "/" + decode(text[slash + 1 : end], "path", slash + 1)
+        if slash == start - 1:  # the drive-letter form had no "/" before the path
+            path = "/" + decode(text[start:end], "path", start)
         return cls._make({"scheme": scheme, "fragment": fragment, "host": host, "path": path})
 
     def __str__(self) -> str:
         return f"{self.scheme}://{self.host}{quote(self.path, PATH_SAFE)}" + format_fragment(
             self.fragment
         )
+
+    @property
+    def drive(self) -> str | None:
+        """The DOS drive letter of a path like ``/c:/dir`` or ``/C|/dir`` (RFC 8089 Appendix
+        E.2), upper case, or None: such a path names a file on a DOS or Windows system."""
+        m = _DRIVE.match(self.path, 1)
+        return None if m is None else self.path[1].upper()
 
     @property
     def is_local(self) -> bool:

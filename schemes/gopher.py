@@ -116,7 +116,7 @@ class GopherURL(InternetURL):
             escaped = text[gpos] == "%" and grammar.STRAY_PERCENT.match(text, gpos, end) is None
             glen = 3 if escaped else 1
             gtype = decode(text[gpos : gpos + glen], "gtype", gpos)
-            if strict and gtype in "\t\r\n":
+            if gtype in "\t\r\n":  # (every reading: RFC 1436, RFC 4266 §2.1)
                 raise SchemeSyntaxError(
                     "the gopher type cannot be a TAB, CR or LF", component="gtype", offset=gpos
                 )
@@ -130,7 +130,7 @@ class GopherURL(InternetURL):
             pieces = _split_tabs(text, gpos + glen, end)
             names = ("selector", "search", "gopher_plus")
             for name, (a, b) in zip(names, pieces, strict=False):
-                if strict and name != "gopher_plus":
+                if name != "gopher_plus":  # (every reading: RFC 1436, RFC 4266 §2.1)
                     m = _CRLF.search(text, a, b)
                     if m is not None:
                         raise SchemeSyntaxError(

@@ -90,14 +90,12 @@ class MailtoURL(URL):
                 field_end = end if amp < 0 else amp
                 if field_end > pos or strict:
                     eq = text.find("=", pos, field_end)
-                    if eq < 0:
-                        if strict:
-                            raise SchemeSyntaxError(
-                                "a header field is written name=value (RFC 6068 §2)",
-                                component="headers",
-                                offset=pos,
-                            )
-                        eq = field_end
+                    if eq < 0:  # (every reading: RFC 6068 §2, hfield = hfname "=" hfvalue)
+                        raise SchemeSyntaxError(
+                            "a header field is written name=value (RFC 6068 §2)",
+                            component="headers",
+                            offset=pos,
+                        )
                     if strict:
                         check(text, pos, eq, _BAD_HFIELD, "headers", "RFC 6068 §2")
                         check(text, eq + 1, field_end, _BAD_HFIELD, "headers", "RFC 6068 §2")

@@ -103,13 +103,12 @@ class ProsperoURL(InternetURL):
             text, start, scheme, strict, userinfo=False, userinfo_rule="§3.11"
         )
         if slash == end:
-            if strict:
-                raise SchemeSyntaxError(
-                    "a prospero: URL names an hsoname after the host (§3.11)",
-                    component="hsoname",
-                    offset=end,
-                )
-            return cls._make(out)
+            # Structure is checked in every reading: only characters are RFC 1738's alone.
+            raise SchemeSyntaxError(
+                "a prospero: URL names an hsoname after the host (§3.11)",
+                component="hsoname",
+                offset=end,
+            )
         pstart = slash + 1
         semi = text.find(";", pstart, end)
         pend = end if semi < 0 else semi
@@ -126,7 +125,7 @@ class ProsperoURL(InternetURL):
             )
         out["hsoname"] = decode(text[pstart:hso_end], "hsoname", pstart)
         if v >= 0:
-            if strict and not grammar.DIGITS_RE.fullmatch(text, v + 3, pend):
+            if not grammar.DIGITS_RE.fullmatch(text, v + 3, pend):
                 raise SchemeSyntaxError(
                     "the object version after %00 is decimal digits (RFC 1630 §6.4)",
                     component="version",
@@ -140,11 +139,9 @@ class ProsperoURL(InternetURL):
             fend = end if nxt < 0 else nxt
             eq = text.find("=", pos + 1, fend)
             if eq < 0:
-                if strict:
-                    raise SchemeSyntaxError(
-                        "a field is written ;name=value (§3.11)", component="fields", offset=pos
-                    )
-                eq = fend
+                raise SchemeSyntaxError(
+                    "a field is written ;name=value (§3.11)", component="fields", offset=pos
+                )
             if strict:
                 check(text, pos + 1, eq, _BAD_FIELD, "fields", "§3.11")
                 check(text, eq + 1, fend, _BAD_FIELD, "fields", "§3.11")

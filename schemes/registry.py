@@ -17,6 +17,7 @@ from . import grammar
 from .base import URL
 from .errors import EncodingError, SchemeError, URLError
 from .generic import GenericURL
+from .rfc3986 import Syntax, prepare
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoints
@@ -125,37 +126,99 @@ def registered() -> dict[str, type[URL]]:
     return dict(_classes)
 
 
-def parse(text: str, strict: bool = True) -> URL:
+def parse(text: str, strict: bool | None = None, *, syntax: Syntax | str = Syntax.RFC3986) -> URL:
     """Parse ``text`` into an instance of its scheme's URL class.
 
-    ``strict=True`` applies RFC 1738 to the letter; ``strict=False`` accepts what real-world
-    text often holds (unencoded unsafe characters, a stray "%", userinfo in http) wherever
-    the meaning stays unambiguous.  Every failure is a :class:`schemes.URLError` naming the
-    component and the character offset to blame; no other exception escapes.
+    ``syntax`` says how the URL is written (:class:`schemes.rfc3986.Syntax`):
+
+    * ``"rfc3986"`` (the default): RFC 3986's generic syntax, IRIs (RFC 3987) and the
+      successor RFCs, mapped onto RFC 1738's per-scheme meanings (schemes.rfc3986);
+    * ``"rfc1738"``: RFC 1738 to the letter, for those who validate URLs against it;
+    * ``"lenient"``: what real-world text often holds (unencoded unsafe characters, a stray
+      "%") wherever the meaning stays unambiguous.
+
+    ``strict`` is the older spelling: ``True`` is ``"rfc1738"``, ``False`` ``"lenient"``.
+    Every failure is a :class:`schemes.URLError` naming the component and the character
+    offset to blame; no other exception escapes.
     """
+    if strict is not None:
+        syntax = Syntax.RFC1738 if strict else Syntax.LENIENT
     try:
         colon = text.find(":")
         name = text[:colon]
         parser = _parsers.get(name) if colon > 0 else None
         if parser is None:
             name, parser = _lookup(text, colon)
-        if not strict:
-            bad = _NOT_OCTETS.search(text)
-            if bad is not None:
-                raise EncodingError(
-                    "a lone surrogate stands for no character and no octets",
-                    component=None,
-                    offset=bad.start(),
-                )
-        return parser(text, colon + 1, name, strict)
+        if syntax == Syntax.RFC1738:
+            try:
+                return parser(text, colon + 1, name, True)
+            except URLError as exc:
+                raise _letter_only(text, exc) from None
+        bad = _NOT_OCTETS.search(text)
+        if bad is not None:
+            raise EncodingError(
+                "a lone surrogate stands for no character and no octets",
+                component=None,
+                offset=bad.start(),
+            )
+        if syntax != Syntax.LENIENT and syntax != Syntax.RFC3986:
+            raise ValueError(f"unknown syntax {syntax!r}: rfc3986, rfc1738 or lenient")
+        try:
+            prepared = prepare(text, colon, check=syntax == Syntax.RFC3986)
+        except URLError as exc:
+            raise _scheme_component(text, colon, name, parser, exc) from None
+        if not prepared.shifts:
+            return parser(prepared.text, colon + 1, name, False)
+        try:
+            return parser(prepared.text, colon + 1, name, False)
+        except URLError as exc:
+            raise prepared.restate(exc) from None
     except URLError:
         raise
+    except ValueError as exc:
+        if isinstance(text, str) and "unknown syntax" in str(exc):
+            raise
+        raise URLError(
+            f"cannot parse this URL ({type(exc).__name__}: {exc})", component=None
+        ) from exc
     except Exception as exc:  # a bug or a plugin's mistake: still one error type for callers
         if not isinstance(text, str):
             raise URLError(f"a URL is text, not {type(text).__name__}") from None
         raise URLError(
             f"cannot parse this URL ({type(exc).__name__}: {exc})", component=None
         ) from exc
+
+
+def _scheme_component(
+    text: str, colon: int, name: str, parser: Callable[[str, int, str, bool], URL], exc: URLError
+) -> URLError:
+    """``exc`` (from the generic RFC 3986 check, naming "path", "query"…) with the scheme's
+    own name for the component where its parser names one at the same offset ("cwd[1]",
+    "selector", "search"…)."""
+    try:
+        parser(text, colon + 1, name, True)
+    except URLError as own:
+        if own.offset == exc.offset and own.component and own.component != exc.component:
+            return type(exc)(exc.message, component=own.component, offset=exc.offset)
+    except Exception:  # a plugin's parser: keep the generic name
+        pass
+    return exc
+
+
+def _letter_only(text: str, exc: URLError) -> URLError:
+    """``exc`` as it stands, or, when the default reading accepts ``text``, ``exc`` saying
+    that only the letter of RFC 1738 refuses it."""
+    try:
+        parse(text)
+    except URLError:
+        return exc
+    out = type(exc)(
+        f"{exc.message} [RFC 1738 to the letter (--rfc1738) refuses this URL; the default "
+        "reading (RFC 3986) accepts it]",
+        component=exc.component,
+        offset=exc.offset,
+    )
+    return out
 
 
 def _lookup(text: str, colon: int) -> tuple[str, Callable[[str, int, str, bool], URL]]:

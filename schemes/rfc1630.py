@@ -33,12 +33,13 @@ _NID = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{0,31}")
 def _addr_spec(text: str, start: int, end: int, component: str, strict: bool) -> str:
     if strict:
         check(text, start, end, _BAD_ID, component, "RFC 2392")
-        if text.find("@", start, end) <= start:
-            raise SchemeSyntaxError(
-                f"a {component} has the form of an addr-spec, local@domain (RFC 1630 §5.9)",
-                component=component,
-                offset=start,
-            )
+    # The structure holds in every reading (RFC 2392 §2 keeps RFC 1630's addr-spec).
+    if text.find("@", start, end) <= start:
+        raise SchemeSyntaxError(
+            f"a {component} has the form of an addr-spec, local@domain (RFC 1630 §5.9)",
+            component=component,
+            offset=start,
+        )
     return decode(text[start:end], component, start)
 
 

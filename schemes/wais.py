@@ -87,13 +87,12 @@ class WAISURL(InternetURL):
         """Component by component: the whole grammar, and the offset of any error."""
         fields, slash, end = parse_ip_schemepart(text, start, scheme, strict, hostport_only=True)
         if slash == end:
-            if strict:
-                raise SchemeSyntaxError(
-                    "a wais: URL names a database after the host (§3.9)",
-                    component="database",
-                    offset=end,
-                )
-            return cls._make(fields)
+            # Structure is checked in every reading (RFC 4156 §2 keeps §3.9's grammar).
+            raise SchemeSyntaxError(
+                "a wais: URL names a database after the host (§3.9)",
+                component="database",
+                offset=end,
+            )
         dstart = slash + 1
         q = text.find("?", dstart, end)
         path_end = end if q < 0 else q
@@ -101,19 +100,19 @@ class WAISURL(InternetURL):
         offsets = [dstart]
         for p in parts[:-1]:
             offsets.append(offsets[-1] + len(p) + 1)
+        if q >= 0 and len(parts) > 1:
+            raise SchemeSyntaxError(
+                "a wais: URL has either ?search or /wtype/wpath, not both (§3.9)",
+                component="search",
+                offset=q,
+            )
+        if len(parts) == 2:
+            raise SchemeSyntaxError(
+                "a wais: document URL is database/wtype/wpath (§3.9)",
+                component="wpath",
+                offset=path_end,
+            )
         if strict:
-            if q >= 0 and len(parts) > 1:
-                raise SchemeSyntaxError(
-                    "a wais: URL has either ?search or /wtype/wpath, not both (§3.9)",
-                    component="search",
-                    offset=q,
-                )
-            if len(parts) == 2:
-                raise SchemeSyntaxError(
-                    "a wais: document URL is database/wtype/wpath (§3.9)",
-                    component="wpath",
-                    offset=path_end,
-                )
             names = ("database", "wtype", "wpath")
             for name, part, off in zip(names, parts, offsets, strict=False):
                 check(text, off, off + len(part), _BAD_UCHAR, name, "§3.9: *uchar")

@@ -469,9 +469,9 @@ async def test_gopher_plus_exact_length_ignores_what_follows() -> None:
 async def test_gopher_plus_moved_to_a_malformed_item_is_a_protocol_error() -> None:
     """A -3 "moved" whose menu line names no valid URL is the server's fault: ProtocolError
     naming the location, not a URLError blaming the host of the URL we were given."""
-    moved = b"--3\r\nAdmin <a@h>\r\n1Moved\t/x\tunder_score.example\t70\r\n.\r\n"
+    moved = b"--3\r\nAdmin <a@h>\r\nhMoved\tURL:gopher://h:99999/1\th\t70\r\n.\r\n"
     async with scripted(moved) as port:
         with pytest.raises(ProtocolError) as info:
             await fetch(f"gopher://127.0.0.1:{port}/0/old%09%09+")
     assert info.value.component == "location"
-    assert "under_score.example" in info.value.message
+    assert "gopher://h:99999/1" in info.value.message

@@ -333,13 +333,14 @@ async def test_redirect_to_a_malformed_location_is_a_protocol_error(location: st
         await server.close()
 
 
-async def test_a_lenient_host_httpx_cannot_encode_is_a_typed_error() -> None:
-    """The lenient parser keeps "☃.example"; httpx's IDNA 2008 refuses it with a bare
-    httpx.InvalidURL while the request is built: a typed error naming the host instead."""
-    url = schemes.parse("http://\u2603.example/", strict=False)
-    with pytest.raises(resolvers.errors.PlanError) as info:
-        await resolvers.resolve(url, OPTS)
-    assert info.value.component == "host"
+async def test_a_host_idna_refuses_is_a_typed_error() -> None:
+    """ "☃.example" is no IDNA 2008 name (UTS #46 processing refuses U+2603): the parser says
+    so, naming the host and its offset, before httpx could raise a bare InvalidURL."""
+    for syntax in ("rfc3986", "lenient"):
+        with pytest.raises(schemes.HostError) as info:
+            await resolvers.resolve("http://\u2603.example/", OPTS.with_(syntax=syntax))
+        assert (info.value.component, info.value.offset) == ("host", 7)
+        assert "internationalized domain name" in info.value.message
 
 
 @pytest.mark.parametrize(

@@ -97,11 +97,11 @@ from omniurl.schemes import (
         ("http://h/#a#b", EncodingError, "fragment", 11),
     ],
 )
-def test_error_names_component_and_offset(
+def test_rfc1738_errors_name_component_and_offset(
     text: str, error: type[URLError], component: str, offset: int
 ) -> None:
     with pytest.raises(error) as e:
-        schemes.parse(text)
+        schemes.parse(text, syntax="rfc1738")
     assert isinstance(e.value, URLError)
     assert isinstance(e.value, ValueError)
     assert (e.value.component, e.value.offset) == (component, offset)
@@ -121,10 +121,10 @@ def test_error_json_contract() -> None:
 
 def test_error_messages_say_how_to_fix() -> None:
     with pytest.raises(EncodingError) as e:
-        schemes.parse("ftp://h/a b")
+        schemes.parse("ftp://h/a b", syntax="rfc1738")
     assert "%20" in e.value.message
     with pytest.raises(EncodingError) as e:
-        schemes.parse("ftp://h/a;b/c")
+        schemes.parse("ftp://h/a;b/c", syntax="rfc1738")
     assert "%3B" in e.value.message
 
 
@@ -151,7 +151,7 @@ def test_lenient_mode_still_refuses_what_cannot_be_represented() -> None:
         "telnet://h/x",
         "ftp://h/a;type=x",
         "news:",
-        "gopher://h/éx",  # the gopher type is one octet
+        "gopher://h/\ud800x",  # a lone surrogate is no octet, so no gopher type
         "http://a:b:/",  # a host never holds ":"
         "http://h/\ud800",  # a lone surrogate stands for no octets
     ):

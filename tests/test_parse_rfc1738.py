@@ -180,8 +180,10 @@ def test_http_without_path_or_slash() -> None:
 def test_http_user_name_refused_in_strict_mode() -> None:
     # §3.3: "No user name or password is allowed."
     with pytest.raises(schemes.AuthorityError) as e:
-        schemes.parse("http://joe:pw@host.dom/")
+        schemes.parse("http://joe:pw@host.dom/", syntax="rfc1738")
     assert (e.value.component, e.value.offset) == ("user", 7)
+    # RFC 3986 §3.2.1 has the userinfo (RFC 9110 §4.2.4 deprecates it, and get warns)
+    assert schemes.parse("http://joe:pw@host.dom/").user == "joe"
     u = schemes.parse("http://joe:pw@host.dom/", strict=False)
     assert (u.user, u.password, u.host) == ("joe", "pw", "host.dom")
 
@@ -336,9 +338,11 @@ def test_wais_forms(
     text: str, database: str, search: str | None, wtype: str | None, wpath: str | None
 ) -> None:
     if wtype is not None:
-        # wpath = *uchar: a raw "/" inside it is refused (strict), kept in lenient mode
+        # wpath = *uchar: a raw "/" inside it is refused by RFC 1738's letter, kept by RFC
+        # 3986's reading (a path character there) and in lenient mode
         with pytest.raises(URLError):
-            schemes.parse(text)
+            schemes.parse(text, syntax="rfc1738")
+        assert schemes.parse(text).wpath == "0 2 /x"
         u = schemes.parse(text, strict=False)
         assert u.wpath == "0 2 /x"
         return
@@ -396,7 +400,7 @@ def test_prospero_fields() -> None:
 def test_prospero_refuses_userinfo() -> None:
     # §3.11: "No username or password is allowed."
     with pytest.raises(schemes.AuthorityError):
-        schemes.parse("prospero://joe@host.dom/x")
+        schemes.parse("prospero://joe@host.dom/x", syntax="rfc1738")
 
 
 # -- §2.1, §4: scheme names ------------------------------------------------------------------

@@ -99,6 +99,6 @@ def test_unreserved_may_be_encoded() -> None:
 )
 def test_strict_mode_refuses_a_bare_percent(text: str, component: str, offset: int) -> None:
     with pytest.raises(schemes.EncodingError) as e:
-        schemes.parse(text)
+        schemes.parse(text, syntax="rfc1738")
     assert (e.value.component, e.value.offset) == (component, offset)
     assert text[e.value.offset] == "%"

@@ -257,7 +257,7 @@ any_url = st.one_of(
 
 def slow_parse(text: str) -> URL:
     colon = text.index(":")
-    u = schemes.parse(text)
+    u = schemes.parse(text, syntax="rfc1738")
     return type(u)._parse_slow(text, colon + 1, text[:colon].lower(), True)  # type: ignore[attr-defined,no-any-return]
 
 
@@ -266,19 +266,31 @@ def slow_parse(text: str) -> URL:
 @example("ftp://@host.com/")
 @example("ftp://foo:@host.com/")
 @example("gopher://h/1%09%09+")
+@example("telnet://%80:%3f@aa")
+@example("telnet://a:?@aa")
 def test_generated_urls_parse_and_round_trip(text: str) -> None:
-    u = schemes.parse(text)
+    u = schemes.parse(text, syntax="rfc1738")
     canonical = str(u)
-    assert schemes.parse(canonical) == u
-    assert str(schemes.parse(canonical)) == canonical  # canonical form is a fixed point
-    assert hash(schemes.parse(canonical)) == hash(u)
-    assert schemes.parse(text, strict=False) == u  # lenient agrees on valid URLs
+    assert schemes.parse(canonical, syntax="rfc1738") == u
+    assert str(schemes.parse(canonical, syntax="rfc1738")) == canonical  # a fixed point
+    assert hash(schemes.parse(canonical, syntax="rfc1738")) == hash(u)
+    # The default reading (RFC 3986) never reads an RFC 1738 URL another way; it refuses
+    # only a raw "?" in a user name or password, where RFC 3986 ends the authority.
+    try:
+        modern = schemes.parse(text)
+    except URLError as exc:
+        assert exc.component in ("user", "password", "userinfo"), exc
+        assert text[exc.offset or 0] == "?"
+    else:
+        assert modern == u
+        assert schemes.parse(str(modern)) == modern
+        assert schemes.parse(text, strict=False) == u  # lenient agrees on valid URLs
 
 
 @PARSE
 @given(any_url)
 def test_fast_path_agrees_with_component_path(text: str) -> None:
-    assert slow_parse(text) == schemes.parse(text)
+    assert slow_parse(text) == schemes.parse(text, syntax="rfc1738")
 
 
 # -- component-level round trips: arbitrary decoded values in, the same values out --------
@@ -478,12 +490,12 @@ def test_mutated_urls_only_url_errors(text: str, at: int, ch: str) -> None:
 def test_authority_agrees_with_urlsplit(text: str) -> None:
     """On URLs valid by §5, user, password, host, port and fragment agree with
     ``urllib.parse.urlsplit`` (where it keeps them apart: it has no "empty versus absent")."""
-    u = schemes.parse(text)
-    assert isinstance(u, schemes.InternetURL)
     # RFC 1738 lets a user or password hold "?" (user = *[ uchar | ";" | "?" | "&" | "=" ]);
     # RFC 3986, and urlsplit, end the authority there.  Compare where both can agree.
     authority = text.split("//", 1)[1].split("/", 1)[0].split("#", 1)[0]
     assume("?" not in authority)
+    u = schemes.parse(text)
+    assert isinstance(u, schemes.InternetURL)
     split = urllib.parse.urlsplit(text)
     assert u.hostname == split.hostname
     assert u.port == split.port

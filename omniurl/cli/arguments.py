@@ -24,9 +24,42 @@ def _parse_resolve(spec: str) -> tuple[tuple[str, int | None], tuple[str, int | 
         raise argparse.ArgumentTypeError(f"--{exc.message}") from None
 
 
+def add_syntax_arguments(parser: argparse.ArgumentParser, *, lenient: bool = False) -> None:
+    """How URL text is read (schemes.rfc3986): RFC 3986 by default, ``--rfc1738`` for the
+    letter of RFC 1738 (and, for ``parse``, ``--lenient`` for text found in the wild)."""
+    g = parser.add_argument_group(
+        "URL syntax",
+        "By default URLs are read as written today: RFC 3986, IRIs (RFC 3987) and the "
+        "successor RFCs of each scheme (gopher 4266, news 5538, file 8089, mailto 6068, "
+        "IPv6 zone ids 6874), with each scheme's meaning from RFC 1738.  This is about how "
+        "a URL is written; --strict is about where it may go.",
+    )
+    m = g.add_mutually_exclusive_group()
+    m.add_argument(
+        "--rfc1738",
+        dest="syntax",
+        action="store_const",
+        const="rfc1738",
+        default="rfc3986",
+        help="read URLs by the letter of RFC 1738 (refuses '~', '/' in a query, IRIs, ...), "
+        "with its exact error messages: for validating URLs",
+    )
+    if lenient:
+        m.add_argument(
+            "--lenient",
+            dest="syntax",
+            action="store_const",
+            const="lenient",
+            help="accept what real-world text often holds and RFC 3986 refuses: unencoded "
+            "spaces and unsafe characters (encoded on the way in for http), a '%%' that "
+            "starts no escape",
+        )
+
+
 def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:
     """The options of ``plan`` and ``get``: ours, then every resolver's (``plugins=False``:
     the built-in resolvers' only, without reading the entry points; see :class:`_Parser`)."""
+    add_syntax_arguments(parser)
     g = parser.add_argument_group("safety and connection")
     g.add_argument(
         "--strict",
@@ -273,6 +306,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         speed_time=getattr(args, "speed_time", 60.0),
         **tls_options(args),
         headers=request_headers(args),
+        syntax=getattr(args, "syntax", "rfc3986"),
         **kw,
     )
 

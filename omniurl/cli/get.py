@@ -93,7 +93,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
 
     resume: tuple[Partial, Kept] | None = None
     try:
-        url = parse_given(args.url)
+        url = parse_given(args.url, options.syntax)
         if getattr(args, "continue_at", None) is not None:
             resume = _kept(args, url)
             if resume is None:

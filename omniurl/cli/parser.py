@@ -9,7 +9,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .arguments import add_resolve_arguments, add_resolver_arguments, names_other_scheme
+from .arguments import (
+    add_resolve_arguments,
+    add_resolver_arguments,
+    add_syntax_arguments,
+    names_other_scheme,
+)
 from .get import GET_EXAMPLES, cmd_get
 from .plan import cmd_plan
 from .servers import cmd_demo, cmd_serve
@@ -157,8 +162,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "parse",
         help="print each URL's components as JSON",
-        description="Parse URLs exactly as RFC 1738 defines them and print one JSON object\n"
-        "per URL, in order.  Scheme names are case-insensitive; unknown schemes (x-...)\n"
+        description="Parse URLs and print one JSON object per URL, in order: as written today\n"
+        "(RFC 3986, IRIs, the successor RFCs) by default, by the letter of RFC 1738 with\n"
+        "--rfc1738.  IRIs come out as URIs: UTF-8 %XX, IDNA host names.\n"
+        "Scheme names are case-insensitive; unknown schemes (x-...)\n"
         "parse as generic URLs.  Decoded values are text where their octets are UTF-8,\n"
         'with %XX kept for the octets that are not.  Absent parts are null, empty ones "".',
         epilog=PARSE_KEYS_HELP,
@@ -170,13 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="the URLs to parse; a single '-' reads one URL per line from standard input",
     )
-    p.add_argument(
-        "--lenient",
-        action="store_true",
-        help="accept what real-world text often holds and RFC 1738 refuses: unencoded "
-        "unsafe characters (encoded on the way in for http), a '%%' that starts no escape, "
-        "user:password in http, file:/path",
-    )
+    add_syntax_arguments(p, lenient=True)
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser(

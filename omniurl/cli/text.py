@@ -50,7 +50,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         texts = (line.rstrip("\r\n") for line in sys.stdin)
     for text in texts:
         try:
-            print_json(schemes.parse(text, strict=not args.lenient).to_json())
+            print_json(schemes.parse(text, syntax=args.syntax).to_json())
         except URLError as exc:
             print_json(error_json(exc))
             status = EXIT_REFUSED
@@ -113,7 +113,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def parse_given(text: str) -> schemes.URL:
+def parse_given(text: str, syntax: str = "rfc3986") -> schemes.URL:
     """``schemes.parse`` of a URL a person typed; one without a scheme that looks like a host
     (``127.0.0.1:8081/x``, ``example.org/a``) gets the question a person needs: "no scheme:
     did you mean http://…?" instead of "no resolver for 127.0.0.1: URLs"."""
@@ -126,7 +126,7 @@ def parse_given(text: str) -> schemes.URL:
                 component="scheme",
                 offset=0,
             )
-    return schemes.parse(text)
+    return schemes.parse(text, syntax=syntax)
 
 
 #: Schemes written without "//" (news:, mailto:…): never mistaken for a host.

@@ -8,6 +8,7 @@ plan's one step says what will be opened.
 
 from __future__ import annotations
 
+import os
 import socket
 from dataclasses import dataclass
 
@@ -47,6 +48,13 @@ def plan_file(url: URL, options: Options) -> Plan:
             "be read on the machine it names (§3.10: the scheme has no protocol for remote "
             "access) — use an empty host or localhost for this machine",
             component="host",
+        )
+    if u.drive is not None and os.sep == "/":
+        raise PlanError(
+            f"{u.path!r} starts with the DOS drive letter {u.drive}: — this file: URL names "
+            "a file on a DOS or Windows system, and this is a POSIX one (RFC 8089 Appendix "
+            "E.2)",
+            component="path",
         )
     path = u.path or "/"
     return Plan(

@@ -139,7 +139,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         status = response.status_code
         location = response.headers.get("location")
         if status in REDIRECTS and location is not None and options.follow:
-            new_url = _redirect_target(str(plan.url), location)
+            new_url = _redirect_target(str(plan.url), location, options.syntax)
             raise Follow(new_url, reason=f"HTTP {status} redirect", replies=replies)
         outcome: Outcome | None = None
         if offset:
@@ -234,11 +234,11 @@ def _no_body(
     )
 
 
-def _redirect_target(base: str, location: str) -> schemes.URL:
+def _redirect_target(base: str, location: str, syntax: str = "rfc3986") -> schemes.URL:
     """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2:
     a URI-reference, resolved per RFC 3986 §5 — :func:`schemes.join`)."""
     try:
-        return schemes.parse(schemes.join(base, location.strip()))
+        return schemes.parse(schemes.join(base, location.strip()), syntax=syntax)
     except URLError as exc:
         raise ProtocolError(
             f"the server redirected to {location!r}, which is not a valid URL: {exc}",

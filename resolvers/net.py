@@ -49,6 +49,12 @@ async def resolve_addresses(
     mapped_host, mapped_port = options.map_address(host, port)
     if mapped_host != host or mapped_port != port:
         options.note("*", f"{host}:{port} mapped to {mapped_host}:{mapped_port} (--resolve)")
+    if mapped_host.startswith(("[v", "[V")):
+        raise ConnectError(
+            f"{mapped_host} is an IPvFuture address literal (RFC 3986 §3.2.2): omniurl knows "
+            "no protocol to reach it, and looks nothing up",
+            component="host",
+        )
     bare = mapped_host[1:-1] if mapped_host.startswith("[") else mapped_host
     if _is_ip_literal(bare):
         # An address already: no lookup (and no hop through the resolver's thread pool).

@@ -142,6 +142,8 @@ class InternetURL(URL):
         its case kept (interface names are case-sensitive)."""
         h = self.host
         if h.startswith("[") and h.endswith("]"):
+            if h[1:2] in ("v", "V"):  # IPvFuture (RFC 3986 §3.2.2): no socket form, and
+                return h.lower()  # never a name to look up: the brackets stay
             h = h[1:-1]
             address, sep, zone = h.partition("%25")
             if sep:

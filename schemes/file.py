@@ -78,14 +78,15 @@ class FileURL(URL):
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
         """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
-        unc = not strict and text.startswith("////", start)
-        if unc and text[start + 4 : start + 5] not in "/#":
-            # RFC 8089 Appendix E.3.2: "file:////host/share/x" is the UNC name
-            # \\host\share\x, a file on the machine "host" (never the local "//host/...").
-            slash = text.find("/", start + 4, end)
+        # RFC 8089 Appendix E.3.2: "file:////host/share/x" (and the five-slash
+        # "file://///host/share/x" some systems write) is the UNC name \\host\share\x, a
+        # file on the machine "host" (never the local "//host/...").
+        unc = start + 5 if text.startswith("/////", start) else start + 4
+        if not strict and text.startswith("////", start) and text[unc : unc + 1] not in "/#":
+            slash = text.find("/", unc, end)
             host_end = end if slash < 0 else slash
-            check_host(text, start + 4, host_end, strict=strict, empty_host=False)
-            host = text[start + 4 : host_end]
+            check_host(text, unc, host_end, strict=strict, empty_host=False)
+            host = text[unc:host_end]
             if slash < 0:
                 slash = end
         elif not strict and _DRIVE.match(text, start):
@@ -122,9 +123,12 @@ class FileURL(URL):
         return cls._make({"scheme": scheme, "fragment": fragment, "host": host, "path": path})
 
     def __str__(self) -> str:
-        return f"{self.scheme}://{self.host}{quote(self.path, PATH_SAFE)}" + format_fragment(
-            self.fragment
-        )
+        path = quote(self.path, PATH_SAFE)
+        if path.startswith("//"):
+            # "file:////x" would read as the UNC host "x" (RFC 8089 Appendix E.3.2): the
+            # local path "//x" is written "/%2Fx", which decodes to the same path.
+            path = "/%2F" + path[2:]
+        return f"{self.scheme}://{self.host}{path}" + format_fragment(self.fragment)
 
     @property
     def drive(self) -> str | None:

@@ -17,9 +17,12 @@ included, and never needs a scheme's parser:
   characters that mean nothing special in any scheme — is decoded (example 1: ``%2D`` is
   ``-``); every other escape stays, with upper-case hex digits, because an escaped reserved
   character is data (example 2: ``%2F`` is not ``/``);
-* a character that RFC 1738 §2.2 says must always be encoded (controls, space, ``<>"{}|\\^~[]```,
-  anything beyond US-ASCII as its UTF-8 octets) and that appears raw is encoded, so that
-  ``~`` and ``%7E`` compare equal;
+* a character that RFC 1738 §2.2 says must always be encoded (controls, space, ``<>"{}|\\^[]```,
+  anything beyond US-ASCII as its UTF-8 octets) and that appears raw is encoded; ``%7E`` is
+  written ``~`` (RFC 3986 §6.2.2.2: "~" is unreserved);
+* in an RFC 3986 hierarchical path (http, https, file, and schemes omniurl does not know),
+  "." and ".." segments are removed (RFC 3986 §6.2.2.3) — never in FTP, where RFC 1738 makes
+  ".." a literal ``CWD ..``, nor in a Gopher selector or the other opaque RFC 1738 paths;
 * a ``%`` not followed by two hex digits is an error (example 3), named by component and offset;
 * ``file://localhost/`` is ``file:///`` (§3.10 gives both the same meaning), and
   ``gopher://host/`` is ``gopher://host/1`` (§3.4: an empty path means type 1, no selector).
@@ -35,6 +38,7 @@ import re
 
 from .base import URL
 from .errors import EncodingError, PortError, SchemeError
+from .join import remove_dot_segments
 
 __all__ = ["DEFAULT_PORTS", "equivalent", "normalize"]
 
@@ -61,12 +65,21 @@ _SCHEME = re.compile(r"[A-Za-z0-9+\-.]+")
 # escape = "%" hex hex                                                    (RFC 1738 §5)
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
-# Unreserved in every RFC that applies: alpha | digit | "-" | "." | "_".  ("$+!*'()," are
+# Unreserved in RFC 3986 §2.3: alpha | digit | "-" | "." | "_" | "~".  ("$+!*'()," are
 # "safe"/"extra" in RFC 1738 but RFC 1630 §4.1.1 reserves "+" in searches and "*" and "!"
-# for schemes' own use, and RFC 3986 makes "$'()," sub-delimiters; "~" is unsafe in 1738.)
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._")
-# Characters that must always be encoded (RFC 1738 §2.2): controls, space, unsafe, non-ASCII.
-_MUST_ENCODE = re.compile(r'[\x00-\x20\x7f<>"{}|\\^~\[\]`]|[^\x00-\x7f]')
+# for schemes' own use, and RFC 3986 makes "$'()," sub-delimiters.  "~" is unsafe in RFC
+# 1738 but unreserved in RFC 3986, whose §6.2.2.2 writes "%7E" as "~": so does omniurl.)
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# Characters that must always be encoded (RFC 1738 §2.2 and RFC 3986 §2): controls, space,
+# what neither allows raw, non-ASCII (as its UTF-8 octets, RFC 3987 §3.1).
+_MUST_ENCODE = re.compile(r'[\x00-\x20\x7f<>"{}|\\^\[\]`]|[^\x00-\x7f]')
+#: Schemes whose paths are RFC 3986 hierarchical paths, where "." and ".." segments are
+#: removed (§6.2.2.3).  Never the RFC 1738 schemes whose paths are not: FTP's ".." is a
+#: literal "CWD .." (§3.2.2), a Gopher selector, a WAIS or Prospero name, a news group are
+#: opaque strings only the server interprets.
+_OPAQUE_PATHS = frozenset(
+    {"ftp", "gopher", "gophers", "wais", "prospero", "news", "snews", "nntp", "telnet", "mailto"}
+)
 
 
 def _fix_escape(m: re.Match[str]) -> str:
@@ -205,6 +218,10 @@ def normalize(url: str | URL) -> str:
         if scheme == "gopher" and rest == "/":
             # §3.4: "If <gopher-path> is empty, the gophertype defaults to 1" (empty selector)
             rest = "/1"
+    if scheme not in _OPAQUE_PATHS and rest.startswith("/"):
+        # §6.2.2: percent-encoding normalization first ("%2E" is "."), then dot segments
+        path, question, query = rest.partition("?")
+        rest = remove_dot_segments(_ESCAPE.sub(_fix_escape, path)) + question + query
     out += _normalize_part(rest)
     if hash_:
         out += "#" + _normalize_part(fragment.replace("#", "%23"))

@@ -149,6 +149,7 @@ def prepare(text: str, colon: int, *, check: bool = True) -> Prepared:
         text.isascii()
         and _FAST.fullmatch(text) is not None
         and ("%" not in text or _STRAY_PERCENT.search(text) is None)
+        and ("?" not in text or "@" not in text)  # (a "?" in a userinfo: see _Walk.run)
     ):
         return Prepared(text)
     return _Walk(text, check).run(colon)
@@ -189,7 +190,7 @@ class _Walk:
                 raise EncodingError(
                     "'?' in a user name or password is written %3F (RFC 3986 §3.2.1: a "
                     "raw '?' ends the authority)",
-                    component="userinfo",
+                    component="user" if text.find(":", auth_start, q) < 0 else "password",
                     offset=q,
                 )
             self.emit("//", auth_start, source_start=pos)
@@ -210,7 +211,11 @@ class _Walk:
         if self.check:
             m = _BAD[name].search(text, start, end)
             if m is not None:
-                raise _char_error(text, m.start(), name)
+                error = _char_error(text, m.start(), name)
+                if name == "userinfo":  # RFC 1738's names for its two halves
+                    colon = text.find(":", start, m.start())
+                    error.component = "user" if colon < 0 else "password"
+                raise error
         piece = text[start:end]
         if not piece.isascii():
             piece = _encode_non_ascii(piece)

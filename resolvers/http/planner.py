@@ -85,8 +85,9 @@ def request_headers(given: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]
 
 def host_header(url: HTTPURL) -> str:
     """RFC 9112 §3.2 / RFC 9110 §7.2 ``Host``: the host (an IPv6 literal in brackets) and
-    the port unless it is the scheme's default."""
-    host = url.hostname
+    the port unless it is the scheme's default.  An IPv6 zone id is not sent: it names an
+    interface of this machine, meaningless to the server (RFC 6874 §4)."""
+    host = url.hostname.split("%", 1)[0]
     if ":" in host:
         host = f"[{host}]"
     if url.port is not None and url.port != url.default_port:

@@ -60,7 +60,22 @@ def split_addresses(text: str) -> list[str]:
             continue
         buf.append(ch)
     items.append("".join(buf).strip())
-    return [item for item in items if item]
+    return [a_label_domain(item) for item in items if item]
+
+
+def a_label_domain(address: str) -> str:
+    """``local@domain`` with an internationalized domain as IDNA A-labels (RFC 6068 §2: a
+    mailto: URI carries the domain as UTF-8; SMTP without SMTPUTF8 carries A-labels).  A
+    domain IDNA refuses is left as it is, for the address check to name."""
+    local, at, domain = address.rpartition("@")
+    if not at or domain.isascii():
+        return address
+    import idna
+
+    try:
+        return f"{local}@{idna.encode(domain, uts46=True).decode('ascii')}"
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return address
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from . import grammar
 from .base import URL
 from .errors import EncodingError, SchemeError, URLError
 from .generic import GenericURL
-from .rfc3986 import Syntax, prepare
+from .rfc3986 import Syntax, is_plain, prepare
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoints
@@ -149,22 +149,35 @@ def parse(text: str, strict: bool | None = None, *, syntax: Syntax | str = Synta
         parser = _parsers.get(name) if colon > 0 else None
         if parser is None:
             name, parser = _lookup(text, colon)
-        if syntax == Syntax.RFC1738:
+        if syntax == "rfc1738":
             try:
                 return parser(text, colon + 1, name, True)
             except URLError as exc:
                 raise _letter_only(text, exc) from None
-        bad = _NOT_OCTETS.search(text)
-        if bad is not None:
-            raise EncodingError(
-                "a lone surrogate stands for no character and no octets",
-                component=None,
-                offset=bad.start(),
-            )
-        if syntax != Syntax.LENIENT and syntax != Syntax.RFC3986:
+        if syntax != "rfc3986" and syntax != "lenient":
             raise ValueError(f"unknown syntax {syntax!r}: rfc3986, rfc1738 or lenient")
+        if not text.isascii():
+            bad = _NOT_OCTETS.search(text)
+            if bad is not None:
+                raise EncodingError(
+                    "a lone surrogate stands for no character and no octets",
+                    component=None,
+                    offset=bad.start(),
+                )
+        elif ("?" not in text or "@" not in text) and not text.startswith("////", colon + 1):
+            # The common case.  Every URL RFC 1738's letter accepts is an RFC 3986 URI that
+            # the default reading reads the same way (tests/test_properties_parse.py), but
+            # for a "?" in a userinfo and RFC 8089's UNC form, excluded above: the letter's
+            # parser, whose fast path is one match, answers first (~0.5 µs saved a URL).
+            if "~" not in text:  # (RFC 1738 refuses a raw "~": no use asking it, ~8 µs)
+                try:
+                    return parser(text, colon + 1, name, True)
+                except URLError:
+                    pass
+            if is_plain(text):  # RFC 3986 but not RFC 1738 ("~", "/" in a query…): no mapping
+                return parser(text, colon + 1, name, False)
         try:
-            prepared = prepare(text, colon, check=syntax == Syntax.RFC3986)
+            prepared = prepare(text, colon, check=syntax == "rfc3986")
         except URLError as exc:
             raise _scheme_component(text, colon, name, parser, exc) from None
         if not prepared.shifts:

@@ -140,17 +140,23 @@ class Prepared:
         return out
 
 
+def is_plain(text: str) -> bool:
+    """Whether ASCII ``text`` is an RFC 3986 URI that needs no mapping: a reg-name host
+    without escapes, every "%" an escape, no "?" that could sit in a userinfo (one match,
+    ~0.4 µs; the component walk is ~3 µs)."""
+    return (
+        _FAST.fullmatch(text) is not None
+        and ("%" not in text or _STRAY_PERCENT.search(text) is None)
+        and ("?" not in text or "@" not in text)  # (a "?" in a userinfo: see _Walk.run)
+    )
+
+
 def prepare(text: str, colon: int, *, check: bool = True) -> Prepared:
     """Check ``text`` (its scheme ends at ``colon``) and map it to a URI (see the module).
 
     ``check=False`` maps without checking characters (the lenient reading).
     """
-    if (
-        text.isascii()
-        and _FAST.fullmatch(text) is not None
-        and ("%" not in text or _STRAY_PERCENT.search(text) is None)
-        and ("?" not in text or "@" not in text)  # (a "?" in a userinfo: see _Walk.run)
-    ):
+    if text.isascii() and is_plain(text):
         return Prepared(text)
     return _Walk(text, check).run(colon)
 

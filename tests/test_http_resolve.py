@@ -394,3 +394,45 @@ async def test_dot_segments_are_sent_as_planned() -> None:
         assert recording_of(server).lines()[0] == b"GET /a/./b/../c?x HTTP/1.1"
     finally:
         await server.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "target"),
+    [
+        ("/~user/", b"/~user/"),  # RFC 3986 unreserved: as written
+        ("/hello.txt?next=/a/b?c", b"/hello.txt?next=/a/b?c"),  # RFC 3986 §3.4
+        ("/D\u00fcrst?q=\u00e9", b"/D%C3%BCrst?q=%C3%A9"),  # RFC 3987 §3.1: UTF-8 escapes
+        ("/a:b@c!$&'()*+,;=", b"/a:b@c!$&'()*+,;="),
+    ],
+)
+async def test_request_target_is_the_planned_one_byte_for_byte(path: str, target: bytes) -> None:
+    """The default reading's characters reach the server exactly as planned."""
+    reply = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+    server = await start_recording(respond=lambda line: reply if line == b"" else b"")
+    try:
+        url = f"http://127.0.0.1:{server.port}{path}"
+        async with resolvers.resolve(url, OPTS) as resource:
+            assert await resource.read() == b"ok"
+        sent = recording_of(server).lines()
+        assert sent[0] == resolvers.plan(url, OPTS).steps[0].data == b"GET " + target + b" HTTP/1.1"
+    finally:
+        await server.close()
+
+
+async def test_a_redirect_to_a_tilde_path_is_followed() -> None:
+    """``Location: /~user/`` used to end ``get`` with exit 6 (RFC 1738 calls "~" unsafe)."""
+    answers = [
+        b"HTTP/1.1 302 Found\r\nLocation: /~user/?next=/a\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nhome",
+    ]
+    server = await start_recording(
+        respond=lambda line: answers.pop(0) if line == b"" and answers else b""
+    )
+    try:
+        url = f"http://127.0.0.1:{server.port}/home"
+        async with resolvers.resolve(url, OPTS) as resource:
+            assert await resource.read() == b"home"
+        requests = [ln for ln in recording_of(server).lines() if ln.startswith(b"GET ")]
+        assert requests == [b"GET /home HTTP/1.1", b"GET /~user/?next=/a HTTP/1.1"]
+    finally:
+        await server.close()

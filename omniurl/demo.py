@@ -107,8 +107,41 @@ async def _summarize(resource: Resource) -> str:
     return f"{len(data)} bytes ({resource.media_type or 'unknown type'}): {text}"
 
 
+class Printer:
+    """The demo's output: at most 80 columns (fewer on a narrower terminal), long lines
+    wrapped under their indent, and colour on a terminal (none with ``NO_COLOR``, none in a
+    file or a pipe) — rich does the wrapping and the terminal detection."""
+
+    def __init__(self, out: Any) -> None:
+        import os
+        import shutil
+
+        from rich.console import Console
+
+        tty = bool(getattr(out, "isatty", lambda: False)())
+        width = min(80, shutil.get_terminal_size((80, 24)).columns) if tty else 80
+        self.console = Console(
+            file=out,
+            width=width,
+            highlight=False,
+            markup=False,
+            emoji=False,
+            force_terminal=tty,
+            color_system="auto" if tty and "NO_COLOR" not in os.environ else None,
+        )
+
+    def write(self, text: str, style: str = "", indent: int = 0) -> None:
+        from rich.text import Text
+
+        body = Text(text, style=style, overflow="fold")
+        for line in body.wrap(self.console, self.console.width - indent):
+            line.rstrip()
+            self.console.print(Text(" " * indent) + line, soft_wrap=True)
+
+
 async def run_demo(*, only: list[str] | None = None, out: Any = None) -> int:
     out = out or sys.stdout
+    printer = Printer(out)
     modules = _modules()
     known = [getattr(m, "SCHEME", m.__name__.rsplit(".", 1)[-1]) for m in modules]
     unknown = [name for name in only or () if name not in known]
@@ -126,10 +159,15 @@ async def run_demo(*, only: list[str] | None = None, out: Any = None) -> int:
             for module, scheme in zip(modules, known, strict=True):
                 if only and scheme not in only:
                     continue
-                out.write(f"\n=== {scheme} ===\n")
+                printer.write("")
+                printer.write(f"=== {scheme} ===", style="bold magenta")
                 for case in await module.cases(ctx):
-                    failures += await _show(case, ctx, out)
-    out.write(f"\ndemo finished: {failures} unexpected failure(s)\n")
+                    failures += await _show(case, ctx, printer)
+    printer.write("")
+    printer.write(
+        f"demo finished: {failures} unexpected failure(s)",
+        style="bold green" if not failures else "bold red",
+    )
     return 1 if failures else 0
 
 
@@ -139,23 +177,25 @@ def _steps(plan: Plan) -> str:
     return json.dumps(shown, ensure_ascii=False)
 
 
-async def _show(case: DemoCase, ctx: DemoContext, out: Any) -> int:
+async def _show(case: DemoCase, ctx: DemoContext, out: Printer) -> int:
     options = case.options or ctx.options
-    out.write(f"\n{case.url}\n")
+    out.write("")
+    out.write(case.url, style="bold cyan")
     if case.label:
-        out.write(f"  # {case.label}\n")
+        out.write(f"# {case.label}", style="dim", indent=2)
     try:
         plan = check(case.url, options)
-        out.write(f"  plan: {_steps(plan)}\n")
+        out.write(f"plan: {_steps(plan)}", indent=2)
         async with await resolve(case.url, options) as resource:
             summary = await (case.outcome or _summarize)(resource)
             if resource.chain:
-                out.write(f"  via: {' -> '.join([*resource.chain, str(resource.url)])}\n")
-        out.write(f"  outcome: {summary}\n")
+                out.write(f"via: {' -> '.join([*resource.chain, str(resource.url)])}", indent=2)
+        out.write(f"outcome: {summary}", style="green", indent=2)
         if case.expect_error:
-            out.write("  UNEXPECTED: this URL was expected to fail\n")
+            out.write("UNEXPECTED: this URL was expected to fail", style="bold red", indent=2)
             return 1
         return 0
     except OmniurlError as exc:
-        out.write(f"  error ({type(exc).__name__}): {exc}\n")
+        style = "yellow" if case.expect_error else "bold red"
+        out.write(f"error ({type(exc).__name__}): {exc}", style=style, indent=2)
         return 0 if case.expect_error else 1

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import typing
 
-from omniurl.schemes import URL, parse
+from omniurl.schemes import URL, Syntax, parse
 from omniurl.schemes.errors import (
     AuthorityError,
     EncodingError,
@@ -190,6 +190,7 @@ __all__ = [
     "SchemeSyntaxError",
     "StatusError",
     "Step",
+    "Syntax",
     "TooManyRedirects",
     "TooSlow",
     "TransportError",

@@ -30,6 +30,7 @@ from .errors import (
 from .generic import GenericURL
 from .percent import to_octets
 from .registry import parse, register, registered, scheme_class
+from .rfc3986 import Syntax
 
 # isort: split
 # Imported now, not lazily: each shares its name with its module, and importing the module
@@ -106,6 +107,7 @@ __all__ = [
     "ProsperoURL",
     "SchemeError",
     "SchemeSyntaxError",
+    "Syntax",
     "TelnetURL",
     "URLError",
     "parse",

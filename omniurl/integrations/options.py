@@ -24,6 +24,7 @@ KNOWN = frozenset(
         "allow_port",
         "credentials",
         "email",
+        "syntax",
     }
 )
 
@@ -34,7 +35,8 @@ def options_from(kwargs: Mapping[str, Any]) -> Options:
     ``options`` (an :class:`Options`) is the starting point; ``strict=True`` uses the strict
     policy preset; ``allow_port`` is a port or ports allowed although reserved/blocked
     (``--allow-port``); ``resolve`` maps ``(host, port)`` to ``(address, port)``
-    (``--resolve``); ``credentials`` maps host to ``(user, password)``.
+    (``--resolve``); ``credentials`` maps host to ``(user, password)``; ``syntax`` is how URL
+    text is read (``"rfc3986"``, the default, or ``"rfc1738"``: ``--rfc1738``).
     """
     unknown = set(kwargs) - KNOWN
     if unknown:
@@ -60,6 +62,10 @@ def options_from(kwargs: Mapping[str, Any]) -> Options:
         changes["credentials"] = {h: tuple(c) for h, c in dict(kwargs["credentials"]).items()}
     if "email" in kwargs:
         changes["email"] = str(kwargs["email"])
+    if "syntax" in kwargs:  # how URL text is read: "rfc3986" (default) or "rfc1738"
+        from omniurl.schemes.rfc3986 import Syntax
+
+        changes["syntax"] = Syntax(kwargs["syntax"]).value
     if not changes:
         return options
     from dataclasses import replace

@@ -108,8 +108,8 @@ async def _summarize(resource: Resource) -> str:
 
 
 class Printer:
-    """The demo's output: at most 80 columns (fewer on a narrower terminal), long lines
-    wrapped under their indent, and colour on a terminal (none with ``NO_COLOR``, none in a
+    """The demo's output: at most 80 columns (fewer on a narrower terminal; only a URL
+    longer than that is left whole), long lines wrapped under their indent, and colour on a terminal (none with ``NO_COLOR``, none in a
     file or a pipe) — rich does the wrapping and the terminal detection."""
 
     def __init__(self, out: Any) -> None:
@@ -130,9 +130,14 @@ class Printer:
             color_system="auto" if tty and "NO_COLOR" not in os.environ else None,
         )
 
-    def write(self, text: str, style: str = "", indent: int = 0) -> None:
+    def write(self, text: str, style: str = "", indent: int = 0, *, whole: bool = False) -> None:
+        """One item, wrapped under ``indent``; ``whole`` keeps it on one line however long
+        (a URL is never broken: it must stay one thing to copy)."""
         from rich.text import Text
 
+        if whole:
+            self.console.print(Text(" " * indent) + Text(text, style=style), soft_wrap=True)
+            return
         body = Text(text, style=style, overflow="fold")
         for line in body.wrap(self.console, self.console.width - indent):
             line.rstrip()
@@ -180,7 +185,7 @@ def _steps(plan: Plan) -> str:
 async def _show(case: DemoCase, ctx: DemoContext, out: Printer) -> int:
     options = case.options or ctx.options
     out.write("")
-    out.write(case.url, style="bold cyan")
+    out.write(case.url, style="bold cyan", whole=True)
     if case.label:
         out.write(f"# {case.label}", style="dim", indent=2)
     try:

@@ -109,8 +109,9 @@ async def _summarize(resource: Resource) -> str:
 
 class Printer:
     """The demo's output: at most 80 columns (fewer on a narrower terminal; only a URL
-    longer than that is left whole), long lines wrapped under their indent, and colour on a terminal (none with ``NO_COLOR``, none in a
-    file or a pipe) — rich does the wrapping and the terminal detection."""
+    longer than that is left whole), long lines wrapped under their indent, and colour on
+    a terminal (none with ``NO_COLOR``, none in a file or a pipe) — rich does the wrapping
+    and the terminal detection."""
 
     def __init__(self, out: Any) -> None:
         import os

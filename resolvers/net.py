@@ -15,6 +15,7 @@ import contextlib
 import functools
 import ipaddress
 import socket
+import ssl
 from collections.abc import AsyncIterator, Awaitable
 from typing import TypeVar
 
@@ -106,27 +107,73 @@ def _is_ip_literal(host: str) -> bool:
 
 
 async def open_tcp(
-    host: str, port: int, options: Options, *, limit: int | None = None
+    host: str,
+    port: int,
+    options: Options,
+    *,
+    limit: int | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """Connect to ``host:port`` (policy-checked addresses, bounded), as asyncio streams."""
+    """Connect to ``host:port`` (policy-checked addresses, bounded), as asyncio streams;
+    with ``tls``, the TLS handshake (the certificate checked for ``host``) is part of it."""
     addresses = await resolve_addresses(host, port, options)
     last: Exception | None = None
     for address, to_port in addresses:
         options.note("*", f"connecting to {address} port {to_port}")
         try:
             return await with_timeout(
-                asyncio.open_connection(address, to_port, limit=limit or options.max_line + 2),
+                asyncio.open_connection(
+                    address,
+                    to_port,
+                    limit=limit or options.max_line + 2,
+                    ssl=tls,
+                    server_hostname=tls_name(host) if tls is not None else None,
+                ),
                 options.connect_timeout,
                 f"connecting to {host}:{port}",
             )
         except ResolveTimeout as exc:
             last = exc
+        except ssl.SSLError as exc:
+            raise tls_error(exc, host, port) from None
         except OSError as exc:
             last = exc
     if isinstance(last, ResolveTimeout):
         raise last
     reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
     raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+
+
+def tls_name(host: str) -> str:
+    """The name a certificate is checked against: the host without brackets or zone id."""
+    return host.strip("[]").split("%", 1)[0]
+
+
+def tls_error(exc: ssl.SSLError, host: str, port: int) -> ConnectError:
+    """A failed TLS handshake as omniurl's error, saying whether the certificate was to blame."""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return ConnectError(
+            f"TLS certificate verification failed for {host}:{port}: "
+            f"{exc.verify_message or exc} (--cacert FILE trusts a CA; --insecure skips the check)",
+            component="host",
+        )
+    return ConnectError(f"TLS handshake with {host}:{port} failed: {exc}", component="host")
+
+
+async def start_tls(
+    writer: asyncio.StreamWriter, host: str, port: int, context: ssl.SSLContext, options: Options
+) -> None:
+    """Upgrade a connection in place (STARTTLS, AUTH TLS), bounded by the connect timeout."""
+    try:
+        await with_timeout(
+            writer.start_tls(context, server_hostname=tls_name(host)),
+            options.connect_timeout,
+            f"in the TLS handshake with {host}:{port}",
+        )
+    except ssl.SSLError as exc:
+        raise tls_error(exc, host, port) from None
+    except (ConnectionError, OSError) as exc:
+        raise ConnectionClosed(f"the connection broke in the TLS handshake: {exc}") from None
 
 
 async def read_line(reader: asyncio.StreamReader, options: Options, *, what: str) -> bytes:

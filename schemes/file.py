@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from . import grammar
 from .authority import check_host, format_fragment, split_fragment
 from .base import URL
-from .errors import SchemeSyntaxError
+from .errors import SchemeSyntaxError, URLError
 from .percent import char_error, decode, display, quote
 
 #: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
@@ -82,10 +82,9 @@ class FileURL(URL):
         # "file://///host/share/x" some systems write) is the UNC name \\host\share\x, a
         # file on the machine "host" (never the local "//host/...").
         unc = start + 5 if text.startswith("/////", start) else start + 4
-        if not strict and text.startswith("////", start) and text[unc : unc + 1] not in "/#":
+        if _unc_host_at(text, unc, end, strict):
             slash = text.find("/", unc, end)
             host_end = end if slash < 0 else slash
-            check_host(text, unc, host_end, strict=strict, empty_host=False)
             host = text[unc:host_end]
             if slash < 0:
                 slash = end
@@ -130,6 +129,13 @@ class FileURL(URL):
             path = "/%2F" + path[2:]
         return f"{self.scheme}://{self.host}{path}" + format_fragment(self.fragment)
 
+    @classmethod
+    def reads_alike(cls, text: str, start: int) -> bool:
+        """Whether RFC 1738's letter and the default reading agree on ``text``: not for
+        ``file:////host/x``, the local path "//host/x" to the letter and a file on the machine
+        "host" to RFC 8089 (see :func:`schemes.registry.parse`)."""
+        return not text.startswith("////", start)
+
     @property
     def drive(self) -> str | None:
         """The DOS drive letter of a path like ``/c:/dir`` or ``/C|/dir`` (RFC 8089 Appendix
@@ -144,3 +150,18 @@ class FileURL(URL):
 
     def components(self) -> dict[str, Any]:
         return {"host": self.host, "path": display(self.path)}
+
+
+def _unc_host_at(text: str, at: int, end: int, strict: bool) -> bool:
+    """Whether ``file:////…`` has a UNC host at ``at`` (RFC 8089 Appendix E.3.2): outside
+    RFC 1738's letter, after four slashes, a name that is a valid host.  Anything else
+    (``file:////``, ``file:////%41%2F``) keeps RFC 3986's reading: an empty authority and a
+    path starting "//" — so that every ``join`` result still parses."""
+    if strict or not text.startswith("////", at - 4) or text[at : at + 1] in ("/", "#", ""):
+        return False
+    slash = text.find("/", at, end)
+    try:
+        check_host(text, at, end if slash < 0 else slash, strict=False, empty_host=False)
+    except URLError:
+        return False
+    return True

@@ -1,8 +1,8 @@
-"""news: URLs (§3.6).
+"""news: and snews: URLs (RFC 1738 §3.6; RFC 5538 §2).
 
 ::
 
-    newsurl   = "news:" grouppart
+    newsurl   = "news:" grouppart                                     (RFC 1738 §5)
     grouppart = "*" | group | article
     group     = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
     article   = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
@@ -10,6 +10,13 @@
 "A message identifier may be distinguished from a news group name by the presence of the
 commercial at "@" character."  ``message_id`` is decoded and without the enclosing "<>";
 ``newsgroup`` is "*" for "all available news groups".
+
+RFC 5538 (the default reading; ``--rfc1738`` keeps the letter above) adds what every
+newsreader writes: a server, ``news://server[:port]/group`` and ``news://server/message-id``
+(``host``/``port``; ``None`` when the URL names none, and the configured server is used);
+``news://server/`` for all of that server's groups; group names as RFC 3977 §4.1 allows
+them; wildmats (RFC 3977 §4: ``news:comp.*``, ``news://server/comp.*,!comp.os.*``), kept in
+``newsgroup`` (see :attr:`NewsURL.wildmat`); and ``snews:``, the same over TLS (port 563).
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
-from .authority import check_host, format_fragment, split_fragment
+from .authority import check_host, format_fragment, format_login, parse_hostport, split_fragment
 from .base import URL
 from .errors import SchemeSyntaxError
 from .percent import char_error, check, decode, display, quote
@@ -29,6 +36,8 @@ _new = object.__new__
 
 _BAD_UNIQUE = grammar.bad_char(grammar.ARTICLE)
 _NOT_GROUP = re.compile(r"[^A-Za-z0-9\-.+_]")
+#: The wildmat specials of RFC 3977 §4.1 (a group name holds none of them).
+WILDMAT_SPECIALS = frozenset("*?[]!,\\")
 ARTICLE_SAFE = ";/?:&="
 
 
@@ -41,12 +50,47 @@ _FAST = re.compile(
 
 @dataclass(frozen=True, kw_only=True)
 class NewsURL(URL):
-    """``news:<newsgroup-name>``, ``news:*`` or ``news:<message-id>`` (§3.6)."""
+    """``news:<newsgroup-name>``, ``news:*`` or ``news:<message-id>`` (§3.6), with RFC
+    5538's ``news://server[:port]/…`` and wildmats in the default reading."""
 
     newsgroup: str | None = None
     message_id: str | None = None
+    #: The server the URL names (RFC 5538 §2.1), as written; None: the configured one.
+    host: str | None = None
+    #: Its explicit port, or None.
+    port: int | None = None
 
     schemes: ClassVar[tuple[str, ...]] = ("news",)
+    #: The NNTP port when the URL names a server (RFC 3977 §3; snews: 563).
+    SERVER_PORT: ClassVar[int] = 119
+
+    @classmethod
+    def reads_alike(cls, text: str, start: int) -> bool:
+        """Whether RFC 1738's letter and the default reading agree on ``text``: not for
+        ``news://h/a@b``, a message-id "//h/a@b" to the letter and one on server h to RFC
+        5538 (see :func:`schemes.registry.parse`)."""
+        return not text.startswith("//", start)
+
+    @property
+    def hostname(self) -> str | None:
+        """The server for a socket (lower case, IPv6 brackets removed), or None."""
+        if self.host is None:
+            return None
+        h = self.host
+        return (h[1:-1] if h.startswith("[") and h.endswith("]") else h).lower()
+
+    @property
+    def effective_port(self) -> int | None:
+        """The port of the server the URL names, or None when it names none."""
+        if self.host is None:
+            return None
+        return self.port if self.port is not None else self.SERVER_PORT
+
+    @property
+    def wildmat(self) -> bool:
+        """Whether ``newsgroup`` is a wildmat (RFC 3977 §4: ``*``, ``?``, ``[…]``, ``,``,
+        ``!``) rather than one group's name; ``"*"`` is one too: every group."""
+        return self.newsgroup is not None and not WILDMAT_SPECIALS.isdisjoint(self.newsgroup)
 
     @classmethod
     def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> NewsURL:
@@ -54,7 +98,7 @@ class NewsURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
-        m = _FAST.fullmatch(text, start)
+        m = None if not strict and text.startswith("//", start) else _FAST.fullmatch(text, start)
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             group, article, fragment = m.groups()
             obj = _new(cls)
@@ -71,6 +115,23 @@ class NewsURL(URL):
         """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         fields: dict[str, Any] = {"scheme": scheme, "fragment": fragment}
+        if not strict and text.startswith("//", start):
+            # RFC 5538 §2.1: "news:" "//" authority "/" ( article / newsgroups )
+            slash = text.find("/", start + 2, end)
+            login_end = end if slash < 0 else slash
+            if text.find("@", start + 2, login_end) >= 0:
+                raise SchemeSyntaxError(
+                    "a news: URL's server takes no user name or password (RFC 5538 §2.1: "
+                    "NNTP authenticates with AUTHINFO; use ~/.netrc)",
+                    component="user",
+                    offset=start + 2,
+                )
+            host, port = parse_hostport(text, start + 2, login_end, strict=False)
+            fields["host"], fields["port"] = host, port
+            start = end if slash < 0 else slash + 1
+            if start == end:  # "news://server/": every group of that server
+                fields["newsgroup"] = "*"
+                return cls._make(fields)
         if start == end:
             raise SchemeSyntaxError(
                 "a news: URL names a newsgroup, '*' or a message-id (§3.6)",
@@ -78,6 +139,12 @@ class NewsURL(URL):
                 offset=start,
             )
         at = text.rfind("@", start, end)
+        if at >= 0 and not strict and text.find("/", start, end) >= 0:
+            raise SchemeSyntaxError(
+                "a message-id holds no '/' unencoded here (RFC 5538 §2.1: write it %2F)",
+                component="message_id",
+                offset=text.find("/", start, end),
+            )
         if at >= 0:
             if strict:
                 check(text, start, at, _BAD_UNIQUE, "message_id", "§3.6")
@@ -88,13 +155,19 @@ class NewsURL(URL):
                         offset=start,
                     )
                 check_host(text, at + 1, end, strict=True, empty_host=False)
-            fields["message_id"] = decode(text[start:end], "message_id", start)
+            message_id = decode(text[start:end], "message_id", start)
+            if not strict and message_id.startswith("<") and message_id.endswith(">"):
+                message_id = message_id[1:-1]  # RFC 5538 §2.2 writes it without them
+            fields["message_id"] = message_id
         elif text[start:end] == "*":
             fields["newsgroup"] = "*"
         else:
             if strict and not grammar.GROUP_RE.fullmatch(text, start, end):
                 raise _group_error(text, start, end)
-            fields["newsgroup"] = decode(text[start:end], "newsgroup", start)
+            group = decode(text[start:end], "newsgroup", start)
+            if not strict:
+                _check_group(group, text, start)
+            fields["newsgroup"] = group
         return cls._make(fields)
 
     def __str__(self) -> str:
@@ -108,14 +181,42 @@ class NewsURL(URL):
         elif self.newsgroup == "*":
             body = "*"
         else:
-            body = quote(self.newsgroup or "")
-        return f"{self.scheme}:{body}{format_fragment(self.fragment)}"
+            body = quote(self.newsgroup or "", GROUP_SAFE)
+        server = "" if self.host is None else f"//{format_login(None, None, self.host, self.port)}/"
+        return f"{self.scheme}:{server}{body}{format_fragment(self.fragment)}"
 
     def components(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "newsgroup": None if self.newsgroup is None else display(self.newsgroup),
             "message_id": None if self.message_id is None else display(self.message_id),
         }
+        if self.host is not None:  # (RFC 5538's form only: RFC 1738's keeps its two keys)
+            out["host"] = display(self.host)
+            out["port"] = self.port
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class SNewsURL(NewsURL):
+    """``snews://server/…``: news over TLS (RFC 5538 §2.1; NNTP over TLS, port 563)."""
+
+    schemes: ClassVar[tuple[str, ...]] = ("snews",)
+    SERVER_PORT: ClassVar[int] = 563
+
+
+#: What a group name or wildmat keeps unencoded ("*" and "," carry wildmat meaning).
+GROUP_SAFE = "*,!"
+
+
+def _check_group(group: str, text: str, start: int) -> None:
+    """RFC 3977 §4.1: a group name (or wildmat) is printable: no space, no control."""
+    for i, ch in enumerate(group):
+        if ch <= " " or ch == "\x7f" or "\udc80" <= ch <= "\udcff":
+            raise SchemeSyntaxError(
+                f"a newsgroup name holds printable characters only, not {ch!r} (RFC 3977 §4.1)",
+                component="newsgroup",
+                offset=start + i if text[start : start + len(group)] == group else start,
+            )
 
 
 def _group_error(text: str, start: int, end: int) -> Exception:

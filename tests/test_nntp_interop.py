@@ -358,3 +358,20 @@ async def test_lynx_lists_a_group_from_our_server(our_server: testservers.Runnin
     text = await _lynx_dump("news:omniurl.test", our_server.netloc)
     assert "omniurl.test, Articles 1-3" in text
     assert '"Welcome to omniurl.test"' in text and '"Dot-stuffing"' in text
+
+
+async def test_inn_group_through_an_rfc5538_news_url(inn: Inn) -> None:
+    """RFC 5538: ``news://server/group`` names INN itself; no --nntp-server is needed, and a
+    configured one loses to the URL's."""
+    url = f"news://{inn.netloc}/{INN_GROUP}"
+    configured = Options(read_timeout=10, extra={"nntp_server": "127.0.0.1:1"})
+    for options in (Options(read_timeout=10), configured):
+        async with await resolve(url, options) as res:
+            assert [e.name for e in res.entries] == ["First interop article", "Second: a lone dot"]
+
+
+async def test_inn_wildmat_through_list_active(inn: Inn) -> None:
+    async with await resolve(f"news://{inn.netloc}/omniurl.*,!control*", Options()) as res:
+        names = [e.name for e in res.entries]
+    assert INN_GROUP in names and all(n.startswith("omniurl.") for n in names)
+    assert res.entries[0].url.startswith(f"news://{inn.netloc}/omniurl.")

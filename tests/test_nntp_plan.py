@@ -204,8 +204,12 @@ def test_nntp_url_newsgroup_delimiters_are_refused() -> None:
 def test_grammar_errors_name_the_component() -> None:
     news = schemes.scheme_class("news")
     assert news is not None
+    # "comp.*" is a wildmat now (RFC 5538 §2.2: LIST ACTIVE comp.*); "[" is reserved in one
+    assert plan(news(scheme="news", newsgroup="comp.*"), NEWS).steps[2].data == (  # type: ignore[call-arg]
+        b"LIST ACTIVE comp.*"
+    )
     with pytest.raises(SchemeSyntaxError) as info:
-        plan(news(scheme="news", newsgroup="comp.*"), NEWS)  # type: ignore[call-arg]
+        plan(news(scheme="news", newsgroup="comp.[ab]"), NEWS)  # type: ignore[call-arg]
     assert info.value.component == "newsgroup"
     with pytest.raises(SchemeSyntaxError) as info:
         plan(news(scheme="news", message_id="a>b@c"), NEWS)  # type: ignore[call-arg]
@@ -216,4 +220,4 @@ def test_grammar_errors_name_the_component() -> None:
 
 
 def test_the_resolver_serves_both_schemes() -> None:
-    assert set(NNTPResolver.schemes) == {"news", "nntp"}
+    assert set(NNTPResolver.schemes) == {"news", "snews", "nntp"}

@@ -11,6 +11,8 @@ like the servers a client meets in the wild, by keyword::
     rfc977=True                    no CAPABILITIES, OVER, LIST ACTIVE or LISTGROUP ranges (500)
     over=False                     OVER answers 500 (XOVER still works)
     xover=False                    XOVER answers 500 too (LISTGROUP is left)
+    tls=CONTEXT                    STARTTLS offered and honoured (RFC 4642)
+    tls=CONTEXT, implicit_tls=True TLS from the first byte (snews, RFC 5538)
 
 Every command line received is recorded in ``RunningServer.info["log"]`` (bytes, without the
 line end), so tests assert the exact bytes a client sent.  Dot-stuffing comes from
@@ -21,14 +23,15 @@ octets; we allow 2048) and idle clients are dropped after ``idle_timeout`` secon
 from __future__ import annotations
 
 import asyncio
-import fnmatch
 import re
+import ssl
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from omniurl.resolvers.lines import dot_stuff
+from omniurl.resolvers.nntp.grammar import wildmat_matches
 
 from .base import ConnectionTasks, RunningServer, close_quietly, register
 
@@ -170,6 +173,10 @@ def groups_from_tree(root: Path) -> dict[str, Newsgroup]:
 @dataclass
 class Behaviour:
     credentials: tuple[str, str] | None = None
+    #: A server SSLContext: with ``implicit_tls``, TLS from the first byte (snews, port
+    #: 563 style); otherwise offered by STARTTLS (RFC 4642).
+    tls: ssl.SSLContext | None = None
+    implicit_tls: bool = False
     mode_switching: bool = False
     rfc977: bool = False
     over: bool = True
@@ -200,6 +207,9 @@ class _Connection:
         self.reader_mode = not behaviour.mode_switching
         self.group: Newsgroup | None = None
         self.current: int | None = None
+        #: TLS is on (implicit, or after STARTTLS); a STARTTLS answered 382 awaits it.
+        self.secure = behaviour.implicit_tls
+        self.upgrade_pending = False
 
     def send(self, status: str, block: list[bytes] | None = None) -> None:
         self.writer.write(status.encode("utf-8", "surrogateescape") + b"\r\n")
@@ -220,6 +230,13 @@ class _Connection:
             return False
         if verb == "AUTHINFO":
             self.authinfo(args)
+            return True
+        if verb == "STARTTLS":
+            if self.b.tls is None or self.secure:
+                self.send("502 STARTTLS not available")
+            else:
+                self.send("382 continue with TLS negotiation")
+                self.upgrade_pending = True
             return True
         if verb == "MODE" and args[:1] and args[0].upper() == "READER":
             self.reader_mode = True
@@ -271,6 +288,8 @@ class _Connection:
                 caps.append(b"OVER")
         if not self.authenticated:
             caps.append(b"AUTHINFO USER")
+        if self.b.tls is not None and not self.secure:
+            caps.append(b"STARTTLS")
         self.send("101 capability list follows", caps)
 
     def cmd_group(self, args: list[str]) -> None:
@@ -363,7 +382,9 @@ class _Connection:
             self.send("501 LIST takes no arguments here")
             return
         pattern = args[1] if len(args) > 1 else "*"
-        groups = [g for g in self.groups.values() if fnmatch.fnmatchcase(g.name, pattern)]
+        groups = [
+            g for g in self.groups.values() if wildmat_matches(pattern.encode(), g.name.encode())
+        ]
         if keyword == "ACTIVE":
             lines = [f"{g.name} {g.high} {g.low} {g.status}".encode() for g in groups]
             self.send("215 list of newsgroups follows", lines)
@@ -476,13 +497,24 @@ async def start(
                 if not conn.handle(line):
                     break
                 await writer.drain()
+                if conn.upgrade_pending and b.tls is not None:
+                    conn.upgrade_pending = False
+                    await writer.start_tls(b.tls)
+                    conn.secure = True
+                    log.append(b"<TLS started>")
             await writer.drain()
         except (ConnectionError, OSError):
             pass
         finally:
             await close_quietly(writer, 2)
 
-    server = await asyncio.start_server(connections.track(serve), host, port, limit=MAX_COMMAND)
+    server = await asyncio.start_server(
+        connections.track(serve),
+        host,
+        port,
+        limit=MAX_COMMAND,
+        ssl=b.tls if b.implicit_tls else None,
+    )
     bound = server.sockets[0].getsockname()
 
     async def close() -> None:

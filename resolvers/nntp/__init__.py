@@ -2,8 +2,9 @@
 
 ``planner`` turns a URL into NNTP commands (pure); ``executor`` and ``session`` carry them out;
 ``replies`` and ``grammar`` are the protocol's pure pieces.  One resolver serves both schemes:
-they differ only in where the server comes from (the URL for ``nntp:``, configuration for
-``news:`` — ``--nntp-server``, ``$NNTPSERVER`` or ``Options.extra["nntp_server"]``).
+they differ only in where the server comes from (the URL for ``nntp:`` and RFC 5538's
+``news://server/…``, configuration for RFC 1738's ``news:`` — ``--nntp-server``,
+``$NNTPSERVER`` or ``Options.extra["nntp_server"]``).  ``snews:`` is news over TLS (563).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from omniurl.resolvers.registry import register
 from omniurl.resolvers.resource import Resource
 from omniurl.schemes.base import URL
 
-from .settings import MAX_ARTICLES_KEY, SERVER_KEY
+from .settings import MAX_ARTICLES_KEY, SERVER_KEY, STARTTLS_KEY, STARTTLS_MODES
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py): every
 # ``omniurl get``/``plan`` imports this package for its command-line options.
@@ -36,7 +37,7 @@ def options_from_environment(environ: dict[str, str] | None = None) -> dict[str,
     return {SERVER_KEY: server} if server else {}
 
 
-@register("news", "nntp")
+@register("news", "snews", "nntp")
 class NNTPResolver(Resolver):
     """Articles, group listings and the list of groups, read over NNTP."""
 
@@ -65,6 +66,13 @@ class NNTPResolver(Resolver):
             type=int,
             help="list at most the newest N articles of a group (1000)",
         )
+        g.add_argument(
+            "--nntp-starttls",
+            choices=STARTTLS_MODES,
+            help="STARTTLS (RFC 4642) on news: and nntp: URLs: never (the default, as curl), "
+            "auto (when the server's CAPABILITIES list it), require (refuse a server that "
+            "does not); snews: URLs are TLS from the first byte (port 563)",
+        )
 
     @classmethod
     def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
@@ -73,6 +81,8 @@ class NNTPResolver(Resolver):
             extra[SERVER_KEY] = args.nntp_server
         if getattr(args, "nntp_max_articles", None) is not None:
             extra[MAX_ARTICLES_KEY] = args.nntp_max_articles
+        if getattr(args, "nntp_starttls", None):
+            extra[STARTTLS_KEY] = args.nntp_starttls
         return extra
 
 

@@ -19,6 +19,8 @@ from .replies import GroupInfo
 class NNTPRole(Role):
     """What each NNTP step is for; the executor dispatches on these."""
 
+    TLS = "tls"
+    STARTTLS = "starttls"
     CAPABILITIES = "capabilities"
     MODE_READER = "mode-reader"
     AUTH_USER = "auth-user"
@@ -43,6 +45,8 @@ class Seen:
     group: GroupInfo | None = None
     #: The commands the server answered "not understood" (the plan falls back from them).
     fell_back: set[StrEnum] = field(default_factory=set)
+    #: Whether the connection is now TLS after STARTTLS (RFC 4642).
+    upgraded: bool = False
 
 
 def mode_reader_due(seen: Seen) -> bool:
@@ -51,6 +55,18 @@ def mode_reader_due(seen: Seen) -> bool:
     tell us, so it gets one (500 is harmless)."""
     caps = seen.capabilities
     return caps is None or ("READER" not in caps and "MODE-READER" in caps)
+
+
+def starttls_due(seen: Seen) -> bool:
+    """RFC 4642 §2.1: STARTTLS when CAPABILITIES lists it (never twice)."""
+    caps = seen.capabilities
+    return not seen.upgraded and caps is not None and "STARTTLS" in caps
+
+
+def capabilities_again_due(seen: Seen) -> bool:
+    """RFC 4642 §2.2.2: after TLS starts, the capabilities learnt before are discarded and
+    asked for again."""
+    return seen.upgraded
 
 
 def auth_user_due(code: int) -> bool:
@@ -86,11 +102,17 @@ def list_due(seen: Seen) -> bool:
 MODE_READER = Condition(
     "CAPABILITIES lists MODE-READER, or the server does not know CAPABILITIES", mode_reader_due
 )
+STARTTLS = Condition("CAPABILITIES lists STARTTLS (RFC 4642)", starttls_due)
+CAPABILITIES_AGAIN = Condition("after STARTTLS (RFC 4642 §2.2.2)", capabilities_again_due)
 AUTH_USER = Condition("reply 480 (then the refused command is sent again)", auth_user_due)
 AUTH_PASS = Condition("reply 381", auth_pass_due)
 NO_OVER = Condition("OVER answered 500, 501 or 503", xover_due)
 NO_XOVER = Condition("XOVER answered 500, 501 or 503", listgroup_due)
 NO_LIST_ACTIVE = Condition("LIST ACTIVE answered 500 or 501 (an RFC 977 server)", list_due)
+NO_LIST_ACTIVE_FILTERED = Condition(
+    "LIST ACTIVE answered 500 or 501 (an RFC 977 server): every group, filtered by the wildmat",
+    list_due,
+)
 
 
 def group_has_articles(limit: int) -> Condition[Seen]:
@@ -105,18 +127,23 @@ def group_has_articles(limit: int) -> Condition[Seen]:
 __all__ = [
     "AUTH_PASS",
     "AUTH_USER",
+    "CAPABILITIES_AGAIN",
     "MODE_READER",
     "NO_LIST_ACTIVE",
+    "NO_LIST_ACTIVE_FILTERED",
     "NO_OVER",
     "NO_XOVER",
+    "STARTTLS",
     "NNTPRole",
     "Seen",
     "auth_pass_due",
     "auth_user_due",
+    "capabilities_again_due",
     "group_has_articles",
     "list_due",
     "listgroup_due",
     "mode_reader_due",
     "over_due",
+    "starttls_due",
     "xover_due",
 ]

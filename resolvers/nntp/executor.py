@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from omniurl.resolvers.errors import (
+    AuthError,
     LimitExceeded,
     NotFound,
     PlanError,
@@ -24,9 +25,10 @@ from omniurl.resolvers.errors import (
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.plan import Plan, Step
 from omniurl.resolvers.resource import Entry, Resource
+from omniurl.schemes.news import NewsURL
 
 from .conditions import NNTPRole, Seen
-from .grammar import news_url_for_group, news_url_for_message_id, nntp_url
+from .grammar import news_url_for_group, news_url_for_message_id, nntp_url, wildmat_matches
 from .planner import NNTPDetails, RangeSlot
 from .replies import (
     GroupInfo,
@@ -59,7 +61,10 @@ async def execute(plan: Plan, options: Options) -> Resource:
     if plan.host is None or plan.port is None:
         raise PlanError("an NNTP plan names its server", component="host")
     auth = [s for s in plan.steps if s.role in AUTH_ROLES]
-    session, greeting = await NNTPSession.open(plan.host, plan.port, options, auth_steps=auth)
+    details = plan.details_as(NNTPDetails)
+    session, greeting = await NNTPSession.open(
+        plan.host, plan.port, options, auth_steps=auth, tls=details.tls
+    )
     state = _State(metadata={"greeting": greeting.line})
     try:
         for index, step in enumerate(plan.steps):
@@ -68,8 +73,8 @@ async def execute(plan: Plan, options: Options) -> Resource:
                 return await _article(plan, session, step, plan.steps[index + 1 :])
             if role is NNTPRole.QUIT:
                 await session.quit(step)
-            elif role in AUTH_ROLES:
-                continue  # sent by the session when a command is answered 480
+            elif role in AUTH_ROLES or role is NNTPRole.TLS:
+                continue  # AUTHINFO: sent on a 480 by the session; TLS: part of the connect
             elif isinstance(role, NNTPRole):
                 await _STEPS[role](plan, session, step, state, options)
             else:
@@ -97,6 +102,8 @@ async def execute(plan: Plan, options: Options) -> Resource:
 async def _capabilities(
     plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
 ) -> None:
+    if not step.due(state):
+        return
     reply = await session.command(step)
     if reply.code == 101:
         state.capabilities = parse_capabilities(await session.collect("the capability list"))
@@ -105,6 +112,37 @@ async def _capabilities(
         state.capabilities = None  # RFC 977 servers answer 500: no capabilities known
     else:
         raise _unexpected(reply, "CAPABILITIES")
+
+
+async def _starttls(
+    plan: Plan, session: NNTPSession, step: Step, state: _State, options: Options
+) -> None:
+    """RFC 4642: STARTTLS when CAPABILITIES lists it; ``382`` then the handshake; the
+    capabilities are forgotten (§2.2.2: the plan asks for them again)."""
+    details = plan.details_as(NNTPDetails)
+    if not step.due(state):
+        if details.require_starttls:
+            raise AuthError(
+                f"{plan.host} does not offer STARTTLS (its CAPABILITIES do not list it), and "
+                "--nntp-starttls require asks for TLS; nothing more was sent",
+                component="host",
+            )
+        return
+    reply = await session.command(step)
+    if reply.code != 382:
+        if details.require_starttls or reply.code not in (*NOT_SUPPORTED, 502, 580):
+            raise ReplyError(
+                f"{plan.host} refused STARTTLS: {reply.line}",
+                component="host",
+                code=reply.code,
+                reply=reply.line,
+            )
+        return  # auto: a server that lists STARTTLS but refuses it stays plain text
+    assert plan.port is not None
+    await session.start_tls(plan.port)
+    state.upgraded = True
+    state.capabilities = None
+    state.metadata["tls"] = "STARTTLS"
 
 
 async def _mode_reader(
@@ -236,6 +274,8 @@ async def _list(
     entries: list[Entry] = []
     held = 0
     limit = options.max_entries
+    wildmat = plan.details_as(NNTPDetails).wildmat
+    server = _server_prefix(plan)
     async for line in session.data_lines("the list of newsgroups"):
         held += len(line) + 64  # a group's Entry, roughly: bounded by max_buffered
         if held > options.max_buffered:
@@ -246,19 +286,38 @@ async def _list(
         if limit is not None:
             _within(len(entries) + 1, limit, "the list of newsgroups (--max-entries)")
         active = parse_active(line)
+        # an RFC 977 server listed every group: keep the wildmat's (RFC 3977 §4.2)
+        if (
+            role is NNTPRole.LIST
+            and wildmat is not None
+            and not wildmat_matches(wildmat, active.group)
+        ):
+            continue
+        url = news_url_for_group(active.group)
         entries.append(
             Entry(
                 name=active.group.decode("utf-8", "replace"),
                 kind="group",
-                url=news_url_for_group(active.group),
+                url=url if server is None else server + url[len("news:") :],
                 info={"high": active.high, "low": active.low, "status": active.status},
             )
         )
     state.entries = entries
 
 
+def _server_prefix(plan: Plan) -> str | None:
+    """``news://server[:port]/`` (or ``snews://``) when the URL named its server (RFC 5538),
+    so that a listed group is read from the same server; None for RFC 1738's ``news:``."""
+    url = plan.url
+    if not isinstance(url, NewsURL) or url.host is None:
+        return None
+    port = "" if url.port is None else f":{url.port}"
+    return f"{url.scheme}://{url.host}{port}/"
+
+
 _STEPS = {
     NNTPRole.CAPABILITIES: _capabilities,
+    NNTPRole.STARTTLS: _starttls,
     NNTPRole.MODE_READER: _mode_reader,
     NNTPRole.GROUP: _group,
     NNTPRole.OVER: _overview,

@@ -61,6 +61,51 @@ def check_newsgroup(name: str, *, component: str = "newsgroup") -> bytes:
     return octets
 
 
+def check_wildmat(pattern: str, *, component: str = "newsgroup") -> bytes:
+    """The octets of a wildmat as sent (``LIST ACTIVE wildmat``, RFC 3977 §4.1): patterns of
+    name characters, ``*`` and ``?``, separated by ``,`` and negated by ``!``; ``[``, ``]``
+    and ``\\`` are reserved there, so refused here."""
+    octets = pattern.encode("utf-8", "surrogateescape")
+    if not octets or not _is_utf8(octets):
+        raise SchemeSyntaxError(
+            "the wildmat is empty or not UTF-8 (RFC 3977 §4.1)", component=component
+        )
+    for index, octet in enumerate(octets):
+        if octet in _POLICY_DELIMITERS or octet >= 0x80 or octet in _WILDMAT_EXACT_ASCII:
+            continue
+        if octet in b"*?,!":
+            continue
+        raise SchemeSyntaxError(
+            f"the wildmat holds {chr(octet)!r} at octet {index}, which RFC 3977 §4.1 reserves",
+            component=component,
+        )
+    for part in octets.split(b","):
+        if part in (b"", b"!"):
+            raise SchemeSyntaxError(
+                "a wildmat has a pattern between each ',' (RFC 3977 §4.1)", component=component
+            )
+    return octets
+
+
+def wildmat_matches(pattern: bytes, name: bytes) -> bool:
+    """RFC 3977 §4.2: ``name`` matches when the rightmost pattern that matches it is not
+    negated (``!``); ``*`` is any run of characters, ``?`` one character (pure; used to
+    filter an RFC 977 server's whole ``LIST`` when ``LIST ACTIVE wildmat`` is unknown)."""
+    import re
+
+    result = False
+    for part in pattern.split(b","):
+        negated = part.startswith(b"!")
+        body = part[1:] if negated else part
+        regex = b"".join(
+            b".*" if c == b"*" else b"." if c == b"?" else re.escape(c)
+            for c in (body[i : i + 1] for i in range(len(body)))
+        )
+        if re.fullmatch(regex, name, re.DOTALL):
+            result = not negated
+    return result
+
+
 def check_message_id(message_id: str, *, component: str = "message_id") -> bytes:
     """The message-id *with* its angle brackets, as sent (RFC 1738 §3.6: "the client must
     add" them), or :class:`SchemeSyntaxError` naming ``component``."""

@@ -6,6 +6,9 @@ fallbacks)::
     news:<message-id>        ARTICLE <message-id>                   -> the article (content)
     news:<newsgroup>         GROUP, OVER (XOVER, LISTGROUP)         -> its articles (listing)
     news:*                   LIST ACTIVE (LIST)                     -> every group (listing)
+    news:comp.*              LIST ACTIVE comp.* (LIST, filtered)    -> matching groups
+    news://host/group        as news:group, on host (RFC 5538)
+    snews://host/...         the same over TLS from the first byte (port 563)
     nntp://host/group/n      GROUP, ARTICLE n                       -> the article (content)
     nntp://host/group        GROUP, OVER (XOVER, LISTGROUP)         -> its articles (listing)
 
@@ -16,8 +19,13 @@ sent only after a ``480`` reply, and the refused command is then sent again), an
 ``QUIT``.
 
 §3.6: a ``news:`` URL names no server; it comes from ``Options.extra["nntp_server"]``
-(``host[:port]``; the CLI fills it from ``--nntp-server`` or ``$NNTPSERVER``).  This module
-never reads the environment.
+(``host[:port]``; the CLI fills it from ``--nntp-server`` or ``$NNTPSERVER``).  RFC 5538's
+``news://server/…`` names one, which wins.  This module never reads the environment.
+
+TLS: ``snews:`` opens with a TLS handshake (a plan step of its own); otherwise, after
+CAPABILITIES, a conditional ``STARTTLS`` (RFC 4642) when the server lists it, then
+CAPABILITIES again (§2.2.2) — with ``Options.extra["nntp_starttls"]`` = auto or require
+(``--nntp-starttls``; the default, never, sends plain NNTP as curl does).
 """
 
 from __future__ import annotations
@@ -37,21 +45,31 @@ from omniurl.schemes.percent import to_octets
 from .conditions import (
     AUTH_PASS,
     AUTH_USER,
+    CAPABILITIES_AGAIN,
     MODE_READER,
     NO_LIST_ACTIVE,
+    NO_LIST_ACTIVE_FILTERED,
     NO_OVER,
     NO_XOVER,
+    STARTTLS,
     NNTPRole,
     Seen,
     group_has_articles,
 )
-from .grammar import check_article_number, check_message_id, check_newsgroup
+from .grammar import check_article_number, check_message_id, check_newsgroup, check_wildmat
 
 # The Options.extra keys (the news: server, the listing's length) live in .settings.
-from .settings import DEFAULT_MAX_ARTICLES, MAX_ARTICLES_KEY, SERVER_KEY
+from .settings import (
+    DEFAULT_MAX_ARTICLES,
+    MAX_ARTICLES_KEY,
+    SERVER_KEY,
+    STARTTLS_KEY,
+    STARTTLS_MODES,
+)
 
-#: RFC 3977 §3 (and RFC 1738 §3.7): the NNTP port.
+#: RFC 3977 §3 (and RFC 1738 §3.7): the NNTP port; RFC 5538 §2.1: snews, NNTP over TLS.
 NNTP_PORT = 119
+SNEWS_PORT = 563
 
 #: The placeholder of a range the executor fills from the GROUP reply (decimal digits only).
 RANGE = b"{range}"
@@ -104,13 +122,25 @@ class NNTPDetails:
     group: bytes | None
     #: The most articles a group listing asks for (``--nntp-max-articles``).
     max_articles: int
+    #: TLS from the first byte (snews:).
+    tls: bool = False
+    #: A wildmat whose LIST fallback the executor filters (RFC 977 servers), or None.
+    wildmat: bytes | None = None
+    #: "require": refuse a server whose CAPABILITIES does not list STARTTLS.
+    require_starttls: bool = False
 
 
 def plan_nntp(url: URL, options: Options) -> Plan:
     """The plan for a ``news:`` or ``nntp:`` URL (see the module's table)."""
     if isinstance(url, NewsURL):
-        host, port = _news_server(options)
-        explicit = False  # configuration, not a URL-specified port (§6 is about the URL)
+        if url.hostname is not None:  # RFC 5538: the URL's server wins over configuration
+            host, port = url.hostname, url.effective_port or NNTP_PORT
+            explicit = url.port is not None
+        else:
+            host, port = _news_server(options)
+            if url.scheme == "snews" and port == NNTP_PORT:
+                port = SNEWS_PORT
+            explicit = False  # configuration, not a URL-specified port (§6 is about the URL)
         newsgroup, message_id, article = url.newsgroup, url.message_id, None
     elif isinstance(url, NNTPURL):
         host, port, explicit = url.hostname, url.effective_port or NNTP_PORT, url.port is not None
@@ -120,14 +150,30 @@ def plan_nntp(url: URL, options: Options) -> Plan:
     else:
         raise PlanError(f"the NNTP resolver plans news: and nntp: URLs, not {url.scheme}:")
 
-    steps: list[Step] = [
-        _step("CAPABILITIES", NNTPRole.CAPABILITIES),
+    tls = url.scheme == "snews"
+    starttls = _starttls_mode(options)
+    steps: list[Step] = []
+    if tls:
+        steps.append(
+            Step(
+                data=b"",
+                shown=f"TLS handshake with {host} (its certificate verified)",
+                kind="info",
+                role=NNTPRole.TLS,
+            )
+        )
+    steps.append(_step("CAPABILITIES", NNTPRole.CAPABILITIES))
+    if not tls and starttls != "never":
+        steps.append(_step("STARTTLS", NNTPRole.STARTTLS, when=STARTTLS))
+        steps.append(_step("CAPABILITIES", NNTPRole.CAPABILITIES, when=CAPABILITIES_AGAIN))
+    steps += [
         _step("MODE READER", NNTPRole.MODE_READER, when=MODE_READER),
         *_auth_steps(host, options),
     ]
     limit = _max_articles(options)
     result: NNTPResult
     group: bytes | None = None
+    wildmat: bytes | None = None
     if message_id is not None:
         wired = check_message_id(message_id)
         value = WireValue("message_id", wired[1:-1], "nntp")
@@ -136,6 +182,13 @@ def plan_nntp(url: URL, options: Options) -> Plan:
     elif newsgroup == "*" and isinstance(url, NewsURL):
         steps.append(_step("LIST ACTIVE", NNTPRole.LIST_ACTIVE))
         steps.append(_step("LIST", NNTPRole.LIST, when=NO_LIST_ACTIVE))
+        result = "groups"
+    elif newsgroup and isinstance(url, NewsURL) and url.wildmat:
+        # RFC 5538 §2.2 / RFC 3977 §7.6.3: the groups a wildmat matches
+        wildmat = check_wildmat(newsgroup)
+        value = WireValue("newsgroup", wildmat, "nntp")
+        steps.append(_step(b"LIST ACTIVE " + wildmat, NNTPRole.LIST_ACTIVE, values=[value]))
+        steps.append(_step("LIST", NNTPRole.LIST, when=NO_LIST_ACTIVE_FILTERED))
         result = "groups"
     elif newsgroup:
         group = check_newsgroup(newsgroup)
@@ -152,8 +205,24 @@ def plan_nntp(url: URL, options: Options) -> Plan:
         transport="tcp",
         steps=tuple(steps),
         explicit_port=explicit,
-        details=NNTPDetails(result=result, group=group, max_articles=limit),
+        details=NNTPDetails(
+            result=result,
+            group=group,
+            max_articles=limit,
+            tls=tls,
+            wildmat=wildmat,
+            require_starttls=starttls == "require" and not tls,
+        ),
     )
+
+
+def _starttls_mode(options: Options) -> str:
+    mode = str(options.get(STARTTLS_KEY, "never"))
+    if mode not in STARTTLS_MODES:
+        raise ConfigurationError(
+            f"{STARTTLS_KEY} is one of {', '.join(STARTTLS_MODES)}, not {mode!r}"
+        )
+    return mode
 
 
 def _group_steps(group: bytes, article: int | None, limit: int) -> list[Step]:

@@ -60,10 +60,22 @@ class NNTPSession:
 
     @classmethod
     async def open(
-        cls, host: str, port: int, options: Options, *, auth_steps: Sequence[Step] = ()
+        cls,
+        host: str,
+        port: int,
+        options: Options,
+        *,
+        auth_steps: Sequence[Step] = (),
+        tls: bool = False,
     ) -> tuple[NNTPSession, Reply]:
-        """Connect and read the greeting (§5.1): 200/201, or an error naming the host."""
-        reader, writer = await open_tcp(host, port, options)
+        """Connect (with ``tls``, NNTP over TLS from the first byte: snews, RFC 5538) and
+        read the greeting (§5.1): 200/201, or an error naming the host."""
+        context = None
+        if tls:
+            from omniurl.resolvers.tls import ssl_context
+
+            context = ssl_context(options)
+        reader, writer = await open_tcp(host, port, options, tls=context)
         session = cls(reader, writer, options, host=host, auth_steps=auth_steps)
         try:
             greeting = await session.read_reply("the greeting")
@@ -79,6 +91,14 @@ class NNTPSession:
             await session.close()
             raise
         return session, greeting
+
+    async def start_tls(self, port: int) -> None:
+        """RFC 4642 §2.2: after ``382``, the TLS handshake on this connection."""
+        from omniurl.resolvers.net import start_tls
+        from omniurl.resolvers.tls import ssl_context
+
+        await start_tls(self.writer, self.host, port, ssl_context(self.options), self.options)
+        self.options.note("*", f"TLS started with {self.host}")
 
     # -- lines ------------------------------------------------------------------------------
 

@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (tables of URLs, one per line)
 """RFC 5538: news://server/…, wildmats, snews: (NNTP over TLS) and STARTTLS (RFC 4642).
 
 Against omniurl's NNTP server: the exact commands it receives, what a listing holds, and

@@ -181,3 +181,12 @@ def _split_tabs(text: str, start: int, end: int) -> list[tuple[int, int]]:
         pos = m.end()
     spans.append((pos, end))
     return spans
+
+
+@dataclass(frozen=True, kw_only=True)
+class GophersURL(GopherURL):
+    """``gophers://host:port/…``: Gopher over TLS, as curl and phetch speak it — the syntax
+    and meaning of §3.4 with a TLS handshake first.  There is no RFC and no port of its own:
+    curl, the reference client, connects to 70 as for gopher:."""
+
+    schemes: ClassVar[tuple[str, ...]] = ("gophers",)

@@ -35,6 +35,7 @@ BUILTIN_SCHEMES: dict[str, tuple[str, str]] = {
     "http": ("http", "HTTPURL"),
     "https": ("http", "HTTPSURL"),
     "gopher": ("gopher", "GopherURL"),
+    "gophers": ("gopher", "GophersURL"),
     "mailto": ("mailto", "MailtoURL"),
     "news": ("news", "NewsURL"),
     "snews": ("news", "SNewsURL"),

@@ -27,6 +27,7 @@ Errors are ``--1`` (not available) with the administrator line and a message.
 from __future__ import annotations
 
 import asyncio
+import ssl
 import mimetypes
 import os
 import re
@@ -439,12 +440,20 @@ async def send_file(writer: asyncio.StreamWriter, path: Path) -> None:
     "serve a directory as Gopher menus (gophermap-aware), text, binaries, a word-index "
     "search, and Gopher+ attributes, views and an ASK form",
 )
-async def start(root: Path, *, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> RunningServer:
-    """Start the server; ``info["server"]`` is the :class:`GopherServer` (its requests)."""
+async def start(
+    root: Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    tls: ssl.SSLContext | None = None,
+    **kw: Any,
+) -> RunningServer:
+    """Start the server; ``info["server"]`` is the :class:`GopherServer` (its requests).
+    With ``tls`` (a server SSLContext) it speaks Gopher over TLS (``gophers:``)."""
     handler = GopherServer(Path(root), host=host)
     connections = ConnectionTasks()
     server = await asyncio.start_server(
-        connections.track(handler.handle), host, port, limit=_MAX_REQUEST, backlog=512
+        connections.track(handler.handle), host, port, limit=_MAX_REQUEST, backlog=512, ssl=tls
     )
     handler.port = server.sockets[0].getsockname()[1]
 

@@ -18,7 +18,7 @@ from ..resource import Resource
 # ``omniurl get``/``plan`` imports this package for its command-line options.
 
 
-@register("gopher")
+@register("gopher", "gophers")
 class GopherResolver(Resolver):
     """Gopher and Gopher+: menus, text, binaries, searches, attributes, views and forms."""
 

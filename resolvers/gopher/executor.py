@@ -48,7 +48,7 @@ from .gopherplus import (
 from .menu import error_item, item_url, parse_menu_line, to_entry
 from .planner import GopherDetails
 from .text import DotTextDecoder
-from .wire import Connection
+from .wire import Connection, TLSConnection
 
 #: ``await form(fields, url) -> answers`` (one per answered field, ``Note`` fields skipped):
 #: how a library caller fills in a Gopher+ +ASK form (``Options.extra["gopher.form"]``).
@@ -76,7 +76,8 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
     if mode == "ask-search":
         await _ask_search(plan, options)
     assert plan.host is not None and plan.port is not None
-    conn = await Connection.open(plan.host, plan.port, options)
+    opener = TLSConnection if plan.scheme == "gophers" else Connection
+    conn = await opener.open(plan.host, plan.port, options)
 
     async def close() -> None:
         conn.close()
@@ -84,7 +85,9 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
     try:
         await _send(conn, plan, options)
         if mode == "menu":
-            stream = await _menu_stream(conn, options, status=None, close=close)
+            stream = await _menu_stream(
+                conn, options, status=None, close=close, tls_for=_tls_for(plan)
+            )
             return Resource(
                 plan,
                 kind="listing",
@@ -201,6 +204,7 @@ async def _menu_stream(
     *,
     status: Status | None,
     close: Callable[[], Awaitable[None]],
+    tls_for: tuple[str | None, int | None] | None = None,
 ) -> AsyncIterator[Entry]:
     """A menu's entries as they arrive (never the whole menu in memory: a hostile server
     can send 10⁷ items).  The first line is read here, so that a type-3 error item is
@@ -223,14 +227,19 @@ async def _menu_stream(
     async def entries() -> AsyncIterator[Entry]:
         try:
             if first is not None:
-                yield to_entry(parse_menu_line(first))
+                yield to_entry(parse_menu_line(first), tls_for)
             async for line in lines:
-                yield to_entry(parse_menu_line(line))
+                yield to_entry(parse_menu_line(line), tls_for)
         finally:
             await lines.aclose()
             await close()
 
     return entries()
+
+
+def _tls_for(plan: Plan) -> tuple[str | None, int | None] | None:
+    """The server of a ``gophers:`` menu, whose own items are ``gophers:`` too."""
+    return (plan.host, plan.port) if plan.scheme == "gophers" else None
 
 
 def parse_menu(data: bytes, options: Options) -> list[Entry]:
@@ -333,7 +342,9 @@ async def _gplus_data(
 ) -> Resource:
     details = plan.details_as(GopherDetails)
     if details.reading == "menu":
-        stream = await _menu_stream(conn, options, status=status, close=close)
+        stream = await _menu_stream(
+            conn, options, status=status, close=close, tls_for=_tls_for(plan)
+        )
         return Resource(
             plan, kind="listing", entry_stream=stream, replies=[status_line], close=close
         )

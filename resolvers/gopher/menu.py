@@ -128,8 +128,11 @@ def _url_host(host: str) -> bool:
     return True
 
 
-def to_entry(item: MenuItem) -> Entry:
-    """A listing entry: kind word, display string, own URL; details in ``info``."""
+def to_entry(item: MenuItem, tls_for: tuple[str | None, int | None] | None = None) -> Entry:
+    """A listing entry: kind word, display string, own URL; details in ``info``.
+
+    ``tls_for``: the (host, port) of a ``gophers:`` menu — its items on that same server
+    are ``gophers:`` URLs too (a menu line cannot say TLS; the server it came from spoke it)."""
     kind = "info" if item.gtype == "i" else item_type(item.gtype).kind
     info: dict[str, object] = {
         "type": item.gtype,
@@ -141,7 +144,15 @@ def to_entry(item: MenuItem) -> Entry:
         info["gopher_plus"] = item.gopher_plus
     if item.malformed:
         info["malformed"] = True
-    return Entry(name=item.display, kind=kind, url=item_url(item), info=info)
+    url = item_url(item)
+    if (
+        tls_for is not None
+        and url is not None
+        and url.startswith("gopher://")
+        and (item.host.lower(), item.port) == tls_for
+    ):
+        url = "gophers://" + url[len("gopher://") :]
+    return Entry(name=item.display, kind=kind, url=url, info=info)
 
 
 def error_item(line: bytes) -> MenuItem | None:

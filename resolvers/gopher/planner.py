@@ -63,6 +63,7 @@ class GopherRole(Role):
     """The request line (selector, search, Gopher+ command), and a Gopher+ form's answers
     (the executor sends every step's bytes in order: Gopher has one request)."""
 
+    TLS = "tls"
     REQUEST = "request"
     FORM = "form"
 
@@ -84,7 +85,21 @@ class GopherDetails:
 
 
 def plan_gopher(url: URL, options: Options) -> Plan:
-    """The access plan of a ``gopher:`` URL (pure)."""
+    """The access plan of a ``gopher:`` URL (pure); a ``gophers:`` one opens with the TLS
+    handshake, a step of its own that sends nothing the plan does not show."""
+    plan = _plan_gopher(url, options)
+    if url.scheme != "gophers":
+        return plan
+    handshake = Step(
+        b"",
+        f"TLS handshake with {plan.host} (its certificate verified)",
+        kind="info",
+        role=GopherRole.TLS,
+    )
+    return replace(plan, steps=(handshake, *plan.steps))
+
+
+def _plan_gopher(url: URL, options: Options) -> Plan:
     g: Any = url
     gtype: str = g.gtype
     selector = to_octets(g.selector)

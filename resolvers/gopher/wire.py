@@ -145,4 +145,64 @@ class Connection:
             self.sock.close()
 
 
-__all__ = ["Connection"]
+class TLSConnection(Connection):
+    """Gopher over TLS (``gophers:``, as curl and phetch speak it): the same exchange over
+    asyncio's TLS streams — the handshake, the certificate checked for the host, is part of
+    :meth:`open`; reads and writes are bounded exactly as on a plain socket."""
+
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, options: Options
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.options = options
+        self._loop = asyncio.get_running_loop()
+        self._chunk = max(options.chunk_size, 1024)
+        self._pending = b""
+        self._eof = False
+
+    @classmethod
+    async def open(cls, host: str, port: int, options: Options) -> Connection:
+        from ..net import open_tcp
+        from ..tls import ssl_context
+
+        reader, writer = await open_tcp(host, port, options, tls=ssl_context(options))
+        return cls(reader, writer, options)
+
+    async def send(self, data: bytes, what: str = "the selector") -> None:
+        try:
+            self.writer.write(data)
+            async with asyncio.timeout(self.options.read_timeout):
+                await self.writer.drain()
+        except TimeoutError:
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s sending {what}"
+            ) from None
+        except OSError as exc:
+            raise ConnectionClosed(f"connection lost while sending {what}: {exc}") from None
+
+    async def _recv(self, what: str) -> bytes:
+        if self._pending:
+            data, self._pending = self._pending, b""
+            return data
+        if self._eof:
+            return b""
+        try:
+            async with asyncio.timeout(self.options.read_timeout):
+                data = await self.reader.read(self._chunk)
+        except TimeoutError:
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s waiting for {what}"
+            ) from None
+        except OSError as exc:  # (ssl.SSLError is an OSError)
+            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        if not data:
+            self._eof = True
+        return data
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, RuntimeError):
+            self.writer.close()
+
+
+__all__ = ["Connection", "TLSConnection"]

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """gophers: — Gopher over TLS, as curl and phetch speak it, against omniurl's server in TLS
 mode (a throw-away CA from trustme): the plan's handshake step, the certificate checked,
 menus whose own items stay on TLS, typed failures."""

@@ -27,10 +27,10 @@ Errors are ``--1`` (not available) with the administrator line and a message.
 from __future__ import annotations
 
 import asyncio
-import ssl
 import mimetypes
 import os
 import re
+import ssl
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field

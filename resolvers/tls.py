@@ -40,7 +40,12 @@ def trust_anchors(
     return env.get("SSL_CERT_FILE") or None, env.get("SSL_CERT_DIR") or None
 
 
-def ssl_context(options: Options, environ: Mapping[str, str] | None = None) -> ssl.SSLContext:
+def ssl_context(
+    options: Options,
+    environ: Mapping[str, str] | None = None,
+    *,
+    kind: type[ssl.SSLContext] = ssl.SSLContext,
+) -> ssl.SSLContext:
     """A client ``SSLContext`` for ``options``; ConfigurationError names the bad option."""
     try:
         minimum = TLS_VERSIONS[options.tls_min_version]
@@ -49,7 +54,7 @@ def ssl_context(options: Options, environ: Mapping[str, str] | None = None) -> s
             f"unknown TLS version {options.tls_min_version!r} (one of: {', '.join(TLS_VERSIONS)})",
             component="tls_min_version",
         ) from None
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context = kind(ssl.PROTOCOL_TLS_CLIENT)
     context.minimum_version = minimum
     if not options.verify_tls:
         context.check_hostname = False
@@ -73,6 +78,38 @@ def ssl_context(options: Options, environ: Mapping[str, str] | None = None) -> s
         )
     elif options.client_key is not None:
         raise ConfigurationError("--key needs --cert", component="client_key")
+    return context
+
+
+class ResumingContext(ssl.SSLContext):
+    """A context whose next connection resumes :attr:`session` (FTP's data connections over
+    TLS: RFC 4217 §10 advises it, and vsftpd's default ``require_ssl_reuse=YES`` refuses a
+    data connection that does not).  asyncio builds its TLS objects with ``wrap_bio`` and has
+    no parameter for a session to resume; this is where one gets in."""
+
+    session: ssl.SSLSession | None = None
+
+    def wrap_bio(
+        self,
+        incoming: ssl.MemoryBIO,
+        outgoing: ssl.MemoryBIO,
+        server_side: bool = False,
+        server_hostname: str | bytes | None = None,
+        session: ssl.SSLSession | None = None,
+    ) -> ssl.SSLObject:
+        return super().wrap_bio(
+            incoming,
+            outgoing,
+            server_side=server_side,
+            server_hostname=server_hostname,
+            session=session if session is not None else self.session,
+        )
+
+
+def resuming_context(options: Options) -> ResumingContext:
+    """:func:`ssl_context` as a :class:`ResumingContext` (one per FTP control connection)."""
+    context = ssl_context(options, kind=ResumingContext)
+    assert isinstance(context, ResumingContext)
     return context
 
 

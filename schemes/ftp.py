@@ -138,6 +138,16 @@ class FTPURL(InternetURL):
         return out
 
 
+@dataclass(frozen=True, kw_only=True)
+class FTPSURL(FTPURL):
+    """``ftps://…``: FTP over implicit TLS (RFC 4217 §2's "implicit" mode, port 990) — the
+    syntax and meaning of §3.2 with the TLS handshake first and protected data connections.
+    (Explicit TLS on an ``ftp:`` URL, ``AUTH TLS``, is the ``--ftp-ssl`` option.)"""
+
+    schemes: ClassVar[tuple[str, ...]] = ("ftps",)
+    DEFAULT_PORT: ClassVar[int | None] = 990
+
+
 def _segment_error(text: str, path_start: int, path_end: int, pos: int) -> Exception:
     """Name the segment that broke: ``cwd[i]`` or ``name``."""
     index = text.count("/", path_start, pos)

@@ -32,6 +32,7 @@ _NOT_OCTETS = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 #: first URL of its scheme (importing all twelve cost ~25 ms of every ``omniurl`` start).
 BUILTIN_SCHEMES: dict[str, tuple[str, str]] = {
     "ftp": ("ftp", "FTPURL"),
+    "ftps": ("ftp", "FTPSURL"),
     "http": ("http", "HTTPURL"),
     "https": ("http", "HTTPSURL"),
     "gopher": ("gopher", "GopherURL"),

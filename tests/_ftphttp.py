@@ -129,13 +129,32 @@ VSFTPD = "/usr/sbin/vsftpd"
 NGINX = "/usr/sbin/nginx"
 
 
-async def start_vsftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
+#: vsftpd's TLS settings (RFC 4217), for FTPS interop: a throw-away certificate, anonymous
+#: logins and data forced onto TLS, session reuse required (vsftpd's default) — and modern
+#: ciphers (3.0.3's default list is DES-CBC3-SHA alone, which OpenSSL 3 refuses).
+VSFTPD_TLS_CONF = """\
+ssl_enable=YES
+rsa_cert_file={cert}
+rsa_private_key_file={key}
+allow_anon_ssl=YES
+force_anon_logins_ssl=YES
+force_anon_data_ssl=YES
+require_ssl_reuse=YES
+ssl_ciphers=HIGH
+ssl_request_cert=NO
+implicit_ssl={implicit}
+"""
+
+
+async def start_vsftpd(
+    root: Path, scratch: Path, *, extra: str = ""
+) -> tuple[asyncio.subprocess.Process, int]:
     """vsftpd on loopback with a private config, as the user running the tests."""
     port = free_port()
     (scratch / "empty").mkdir(parents=True, exist_ok=True)
     conf = scratch / "vsftpd.conf"
     conf.write_text(
-        VSFTPD_CONF.format(port=port, root=root, empty=scratch / "empty", scratch=scratch)
+        VSFTPD_CONF.format(port=port, root=root, empty=scratch / "empty", scratch=scratch) + extra
     )
     return await start_daemon([VSFTPD, str(conf)], port), port
 

@@ -22,6 +22,7 @@ from .catalog import BUILTIN_SERVERS
 #: BUILTIN_SERVERS is imported by :func:`known` to learn its name and help).
 BUILTIN_MODULES: tuple[str, ...] = (
     "omniurl.testservers.ftp",
+    "omniurl.testservers.ftp_tls",
     "omniurl.testservers.http",
     "omniurl.testservers.gopher",
     "omniurl.testservers.nntp",

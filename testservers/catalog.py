@@ -15,6 +15,10 @@ BUILTIN_SERVERS: dict[str, tuple[str, str]] = {
         "omniurl.testservers.ftp",
         "serve a directory over FTP (aioftp + NLST/SIZE/NOOP; anonymous login)",
     ),
+    "ftp-tls": (
+        "omniurl.testservers.ftp_tls",
+        "serve a directory over FTP with explicit TLS (AUTH TLS, PBSZ, PROT P)",
+    ),
     "http": (
         "omniurl.testservers.http",
         "serve a directory over HTTP/1.1 (h11; GET and HEAD, directory indexes)",

@@ -8,6 +8,7 @@ every command line received, exactly.
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ async def start_ftp(
     users: Mapping[str, str] | None = None,
     break_retr_after: int | None = None,
     block_size: int = 256 * 1024,
+    tls: ssl.SSLContext | None = None,
 ) -> RunningServer:
     """Serve ``root`` over FTP; ``info["commands"]`` is the recorded command list."""
     from .ftp_server import start_ftp as start_server
@@ -34,6 +36,7 @@ async def start_ftp(
         users=users,
         break_retr_after=break_retr_after,
         block_size=block_size,
+        tls=tls,
     )
 
 

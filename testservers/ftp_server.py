@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import ssl
 import stat
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
@@ -206,14 +207,18 @@ async def start_ftp(
     users: Mapping[str, str] | None = None,
     break_retr_after: int | None = None,
     block_size: int = 256 * 1024,
+    tls: ssl.SSLContext | None = None,
 ) -> RunningServer:
-    """Serve ``root`` over FTP; ``info["commands"]`` is the recorded command list."""
+    """Serve ``root`` over FTP; ``info["commands"]`` is the recorded command list.  With
+    ``tls`` (a server SSLContext): implicit FTPS (``ftps:``), the control connection and
+    every data connection TLS from their first byte (aioftp's ``ssl``)."""
     server = RecordingFTPServer(
         _Users(Path(root).resolve(), users or {}),
         break_retr_after=break_retr_after,
         block_size=block_size,
         idle_timeout=60,
         socket_timeout=30,
+        ssl=tls,
     )
     await server.start(host, port)
     bound_port = server.server.sockets[0].getsockname()[1]

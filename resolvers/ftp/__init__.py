@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import argparse
+from typing import TYPE_CHECKING, Any
 
 from omniurl.schemes.base import URL
 
@@ -31,7 +32,7 @@ __getattr__ = lazy.exports(
 )
 
 
-@register("ftp")
+@register("ftp", "ftps")
 class FTPResolver(Resolver):
     """``ftp://user:password@host:port/cwd1/cwd2/name;type=X``: login, CWDs, RETR or NLST."""
 
@@ -44,6 +45,21 @@ class FTPResolver(Resolver):
         from .executor import execute_ftp
 
         return await execute_ftp(plan, options)
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        g = parser.add_argument_group("ftp")
+        g.add_argument(
+            "--ftp-ssl",
+            action="store_true",
+            help="explicit TLS on ftp: URLs (AUTH TLS, then PBSZ 0 and PROT P: RFC 4217), "
+            "required: a server that refuses it is an error, never a plain fallback (curl's "
+            "--ssl-reqd); ftps: URLs are TLS from the first byte (port 990)",
+        )
+
+    @classmethod
+    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
+        return {"ftp_ssl": True} if getattr(args, "ftp_ssl", False) else {}
 
 
 __all__ = ["SESSIONS_KEY", "FTPResolver", "FTPSessions", "execute_ftp", "plan_ftp"]

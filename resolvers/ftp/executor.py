@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import mimetypes
 import socket
+import ssl
 from collections.abc import AsyncGenerator, AsyncIterator
 
 from omniurl.schemes.ftp import FTPURL
@@ -37,6 +38,7 @@ from ..plan import Plan, Step
 from ..policy import check_value
 from ..resource import Entry, Resource
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
+from ..tls import ResumingContext, resuming_context
 from .keys import SESSIONS_KEY, SessionKey
 from .planner import CONTEXT, FTPDetails, FTPRole, Password
 from .replies import (
@@ -53,7 +55,15 @@ from .replies import (
 from .sessions import FTPSessions
 
 #: The steps sent only over a new connection (RFC 1738 §3.2.5).
-_SETUP = (FTPRole.USER, FTPRole.PASS, FTPRole.CWD)
+_SETUP = (
+    FTPRole.AUTH,
+    FTPRole.TLS,
+    FTPRole.USER,
+    FTPRole.PASS,
+    FTPRole.PBSZ,
+    FTPRole.PROT,
+    FTPRole.CWD,
+)
 
 
 class Control:
@@ -66,6 +76,13 @@ class Control:
         self.writer = writer
         self.options = options
         self.replies: list[str] = []
+        #: The connection's TLS context when it speaks TLS (RFC 4217): data connections
+        #: use it too, resuming the control connection's session (see resolvers.tls).
+        self.tls: ResumingContext | None = None
+
+    def tls_session(self) -> ssl.SSLSession | None:
+        obj = self.writer.get_extra_info("ssl_object")
+        return None if obj is None else obj.session
 
     async def reply(self, what: str) -> Reply:
         """Read one reply (RFC 959 §4.2), bounded in lines, line length and time; what the
@@ -164,15 +181,31 @@ async def _ascii_to_local(chunks: AsyncGenerator[bytes, None]) -> AsyncIterator[
 async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Control:
     """Connect, read the greeting, log in and send the CWDs (the plan's setup steps)."""
     assert plan.host is not None and plan.port is not None
-    reader, writer = await net.open_tcp(plan.host, plan.port, options)
+    mode = plan.details_as(FTPDetails).tls
+    context = resuming_context(options) if mode is not None else None
+    tls_now = context if mode == "implicit" else None
+    reader, writer = await net.open_tcp(plan.host, plan.port, options, tls=tls_now)
     control = Control(reader, writer, options)
+    control.tls = context
     try:
         greeting = await control.reply("the greeting")
         if greeting.code == "120":
             greeting = await control.reply("the greeting")
         if greeting.code != "220":
             raise _fail(greeting, "the connection", "host")
+        auth = next((s for s in setup if s.role is FTPRole.AUTH), None)
+        if auth is not None and context is not None:
+            # RFC 4217 §4: AUTH TLS, 234, then the handshake on the control connection.
+            reply = await control.command(auth)
+            if reply.code != "234":
+                raise _fail(reply, "AUTH TLS (--ftp-ssl: TLS is required)", "host")
+            await net.start_tls(control.writer, plan.host, plan.port, context, options)
+            options.note("*", f"TLS started with {plan.host}")
         await _login(control, setup, options, plan)
+        for step in (s for s in setup if s.role in (FTPRole.PBSZ, FTPRole.PROT)):
+            reply = await control.command(step)  # RFC 4217 §8, §9: 200 expected
+            if not reply.code.startswith("2"):
+                raise _fail(reply, step.shown, "host")
         for step in (s for s in setup if s.role is FTPRole.CWD):
             reply = await control.command(step)
             if not reply.code.startswith("2"):
@@ -182,6 +215,70 @@ async def _new_connection(plan: Plan, options: Options, setup: list[Step]) -> Co
         await control.close()
         raise
     return control
+
+
+class DataChannel:
+    """A data connection: a plain socket (read with :func:`resolvers.net.recv_chunks`), or
+    the TLS streams over it (``PROT P``); reads bounded by the read timeout either way."""
+
+    def __init__(
+        self,
+        sock: socket.socket,
+        streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None,
+    ) -> None:
+        self.sock = sock
+        self.streams = streams
+
+    async def chunks(self, options: Options, what: str) -> AsyncIterator[bytes]:
+        if self.streams is None:
+            async for chunk in net.recv_chunks(self.sock, options, what=what):
+                yield chunk
+            return
+        reader = self.streams[0]
+        while True:
+            try:
+                async with asyncio.timeout(options.read_timeout):
+                    chunk = await reader.read(options.chunk_size)
+            except TimeoutError:
+                raise ResolveTimeout(
+                    f"timed out after {options.read_timeout:g} s reading {what}"
+                ) from None
+            except (ConnectionError, OSError) as exc:  # (ssl.SSLError is an OSError)
+                raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+            if not chunk:
+                return
+            yield chunk
+
+    def close(self) -> None:
+        if self.streams is not None:
+            with contextlib.suppress(OSError, RuntimeError):
+                self.streams[1].close()
+        self.sock.close()
+
+
+async def _data_tls(
+    sock: socket.socket,
+    context: ssl.SSLContext,
+    address: str,
+    port: int,
+    host: str,
+    options: Options,
+) -> DataChannel:
+    """The TLS handshake on a data connection (the certificate checked for the URL's host,
+    the control connection's session resumed: see :class:`resolvers.tls.ResumingContext`)."""
+    try:
+        streams = await net.with_timeout(
+            asyncio.open_connection(
+                sock=sock, ssl=context, server_hostname=net.tls_name(host), limit=2**16
+            ),
+            options.connect_timeout,
+            f"in the TLS handshake of the data connection to {address} port {port}",
+        )
+    except ssl.SSLError as exc:
+        raise net.tls_error(exc, address, port) from None
+    except (ConnectionError, OSError) as exc:
+        raise ConnectionClosed(f"the data connection broke in its TLS handshake: {exc}") from None
+    return DataChannel(sock, streams)
 
 
 def _by_role(plan: Plan) -> dict[FTPRole, Step]:
@@ -207,6 +304,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     transfer, quit_step = by_role[FTPRole.TRANSFER], by_role[FTPRole.QUIT]
     rest = by_role.get(FTPRole.REST)
     data: socket.socket | None = None
+    handshake: asyncio.Task[DataChannel] | None = None
     try:
         type_step = by_role.get(FTPRole.TYPE)
         if type_step is not None:
@@ -245,6 +343,14 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
                 f"cannot open the data connection to {address} port {port} (from the "
                 f"server's {reply.code} reply): {exc.message}"
             ) from None
+        if control.tls is not None:
+            # RFC 4217 §9 (PROT P): the data connection is TLS too, resuming the control
+            # connection's session.  The handshake runs beside the transfer command: vsftpd
+            # starts it after its 150 reply, aioftp only answers once it is done.
+            control.tls.session = control.tls_session()
+            handshake = asyncio.create_task(
+                _data_tls(data, control.tls, address, port, plan.host, options)
+            )
         if rest is not None:
             if rest.due(outcome):
                 outcome = ftp_rest_outcome((await control.command(rest)).code)
@@ -254,7 +360,12 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         reply = await control.command(transfer)
         if not transfer_started(reply.code):
             raise _fail(reply, transfer.shown, "name" if transfer.values else "cwd")
+        channel = DataChannel(data) if handshake is None else await handshake
     except BaseException:
+        if handshake is not None:
+            handshake.cancel()
+            with contextlib.suppress(BaseException):
+                (await handshake).close()
         if data is not None:
             data.close()
         await control.close()
@@ -262,7 +373,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
 
     ctl: Control = control
     size = announced_size(reply)
-    sock: socket.socket = data
+    sock = channel
 
     kept = False
 
@@ -292,7 +403,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
 
         async def entries() -> AsyncIterator[Entry]:
             try:
-                async for entry in _listing_entries(sock, options, plan, what):
+                async for entry in _listing_entries(sock.chunks(options, what), options, plan):
                     yield entry
                 await finish()
             finally:
@@ -319,7 +430,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     async def body() -> AsyncGenerator[bytes, None]:
         received = 0
         try:
-            async for chunk in net.recv_chunks(sock, options, what=what):
+            async for chunk in sock.chunks(options, what):
                 received += len(chunk)
                 yield chunk
             if expected is not None and received not in expected:
@@ -392,15 +503,13 @@ async def _nothing_missing(
 
 
 async def _listing_entries(
-    sock: socket.socket, options: Options, plan: Plan, what: str
+    chunks: AsyncIterator[bytes], options: Options, plan: Plan
 ) -> AsyncIterator[Entry]:
     """NLST's reply on the data connection, one name a line, as entries as they arrive."""
     url = plan.url
     assert isinstance(url, FTPURL)
     base = [*url.cwd, url.name] if url.name else list(url.cwd)
-    lines = split_lines(
-        net.recv_chunks(sock, options, what=what), options.max_line, what="listing line"
-    )
+    lines = split_lines(chunks, options.max_line, what="listing line")
     try:
         async for raw in lines:
             if not raw:

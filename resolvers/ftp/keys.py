@@ -10,8 +10,8 @@ from __future__ import annotations
 #: The ``Options.extra`` key that carries an :class:`~resolvers.ftp.sessions.FTPSessions`.
 SESSIONS_KEY = "ftp_sessions"
 
-#: (host, port, user octets, password octets, cwd segments as octets): RFC 1738 §3.2.5 — a
-#: kept connection is reused only in exactly the state a new one would reach.
-SessionKey = tuple[str, int, bytes, bytes, tuple[bytes, ...]]
+#: (host, port, user octets, password octets, cwd segments as octets, TLS mode): RFC 1738
+#: §3.2.5 — a kept connection is reused only in exactly the state a new one would reach.
+SessionKey = tuple[str, int, bytes, bytes, tuple[bytes, ...], str]
 
 __all__ = ["SESSIONS_KEY", "SessionKey"]

@@ -65,8 +65,12 @@ MASK = "****"
 class FTPRole(Role):
     """What each FTP step is for; the executor finds its steps by these."""
 
+    AUTH = "auth"
+    TLS = "tls"
     USER = "user"
     PASS = "pass"
+    PBSZ = "pbsz"
+    PROT = "prot"
     CWD = "cwd"
     TYPE = "type"
     SIZE = "size"
@@ -169,6 +173,10 @@ class FTPDetails:
     #: Whether ``-C`` can continue it (not a listing), and at which byte.
     resumable: bool
     offset: int
+    #: TLS (RFC 4217): None, "implicit" (ftps:, port 990: TLS from the first byte) or
+    #: "explicit" (``AUTH TLS`` on ftp:, ``--ftp-ssl``); data connections are then protected
+    #: too (``PBSZ 0``, ``PROT P``), resuming the control connection's TLS session.
+    tls: str | None = None
 
 
 def _on_new_connection(step: Step) -> Step:
@@ -194,7 +202,10 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     typecode = (ftp.typecode or "").lower() or None
     if typecode not in (None, "a", "i", "d"):
         raise PlanError(f";type={ftp.typecode} is not a, i or d (§3.2.2)", component="typecode")
-    steps = login_steps(ftp, options)
+    tls = "implicit" if ftp.scheme == "ftps" else ("explicit" if options.get(FTP_SSL_KEY) else None)
+    steps = tls_steps(ftp.hostname, tls, before_login=True)
+    steps += login_steps(ftp, options)
+    steps += tls_steps(ftp.hostname, tls, before_login=False)
     for index, segment in enumerate(ftp.cwd):
         steps.append(
             Step.line(
@@ -268,12 +279,15 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         )
     )
     port = ftp.effective_port
+    user_step = next(s for s in steps if s.role is FTPRole.USER)
+    pass_step = next(s for s in steps if s.role is FTPRole.PASS)
     key: SessionKey = (
         ftp.hostname,
         port or 21,
-        steps[0].data[5:],
-        steps[1].data[5:],
-        tuple(s.data[4:] for s in steps[2:setup]),
+        user_step.data[5:],
+        pass_step.data[5:],
+        tuple(s.data[4:] for s in steps[:setup] if s.role is FTPRole.CWD),
+        tls or "",
     )
     return Plan(
         url=url,
@@ -290,12 +304,35 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             name=ftp.name,
             resumable=not listing,
             offset=offset if not listing else 0,
+            tls=tls,
         ),
     )
 
 
+#: ``Options.extra`` key: explicit TLS on ftp: URLs (``AUTH TLS``, RFC 4217; ``--ftp-ssl``,
+#: curl's ``--ssl-reqd``: a server that refuses it is an error, never a plain fallback).
+FTP_SSL_KEY = "ftp_ssl"
+
+
+def tls_steps(host: str, tls: str | None, *, before_login: bool) -> list[Step]:
+    """RFC 4217's steps: ``AUTH TLS`` and the handshake before the login (implicit TLS:
+    the handshake only); ``PBSZ 0`` and ``PROT P`` after it (§8, §9), so that every data
+    connection is protected too."""
+    if tls is None:
+        return []
+    if not before_login:
+        return [Step.line("PBSZ 0", role=FTPRole.PBSZ), Step.line("PROT P", role=FTPRole.PROT)]
+    handshake = Step(
+        b"", f"TLS handshake with {host} (its certificate verified)", kind="info", role=FTPRole.TLS
+    )
+    if tls == "implicit":
+        return [handshake]
+    return [Step.line("AUTH TLS", role=FTPRole.AUTH), handshake]
+
+
 __all__ = [
     "CONTEXT",
+    "FTP_SSL_KEY",
     "MASK",
     "FTPDetails",
     "FTPRole",
@@ -305,4 +342,5 @@ __all__ = [
     "guess_type",
     "login_steps",
     "plan_ftp",
+    "tls_steps",
 ]

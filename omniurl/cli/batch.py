@@ -17,6 +17,7 @@ batch's exit status — the terminal side of :func:`omniurl.batch.fetch_many`.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 import time
@@ -150,6 +151,7 @@ async def run_batch(
     stderr: TextIO | None = None,
     resume: bool = False,
     total: int | None = None,
+    results: AsyncIterator[FetchResult] | None = None,
 ) -> int:
     """Fetch every URL; write the manifest; return the batch's exit status.  ``total`` (when
     known) makes the progress line say "done of total"."""
@@ -157,15 +159,16 @@ async def run_batch(
     tally = Tally(total)
     rows = Manifest(manifest)
     last_draw = 0.0
-    results: AsyncIterator[FetchResult] = fetch_many(
-        urls,
-        options=options,
-        concurrency=concurrency,
-        per_host=per_host,
-        output_dir=output_dir,
-        opener=opener,
-        resume=resume,
-    )
+    if results is None:
+        results = fetch_many(
+            urls,
+            options=options,
+            concurrency=concurrency,
+            per_host=per_host,
+            output_dir=output_dir,
+            opener=opener,
+            resume=resume,
+        )
     try:
         async for result in results:
             tally.add(result)
@@ -188,6 +191,40 @@ async def run_batch(
     return tally.status
 
 
+async def _on_dask(
+    urls: Iterable[str],
+    options: Options,
+    scheduler: str,
+    *,
+    concurrency: int,
+    per_host: int,
+    output_dir: str | None,
+) -> AsyncIterator[FetchResult]:
+    """``--dask``: the batch on a cluster (omniurl.integrations.dask), its rows as the
+    single-machine batch's, in input order."""
+    try:
+        from omniurl.integrations.dask import run_cli
+    except ImportError as exc:
+        raise ConfigurationError(
+            f"--dask needs the dask extra: pip install 'omniurl[dask]' ({exc.name} is missing)",
+            component="dask",
+        ) from None
+    rows = await asyncio.to_thread(
+        lambda: list(
+            run_cli(
+                list(urls),
+                options,
+                scheduler=scheduler,
+                concurrency=concurrency,
+                per_host=per_host,
+                output_dir=output_dir,
+            )
+        )
+    )
+    for row in rows:
+        yield row
+
+
 def _clear(err: TextIO, show_progress: bool) -> None:
     if show_progress:
         err.write("\r\x1b[K")
@@ -202,6 +239,7 @@ def is_batch(args: argparse.Namespace) -> bool:
         or args.parallel
         or args.output_dir is not None
         or args.manifest is not None
+        or getattr(args, "dask", None) is not None
     )
 
 
@@ -244,6 +282,26 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
     urls = url_source(args.urls, args.input)
     silent = bool(getattr(args, "silent", False))
     show = sys.stderr.isatty() and not silent
+    scheduler = getattr(args, "dask", None)
+    if scheduler is not None:
+        return await run_batch(
+            urls,
+            options,
+            concurrency=args.parallel_max if args.parallel else 1,
+            per_host=args.parallel_max_host,
+            output_dir=folder,
+            manifest=args.manifest,
+            show_progress=False,
+            quiet=silent,
+            results=_on_dask(
+                urls,
+                options,
+                scheduler,
+                concurrency=args.parallel_max,
+                per_host=args.parallel_max_host,
+                output_dir=folder,
+            ),
+        )
     return await run_batch(
         urls,
         options,

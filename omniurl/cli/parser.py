@@ -133,6 +133,13 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
         help="write one JSON line per URL to FILE as each finishes (url, ok, error_type, "
         "error_message, exit_status, bytes, sha256, media_type, elapsed, chain, path)",
     )
+    g.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help="run the batch on a Dask cluster: a scheduler address (tcp://host:8786) or "
+        "local:N for a local cluster of N worker processes; URLs are partitioned by server "
+        "so --parallel-max-host holds across workers (pip install 'omniurl[dask]')",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

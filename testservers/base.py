@@ -23,6 +23,7 @@ from .catalog import BUILTIN_SERVERS
 BUILTIN_MODULES: tuple[str, ...] = (
     "omniurl.testservers.ftp",
     "omniurl.testservers.ftp_tls",
+    "omniurl.testservers.adversary.server",
     "omniurl.testservers.http",
     "omniurl.testservers.gopher",
     "omniurl.testservers.nntp",

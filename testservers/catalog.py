@@ -10,10 +10,37 @@ from __future__ import annotations
 #: Built-in server name -> (the module whose import registers it, its one-line help).  The
 #: help is the same text the module passes to ``@register`` (a test checks that they agree),
 #: and every module of ``testservers.base.BUILTIN_MODULES`` is here.
+#: The adversary server's modes (``serve adversary --mode``), named here for ``--help``
+#: without importing the server (a test checks they are exactly its modes).
+ADVERSARY_MODES: tuple[str, ...] = (
+    "endless-nntp-over",
+    "escape-ftp-550",
+    "escape-gopher-error",
+    "ftp-220-flood",
+    "ftp-short",
+    "gopher-plus-moved",
+    "http-100-flood",
+    "http-redirect-dotfile",
+    "huge-ftp-nlst",
+    "huge-gopher-menu",
+    "huge-nntp-list",
+    "trickle-ftp-greeting",
+    "trickle-gopher-menu",
+    "trickle-gopher-text",
+    "trickle-http-body",
+    "trickle-http-headers",
+    "trickle-http-status",
+    "trickle-nntp-greeting",
+)
+
 BUILTIN_SERVERS: dict[str, tuple[str, str]] = {
     "ftp": (
         "omniurl.testservers.ftp",
         "serve a directory over FTP (aioftp + NLST/SIZE/NOOP; anonymous login)",
+    ),
+    "adversary": (
+        "omniurl.testservers.adversary.server",
+        "misbehave on purpose: trickles, floods, huge listings, lies (--mode)",
     ),
     "ftp-tls": (
         "omniurl.testservers.ftp_tls",

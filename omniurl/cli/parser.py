@@ -315,6 +315,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
     p.add_argument("--port", type=int, default=0, help="port (0: any free port)")
+    p.add_argument(
+        "--tls",
+        action="store_true",
+        help="gopher, ftp, nntp: speak TLS with a throw-away certificate (gophers:, ftps: "
+        "implicit, nntp STARTTLS; its CA is written to a file to pass to --cacert)",
+    )
+    a = p.add_argument_group("adversary")
+    a.add_argument(
+        "--mode",
+        help="how the adversary server misbehaves: " + ", ".join(catalog.ADVERSARY_MODES),
+    )
+    a.add_argument("--count", type=int, help="entries of a huge listing (10000000)")
+    a.add_argument("--interval", type=float, help="seconds between trickled bytes (1.5)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(

@@ -15,10 +15,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from omniurl import testservers
 
     async def run() -> None:
-        server = await testservers.start(args.name, Path(args.root), host=args.host, port=args.port)
+        extra: dict[str, object] = {
+            k: v for k in ("mode", "count", "interval") if (v := getattr(args, k, None)) is not None
+        }
+        trust = ""
+        if getattr(args, "tls", False):
+            context, ca_file = _throwaway_tls(args.name)
+            extra["tls"] = context
+            trust = f"; trust its certificate with --cacert {ca_file}"
+        server = await testservers.start(
+            args.name, Path(args.root), host=args.host, port=args.port, **extra
+        )
         sys.stderr.write(
             f"omniurl: {args.name} server on {server.transport} {server.netloc}, serving "
-            f"{args.root}; Ctrl-C stops it\n"
+            f"{args.root}{trust}; Ctrl-C stops it\n"
         )
         try:
             await asyncio.Event().wait()
@@ -29,11 +39,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
         asyncio.run(run())
     except KeyboardInterrupt:
         return EXIT_OK
+    except (ValueError, TypeError) as exc:  # an unknown --mode, an option this server lacks
+        sys.stderr.write(f"omniurl: cannot serve {args.name}: {exc}\n")
+        return EXIT_FAILURE
     except OSError as exc:  # the port is in use, the address is not ours, no such folder
         where = f"{args.host}:{args.port}" if args.port else args.host
         sys.stderr.write(f"omniurl: cannot serve {args.name} on {where}: {exc.strerror or exc}\n")
         return EXIT_FAILURE
     return EXIT_OK
+
+
+def _throwaway_tls(name: str) -> tuple[object, str]:
+    """A certificate for 127.0.0.1 from a throw-away CA (trustme), and the CA's file."""
+    import ssl
+    import tempfile
+
+    if name not in ("gopher", "ftp", "nntp", "ftp-tls"):
+        raise ValueError(f"--tls: the {name} server has no TLS mode (gopher, ftp, nntp do)")
+    try:
+        import trustme
+    except ImportError:
+        raise ValueError("--tls needs trustme (pip install 'omniurl[test]')") from None
+    ca = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1", "localhost").configure_cert(context)
+    with tempfile.NamedTemporaryFile(prefix="omniurl-ca-", suffix=".pem", delete=False) as f:
+        path = f.name
+    ca.cert_pem.write_to_path(path)
+    return context, path
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

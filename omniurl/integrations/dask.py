@@ -208,9 +208,7 @@ def fetch(
     return to_frame(bag) if as_frame else bag
 
 
-def _flatten_and_run(
-    partitions: list[list[tuple[int, str]]], **kw: Any
-) -> list[dict[str, Any]]:
+def _flatten_and_run(partitions: list[list[tuple[int, str]]], **kw: Any) -> list[dict[str, Any]]:
     """A bag partition holds one host-group list (from_sequence): run it.  (``target`` is
     the output: dask's map_partitions keeps the name ``output`` for itself.)"""
     target = kw.pop("target")
@@ -225,10 +223,7 @@ def to_frame(records: db.Bag) -> Any:
     import pandas as pd
 
     meta = pd.DataFrame(
-        {
-            field.name: pd.Series(dtype=field.type.to_pandas_dtype())
-            for field in MANIFEST_SCHEMA
-        }
+        {field.name: pd.Series(dtype=field.type.to_pandas_dtype()) for field in MANIFEST_SCHEMA}
     )
     return records.to_dataframe(meta=meta)
 

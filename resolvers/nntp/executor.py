@@ -397,7 +397,9 @@ def _within(count: int, limit: int, what: str) -> None:
     """A reply longer than what was asked for is refused, never held (a server can send an
     OVER reply that never ends): :class:`LimitExceeded` at the first entry too many."""
     if count > limit:
-        raise LimitExceeded(f"{what}: the server sent more", component="newsgroup")
+        raise LimitExceeded(
+            f"{what}: the server sent more than {limit} entries", component="newsgroup"
+        )
 
 
 def _fill_range(step: Step, group: GroupInfo, plan: Plan) -> Step:

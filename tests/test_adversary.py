@@ -1,0 +1,162 @@
+"""Every ``omniurl serve adversary`` mode against the client: it ends within a bounded time
+with the right typed error (or the right safe behaviour), whatever the server does."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from omniurl import resolvers, testservers
+from omniurl.resolvers.errors import (
+    ConnectionClosed,
+    DeadlineExceeded,
+    LimitExceeded,
+    NotFound,
+    ReplyError,
+    ResolveError,
+)
+from omniurl.resolvers.options import Options
+from omniurl.testservers import catalog
+from omniurl.testservers.adversary.modes import MODES
+
+
+def test_the_catalog_names_exactly_the_modes() -> None:
+    assert catalog.ADVERSARY_MODES == tuple(sorted(MODES))
+
+
+@pytest_asyncio.fixture
+async def adversary(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[testservers.RunningServer]:
+    mode, count = request.param
+    server = await testservers.start("adversary", tmp_path, mode=mode, count=count, interval=0.2)
+    yield server
+    await server.close()
+
+
+async def _drain(url: str, options: Options) -> object:
+    async with await resolvers.resolve(url, options) as res:
+        if res.kind == "listing":
+            return [e async for e in res.aiter_entries()]
+        return await res.read()
+
+
+async def _bounded(
+    url: str, options: Options, seconds: float = 15
+) -> tuple[BaseException | None, float]:
+    start = time.monotonic()
+    try:
+        await asyncio.wait_for(_drain(url, options), seconds)
+    except ResolveError as exc:
+        return exc, time.monotonic() - start
+    return None, time.monotonic() - start
+
+
+TRICKLES = [
+    ("trickle-gopher-text", "gopher://{}/0/slow"),
+    ("trickle-gopher-menu", "gopher://{}/1/"),
+    ("trickle-http-status", "http://{}/"),
+    ("trickle-http-headers", "http://{}/"),
+    ("trickle-http-body", "http://{}/"),
+    ("http-100-flood", "http://{}/"),
+    ("trickle-ftp-greeting", "ftp://{}/file.bin"),
+    ("ftp-220-flood", "ftp://{}/file.bin"),
+    ("trickle-nntp-greeting", "nntp://{}/omniurl.test/1"),
+]
+
+
+@pytest.mark.parametrize(
+    ("adversary", "url"),
+    [((mode, 0), url) for mode, url in TRICKLES],
+    ids=[mode for mode, _ in TRICKLES],
+    indirect=["adversary"],
+)
+async def test_a_trickle_or_flood_ends_at_max_time(
+    adversary: testservers.RunningServer, url: str
+) -> None:
+    error, elapsed = await _bounded(url.format(adversary.netloc), Options(max_time=1.5))
+    assert isinstance(error, (DeadlineExceeded, LimitExceeded)), repr(error)
+    assert elapsed < 4.0, elapsed
+
+
+LISTINGS = [
+    ("huge-gopher-menu", "gopher://{}/1/"),
+    ("huge-ftp-nlst", "ftp://{}/dir/"),
+    ("huge-nntp-list", "news://{}/*"),
+]
+
+
+@pytest.mark.parametrize(
+    ("adversary", "url"),
+    [((mode, 10**7), url) for mode, url in LISTINGS],
+    ids=[mode for mode, _ in LISTINGS],
+    indirect=["adversary"],
+)
+async def test_a_huge_listing_ends_at_max_entries(
+    adversary: testservers.RunningServer, url: str
+) -> None:
+    options = Options(max_entries=5000, stream_listings=True)
+    error, elapsed = await _bounded(url.format(adversary.netloc), options)
+    assert isinstance(error, LimitExceeded), repr(error)
+    assert "5000" in error.message
+    assert elapsed < 10
+
+
+@pytest.mark.parametrize("adversary", [("endless-nntp-over", 0)], indirect=True)
+async def test_an_endless_over_reply_is_refused(adversary: testservers.RunningServer) -> None:
+    options = Options(extra={"nntp_max_articles": 3})
+    error, _ = await _bounded(f"nntp://{adversary.netloc}/omniurl.test", options)
+    assert isinstance(error, LimitExceeded), repr(error)
+
+
+@pytest.mark.parametrize("adversary", [("ftp-short", 0)], indirect=True)
+async def test_a_short_ftp_transfer_is_a_typed_error(adversary: testservers.RunningServer) -> None:
+    error, _ = await _bounded(f"ftp://{adversary.netloc}/big.bin;type=i", Options())
+    assert isinstance(error, ConnectionClosed), repr(error)
+    assert "announced 1000000" in error.message
+
+
+@pytest.mark.parametrize(
+    ("adversary", "url", "kind"),
+    [
+        (("escape-gopher-error", 0), "gopher://{}/0/x", NotFound),
+        (("escape-ftp-550", 0), "ftp://{}/x.bin", NotFound),
+    ],
+    ids=["gopher", "ftp"],
+    indirect=["adversary"],
+)
+async def test_server_text_with_escapes_never_reaches_the_terminal_raw(
+    adversary: testservers.RunningServer, url: str, kind: type[ReplyError], tmp_path: Path
+) -> None:
+    from _ftphttp import run_cli
+
+    error, _ = await _bounded(url.format(adversary.netloc), Options())
+    assert isinstance(error, (kind, ReplyError)), repr(error)
+    status, _out, err = await run_cli("get", url.format(adversary.netloc))
+    assert status != 0 and b"\x1b" not in err and b"\x07" not in err, repr(err)
+
+
+@pytest.mark.parametrize("adversary", [("gopher-plus-moved", 0)], indirect=True)
+async def test_gopher_plus_moved_is_asked_again_as_gopher_plus(
+    adversary: testservers.RunningServer,
+) -> None:
+    data = await _drain(f"gopher://{adversary.netloc}/0/old%09%09+", Options())
+    assert data == b"the moved item\r\n"
+
+
+@pytest.mark.parametrize("adversary", [("http-redirect-dotfile", 0)], indirect=True)
+async def test_o_never_takes_a_redirects_dotfile_name(
+    adversary: testservers.RunningServer, tmp_path: Path
+) -> None:
+    from _ftphttp import run_cli
+
+    status, _out, err = await run_cli(
+        "get", "-O", "--output-dir", str(tmp_path), f"http://{adversary.netloc}/file.txt"
+    )
+    assert status == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]

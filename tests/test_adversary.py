@@ -26,7 +26,7 @@ from omniurl.testservers.adversary.modes import MODES
 
 
 def test_the_catalog_names_exactly_the_modes() -> None:
-    assert catalog.ADVERSARY_MODES == tuple(sorted(MODES))
+    assert tuple(sorted(MODES)) == catalog.ADVERSARY_MODES
 
 
 @pytest_asyncio.fixture

@@ -160,3 +160,38 @@ async def test_o_never_takes_a_redirects_dotfile_name(
     )
     assert status == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+@pytest.mark.parametrize(
+    ("adversary", "url"),
+    [
+        (("huge-nntp-list", 10**7), "news://{}/*"),
+        (("huge-gopher-menu", 10**7), "gopher://{}/1/"),
+        (("huge-ftp-nlst", 10**7), "ftp://{}/dir/"),
+    ],
+    ids=["nntp-list", "gopher-menu", "ftp-nlst"],
+    indirect=["adversary"],
+)
+async def test_listings_stream_their_first_entries_long_before_the_end(
+    adversary: testservers.RunningServer, url: str
+) -> None:
+    """10⁷ entries on offer: the first ten arrive at once, in bounded memory, and stopping
+    there ends the connection (the server is never read to its end)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    start = time.monotonic()
+    try:
+        seen = []
+        async with await resolvers.resolve(
+            url.format(adversary.netloc), Options(stream_listings=True)
+        ) as res:
+            async for entry in res.aiter_entries():
+                seen.append(entry.name)
+                if len(seen) == 10:
+                    break
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(seen) == 10 and time.monotonic() - start < 3
+    assert peak < 16 * 2**20, f"{peak / 2**20:.1f} MiB"

@@ -54,6 +54,9 @@ class _State(Seen):
 
     entries: list[Entry] | None = None
     metadata: dict[str, object] = field(default_factory=dict)
+    #: A listing's entries as they arrive, once its data block has begun (the rest of the
+    #: plan — QUIT — runs when the caller has read them all).
+    stream: AsyncIterator[Entry] | None = None
 
 
 async def execute(plan: Plan, options: Options) -> Resource:
@@ -77,6 +80,8 @@ async def execute(plan: Plan, options: Options) -> Resource:
                 continue  # AUTHINFO: sent on a 480 by the session; TLS: part of the connect
             elif isinstance(role, NNTPRole):
                 await _STEPS[role](plan, session, step, state, options)
+                if state.stream is not None:
+                    return _streamed(plan, session, state, plan.steps[index + 1 :])
             else:
                 raise PlanError(f"an NNTP plan step without an NNTP role: {step.shown}")
     except ReplyError:
@@ -93,6 +98,30 @@ async def execute(plan: Plan, options: Options) -> Resource:
         entries=state.entries or [],
         replies=session.replies,
         metadata=state.metadata,
+    )
+
+
+def _streamed(plan: Plan, session: NNTPSession, state: _State, rest: Sequence[Step]) -> Resource:
+    """A listing whose entries the caller reads as they arrive; the plan's last steps (QUIT)
+    follow the last entry.  A caller that stops early closes the connection instead."""
+    stream = state.stream
+    assert stream is not None
+
+    async def entries() -> AsyncIterator[Entry]:
+        try:
+            async for entry in stream:
+                yield entry
+            await _quit(session, rest)
+        finally:
+            await session.close()
+
+    return Resource(
+        plan,
+        kind="listing",
+        entry_stream=entries(),
+        replies=session.replies,
+        metadata=state.metadata,
+        close=session.close,
     )
 
 
@@ -204,10 +233,18 @@ async def _overview(
     if reply.code != 224:
         raise _unexpected(reply, role.upper(), component="newsgroup")
     group = _group_name(plan)
-    entries: list[Entry] = []
     asked = plan.details_as(NNTPDetails).max_articles
-    async for line in session.data_lines(f"the {role.upper()} listing"):
-        _within(len(entries) + 1, asked, f"{role.upper()} (asked for at most {asked} articles)")
+    state.stream = _overview_entries(plan, session, role.upper(), group, asked)
+
+
+async def _overview_entries(
+    plan: Plan, session: NNTPSession, verb: str, group: bytes, asked: int
+) -> AsyncIterator[Entry]:
+    """OVER/XOVER's lines as entries, as they arrive (a listing is never held whole)."""
+    count = 0
+    async for line in session.data_lines(f"the {verb} listing"):
+        count += 1
+        _within(count, asked, f"{verb} (asked for at most {asked} articles)")
         ov = parse_overview(line)
         info: dict[str, object] = {
             "number": ov.number,
@@ -220,15 +257,12 @@ async def _overview(
             "lines": ov.lines,
             "news_url": news_url_for_message_id(ov.message_id),
         }
-        entries.append(
-            Entry(
-                name=ov.subject or "(no subject)",
-                kind="article",
-                url=nntp_url(str(plan.host), int(plan.port or 119), group, ov.number),
-                info=info,
-            )
+        yield Entry(
+            name=ov.subject or "(no subject)",
+            kind="article",
+            url=nntp_url(str(plan.host), int(plan.port or 119), group, ov.number),
+            info=info,
         )
-    state.entries = entries
 
 
 async def _listgroup(
@@ -242,20 +276,22 @@ async def _listgroup(
     if reply.code != 211:
         raise _unexpected(reply, "LISTGROUP", component="newsgroup")
     group = _group_name(plan)
-    entries: list[Entry] = []
     asked = plan.details_as(NNTPDetails).max_articles
-    async for line in session.data_lines("the LISTGROUP listing"):
-        _within(len(entries) + 1, asked, f"LISTGROUP (asked for at most {asked} articles)")
-        number = parse_article_number(line)
-        entries.append(
-            Entry(
+
+    async def entries() -> AsyncIterator[Entry]:
+        count = 0
+        async for line in session.data_lines("the LISTGROUP listing"):
+            count += 1
+            _within(count, asked, f"LISTGROUP (asked for at most {asked} articles)")
+            number = parse_article_number(line)
+            yield Entry(
                 name=f"article {number}",
                 kind="article",
                 url=nntp_url(str(plan.host), int(plan.port or 119), group, number),
                 info={"number": number},
             )
-        )
-    state.entries = entries
+
+    state.stream = entries()
 
 
 async def _list(
@@ -271,38 +307,33 @@ async def _list(
         return
     if reply.code != 215:
         raise _unexpected(reply, step.shown)
-    entries: list[Entry] = []
-    held = 0
     limit = options.max_entries
     wildmat = plan.details_as(NNTPDetails).wildmat
     server = _server_prefix(plan)
-    async for line in session.data_lines("the list of newsgroups"):
-        held += len(line) + 64  # a group's Entry, roughly: bounded by max_buffered
-        if held > options.max_buffered:
-            raise LimitExceeded(
-                f"the list of newsgroups is larger than {options.max_buffered} bytes",
-                component="newsgroup",
-            )
-        if limit is not None:
-            _within(len(entries) + 1, limit, "the list of newsgroups (--max-entries)")
-        active = parse_active(line)
-        # an RFC 977 server listed every group: keep the wildmat's (RFC 3977 §4.2)
-        if (
-            role is NNTPRole.LIST
-            and wildmat is not None
-            and not wildmat_matches(wildmat, active.group)
-        ):
-            continue
-        url = news_url_for_group(active.group)
-        entries.append(
-            Entry(
+
+    async def entries() -> AsyncIterator[Entry]:
+        count = 0
+        async for line in session.data_lines("the list of newsgroups"):
+            active = parse_active(line)
+            # an RFC 977 server listed every group: keep the wildmat's (RFC 3977 §4.2)
+            if (
+                role is NNTPRole.LIST
+                and wildmat is not None
+                and not wildmat_matches(wildmat, active.group)
+            ):
+                continue
+            count += 1
+            if limit is not None:
+                _within(count, limit, "the list of newsgroups (--max-entries)")
+            url = news_url_for_group(active.group)
+            yield Entry(
                 name=active.group.decode("utf-8", "replace"),
                 kind="group",
                 url=url if server is None else server + url[len("news:") :],
                 info={"high": active.high, "low": active.low, "status": active.status},
             )
-        )
-    state.entries = entries
+
+    state.stream = entries()
 
 
 def _server_prefix(plan: Plan) -> str | None:

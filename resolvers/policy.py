@@ -155,12 +155,20 @@ class Policy:
     max_redirects: int = 10
     #: ``mailto:`` header fields allowed beyond :data:`MAILTO_HEADER_ALLOW` (lower case).
     allow_mail_headers: frozenset[str] = frozenset()
+    #: Hosts (names or address literals, lower case, as the URL writes them) the address
+    #: rule lets through although they resolve to non-public addresses (``--allow-host``).
+    allow_hosts: frozenset[str] = frozenset()
 
     def with_(self, **changes: object) -> Policy:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     def allowing_ports(self, ports: Iterable[int]) -> Policy:
         return replace(self, allow_ports=self.allow_ports | frozenset(ports))
+
+    def allowing_hosts(self, hosts: Iterable[str]) -> Policy:
+        """A policy that lets these hosts (names or addresses) resolve to any address."""
+        extra = frozenset(h.strip("[]").lower() for h in hosts)
+        return replace(self, allow_hosts=self.allow_hosts | extra)
 
     def allowing_mail_headers(self, names: Iterable[str]) -> Policy:
         """A policy that also lets ``mailto:`` URLs set these header fields."""
@@ -237,7 +245,12 @@ class Policy:
         """Refuse an address DNS gave for ``host`` that the policy forbids."""
         if self.allow_private_addresses:
             return
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        bare = address.split("%", 1)[0]
+        # Allowed by the URL's own host as written — never by the address it resolves to,
+        # or any spelling of that address ("0x7f.1", "2130706433") would pass too.
+        if self.allow_hosts and host.strip("[]").lower() in self.allow_hosts:
+            return
+        ip = ipaddress.ip_address(bare)
         if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
             ip = ip.ipv4_mapped
         if (

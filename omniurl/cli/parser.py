@@ -301,7 +301,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_batch_arguments(p)
     p.set_defaults(func=cmd_get)
 
-    servers = catalog.builtin()
+    servers = {
+        **catalog.builtin(),
+        "gateway": "every RFC 1738 scheme in a web browser, and a gopher/ftp/wais/nntp "
+        "proxy for lynx and curl (strict policy; pip install 'omniurl[gateway]')",
+    }
     p = sub.add_parser(
         "serve",
         help="run a local test server (" + ", ".join(servers) + ")",
@@ -320,6 +324,34 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="gopher, ftp, nntp: speak TLS with a throw-away certificate (gophers:, ftps: "
         "implicit, nntp STARTTLS; its CA is written to a file to pass to --cacert)",
+    )
+    gw = p.add_argument_group("gateway")
+    gw.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="let URLs name this host although it resolves to a loopback or private "
+        "address (the gateway's policy is --strict); repeatable",
+    )
+    gw.add_argument(
+        "--allow-port",
+        action="append",
+        default=[],
+        type=int,
+        metavar="N",
+        help="let URLs name this port although it is not the scheme's default; repeatable",
+    )
+    gw.add_argument("--smtp", metavar="HOST[:PORT]", help="send mailto: forms through this relay")
+    gw.add_argument(
+        "--max-concurrent", type=int, default=64, metavar="N", help="URLs resolved at once (64)"
+    )
+    gw.add_argument(
+        "--max-per-client",
+        type=int,
+        default=8,
+        metavar="N",
+        help="URLs resolved at once for one client address; beyond it, 429 (8)",
     )
     a = p.add_argument_group("adversary")
     a.add_argument(

@@ -12,6 +12,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     from pathlib import Path
 
+    if args.name == "gateway":
+        return _serve_gateway(args)
+
     from omniurl import testservers
 
     async def run() -> None:
@@ -45,6 +48,44 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as exc:  # the port is in use, the address is not ours, no such folder
         where = f"{args.host}:{args.port}" if args.port else args.host
         sys.stderr.write(f"omniurl: cannot serve {args.name} on {where}: {exc.strerror or exc}\n")
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def _serve_gateway(args: argparse.Namespace) -> int:
+    """``serve gateway``: uvicorn in the foreground (port 8080 unless --port)."""
+    try:
+        from omniurl.gateway import GatewayConfig
+        from omniurl.gateway.app import run
+    except ImportError as exc:
+        sys.stderr.write(
+            f"omniurl: the gateway needs its extra: pip install 'omniurl[gateway]' "
+            f"({exc.name} is missing)\n"
+        )
+        return EXIT_FAILURE
+    config = GatewayConfig(
+        allow_hosts=frozenset(args.allow_host),
+        allow_ports=frozenset(args.allow_port),
+        smtp=args.smtp,
+        max_concurrent=args.max_concurrent,
+        max_per_client=args.max_per_client,
+    )
+    port = args.port or 8080
+    sys.stderr.write(
+        f"omniurl: gateway on http://{args.host}:{port}/ (strict policy"
+        + (
+            f"; allowed hosts: {', '.join(sorted(config.allow_hosts))}"
+            if config.allow_hosts
+            else ""
+        )
+        + "); Ctrl-C stops it\n"
+    )
+    try:
+        run(config, args.host, port)
+    except KeyboardInterrupt:
+        return EXIT_OK
+    except (OSError, SystemExit) as exc:
+        sys.stderr.write(f"omniurl: cannot serve the gateway on {args.host}:{port}: {exc}\n")
         return EXIT_FAILURE
     return EXIT_OK
 

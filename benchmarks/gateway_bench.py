@@ -1,0 +1,165 @@
+"""Gateway load: N concurrent clients for S seconds through ``omniurl serve gateway`` in front
+of a local Gopher server, against direct fetches of the same item in the same run.
+
+    python benchmarks/gateway_bench.py                    # 200 clients, 30 s each phase
+    python benchmarks/gateway_bench.py --clients 50 --seconds 5 --json
+
+Figures: requests/s, p50/p99 latency for the gateway (HTTP GET of ``/gopher://…/0/item``,
+rendered as a page) and for direct fetches (omniurl's AsyncClient, one Gopher request each);
+the gateway process's peak RSS (goal: under 200 MiB) and its open file descriptors before
+and after the load (goal: none left open).  The load comes from this one Python process, so
+on a 2-core machine the client competes with the gateway for CPU: read the ratio, not the
+absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import ROOT, free_port, serving, wait_listening
+
+
+def fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def rss_peak_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def load(clients: int, seconds: float, one: object) -> list[float]:
+    latencies: list[float] = []
+    stop = time.monotonic() + seconds
+
+    async def worker() -> None:
+        while time.monotonic() < stop:
+            start = time.perf_counter()
+            await one()  # type: ignore[operator]
+            latencies.append(time.perf_counter() - start)
+
+    await asyncio.gather(*(worker() for _ in range(clients)))
+    return latencies
+
+
+def summary(latencies: list[float], seconds: float) -> dict[str, float]:
+    ordered = sorted(latencies)
+    return {
+        "requests": len(ordered),
+        "per_s": round(len(ordered) / seconds, 1),
+        "p50_ms": round(statistics.median(ordered) * 1000, 2),
+        "p99_ms": round(ordered[int(len(ordered) * 0.99) - 1] * 1000, 2),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--clients", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    import httpx
+
+    from omniurl.client import AsyncClient
+
+    root = Path(tempfile.mkdtemp(prefix="gateway-bench-"))
+    (root / "item.txt").write_text("a line of text\n" * 50)
+    gport, wport = free_port(), free_port()
+    gopher = [
+        sys.executable,
+        "-m",
+        "omniurl",
+        "serve",
+        "gopher",
+        "--root",
+        str(root),
+        "--port",
+        str(gport),
+    ]
+    gateway = [
+        sys.executable, "-m", "omniurl", "serve", "gateway", "--port", str(wport),
+        "--allow-host", "127.0.0.1", "--allow-port", str(gport),
+        # every simulated client comes from 127.0.0.1: the per-client limit would 429 them
+        "--max-per-client", str(args.clients), "--max-concurrent", str(args.clients),
+    ]  # fmt: skip
+    item = f"gopher://127.0.0.1:{gport}/0/item.txt"
+    with serving(gopher, gport):
+        proc = subprocess.Popen(
+            gateway, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            wait_listening(wport)
+            fds_before = fds(proc.pid)
+
+            async def run() -> tuple[list[float], list[float]]:
+                limits = httpx.Limits(
+                    max_connections=args.clients, max_keepalive_connections=args.clients
+                )
+                async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+                    url = f"http://127.0.0.1:{wport}/{item}"
+
+                    async def via_gateway() -> None:
+                        (await http.get(url)).raise_for_status()
+
+                    through = await load(args.clients, args.seconds, via_gateway)
+                async with AsyncClient() as client:
+
+                    async def direct() -> None:
+                        await client.get(item)
+
+                    plain = await load(args.clients, args.seconds, direct)
+                return through, plain
+
+            through, plain = asyncio.run(run())
+            time.sleep(1)
+            fds_after = fds(proc.pid)
+            peak = rss_peak_mib(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    figures = {
+        "clients": args.clients,
+        "seconds": args.seconds,
+        "gateway": summary(through, args.seconds),
+        "direct": summary(plain, args.seconds),
+        "gateway_peak_rss_mib": round(peak, 1),
+        "gateway_fds_before": fds_before,
+        "gateway_fds_after": fds_after,
+    }
+    figures["ratio_gateway_over_direct"] = round(
+        figures["gateway"]["per_s"] / max(figures["direct"]["per_s"], 1e-9), 2
+    )
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        g, d = figures["gateway"], figures["direct"]
+        print(f"{args.clients} clients, {args.seconds:g} s each, one gopher text item")
+        print(
+            f"  gateway  {g['per_s']:>9} req/s   p50 {g['p50_ms']:>8} ms   p99 {g['p99_ms']:>8} ms"
+        )
+        print(
+            f"  direct   {d['per_s']:>9} req/s   p50 {d['p50_ms']:>8} ms   p99 {d['p99_ms']:>8} ms"
+        )
+        print(f"  gateway / direct: {figures['ratio_gateway_over_direct']}x")
+        print(f"  gateway peak RSS {figures['gateway_peak_rss_mib']} MiB (goal < 200)")
+        print(f"  gateway fds: {fds_before} before, {fds_after} after")
+    ok = peak < 200 and fds_after <= fds_before
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,259 @@
+"""The gateway's ASGI application (Starlette): routes, bounds, and the proxy's absolute form.
+
+How a URL reaches the gateway, and how it is read back exactly:
+
+* ``/<url>`` as typed or linked: the URL is the request's *raw* path after the first "/"
+  (never percent-decoded: ``%09`` in a Gopher URL must stay ``%09``) and its query string —
+  the gateway's own links are the item's canonical URL after "/";
+* absolute form (a proxy request, ``GET gopher://h/1/ HTTP/1.1``): uvicorn's h11 hands the
+  target over whole; :class:`AbsoluteForm` turns it into the same ``/<url>``;
+* ``/_/…`` is the gateway's own: the URL box (``/_/go``), search forms (``/_/search``), the
+  mailto: form (``/_/send``), the style sheet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from omniurl import schemes
+from omniurl.resolvers import check, resolve
+from omniurl.resolvers.errors import (
+    InputNeeded,
+    NotFound,
+    PlanError,
+    PolicyError,
+    ResolveError,
+    ResolveTimeout,
+)
+from omniurl.schemes.errors import URLError
+
+from .config import GatewayConfig
+from .render import Pages, security_headers
+
+STATIC = Path(__file__).parent / "templates"
+
+
+class AbsoluteForm:
+    """Proxy requests: ``CONNECT`` refused (a gateway renders, it does not tunnel), and an
+    absolute-form target (``gopher://h/1/``) served as ``/gopher://h/1/``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            if scope["method"] == "CONNECT":
+                response = PlainTextResponse(
+                    "CONNECT is refused: this gateway renders URLs, it does not tunnel\n",
+                    status_code=405,
+                    headers={"Allow": "GET, HEAD, POST", **security_headers()},
+                )
+                await response(scope, receive, send)
+                return
+            path: str = scope["path"]
+            scope = dict(scope)
+            if not path.startswith("/"):
+                scope["raw_path"] = b"/" + scope.get("raw_path", path.encode("latin-1"))
+                scope["omniurl_proxy"] = True
+                path = "/" + path
+            if path != "/" and not path.startswith("/_/"):
+                # A URL to resolve: read from raw_path (target_of); routing must not see the
+                # decoded path, which may hold CR LF that no route pattern matches.
+                path = "/_/url"
+            scope["path"] = path
+        await self.app(scope, receive, send)
+
+
+class Limits:
+    """Requests resolved at once: in all (waiting at most ``queue_timeout``) and per
+    client address (beyond it: 429 at once)."""
+
+    def __init__(self, config: GatewayConfig) -> None:
+        self.config = config
+        self.all = asyncio.Semaphore(config.max_concurrent)
+        self.clients: dict[str, int] = {}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, client: str) -> AsyncIterator[bool]:
+        if self.clients.get(client, 0) >= self.config.max_per_client:
+            yield False
+            return
+        self.clients[client] = self.clients.get(client, 0) + 1
+        try:
+            try:
+                await asyncio.wait_for(self.all.acquire(), self.config.queue_timeout)
+            except TimeoutError:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                self.all.release()
+        finally:
+            self.clients[client] -= 1
+            if not self.clients[client]:
+                del self.clients[client]
+
+
+def target_of(request: Request) -> str:
+    """The URL a request names: the raw path after "/", and the query string."""
+    raw: bytes = request.scope.get("raw_path") or request.scope["path"].encode("utf-8")
+    url = raw.decode("utf-8", "surrogateescape")[1:]
+    query = request.scope.get("query_string", b"")
+    if query:
+        url += "?" + query.decode("utf-8", "surrogateescape")
+    return url
+
+
+def create_app(config: GatewayConfig | None = None) -> ASGIApp:
+    """The gateway as an ASGI application (``uvicorn`` runs it: ``omniurl serve gateway``)."""
+    config = config or GatewayConfig()
+    options = config.resolve_options()
+    pages = Pages(config)
+    limits = Limits(config)
+
+    def _pages_for(request: Request) -> Pages:
+        """A proxy client's pages link items by their own URLs and the gateway's forms by
+        its address (its page URL is the item's, so "/_/…" would name the item's host)."""
+        if not request.scope.get("omniurl_proxy"):
+            return pages
+        proxied = Pages.__new__(Pages)
+        proxied.__dict__.update(pages.__dict__)
+        server = request.scope.get("server") or ("127.0.0.1", 80)
+        proxied.base = f"http://{server[0]}:{server[1]}"
+        proxied.proxy = True
+        return proxied
+
+    async def index(request: Request) -> Response:
+        return pages.index()
+
+    async def style(request: Request) -> Response:
+        return Response(
+            (STATIC / "style.css").read_bytes(),
+            media_type="text/css",
+            headers=security_headers(),
+        )
+
+    async def go(request: Request) -> Response:
+        url = request.query_params.get("url", "").strip()
+        if not url:
+            return RedirectResponse("/", status_code=303, headers=security_headers())
+        return RedirectResponse("/" + _link_safe(url), status_code=303, headers=security_headers())
+
+    async def search(request: Request) -> Response:
+        """A search form's answer: the words appended as the scheme says (Gopher: after an
+        encoded TAB, §3.4; WAIS: ``?search``, §3.9)."""
+        url = request.query_params.get("url", "")
+        words = request.query_params.get("q", "")
+        try:
+            parsed = schemes.parse(url)
+        except URLError as exc:
+            return pages.refused(url, exc)
+        if parsed.scheme.startswith("gopher"):
+            target = str(parsed).split("%09", 1)[0] + "%09" + quote(words, safe="")
+        elif parsed.scheme == "wais":
+            target = str(parsed).split("?", 1)[0] + "?" + quote(words.replace(" ", "+"), safe="+")
+        else:
+            return pages.message(url, 400, "Not a search", "Only Gopher and WAIS URLs search.")
+        return RedirectResponse("/" + target, status_code=303, headers=security_headers())
+
+    async def send(request: Request) -> Response:
+        # (an urlencoded form of two fields: parsed here rather than with python-multipart)
+        raw = await request.body()
+        form = parse_qs(raw[: 1 << 20].decode("utf-8", "replace"), keep_blank_values=True)
+        url = form.get("url", [""])[0]
+        body = form.get("body", [""])[0]
+        if not config.smtp:
+            return pages.message(
+                url, 403, "Not sent", "This gateway was started without --smtp: it sends no mail."
+            )
+        async with limits.slot(_client(request)) as ok:
+            if not ok:
+                return pages.busy(url)
+            send_options = options.with_(extra={**options.extra, "mailto_body": body})
+            try:
+                async with asyncio.timeout(config.max_time):
+                    resource = await resolve(url, send_options)
+                    await resource.aclose()
+            except (URLError, PolicyError) as exc:
+                return pages.refused(url, exc)
+            except (ResolveError, TimeoutError) as exc:
+                return pages.upstream_error(url, exc)
+        return pages.message(url, 200, "Sent", f"The message to {url} was handed to the relay.")
+
+    async def show(request: Request) -> Response:
+        url = target_of(request)
+        pages = _pages_for(request)
+        if not url:
+            return pages.index()
+        try:
+            plan = check(url, options)  # the policy, before anything is sent
+        except InputNeeded as exc:
+            return pages.search_form(url, exc.message)
+        except (URLError, PolicyError) as exc:
+            return pages.refused(url, exc)
+        except PlanError as exc:
+            return pages.message(url, 400, "Cannot resolve", exc.message)
+        if plan.scheme in ("telnet", "tn3270"):
+            return pages.telnet(url, plan)
+        if plan.scheme == "mailto":
+            return await pages.compose(url, options)
+        async with limits.slot(_client(request)) as ok:
+            if not ok:
+                return pages.busy(url)
+            try:
+                async with asyncio.timeout(config.max_time):
+                    resource = await resolve(url, options)
+            except InputNeeded as exc:
+                return pages.search_form(url, exc.message)
+            except (URLError, PolicyError) as exc:
+                return pages.refused(url, exc)
+            except NotFound as exc:
+                return pages.upstream_error(url, exc, status=404)
+            except (ResolveTimeout, TimeoutError) as exc:
+                return pages.upstream_error(url, exc, status=504)
+            except ResolveError as exc:
+                return pages.upstream_error(url, exc)
+            return await pages.render(url, resource)
+
+    routes = [
+        Route("/", index),
+        Route("/_/style.css", style),
+        Route("/_/go", go),
+        Route("/_/search", search),
+        Route("/_/send", send, methods=["POST"]),
+        Route("/_/url", show, methods=["GET", "HEAD"]),
+    ]
+    return AbsoluteForm(Starlette(routes=routes))
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+def _link_safe(url: str) -> str:
+    """A typed URL as a gateway path: as it is, but for characters no path may hold raw."""
+    return quote(
+        url, safe="".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"<>\\^`{|}#')
+    )
+
+
+def run(config: GatewayConfig, host: str, port: int, **kw: Any) -> None:
+    """Serve until interrupted (h11: only it hands an absolute-form target over whole)."""
+    import uvicorn
+
+    uvicorn.run(create_app(config), host=host, port=port, http="h11", log_level="warning", **kw)
+
+
+__all__ = ["AbsoluteForm", "create_app", "run", "target_of"]

@@ -1,0 +1,319 @@
+"""What the gateway shows: a resource as a page (Jinja2, autoescaped) or as a download.
+
+Server text never reaches a page unescaped (a Gopher display string or a news subject may
+hold ``<script>``: Jinja2's autoescaping, and a Content-Security-Policy that allows no script
+at all), nor a response header unsanitized (the media type must be a plain ``type/subtype``,
+the download's file name comes from the URL, RFC 6266-encoded).  What is rendered is bounded
+(:class:`GatewayConfig`): a larger text is streamed as a download, a longer listing cut.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+
+from omniurl.resolvers.plan import Plan
+from omniurl.resolvers.resource import Entry, Resource
+
+from .config import GatewayConfig
+
+#: No script, no plugin, no frame; styles and images from the gateway only (RFC 7762 §2).
+CSP = (
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+    "base-uri 'none'; frame-ancestors 'none'"
+)
+_MEDIA_TYPE = re.compile(r"[A-Za-z0-9!#$&^_.+-]{1,64}/[A-Za-z0-9!#$&^_.+-]{1,64}")
+#: The marker shown before each listing entry, by its kind.
+MARKERS = {
+    "menu": "[MENU]",
+    "directory": "[DIR]",
+    "file": "[TEXT]",
+    "text": "[TEXT]",
+    "search": "[SEARCH]",
+    "binary": "[BIN]",
+    "image": "[IMG]",
+    "gif": "[IMG]",
+    "html": "[HTML]",
+    "sound": "[SND]",
+    "telnet": "[TELNET]",
+    "tn3270": "[TN3270]",
+    "info": "",
+    "article": "[ART]",
+    "group": "[GROUP]",
+    "entry": "[ENTRY]",
+    "document": "[DOC]",
+    "link": "[LINK]",
+    "error": "[ERR]",
+}
+
+
+def security_headers() -> dict[str, str]:
+    return {
+        "Content-Security-Policy": CSP,
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
+def gateway_link(url: str | None, *, proxy: bool = False) -> str | None:
+    """The gateway's link to ``url``: the URL after "/" (as the gateway reads it back); for
+    a proxy client (lynx with gopher_proxy) the URL itself, which it asks the proxy for."""
+    if not url or ":" not in url:
+        return None
+    if proxy:
+        return url
+    return "/" + quote(
+        url, safe="".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"<>\\^`{|}#')
+    )
+
+
+def media_type_of(resource: Resource) -> str:
+    """The media type for a header: a plain type/subtype, or application/octet-stream."""
+    media = (resource.media_type or "").split(";", 1)[0].strip()
+    return media if _MEDIA_TYPE.fullmatch(media) else "application/octet-stream"
+
+
+def download_name(url: str) -> str:
+    from omniurl.batch import output_name
+
+    try:
+        from omniurl import schemes
+
+        return output_name(schemes.parse(url))
+    except Exception:
+        return "download"
+
+
+@dataclass
+class EntryView:
+    name: str
+    marker: str
+    css: str
+    url: str | None
+    href: str | None
+    detail: str
+    search: bool
+
+
+def _view(entry: Entry, proxy: bool = False) -> EntryView:
+    info = entry.info
+    details = []
+    for key in ("score", "size", "modify", "from", "date"):
+        if info.get(key) not in (None, ""):
+            details.append(f"{key} {info[key]}")
+    search = entry.kind == "search" and bool(entry.url)
+    return EntryView(
+        name=entry.name,
+        marker=MARKERS.get(entry.kind, f"[{entry.kind[:8].upper()}]"),
+        css=re.sub(r"[^a-z0-9-]", "", entry.kind.lower()) or "entry",
+        url=entry.url,
+        href=None if search else gateway_link(entry.url, proxy=proxy),
+        detail="; ".join(details),
+        search=search,
+    )
+
+
+class Pages:
+    def __init__(self, config: GatewayConfig) -> None:
+        self.config = config
+        #: The gateway's own address for its forms and style sheet: "" (relative) for a
+        #: browser, ``http://host:port`` for a proxy client, whose page URL is the item's.
+        self.base = ""
+        self.proxy = False
+        self.env = Environment(
+            loader=FileSystemLoader(Path(__file__).parent / "templates"),
+            autoescape=select_autoescape(["html"], default=True),
+        )
+
+    def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        context.setdefault("base", self.base)
+        html = self.env.get_template(template).render(**context)
+        return HTMLResponse(html, status_code=status, headers=security_headers())
+
+    def index(self) -> Response:
+        return self.page("index.html")
+
+    def message(
+        self, url: str, status: int, title: str, message: str, **extra: Any
+    ) -> HTMLResponse:
+        css = "error" if status >= 400 else "ok"
+        return self.page(
+            "message.html", status, url=url, title=title, message=message, css=css, **extra
+        )
+
+    def refused(self, url: str, exc: Any) -> HTMLResponse:
+        """A refusal (policy or syntax): 403, naming the rule; nothing was sent upstream."""
+        return self.message(
+            url,
+            403,
+            "Refused",
+            f"{exc.message} — nothing was sent.",
+            rule=type(exc).__name__,
+            component=getattr(exc, "component", None),
+        )
+
+    def busy(self, url: str) -> HTMLResponse:
+        return self.message(url, 429, "Busy", "Too many requests at once; try again shortly.")
+
+    def upstream_error(self, url: str, exc: Any, status: int = 502) -> HTMLResponse:
+        title = {404: "Not found", 504: "Timed out"}.get(status, "Upstream error")
+        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        return self.message(url, status, title, message, rule=type(exc).__name__)
+
+    def search_form(self, url: str, prompt: str) -> HTMLResponse:
+        return self.page("search.html", url=url, prompt=prompt)
+
+    def telnet(self, url: str, plan: Plan) -> HTMLResponse:
+        return self.message(
+            url,
+            200,
+            "A telnet session",
+            "This URL names an interactive session, which a web page cannot hold. "
+            "Connect with a telnet client:",
+            command=f"telnet {plan.host} {plan.port}",
+        )
+
+    async def compose(self, url: str, options: Any) -> HTMLResponse:
+        from omniurl import schemes
+        from omniurl.resolvers import resolve
+
+        parsed: Any = schemes.parse(url)
+        draft = ""
+        resource = await resolve(
+            url, options.with_(extra={k: v for k, v in options.extra.items() if k != "smtp"})
+        )
+        try:
+            draft = (await resource.read())[: self.config.max_render_bytes].decode(
+                "utf-8", "replace"
+            )
+        finally:
+            await resource.aclose()
+        body = next((v for n, v in parsed.headers if n.lower() == "body"), "")
+        headers = [(n, v) for n, v in parsed.headers if n.lower() != "body"]
+        return self.page(
+            "mailto.html",
+            url=url,
+            to=parsed.address,
+            headers=headers,
+            body=body,
+            can_send=bool(self.config.smtp),
+            draft=draft,
+        )
+
+    async def render(self, url: str, resource: Resource) -> Response:
+        if resource.kind == "listing":
+            return await self._listing(url, resource)
+        media = media_type_of(resource)
+        if media.startswith(("text/", "message/")) and not media.startswith("text/html"):
+            return await self._text(url, resource, media)
+        return self._download(url, resource, media)
+
+    async def _listing(self, url: str, resource: Resource) -> Response:
+        views: list[EntryView] = []
+        truncated = False
+        try:
+            async for entry in resource.aiter_entries():
+                if len(views) >= self.config.max_entries:
+                    truncated = True
+                    break
+                views.append(_view(entry, self.proxy))
+        finally:
+            await resource.aclose()
+        return self.page("listing.html", url=url, entries=views, truncated=truncated)
+
+    async def _text(self, url: str, resource: Resource, media: str) -> Response:
+        limit = self.config.max_render_bytes
+        held = bytearray()
+        chunks = resource.__aiter__()
+        try:
+            async for chunk in chunks:
+                held += chunk
+                if len(held) > limit:
+                    return self._download(url, resource, media, prefix=bytes(held), chunks=chunks)
+        except BaseException:
+            await resource.aclose()
+            raise
+        await resource.aclose()
+        text = bytes(held).decode("utf-8", "replace")
+        headers: list[tuple[str, dict[str, str | None]]] = []
+        if media == "message/rfc822" or url.startswith(("news:", "nntp:", "snews:")):
+            head, _, rest = text.replace("\r\n", "\n").partition("\n\n")
+            headers = [
+                (n, {**v, "href": gateway_link(v["href"], proxy=self.proxy)})
+                for n, v in _article_headers(head)
+            ]
+            text = rest if headers else text
+        return self.page("text.html", url=url, text=text, headers=headers)
+
+    def _download(
+        self,
+        url: str,
+        resource: Resource,
+        media: str,
+        *,
+        prefix: bytes = b"",
+        chunks: AsyncIterator[bytes] | None = None,
+    ) -> Response:
+        source = chunks if chunks is not None else resource.__aiter__()
+
+        async def body() -> AsyncIterator[bytes]:
+            try:
+                if prefix:
+                    yield prefix
+                async for chunk in source:
+                    yield chunk
+            finally:
+                await resource.aclose()
+
+        name = download_name(url)
+        inline = media.startswith("image/")
+        disposition = "inline" if inline else "attachment"
+        ascii_name = re.sub(r"[^A-Za-z0-9._-]", "_", name) or "download"
+        headers = {
+            **security_headers(),
+            "Content-Disposition": f'{disposition}; filename="{ascii_name}"; '
+            f"filename*=UTF-8''{quote(name, safe='')}",
+        }
+        return StreamingResponse(body(), media_type=media, headers=headers)
+
+
+def _article_headers(head: str) -> list[tuple[str, dict[str, str | None]]]:
+    """An article's Subject, From, Date and References (each reference a gateway link)."""
+    fields: dict[str, str] = {}
+    name = ""
+    for line in head.split("\n"):
+        if line[:1] in (" ", "\t") and name:
+            fields[name] += " " + line.strip()
+            continue
+        key, sep, value = line.partition(":")
+        if not sep:
+            return []
+        name = key.strip().lower()
+        fields[name] = value.strip()
+    out: list[tuple[str, dict[str, str | None]]] = []
+    for key in ("subject", "from", "date", "newsgroups", "message-id"):
+        if key in fields:
+            out.append((key.title(), {"text": fields[key], "href": None}))
+    for ref in fields.get("references", "").split():
+        if ref.startswith("<") and ref.endswith(">"):
+            mid = ref[1:-1]
+            out.append(
+                (
+                    "References",
+                    {
+                        "text": ref,
+                        "href": "news:" + quote(mid, safe="@!$&'()*+,;=:~.-_"),
+                    },
+                )
+            )
+    return out
+
+
+__all__ = ["CSP", "Pages", "download_name", "gateway_link", "media_type_of", "security_headers"]

@@ -1,0 +1,308 @@
+# ruff: noqa: E501
+"""``omniurl serve gateway``: pages, the proxy's absolute form, refusals with zero bytes
+upstream, escaping, headers — through httpx's ASGI transport against omniurl's servers, and
+through a real uvicorn with lynx and curl as proxy clients (skipped where absent)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import pytest_asyncio
+
+pytest.importorskip("starlette", reason="the [gateway] extra is not installed")
+pytest.importorskip("uvicorn", reason="the [gateway] extra is not installed")
+pytest.importorskip("jinja2", reason="the [gateway] extra is not installed")
+
+from omniurl import testservers  # noqa: E402
+from omniurl.gateway import GatewayConfig, create_app  # noqa: E402
+from omniurl.gateway.render import CSP  # noqa: E402
+from omniurl.testservers.recording import recording_of, start_recording  # noqa: E402
+
+HOSTILE_MENU = (
+    b"0<script>alert('menu')</script>\t/x\t127.0.0.1\t70\r\n"
+    b"i<img src=x onerror=alert(1)>\t\terror.host\t1\r\n"
+    b".\r\n"
+)
+
+
+@pytest_asyncio.fixture
+async def gopher(tmp_path: Path) -> AsyncIterator[testservers.RunningServer]:
+    (tmp_path / "pub").mkdir()
+    (tmp_path / "pub" / "hello.txt").write_text("Hello <b>gateway</b>\n")
+    (tmp_path / "pub" / "data.bin").write_bytes(bytes(range(256)) * 16)
+    (tmp_path / "gophermap").write_text("iWelcome\t\terror.host\t1\n1Pub\tpub\t127.0.0.1\t{port}\n")
+    server = await testservers.start("gopher", tmp_path)
+    (tmp_path / "gophermap").write_text(
+        f"iWelcome\t\terror.host\t1\n1Pub\t/pub\t127.0.0.1\t{server.port}\n"
+        f"7Search the texts\t/search\t127.0.0.1\t{server.port}\n"
+    )
+    yield server
+    await server.close()
+
+
+def client_for(*ports: int, **kw: Any) -> httpx.AsyncClient:
+    config = GatewayConfig(allow_hosts=frozenset({"127.0.0.1"}), allow_ports=frozenset(ports), **kw)
+    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    return httpx.AsyncClient(transport=transport, base_url="http://gateway.test")
+
+
+async def test_index_has_a_url_box_and_security_headers() -> None:
+    async with client_for() as client:
+        reply = await client.get("/")
+    assert reply.status_code == 200
+    assert 'action="/_/go"' in reply.text and 'name="url"' in reply.text
+    assert reply.headers["content-security-policy"] == CSP
+    assert "script-src" not in CSP and "default-src 'none'" in CSP
+    assert reply.headers["x-content-type-options"] == "nosniff"
+
+
+async def test_a_menu_renders_with_gateway_links_and_markers(
+    gopher: testservers.RunningServer,
+) -> None:
+    port = gopher.port
+    async with client_for(port) as client:
+        reply = await client.get(f"/gopher://127.0.0.1:{port}/1/")
+        sub = await client.get(f"/gopher://127.0.0.1:{port}/1/pub")
+    assert reply.status_code == 200
+    assert f'href="/gopher://127.0.0.1:{port}/1/pub"' in reply.text
+    assert "[DIR]" in reply.text and "Welcome" in reply.text
+    # a search item is a form, answered through /_/search
+    assert 'action="/_/search"' in reply.text
+    assert f'value="gopher://127.0.0.1:{port}/7/search"' in reply.text
+    assert f'href="/gopher://127.0.0.1:{port}/0/pub/hello.txt"' in sub.text
+
+
+async def test_text_is_escaped_in_pre(gopher: testservers.RunningServer) -> None:
+    async with client_for(gopher.port) as client:
+        reply = await client.get(f"/gopher://127.0.0.1:{gopher.port}/0/pub/hello.txt")
+    assert "<pre>Hello &lt;b&gt;gateway&lt;/b&gt;" in reply.text
+
+
+async def test_a_binary_is_a_download_with_a_safe_name(gopher: testservers.RunningServer) -> None:
+    async with client_for(gopher.port) as client:
+        reply = await client.get(f"/gopher://127.0.0.1:{gopher.port}/9/pub/data.bin")
+    assert reply.content == bytes(range(256)) * 16
+    assert reply.headers["content-disposition"].startswith('attachment; filename="data.bin"')
+    assert reply.headers["content-type"] == "application/octet-stream"
+
+
+async def test_a_search_form_answer_becomes_the_gopher_search() -> None:
+    async with client_for() as client:
+        reply = await client.get(
+            "/_/search", params={"url": "gopher://h.example/7/s", "q": "two words"}
+        )
+    assert reply.status_code == 303
+    assert reply.headers["location"] == "/gopher://h.example/7/s%09two%20words"
+
+
+async def test_a_hostile_menu_renders_as_text() -> None:
+    server = await start_recording(respond=lambda line: HOSTILE_MENU)
+    try:
+        async with client_for(server.port) as client:
+            reply = await client.get(f"/gopher://127.0.0.1:{server.port}/1/")
+        assert reply.status_code == 200
+        assert "<script>" not in reply.text and "&lt;script&gt;" in reply.text
+        assert "<img" not in reply.text and "&lt;img src=x onerror=alert(1)&gt;" in reply.text
+    finally:
+        await server.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "rule"),
+    [
+        ("/gopher://127.0.0.1:{port}/0a%0D%0AQUIT", "SchemeSyntaxError"),
+        ("/gopher://127.0.0.1:{port}/0a%09b%0D%0Ac", "SchemeSyntaxError"),
+        ("/gopher://127.0.0.1:{port}/0a%00b", "DelimiterRefused"),
+        ("/gopher://127.0.0.1:{port}/0a%09b%09c%0D%0A", "DelimiterRefused"),
+        ("/ftp://127.0.0.1:{port}/a%0D%0ADELE%20x", "DelimiterRefused"),
+        ("/nntp://127.0.0.1:{port}/a%0D%0APOST/1", "DelimiterRefused"),
+        ("/gopher://127.0.0.1:6379/1/", "PortRefused"),
+        ("/gopher://127.0.0.2:{port}/1/", "AddressRefused"),
+        ("/gopher://[::1]:{port}/1/", "AddressRefused"),
+        ("/gopher://0x7f.1:{port}/1/", "AddressRefused"),
+        ("/http://169.254.169.254/latest/meta-data/", "AddressRefused"),
+        ("/file:///etc/passwd", "SchemeRefused"),
+        ("/gopher://127.0.0.1:{port}/1/%zz", "EncodingError"),
+    ],
+)
+async def test_every_refusal_is_a_403_naming_the_rule_and_nothing_is_sent(
+    path: str, rule: str
+) -> None:
+    server = await start_recording()
+    try:
+        async with client_for(server.port) as client:
+            reply = await client.get(path.format(port=server.port))
+        assert reply.status_code == 403, reply.text
+        assert f"<code>{rule}</code>" in reply.text
+        await asyncio.sleep(0.05)
+        assert recording_of(server).received == b""  # zero bytes reached the listener
+    finally:
+        await server.close()
+
+
+async def test_strict_by_default_loopback_needs_allow_host(
+    gopher: testservers.RunningServer,
+) -> None:
+    transport = httpx.ASGITransport(
+        app=create_app(GatewayConfig(allow_ports=frozenset({gopher.port})))
+    )  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://g") as client:
+        reply = await client.get(f"/gopher://127.0.0.1:{gopher.port}/1/")
+    assert reply.status_code == 403 and "AddressRefused" in reply.text
+
+
+async def test_absolute_form_and_connect(gopher: testservers.RunningServer) -> None:
+    """A proxy request (absolute form) gets the page, its links the items' own URLs; a
+    CONNECT is refused."""
+    app = create_app(
+        GatewayConfig(allow_hosts=frozenset({"127.0.0.1"}), allow_ports=frozenset({gopher.port}))
+    )
+    url = f"gopher://127.0.0.1:{gopher.port}/1/pub"
+    sent: list[dict[str, Any]] = []
+
+    async def call(method: str, target: str) -> tuple[int, bytes]:
+        scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+            "scheme": "http", "path": target, "raw_path": target.encode(), "query_string": b"",
+            "root_path": "", "headers": [(b"host", b"127.0.0.1")], "client": ("127.0.0.1", 5),
+            "server": ("127.0.0.1", 8080),
+        }  # fmt: skip
+        sent.clear()
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)
+        status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+        return status, b"".join(
+            m.get("body", b"") for m in sent if m["type"] == "http.response.body"
+        )
+
+    status, body = await call("GET", url)
+    assert status == 200
+    assert f'href="gopher://127.0.0.1:{gopher.port}/0/pub/hello.txt"'.encode() in body
+    assert b'action="http://127.0.0.1:8080/_/go"' in body
+    status, body = await call("CONNECT", "127.0.0.1:443")
+    assert status == 405 and b"CONNECT is refused" in body
+
+
+async def test_telnet_is_a_page_that_says_how_to_connect() -> None:
+    async with client_for() as client:
+        reply = await client.get("/telnet://bbs.example.org/")
+    assert reply.status_code == 200 and "telnet bbs.example.org 23" in reply.text
+
+
+async def test_mailto_is_a_compose_form_and_nothing_is_sent_without_smtp() -> None:
+    async with client_for() as client:
+        page = await client.get("/mailto:joe@example.org?subject=Hi%20there")
+        post = await client.post("/_/send", data={"url": "mailto:joe@example.org", "body": "x"})
+    assert page.status_code == 200 and "joe@example.org" in page.text and "Hi there" in page.text
+    assert "started without --smtp" in page.text
+    assert post.status_code == 403
+
+
+async def test_a_per_client_limit_answers_429() -> None:
+    gate = asyncio.Event()
+
+    async def slow(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readline()
+        await gate.wait()
+        writer.write(b"ok\r\n.\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(slow, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with client_for(port, max_per_client=2) as client:
+            url = f"/gopher://127.0.0.1:{port}/0/x"
+            first = [asyncio.create_task(client.get(url)) for _ in range(2)]
+            await asyncio.sleep(0.3)
+            third = await client.get(url)
+            gate.set()
+            replies = await asyncio.gather(*first)
+        assert third.status_code == 429
+        assert [r.status_code for r in replies] == [200, 200]
+    finally:
+        server.close()
+
+
+# -- a real server, real proxy clients --------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest_asyncio.fixture
+async def gateway(gopher: testservers.RunningServer) -> AsyncIterator[str]:
+    port = _free_port()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "omniurl", "serve", "gateway", "--port", str(port),
+        "--allow-host", "127.0.0.1", "--allow-port", str(gopher.port),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )  # fmt: skip
+    try:
+        for _ in range(100):
+            try:
+                _r, w = await asyncio.open_connection("127.0.0.1", port)
+                w.close()
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        yield f"127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), 10)
+
+
+async def test_lynx_through_the_gateway_as_gopher_proxy(
+    gateway: str, gopher: testservers.RunningServer
+) -> None:
+    if shutil.which("lynx") is None:
+        pytest.skip("lynx is not installed (Debian package lynx; .ci/run installs it)")
+    env = {**os.environ, "gopher_proxy": f"http://{gateway}/", "HOME": "/nonexistent"}
+    url = f"gopher://127.0.0.1:{gopher.port}/1/pub"
+    proc = await asyncio.create_subprocess_exec(
+        "lynx", "-dump", url, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    out, _err = await asyncio.wait_for(proc.communicate(), 30)
+    text = out.decode()
+    assert "[TEXT]" in text and "hello.txt" in text
+    assert f"gopher://127.0.0.1:{gopher.port}/0/pub/hello.txt" in text  # the item's own URL
+
+
+async def test_curl_through_the_gateway_as_proxy(
+    gateway: str, gopher: testservers.RunningServer
+) -> None:
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+    url = f"http://{gateway}/gopher://127.0.0.1:{gopher.port}/0/pub/hello.txt"
+    proc = await asyncio.create_subprocess_exec(
+        "curl", "-s", "--max-time", "20", url, stdout=subprocess.PIPE
+    )
+    out, _ = await asyncio.wait_for(proc.communicate(), 30)
+    assert b"Hello &lt;b&gt;gateway&lt;/b&gt;" in out
+    # curl -x sends an ftp: URL in absolute form (a gopher: one it would tunnel: refused)
+    proc = await asyncio.create_subprocess_exec(
+        "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-x", f"http://{gateway}",
+        "ftp://127.0.0.1:6379/x", stdout=subprocess.PIPE,
+    )  # fmt: skip
+    out, _ = await asyncio.wait_for(proc.communicate(), 30)
+    assert out == b"403"

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """``omniurl serve gateway``: pages, the proxy's absolute form, refusals with zero bytes
 upstream, escaping, headers — through httpx's ASGI transport against omniurl's servers, and
 through a real uvicorn with lynx and curl as proxy clients (skipped where absent)."""
@@ -23,10 +22,10 @@ pytest.importorskip("starlette", reason="the [gateway] extra is not installed")
 pytest.importorskip("uvicorn", reason="the [gateway] extra is not installed")
 pytest.importorskip("jinja2", reason="the [gateway] extra is not installed")
 
-from omniurl import testservers  # noqa: E402
-from omniurl.gateway import GatewayConfig, create_app  # noqa: E402
-from omniurl.gateway.render import CSP  # noqa: E402
-from omniurl.testservers.recording import recording_of, start_recording  # noqa: E402
+from omniurl import testservers
+from omniurl.gateway import GatewayConfig, create_app
+from omniurl.gateway.render import CSP
+from omniurl.testservers.recording import recording_of, start_recording
 
 HOSTILE_MENU = (
     b"0<script>alert('menu')</script>\t/x\t127.0.0.1\t70\r\n"

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """The gateway in a real browser: headless Chromium from Debian's packages, driven by
 Selenium through Debian's chromedriver (nothing is downloaded: both paths are given).
 

@@ -152,6 +152,11 @@ def _followable(follow: Follow) -> None:
         ) from None
 
 
+def _host_of(url: URL) -> str | None:
+    hostname = getattr(url, "hostname", None)
+    return hostname if isinstance(hostname, str) else None
+
+
 async def _resolve(current: URL, options: Options) -> Resource:
     chain: list[str] = []
     for _hop in range(options.policy.max_redirects + 1):
@@ -167,6 +172,10 @@ async def _resolve(current: URL, options: Options) -> Resource:
             options.policy.check_redirect(current, follow.target, kind=follow.reason)
             _followable(follow)
             options.note("*", f"{follow.reason}: {follow.target}")
+            if options.user is not None and _host_of(follow.target) != _host_of(current):
+                # -u was for the URL given: never sent to another host (curl's rule)
+                options = options.with_(user=None)
+                options.note("*", "credentials from -u are not sent to another host")
             chain.append(str(current))
             current = follow.target
             continue

@@ -142,6 +142,13 @@ class Options:
     #: successor RFCs, the default) or ``"rfc1738"`` (the letter of RFC 1738, ``--rfc1738``).
     #: It is about how a URL is written; where a URL may go is the ``policy``.
     syntax: str = "rfc3986"
+    #: HTTP authentication with the credentials found for the host (the URL's user and
+    #: password, ``-u``, ~/.netrc): ``"basic"`` (sent with the request, as curl does) or
+    #: ``"digest"`` (RFC 7616: only in answer to a 401 that asks for it; ``--digest``).
+    http_auth: str = "basic"
+    #: ``-u user:password``: the login for the URL given — not for a redirect or referral
+    #: to another host (resolvers.core drops it there), as curl does.
+    user: tuple[str, str] | None = None
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

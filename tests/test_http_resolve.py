@@ -202,12 +202,12 @@ async def test_https_to_a_plain_server_is_a_typed_error(web: RunningServer) -> N
         await resolvers.resolve(f"https://{web.netloc}/", OPTS)
 
 
-def test_userinfo_is_not_sent() -> None:
-    # strict parsing refuses it (§3.3); a leniently parsed one is refused by the planner
-    url = schemes.parse("http://user:pw@example.com/", strict=False)
-    with pytest.raises(resolvers.errors.PlanError) as info:
-        resolvers.plan(url, OPTS)
-    assert info.value.component == "user"
+def test_userinfo_becomes_basic_credentials_masked_in_the_plan() -> None:
+    """Issue 11: RFC 9110 §4.2.4 deprecates credentials in an http URL, and curl accepts
+    them: so does omniurl (``get`` warns); the plan never shows the password."""
+    plan = resolvers.plan("http://user:pw@example.com/", OPTS).to_json()
+    assert plan["steps"][-1] == "Authorization: Basic ****"
+    assert "pw" not in plan["url"]
 
 
 # -- TLS and proxies ------------------------------------------------------------------------

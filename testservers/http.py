@@ -39,8 +39,13 @@ class _Handler:
         requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]],
         truncate_after: int | None,
         ignore_ranges: bool = False,
+        credentials: tuple[str, str] | None = None,
+        auth: str = "basic",
     ) -> None:
         self.ignore_ranges = ignore_ranges
+        #: /secret/… asks for these (RFC 7617 Basic or RFC 7616 Digest, MD5, qop=auth).
+        self.credentials = credentials
+        self.auth = auth
         self.root = root
         self.routes = routes
         self.requests = requests
@@ -113,6 +118,21 @@ class _Handler:
         if request.method not in (b"GET", b"HEAD"):
             await self.simple(conn, writer, 405, [("Allow", "GET, HEAD")], b"", head)
             return True
+        if self.credentials is not None and target.startswith("/secret/"):
+            if not self._authorized(request):
+                challenge = (
+                    'Digest realm="omniurl", qop="auth", algorithm=MD5, nonce="n0nce-4711", '
+                    'opaque="0paque"'
+                    if self.auth == "digest"
+                    else 'Basic realm="omniurl"'
+                )
+                await self.simple(
+                    conn, writer, 401, [("WWW-Authenticate", challenge)], b"who are you?\n", head
+                )
+                return True
+            body = f"secret for {self.credentials[0]}\n".encode()
+            await self.simple(conn, writer, 200, [], body, head)
+            return True
         if target in self.routes:
             status, headers, body = self.routes[target]
             await self.simple(conn, writer, status, headers, body, head)
@@ -133,6 +153,34 @@ class _Handler:
             )  # fmt: skip
             return True
         return await self.file(conn, writer, path, head, request.headers)
+
+    def _authorized(self, request: h11.Request) -> bool:
+        import base64
+        import hashlib
+
+        assert self.credentials is not None
+        user, password = self.credentials
+        given = next((v.decode() for k, v in request.headers if k == b"authorization"), "")
+        if self.auth == "basic":
+            expected = base64.b64encode(f"{user}:{password}".encode()).decode()
+            return given == f"Basic {expected}"
+        if not given.startswith("Digest "):
+            return False
+        fields = dict(
+            (k.strip(), v.strip().strip('"'))
+            for k, _, v in (part.partition("=") for part in given[7:].split(","))
+        )
+
+        def md5(text: str) -> str:
+            return hashlib.md5(text.encode()).hexdigest()
+
+        ha1 = md5(f"{user}:omniurl:{password}")
+        ha2 = md5(f"{request.method.decode()}:{fields.get('uri', '')}")
+        expected = md5(
+            f"{ha1}:{fields.get('nonce')}:{fields.get('nc')}:{fields.get('cnonce')}:"
+            f"{fields.get('qop')}:{ha2}"
+        )
+        return fields.get("username") == user and fields.get("response") == expected
 
     async def file(
         self,
@@ -232,6 +280,8 @@ async def start_http(
     truncate_after: int | None = None,
     tls: ssl.SSLContext | None = None,
     ignore_ranges: bool = False,
+    credentials: tuple[str, str] | None = None,
+    auth: str = "basic",
 ) -> RunningServer:
     """Serve ``root`` over HTTP/1.1 (HTTPS with ``tls``); ``info["requests"]`` lists what
     arrived, ``info["connections"]`` counts connections ``opened`` and ``closed``.  Files
@@ -239,7 +289,13 @@ async def start_http(
     ``ignore_ranges`` (a server that always answers 200 with the whole file)."""
     requests: list[tuple[bytes, bytes, list[tuple[bytes, bytes]]]] = []
     handler = _Handler(
-        Path(root).resolve(), dict(routes or {}), requests, truncate_after, ignore_ranges
+        Path(root).resolve(),
+        dict(routes or {}),
+        requests,
+        truncate_after,
+        ignore_ranges,
+        credentials,
+        auth,
     )
     connections = ConnectionTasks()
 

@@ -149,6 +149,31 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
         "CR, LF and NUL are refused before anything is sent; repeatable",
     )
     g.add_argument("-A", "--user-agent", metavar="TEXT", help="the User-Agent field")
+    c = parser.add_argument_group("credentials")
+    c.add_argument(
+        "-u",
+        "--user",
+        metavar="USER[:PASSWORD]",
+        help="log in as USER (ftp, http Basic/Digest, nntp AUTHINFO); without :PASSWORD it is "
+        "asked for on a terminal; sent to the URL's host only, never after a redirect to "
+        "another",
+    )
+    c.add_argument(
+        "--digest",
+        action="store_true",
+        help="http: Digest authentication (RFC 7616), answered to the server's 401 challenge, "
+        "instead of Basic (RFC 7617), which is sent with the request",
+    )
+    c.add_argument(
+        "--netrc",
+        action="store_true",
+        help="use ~/.netrc for logins (the default; kept for curl's habits)",
+    )
+    c.add_argument(
+        "--netrc-file",
+        metavar="FILE",
+        help="read logins from FILE instead of ~/.netrc (machine/login/password)",
+    )
     g.add_argument("-e", "--referer", metavar="URL", help="the Referer field")
 
 
@@ -256,12 +281,20 @@ async def _terminal_ask(prompt: str, secret: bool = False) -> str:
     return line.rstrip("\n")
 
 
-def _netrc_credentials() -> dict[str, tuple[str, str]]:
+def _netrc_credentials(path: str | None = None) -> dict[str, tuple[str, str]]:
+    """~/.netrc (or ``path``: ``--netrc-file``) as host -> (login, password); a file given
+    on the command line that cannot be read is an error, ~/.netrc's absence is not."""
     import netrc
 
     try:
-        rc = netrc.netrc()
-    except (FileNotFoundError, netrc.NetrcParseError, OSError):
+        rc = netrc.netrc(path)
+    except (FileNotFoundError, netrc.NetrcParseError, OSError) as exc:
+        if path is not None:
+            from omniurl.resolvers.errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"cannot read the netrc file {path}: {exc}", component="netrc"
+            ) from None
         return {}
     creds: dict[str, tuple[str, str]] = {}
     for host, (login, _account, password) in rc.hosts.items():
@@ -291,7 +324,9 @@ def options_from_args(args: argparse.Namespace) -> Options:
         connect_timeout=args.connect_timeout,
         read_timeout=args.timeout,
         resolve=dict(args.resolve),
-        credentials=_netrc_credentials(),
+        credentials=_netrc_credentials(getattr(args, "netrc_file", None)),
+        user=_user(getattr(args, "user", None)),
+        http_auth="digest" if getattr(args, "digest", False) else "basic",
         ask=_terminal_ask if sys.stdin.isatty() else None,
         transcript=_stderr_transcript if verbose else None,
         follow=not args.no_follow,
@@ -309,6 +344,25 @@ def options_from_args(args: argparse.Namespace) -> Options:
         syntax=getattr(args, "syntax", "rfc3986"),
         **kw,
     )
+
+
+def _user(given: str | None) -> tuple[str, str] | None:
+    """``-u USER[:PASSWORD]``: the password is asked for on a terminal when not given."""
+    if given is None:
+        return None
+    user, sep, password = given.partition(":")
+    if sep:
+        return user, password
+    if not sys.stdin.isatty():
+        from omniurl.resolvers.errors import ConfigurationError
+
+        raise ConfigurationError(
+            f"-u {user}: no password given and no terminal to ask on (write -u USER:PASSWORD)",
+            component="user",
+        )
+    import getpass
+
+    return user, getpass.getpass(f"Password for {user}: ")
 
 
 def _stderr_transcript(direction: str, text: str) -> None:

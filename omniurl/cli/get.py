@@ -94,6 +94,12 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     resume: tuple[Partial, Kept] | None = None
     try:
         url = parse_given(args.url, options.syntax)
+        if url.scheme in ("http", "https") and getattr(url, "user", None) is not None:
+            sys.stderr.write(
+                "omniurl: warning: a user name and password in an http URL are deprecated "
+                "(RFC 9110 §4.2.4) and may be logged by every proxy and server on the way; "
+                "prefer -u or ~/.netrc\n"
+            )
         if getattr(args, "continue_at", None) is not None:
             resume = _kept(args, url)
             if resume is None:

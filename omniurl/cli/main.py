@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from omniurl.schemes.errors import OmniurlError
+
 from .get import cmd_get
 from .parser import build_parser
 from .status import EXIT_OK
@@ -35,3 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
+    except OmniurlError as exc:  # a bad option value found while building the options
+        from .status import exit_status
+
+        sys.stderr.write(f"omniurl: {exc}\n")
+        return exit_status(exc)

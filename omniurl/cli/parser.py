@@ -301,11 +301,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_batch_arguments(p)
     p.set_defaults(func=cmd_get)
 
-    servers = {
-        **catalog.builtin(),
-        "gateway": "every RFC 1738 scheme in a web browser, and a gopher/ftp/wais/nntp "
-        "proxy for lynx and curl (strict policy; pip install 'omniurl[gateway]')",
-    }
+    servers = dict(
+        sorted(
+            {
+                **catalog.builtin(),
+                "gateway": "every RFC 1738 scheme in a web browser, and a gopher/ftp/wais/nntp "
+                "proxy for lynx and curl (strict policy; pip install 'omniurl[gateway]')",
+            }.items()
+        )
+    )
     p = sub.add_parser(
         "serve",
         help="run a local test server (" + ", ".join(servers) + ")",

@@ -115,7 +115,9 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
     """§3.2.1: USER, then PASS if the server asks (reply 331)."""
     password: str | None
     source: PasswordSource
-    if url.user is None:
+    if url.user is None and options.user is not None:
+        user, password, source = options.user[0], options.user[1], "credentials"
+    elif url.user is None:
         user, password, source = "anonymous", options.email, "email"
     else:
         user, password, source = url.user, url.password, "url"

@@ -131,6 +131,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         PEER_CLOSED.set(False)
         with typed_errors(f"fetching {plan.url}"):
             response = await transport.handle_async_request(request)
+            response = await _answer_digest(plan, request, response, transport, options)
         replies = [_status_line(response)]
         options.note("<", replies[0])
         for name, value in response.headers.items():
@@ -232,6 +233,37 @@ def _no_body(
     return Resource(
         plan, kind="content", body=nothing(), size=0, replies=replies, metadata=metadata
     )
+
+
+async def _answer_digest(
+    plan: Plan,
+    request: httpx.Request,
+    response: httpx.Response,
+    transport: httpx.AsyncBaseTransport,
+    options: Options,
+) -> httpx.Response:
+    """RFC 7616: a 401 that asks for Digest, when the plan has Digest credentials, is answered
+    once — the request again with the plan's conditional Authorization step.  The answer is
+    computed by httpx's DigestAuth flow (sans-I/O: it takes the response, gives the request)."""
+    details = plan.details_as(HTTPDetails)
+    if response.status_code != 401 or details.digest is None:
+        return response
+    step = next((s for s in plan.steps if s.role is HTTPRole.DIGEST), None)
+    challenge = response.headers.get("www-authenticate")
+    if step is None or not step.due(challenge):
+        return response
+    await response.aread()
+    await response.aclose()
+    response.request = request  # (httpx's flow reads the request back from the response)
+    flow = httpx.DigestAuth(*details.digest).auth_flow(request)
+    next(flow)
+    try:
+        answered = flow.send(response)
+    except (StopIteration, httpx.ProtocolError, KeyError, ValueError) as exc:
+        raise ProtocolError(f"{plan.url}: an unusable Digest challenge: {exc}") from None
+    options.note("<", f"{response.status_code} (Digest challenge)")
+    options.note(">", step.shown)
+    return await transport.handle_async_request(answered)
 
 
 def _redirect_target(base: str, location: str, syntax: str = "rfc3986") -> schemes.URL:

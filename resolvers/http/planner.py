@@ -17,7 +17,7 @@ from omniurl.schemes.http import HTTPURL
 
 from ..errors import PlanError
 from ..options import Options
-from ..plan import Plan, Role, Step, WireValue
+from ..plan import Condition, Plan, Role, Step, WireValue
 from .ranges import range_headers
 
 USER_AGENT = "omniurl/0.1"
@@ -35,6 +35,8 @@ class HTTPRole(Role):
 
     REQUEST = "request"
     HEADER = "header"
+    #: The Digest answer to a 401 (RFC 7616): sent, with the request again, only then.
+    DIGEST = "digest"
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,42 @@ class HTTPDetails:
     #: ``-C``: HTTP can continue a transfer (Range), and from which byte.
     resumable: bool
     offset: int
+    #: Digest credentials (user, password) for a 401's challenge (the password is never
+    #: in a step: the executor computes the answer, shown masked in the plan).
+    digest: tuple[str, str] | None = None
+
+
+#: A 401 that asks for Digest (RFC 7616 §3.3): the conditional step's words and decision.
+def digest_asked(challenge: str | None) -> bool:
+    """RFC 7616 §3.3: the 401's WWW-Authenticate offers the Digest scheme."""
+    return challenge is not None and challenge.strip().lower().startswith("digest")
+
+
+DIGEST_ON_401: Condition[str | None] = Condition(
+    "401 with a Digest challenge (RFC 7616): the request again, answered", digest_asked
+)
+
+
+def credentials_for(http: HTTPURL, options: Options) -> tuple[str, str] | None:
+    """The user and password sent to ``http``'s host: the URL's own (RFC 3986 §3.2.1;
+    deprecated by RFC 9110 §4.2.4, accepted as curl does), else the ones configured for
+    the host (``-u``, ~/.netrc) — for that host only: a redirect elsewhere carries none."""
+    if http.user is not None:
+        if http.password is not None:
+            return http.user, http.password
+        known = options.user or options.credentials.get(http.hostname)
+        if known is not None and known[0] == http.user:
+            return known
+        return http.user, ""
+    return options.user or options.credentials.get(http.hostname)
+
+
+def basic_credentials(user: str, password: str) -> str:
+    """RFC 7617 §2: ``Basic base64(user ":" password)``, UTF-8 (§2.1's charset)."""
+    import base64
+
+    token = f"{user}:{password}".encode("utf-8", "surrogateescape")
+    return "Basic " + base64.b64encode(token).decode("ascii")
 
 
 #: RFC 9110 §5.6.2: a field name is a token.
@@ -110,12 +148,7 @@ def plan_http(url: URL, options: Options) -> Plan:
     http = url
     if not http.host:
         raise PlanError(f"an {http.scheme}: URL needs a host (§3.3)", component="host")
-    if http.user is not None or http.password is not None:
-        raise PlanError(
-            "§3.3: an http URL carries no user name or password; omniurl does not send "
-            "credentials taken from a URL",
-            component="user",
-        )
+    credentials = credentials_for(http, options)
     target = request_target(http)
     data = f"GET {target} HTTP/1.1".encode("utf-8", "surrogateescape")
     step = Step.line(
@@ -128,15 +161,35 @@ def plan_http(url: URL, options: Options) -> Plan:
     # Range from the kept bytes on and If-Range with the first response's validator.
     ranges = tuple(range_headers(options.resume_from, options.resume_validator))
     fields = [("Host", host_header(http)), *request_headers(options.headers), *ranges]
+    digest = None
+    if credentials is not None and not any(n.lower() == "authorization" for n, _ in fields):
+        if options.http_auth == "digest":
+            digest = credentials
+        else:
+            fields.append(("Authorization", basic_credentials(*credentials)))
     steps = [step]
     for name, value in fields:
         line = f"{name}: {value}".encode("utf-8", "surrogateescape")
+        secret = name.lower() in ("authorization", "proxy-authorization")
+        shown = f"{name}: {value.split(' ', 1)[0]} ****" if secret else None
         steps.append(
             Step.line(
                 line,
+                shown=shown,
                 values=[WireValue(name.lower(), line, "header")],
                 role=HTTPRole.HEADER,
                 detail=HeaderField(name, value),
+            )
+        )
+    if digest is not None:
+        user = digest[0].encode("utf-8", "surrogateescape")
+        steps.append(
+            Step.line(
+                b'Authorization: Digest username="' + user + b'", ...',
+                shown=f'Authorization: Digest username="{digest[0]}", response=****',
+                when=DIGEST_ON_401,
+                values=[WireValue("user", user, "header")],
+                role=HTTPRole.DIGEST,
             )
         )
     return Plan(
@@ -152,6 +205,7 @@ def plan_http(url: URL, options: Options) -> Plan:
             tls=http.scheme == "https",
             resumable=True,
             offset=options.resume_from if ranges else 0,
+            digest=digest,
         ),
     )
 

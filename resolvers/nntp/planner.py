@@ -260,7 +260,7 @@ def _auth_steps(host: str, options: Options) -> list[Step]:
     password, and INN does: only the line's end (CR, LF, NUL) is refused, by the policy's
     "line" context.
     """
-    found = options.credentials.get(host.lower())
+    found = options.user or options.credentials.get(host.lower())
     if found is None:
         return []
     user = to_octets(found[0])

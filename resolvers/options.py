@@ -149,6 +149,9 @@ class Options:
     #: ``-u user:password``: the login for the URL given — not for a redirect or referral
     #: to another host (resolvers.core drops it there), as curl does.
     user: tuple[str, str] | None = None
+    #: ``-I``: only what the server says about the resource (HTTP ``HEAD``; FTP ``SIZE`` and
+    #: ``MDTM``, as curl does), never its content.
+    head: bool = False
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

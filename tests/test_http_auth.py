@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """HTTP authentication: Basic (RFC 7617) from the URL, -u or ~/.netrc; Digest (RFC 7616)
 answered to the 401; credentials never sent to another host after a redirect; the URL's
 credentials accepted with a warning (RFC 9110 §4.2.4); passwords masked."""

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import ssl
 import stat
+import time
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -84,6 +85,7 @@ class RecordingFTPServer(aioftp.Server):
             {
                 "nlst": self.nlst,
                 "size": self.size,
+                "mdtm": self.mdtm,
                 "noop": self.noop,
                 "feat": self.feat,
                 _EOF: self.end_of_input,
@@ -115,7 +117,18 @@ class RecordingFTPServer(aioftp.Server):
         return True
 
     async def feat(self, connection: Any, rest: str) -> bool:
-        connection.response("211", ["features:", " EPSV", " PASV", " SIZE", "end"], True)
+        connection.response("211", ["features:", " EPSV", " PASV", " SIZE", " MDTM", "end"], True)
+        return True
+
+    @ConnectionConditions(ConnectionConditions.login_required)
+    @PathConditions(PathConditions.path_must_exists, PathConditions.path_must_be_file)
+    @PathPermissions(PathPermissions.readable)  # type: ignore[arg-type]
+    async def mdtm(self, connection: Any, rest: str) -> bool:
+        """RFC 3659 §3: the modification time, UTC, YYYYMMDDHHMMSS."""
+        real_path, _virtual = self.get_paths(connection, rest)
+        stats = await connection.path_io.stat(real_path)
+        stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime(stats.st_mtime))
+        connection.response("213", stamp)
         return True
 
     @ConnectionConditions(ConnectionConditions.login_required)

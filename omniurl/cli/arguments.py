@@ -327,6 +327,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         credentials=_netrc_credentials(getattr(args, "netrc_file", None)),
         user=_user(getattr(args, "user", None)),
         http_auth="digest" if getattr(args, "digest", False) else "basic",
+        head=bool(getattr(args, "head", False)),
         ask=_terminal_ask if sys.stdin.isatty() else None,
         transcript=_stderr_transcript if verbose else None,
         follow=not args.no_follow,

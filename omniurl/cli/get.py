@@ -117,6 +117,11 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             resource = await resolve(url, options.with_(resume_from=0, resume_validator=None))
     except OmniurlError as exc:
         return report(args, exc)
+    if getattr(args, "head", False):
+        async with resource:
+            sys.stdout.write(head_lines(resource))
+            sys.stdout.flush()
+        return EXIT_OK
     async with resource:
         try:
             resolver = registry.get(resource.url.scheme)
@@ -137,6 +142,23 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     if args.json:
         print_json(resource.describe())
     return EXIT_OK
+
+
+def head_lines(resource: Resource) -> str:
+    """``-I``: an HTTP response's status line and header fields as received (CRLF, a blank
+    line after them, as curl prints them); for FTP, SIZE and MDTM as header fields."""
+    from omniurl.cli.emit import terminal_safe
+
+    if resource.url.scheme in ("http", "https"):
+        lines = list(resource.replies)
+    else:
+        lines = []
+        if resource.metadata.get("modified"):
+            lines.append(f"Last-Modified: {resource.metadata['modified']}")
+        if resource.metadata.get("size") is not None:
+            lines.append(f"Content-Length: {resource.metadata['size']}")
+        lines.append("Accept-ranges: bytes")
+    return "".join(terminal_safe(line) + "\r\n" for line in lines) + "\r\n"
 
 
 def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | None:

@@ -279,6 +279,14 @@ def build_parser() -> argparse.ArgumentParser:
         "-O", "--remote-name", action="store_true", help="write to a file named like the URL's"
     )
     p.add_argument(
+        "-I",
+        "--head",
+        action="store_true",
+        help="only what the server says about the resource: http HEAD (its header fields "
+        "are printed), ftp SIZE and MDTM (printed as Content-Length and Last-Modified, "
+        "as curl does); no content is transferred",
+    )
+    p.add_argument(
         "-C",
         "--continue-at",
         metavar="OFFSET",

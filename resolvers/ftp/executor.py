@@ -301,6 +301,8 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     else:
         # §3.2.5: same server, login and CWD sequence — the setup steps are skipped.
         options.note("*", "reusing a kept control connection (same server, user and CWDs)")
+    if details.head:
+        return await _head(control, by_role, plan)
     transfer, quit_step = by_role[FTPRole.TRANSFER], by_role[FTPRole.QUIT]
     rest = by_role.get(FTPRole.REST)
     data: socket.socket | None = None
@@ -465,6 +467,57 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         metadata=metadata,
         close=close,
     )
+
+
+async def _head(control: Control, by_role: dict[FTPRole, Step], plan: Plan) -> Resource:
+    """``-I``: SIZE and MDTM (RFC 3659), then QUIT; what they said as metadata (``size``,
+    ``modified`` as an HTTP-date), as curl shows them."""
+    metadata: dict[str, object] = {}
+    try:
+        reply = await control.command(by_role[FTPRole.SIZE])
+        if reply.code == "213":
+            metadata["size"] = parse_size_reply(" ".join(reply.lines))
+        elif reply.code == "550":
+            raise _fail(reply, by_role[FTPRole.SIZE].shown, "name")
+        reply = await control.command(by_role[FTPRole.MDTM])
+        if reply.code == "213":
+            modified = mdtm_time(" ".join(reply.lines))
+            if modified is not None:
+                metadata["modified"] = modified
+        with contextlib.suppress(ConnectionClosed, ProtocolError, ResolveTimeout):
+            await control.command(by_role[FTPRole.QUIT])
+    finally:
+        await control.close()
+
+    async def nothing() -> AsyncIterator[bytes]:
+        return
+        yield b""
+
+    size = metadata.get("size")
+    return Resource(
+        plan,
+        kind="content",
+        body=nothing(),
+        size=0,
+        replies=control.replies,
+        metadata={"head": True, **metadata, "total": size},
+    )
+
+
+def mdtm_time(reply: str) -> str | None:
+    """``213 YYYYMMDDHHMMSS[.sss]`` (RFC 3659 §3, UTC) as an HTTP-date (RFC 9110 §5.6.7)."""
+    import datetime
+    import email.utils
+    import re
+
+    m = re.search(r"\b(\d{14})(?:\.\d+)?\b", reply)
+    if m is None:
+        return None
+    try:
+        when = datetime.datetime.strptime(m.group(1), "%Y%m%d%H%M%S").replace(tzinfo=datetime.UTC)
+    except ValueError:
+        return None
+    return email.utils.format_datetime(when, usegmt=True)
 
 
 async def _nothing_missing(

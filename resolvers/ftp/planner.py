@@ -74,6 +74,7 @@ class FTPRole(Role):
     CWD = "cwd"
     TYPE = "type"
     SIZE = "size"
+    MDTM = "mdtm"
     EPSV = "epsv"
     PASV = "pasv"
     REST = "rest"
@@ -179,6 +180,8 @@ class FTPDetails:
     #: "explicit" (``AUTH TLS`` on ftp:, ``--ftp-ssl``); data connections are then protected
     #: too (``PBSZ 0``, ``PROT P``), resuming the control connection's TLS session.
     tls: str | None = None
+    #: ``-I``: SIZE and MDTM (RFC 3659 §4, §3), no transfer (curl's -I on ftp:).
+    head: bool = False
 
 
 def _on_new_connection(step: Step) -> Step:
@@ -224,6 +227,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         steps = [_on_new_connection(step) for step in steps]
     listing = typecode == "d" or (typecode is None and ftp.name == "")
     name_values = [WireValue("name", to_octets(ftp.name), CONTEXT)] if ftp.name else []
+    if options.head and not listing:
+        return _head_plan(ftp, steps, setup, tls, reuse, name_values)
     offset = options.resume_from
     if listing:
         transfer_type = None
@@ -307,6 +312,53 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             resumable=not listing,
             offset=offset if not listing else 0,
             tls=tls,
+        ),
+    )
+
+
+def _head_plan(
+    ftp: FTPURL,
+    steps: list[Step],
+    setup: int,
+    tls: str | None,
+    reuse: bool,
+    values: list[WireValue],
+) -> Plan:
+    """``-I``: the file's size and modification time, nothing transferred."""
+    name = to_octets(ftp.name)
+    steps = [
+        *steps,
+        Step.line(b"SIZE " + name, values=values, role=FTPRole.SIZE),
+        Step.line(b"MDTM " + name, values=values, role=FTPRole.MDTM),
+        Step.line("QUIT", role=FTPRole.QUIT),
+    ]
+    user_step = next(s for s in steps if s.role is FTPRole.USER)
+    pass_step = next(s for s in steps if s.role is FTPRole.PASS)
+    key: SessionKey = (
+        ftp.hostname,
+        ftp.effective_port or 21,
+        user_step.data[5:],
+        pass_step.data[5:],
+        tuple(s.data[4:] for s in steps[:setup] if s.role is FTPRole.CWD),
+        tls or "",
+    )
+    return Plan(
+        url=ftp,
+        scheme=ftp.scheme,
+        host=ftp.hostname,
+        port=ftp.effective_port,
+        transport="tcp",
+        steps=tuple(steps),
+        explicit_port=ftp.port is not None,
+        details=FTPDetails(
+            session=key,
+            listing=False,
+            type=None,
+            name=ftp.name,
+            resumable=False,
+            offset=0,
+            tls=tls,
+            head=True,
         ),
     )
 

@@ -123,7 +123,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         # extension sends the planned request target as it is: the plan is the wire.
         # (Through a proxy the target is the absolute URL, which httpcore builds.)
         extensions["target"] = target.encode("utf-8", "surrogateescape")
-    request = httpx.Request("GET", request_url, headers=headers, extensions=extensions)
+    request = httpx.Request(details.method, request_url, headers=headers, extensions=extensions)
     for step in plan.steps:
         options.note(">", step.shown)
     response: httpx.Response | None = None

@@ -60,6 +60,8 @@ class HTTPDetails:
     #: Digest credentials (user, password) for a 401's challenge (the password is never
     #: in a step: the executor computes the answer, shown masked in the plan).
     digest: tuple[str, str] | None = None
+    #: The request method: GET, or HEAD (``-I``).
+    method: str = "GET"
 
 
 #: A 401 that asks for Digest (RFC 7616 §3.3): the conditional step's words and decision.
@@ -150,7 +152,8 @@ def plan_http(url: URL, options: Options) -> Plan:
         raise PlanError(f"an {http.scheme}: URL needs a host (§3.3)", component="host")
     credentials = credentials_for(http, options)
     target = request_target(http)
-    data = f"GET {target} HTTP/1.1".encode("utf-8", "surrogateescape")
+    method = "HEAD" if options.head else "GET"
+    data = f"{method} {target} HTTP/1.1".encode("utf-8", "surrogateescape")
     step = Step.line(
         data,
         values=[WireValue("path", target.encode("utf-8", "surrogateescape"), "http-target")],
@@ -206,6 +209,7 @@ def plan_http(url: URL, options: Options) -> Plan:
             resumable=True,
             offset=options.resume_from if ranges else 0,
             digest=digest,
+            method=method,
         ),
     )
 

@@ -152,6 +152,11 @@ class Options:
     #: ``-I``: only what the server says about the resource (HTTP ``HEAD``; FTP ``SIZE`` and
     #: ``MDTM``, as curl does), never its content.
     head: bool = False
+    #: ``--compressed``: ask for gzip/deflate (HTTP) and decode it as it streams.
+    compressed: bool = False
+    #: The most bytes a body may expand to when decoded (``--max-filesize``): past it, a
+    #: decompression bomb is refused with LimitExceeded (1 GiB).
+    max_decoded: int = 1 << 30
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

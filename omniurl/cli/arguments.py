@@ -149,6 +149,19 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
         "CR, LF and NUL are refused before anything is sent; repeatable",
     )
     g.add_argument("-A", "--user-agent", metavar="TEXT", help="the User-Agent field")
+    g.add_argument(
+        "--compressed",
+        action="store_true",
+        help="ask for a gzip or deflate body and decode it as it arrives, never past "
+        "--max-filesize (a decompression bomb ends with exit 6)",
+    )
+    g.add_argument(
+        "--max-filesize",
+        type=int,
+        default=1 << 30,
+        metavar="BYTES",
+        help="the most a --compressed body may expand to (1 GiB)",
+    )
     c = parser.add_argument_group("credentials")
     c.add_argument(
         "-u",
@@ -328,6 +341,8 @@ def options_from_args(args: argparse.Namespace) -> Options:
         user=_user(getattr(args, "user", None)),
         http_auth="digest" if getattr(args, "digest", False) else "basic",
         head=bool(getattr(args, "head", False)),
+        compressed=bool(getattr(args, "compressed", False)),
+        max_decoded=int(getattr(args, "max_filesize", 1 << 30)),
         ask=_terminal_ask if sys.stdin.isatty() else None,
         transcript=_stderr_transcript if verbose else None,
         follow=not args.no_follow,

@@ -36,6 +36,7 @@ from ..errors import (
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
+from .decoding import codings, decoded
 from .planner import HeaderField, HTTPDetails, HTTPRole
 from .pool import POOL_KEY, HTTPPool, make_transport, timeouts
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
@@ -175,7 +176,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         await resp.aclose()
         await release()
 
-    async def body() -> AsyncIterator[bytes]:
+    async def raw() -> AsyncIterator[bytes]:
         PEER_CLOSED.set(False)
         try:
             with typed_errors(f"reading {plan.url}"):
@@ -187,6 +188,17 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     content_type = resp.headers.get("content-type")
     length = resp.headers.get("content-length")
     size = int(length) if length and length.isdigit() else None
+    body: AsyncIterator[bytes] = raw()
+    applied = codings(resp.headers.get("content-encoding"))
+    if options.compressed and applied and not offset:
+        if len(applied) != 1 or applied[0] not in ("gzip", "x-gzip", "deflate"):
+            await close()
+            raise ProtocolError(
+                f"{plan.url}: the server sent the content coding {', '.join(applied)}, which "
+                "omniurl did not ask for (--compressed asks for gzip, deflate)"
+            )
+        body = decoded(body, applied[0], limit=options.max_decoded, chunk_size=options.chunk_size)
+        size = None  # the size on the wire is not the content's
     metadata: dict[str, object] = {
         "status": resp.status_code,
         "headers": dict(resp.headers.items()),
@@ -203,7 +215,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     return Resource(
         plan,
         kind="content",
-        body=body(),
+        body=body,
         media_type=content_type.split(";", 1)[0].strip() if content_type else None,
         size=size,
         replies=replies,

@@ -163,7 +163,10 @@ def plan_http(url: URL, options: Options) -> Plan:
     # none of its own: the executor hands these to the transport).  -C adds RFC 9110 §14.2
     # Range from the kept bytes on and If-Range with the first response's validator.
     ranges = tuple(range_headers(options.resume_from, options.resume_validator))
-    fields = [("Host", host_header(http)), *request_headers(options.headers), *ranges]
+    given = options.headers
+    if options.compressed and not any(n.lower() == "accept-encoding" for n, _ in given):
+        given = (*given, ("Accept-Encoding", "gzip, deflate"))  # (resolvers.http.decoding)
+    fields = [("Host", host_header(http)), *request_headers(given), *ranges]
     digest = None
     if credentials is not None and not any(n.lower() == "authorization" for n, _ in fields):
         if options.http_auth == "digest":

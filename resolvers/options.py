@@ -157,6 +157,9 @@ class Options:
     #: The most bytes a body may expand to when decoded (``--max-filesize``): past it, a
     #: decompression bomb is refused with LimitExceeded (1 GiB).
     max_decoded: int = 1 << 30
+    #: ``--raw``: a Gopher text item exactly as on the wire (dot-stuffing and the closing
+    #: "." line kept) rather than its text.
+    raw: bool = False
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

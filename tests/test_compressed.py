@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """``--compressed``: gzip/deflate bodies decoded as they stream, and a decompression bomb
 refused at the limit — never expanded in memory or on disk past it."""
 

@@ -342,6 +342,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         http_auth="digest" if getattr(args, "digest", False) else "basic",
         head=bool(getattr(args, "head", False)),
         compressed=bool(getattr(args, "compressed", False)),
+        raw=bool(getattr(args, "raw", False)),
         max_decoded=int(getattr(args, "max_filesize", 1 << 30)),
         ask=_terminal_ask if sys.stdin.isatty() else None,
         transcript=_stderr_transcript if verbose else None,

@@ -135,6 +135,10 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
+            elif _gopher_text(resource) and not args.raw and resume is None:
+                from .output import local_line_ends
+
+                await write_content(args, resource, local_line_ends(resource))
             else:
                 await write_content(args, resource, resume=resume)
         except OmniurlError as exc:
@@ -142,6 +146,12 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     if args.json:
         print_json(resource.describe())
     return EXIT_OK
+
+
+def _gopher_text(resource: Resource) -> bool:
+    """A Gopher text item (RFC 1436 type 0 and its kin read as dot-terminated text)."""
+    details = resource.plan.details
+    return resource.url.scheme.startswith("gopher") and getattr(details, "mode", None) == "text"
 
 
 def head_lines(resource: Resource) -> str:

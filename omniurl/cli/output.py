@@ -41,17 +41,89 @@ def _output_failed(path: Path, exc: OSError) -> OutputError:
 def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
     from pathlib import Path
 
+    if args.output == "-":  # curl's -o -: standard output, even a terminal
+        return None
     if args.output:
         return Path(args.output)
     if args.remote_name:
         # The URL the user gave, never the one a redirect chose (wget's CVE-2010-2252):
-        # resource.chain[0] is where the redirects began.
+        # resource.chain[0] is where the redirects began.  -J: the server's name, only
+        # when asked, sanitised the same way.
         from omniurl.batch import output_name
         from omniurl.schemes import parse
 
+        if getattr(args, "remote_header_name", False):
+            named = header_name(resource)
+            if named is not None:
+                return Path(named)
         given = resource.chain[0] if resource.chain else str(resource.url)
         return Path(output_name(parse(given)))
     return None
+
+
+def header_name(resource: Resource) -> str | None:
+    """``-J``: the file name of an HTTP ``Content-Disposition`` (RFC 6266; ``filename*``
+    wins), as a bare name: no directory, no leading dots, no control characters, at most
+    200 characters — or None when there is none left (curl's -J, made safe)."""
+    headers = resource.metadata.get("headers")
+    if not isinstance(headers, dict):
+        return None
+    value = next((v for k, v in headers.items() if k.lower() == "content-disposition"), None)
+    if not value:
+        return None
+    from email.message import Message
+
+    message = Message()
+    message["Content-Disposition"] = str(value)
+    name = message.get_filename()
+    if not name:
+        return None
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch if ch.isprintable() else "_" for ch in name).strip().lstrip(".")
+    return name[:200] or None
+
+
+def binary_guard(args: argparse.Namespace, first: bytes) -> None:
+    """curl's rule: binary content (a NUL in its first bytes) is not written to a terminal
+    unless ``-o -`` says so."""
+    if args.output != "-" and sys.stdout.isatty() and b"\0" in first[:4096]:
+        raise OutputError(
+            "binary output would mess up the terminal: save it with -o FILE or -O, or "
+            "write it anyway with -o -",
+            component="output",
+        )
+
+
+def summary(args: argparse.Namespace, resource: Resource, path: Path, seconds: float) -> None:
+    """One line on a terminal's stderr after a transfer to a file: size, time, rate, where."""
+    if getattr(args, "silent", False) or not sys.stderr.isatty():
+        return
+    size = int(resource.metadata.get("bytes", resource.bytes_read) or 0)
+    rate = size / seconds if seconds > 0 else 0.0
+    sys.stderr.write(f"omniurl: {_human(size)} in {seconds:.1f} s ({_human(rate)}/s) -> {path}\n")
+
+
+def _human(count: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if count < 1024 or unit == "GiB":
+            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count:.1f} GiB"
+
+
+async def local_line_ends(chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
+    """A Gopher text item's CRLF line ends as the platform's (RFC 1436: CRLF is the wire's,
+    not the text's); a CR at a chunk's end waits for the next chunk."""
+    newline = os.linesep.encode()
+    held = b""
+    async for chunk in chunks:
+        data = held + chunk
+        held = b""
+        if data.endswith(b"\r"):
+            data, held = data[:-1], b"\r"
+        yield data.replace(b"\r\n", newline)
+    if held:
+        yield held
 
 
 async def listing_lines(resource: Resource) -> AsyncIterator[bytes]:
@@ -85,8 +157,12 @@ async def write_content(
         # Content redirected to a file or pipe while a person watches stderr: show progress
         # (as curl does); never when the content itself goes to the terminal.
         bar = Progress(resource) if show_progress(args) and not sys.stdout.isatty() else None
+        first = True
         try:
-            async for chunk in resource:
+            async for chunk in source:
+                if first:
+                    binary_guard(args, chunk)
+                    first = False
                 out.write(chunk)
                 if bar:
                     bar.update()
@@ -114,6 +190,9 @@ async def write_content(
         raise _output_failed(path, exc) from None
     progress = Progress(resource) if show_progress(args) else None
     written = 0
+    import time
+
+    started = time.monotonic()
     try:
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -134,6 +213,10 @@ async def write_content(
             raise _output_failed(path, exc) from None
         resource.metadata["bytes"] = written
         resource.metadata["output"] = str(path)
+        if progress:
+            progress.stop()
+            progress = None
+        summary(args, resource, path, time.monotonic() - started)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -279,6 +279,19 @@ def build_parser() -> argparse.ArgumentParser:
         "-O", "--remote-name", action="store_true", help="write to a file named like the URL's"
     )
     p.add_argument(
+        "-J",
+        "--remote-header-name",
+        action="store_true",
+        help="with -O: the file name the server gives (Content-Disposition), made safe (no "
+        "folder, no leading dot); else the URL's name",
+    )
+    p.add_argument(
+        "--raw",
+        action="store_true",
+        help="a Gopher text item as on the wire (CR LF, dot-stuffing and the closing '.'); "
+        "by default its text is written with this system's line ends",
+    )
+    p.add_argument(
         "-I",
         "--head",
         action="store_true",

@@ -97,7 +97,7 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
             )
         if mode in ("text", "binary"):
             first = await _sniff(conn, options)
-            if mode == "text":
+            if mode == "text" and not options.raw:
                 body = _dot_text(conn, options, first)
             else:
                 conn.unread(first)

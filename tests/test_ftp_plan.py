@@ -76,8 +76,9 @@ def test_user_without_password_takes_matching_credentials() -> None:
         ("ftp://h/a/b;type=i", ["CWD a", "TYPE I", "EPSV", "PASV", "RETR b", "QUIT"]),
         ("ftp://h/a/b;type=d", ["CWD a", "EPSV", "PASV", "NLST b", "QUIT"]),
         ("ftp://h/a/;type=d", ["CWD a", "EPSV", "PASV", "NLST", "QUIT"]),
-        ("ftp://h/a/", ["CWD a", "EPSV", "PASV", "NLST", "QUIT"]),
-        ("ftp://h/", ["EPSV", "PASV", "NLST", "QUIT"]),
+        # a directory URL: MLSD or LIST for types, sizes and times (issue 11)
+        ("ftp://h/a/", ["CWD a", "FEAT", "EPSV", "PASV", "MLSD", "LIST", "QUIT"]),
+        ("ftp://h/", ["FEAT", "EPSV", "PASV", "MLSD", "LIST", "QUIT"]),
         ("ftp://h/notes.txt", ["TYPE A", "EPSV", "PASV", "RETR notes.txt", "QUIT"]),
         ("ftp://h/image.tar.gz", ["TYPE I", "EPSV", "PASV", "RETR image.tar.gz", "QUIT"]),
         ("ftp://h/noext", ["TYPE I", "EPSV", "PASV", "RETR noext", "QUIT"]),

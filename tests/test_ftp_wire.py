@@ -95,17 +95,33 @@ async def test_type_a_converts_crlf_to_local_line_endings(ftp: RunningServer) ->
     assert b"TYPE A" in sent(ftp)
 
 
-@pytest.mark.parametrize("suffix", ["pub/", "pub;type=d"])
-async def test_listing_is_nlst_with_child_urls(ftp: RunningServer, suffix: str) -> None:
-    url = f"ftp://{ftp.netloc}/{suffix}"
+async def test_type_d_listing_is_nlst_with_child_urls(ftp: RunningServer) -> None:
+    url = f"ftp://{ftp.netloc}/pub;type=d"
     async with await resolvers.resolve(url, OPTS) as resource:
         assert resource.kind == "listing"
         names = [e.name for e in resource.entries]
         urls = [e.url for e in resource.entries]
     assert names == ["data.bin", "notes.txt", "sub"]
     assert urls[0] == f"ftp://{ftp.netloc}/pub/data.bin"
-    assert sent(ftp)[-2] == (b"NLST" if suffix == "pub/" else b"NLST pub")
+    assert sent(ftp)[-2] == b"NLST pub"
     assert sent(ftp) == expected(url)
+
+
+async def test_directory_listing_is_mlsd_with_types_sizes_and_times(ftp: RunningServer) -> None:
+    """Issue 11: a directory URL lists what a person looks at (MLSD, FEAT listing MLST); a
+    directory's own URL ends in "/", so following it lists it instead of RETR → 550."""
+    url = f"ftp://{ftp.netloc}/pub/"
+    async with await resolvers.resolve(url, OPTS) as resource:
+        entries = {e.name: e for e in resource.entries}
+    assert sorted(entries) == ["data.bin", "notes.txt", "sub"]
+    assert (
+        entries["sub"].kind == "directory" and entries["sub"].url == f"ftp://{ftp.netloc}/pub/sub/"
+    )
+    assert entries["data.bin"].kind == "file" and isinstance(entries["data.bin"].info["size"], int)
+    assert str(entries["data.bin"].info["modify"]).endswith("Z")
+    assert sent(ftp)[-4:] == [b"FEAT", b"EPSV", b"MLSD", b"QUIT"]
+    async with await resolvers.resolve(entries["sub"].url, OPTS) as sub:
+        assert sub.kind == "listing"
 
 
 async def test_transcript_shows_the_conversation_with_the_password_masked(

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """Terminal manners (issue 11): binary content is not written to a terminal (``-o -``
 forces it), a Gopher text item gets this system's line ends (``--raw`` keeps the wire), -J
 takes a sanitised Content-Disposition name, a summary line after a transfer to a file."""

@@ -117,7 +117,11 @@ class RecordingFTPServer(aioftp.Server):
         return True
 
     async def feat(self, connection: Any, rest: str) -> bool:
-        connection.response("211", ["features:", " EPSV", " PASV", " SIZE", " MDTM", "end"], True)
+        connection.response(
+            "211",
+            ["features:", " EPSV", " PASV", " SIZE", " MDTM", " MLST type*;size*;modify*;", "end"],
+            True,
+        )
         return True
 
     @ConnectionConditions(ConnectionConditions.login_required)

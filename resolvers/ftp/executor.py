@@ -40,6 +40,7 @@ from ..resource import Entry, Resource
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
 from ..tls import ResumingContext, resuming_context
 from .keys import SESSIONS_KEY, SessionKey
+from .listing import parse_list_line, parse_mlsd_line, parse_nlst_line
 from .planner import CONTEXT, FTPDetails, FTPRole, Password
 from .replies import (
     Reply,
@@ -49,6 +50,7 @@ from .replies import (
     announced_size,
     epsv_port,
     expected_bytes,
+    has_mlst,
     pasv_port,
     transfer_started,
 )
@@ -304,6 +306,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     if details.head:
         return await _head(control, by_role, plan)
     transfer, quit_step = by_role[FTPRole.TRANSFER], by_role[FTPRole.QUIT]
+    listing_format = details.listing_format
     rest = by_role.get(FTPRole.REST)
     data: socket.socket | None = None
     handshake: asyncio.Task[DataChannel] | None = None
@@ -313,6 +316,16 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             reply = await control.command(type_step)
             if not reply.code.startswith("2"):
                 raise _fail(reply, type_step.shown, "typecode")
+        feat = by_role.get(FTPRole.FEAT)
+        if feat is not None:
+            # MLSD (RFC 3659) where FEAT lists MLST, else LIST: the plan's two conditions.
+            features = await control.command(feat)
+            mlst = features.code == "211" and has_mlst(features.lines)
+            if not transfer.due(mlst):
+                transfer = by_role[FTPRole.LIST]
+                listing_format = "list"
+            else:
+                listing_format = "mlsd"
         outcome: Outcome | None = None
         total: int | None = None
         size_step = by_role.get(FTPRole.SIZE)
@@ -405,7 +418,8 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
 
         async def entries() -> AsyncIterator[Entry]:
             try:
-                async for entry in _listing_entries(sock.chunks(options, what), options, plan):
+                chunks = sock.chunks(options, what)
+                async for entry in _listing_entries(chunks, options, plan, listing_format):
                     yield entry
                 await finish()
             finally:
@@ -556,23 +570,36 @@ async def _nothing_missing(
 
 
 async def _listing_entries(
-    chunks: AsyncIterator[bytes], options: Options, plan: Plan
+    chunks: AsyncIterator[bytes], options: Options, plan: Plan, listing_format: str | None
 ) -> AsyncIterator[Entry]:
-    """NLST's reply on the data connection, one name a line, as entries as they arrive."""
+    """A listing's reply on the data connection (NLST, MLSD or LIST: resolvers.ftp.listing),
+    as entries as they arrive; a directory's URL ends in "/" (following it lists it)."""
     url = plan.url
     assert isinstance(url, FTPURL)
     base = [*url.cwd, url.name] if url.name else list(url.cwd)
+    parse = {"mlsd": parse_mlsd_line, "list": parse_list_line}.get(
+        listing_format or "", parse_nlst_line
+    )
     lines = split_lines(chunks, options.max_line, what="listing line")
     try:
         async for raw in lines:
-            if not raw:
+            fact = parse(raw.decode("utf-8", "surrogateescape"))
+            if fact is None:
                 continue
-            text = raw.decode("utf-8", "surrogateescape")
-            # Some servers answer "NLST dir" with "dir/name": the name is the last segment.
-            name = text.rstrip("/").rsplit("/", 1)[-1] or text
-            child = url.replace(cwd=tuple(base), name=name, typecode=None, password=None)
+            name = fact.name
+            if fact.kind == "directory":
+                child = url.replace(cwd=(*base, name), name="", typecode=None, password=None)
+            else:
+                child = url.replace(cwd=tuple(base), name=name, typecode=None, password=None)
             shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-            yield Entry(name=shown, kind="entry", url=str(child))
+            info: dict[str, object] = {}
+            if fact.size is not None:
+                info["size"] = fact.size
+            if fact.modify is not None:
+                info["modify"] = fact.modify
+            if fact.target is not None:
+                info["target"] = fact.target
+            yield Entry(name=shown, kind=fact.kind, url=str(child), info=info)
     finally:
         await lines.aclose()
 

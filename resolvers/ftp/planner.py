@@ -45,6 +45,8 @@ from ..plan import Condition, Plan, Role, Step, WireValue
 from .keys import SESSIONS_KEY, SessionKey
 from .replies import (
     EPSV_ON_BYTES_MISSING,
+    LIST_IF_NO_MLST,
+    MLSD_IF_MLST,
     ON_NEW_CONNECTION,
     PASS_ASKED_ON_331,
     PASS_ON_331,
@@ -75,6 +77,9 @@ class FTPRole(Role):
     TYPE = "type"
     SIZE = "size"
     MDTM = "mdtm"
+    FEAT = "feat"
+    #: LIST, the listing when FEAT lists no MLST (MLSD is then the TRANSFER step).
+    LIST = "list"
     EPSV = "epsv"
     PASV = "pasv"
     REST = "rest"
@@ -182,6 +187,9 @@ class FTPDetails:
     tls: str | None = None
     #: ``-I``: SIZE and MDTM (RFC 3659 §4, §3), no transfer (curl's -I on ftp:).
     head: bool = False
+    #: How the listing reads: "nlst" (names: ;type=d, RFC 1738 §3.2.2), "facts" (MLSD, or
+    #: LIST where FEAT lists no MLST: types, sizes, times); None for a file.
+    listing_format: str | None = None
 
 
 def _on_new_connection(step: Step) -> Step:
@@ -230,9 +238,14 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     if options.head and not listing:
         return _head_plan(ftp, steps, setup, tls, reuse, name_values)
     offset = options.resume_from
+    facts = listing and typecode != "d"
     if listing:
         transfer_type = None
         command = b"NLST " + to_octets(ftp.name) if ftp.name else b"NLST"
+        if facts:
+            # A directory URL (…/dir/): what a person looks at — type, size, time — from
+            # MLSD where FEAT lists MLST (RFC 3659), else LIST; NLST stays for ;type=d.
+            steps.append(Step.line("FEAT", role=FTPRole.FEAT))
     else:
         if not ftp.name:
             raise PlanError(
@@ -277,7 +290,11 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 role=FTPRole.REST,
             )
         )
-    steps.append(Step.line(command, values=name_values, role=FTPRole.TRANSFER))
+    if facts:
+        steps.append(Step.line("MLSD", when=MLSD_IF_MLST, role=FTPRole.TRANSFER))
+        steps.append(Step.line("LIST", when=LIST_IF_NO_MLST, role=FTPRole.LIST))
+    else:
+        steps.append(Step.line(command, values=name_values, role=FTPRole.TRANSFER))
     steps.append(
         Step.line(
             "QUIT",
@@ -312,6 +329,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             resumable=not listing,
             offset=offset if not listing else 0,
             tls=tls,
+            listing_format=("facts" if facts else "nlst") if listing else None,
         ),
     )
 

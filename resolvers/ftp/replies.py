@@ -196,7 +196,25 @@ def new_connection(reused: bool) -> bool:
 PASS_ON_331 = Condition("reply 331", password_due)
 #: ``PASS`` with a password asked for at run time.
 PASS_ASKED_ON_331 = Condition("reply 331; the password is asked for", password_due)
+
+
 #: ``PASV``, decided on ``EPSV``'s reply code.
+def lists_mlst(features: bool) -> bool:
+    """RFC 3659 §7.8: MLSD only from a server whose FEAT lists MLST."""
+    return features
+
+
+def lacks_mlst(features: bool) -> bool:
+    return not features
+
+
+def has_mlst(feat_lines: list[str]) -> bool:
+    """Whether a FEAT reply (RFC 2389) lists MLST (RFC 3659 §7.8)."""
+    return any(line.strip().upper().startswith("MLST") for line in feat_lines[1:])
+
+
+MLSD_IF_MLST = Condition("FEAT lists MLST (RFC 3659)", lists_mlst)
+LIST_IF_NO_MLST = Condition("FEAT does not list MLST", lacks_mlst)
 PASV_ON_EPSV_REFUSED = Condition("EPSV refused", passive_needed)
 #: ``EPSV`` under ``-C``, decided on SIZE's outcome.
 EPSV_ON_BYTES_MISSING = Condition("SIZE shows bytes missing", resume_due)
@@ -213,7 +231,9 @@ ON_NEW_CONNECTION = Condition("a new connection", new_connection)
 
 __all__ = [
     "EPSV_ON_BYTES_MISSING",
+    "LIST_IF_NO_MLST",
     "MAX_REPLY_LINES",
+    "MLSD_IF_MLST",
     "ON_NEW_CONNECTION",
     "PASS_ASKED_ON_331",
     "PASS_ON_331",
@@ -229,6 +249,7 @@ __all__ = [
     "announced_size",
     "epsv_port",
     "expected_bytes",
+    "has_mlst",
     "new_connection",
     "passive_needed",
     "password_due",

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """resolvers.ftp.listing: MLSD facts (RFC 3659 §7) and the LIST formats servers write."""
 
 from __future__ import annotations

@@ -116,6 +116,25 @@ async def open_tcp(
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """Connect to ``host:port`` (policy-checked addresses, bounded), as asyncio streams;
     with ``tls``, the TLS handshake (the certificate checked for ``host``) is part of it."""
+    if options.proxy is not None:
+        from .proxy import proxy_for
+
+        if proxy_for(host, options.proxy, options.noproxy) is not None:
+            sock = await open_socket(host, port, options)  # (through the proxy)
+            try:
+                return await with_timeout(
+                    asyncio.open_connection(
+                        sock=sock,
+                        limit=limit or options.max_line + 2,
+                        ssl=tls,
+                        server_hostname=tls_name(host) if tls is not None else None,
+                    ),
+                    options.connect_timeout,
+                    f"connecting to {host}:{port}",
+                )
+            except ssl.SSLError as exc:
+                sock.close()
+                raise tls_error(exc, host, port) from None
     addresses = await resolve_addresses(host, port, options)
     last: Exception | None = None
     for address, to_port in addresses:
@@ -240,6 +259,12 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
     going through a ``StreamReader`` (one copy fewer, no task per read).
     """
     loop = asyncio.get_running_loop()
+    if options.proxy is not None:
+        from .proxy import proxy_for
+
+        spec = proxy_for(host, options.proxy, options.noproxy)
+        if spec is not None:
+            return await _via_proxy(host, port, options, spec)
     addresses = await resolve_addresses(host, port, options)
     last: Exception | None = None
     for address, to_port in addresses:
@@ -274,6 +299,73 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
         raise last
     reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
     raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+
+
+async def _via_proxy(host: str, port: int, options: Options, spec: object) -> socket.socket:
+    """A socket connected to ``host:port`` through a SOCKS5 proxy or an HTTP ``CONNECT``
+    tunnel (resolvers.proxy).  The proxy's address passes the policy as any connection
+    does; so does the URL's host where omniurl resolves it (socks5) or it is an address
+    literal (socks5h, CONNECT: the proxy resolves a name)."""
+    from .proxy import (
+        ProxySpec,
+        connect_request,
+        http_connect_request,
+        parse_connect_reply,
+        parse_http_connect_reply,
+        parse_method_reply,
+        socks_greeting,
+    )
+
+    assert isinstance(spec, ProxySpec)
+    target = host
+    if spec.scheme == "socks5":
+        mapped = await resolve_addresses(host, port, options)  # (the policy, here)
+        target, port = mapped[0]
+    else:
+        mapped_host, port = options.map_address(host, port)
+        bare = mapped_host.strip("[]")
+        target = bare
+        if _is_ip_literal(bare.split("%", 1)[0]):
+            options.policy.check_address(bare, host=host)
+    options.note("*", f"through the proxy {spec} to {target} port {port}")
+    sock = await open_socket(spec.host, spec.port, options.with_(proxy=None))
+    loop = asyncio.get_running_loop()
+
+    async def exchange(data: bytes, size: int) -> bytes:
+        if data:
+            await loop.sock_sendall(sock, data)
+        got = b""
+        while len(got) < size:
+            chunk = await loop.sock_recv(sock, size - len(got))
+            if not chunk:
+                raise ConnectionClosed("the proxy closed the connection in its handshake")
+            got += chunk
+        return got
+
+    try:
+        async with asyncio.timeout(options.connect_timeout):
+            if spec.is_socks:
+                parse_method_reply(await exchange(socks_greeting(), 2))
+                head = await exchange(connect_request(target, port), 5)
+                await exchange(b"", parse_connect_reply(head))
+            else:
+                await loop.sock_sendall(sock, http_connect_request(target, port))
+                reply = b""
+                while b"\r\n\r\n" not in reply:
+                    chunk = await loop.sock_recv(sock, 1)  # (never past the reply's end)
+                    if not chunk or len(reply) > 16384:
+                        raise ConnectionClosed("the proxy ended its CONNECT reply early")
+                    reply += chunk
+                parse_http_connect_reply(reply)
+    except TimeoutError:
+        sock.close()
+        raise ResolveTimeout(
+            f"timed out after {options.connect_timeout:g} s in the proxy handshake with {spec}"
+        ) from None
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 def recv_ready(sock: socket.socket, size: int) -> bytes | None:

@@ -160,6 +160,10 @@ class Options:
     #: ``--raw``: a Gopher text item exactly as on the wire (dot-stuffing and the closing
     #: "." line kept) rather than its text.
     raw: bool = False
+    #: ``-x``/``--proxy``: ``socks5://``, ``socks5h://`` or ``http://host:port`` (see
+    #: resolvers.proxy); ``--noproxy`` hosts or domains (``*``: all) connect directly.
+    proxy: str | None = None
+    noproxy: tuple[str, ...] = ()
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

@@ -120,14 +120,14 @@ async def test_listing_as_text_and_json(servers: tuple[RunningServer, RunningSer
     ftp, _web = servers
     status, out, _err = await run_cli("get", f"ftp://{ftp.netloc}/pub/")
     assert status == 0
-    assert out.decode().splitlines() == [
-        f"entry\tbig.bin\tftp://{ftp.netloc}/pub/big.bin",
-        f"entry\thello.txt\tftp://{ftp.netloc}/pub/hello.txt",
+    assert sorted(out.decode().splitlines()) == [  # (MLSD: types, in the server's order)
+        f"file\tbig.bin\tftp://{ftp.netloc}/pub/big.bin",
+        f"file\thello.txt\tftp://{ftp.netloc}/pub/hello.txt",
     ]
     status, out, _err = await run_cli("get", "--json", f"ftp://{ftp.netloc}/pub/")
     doc = json.loads(out)
     assert doc["kind"] == "listing"
-    assert [e["name"] for e in doc["entries"]] == ["big.bin", "hello.txt"]
+    assert sorted(e["name"] for e in doc["entries"]) == ["big.bin", "hello.txt"]
 
 
 async def test_json_for_content_reports_metadata_not_bytes(
@@ -364,9 +364,9 @@ async def test_output_file_receives_a_listing_too(
     target = root / "out" / "listing.txt"
     status, out, _err = await run_cli("get", "-o", str(target), f"ftp://{ftp.netloc}/pub/")
     assert (status, out) == (0, b"")  # nothing on stdout: -o says where the result goes
-    assert target.read_text().splitlines() == [
-        f"entry\tbig.bin\tftp://{ftp.netloc}/pub/big.bin",
-        f"entry\thello.txt\tftp://{ftp.netloc}/pub/hello.txt",
+    assert sorted(target.read_text().splitlines()) == [
+        f"file\tbig.bin\tftp://{ftp.netloc}/pub/big.bin",
+        f"file\thello.txt\tftp://{ftp.netloc}/pub/hello.txt",
     ]
     assert sorted(p.name for p in (root / "out").iterdir()) == ["listing.txt"]
     status, out, _err = await run_cli(

@@ -116,6 +116,20 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
         help="e-mail address sent as the anonymous FTP password (default: $EMAIL)",
     )
     g.add_argument("--no-follow", action="store_true", help="do not follow redirects")
+    g.add_argument(
+        "-x",
+        "--proxy",
+        metavar="URL",
+        help="connect through a proxy: socks5://host:port (omniurl resolves names), "
+        "socks5h://host:port (the proxy does), or http://host:port (http and https as "
+        "proxy requests and CONNECT; other schemes through a CONNECT tunnel); the address "
+        "policy applies to the proxy too",
+    )
+    g.add_argument(
+        "--noproxy",
+        metavar="LIST",
+        help="hosts or domains (comma-separated; '*' for all) reached without the proxy",
+    )
     g.add_argument("--insecure", action="store_true", help="do not verify TLS certificates")
     g.add_argument(
         "--proxy-env",
@@ -343,6 +357,10 @@ def options_from_args(args: argparse.Namespace) -> Options:
         head=bool(getattr(args, "head", False)),
         compressed=bool(getattr(args, "compressed", False)),
         raw=bool(getattr(args, "raw", False)),
+        proxy=_proxy(getattr(args, "proxy", None)),
+        noproxy=tuple(
+            x.strip() for x in (getattr(args, "noproxy", None) or "").split(",") if x.strip()
+        ),
         max_decoded=int(getattr(args, "max_filesize", 1 << 30)),
         ask=_terminal_ask if sys.stdin.isatty() else None,
         transcript=_stderr_transcript if verbose else None,
@@ -361,6 +379,15 @@ def options_from_args(args: argparse.Namespace) -> Options:
         syntax=getattr(args, "syntax", "rfc3986"),
         **kw,
     )
+
+
+def _proxy(given: str | None) -> str | None:
+    """``-x``: checked now, so a bad proxy is one line before anything is sent."""
+    if not given:
+        return None
+    from omniurl.resolvers.proxy import parse_proxy
+
+    return str(parse_proxy(given))
 
 
 def _user(given: str | None) -> tuple[str, str] | None:

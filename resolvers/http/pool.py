@@ -110,6 +110,8 @@ class HTTPPool:
         if self._closed:
             raise ClientClosed("the client is closed", component="client")
         proxy = env_proxy(scheme, host) if options.trust_env else None
+        if options.proxy is not None:  # -x: one transport per proxy (and noproxy list)
+            proxy = f"{options.proxy} {options.noproxy} {host}"
         key = transport_key(options, scheme, proxy)
         if key is None:
             return None

@@ -245,6 +245,20 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
         self, options: Options, *, scheme: str, host: str, limits: httpx.Limits | None = None
     ) -> None:
         proxy = env_proxy(scheme, host) if options.trust_env else None
+        given = None
+        if options.proxy is not None:  # -x: wins over the environment
+            from ..proxy import proxy_for
+
+            given = proxy_for(host, options.proxy, options.noproxy)
+            proxy = None
+            if given is not None and not given.is_socks:
+                proxy = str(given)
+            elif given is not None and scheme == "https":
+                raise ConfigurationError(
+                    f"https through the SOCKS proxy {given} is not supported: use an HTTP "
+                    "proxy (-x http://host:port: CONNECT) for https",
+                    component="proxy",
+                )
         #: The proxy requests go through (an absolute-form request target), or None.
         self.proxy = proxy
         plain = scheme == "http" and proxy is None
@@ -264,7 +278,7 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
             }
         pool: typing.Any
         if proxy is not None:
-            options.note("*", f"using the proxy {proxy} (from the environment)")
+            options.note("*", f"using the proxy {proxy}")
             pool = httpcore.AsyncHTTPProxy(
                 proxy_url=proxy, ssl_context=context, network_backend=backend, **bounds
             )

@@ -1,0 +1,164 @@
+"""Proxies (``-x``/``--proxy``, ``--noproxy``): which one a connection takes, and the bytes of
+their handshakes (pure: no socket here; :mod:`resolvers.net` moves the bytes).
+
+* ``socks5://host:port`` (RFC 1928): omniurl resolves the URL's host (so the address policy
+  applies to it, as without a proxy) and asks the proxy to connect to that address;
+* ``socks5h://host:port``: the proxy resolves the name (the URL's host goes as a name; only an
+  address literal can be checked by the policy here — say so to users of ``--strict``);
+* ``http://host:port`` (or ``https:``): an HTTP proxy — ``http:``/``https:`` URLs go through
+  it as absolute-form requests and ``CONNECT`` (httpcore); every other TCP scheme is tunnelled
+  with ``CONNECT host:port`` (RFC 9110 §9.3.6), as curl does for gopher.
+
+The proxy's own address is checked by the policy like any other connection.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import struct
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from .errors import ConfigurationError, ConnectError
+
+__all__ = [
+    "ProxySpec",
+    "bypassed",
+    "connect_request",
+    "http_connect_request",
+    "parse_connect_reply",
+    "parse_http_connect_reply",
+    "parse_method_reply",
+    "parse_proxy",
+    "proxy_for",
+    "socks_greeting",
+]
+
+SCHEMES = ("socks5", "socks5h", "http", "https")
+
+
+@dataclass(frozen=True)
+class ProxySpec:
+    scheme: str
+    host: str
+    port: int
+
+    @property
+    def is_socks(self) -> bool:
+        return self.scheme.startswith("socks")
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.scheme}://{host}:{self.port}"
+
+
+def parse_proxy(text: str) -> ProxySpec:
+    """``scheme://host[:port]`` (a bare ``host:port`` is an HTTP proxy, as curl reads it)."""
+    given = text if "://" in text else f"http://{text}"
+    try:
+        parts = urlsplit(given)
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigurationError(
+            f"the proxy {text!r} is not scheme://host:port ({exc})", component="proxy"
+        ) from None
+    scheme = parts.scheme.lower()
+    if scheme not in SCHEMES:
+        raise ConfigurationError(
+            f"the proxy {text!r}: {scheme}:// is none of {', '.join(SCHEMES)}", component="proxy"
+        )
+    if not parts.hostname:
+        raise ConfigurationError(f"the proxy {text!r} names no host", component="proxy")
+    default = 1080 if scheme.startswith("socks") else (443 if scheme == "https" else 3128)
+    return ProxySpec(scheme, parts.hostname, port or default)
+
+
+def bypassed(host: str, noproxy: tuple[str, ...]) -> bool:
+    """curl's ``--noproxy``: ``*`` for every host, else a host or domain (``example.org``
+    also covers ``www.example.org``), compared without brackets and case."""
+    name = host.strip("[]").lower().rstrip(".")
+    for entry in noproxy:
+        item = entry.strip().lower().lstrip(".").rstrip(".")
+        if item == "*" or name == item or name.endswith("." + item):
+            return True
+    return False
+
+
+def proxy_for(host: str, proxy: str | None, noproxy: tuple[str, ...]) -> ProxySpec | None:
+    if not proxy or bypassed(host, noproxy):
+        return None
+    return parse_proxy(proxy)
+
+
+def socks_greeting() -> bytes:
+    """RFC 1928 §3: version 5, one method, "no authentication required"."""
+    return b"\x05\x01\x00"
+
+
+def parse_method_reply(data: bytes) -> None:
+    if len(data) != 2 or data[0] != 5:
+        raise ConnectError("the SOCKS proxy does not speak SOCKS5 (RFC 1928)", component="proxy")
+    if data[1] != 0:
+        raise ConnectError(
+            "the SOCKS proxy wants an authentication method omniurl does not offer",
+            component="proxy",
+        )
+
+
+def connect_request(host: str, port: int) -> bytes:
+    """RFC 1928 §4: CONNECT to an IPv4/IPv6 address, or to a domain name (socks5h)."""
+    try:
+        ip = ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+    except ValueError:
+        name = host.encode("idna")
+        if not 0 < len(name) < 256:
+            raise ConnectError(f"{host!r} is too long for SOCKS5", component="host") from None
+        address = b"\x03" + bytes([len(name)]) + name
+    else:
+        address = (b"\x01" if ip.version == 4 else b"\x04") + ip.packed
+    return b"\x05\x01\x00" + address + struct.pack("!H", port)
+
+
+#: RFC 1928 §6's reply codes.
+_REPLIES = {
+    1: "general SOCKS server failure",
+    2: "connection not allowed by ruleset",
+    3: "network unreachable",
+    4: "host unreachable",
+    5: "connection refused",
+    6: "TTL expired",
+    7: "command not supported",
+    8: "address type not supported",
+}
+
+
+def parse_connect_reply(head: bytes) -> int:
+    """The first 5 octets of the reply: raise on a refusal; return how many octets of the
+    bound address (and port) follow."""
+    if len(head) != 5 or head[0] != 5:
+        raise ConnectError("the SOCKS proxy answered no SOCKS5 reply", component="proxy")
+    if head[1] != 0:
+        why = _REPLIES.get(head[1], f"code {head[1]}")
+        raise ConnectError(f"the SOCKS proxy refused the connection: {why}", component="proxy")
+    kind = head[3]
+    if kind == 1:
+        return 4 - 1 + 2
+    if kind == 4:
+        return 16 - 1 + 2
+    if kind == 3:
+        return head[4] + 2
+    raise ConnectError("the SOCKS proxy's reply has an unknown address type", component="proxy")
+
+
+def http_connect_request(host: str, port: int) -> bytes:
+    """RFC 9110 §9.3.6: ``CONNECT host:port`` (IPv6 in brackets) and its Host field."""
+    authority = f"[{host.strip('[]')}]:{port}" if ":" in host.strip("[]") else f"{host}:{port}"
+    return f"CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n\r\n".encode("idna")
+
+
+def parse_http_connect_reply(head: bytes) -> None:
+    """A 2xx status line opens the tunnel; anything else is the proxy's refusal."""
+    line = head.split(b"\r\n", 1)[0].decode("latin-1")
+    parts = line.split(" ", 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].startswith("2"):
+        raise ConnectError(f"the proxy refused the tunnel: {line[:200]!r}", component="proxy")

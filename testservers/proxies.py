@@ -1,0 +1,131 @@
+"""Proxies for the tests of ``-x``: a SOCKS5 server (RFC 1928, no authentication) and an HTTP
+proxy (absolute-form requests forwarded, ``CONNECT`` tunnels), each recording the targets it
+was asked for — so a test sees whether a name or an address reached the proxy."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import struct
+from types import TracebackType
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    except (OSError, asyncio.CancelledError):
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            writer.close()
+
+
+async def _splice(
+    a: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+    b: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+) -> None:
+    await asyncio.gather(_pipe(a[0], b[1]), _pipe(b[0], a[1]))
+
+
+class _Server:
+    def __init__(self) -> None:
+        self.port = 0
+        self.targets: list[tuple[str, int]] = []
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        raise NotImplementedError
+
+    async def _track(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            await self.handle(reader, writer)
+        except (OSError, asyncio.IncompleteReadError, asyncio.CancelledError, ValueError):
+            pass
+        finally:
+            self._tasks.discard(task)
+            with contextlib.suppress(OSError):
+                writer.close()
+
+    async def __aenter__(self) -> _Server:
+        self._server = await asyncio.start_server(self._track, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        assert self._server is not None
+        self._server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._server.wait_closed(), 2)
+
+
+class Socks5Server(_Server):
+    """RFC 1928: method 0 (no authentication), CONNECT to IPv4, IPv6 or a domain name."""
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readexactly(2)
+        await reader.readexactly(head[1])
+        writer.write(b"\x05\x00")
+        _ver, _cmd, _rsv, kind = await reader.readexactly(4)
+        if kind == 1:
+            host = str(ipaddress.IPv4Address(await reader.readexactly(4)))
+        elif kind == 4:
+            host = str(ipaddress.IPv6Address(await reader.readexactly(16)))
+        else:
+            host = (await reader.readexactly((await reader.readexactly(1))[0])).decode()
+        (port,) = struct.unpack("!H", await reader.readexactly(2))
+        self.targets.append((host, port))
+        try:
+            upstream = await asyncio.open_connection(host, port)
+        except OSError:
+            writer.write(b"\x05\x05\x00\x01\x00\x00\x00\x00\x00\x00")
+            return
+        writer.write(b"\x05\x00\x00\x01\x7f\x00\x00\x01" + struct.pack("!H", port))
+        await writer.drain()
+        await _splice((reader, writer), upstream)
+
+
+class HTTPProxy(_Server):
+    """``CONNECT host:port`` tunnels, and absolute-form ``GET http://…`` forwarded as is."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.request_lines: list[bytes] = []
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        line = head.split(b"\r\n", 1)[0]
+        self.request_lines.append(line)
+        method, target, _version = line.split(b" ", 2)
+        if method == b"CONNECT":
+            host, _, port = target.decode().rpartition(":")
+            self.targets.append((host.strip("[]"), int(port)))
+            upstream = await asyncio.open_connection(host.strip("[]"), int(port))
+            writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            await writer.drain()
+            await _splice((reader, writer), upstream)
+            return
+        # absolute form: forward to the origin the URL names, the request as received
+        rest = target.decode().split("://", 1)[1]
+        authority, _, path = rest.partition("/")
+        host, _, port = authority.rpartition(":") if ":" in authority else (authority, "", "80")
+        self.targets.append((host, int(port)))
+        upstream = await asyncio.open_connection(host, int(port))
+        origin = head.replace(target, b"/" + path.encode(), 1)
+        upstream[1].write(origin)
+        await upstream[1].drain()
+        await _splice((reader, writer), upstream)
+
+
+__all__ = ["HTTPProxy", "Socks5Server"]

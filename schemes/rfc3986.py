@@ -125,6 +125,10 @@ class Prepared:
         base_out, base_in = 0, 0
         for out_pos, in_pos in self.shifts:
             if out_pos > offset:
+                # Inside a piece that changed length (an IRI character's escapes, an IDNA
+                # label): blame the piece's start, never a place past its end.
+                if out_pos - base_out != in_pos - base_in:
+                    return base_in
                 break
             base_out, base_in = out_pos, in_pos
         return base_in + max(0, offset - base_out)
@@ -223,9 +227,18 @@ class _Walk:
                     error.component = "user" if colon < 0 else "password"
                 raise error
         piece = text[start:end]
-        if not piece.isascii():
-            piece = _encode_non_ascii(piece)
-        self.emit(piece, end, source_start=start)
+        if piece.isascii():
+            self.emit(piece, end, source_start=start)
+            return
+        # Run by run, so that an offset inside the component maps back exactly.
+        pos = start
+        for m in _NON_ASCII.finditer(text, start, end):
+            if m.start() > pos:
+                self.emit(text[pos : m.start()], m.start(), source_start=pos)
+            self.emit(_encode_non_ascii(m.group()), m.end(), source_start=m.start())
+            pos = m.end()
+        if pos < end:
+            self.emit(text[pos:end], end, source_start=pos)
 
     def authority(self, start: int, end: int) -> None:
         """``authority = [ userinfo "@" ] host [ ":" port ]`` (§3.2)."""

@@ -305,3 +305,22 @@ async def test_curl_through_the_gateway_as_proxy(
     )  # fmt: skip
     out, _ = await asyncio.wait_for(proc.communicate(), 30)
     assert out == b"403"
+
+
+async def test_a_redirect_chain_is_shown_with_gateway_links(tmp_path: Path) -> None:
+    (tmp_path / "hello.txt").write_text("Moved here\n")
+    routes = {"/old": (301, [("Location", "/hello.txt")], b"")}
+    server = await testservers.start("http", tmp_path, routes=routes)
+    try:
+        async with client_for(server.port) as client:
+            reply = await client.get(f"/http://127.0.0.1:{server.port}/old")
+    finally:
+        await server.close()
+    assert reply.status_code == 200, reply.text
+    assert "Moved here" in reply.text
+    start = f"http://127.0.0.1:{server.port}/old"
+    end = f"http://127.0.0.1:{server.port}/hello.txt"
+    assert (
+        f'Reached through: <a href="/{start}">{start}</a> → <a href="/{end}">{end}</a>'
+        in reply.text
+    )

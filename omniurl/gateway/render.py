@@ -21,6 +21,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 
 from omniurl.resolvers.plan import Plan
 from omniurl.resolvers.resource import Entry, Resource
+from omniurl.schemes.secrets import mask_passwords
 
 from .config import GatewayConfig
 
@@ -215,6 +216,15 @@ class Pages:
             return await self._text(url, resource, media)
         return self._download(url, resource, media)
 
+    def _chain(self, resource: Resource) -> list[dict[str, str | None]]:
+        """The redirects or referrals (a Prospero chain, an HTTP redirect) that led here,
+        each a link, then where they ended."""
+        hops = [*resource.chain, str(resource.url)] if resource.chain else []
+        return [
+            {"text": mask_passwords(hop), "href": gateway_link(hop, proxy=self.proxy)}
+            for hop in hops
+        ]
+
     async def _listing(self, url: str, resource: Resource) -> Response:
         views: list[EntryView] = []
         truncated = False
@@ -226,7 +236,9 @@ class Pages:
                 views.append(_view(entry, self.proxy))
         finally:
             await resource.aclose()
-        return self.page("listing.html", url=url, entries=views, truncated=truncated)
+        return self.page(
+            "listing.html", url=url, entries=views, truncated=truncated, chain=self._chain(resource)
+        )
 
     async def _text(self, url: str, resource: Resource, media: str) -> Response:
         limit = self.config.max_render_bytes
@@ -250,7 +262,9 @@ class Pages:
                 for n, v in _article_headers(head)
             ]
             text = rest if headers else text
-        return self.page("text.html", url=url, text=text, headers=headers)
+        return self.page(
+            "text.html", url=url, text=text, headers=headers, chain=self._chain(resource)
+        )
 
     def _download(
         self,

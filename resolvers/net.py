@@ -312,8 +312,10 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
         http_connect_request,
         parse_connect_reply,
         parse_http_connect_reply,
+        parse_login_reply,
         parse_method_reply,
         socks_greeting,
+        socks_login,
     )
 
     assert isinstance(spec, ProxySpec)
@@ -345,11 +347,17 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
     try:
         async with asyncio.timeout(options.connect_timeout):
             if spec.is_socks:
-                parse_method_reply(await exchange(socks_greeting(), 2))
+                login = spec.user is not None
+                method = parse_method_reply(await exchange(socks_greeting(login), 2), login=login)
+                if method == 2:
+                    parse_login_reply(
+                        await exchange(socks_login(spec.user or "", spec.password or ""), 2)
+                    )
                 head = await exchange(connect_request(target, port), 5)
                 await exchange(b"", parse_connect_reply(head))
             else:
-                await loop.sock_sendall(sock, http_connect_request(target, port))
+                request = http_connect_request(target, port, spec.authorization)
+                await loop.sock_sendall(sock, request)
                 reply = b""
                 while b"\r\n\r\n" not in reply:
                     chunk = await loop.sock_recv(sock, 1)  # (never past the reply's end)

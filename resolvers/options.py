@@ -164,6 +164,9 @@ class Options:
     #: resolvers.proxy); ``--noproxy`` hosts or domains (``*``: all) connect directly.
     proxy: str | None = None
     noproxy: tuple[str, ...] = ()
+    #: ``-p``/``--proxytunnel``: ftp through an HTTP proxy by CONNECT (FTP end to end), not
+    #: as the proxy's ``GET ftp://…`` (curl's default, and omniurl's).
+    proxy_tunnel: bool = False
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

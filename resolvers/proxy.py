@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import ipaddress
 import struct
-from dataclasses import dataclass
-from urllib.parse import urlsplit
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urlsplit
 
-from .errors import ConfigurationError, ConnectError
+from .errors import AuthError, ConfigurationError, ConnectError
 
 __all__ = [
     "ProxySpec",
@@ -28,10 +28,12 @@ __all__ = [
     "http_connect_request",
     "parse_connect_reply",
     "parse_http_connect_reply",
+    "parse_login_reply",
     "parse_method_reply",
     "parse_proxy",
     "proxy_for",
     "socks_greeting",
+    "socks_login",
 ]
 
 SCHEMES = ("socks5", "socks5h", "http", "https")
@@ -42,14 +44,39 @@ class ProxySpec:
     scheme: str
     host: str
     port: int
+    #: The proxy's own login (``-x http://user:password@host:port``), percent-decoded: HTTP
+    #: ``Proxy-Authorization: Basic`` (RFC 9110 §11.7.2), SOCKS5 username/password (RFC 1929).
+    #: Never shown: ``str()`` leaves it out.
+    user: str | None = field(default=None, repr=False)
+    password: str | None = field(default=None, repr=False)
 
     @property
     def is_socks(self) -> bool:
         return self.scheme.startswith("socks")
 
+    @property
+    def authorization(self) -> str | None:
+        """The ``Proxy-Authorization`` value for an HTTP proxy with a login, else None."""
+        if self.user is None:
+            return None
+        from .http.planner import basic_credentials  # (RFC 7617, shared with -u)
+
+        return basic_credentials(self.user, self.password or "")
+
     def __str__(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{self.scheme}://{host}:{self.port}"
+
+    def with_login(self) -> str:
+        """The proxy URL with its login (for ``Options.proxy``; never for display)."""
+        if self.user is None:
+            return str(self)
+        from urllib.parse import quote
+
+        login = quote(self.user, safe="")
+        if self.password is not None:
+            login += ":" + quote(self.password, safe="")
+        return str(self).replace("://", f"://{login}@", 1)
 
 
 def parse_proxy(text: str) -> ProxySpec:
@@ -70,7 +97,9 @@ def parse_proxy(text: str) -> ProxySpec:
     if not parts.hostname:
         raise ConfigurationError(f"the proxy {text!r} names no host", component="proxy")
     default = 1080 if scheme.startswith("socks") else (443 if scheme == "https" else 3128)
-    return ProxySpec(scheme, parts.hostname, port or default)
+    user = unquote(parts.username) if parts.username is not None else None
+    password = unquote(parts.password) if parts.password is not None else None
+    return ProxySpec(scheme, parts.hostname, port or default, user, password)
 
 
 def bypassed(host: str, noproxy: tuple[str, ...]) -> bool:
@@ -90,19 +119,47 @@ def proxy_for(host: str, proxy: str | None, noproxy: tuple[str, ...]) -> ProxySp
     return parse_proxy(proxy)
 
 
-def socks_greeting() -> bytes:
-    """RFC 1928 §3: version 5, one method, "no authentication required"."""
-    return b"\x05\x01\x00"
+def socks_greeting(login: bool = False) -> bytes:
+    """RFC 1928 §3: version 5 and the methods offered: "no authentication required", and
+    with a login also "username/password" (RFC 1929)."""
+    return b"\x05\x02\x00\x02" if login else b"\x05\x01\x00"
 
 
-def parse_method_reply(data: bytes) -> None:
+def parse_method_reply(data: bytes, *, login: bool = False) -> int:
+    """The method the proxy chose (0: none, 2: username/password, offered only with a login)."""
     if len(data) != 2 or data[0] != 5:
         raise ConnectError("the SOCKS proxy does not speak SOCKS5 (RFC 1928)", component="proxy")
-    if data[1] != 0:
-        raise ConnectError(
-            "the SOCKS proxy wants an authentication method omniurl does not offer",
+    if data[1] == 0 or (data[1] == 2 and login):
+        return data[1]
+    if data[1] == 0xFF and not login:
+        raise AuthError(
+            "the SOCKS proxy wants a login: give it in the proxy URL "
+            "(-x socks5://user:password@host:port)",
             component="proxy",
         )
+    raise ConnectError(
+        "the SOCKS proxy wants an authentication method omniurl does not offer",
+        component="proxy",
+    )
+
+
+def socks_login(user: str, password: str) -> bytes:
+    """RFC 1929 §2: version 1, the user name and the password, each 1 to 255 octets."""
+    u, p = user.encode("utf-8"), password.encode("utf-8")
+    if not 0 < len(u) < 256 or len(p) > 255:
+        raise ConfigurationError(
+            "a SOCKS5 user name is 1 to 255 octets and its password at most 255 (RFC 1929)",
+            component="proxy",
+        )
+    return b"\x01" + bytes([len(u)]) + u + bytes([len(p)]) + p
+
+
+def parse_login_reply(data: bytes) -> None:
+    """RFC 1929 §2: status 0 is success; anything else refuses the login (exit 7)."""
+    if len(data) != 2 or data[0] != 1:
+        raise ConnectError("the SOCKS proxy answered its login oddly (RFC 1929)", component="proxy")
+    if data[1] != 0:
+        raise AuthError("the SOCKS proxy refused the login (RFC 1929)", component="proxy")
 
 
 def connect_request(host: str, port: int) -> bytes:
@@ -150,15 +207,28 @@ def parse_connect_reply(head: bytes) -> int:
     raise ConnectError("the SOCKS proxy's reply has an unknown address type", component="proxy")
 
 
-def http_connect_request(host: str, port: int) -> bytes:
-    """RFC 9110 §9.3.6: ``CONNECT host:port`` (IPv6 in brackets) and its Host field."""
+def http_connect_request(host: str, port: int, authorization: str | None = None) -> bytes:
+    """RFC 9110 §9.3.6: ``CONNECT host:port`` (IPv6 in brackets), its Host field, and the
+    proxy's login (``Proxy-Authorization``, §11.7.2) when it has one."""
     authority = f"[{host.strip('[]')}]:{port}" if ":" in host.strip("[]") else f"{host}:{port}"
-    return f"CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n\r\n".encode("idna")
+    fields = f"Host: {authority}\r\n"
+    if authorization is not None:
+        fields += f"Proxy-Authorization: {authorization}\r\n"
+    return f"CONNECT {authority} HTTP/1.1\r\n{fields}\r\n".encode("idna")
 
 
 def parse_http_connect_reply(head: bytes) -> None:
-    """A 2xx status line opens the tunnel; anything else is the proxy's refusal."""
+    """A 2xx status line opens the tunnel; 407 (or 401) asks for the proxy's login (exit 7);
+    anything else is the proxy's refusal."""
     line = head.split(b"\r\n", 1)[0].decode("latin-1")
     parts = line.split(" ", 2)
+    # 407 is the rule (RFC 9110 §15.5.8); tinyproxy 1.11 answers a CONNECT with a wrong
+    # login 401, which from a proxy to a CONNECT can only mean the proxy's own login.
+    if len(parts) >= 2 and parts[0].startswith("HTTP/") and parts[1] in ("401", "407"):
+        raise AuthError(
+            f"the proxy wants a login ({line[:200]!r}): give it in the proxy URL "
+            "(-x http://user:password@host:port)",
+            component="proxy",
+        )
     if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].startswith("2"):
         raise ConnectError(f"the proxy refused the tunnel: {line[:200]!r}", component="proxy")

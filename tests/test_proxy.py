@@ -4,6 +4,7 @@ for the others — proxies of our own that record what they were asked for."""
 
 from __future__ import annotations
 
+import ssl
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,35 @@ async def test_gopher_and_ftp_through_socks(kind: str, tmp_path: Path) -> None:
         await ftp.close()
 
 
+@pytest.mark.parametrize("kind", ["socks5", "socks5h"])
+async def test_https_through_socks_verifies_the_urls_host(kind: str, tmp_path: Path) -> None:
+    """TLS starts on the SOCKS tunnel and checks the certificate against the URL's host, not
+    the proxy's; an untrusted certificate ends it before a request is sent."""
+    trustme = pytest.importorskip("trustme", reason="trustme (the test extra) is not installed")
+    ca = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("localhost").configure_cert(server_context)
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    (tmp_path / "s.txt").write_text("secret over tls\n")
+    web = await testservers.start("http", tmp_path, tls=server_context)
+    try:
+        async with Socks5Server() as socks:
+            options = Options(proxy=f"{kind}://127.0.0.1:{socks.port}", ca_file=str(ca_file))
+            url = f"https://localhost:{web.port}/s.txt"
+            async with await resolvers.resolve(url, options) as res:
+                assert await res.read() == b"secret over tls\n"
+            expected = "localhost" if kind == "socks5h" else "127.0.0.1"
+            assert socks.targets == [(expected, web.port)]
+            with pytest.raises(resolvers.errors.ConnectError, match="certificate"):
+                await resolvers.resolve(url, options.with_(ca_file=None))
+            assert len(socks.targets) == 2
+        # one request, over the trusted handshake; none over the untrusted one
+        assert [(m, t) for m, t, _h in web.info["requests"]] == [(b"GET", b"/s.txt")]
+    finally:
+        await web.close()
+
+
 async def test_http_through_an_http_proxy_and_other_schemes_through_connect(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("via proxy\n")
     web = await testservers.start("http", tmp_path)
@@ -75,6 +105,85 @@ async def test_http_through_an_http_proxy_and_other_schemes_through_connect(tmp_
     finally:
         await web.close()
         await gopher.close()
+
+
+async def test_ftp_through_an_http_proxy_is_get_ftp_and_p_tunnels_it(tmp_path: Path) -> None:
+    """curl's way: ``-x http://`` asks the proxy for ``GET ftp://…`` (the proxy speaks FTP);
+    ``-p``/``--proxytunnel`` keeps FTP end to end through CONNECT (data connection too)."""
+    (tmp_path / "pub").mkdir()
+    (tmp_path / "pub" / "f.bin").write_bytes(bytes(range(256)) * 8)
+    ftp = await testservers.start("ftp", tmp_path)
+    url = f"ftp://127.0.0.1:{ftp.port}/pub/f.bin"
+    try:
+        async with HTTPProxy() as proxy:
+            options = Options(proxy=f"http://127.0.0.1:{proxy.port}")
+            plan = resolvers.plan(url, options)
+            assert plan.to_json()["steps"][:2] == [
+                f"GET {url} HTTP/1.1",
+                f"Host: 127.0.0.1:{ftp.port}",
+            ]
+            async with await resolvers.resolve(url, options) as res:
+                assert await res.read() == bytes(range(256)) * 8
+            assert proxy.heads == [
+                f"GET {url} HTTP/1.1\r\nHost: 127.0.0.1:{ftp.port}\r\n".encode()
+                + b"User-Agent: omniurl/0.1\r\nAccept: */*\r\nAccept-Encoding: identity\r\n\r\n"
+            ]
+            async with await resolvers.resolve(url, options.with_(proxy_tunnel=True)) as res:
+                assert await res.read() == bytes(range(256)) * 8
+            assert proxy.request_lines[1] == f"CONNECT 127.0.0.1:{ftp.port} HTTP/1.1".encode()
+            assert len(proxy.request_lines) == 3  # the data connection's CONNECT
+            # CR LF in a CWD segment: refused by the FTP rules before the proxy sees a byte
+            with pytest.raises(resolvers.errors.DelimiterRefused):
+                await resolvers.resolve(f"ftp://127.0.0.1:{ftp.port}/a%0D%0ADELE%20x/f", options)
+            assert len(proxy.heads) == 3
+    finally:
+        await ftp.close()
+
+
+async def test_proxy_logins_http_connect_get_ftp_and_socks(tmp_path: Path) -> None:
+    """A login in the proxy URL: ``Proxy-Authorization: Basic`` for absolute-form requests,
+    CONNECT and ``GET ftp://``; RFC 1929 for SOCKS5; none or a wrong one is AuthError
+    (exit 7); the plan masks it."""
+    (tmp_path / "a.txt").write_text("for members\n")
+    web = await testservers.start("http", tmp_path)
+    gopher = await testservers.start("gopher", tmp_path)
+    ftp = await testservers.start("ftp", tmp_path)
+    urls = {
+        f"http://127.0.0.1:{web.port}/a.txt": b"for members\n",
+        f"gopher://127.0.0.1:{gopher.port}/0/a.txt": b"for members\r\n",
+        f"ftp://127.0.0.1:{ftp.port}/a.txt": b"for members\n",
+    }
+    token = "Proxy-Authorization: Basic dTpwJTo="  # base64("u:p%:")
+    try:
+        async with HTTPProxy(login=("u", "p%:")) as proxy:
+            good = Options(proxy=f"http://u:p%25%3A@127.0.0.1:{proxy.port}")
+            for url, body in urls.items():
+                async with await resolvers.resolve(url, good) as res:
+                    assert await res.read() == body
+            assert all(token.encode() + b"\r\n" in head for head in proxy.heads)
+            ftp_plan = resolvers.plan(f"ftp://127.0.0.1:{ftp.port}/a.txt", good).to_json()
+            assert "Proxy-Authorization: Basic ****" in ftp_plan["steps"]
+            for url in urls:
+                with pytest.raises(resolvers.errors.AuthError):
+                    await resolvers.resolve(url, Options(proxy=f"http://127.0.0.1:{proxy.port}"))
+        async with Socks5Server(login=("sock", "s3")) as socks:
+            url = f"gopher://127.0.0.1:{gopher.port}/0/a.txt"
+            async with await resolvers.resolve(
+                url, Options(proxy=f"socks5://sock:s3@127.0.0.1:{socks.port}")
+            ) as res:
+                assert await res.read() == b"for members\r\n"
+            with pytest.raises(resolvers.errors.AuthError, match="refused the login"):
+                await resolvers.resolve(
+                    url, Options(proxy=f"socks5://sock:no@127.0.0.1:{socks.port}")
+                )
+            with pytest.raises(resolvers.errors.AuthError, match="wants a login"):
+                await resolvers.resolve(url, Options(proxy=f"socks5://127.0.0.1:{socks.port}"))
+            assert socks.logins == [("sock", "s3"), ("sock", "no")]
+            assert socks.targets == [("127.0.0.1", gopher.port)]
+    finally:
+        await web.close()
+        await gopher.close()
+        await ftp.close()
 
 
 async def test_noproxy_goes_direct(tmp_path: Path) -> None:

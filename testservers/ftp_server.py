@@ -88,6 +88,7 @@ class RecordingFTPServer(aioftp.Server):
                 "mdtm": self.mdtm,
                 "noop": self.noop,
                 "feat": self.feat,
+                "epsv": self.epsv_with_family,
                 _EOF: self.end_of_input,
             }
         )
@@ -111,6 +112,21 @@ class RecordingFTPServer(aioftp.Server):
     async def end_of_input(self, connection: Any, rest: str) -> bool:
         """The client closed the control connection: end the session quietly."""
         return False
+
+    async def epsv_with_family(self, connection: Any, rest: str) -> bool:
+        """RFC 2428 §3: ``EPSV``, ``EPSV <net-prt>`` and ``EPSV ALL``.  aioftp answers 522 to
+        any argument, with no "(1)" hint (squid gives up: "522 error missing protocol
+        negotiation hints"); here a family matching the control connection is served, ``ALL``
+        is acknowledged, and another family gets 522 naming the one that works."""
+        own = 2 if ":" in connection.server_host else 1
+        argument = rest.strip().upper()
+        if argument == "ALL":
+            connection.response("200", "EPSV ALL ok")
+            return True
+        if argument and argument != str(own):
+            connection.response("522", f"Network protocol not supported, use ({own})")
+            return True
+        return bool(await self.epsv(connection, ""))
 
     async def noop(self, connection: Any, rest: str) -> bool:
         connection.response("200", "ok")

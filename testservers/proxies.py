@@ -1,6 +1,9 @@
-"""Proxies for the tests of ``-x``: a SOCKS5 server (RFC 1928, no authentication) and an HTTP
-proxy (absolute-form requests forwarded, ``CONNECT`` tunnels), each recording the targets it
-was asked for — so a test sees whether a name or an address reached the proxy."""
+"""Proxies for the tests of ``-x``: a SOCKS5 server (RFC 1928; with ``login``, RFC 1929's
+username/password) and an HTTP proxy (absolute-form ``http://`` requests forwarded,
+``GET ftp://…`` answered by fetching the URL with omniurl as squid would, ``CONNECT``
+tunnels; with ``login``, a 407 without the right ``Proxy-Authorization``), each recording
+the targets it was asked for — so a test sees whether a name or an address reached the
+proxy — and the HTTP proxy every request head as received."""
 
 from __future__ import annotations
 
@@ -71,12 +74,33 @@ class _Server:
 
 
 class Socks5Server(_Server):
-    """RFC 1928: method 0 (no authentication), CONNECT to IPv4, IPv6 or a domain name."""
+    """RFC 1928: method 0 (no authentication) or, with ``login``, only method 2 (RFC 1929);
+    CONNECT to IPv4, IPv6 or a domain name."""
+
+    def __init__(self, login: tuple[str, str] | None = None) -> None:
+        super().__init__()
+        self.login = login
+        #: The (user, password) pairs offered, in order.
+        self.logins: list[tuple[str, str]] = []
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         head = await reader.readexactly(2)
-        await reader.readexactly(head[1])
-        writer.write(b"\x05\x00")
+        methods = await reader.readexactly(head[1])
+        if self.login is None:
+            writer.write(b"\x05\x00")
+        elif 2 not in methods:
+            writer.write(b"\x05\xff")
+            return
+        else:
+            writer.write(b"\x05\x02")
+            _v, ulen = await reader.readexactly(2)
+            user = (await reader.readexactly(ulen)).decode()
+            password = (await reader.readexactly((await reader.readexactly(1))[0])).decode()
+            self.logins.append((user, password))
+            if (user, password) != self.login:
+                writer.write(b"\x01\x01")
+                return
+            writer.write(b"\x01\x00")
         _ver, _cmd, _rsv, kind = await reader.readexactly(4)
         if kind == 1:
             host = str(ipaddress.IPv4Address(await reader.readexactly(4)))
@@ -99,15 +123,33 @@ class Socks5Server(_Server):
 class HTTPProxy(_Server):
     """``CONNECT host:port`` tunnels, and absolute-form ``GET http://…`` forwarded as is."""
 
-    def __init__(self) -> None:
+    def __init__(self, login: tuple[str, str] | None = None) -> None:
         super().__init__()
+        self.login = login
         self.request_lines: list[bytes] = []
+        #: Every request head as received, CRLFs and all.
+        self.heads: list[bytes] = []
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         head = await reader.readuntil(b"\r\n\r\n")
         line = head.split(b"\r\n", 1)[0]
         self.request_lines.append(line)
+        self.heads.append(head)
         method, target, _version = line.split(b" ", 2)
+        if self.login is not None:
+            import base64
+
+            token = base64.b64encode(":".join(self.login).encode()).decode()
+            if f"\r\nProxy-Authorization: Basic {token}\r\n".encode() not in head:
+                writer.write(
+                    b"HTTP/1.1 407 Proxy Authentication Required\r\n"
+                    b'Proxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n'
+                )
+                await writer.drain()
+                return
+        if method == b"GET" and not target.startswith(b"http://"):
+            await self._fetch_for_client(target.decode(), writer)
+            return
         if method == b"CONNECT":
             host, _, port = target.decode().rpartition(":")
             self.targets.append((host.strip("[]"), int(port)))
@@ -126,6 +168,30 @@ class HTTPProxy(_Server):
         upstream[1].write(origin)
         await upstream[1].drain()
         await _splice((reader, writer), upstream)
+
+    async def _fetch_for_client(self, url: str, writer: asyncio.StreamWriter) -> None:
+        """``GET ftp://…``: fetch the URL (omniurl's resolver, loopback allowed) and send it
+        back as one HTTP response, as squid does; an error is a 502 naming it."""
+        from omniurl import resolvers
+        from omniurl.resolvers.options import Options
+        from omniurl.schemes import parse
+
+        self.targets.append((url, 0))
+        try:
+            async with resolvers.resolve(parse(url), Options()) as resource:
+                body = await resource.read()
+        except Exception as exc:  # the test proxy says what went wrong, as a 502
+            text = f"{type(exc).__name__}: {exc}".encode()
+            writer.write(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: %d\r\n\r\n" % len(text))
+            writer.write(text)
+            await writer.drain()
+            return
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
+        )
+        writer.write(body)
+        await writer.drain()
 
 
 __all__ = ["HTTPProxy", "Socks5Server"]

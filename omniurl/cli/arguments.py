@@ -122,8 +122,17 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
         metavar="URL",
         help="connect through a proxy: socks5://host:port (omniurl resolves names), "
         "socks5h://host:port (the proxy does), or http://host:port (http and https as "
-        "proxy requests and CONNECT; other schemes through a CONNECT tunnel); the address "
-        "policy applies to the proxy too",
+        "proxy requests and CONNECT, ftp as 'GET ftp://…' requests as curl does, other "
+        "schemes through a CONNECT tunnel); a login for the proxy goes in its URL "
+        "(http://user:password@host:port: Proxy-Authorization Basic; socks5://user:"
+        "password@…: RFC 1929); the address policy applies to the proxy too",
+    )
+    g.add_argument(
+        "-p",
+        "--proxytunnel",
+        action="store_true",
+        help="through an HTTP proxy, tunnel ftp with CONNECT too (FTP end to end, as curl's "
+        "-p), instead of asking the proxy for 'GET ftp://…'",
     )
     g.add_argument(
         "--noproxy",
@@ -358,6 +367,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         compressed=bool(getattr(args, "compressed", False)),
         raw=bool(getattr(args, "raw", False)),
         proxy=_proxy(getattr(args, "proxy", None)),
+        proxy_tunnel=bool(getattr(args, "proxytunnel", False)),
         noproxy=tuple(
             x.strip() for x in (getattr(args, "noproxy", None) or "").split(",") if x.strip()
         ),
@@ -387,7 +397,7 @@ def _proxy(given: str | None) -> str | None:
         return None
     from omniurl.resolvers.proxy import parse_proxy
 
-    return str(parse_proxy(given))
+    return parse_proxy(given).with_login()
 
 
 def _user(given: str | None) -> tuple[str, str] | None:

@@ -205,6 +205,55 @@ def _on_new_connection(step: Step) -> Step:
     return dataclasses.replace(step, when=condition.text, condition=condition)
 
 
+def _http_proxy(ftp: FTPURL, options: Options) -> Any:
+    """The HTTP proxy to ask for ``GET ftp://…`` (curl's way with ``-x http://``), or None:
+    no proxy, SOCKS (FTP goes through it), ``-p`` (a CONNECT tunnel), or FTP over TLS (which
+    must reach the server end to end)."""
+    if options.proxy is None or options.proxy_tunnel:
+        return None
+    from ..proxy import proxy_for
+
+    spec = proxy_for(ftp.hostname, options.proxy, options.noproxy)
+    if spec is None or spec.scheme != "http":
+        return None
+    return spec
+
+
+def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
+    """``GET ftp://host/path HTTP/1.1`` to the proxy, which logs in, changes directory and
+    retrieves (RFC 9112 §3.2.2's absolute form).  The CWD segments, name and login the proxy
+    will send are checked by the policy as if omniurl sent them (CR, LF, NUL refused)."""
+    from omniurl.schemes.secrets import mask_passwords
+
+    from ..http.planner import basic_credentials, plan_forwarded
+
+    values = [WireValue(f"cwd[{i}]", to_octets(seg), CONTEXT) for i, seg in enumerate(ftp.cwd)]
+    if ftp.name:
+        values.append(WireValue("name", to_octets(ftp.name), CONTEXT))
+    if ftp.user is not None:
+        values.append(WireValue("user", to_octets(ftp.user), CONTEXT))
+    if ftp.password is not None:
+        values.append(WireValue("password", to_octets(ftp.password), CONTEXT))
+    host = ftp.hostname.split("%", 1)[0]
+    host = f"[{host}]" if ":" in host else host
+    if ftp.port is not None and ftp.port != ftp.default_port:
+        host += f":{ftp.port}"
+    if ftp.user is None and options.user is not None:
+        # -u with no login in the URL: the proxy's Authorization (squid logs in with it)
+        options = options.with_(
+            headers=(*options.headers, ("Authorization", basic_credentials(*options.user)))
+        )
+    return plan_forwarded(
+        ftp,
+        options,
+        proxy=(proxy.host, proxy.port),
+        proxy_authorization=proxy.authorization,
+        host=host,
+        shown_target=mask_passwords(str(ftp).split("#", 1)[0]),
+        values=values,
+    )
+
+
 def plan_ftp(url: URL, options: Options) -> Plan:
     """The plan for an ``ftp:`` URL (pure)."""
     if not isinstance(url, FTPURL):
@@ -216,6 +265,10 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     if typecode not in (None, "a", "i", "d"):
         raise PlanError(f";type={ftp.typecode} is not a, i or d (§3.2.2)", component="typecode")
     tls = "implicit" if ftp.scheme == "ftps" else ("explicit" if options.get(FTP_SSL_KEY) else None)
+    if tls is None:
+        proxy = _http_proxy(ftp, options)
+        if proxy is not None:
+            return _plan_through_http_proxy(ftp, options, proxy)
     steps = tls_steps(ftp.hostname, tls, before_login=True)
     steps += login_steps(ftp, options)
     steps += tls_steps(ftp.hostname, tls, before_login=False)

@@ -91,15 +91,22 @@ def _status_line(response: httpx.Response) -> str:
 
 async def execute_http(plan: Plan, options: Options) -> Resource:
     url = plan.url
-    assert isinstance(url, HTTPURL)
     details = plan.details_as(HTTPDetails)
     target = details.target
+    scheme, host, port = plan.scheme, getattr(url, "hostname", ""), getattr(url, "port", None)
+    if details.forward is not None:
+        # GET ftp://… to an HTTP proxy: the proxy is the origin connected to (its address
+        # passes the policy), the absolute URL the request target.
+        scheme, (host, port) = "http", details.forward
+        options = options.with_(proxy=None)
+    else:
+        assert isinstance(url, HTTPURL)
     try:
         request_url = httpx.URL(
-            scheme=plan.scheme,
-            host=url.hostname,
-            port=url.port,
-            raw_path=target.encode("utf-8", "surrogateescape"),
+            scheme=scheme,
+            host=host,
+            port=port,
+            raw_path=b"/" if details.forward else target.encode("utf-8", "surrogateescape"),
         )
     except httpx.InvalidURL as exc:
         # A leniently parsed host httpx's IDNA 2008 encoder refuses ("☃.example").
@@ -107,8 +114,8 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     pool: HTTPPool | None = options.get(POOL_KEY)
     # A client's shared connections (resolvers.http.pool) for these options, if it has
     # them; otherwise a transport of this resolve's own, closed after it.
-    shared = pool.transport(options, plan.scheme, url.hostname) if pool is not None else None
-    transport = shared or make_transport(options, plan.scheme, url.hostname)
+    shared = pool.transport(options, scheme, host) if pool is not None else None
+    transport = shared or make_transport(options, scheme, host)
 
     async def release() -> None:
         if shared is None:

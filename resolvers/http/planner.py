@@ -62,6 +62,9 @@ class HTTPDetails:
     digest: tuple[str, str] | None = None
     #: The request method: GET, or HEAD (``-I``).
     method: str = "GET"
+    #: An HTTP proxy asked for a URL of another scheme (``GET ftp://…``, as curl does): its
+    #: host and port, connected to as the origin (the policy checks its address).
+    forward: tuple[str, int] | None = None
 
 
 #: A 401 that asks for Digest (RFC 7616 §3.3): the conditional step's words and decision.
@@ -143,6 +146,74 @@ def request_target(url: HTTPURL) -> str:
     return target
 
 
+def header_steps(fields: list[tuple[str, str]]) -> list[Step]:
+    """One step per header field, as sent; credentials shown masked."""
+    steps = []
+    for name, value in fields:
+        line = f"{name}: {value}".encode("utf-8", "surrogateescape")
+        secret = name.lower() in ("authorization", "proxy-authorization")
+        shown = f"{name}: {value.split(' ', 1)[0]} ****" if secret else None
+        steps.append(
+            Step.line(
+                line,
+                shown=shown,
+                values=[WireValue(name.lower(), line, "header")],
+                role=HTTPRole.HEADER,
+                detail=HeaderField(name, value),
+            )
+        )
+    return steps
+
+
+def plan_forwarded(
+    url: URL,
+    options: Options,
+    *,
+    proxy: tuple[str, int],
+    proxy_authorization: str | None,
+    host: str,
+    shown_target: str,
+    values: list[WireValue],
+) -> Plan:
+    """A URL of another scheme asked of an HTTP proxy (RFC 9112 §3.2.2's absolute form):
+    ``GET ftp://host/path HTTP/1.1`` to the proxy, which speaks the URL's protocol itself.
+    ``values`` are what the proxy will send on (an FTP CWD's decoded segment…): the policy
+    checks them as if omniurl sent them, so a URL it refuses reaches no proxy either."""
+    target = str(url).split("#", 1)[0]
+    method = "HEAD" if options.head else "GET"
+    data = f"{method} {target} HTTP/1.1".encode("utf-8", "surrogateescape")
+    step = Step.line(
+        data,
+        shown=f"{method} {shown_target} HTTP/1.1",
+        values=[
+            WireValue("path", target.encode("utf-8", "surrogateescape"), "http-target"),
+            *values,
+        ],
+        role=HTTPRole.REQUEST,
+    )
+    ranges = tuple(range_headers(options.resume_from, options.resume_validator))
+    fields = [("Host", host), *request_headers(options.headers), *ranges]
+    if proxy_authorization is not None:
+        fields.append(("Proxy-Authorization", proxy_authorization))
+    return Plan(
+        url=url,
+        scheme=url.scheme,
+        host=getattr(url, "hostname", None),
+        port=getattr(url, "effective_port", None),
+        transport="tcp",
+        steps=(step, *header_steps(fields)),
+        explicit_port=getattr(url, "port", None) is not None,
+        details=HTTPDetails(
+            target=target,
+            tls=False,
+            resumable=True,
+            offset=options.resume_from if ranges else 0,
+            method=method,
+            forward=proxy,
+        ),
+    )
+
+
 def plan_http(url: URL, options: Options) -> Plan:
     """The plan for an ``http:`` or ``https:`` URL (pure)."""
     if not isinstance(url, HTTPURL):
@@ -173,20 +244,7 @@ def plan_http(url: URL, options: Options) -> Plan:
             digest = credentials
         else:
             fields.append(("Authorization", basic_credentials(*credentials)))
-    steps = [step]
-    for name, value in fields:
-        line = f"{name}: {value}".encode("utf-8", "surrogateescape")
-        secret = name.lower() in ("authorization", "proxy-authorization")
-        shown = f"{name}: {value.split(' ', 1)[0]} ****" if secret else None
-        steps.append(
-            Step.line(
-                line,
-                shown=shown,
-                values=[WireValue(name.lower(), line, "header")],
-                role=HTTPRole.HEADER,
-                detail=HeaderField(name, value),
-            )
-        )
+    steps = [step, *header_steps(fields)]
     if digest is not None:
         user = digest[0].encode("utf-8", "surrogateescape")
         steps.append(
@@ -223,7 +281,9 @@ __all__ = [
     "HTTPDetails",
     "HTTPRole",
     "HeaderField",
+    "header_steps",
     "host_header",
+    "plan_forwarded",
     "plan_http",
     "request_target",
 ]

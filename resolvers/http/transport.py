@@ -115,8 +115,35 @@ class SocketStream(httpcore.AsyncNetworkStream):
         ssl_context: ssl.SSLContext,
         server_hostname: str | None = None,
         timeout: float | None = None,
-    ) -> httpcore.AsyncNetworkStream:  # pragma: no cover - TLS never takes this path
-        raise httpcore.ConnectError("internal error: TLS on omniurl's plain socket stream")
+    ) -> httpcore.AsyncNetworkStream:
+        """TLS on this socket: https through a SOCKS proxy (the socket is the tunnel)."""
+        import anyio
+        from anyio.streams.tls import TLSStream
+
+        plain = None
+        try:
+            with anyio.fail_after(timeout):
+                plain = await anyio.abc.SocketStream.from_socket(self.sock)
+                tls = await TLSStream.wrap(
+                    plain,
+                    hostname=server_hostname,
+                    ssl_context=ssl_context,
+                    standard_compatible=False,
+                )
+        except BaseException as exc:
+            # httpcore does not close a stream whose handshake failed: we do (as its anyio
+            # stream does), so no socket is left open.
+            if plain is not None:
+                await plain.aclose()
+            self.sock.close()
+            if isinstance(exc, TimeoutError):
+                raise httpcore.ConnectTimeout(f"no TLS handshake within {timeout} s") from None
+            if isinstance(
+                exc, (OSError, ssl.SSLError, anyio.BrokenResourceError, anyio.EndOfStream)
+            ):
+                raise httpcore.ConnectError(str(exc) or type(exc).__name__) from None
+            raise
+        return TLSSocketStream(tls, self.sock)
 
     def get_extra_info(self, info: str) -> typing.Any:
         if info == "socket":
@@ -129,6 +156,69 @@ class SocketStream(httpcore.AsyncNetworkStream):
             # A kept-alive connection that became readable was closed by the server.  A
             # non-blocking peek, not select.select: select fails on descriptor numbers
             # >= 1024 (FD_SETSIZE), which a program with many files open reaches.
+            try:
+                self.sock.recv(1, socket.MSG_PEEK)
+            except BlockingIOError:
+                return False
+            except OSError:
+                return True
+            return True
+        return None
+
+
+class TLSSocketStream(httpcore.AsyncNetworkStream):
+    """An anyio TLS stream as httpcore's stream (what :meth:`SocketStream.start_tls` makes)."""
+
+    def __init__(self, tls: typing.Any, sock: socket.socket) -> None:
+        self.tls = tls
+        self.sock = sock  # the same descriptor, for a non-blocking peek
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        import anyio
+
+        try:
+            with anyio.fail_after(timeout):
+                return _seen(await self.tls.receive(max_bytes))
+        except anyio.EndOfStream:
+            return _seen(b"")
+        except TimeoutError:
+            raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
+        except (OSError, ssl.SSLError, anyio.BrokenResourceError) as exc:
+            raise httpcore.ReadError(str(exc) or type(exc).__name__) from None
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        import anyio
+
+        if not buffer:
+            return
+        try:
+            with anyio.fail_after(timeout):
+                await self.tls.send(buffer)
+        except TimeoutError:
+            raise httpcore.WriteTimeout(f"could not send for {timeout} s") from None
+        except (OSError, ssl.SSLError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+            raise httpcore.WriteError(str(exc) or type(exc).__name__) from None
+
+    async def aclose(self) -> None:
+        import anyio
+
+        with anyio.CancelScope(shield=True), anyio.move_on_after(1):
+            await self.tls.aclose()
+
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.AsyncNetworkStream:  # pragma: no cover - TLS in TLS: an https proxy
+        raise httpcore.ConnectError("TLS inside TLS is not supported")
+
+    def get_extra_info(self, info: str) -> typing.Any:
+        import anyio.streams.tls
+
+        if info == "ssl_object":
+            return self.tls.extra(anyio.streams.tls.TLSAttribute.ssl_object, None)
+        if info == "is_readable":
             try:
                 self.sock.recv(1, socket.MSG_PEEK)
             except BlockingIOError:
@@ -253,12 +343,6 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
             proxy = None
             if given is not None and not given.is_socks:
                 proxy = str(given)
-            elif given is not None and scheme == "https":
-                raise ConfigurationError(
-                    f"https through the SOCKS proxy {given} is not supported: use an HTTP "
-                    "proxy (-x http://host:port: CONNECT) for https",
-                    component="proxy",
-                )
         #: The proxy requests go through (an absolute-form request target), or None.
         self.proxy = proxy
         plain = scheme == "http" and proxy is None
@@ -266,7 +350,9 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
         # than a small transfer.
         context = None if plain else ssl_context(options)
         super().__init__(verify=context or False, trust_env=False)
-        backend = PolicyBackend(options, plain=plain)
+        # Through SOCKS (given, not an HTTP proxy) our socket path connects — the SOCKS
+        # handshake is resolvers.net's — and https starts TLS on that tunnel.
+        backend = PolicyBackend(options, plain=plain or (given is not None and proxy is None))
         # A client's shared pool (resolvers/http/pool.py) passes its bounds; one resolve's
         # own transport keeps httpcore's defaults.
         bounds: dict[str, typing.Any] = {}
@@ -279,8 +365,13 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
         pool: typing.Any
         if proxy is not None:
             options.note("*", f"using the proxy {proxy}")
+            login = (given.user, given.password or "") if given and given.user else None
             pool = httpcore.AsyncHTTPProxy(
-                proxy_url=proxy, ssl_context=context, network_backend=backend, **bounds
+                proxy_url=proxy,
+                proxy_auth=login,
+                ssl_context=context,
+                network_backend=backend,
+                **bounds,
             )
         else:
             pool = httpcore.AsyncConnectionPool(

@@ -324,3 +324,46 @@ async def test_a_redirect_chain_is_shown_with_gateway_links(tmp_path: Path) -> N
         f'Reached through: <a href="/{start}">{start}</a> → <a href="/{end}">{end}</a>'
         in reply.text
     )
+
+
+async def test_gopher_plus_form_and_views_as_html_forms(tmp_path: Path) -> None:
+    """Issue 13: a +ASK item is an HTML form (a text box with its default, a select, a
+    checkbox, the Note as text); its POSTed answers go to the server as §3.4.9's data block;
+    a Gopher+ item's [views] link shows its +VIEWS as a form, whose choice asks for that view."""
+    (tmp_path / "doc.txt").write_text("English text\n")
+    (tmp_path / "doc.txt.De_DE").write_text("Deutscher Text\n")
+    server = await testservers.start("gopher", tmp_path)
+    base = f"gopher://127.0.0.1:{server.port}"
+    try:
+        async with client_for(server.port) as client:
+            page = await client.get(f"/{base}/0/form%09%09%3F")
+            assert page.status_code == 200, page.text
+            html = page.text
+            assert '<form class="ask" method="post" action="/_/ask">' in html
+            assert '<p class="note">A small Gopher+ form.</p>' in html
+            assert '<input type="text" name="f0" value="anonymous" size="40">' in html
+            assert '<select name="f1"><option selected>gopher</option><option>ftp</option>' in html
+            assert 'name="f2" value="1">' in html
+            sent = await client.post(
+                "/_/ask",
+                data={"url": f"{base}/0/form%09%09%3F", "f0": "Ada", "f1": "ftp", "f2": ["0", "1"]},
+            )
+            assert sent.status_code == 200, sent.text
+            assert "Thank you. Your answers:" in sent.text
+            assert server.info["server"].requests[-3:] == [b"Ada", b"ftp", b"1"]
+
+            menu = (await client.get(f"/{base}/1/%09%09%2B")).text
+            views_link = f'<a class="views" href="/{base}/0/doc.txt%09%09!">[views]</a>'
+            assert views_link in menu
+            attrs = await client.get(f"/{base}/0/doc.txt%09%09!")
+            assert '<form class="views" method="get" action="/_/view">' in attrs.text
+            assert '<option value="text/plain De_DE">' in attrs.text
+            chosen = await client.get(
+                "/_/view", params={"url": f"{base}/0/doc.txt", "view": "text/plain De_DE"}
+            )
+            assert chosen.status_code == 303
+            assert chosen.headers["location"] == f"/{base}/0/doc.txt%09%09+text/plain%20De_DE"
+            shown = await client.get(chosen.headers["location"])
+            assert "Deutscher Text" in shown.text
+    finally:
+        await server.close()

@@ -36,10 +36,11 @@ from omniurl.resolvers.errors import (
     ResolveError,
     ResolveTimeout,
 )
+from omniurl.resolvers.options import Options
 from omniurl.schemes.errors import URLError
 
 from .config import GatewayConfig
-from .render import Pages, security_headers
+from .render import Pages, security_headers, view_url
 
 STATIC = Path(__file__).parent / "templates"
 
@@ -116,12 +117,30 @@ def target_of(request: Request) -> str:
     return url
 
 
+#: The Gopher resolver's hook for a +ASK form (resolvers.gopher.executor.FormCallback).
+FORM = "gopher.form"
+
+
+class FormNeeded(Exception):
+    """A Gopher+ item's +ASK form, to be shown as a page (raised through the resolver's
+    form hook when no answers came with the request)."""
+
+    def __init__(self, fields: Any) -> None:
+        super().__init__("a Gopher+ form")
+        self.fields = list(fields)
+
+
 def create_app(config: GatewayConfig | None = None) -> ASGIApp:
     """The gateway as an ASGI application (``uvicorn`` runs it: ``omniurl serve gateway``)."""
     config = config or GatewayConfig()
     options = config.resolve_options()
     pages = Pages(config)
     limits = Limits(config)
+
+    async def show_the_form(fields: Any, _url: Any) -> list[str]:
+        raise FormNeeded(fields)  # (the page shows the form; its answers come to /_/ask)
+
+    form_options = options.with_(extra={**options.extra, FORM: show_the_form})
 
     def _pages_for(request: Request) -> Pages:
         """A proxy client's pages link items by their own URLs and the gateway's forms by
@@ -192,8 +211,35 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
                 return pages.upstream_error(url, exc)
         return pages.message(url, 200, "Sent", f"The message to {url} was handed to the relay.")
 
+    async def ask(request: Request) -> Response:
+        """A Gopher+ +ASK form's answers (POST ``url``, ``f0``, ``f1``…): resolved with them,
+        which follows §3.4.9's URL of the filled-in form."""
+        raw = await request.body()
+        form = parse_qs(raw[: 1 << 20].decode("utf-8", "replace"), keep_blank_values=True)
+        url = form.get("url", [""])[0]
+        answers: list[str] = []
+        while f"f{len(answers)}" in form:
+            answers.append(form[f"f{len(answers)}"][-1])  # (a checkbox: its hidden 0, then 1)
+
+        async def filled(fields: Any, _url: Any) -> list[str]:
+            return answers
+
+        return await show_url(request, url, options.with_(extra={**options.extra, FORM: filled}))
+
+    async def view(request: Request) -> Response:
+        """A Gopher+ item in the view chosen from its +VIEWS (``+text/plain`` …)."""
+        url = request.query_params.get("url", "")
+        chosen = view_url(url, request.query_params.get("view", ""))
+        if chosen is None:
+            return pages.message(url, 400, "Not a Gopher+ item", "Only Gopher+ items have views.")
+        return RedirectResponse(
+            "/" + _link_safe(chosen), status_code=303, headers=security_headers()
+        )
+
     async def show(request: Request) -> Response:
-        url = target_of(request)
+        return await show_url(request, target_of(request), form_options)
+
+    async def show_url(request: Request, url: str, options: Options) -> Response:
         pages = _pages_for(request)
         if not url:
             return pages.index()
@@ -215,6 +261,8 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
             try:
                 async with asyncio.timeout(config.max_time):
                     resource = await resolve(url, options)
+            except FormNeeded as exc:
+                return pages.ask_form(url, exc.fields)
             except InputNeeded as exc:
                 return pages.search_form(url, exc.message)
             except (URLError, PolicyError) as exc:
@@ -233,6 +281,8 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         Route("/_/go", go),
         Route("/_/search", search),
         Route("/_/send", send, methods=["POST"]),
+        Route("/_/ask", ask, methods=["POST"]),
+        Route("/_/view", view),
         Route("/_/url", show, methods=["GET", "HEAD"]),
     ]
     return AbsoluteForm(Starlette(routes=routes))

@@ -101,6 +101,67 @@ class EntryView:
     href: str | None
     detail: str
     search: bool
+    #: A Gopher+ item's attributes page (its views, abstract, admin), a gateway link.
+    views_href: str | None = None
+
+
+def attributes_url(url: str) -> str | None:
+    """A Gopher+ item's URL asking for its attribute blocks (``!``, RFC 1738 §3.4.4), whose
+    +VIEWS the gateway offers as a form."""
+    from omniurl import schemes
+
+    try:
+        parsed: Any = schemes.parse(url)
+        return str(parsed.replace(gopher_plus="!", search=parsed.search or ""))
+    except Exception:
+        return None
+
+
+def view_url(url: str, view: str) -> str | None:
+    """The item's URL asking for one of its +VIEWS (``+text/plain``, ``+text/plain En_US``)."""
+    from omniurl import schemes
+
+    try:
+        parsed: Any = schemes.parse(url)
+        return str(parsed.replace(gopher_plus="+" + view, search=parsed.search or ""))
+    except Exception:
+        return None
+
+
+@dataclass(frozen=True)
+class FieldView:
+    """One +ASK field as an HTML form control (Gopher+ §2.8)."""
+
+    kind: str
+    prompt: str
+    name: str | None
+    default: str
+    choices: tuple[str, ...]
+    control: str  # text, password, textarea, select, checkbox, note
+
+
+_CONTROLS = {
+    "Ask": "text",
+    "AskP": "password",
+    "AskL": "textarea",
+    "AskF": "text",
+    "Choose": "select",
+    "ChooseF": "select",
+    "Select": "checkbox",
+    "Note": "note",
+}
+
+
+def field_views(fields: list[Any]) -> list[FieldView]:
+    """The form's controls: answered fields named ``f0``, ``f1``… in order; Notes unnamed."""
+    views, n = [], 0
+    for f in fields:
+        name = None
+        if f.answered:
+            name, n = f"f{n}", n + 1
+        control = _CONTROLS.get(f.kind, "text")
+        views.append(FieldView(f.kind, f.prompt, name, f.default, f.choices, control))
+    return views
 
 
 def _view(entry: Entry, proxy: bool = False) -> EntryView:
@@ -110,6 +171,9 @@ def _view(entry: Entry, proxy: bool = False) -> EntryView:
         if info.get(key) not in (None, ""):
             details.append(f"{key} {info[key]}")
     search = entry.kind == "search" and bool(entry.url)
+    views_href = None
+    if info.get("gopher_plus") == "+" and entry.url:
+        views_href = gateway_link(attributes_url(entry.url), proxy=proxy)
     return EntryView(
         name=entry.name,
         marker=MARKERS.get(entry.kind, f"[{entry.kind[:8].upper()}]"),
@@ -118,6 +182,7 @@ def _view(entry: Entry, proxy: bool = False) -> EntryView:
         href=None if search else gateway_link(entry.url, proxy=proxy),
         detail="; ".join(details),
         search=search,
+        views_href=views_href,
     )
 
 
@@ -170,6 +235,11 @@ class Pages:
 
     def search_form(self, url: str, prompt: str) -> HTMLResponse:
         return self.page("search.html", url=url, prompt=prompt)
+
+    def ask_form(self, url: str, fields: list[Any]) -> HTMLResponse:
+        """A Gopher+ +ASK form (§2.8) as an HTML form; sent back by POST (an AskP answer is
+        a password: never in a URL the browser keeps)."""
+        return self.page("ask.html", url=url, fields=field_views(fields))
 
     def telnet(self, url: str, plan: Plan) -> HTMLResponse:
         return self.message(
@@ -262,8 +332,22 @@ class Pages:
                 for n, v in _article_headers(head)
             ]
             text = rest if headers else text
+        views: list[dict[str, str]] = []
+        attributes = resource.metadata.get("attributes")
+        if isinstance(attributes, dict) and "+VIEWS" in attributes:
+            # "text/plain En_US: <2k>" per line (Gopher+ §2.5): the view, then its size
+            for line in str(attributes["+VIEWS"]).splitlines():
+                view, _, size = line.strip().partition(":")
+                if view.strip():
+                    views.append({"view": view.strip(), "size": size.strip()})
         return self.page(
-            "text.html", url=url, text=text, headers=headers, chain=self._chain(resource)
+            "text.html",
+            url=url,
+            text=text,
+            headers=headers,
+            chain=self._chain(resource),
+            views=views,
+            item_url=url,
         )
 
     def _download(

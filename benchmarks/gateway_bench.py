@@ -53,6 +53,46 @@ async def load(clients: int, seconds: float, one: object) -> list[float]:
     return latencies
 
 
+async def load_keepalive(clients: int, seconds: float, port: int, path: str) -> list[float]:
+    """``clients`` keep-alive HTTP/1.1 connections, each asking for ``path`` until the time is
+    up (h11 frames the replies).  Not httpx: measured here, its pool spent 4.7 ms of CPU per
+    request at 100 connections (8.3 s CPU in an 8 s run), so the load generator, not the
+    gateway, set the pace and the tail (p99 3.7 s with the gateway idle 77% of the time)."""
+    import h11
+
+    latencies: list[float] = []
+    stop = time.monotonic() + seconds
+    request = h11.Request(method="GET", target=path, headers=[("Host", f"127.0.0.1:{port}")])
+
+    async def worker() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        conn = h11.Connection(h11.CLIENT)
+        try:
+            while time.monotonic() < stop:
+                start = time.perf_counter()
+                writer.write(conn.send(request) + conn.send(h11.EndOfMessage()))
+                status = 0
+                while True:
+                    event = conn.next_event()
+                    if event is h11.NEED_DATA:
+                        conn.receive_data(await asyncio.wait_for(reader.read(65536), 60))
+                    elif isinstance(event, h11.Response):
+                        status = event.status_code
+                    elif isinstance(event, h11.EndOfMessage):
+                        break
+                    elif isinstance(event, h11.ConnectionClosed):
+                        raise ConnectionError("the gateway closed a keep-alive connection")
+                if status != 200:
+                    raise RuntimeError(f"the gateway answered {status}")
+                latencies.append(time.perf_counter() - start)
+                conn.start_next_cycle()
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(worker() for _ in range(clients)))
+    return latencies
+
+
 def summary(latencies: list[float], seconds: float) -> dict[str, float]:
     ordered = sorted(latencies)
     return {
@@ -71,8 +111,6 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-
-    import httpx
 
     from omniurl.client import AsyncClient
 
@@ -106,16 +144,8 @@ def main() -> int:
             fds_before = fds(proc.pid)
 
             async def run() -> tuple[list[float], list[float]]:
-                limits = httpx.Limits(
-                    max_connections=args.clients, max_keepalive_connections=args.clients
-                )
-                async with httpx.AsyncClient(limits=limits, timeout=60) as http:
-                    url = f"http://127.0.0.1:{wport}/{item}"
-
-                    async def via_gateway() -> None:
-                        (await http.get(url)).raise_for_status()
-
-                    through = await load(args.clients, args.seconds, via_gateway)
+                path = f"/{item}"
+                through = await load_keepalive(args.clients, args.seconds, wport, path)
                 async with AsyncClient() as client:
 
                     async def direct() -> None:

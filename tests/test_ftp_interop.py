@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import OPTS, VSFTPD, run_cli, running, start_vsftpd, transcript
+from _gateway import curl, lynx_dump, running_gateway
 
 from omniurl import resolvers
 from omniurl.resolvers.errors import NotFound
@@ -121,3 +122,18 @@ async def test_resume_with_rest_yields_the_whole_file(vsftpd: str, tmp_path: Pat
     assert f"> REST {k}".encode() in err and b"< 350 " in err
     assert f"< 213 {len(BIG)}".encode() in err
     assert not (tmp_path / ".big.bin.part").exists()
+
+
+async def test_vsftpd_through_the_gateway(vsftpd: str) -> None:
+    """Issue 13: vsftpd's directory (sizes, dates, directories ending in /) and a file through
+    ``serve gateway``, read by lynx (ftp_proxy) and curl -x (absolute-form GET ftp://)."""
+    port = int(vsftpd.rsplit(":", 1)[1])
+    async with running_gateway(port) as gateway:
+        listing = await lynx_dump(f"ftp://{vsftpd}/pub/", {"ftp_proxy": f"http://{gateway}/"})
+        _status, text = await curl("-x", f"http://{gateway}", f"ftp://{vsftpd}/pub/hello.txt")
+        _status, big = await curl(f"http://{gateway}/ftp://{vsftpd}/pub/big.bin")
+    assert "[FILE] [2]hello.txt size 18; modify " in listing  # LIST's size and date
+    assert "[DIR] [3]sub size 4096; modify " in listing
+    assert f"3. ftp://{vsftpd}/pub/sub/" in listing  # a directory's URL ends in /
+    assert "<pre>hello from vsftpd\n</pre>" in text.decode()
+    assert hashlib.sha256(big).hexdigest() == hashlib.sha256(BIG).hexdigest()

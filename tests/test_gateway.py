@@ -5,11 +5,6 @@ through a real uvicorn with lynx and curl as proxy clients (skipped where absent
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import socket
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +16,8 @@ import pytest_asyncio
 pytest.importorskip("starlette", reason="the [gateway] extra is not installed")
 pytest.importorskip("uvicorn", reason="the [gateway] extra is not installed")
 pytest.importorskip("jinja2", reason="the [gateway] extra is not installed")
+
+from _gateway import curl, lynx_dump, running_gateway
 
 from omniurl import testservers
 from omniurl.gateway import GatewayConfig, create_app
@@ -242,47 +239,17 @@ async def test_a_per_client_limit_answers_429() -> None:
 # -- a real server, real proxy clients --------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest_asyncio.fixture
 async def gateway(gopher: testservers.RunningServer) -> AsyncIterator[str]:
-    port = _free_port()
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "omniurl", "serve", "gateway", "--port", str(port),
-        "--allow-host", "127.0.0.1", "--allow-port", str(gopher.port),
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
-    )  # fmt: skip
-    try:
-        for _ in range(100):
-            try:
-                _r, w = await asyncio.open_connection("127.0.0.1", port)
-                w.close()
-                break
-            except OSError:
-                await asyncio.sleep(0.1)
-        yield f"127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        await asyncio.wait_for(proc.wait(), 10)
+    async with running_gateway(gopher.port) as netloc:
+        yield netloc
 
 
 async def test_lynx_through_the_gateway_as_gopher_proxy(
     gateway: str, gopher: testservers.RunningServer
 ) -> None:
-    if shutil.which("lynx") is None:
-        pytest.skip("lynx is not installed (Debian package lynx; .ci/run installs it)")
-    env = {**os.environ, "gopher_proxy": f"http://{gateway}/", "HOME": "/nonexistent"}
     url = f"gopher://127.0.0.1:{gopher.port}/1/pub"
-    proc = await asyncio.create_subprocess_exec(
-        "lynx", "-dump", url, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    out, _err = await asyncio.wait_for(proc.communicate(), 30)
-    text = out.decode()
+    text = await lynx_dump(url, {"gopher_proxy": f"http://{gateway}/"})
     assert "[TEXT]" in text and "hello.txt" in text
     assert f"gopher://127.0.0.1:{gopher.port}/0/pub/hello.txt" in text  # the item's own URL
 
@@ -290,20 +257,11 @@ async def test_lynx_through_the_gateway_as_gopher_proxy(
 async def test_curl_through_the_gateway_as_proxy(
     gateway: str, gopher: testservers.RunningServer
 ) -> None:
-    if shutil.which("curl") is None:
-        pytest.skip("curl is not installed")
-    url = f"http://{gateway}/gopher://127.0.0.1:{gopher.port}/0/pub/hello.txt"
-    proc = await asyncio.create_subprocess_exec(
-        "curl", "-s", "--max-time", "20", url, stdout=subprocess.PIPE
-    )
-    out, _ = await asyncio.wait_for(proc.communicate(), 30)
+    _status, out = await curl(f"http://{gateway}/gopher://127.0.0.1:{gopher.port}/0/pub/hello.txt")
     assert b"Hello &lt;b&gt;gateway&lt;/b&gt;" in out
     # curl -x sends an ftp: URL in absolute form (a gopher: one it would tunnel: refused)
-    proc = await asyncio.create_subprocess_exec(
-        "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-x", f"http://{gateway}",
-        "ftp://127.0.0.1:6379/x", stdout=subprocess.PIPE,
-    )  # fmt: skip
-    out, _ = await asyncio.wait_for(proc.communicate(), 30)
+    args = ("-o", "/dev/null", "-w", "%{http_code}", "-x", f"http://{gateway}")
+    _status, out = await curl(*args, "ftp://127.0.0.1:6379/x")
     assert out == b"403"
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from _gateway import curl, lynx_dump, running_gateway
 from helpers import free_port, run
 
 from omniurl.resolvers import Options, resolve
@@ -168,6 +169,21 @@ async def test_gophernicus_missing_directory_is_not_found(gophernicus: str) -> N
     with pytest.raises(NotFound) as info:
         await fetch(gophernicus + "/1/nope/")
     assert "not found" in info.value.message
+
+
+async def test_gophernicus_through_the_gateway(gophernicus: str) -> None:
+    """Issue 13: lynx (gopher_proxy) and curl reach gophernicus through ``serve gateway``:
+    a menu with the items' own URLs, a text page, a binary byte for byte."""
+    port = int(gophernicus.rsplit(":", 1)[1])
+    async with running_gateway(port) as gateway:
+        menu = await lynx_dump(gophernicus + "/1/docs/", {"gopher_proxy": f"http://{gateway}/"})
+        _status, page = await curl(f"http://{gateway}/{gophernicus}/0/hello.txt")
+        _status, blob = await curl(f"http://{gateway}/{gophernicus}/9/docs/blob.bin")
+    assert "[TEXT]" in menu and "[BIN]" in menu and "notes.txt" in menu
+    assert f"{gophernicus}/0/docs/notes.txt" in menu  # lynx lists each item's own URL
+    assert f"{gophernicus}/9/docs/blob.bin" in menu
+    assert f"<pre>{TEXT}</pre>" in page.decode().replace("\r\n", "\n")
+    assert blob == bytes(range(256)) * 400
 
 
 # -- pygopherd: Gopher+ ---------------------------------------------------------------------

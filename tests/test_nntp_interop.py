@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from _gateway import curl, lynx_dump, running_gateway
 from helpers import free_port
 
 from omniurl import testservers
@@ -375,3 +376,23 @@ async def test_inn_wildmat_through_list_active(inn: Inn) -> None:
         names = [e.name for e in res.entries]
     assert INN_GROUP in names and all(n.startswith("omniurl.") for n in names)
     assert res.entries[0].url.startswith(f"news://{inn.netloc}/omniurl.")
+
+
+async def test_inn_through_the_gateway(inn: Inn) -> None:
+    """Issue 13: INN's group and article through ``serve gateway``, read by lynx (news_proxy,
+    nntp_proxy) and curl."""
+    async with running_gateway(inn.port) as gateway:
+        group = await lynx_dump(
+            f"news://{inn.netloc}/{INN_GROUP}", {"news_proxy": f"http://{gateway}/"}
+        )
+        article = await lynx_dump(
+            f"nntp://{inn.netloc}/{INN_GROUP}/2", {"nntp_proxy": f"http://{gateway}/"}
+        )
+        _status, page = await curl(f"http://{gateway}/news://{inn.netloc}/%3Cfirst@omniurl.test%3E")
+    assert "[ART]" in group and "First interop article" in group and "Second: a lone dot" in group
+    assert f"nntp://{inn.netloc}/{INN_GROUP}/2" in group  # the article's own URL
+    assert "Subject   Second: a lone dot" in article
+    assert article.split("Message-Id <second@omniurl.test>\n", 1)[1].startswith("\nabove\n.\nbelow")
+    html = page.decode().replace("\r\n", "\n")
+    assert "<th>Subject</th><td>First interop article</td>" in html
+    assert "<pre>Hello INN.\n.dotted line\n</pre>" in html  # un-dot-stuffed

@@ -53,6 +53,8 @@ MARKERS = {
     "link": "[LINK]",
     "error": "[ERR]",
 }
+#: A Gopher "file" is item type 0, a text file (RFC 1436 §3.8); an FTP one may be anything.
+_FTP_MARKERS = {**MARKERS, "file": "[FILE]"}
 
 
 def security_headers() -> dict[str, str]:
@@ -171,12 +173,13 @@ def _view(entry: Entry, proxy: bool = False) -> EntryView:
         if info.get(key) not in (None, ""):
             details.append(f"{key} {info[key]}")
     search = entry.kind == "search" and bool(entry.url)
+    markers = _FTP_MARKERS if (entry.url or "").lower().startswith("ftp") else MARKERS
     views_href = None
     if info.get("gopher_plus") == "+" and entry.url:
         views_href = gateway_link(attributes_url(entry.url), proxy=proxy)
     return EntryView(
         name=entry.name,
-        marker=MARKERS.get(entry.kind, f"[{entry.kind[:8].upper()}]"),
+        marker=markers.get(entry.kind, f"[{entry.kind[:8].upper()}]"),
         css=re.sub(r"[^a-z0-9-]", "", entry.kind.lower()) or "entry",
         url=entry.url,
         href=None if search else gateway_link(entry.url, proxy=proxy),

@@ -121,12 +121,15 @@ http {{
     autoindex on;
     location = /moved {{ return 302 /pub/hello.txt; }}
     location = /to-file {{ return 302 file:///etc/passwd; }}
+    location /secret/ {{ auth_basic "omniurl"; auth_basic_user_file {scratch}/htpasswd; }}
   }}
 }}
 """
 
 VSFTPD = "/usr/sbin/vsftpd"
 NGINX = "/usr/sbin/nginx"
+#: The login nginx asks for under /secret/ (auth_basic; nginx reads ``{PLAIN}`` passwords).
+NGINX_USER = ("alice", "s3cret")
 
 
 #: vsftpd's TLS settings (RFC 4217), for FTPS interop: a throw-away certificate, anonymous
@@ -165,6 +168,7 @@ async def start_nginx(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Pro
     scratch.mkdir(parents=True, exist_ok=True)
     conf = scratch / "nginx.conf"
     conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
+    (scratch / "htpasswd").write_text(f"{NGINX_USER[0]}:{{PLAIN}}{NGINX_USER[1]}\n")
     argv = [NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log")]
     return await start_daemon(argv, port), port
 

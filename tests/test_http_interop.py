@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import NGINX, OPTS, run_cli, running, start_nginx
+from _ftphttp import NGINX, NGINX_USER, OPTS, run_cli, running, start_nginx
 
 from omniurl import resolvers
-from omniurl.resolvers.errors import RedirectRefused, StatusError
+from omniurl.resolvers.errors import AuthError, RedirectRefused, StatusError
+from omniurl.resolvers.options import Options
 
 pytestmark = pytest.mark.interop
 
@@ -30,6 +31,8 @@ def web_tree(tmp_path: Path) -> Path:
     (root / "pub").mkdir(parents=True)
     (root / "pub" / "hello.txt").write_bytes(b"hello from nginx\n")
     (root / "pub" / "big.bin").write_bytes(BIG)
+    (root / "secret").mkdir()
+    (root / "secret" / "plan.txt").write_bytes(b"for alice only\n")
     return root
 
 
@@ -97,3 +100,25 @@ async def test_resume_with_range_and_if_range(
     assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(BIG).digest()
     assert f"> range: bytes={k}-".encode() in err.lower()
     assert (b"206 Partial Content" in err) == (validator != "stale")
+
+
+async def test_basic_auth_with_nginx(nginx: str, tmp_path: Path) -> None:
+    """nginx's auth_basic: the URL's login, -u and ~/.netrc all reach /secret/; a wrong
+    password is AuthError (exit 7, the password masked in what is printed)."""
+    user, password = NGINX_USER
+    url = f"http://{nginx}/secret/plan.txt"
+    async with await resolvers.resolve(
+        f"http://{user}:{password}@{nginx}/secret/plan.txt", OPTS
+    ) as res:
+        assert await res.read() == b"for alice only\n"
+    options = Options(user=(user, password), read_timeout=OPTS.read_timeout)
+    async with await resolvers.resolve(url, options) as res:
+        assert await res.read() == b"for alice only\n"
+    with pytest.raises(AuthError, match="401"):
+        await resolvers.resolve(url, Options(user=(user, "wrong"), read_timeout=10))
+    (tmp_path / ".netrc").write_text(f"machine 127.0.0.1 login {user} password {password}\n")
+    (tmp_path / ".netrc").chmod(0o600)
+    status, out, _err = await run_cli("get", "--netrc", url, cwd=tmp_path)
+    assert (status, out) == (0, b"for alice only\n")
+    status, out, err = await run_cli("get", f"http://{user}:WRONGPW@{nginx}/secret/plan.txt")
+    assert status == 7 and out == b"" and b"WRONGPW" not in err

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.http import HTTPURL
@@ -19,6 +20,9 @@ from ..errors import PlanError
 from ..options import Options
 from ..plan import Condition, Plan, Role, Step, WireValue
 from .ranges import range_headers
+
+if TYPE_CHECKING:
+    from ..proxy import ProxySpec
 
 USER_AGENT = "omniurl/0.1"
 #: Sent with every request: the body exactly as stored (``identity``, as curl does without
@@ -51,7 +55,8 @@ class HeaderField:
 class HTTPDetails:
     """What the HTTP executor needs beyond the steps (typed; never sent)."""
 
-    #: The origin-form request target, exactly as sent (RFC 9112 §3.2.1).
+    #: The request target, exactly as sent: the origin form (RFC 9112 §3.2.1), or the
+    #: absolute form to an HTTP proxy (§3.2.2).
     target: str
     tls: bool
     #: ``-C``: HTTP can continue a transfer (Range), and from which byte.
@@ -62,8 +67,8 @@ class HTTPDetails:
     digest: tuple[str, str] | None = None
     #: The request method: GET, or HEAD (``-I``).
     method: str = "GET"
-    #: An HTTP proxy asked for a URL of another scheme (``GET ftp://…``, as curl does): its
-    #: host and port, connected to as the origin (the policy checks its address).
+    #: An HTTP proxy asked for the URL (``GET http://…`` or, as curl does, ``GET ftp://…``):
+    #: its host and port, connected to as the origin (the policy checks its address).
     forward: tuple[str, int] | None = None
 
 
@@ -223,6 +228,10 @@ def plan_http(url: URL, options: Options) -> Plan:
         raise PlanError(f"an {http.scheme}: URL needs a host (§3.3)", component="host")
     credentials = credentials_for(http, options)
     target = request_target(http)
+    proxy = _forwarding_proxy(http, options)
+    if proxy is not None:
+        # RFC 9112 §3.2.2: to a proxy, the absolute form (no userinfo: §4.2.4 of RFC 9110)
+        target = f"http://{host_header(http)}{target}"
     method = "HEAD" if options.head else "GET"
     data = f"{method} {target} HTTP/1.1".encode("utf-8", "surrogateescape")
     step = Step.line(
@@ -238,6 +247,8 @@ def plan_http(url: URL, options: Options) -> Plan:
     if options.compressed and not any(n.lower() == "accept-encoding" for n, _ in given):
         given = (*given, ("Accept-Encoding", "gzip, deflate"))  # (resolvers.http.decoding)
     fields = [("Host", host_header(http)), *request_headers(given), *ranges]
+    if proxy is not None and proxy.authorization is not None:
+        fields.append(("Proxy-Authorization", proxy.authorization))
     digest = None
     if credentials is not None and not any(n.lower() == "authorization" for n, _ in fields):
         if options.http_auth == "digest":
@@ -271,8 +282,22 @@ def plan_http(url: URL, options: Options) -> Plan:
             offset=options.resume_from if ranges else 0,
             digest=digest,
             method=method,
+            forward=None if proxy is None else (proxy.host, proxy.port),
         ),
     )
+
+
+def _forwarding_proxy(url: HTTPURL, options: Options) -> ProxySpec | None:
+    """The ``-x http://`` proxy an ``http:`` URL is asked of, or None.  Its request — the
+    absolute form, ``Proxy-Authorization`` — is planned here and sent by omniurl's own
+    transport, so the plan shows every byte (httpcore's proxy support would build its own).
+    https (a CONNECT tunnel), SOCKS and an ``https://`` proxy stay with the transport."""
+    if url.scheme != "http" or options.proxy is None:
+        return None
+    from ..proxy import proxy_for
+
+    spec = proxy_for(url.hostname, options.proxy, options.noproxy)
+    return spec if spec is not None and spec.scheme == "http" else None
 
 
 __all__ = [

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import pwd
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-from helpers import ROOT, free_port, run_omniurl
+from helpers import ROOT, free_port, run, run_omniurl
 
 from omniurl.resolvers import Options
 
@@ -128,6 +129,17 @@ http {{
 
 VSFTPD = "/usr/sbin/vsftpd"
 NGINX = "/usr/sbin/nginx"
+#: Debian's pure-ftpd conflicts with vsftpd (both are an ftp-server), so .ci/run unpacks its
+#: package into /opt/omniurl-ci/pure-ftpd instead of installing it; an installed one is
+#: used where there is one.
+_PURE_PREFIX = next(
+    (p for p in ("/", "/opt/omniurl-ci/pure-ftpd/") if os.path.exists(f"{p}usr/sbin/pure-ftpd")),
+    "/",
+)
+PURE_FTPD = f"{_PURE_PREFIX}usr/sbin/pure-ftpd"
+PURE_PW = f"{_PURE_PREFIX}usr/bin/pure-pw"
+#: pure-ftpd's virtual user (pure-pw), mapped to the system user nobody.
+PURE_USER = ("alice", "s3cret")
 #: The login nginx asks for under /secret/ (auth_basic; nginx reads ``{PLAIN}`` passwords).
 NGINX_USER = ("alice", "s3cret")
 
@@ -170,6 +182,28 @@ async def start_nginx(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Pro
     conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
     (scratch / "htpasswd").write_text(f"{NGINX_USER[0]}:{{PLAIN}}{NGINX_USER[1]}\n")
     argv = [NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log")]
+    return await start_daemon(argv, port), port
+
+
+async def start_pureftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
+    """pure-ftpd on loopback (MLSD, RFC 3659) with a virtual user (pure-pw) chrooted to
+    ``root``, which must be readable by nobody; it runs in the foreground, its log discarded.
+    pure-ftpd switches to the user's uid: starting it needs root."""
+    port = free_port()
+    scratch.mkdir(parents=True, exist_ok=True)
+    user, password = PURE_USER
+    passwd, pdb = scratch / "pureftpd.passwd", scratch / "pureftpd.pdb"
+    # pure-pw hashes with argon2id at t=1023: 3.7 s a login here.  A SHA-512 crypt hash
+    # (openssl passwd -6) in pure-pw's passwd format logs in at once.
+    _rc, hashed, _err = await run(["openssl", "passwd", "-6", "-salt", "omniurl", password])
+    nobody = pwd.getpwnam("nobody")
+    home = f"{root}/./"  # "/./": chroot to root (pure-ftpd's virtual-user home syntax)
+    passwd.write_text(
+        f"{user}:{hashed.decode().strip()}:{nobody.pw_uid}:{nobody.pw_gid}::{home}::::::::::::\n"
+    )
+    await run([PURE_PW, "mkdb", str(pdb), "-f", str(passwd)])
+    # -A chroot, -E no anonymous, -H no DNS lookups, -j create no home directory
+    argv = [PURE_FTPD, "-S", f"127.0.0.1,{port}", "-l", f"puredb:{pdb}", "-A", "-E", "-H"]
     return await start_daemon(argv, port), port
 
 

@@ -183,6 +183,10 @@ class NewsURL(URL):
         else:
             body = quote(self.newsgroup or "", GROUP_SAFE)
         server = "" if self.host is None else f"//{format_login(None, None, self.host, self.port)}/"
+        if not server and body.startswith("//"):
+            # a message-id that begins "//" (RFC 1738 allows it) would read as RFC 5538's
+            # "news://server/…": its first "/" escaped, it reads back the same either way
+            body = "%2F" + body[1:]
         return f"{self.scheme}:{server}{body}{format_fragment(self.fragment)}"
 
     def components(self) -> dict[str, Any]:

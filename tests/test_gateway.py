@@ -5,6 +5,7 @@ through a real uvicorn with lynx and curl as proxy clients (skipped where absent
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -325,3 +326,92 @@ async def test_gopher_plus_form_and_views_as_html_forms(tmp_path: Path) -> None:
             assert "Deutscher Text" in shown.text
     finally:
         await server.close()
+
+
+async def test_a_wais_database_is_a_search_form_and_hits_show_their_scores(tmp_path: Path) -> None:
+    """Issue 13: a WAIS database URL (no words yet) is a search form; the answer becomes
+    ``?words`` (RFC 1738 §3.9); the hits are gateway links with their scores; a hit opens."""
+    (tmp_path / "pub").mkdir()
+    (tmp_path / "pub" / "tea.txt").write_text("tea time for <omniurl> readers\n")
+    (tmp_path / "pub" / "other.txt").write_text("nothing to see\n")
+    async with await testservers.start("wais", tmp_path) as server:
+        base = f"wais://127.0.0.1:{server.port}/pub"
+        async with client_for(server.port) as client:
+            form = await client.get(f"/{base}")
+            assert '<form class="search" method="get" action="/_/search">' in form.text
+            assert f'<input type="hidden" name="url" value="{base}">' in form.text
+            answer = await client.get("/_/search", params={"url": base, "q": "tea time"})
+            assert answer.status_code == 303
+            assert answer.headers["location"] == f"/{base}?tea+time"
+            hits = (await client.get(answer.headers["location"])).text
+            found = re.search(rf'<a href="(/{base}/TEXT/[^"]+)">tea.txt</a>', hits)
+            assert found is not None, hits
+            hit = found.group(1)
+            assert '<span class="detail">score 1000; size 31;' in hits
+            assert "other.txt" not in hits
+            doc = await client.get(hit)
+            assert "<pre>tea time for &lt;omniurl&gt; readers" in doc.text
+
+
+async def test_prospero_access_methods_are_gateway_links(tmp_path: Path) -> None:
+    """Under the strict policy a Prospero object's access methods (another scheme each, RFC
+    1738 §3.11) are listed as gateway links, never followed on their own; a FORWARDED move is
+    followed and shown; the reader's click on the FTP method is checked anew and opens."""
+    (tmp_path / "pub").mkdir()
+    (tmp_path / "pub" / "hello.txt").write_text("hello via prospero\n")
+    async with (
+        await testservers.start("ftp", tmp_path) as ftp,
+        await testservers.start("prospero", tmp_path, ftp=(ftp.host, ftp.port)) as pros,
+    ):
+        start = f"prospero://127.0.0.1:{pros.port}//pub/hello.txt"
+        method = f"ftp://127.0.0.1:{ftp.port}/pub/hello.txt;type=a"
+        async with client_for(pros.port, ftp.port) as client:
+            page = await client.get(f"/{start}")
+            assert page.status_code == 200, page.text
+            assert f'href="/{method}"' in page.text
+            # the LOCAL method (a file: URL, refused outright) is shown, not linked
+            assert "LOCAL INTERNET-D" in page.text and 'href="/file:' not in page.text
+            text = await client.get(f"/{method}")
+            assert "<pre>hello via prospero\n</pre>" in text.text.replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "media", "disposition"),
+    [
+        ("logo.png", "image/png", "inline"),
+        ("logo.gif", "image/gif", "inline"),
+        ("logo.svg", "image/svg+xml", "attachment"),  # a document that can carry script
+        ("logo.dat", "application/octet-stream", "attachment"),
+    ],
+)
+async def test_an_image_is_shown_inline(
+    tmp_path: Path, name: str, media: str, disposition: str
+) -> None:
+    """Gopher's ``I`` item names no format: the name says it; raster images are inline."""
+    data = b"\x89PNG\r\n\x1a\n" + bytes(64)
+    (tmp_path / name).write_bytes(data)
+    server = await testservers.start("gopher", tmp_path)
+    try:
+        async with client_for(server.port) as client:
+            reply = await client.get(f"/gopher://127.0.0.1:{server.port}/I/{name}")
+    finally:
+        await server.close()
+    assert reply.content == data
+    assert reply.headers["content-type"] == media
+    assert reply.headers["content-disposition"].startswith(f'{disposition}; filename="{name}"')
+
+
+async def test_lynx_through_the_gateway_as_wais_proxy(tmp_path: Path) -> None:
+    """lynx's wais_proxy sends ``GET wais://…?words`` in absolute form: the hits come back
+    with each document's own wais: URL; a database URL is a search form."""
+    (tmp_path / "pub").mkdir()
+    (tmp_path / "pub" / "tea.txt").write_text("tea time for readers\n")
+    async with await testservers.start("wais", tmp_path) as server:
+        base = f"wais://127.0.0.1:{server.port}/pub"
+        async with running_gateway(server.port) as gateway:
+            proxies = {"wais_proxy": f"http://{gateway}/"}
+            hits = await lynx_dump(f"{base}?tea", proxies)
+            form = await lynx_dump(base, proxies)
+    assert "[DOC]" in hits and "tea.txt score 1000; size 21" in hits
+    assert f"{base}/TEXT/" in hits
+    assert "is a searchable WAIS database" in form and "(BUTTON) Search" in form

@@ -269,6 +269,7 @@ def slow_parse(text: str) -> URL:
 @example("telnet://%80:%3f@aa")
 @example("telnet://a:?@aa")
 @example("file:////a")
+@example("news://@aa")
 def test_generated_urls_parse_and_round_trip(text: str) -> None:
     u = schemes.parse(text, syntax="rfc1738")
     canonical = str(u)
@@ -278,12 +279,16 @@ def test_generated_urls_parse_and_round_trip(text: str) -> None:
     # The default reading (RFC 3986) never reads an RFC 1738 URL another way, but for RFC
     # 8089's UNC form (file:////host/x names the machine "host", not the local path
     # "//host/x"); it refuses only a raw "?" in a user name or password, where RFC 3986 ends
-    # the authority.
+    # the authority, and a login in a news:// server (RFC 5538 §2.1 names a server, and NNTP
+    # logs in with AUTHINFO), which RFC 1738 reads as part of a message-id.
     try:
         modern = schemes.parse(text)
     except URLError as exc:
         assert exc.component in ("user", "password", "userinfo"), exc
-        assert text[exc.offset or 0] == "?"
+        if text.lower().startswith("news://"):
+            assert "@" in text[7:].split("/", 1)[0] and exc.offset == 7, exc
+        else:
+            assert text[exc.offset or 0] == "?"
     else:
         assert schemes.parse(str(modern)) == modern
         if not text.lower().startswith(("file:////", "news://")):

@@ -255,6 +255,11 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
             return pages.telnet(url, plan)
         if plan.scheme == "mailto":
             return await pages.compose(url, options)
+        if plan.scheme == "prospero" and not options.policy.redirect_scheme_change:
+            # An access method is always another scheme (RFC 1738 §3.11), which the strict
+            # policy never follows on its own: the page lists the methods as gateway links
+            # (after any FORWARDED moves), each checked anew when the reader follows it.
+            options = options.with_(extra={**options.extra, "prospero_list": True})
         async with limits.slot(_client(request)) as ok:
             if not ok:
                 return pages.busy(url)

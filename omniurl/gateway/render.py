@@ -77,9 +77,23 @@ def gateway_link(url: str | None, *, proxy: bool = False) -> str | None:
     )
 
 
+#: Images a browser is shown inline: raster formats only (an SVG is a document that can carry
+#: script and links: it is a download, whatever the CSP would stop).
+INLINE_IMAGES = frozenset(
+    {"image/png", "image/gif", "image/jpeg", "image/webp", "image/bmp", "image/avif"}
+)
+
+
 def media_type_of(resource: Resource) -> str:
-    """The media type for a header: a plain type/subtype, or application/octet-stream."""
+    """The media type for a header: a plain type/subtype, or application/octet-stream.
+    "image/*" (Gopher's ``I`` item, RFC 1436 §3.8's "image file" of no named format) becomes
+    the type the item's name says (``logo.png`` → image/png) when that is an image."""
     media = (resource.media_type or "").split(";", 1)[0].strip()
+    if media == "image/*":
+        import mimetypes
+
+        guessed, _ = mimetypes.guess_type(download_name(str(resource.url)), strict=False)
+        media = guessed if guessed and guessed.startswith("image/") else ""
     return media if _MEDIA_TYPE.fullmatch(media) else "application/octet-stream"
 
 
@@ -166,13 +180,16 @@ def field_views(fields: list[Any]) -> list[FieldView]:
     return views
 
 
-def _view(entry: Entry, proxy: bool = False) -> EntryView:
+def _view(entry: Entry, proxy: bool = False, denied: frozenset[str] = frozenset()) -> EntryView:
+    """An entry as the page shows it; no link where the policy refuses the entry's scheme
+    outright (a Prospero LOCAL method's ``file:``): a click could only be a 403."""
     info = entry.info
     details = []
     for key in ("score", "size", "modify", "from", "date"):
         if info.get(key) not in (None, ""):
             details.append(f"{key} {info[key]}")
     search = entry.kind == "search" and bool(entry.url)
+    scheme = (entry.url or "").partition(":")[0].lower()
     markers = _FTP_MARKERS if (entry.url or "").lower().startswith("ftp") else MARKERS
     views_href = None
     if info.get("gopher_plus") == "+" and entry.url:
@@ -182,7 +199,7 @@ def _view(entry: Entry, proxy: bool = False) -> EntryView:
         marker=markers.get(entry.kind, f"[{entry.kind[:8].upper()}]"),
         css=re.sub(r"[^a-z0-9-]", "", entry.kind.lower()) or "entry",
         url=entry.url,
-        href=None if search else gateway_link(entry.url, proxy=proxy),
+        href=None if search or scheme in denied else gateway_link(entry.url, proxy=proxy),
         detail="; ".join(details),
         search=search,
         views_href=views_href,
@@ -306,7 +323,7 @@ class Pages:
                 if len(views) >= self.config.max_entries:
                     truncated = True
                     break
-                views.append(_view(entry, self.proxy))
+                views.append(_view(entry, self.proxy, self.config.policy().denied_schemes))
         finally:
             await resource.aclose()
         return self.page(
@@ -374,7 +391,7 @@ class Pages:
                 await resource.aclose()
 
         name = download_name(url)
-        inline = media.startswith("image/")
+        inline = media in INLINE_IMAGES
         disposition = "inline" if inline else "attachment"
         ascii_name = re.sub(r"[^A-Za-z0-9._-]", "_", name) or "download"
         headers = {

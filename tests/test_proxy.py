@@ -225,3 +225,23 @@ async def test_the_policy_applies_to_the_proxy_and_to_the_host() -> None:
         with pytest.raises(AddressRefused):  # the URL's host resolves to a private address
             await resolvers.resolve("gopher://gopher.example/1/", allowed_proxy)
         assert socks.targets == []
+
+
+async def test_digest_through_an_http_proxy_names_the_origin_path(tmp_path: Path) -> None:
+    """Through a proxy the 401's Digest challenge is answered on the kept connection, the
+    answer's uri the path the origin server receives (RFC 7616 §3.4), not the proxy's "/"."""
+    web = await testservers.start("http", tmp_path, credentials=("alice", "s3cret"), auth="digest")
+    try:
+        async with HTTPProxy() as proxy:
+            options = Options(
+                proxy=f"http://127.0.0.1:{proxy.port}", user=("alice", "s3cret"), http_auth="digest"
+            )
+            url = f"http://127.0.0.1:{web.port}/secret/"
+            async with await resolvers.resolve(url, options) as res:
+                assert await res.read() == b"secret for alice\n"
+            assert [line for line in proxy.request_lines] == [f"GET {url} HTTP/1.1".encode()] * 2
+            assert b'Digest username="alice", realm="omniurl"' in proxy.heads[1]
+            assert b'uri="/secret/"' in proxy.heads[1]
+            assert len(proxy.targets) == 1  # one connection: the answer went on the kept one
+    finally:
+        await web.close()

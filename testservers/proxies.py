@@ -33,6 +33,16 @@ async def _splice(
     await asyncio.gather(_pipe(a[0], b[1]), _pipe(b[0], a[1]))
 
 
+def _origin_form(head: bytes) -> bytes:
+    """A request head with its absolute-form target (``GET http://h:p/x HTTP/1.1``) in
+    origin form (``GET /x HTTP/1.1``), as a proxy forwards it (RFC 9112 §3.2.2)."""
+    line, _, rest = head.partition(b"\r\n")
+    method, target, version = line.split(b" ", 2)
+    if b"://" in target:
+        target = b"/" + target.split(b"://", 1)[1].partition(b"/")[2]
+    return b" ".join((method, target, version)) + b"\r\n" + rest
+
+
 class _Server:
     def __init__(self) -> None:
         self.port = 0
@@ -158,16 +168,24 @@ class HTTPProxy(_Server):
             await writer.drain()
             await _splice((reader, writer), upstream)
             return
-        # absolute form: forward to the origin the URL names, the request as received
+        # absolute form: forward to the origin the URL names, each request (GETs, no body) in
+        # origin form, the rest as received; the connection kept for the client's next one
         rest = target.decode().split("://", 1)[1]
-        authority, _, path = rest.partition("/")
+        authority, _, _path = rest.partition("/")
         host, _, port = authority.rpartition(":") if ":" in authority else (authority, "", "80")
         self.targets.append((host, int(port)))
         upstream = await asyncio.open_connection(host, int(port))
-        origin = head.replace(target, b"/" + path.encode(), 1)
-        upstream[1].write(origin)
-        await upstream[1].drain()
-        await _splice((reader, writer), upstream)
+        answers = asyncio.ensure_future(_pipe(upstream[0], writer))
+        try:
+            while True:
+                upstream[1].write(_origin_form(head))
+                await upstream[1].drain()
+                head = await reader.readuntil(b"\r\n\r\n")
+                self.request_lines.append(head.split(b"\r\n", 1)[0])
+                self.heads.append(head)
+        finally:
+            upstream[1].close()
+            await answers
 
     async def _fetch_for_client(self, url: str, writer: asyncio.StreamWriter) -> None:
         """``GET ftp://…``: fetch the URL (omniurl's resolver, loopback allowed) and send it

@@ -37,7 +37,7 @@ from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
 from .decoding import codings, decoded
-from .planner import HeaderField, HTTPDetails, HTTPRole
+from .planner import HeaderField, HTTPDetails, HTTPRole, request_target
 from .pool import POOL_KEY, HTTPPool, make_transport, timeouts
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .transport import PEER_CLOSED
@@ -101,12 +101,15 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         options = options.with_(proxy=None)
     else:
         assert isinstance(url, HTTPURL)
+    # The URL's own path (what httpx's Digest answer names as its "uri", RFC 7616 §3.4, as
+    # the origin server receives it from a proxy); what is sent is the planned target.
+    path = request_target(url) if isinstance(url, HTTPURL) else "/"
     try:
         request_url = httpx.URL(
             scheme=scheme,
             host=host,
             port=port,
-            raw_path=b"/" if details.forward else target.encode("utf-8", "surrogateescape"),
+            raw_path=path.encode("utf-8", "surrogateescape"),
         )
     except httpx.InvalidURL as exc:
         # A leniently parsed host httpx's IDNA 2008 encoder refuses ("☃.example").

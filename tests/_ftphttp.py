@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 import os
 import pwd
-from collections.abc import AsyncIterator, Awaitable, Callable
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 from helpers import ROOT, free_port, run, run_omniurl
@@ -205,6 +207,63 @@ async def start_pureftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.
     # -A chroot, -E no anonymous, -H no DNS lookups, -j create no home directory
     argv = [PURE_FTPD, "-S", f"127.0.0.1,{port}", "-l", f"puredb:{pdb}", "-A", "-E", "-H"]
     return await start_daemon(argv, port), port
+
+
+#: ProFTPD, like pure-ftpd, unpacked by .ci/run (it conflicts with vsftpd as a package).
+PROFTPD = next(
+    (p for p in ("/usr/sbin/proftpd", "/opt/omniurl-ci/proftpd-core/usr/sbin/proftpd")
+     if os.path.exists(p)),
+    "/usr/sbin/proftpd",
+)  # fmt: skip
+
+PROFTPD_CONF = """\
+ServerType standalone
+DefaultServer on
+Port {port}
+DefaultAddress 127.0.0.1
+UseIPv6 off
+UseReverseDNS off
+User nobody
+Group nogroup
+PidFile {scratch}/proftpd.pid
+ScoreboardFile {scratch}/proftpd.scoreboard
+DelayTable none
+WtmpLog off
+TransferLog none
+UseFtpUsers off
+<Anonymous {root}>
+  User nobody
+  Group nogroup
+  UserAlias anonymous nobody
+  RequireValidShell off
+</Anonymous>
+"""
+
+
+async def start_proftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
+    """ProFTPD in the foreground on loopback, anonymous only, serving ``root`` (which nobody
+    must be able to read; ProFTPD switches to nobody: starting it needs root)."""
+    port = free_port()
+    scratch.mkdir(parents=True, exist_ok=True)
+    conf = scratch / "proftpd.conf"
+    conf.write_text(PROFTPD_CONF.format(port=port, root=root, scratch=scratch))
+    return await start_daemon([PROFTPD, "-n", "-q", "-c", str(conf)], port), port
+
+
+@contextlib.contextmanager
+def world_readable_tree(files: dict[str, bytes]) -> Iterator[Path]:
+    """A tree of ``files`` (relative path: content) everyone can read: for servers that serve
+    as nobody (pytest's own folders are 0700).  Removed afterwards."""
+    root = Path(tempfile.mkdtemp(prefix="omniurl-ftp-"))
+    try:
+        for name, data in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_bytes(data)
+        for path in [root, *root.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @contextlib.asynccontextmanager

@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import PURE_FTPD, PURE_USER, run_cli, running, start_pureftpd, transcript
+from _ftphttp import (
+    PURE_FTPD,
+    PURE_USER,
+    run_cli,
+    running,
+    start_pureftpd,
+    transcript,
+    world_readable_tree,
+)
 
 from omniurl import resolvers
 from omniurl.resolvers.errors import AuthError
@@ -30,16 +36,10 @@ BIG = os.urandom(2 * 1024 * 1024 + 3)
 @pytest.fixture
 def tree() -> Iterator[Path]:
     """pure-ftpd serves as nobody: a tree everyone can read (not pytest's 0700 folders)."""
-    root = Path(tempfile.mkdtemp(prefix="omniurl-pureftpd-"))
-    try:
-        (root / "pub" / "sub").mkdir(parents=True)
-        (root / "pub" / "hello.txt").write_bytes(b"hello from pure-ftpd\n")
-        (root / "pub" / "big.bin").write_bytes(BIG)
-        for path in [root, *root.rglob("*")]:
-            path.chmod(0o755 if path.is_dir() else 0o644)
+    files = {"pub/hello.txt": b"hello from pure-ftpd\n", "pub/big.bin": BIG, "pub/sub/.keep": b""}
+    with world_readable_tree(files) as root:
+        (root / "pub" / "sub" / ".keep").unlink()
         yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest_asyncio.fixture

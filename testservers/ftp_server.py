@@ -155,6 +155,12 @@ class RecordingFTPServer(aioftp.Server):
     @PathConditions(PathConditions.path_must_exists, PathConditions.path_must_be_file)
     @PathPermissions(PathPermissions.readable)  # type: ignore[arg-type]
     async def size(self, connection: Any, rest: str) -> bool:
+        # As vsftpd and ProFTPD: no SIZE in ASCII, the type a session starts in (RFC 959
+        # §3.1.1.1); RFC 3659 §4 counts octets in the current type, so clients ask in TYPE I.
+        typed = "transfer_type" in connection and connection.future.transfer_type.done()
+        if not typed or connection.transfer_type != "I":
+            connection.response("550", "SIZE not allowed in ASCII mode")
+            return True
         real_path, _virtual = self.get_paths(connection, rest)
         stats = await connection.path_io.stat(real_path)
         connection.response("213", str(stats.st_size))

@@ -488,6 +488,11 @@ async def _head(control: Control, by_role: dict[FTPRole, Step], plan: Plan) -> R
     ``modified`` as an HTTP-date), as curl shows them."""
     metadata: dict[str, object] = {}
     try:
+        type_step = by_role.get(FTPRole.TYPE)
+        if type_step is not None:
+            reply = await control.command(type_step)
+            if not reply.code.startswith("2"):
+                raise _fail(reply, type_step.shown, "typecode")
         reply = await control.command(by_role[FTPRole.SIZE])
         if reply.code == "213":
             metadata["size"] = parse_size_reply(" ".join(reply.lines))

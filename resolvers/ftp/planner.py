@@ -395,10 +395,14 @@ def _head_plan(
     reuse: bool,
     values: list[WireValue],
 ) -> Plan:
-    """``-I``: the file's size and modification time, nothing transferred."""
+    """``-I``: the file's size and modification time, nothing transferred.  ``TYPE I``
+    first, as curl sends it: RFC 3659 §4's SIZE counts octets in the current type, and
+    ProFTPD and vsftpd refuse it in ASCII, the type a session starts in (measured: ProFTPD
+    1.3.8 "550 SIZE not allowed in ASCII mode")."""
     name = to_octets(ftp.name)
     steps = [
         *steps,
+        Step.line("TYPE I", role=FTPRole.TYPE, detail=TransferType(guessed=False)),
         Step.line(b"SIZE " + name, values=values, role=FTPRole.SIZE),
         Step.line(b"MDTM " + name, values=values, role=FTPRole.MDTM),
         Step.line("QUIT", role=FTPRole.QUIT),

@@ -209,6 +209,65 @@ async def start_pureftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.
     return await start_daemon(argv, port), port
 
 
+APACHE = "/usr/sbin/apache2"
+_APACHE_MODULES = "/usr/lib/apache2/modules"
+
+APACHE_CONF = """\
+{modules}
+ServerName 127.0.0.1
+Listen 127.0.0.1:{port}
+PidFile {scratch}/apache.pid
+ErrorLog {scratch}/error.log
+User nobody
+Group nogroup
+DocumentRoot {root}/www
+TypesConfig /etc/mime.types
+<Directory {root}/www>
+  Require all granted
+</Directory>
+<Location /digest/>
+  AuthType Digest
+  AuthName "omniurl"
+  AuthDigestProvider file
+  AuthUserFile {root}/auth/htdigest
+  Require valid-user
+</Location>
+<Location /basic/>
+  AuthType Basic
+  AuthName "omniurl"
+  AuthBasicProvider file
+  AuthUserFile {root}/auth/htpasswd
+  Require valid-user
+</Location>
+"""
+
+
+async def start_apache(root: Path, scratch: Path) -> tuple[asyncio.subprocess.Process, int]:
+    """Apache httpd in the foreground (``-X``) on loopback with a private config, serving
+    ``root/www``: ``/basic/`` behind Basic and ``/digest/`` behind Digest (mod_auth_digest,
+    realm "omniurl"), both for :data:`NGINX_USER`, whose password files go in ``root/auth``.
+    ``root`` must be readable by nobody (Apache switches to it as root)."""
+    import base64
+    import hashlib
+
+    port = free_port()
+    scratch.mkdir(parents=True, exist_ok=True)
+    user, password = NGINX_USER
+    ha1 = hashlib.md5(f"{user}:omniurl:{password}".encode()).hexdigest()  # (htdigest's format)
+    (root / "auth").mkdir(mode=0o755, exist_ok=True)
+    (root / "auth" / "htdigest").write_text(f"{user}:omniurl:{ha1}\n")
+    sha = base64.b64encode(hashlib.sha1(password.encode()).digest()).decode()
+    (root / "auth" / "htpasswd").write_text(f"{user}:{{SHA}}{sha}\n")
+    for name in ("htdigest", "htpasswd"):
+        (root / "auth" / name).chmod(0o644)
+    names = ["mpm_event", "authz_core", "authn_core", "authn_file", "authz_user",
+             "auth_digest", "auth_basic", "mime", "dir"]  # fmt: skip
+    modules = "\n".join(f"LoadModule {n}_module {_APACHE_MODULES}/mod_{n}.so" for n in names)
+    conf = scratch / "apache.conf"
+    conf.write_text(APACHE_CONF.format(modules=modules, port=port, root=root, scratch=scratch))
+    return await start_daemon([APACHE, "-X", "-f", str(conf)], port), port
+
+
 #: ProFTPD, like pure-ftpd, unpacked by .ci/run (it conflicts with vsftpd as a package).
 PROFTPD = next(
     (p for p in ("/usr/sbin/proftpd", "/opt/omniurl-ci/proftpd-core/usr/sbin/proftpd")

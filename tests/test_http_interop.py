@@ -14,7 +14,17 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import NGINX, NGINX_USER, OPTS, run_cli, running, start_nginx
+from _ftphttp import (
+    APACHE,
+    NGINX,
+    NGINX_USER,
+    OPTS,
+    run_cli,
+    running,
+    start_apache,
+    start_nginx,
+    world_readable_tree,
+)
 
 from omniurl import resolvers
 from omniurl.resolvers.errors import AuthError, RedirectRefused, StatusError
@@ -122,3 +132,32 @@ async def test_basic_auth_with_nginx(nginx: str, tmp_path: Path) -> None:
     assert (status, out) == (0, b"for alice only\n")
     status, out, err = await run_cli("get", f"http://{user}:WRONGPW@{nginx}/secret/plan.txt")
     assert status == 7 and out == b"" and b"WRONGPW" not in err
+
+
+@pytest_asyncio.fixture
+async def apache(tmp_path: Path) -> AsyncIterator[str]:
+    if not os.path.exists(APACHE):
+        pytest.skip("apache2 not installed (apt-get install apache2)")
+    files = {"www/basic/plan.txt": b"basic secret\n", "www/digest/plan.txt": b"digest secret\n"}
+    with world_readable_tree(files) as root:
+        async with running(start_apache, root, tmp_path / "apache") as netloc:
+            yield netloc
+
+
+async def test_basic_and_digest_with_apache(apache: str) -> None:
+    """Apache's mod_auth_digest checks omniurl's Digest answer (RFC 7616, qop=auth, a query
+    in the uri) and mod_auth_basic its Basic; a wrong password is AuthError; -v shows the
+    Digest step once, when the 401 made it due."""
+    user, password = NGINX_USER
+    for mode in ("basic", "digest"):
+        options = Options(user=(user, password), http_auth=mode, read_timeout=10)
+        url = f"http://{apache}/{mode}/plan.txt?x=1"
+        async with await resolvers.resolve(url, options) as res:
+            assert await res.read() == f"{mode} secret\n".encode()
+        with pytest.raises(AuthError, match="401"):
+            await resolvers.resolve(url, options.with_(user=(user, "wrong")))
+    status, _out, err = await run_cli(
+        "get", "-v", "--digest", "-u", f"{user}:{password}", f"http://{apache}/digest/plan.txt"
+    )
+    assert status == 0, err
+    assert err.count(b"> Authorization: Digest") == 1 and password.encode() not in err

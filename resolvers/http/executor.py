@@ -136,7 +136,8 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         extensions["target"] = target.encode("utf-8", "surrogateescape")
     request = httpx.Request(details.method, request_url, headers=headers, extensions=extensions)
     for step in plan.steps:
-        options.note(">", step.shown)
+        if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)
+            options.note(">", step.shown)
     response: httpx.Response | None = None
     try:
         PEER_CLOSED.set(False)

@@ -353,10 +353,17 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
                     parse_login_reply(
                         await exchange(socks_login(spec.user or "", spec.password or ""), 2)
                     )
+                options.note(">", f"SOCKS5 CONNECT {target} port {port}")
                 head = await exchange(connect_request(target, port), 5)
                 await exchange(b"", parse_connect_reply(head))
+                options.note("<", "SOCKS5 succeeded")
             else:
                 request = http_connect_request(target, port, spec.authorization)
+                for line in request.decode("latin-1").split("\r\n"):
+                    if line.startswith("Proxy-Authorization:"):
+                        line = "Proxy-Authorization: Basic ****"
+                    if line:
+                        options.note(">", line)
                 await loop.sock_sendall(sock, request)
                 reply = b""
                 while b"\r\n\r\n" not in reply:
@@ -364,6 +371,7 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
                     if not chunk or len(reply) > 16384:
                         raise ConnectionClosed("the proxy ended its CONNECT reply early")
                     reply += chunk
+                options.note("<", reply.split(b"\r\n", 1)[0].decode("latin-1"))
                 parse_http_connect_reply(reply)
     except TimeoutError:
         sock.close()

@@ -105,10 +105,18 @@ async def test_http_through_an_http_proxy_and_other_schemes_through_connect(tmp_
                 + b"User-Agent: omniurl/0.1\r\nAccept: */*\r\nAccept-Encoding: identity\r\n\r\n",
                 "\r\n".join([*steps, "", ""]).encode(),
             ]
+            notes: list[str] = []
+            noted = options.with_(transcript=lambda d, t: notes.append(f"{d} {t}"))
             async with await resolvers.resolve(
-                f"gopher://127.0.0.1:{gopher.port}/0/a.txt", options
+                f"gopher://127.0.0.1:{gopher.port}/0/a.txt", noted
             ) as res:
                 assert await res.read() == b"via proxy\r\n"
+            # -v shows the tunnel's request and the proxy's answer, as curl -v does
+            assert notes[2:5] == [
+                f"> CONNECT 127.0.0.1:{gopher.port} HTTP/1.1",
+                f"> Host: 127.0.0.1:{gopher.port}",
+                "< HTTP/1.1 200 Connection established",
+            ], notes
             assert proxy.request_lines[2] == f"CONNECT 127.0.0.1:{gopher.port} HTTP/1.1".encode()
     finally:
         await web.close()

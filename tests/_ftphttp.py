@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import os
 import pwd
 import shutil
@@ -11,6 +12,7 @@ import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
+import pytest
 from helpers import ROOT, free_port, run, run_omniurl
 
 from omniurl.resolvers import Options
@@ -309,13 +311,31 @@ async def start_proftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.P
     return await start_daemon([PROFTPD, "-n", "-q", "-c", str(conf)], port), port
 
 
+async def resume_cut_transfer(url: str, whole: bytes, cut: int, folder: Path) -> bytes:
+    """``get -v -C - -o FILE URL`` where a transfer cut at byte ``cut`` left its hidden
+    ``.part``: checks that the file is ``whole`` afterwards and the ``.part`` gone; returns
+    the transcript (stderr) for the server-specific checks."""
+    out = folder / "big.bin"
+    (folder / ".big.bin.part").write_bytes(whole[:cut])
+    status, _out, err = await run_cli("get", "-v", "-C", "-", "-o", str(out), url)
+    assert status == 0, err
+    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(whole).digest()
+    assert f"> REST {cut}".encode() in err
+    assert not (folder / ".big.bin.part").exists()
+    return err
+
+
 @contextlib.contextmanager
 def world_readable_tree(files: dict[str, bytes]) -> Iterator[Path]:
-    """A tree of ``files`` (relative path: content) everyone can read: for servers that serve
-    as nobody (pytest's own folders are 0700).  Removed afterwards."""
+    """A tree of ``files`` (relative path: content; a path ending in "/" an empty directory)
+    everyone can read: for servers that serve as nobody (pytest's own folders are 0700).
+    Removed afterwards."""
     root = Path(tempfile.mkdtemp(prefix="omniurl-ftp-"))
     try:
         for name, data in files.items():
+            if name.endswith("/"):  # an empty directory
+                (root / name).mkdir(parents=True, exist_ok=True)
+                continue
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_bytes(data)
         for path in [root, *root.rglob("*")]:
@@ -323,6 +343,28 @@ def world_readable_tree(files: dict[str, bytes]) -> Iterator[Path]:
         yield root
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@contextlib.asynccontextmanager
+async def root_ftp_server(
+    package: str,
+    binary: str,
+    start: Callable[[Path, Path], Awaitable[tuple[asyncio.subprocess.Process, int]]],
+    files: dict[str, bytes],
+    scratch: Path,
+) -> AsyncIterator[str]:
+    """An FTP server that serves as nobody (Pure-FTPd, ProFTPD) over a world-readable tree of
+    ``files``; skips where .ci/run did not unpack ``package`` or the tests are not root."""
+    if not os.path.exists(binary):
+        pytest.skip(
+            f"{binary} not found (.ci/run unpacks Debian's {package} into /opt/omniurl-ci/"
+            f"{package}: installing it would remove vsftpd)"
+        )
+    if os.geteuid() != 0:
+        pytest.skip(f"{package} switches to another user: starting it needs root")
+    with world_readable_tree(files) as root:
+        async with running(start, root, scratch) as netloc:
+            yield netloc
 
 
 @contextlib.asynccontextmanager

@@ -12,12 +12,19 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import PROFTPD, run_cli, running, start_proftpd, transcript, world_readable_tree
+from _ftphttp import (
+    PROFTPD,
+    resume_cut_transfer,
+    root_ftp_server,
+    run_cli,
+    start_proftpd,
+    transcript,
+)
 
 from omniurl import resolvers
 from omniurl.resolvers.errors import NotFound
@@ -27,23 +34,10 @@ pytestmark = pytest.mark.interop
 BIG = os.urandom(1024 * 1024 + 11)
 
 
-@pytest.fixture
-def tree() -> Iterator[Path]:
-    files = {"pub/hello.txt": b"hello from proftpd\n", "pub/big.bin": BIG, "pub/sub/x": b"x"}
-    with world_readable_tree(files) as root:
-        yield root
-
-
 @pytest_asyncio.fixture
-async def proftpd(tree: Path, tmp_path: Path) -> AsyncIterator[str]:
-    if not os.path.exists(PROFTPD):
-        pytest.skip(
-            "proftpd not found (.ci/run unpacks Debian's proftpd-core into /opt/omniurl-ci/"
-            "proftpd-core: installing it would remove vsftpd)"
-        )
-    if os.geteuid() != 0:
-        pytest.skip("proftpd switches to nobody: starting it needs root")
-    async with running(start_proftpd, tree, tmp_path / "proftpd") as netloc:
+async def proftpd(tmp_path: Path) -> AsyncIterator[str]:
+    files = {"pub/hello.txt": b"hello from proftpd\n", "pub/big.bin": BIG, "pub/sub/x": b"x"}
+    async with root_ftp_server("proftpd-core", PROFTPD, start_proftpd, files, tmp_path) as netloc:
         yield netloc
 
 
@@ -88,13 +82,8 @@ async def test_resume_where_150_announces_the_rest(proftpd: str, tmp_path: Path)
     """After REST K, ProFTPD's 150 announces the bytes still to come (N - K): the short-transfer
     check counts from K, and the file is whole."""
     k = 300_001
-    out = tmp_path / "big.bin"
-    (tmp_path / ".big.bin.part").write_bytes(BIG[:k])
-    url = f"ftp://{proftpd}/pub/big.bin"
-    status, _out, err = await run_cli("get", "-v", "-C", "-", "-o", str(out), url)
-    assert status == 0, err
-    assert f"> REST {k}".encode() in err and f"({len(BIG) - k} bytes)".encode() in err
-    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(BIG).digest()
+    err = await resume_cut_transfer(f"ftp://{proftpd}/pub/big.bin", BIG, k, tmp_path)
+    assert f"({len(BIG) - k} bytes)".encode() in err
 
 
 async def test_a_missing_file_is_not_found(proftpd: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,11 +18,11 @@ import pytest_asyncio
 from _ftphttp import (
     PURE_FTPD,
     PURE_USER,
+    resume_cut_transfer,
+    root_ftp_server,
     run_cli,
-    running,
     start_pureftpd,
     transcript,
-    world_readable_tree,
 )
 
 from omniurl import resolvers
@@ -33,26 +33,11 @@ pytestmark = pytest.mark.interop
 BIG = os.urandom(2 * 1024 * 1024 + 3)
 
 
-@pytest.fixture
-def tree() -> Iterator[Path]:
-    """pure-ftpd serves as nobody: a tree everyone can read (not pytest's 0700 folders)."""
-    files = {"pub/hello.txt": b"hello from pure-ftpd\n", "pub/big.bin": BIG, "pub/sub/.keep": b""}
-    with world_readable_tree(files) as root:
-        (root / "pub" / "sub" / ".keep").unlink()
-        yield root
-
-
 @pytest_asyncio.fixture
-async def pureftpd(tree: Path, tmp_path: Path) -> AsyncIterator[str]:
+async def pureftpd(tmp_path: Path) -> AsyncIterator[str]:
     """``alice:s3cret@127.0.0.1:PORT``."""
-    if not os.path.exists(PURE_FTPD):
-        pytest.skip(
-            "pure-ftpd not found (.ci/run unpacks Debian's package into /opt/omniurl-ci/"
-            "pure-ftpd: installing it would remove vsftpd)"
-        )
-    if os.geteuid() != 0:
-        pytest.skip("pure-ftpd switches to its virtual user's uid: starting it needs root")
-    async with running(start_pureftpd, tree, tmp_path / "pureftpd") as netloc:
+    files = {"pub/hello.txt": b"hello from pure-ftpd\n", "pub/big.bin": BIG, "pub/sub/": b""}
+    async with root_ftp_server("pure-ftpd", PURE_FTPD, start_pureftpd, files, tmp_path) as netloc:
         yield f"{PURE_USER[0]}:{PURE_USER[1]}@{netloc}"
 
 
@@ -96,14 +81,9 @@ async def test_resume_and_head(pureftpd: str, tmp_path: Path) -> None:
     """-C -: SIZE (213) and REST K (350) continue a cut transfer into the whole file; -I is
     SIZE + MDTM, nothing transferred."""
     k = 777_777
-    out = tmp_path / "big.bin"
-    (tmp_path / ".big.bin.part").write_bytes(BIG[:k])
     url = f"ftp://{pureftpd}/pub/big.bin"
-    status, _out, err = await run_cli("get", "-v", "-C", "-", "-o", str(out), url)
-    assert status == 0, err
-    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(BIG).digest()
-    assert f"> REST {k}".encode() in err and f"< 213 {len(BIG)}".encode() in err
-    assert b"s3cret" not in err
+    err = await resume_cut_transfer(url, BIG, k, tmp_path)
+    assert f"< 213 {len(BIG)}".encode() in err and b"s3cret" not in err
     status, head, err = await run_cli("get", "-I", url)
     assert status == 0, err
     assert f"Content-Length: {len(BIG)}".encode() in head

@@ -306,6 +306,7 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
     tunnel (resolvers.proxy).  The proxy's address passes the policy as any connection
     does; so does the URL's host where omniurl resolves it (socks5) or it is an address
     literal (socks5h, CONNECT: the proxy resolves a name)."""
+    from .http.planner import shown_field
     from .proxy import (
         ProxySpec,
         connect_request,
@@ -360,10 +361,9 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
             else:
                 request = http_connect_request(target, port, spec.authorization)
                 for line in request.decode("latin-1").split("\r\n"):
-                    if line.startswith("Proxy-Authorization:"):
-                        line = "Proxy-Authorization: Basic ****"
+                    name, _, value = line.partition(": ")
                     if line:
-                        options.note(">", line)
+                        options.note(">", shown_field(name, value) or line)
                 await loop.sock_sendall(sock, request)
                 reply = b""
                 while b"\r\n\r\n" not in reply:

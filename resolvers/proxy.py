@@ -26,6 +26,7 @@ __all__ = [
     "bypassed",
     "connect_request",
     "http_connect_request",
+    "http_proxy_for",
     "parse_connect_reply",
     "parse_http_connect_reply",
     "parse_login_reply",
@@ -117,6 +118,14 @@ def proxy_for(host: str, proxy: str | None, noproxy: tuple[str, ...]) -> ProxySp
     if not proxy or bypassed(host, noproxy):
         return None
     return parse_proxy(proxy)
+
+
+def http_proxy_for(host: str, proxy: str | None, noproxy: tuple[str, ...]) -> ProxySpec | None:
+    """The ``-x http://`` proxy that ``host`` is asked through in absolute form (``GET
+    http://…``, ``GET ftp://…``), or None: no proxy, ``--noproxy``, SOCKS, or an
+    ``https://`` proxy (those carry the connection instead)."""
+    spec = proxy_for(host, proxy, noproxy)
+    return spec if spec is not None and spec.scheme == "http" else None
 
 
 def socks_greeting(login: bool = False) -> bytes:

@@ -311,11 +311,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     data: socket.socket | None = None
     handshake: asyncio.Task[DataChannel] | None = None
     try:
-        type_step = by_role.get(FTPRole.TYPE)
-        if type_step is not None:
-            reply = await control.command(type_step)
-            if not reply.code.startswith("2"):
-                raise _fail(reply, type_step.shown, "typecode")
+        await _send_type(control, by_role)
         feat = by_role.get(FTPRole.FEAT)
         if feat is not None:
             # MLSD (RFC 3659) where FEAT lists MLST, else LIST: the plan's two conditions.
@@ -483,16 +479,21 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     )
 
 
+async def _send_type(control: Control, by_role: dict[FTPRole, Step]) -> None:
+    """The plan's ``TYPE`` step, if it has one; a refusal names the typecode."""
+    type_step = by_role.get(FTPRole.TYPE)
+    if type_step is not None:
+        reply = await control.command(type_step)
+        if not reply.code.startswith("2"):
+            raise _fail(reply, type_step.shown, "typecode")
+
+
 async def _head(control: Control, by_role: dict[FTPRole, Step], plan: Plan) -> Resource:
     """``-I``: SIZE and MDTM (RFC 3659), then QUIT; what they said as metadata (``size``,
     ``modified`` as an HTTP-date), as curl shows them."""
     metadata: dict[str, object] = {}
     try:
-        type_step = by_role.get(FTPRole.TYPE)
-        if type_step is not None:
-            reply = await control.command(type_step)
-            if not reply.code.startswith("2"):
-                raise _fail(reply, type_step.shown, "typecode")
+        await _send_type(control, by_role)
         reply = await control.command(by_role[FTPRole.SIZE])
         if reply.code == "213":
             metadata["size"] = parse_size_reply(" ".join(reply.lines))

@@ -209,14 +209,11 @@ def _http_proxy(ftp: FTPURL, options: Options) -> Any:
     """The HTTP proxy to ask for ``GET ftp://…`` (curl's way with ``-x http://``), or None:
     no proxy, SOCKS (FTP goes through it), ``-p`` (a CONNECT tunnel), or FTP over TLS (which
     must reach the server end to end)."""
-    if options.proxy is None or options.proxy_tunnel:
+    if options.proxy is None or options.proxy_tunnel:  # (no import without a proxy)
         return None
-    from ..proxy import proxy_for
+    from ..proxy import http_proxy_for
 
-    spec = proxy_for(ftp.hostname, options.proxy, options.noproxy)
-    if spec is None or spec.scheme != "http":
-        return None
-    return spec
+    return http_proxy_for(ftp.hostname, options.proxy, options.noproxy)
 
 
 def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
@@ -225,7 +222,7 @@ def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
     will send are checked by the policy as if omniurl sent them (CR, LF, NUL refused)."""
     from omniurl.schemes.secrets import mask_passwords
 
-    from ..http.planner import basic_credentials, plan_forwarded
+    from ..http.planner import basic_credentials, host_header, plan_forwarded
 
     values = [WireValue(f"cwd[{i}]", to_octets(seg), CONTEXT) for i, seg in enumerate(ftp.cwd)]
     if ftp.name:
@@ -234,10 +231,6 @@ def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
         values.append(WireValue("user", to_octets(ftp.user), CONTEXT))
     if ftp.password is not None:
         values.append(WireValue("password", to_octets(ftp.password), CONTEXT))
-    host = ftp.hostname.split("%", 1)[0]
-    host = f"[{host}]" if ":" in host else host
-    if ftp.port is not None and ftp.port != ftp.default_port:
-        host += f":{ftp.port}"
     if ftp.user is None and options.user is not None:
         # -u with no login in the URL: the proxy's Authorization (squid logs in with it)
         options = options.with_(
@@ -248,7 +241,7 @@ def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
         options,
         proxy=(proxy.host, proxy.port),
         proxy_authorization=proxy.authorization,
-        host=host,
+        host=host_header(ftp),
         shown_target=mask_passwords(str(ftp).split("#", 1)[0]),
         values=values,
     )

@@ -95,8 +95,8 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     target = details.target
     scheme, host, port = plan.scheme, getattr(url, "hostname", ""), getattr(url, "port", None)
     if details.forward is not None:
-        # GET ftp://… to an HTTP proxy: the proxy is the origin connected to (its address
-        # passes the policy), the absolute URL the request target.
+        # GET http://… or ftp://… to an HTTP proxy: the proxy is the origin connected to
+        # (its address passes the policy), the absolute URL the request target.
         scheme, (host, port) = "http", details.forward
         options = options.with_(proxy=None)
     else:

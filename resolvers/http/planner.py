@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.http import HTTPURL
@@ -131,7 +131,16 @@ def request_headers(given: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]
     return fields
 
 
-def host_header(url: HTTPURL) -> str:
+class _HostAndPort(Protocol):
+    @property
+    def hostname(self) -> str: ...
+    @property
+    def port(self) -> int | None: ...
+    @property
+    def default_port(self) -> int | None: ...
+
+
+def host_header(url: _HostAndPort) -> str:
     """RFC 9112 §3.2 / RFC 9110 §7.2 ``Host``: the host (an IPv6 literal in brackets) and
     the port unless it is the scheme's default.  An IPv6 zone id is not sent: it names an
     interface of this machine, meaningless to the server (RFC 6874 §4)."""
@@ -151,17 +160,23 @@ def request_target(url: HTTPURL) -> str:
     return target
 
 
+def shown_field(name: str, value: str) -> str | None:
+    """How a header field is shown (plan, ``-v``) when it differs from the wire: credentials
+    (``Authorization``, ``Proxy-Authorization``) as their scheme and ``****``."""
+    if name.lower() in ("authorization", "proxy-authorization"):
+        return f"{name}: {value.split(' ', 1)[0]} ****"
+    return None
+
+
 def header_steps(fields: list[tuple[str, str]]) -> list[Step]:
     """One step per header field, as sent; credentials shown masked."""
     steps = []
     for name, value in fields:
         line = f"{name}: {value}".encode("utf-8", "surrogateescape")
-        secret = name.lower() in ("authorization", "proxy-authorization")
-        shown = f"{name}: {value.split(' ', 1)[0]} ****" if secret else None
         steps.append(
             Step.line(
                 line,
-                shown=shown,
+                shown=shown_field(name, value),
                 values=[WireValue(name.lower(), line, "header")],
                 role=HTTPRole.HEADER,
                 detail=HeaderField(name, value),
@@ -292,12 +307,11 @@ def _forwarding_proxy(url: HTTPURL, options: Options) -> ProxySpec | None:
     absolute form, ``Proxy-Authorization`` — is planned here and sent by omniurl's own
     transport, so the plan shows every byte (httpcore's proxy support would build its own).
     https (a CONNECT tunnel), SOCKS and an ``https://`` proxy stay with the transport."""
-    if url.scheme != "http" or options.proxy is None:
+    if url.scheme != "http" or options.proxy is None:  # (no import without a proxy)
         return None
-    from ..proxy import proxy_for
+    from ..proxy import http_proxy_for
 
-    spec = proxy_for(url.hostname, options.proxy, options.noproxy)
-    return spec if spec is not None and spec.scheme == "http" else None
+    return http_proxy_for(url.hostname, options.proxy, options.noproxy)
 
 
 __all__ = [
@@ -311,4 +325,5 @@ __all__ = [
     "plan_forwarded",
     "plan_http",
     "request_target",
+    "shown_field",
 ]

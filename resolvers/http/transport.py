@@ -153,17 +153,21 @@ class SocketStream(httpcore.AsyncNetworkStream):
         if info == "server_addr":
             return self.sock.getpeername()
         if info == "is_readable":
-            # A kept-alive connection that became readable was closed by the server.  A
-            # non-blocking peek, not select.select: select fails on descriptor numbers
-            # >= 1024 (FD_SETSIZE), which a program with many files open reaches.
-            try:
-                self.sock.recv(1, socket.MSG_PEEK)
-            except BlockingIOError:
-                return False
-            except OSError:
-                return True
-            return True
+            return _readable(self.sock)
         return None
+
+
+def _readable(sock: socket.socket) -> bool:
+    """httpcore's "is_readable": a kept-alive connection that became readable was closed by
+    the server.  A non-blocking peek, not select.select: select fails on descriptor numbers
+    >= 1024 (FD_SETSIZE), which a program with many files open reaches."""
+    try:
+        sock.recv(1, socket.MSG_PEEK)
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 class TLSSocketStream(httpcore.AsyncNetworkStream):
@@ -219,13 +223,7 @@ class TLSSocketStream(httpcore.AsyncNetworkStream):
         if info == "ssl_object":
             return self.tls.extra(anyio.streams.tls.TLSAttribute.ssl_object, None)
         if info == "is_readable":
-            try:
-                self.sock.recv(1, socket.MSG_PEEK)
-            except BlockingIOError:
-                return False
-            except OSError:
-                return True
-            return True
+            return _readable(self.sock)
         return None
 
 

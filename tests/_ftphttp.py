@@ -325,19 +325,26 @@ async def resume_cut_transfer(url: str, whole: bytes, cut: int, folder: Path) ->
     return err
 
 
+def write_tree(root: Path, files: dict[str, bytes]) -> Path:
+    """``files`` (relative path: content; a path ending in "/" an empty directory) under
+    ``root``, made as needed; returns ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        if name.endswith("/"):
+            (root / name).mkdir(parents=True, exist_ok=True)
+            continue
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    return root
+
+
 @contextlib.contextmanager
 def world_readable_tree(files: dict[str, bytes]) -> Iterator[Path]:
     """A tree of ``files`` (relative path: content; a path ending in "/" an empty directory)
     everyone can read: for servers that serve as nobody (pytest's own folders are 0700).
     Removed afterwards."""
-    root = Path(tempfile.mkdtemp(prefix="omniurl-ftp-"))
+    root = write_tree(Path(tempfile.mkdtemp(prefix="omniurl-ftp-")), files)
     try:
-        for name, data in files.items():
-            if name.endswith("/"):  # an empty directory
-                (root / name).mkdir(parents=True, exist_ok=True)
-                continue
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_bytes(data)
         for path in [root, *root.rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)
         yield root
@@ -377,5 +384,16 @@ async def running(
     proc, port = await start(root, scratch)
     try:
         yield f"127.0.0.1:{port}"
+    finally:
+        await stop(proc)
+
+
+@contextlib.asynccontextmanager
+async def daemon(argv: list[str], port: int) -> AsyncIterator[int]:
+    """A daemon that listens on ``port`` (started, waited for: :func:`start_daemon`) for the
+    block; yields the port."""
+    proc = await start_daemon(argv, port)
+    try:
+        yield port
     finally:
         await stop(proc)

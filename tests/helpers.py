@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import ssl
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
@@ -181,3 +182,17 @@ async def read_until(fd: int, needle: bytes, seen: bytearray, timeout: float = 1
                 seen += os.read(fd, 4096)
             except OSError:  # EIO: the child closed the pty
                 raise AssertionError(f"pty closed; got {bytes(seen)!r}") from None
+
+
+def throwaway_pki(folder: Path, host: str = "localhost") -> tuple[ssl.SSLContext, str]:
+    """A server TLS context with a certificate for ``host`` from a fresh CA (trustme, the
+    test extra: skips without it), and the path of that CA's certificate for ``ca_file``."""
+    import pytest
+
+    trustme = pytest.importorskip("trustme", reason="trustme (the test extra) is not installed")
+    ca = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert(host).configure_cert(context)
+    path = folder / "ca.pem"
+    ca.cert_pem.write_to_path(str(path))
+    return context, str(path)

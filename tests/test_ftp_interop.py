@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import OPTS, VSFTPD, resume_cut_transfer, running, start_vsftpd, transcript
+from _ftphttp import (
+    OPTS,
+    VSFTPD,
+    resume_cut_transfer,
+    running,
+    start_vsftpd,
+    transcript,
+    write_tree,
+)
 from _gateway import curl, lynx_dump, running_gateway
 
 from omniurl import resolvers
@@ -27,11 +35,8 @@ BIG = os.urandom(3 * 1024 * 1024 + 17)
 
 @pytest.fixture
 def ftp_tree(tmp_path: Path) -> Path:
-    root = tmp_path / "root"
-    (root / "pub" / "sub").mkdir(parents=True)
-    (root / "pub" / "hello.txt").write_bytes(b"hello from vsftpd\n")
-    (root / "pub" / "big.bin").write_bytes(BIG)
-    return root
+    files = {"pub/sub/": b"", "pub/hello.txt": b"hello from vsftpd\n", "pub/big.bin": BIG}
+    return write_tree(tmp_path / "root", files)
 
 
 @pytest_asyncio.fixture

@@ -24,6 +24,7 @@ from _ftphttp import (
     start_apache,
     start_nginx,
     world_readable_tree,
+    write_tree,
 )
 
 from omniurl import resolvers
@@ -37,13 +38,8 @@ BIG = os.urandom(3 * 1024 * 1024 + 5)
 
 @pytest.fixture
 def web_tree(tmp_path: Path) -> Path:
-    root = tmp_path / "root"
-    (root / "pub").mkdir(parents=True)
-    (root / "pub" / "hello.txt").write_bytes(b"hello from nginx\n")
-    (root / "pub" / "big.bin").write_bytes(BIG)
-    (root / "secret").mkdir()
-    (root / "secret" / "plan.txt").write_bytes(b"for alice only\n")
-    return root
+    files = {"pub/hello.txt": b"hello from nginx\n", "pub/big.bin": BIG}
+    return write_tree(tmp_path / "root", {**files, "secret/plan.txt": b"for alice only\n"})
 
 
 @pytest_asyncio.fixture

@@ -4,10 +4,10 @@ for the others — proxies of our own that record what they were asked for."""
 
 from __future__ import annotations
 
-import ssl
 from pathlib import Path
 
 import pytest
+from helpers import throwaway_pki
 
 from omniurl import resolvers, testservers
 from omniurl.resolvers.errors import AddressRefused, ConfigurationError
@@ -58,17 +58,12 @@ async def test_gopher_and_ftp_through_socks(kind: str, tmp_path: Path) -> None:
 async def test_https_through_socks_verifies_the_urls_host(kind: str, tmp_path: Path) -> None:
     """TLS starts on the SOCKS tunnel and checks the certificate against the URL's host, not
     the proxy's; an untrusted certificate ends it before a request is sent."""
-    trustme = pytest.importorskip("trustme", reason="trustme (the test extra) is not installed")
-    ca = trustme.CA()
-    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("localhost").configure_cert(server_context)
-    ca_file = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))
+    server_context, ca_file = throwaway_pki(tmp_path)
     (tmp_path / "s.txt").write_text("secret over tls\n")
     web = await testservers.start("http", tmp_path, tls=server_context)
     try:
         async with Socks5Server() as socks:
-            options = Options(proxy=f"{kind}://127.0.0.1:{socks.port}", ca_file=str(ca_file))
+            options = Options(proxy=f"{kind}://127.0.0.1:{socks.port}", ca_file=ca_file)
             url = f"https://localhost:{web.port}/s.txt"
             async with await resolvers.resolve(url, options) as res:
                 assert await res.read() == b"secret over tls\n"

@@ -7,18 +7,16 @@ with the package to install, where its proxy is absent; ``.ci/run`` installs the
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
-import ssl
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from _ftphttp import OPTS, start_daemon, stop
-from helpers import free_port
+from _ftphttp import OPTS, daemon, write_tree
+from helpers import free_port, throwaway_pki
 
 from omniurl import resolvers, testservers
 from omniurl.resolvers.errors import AuthError, StatusError
@@ -31,11 +29,8 @@ BLOB = bytes(range(256)) * 4099  # ~1 MiB, no line structure
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    root = tmp_path / "root"
-    (root / "pub").mkdir(parents=True)
-    (root / "pub" / "hello.txt").write_bytes(b"hello through a proxy\n")
-    (root / "pub" / "blob.bin").write_bytes(BLOB)
-    return root
+    files = {"pub/hello.txt": b"hello through a proxy\n", "pub/blob.bin": BLOB}
+    return write_tree(tmp_path / "root", files)
 
 
 @pytest_asyncio.fixture
@@ -49,8 +44,11 @@ async def scratch() -> AsyncIterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-async def _started(argv: list[str], port: int) -> asyncio.subprocess.Process:
-    return await start_daemon(argv, port)
+def _executable(name: str, default: str, package: str) -> str:
+    exe = shutil.which(name) or default
+    if not os.path.exists(exe):
+        pytest.skip(f"{name} not installed (apt-get install {package})")
+    return exe
 
 
 SQUID_CONF = """\
@@ -74,17 +72,12 @@ coredump_dir {scratch}
 
 @pytest_asyncio.fixture
 async def squid(scratch: Path) -> AsyncIterator[int]:
-    exe = shutil.which("squid") or "/usr/sbin/squid"
-    if not os.path.exists(exe):
-        pytest.skip("squid not installed (apt-get install squid)")
+    exe = _executable("squid", "/usr/sbin/squid", "squid")
     port = free_port()
     conf = scratch / "squid.conf"
     conf.write_text(SQUID_CONF.format(port=port, scratch=scratch))
-    proc = await _started([exe, "-N", "-f", str(conf)], port)
-    try:
+    async with daemon([exe, "-N", "-f", str(conf)], port):
         yield port
-    finally:
-        await stop(proc)
 
 
 async def test_squid_gets_ftp_urls_for_us(squid: int, tree: Path) -> None:
@@ -136,20 +129,15 @@ BasicAuth omni s3cret
 
 @pytest_asyncio.fixture
 async def tinyproxy(scratch: Path) -> AsyncIterator[int]:
-    exe = shutil.which("tinyproxy") or "/usr/bin/tinyproxy"
-    if not os.path.exists(exe):
-        pytest.skip("tinyproxy not installed (apt-get install tinyproxy)")
+    exe = _executable("tinyproxy", "/usr/bin/tinyproxy", "tinyproxy")
     port = free_port()
     conf = scratch / "tinyproxy.conf"
     text = TINYPROXY_CONF.format(port=port)
     if ROOT_USER:
         text += "User nobody\nGroup nogroup\n"
     conf.write_text(text)
-    proc = await _started([exe, "-d", "-c", str(conf)], port)
-    try:
+    async with daemon([exe, "-d", "-c", str(conf)], port):
         yield port
-    finally:
-        await stop(proc)
 
 
 async def test_tinyproxy_with_a_login(tinyproxy: int, tree: Path) -> None:
@@ -192,34 +180,25 @@ socks pass {{ from: 127.0.0.0/8 to: 0.0.0.0/0 command: connect }}
 
 @pytest_asyncio.fixture
 async def danted(scratch: Path) -> AsyncIterator[int]:
-    exe = shutil.which("danted") or "/usr/sbin/danted"
-    if not os.path.exists(exe):
-        pytest.skip("danted not installed (apt-get install dante-server)")
+    exe = _executable("danted", "/usr/sbin/danted", "dante-server")
     port = free_port()
     conf = scratch / "danted.conf"
     # (Dante wants its users before the rules.)
     users = "user.privileged: root\nuser.unprivileged: nobody\n" if ROOT_USER else ""
     conf.write_text(DANTED_CONF.format(port=port, scratch=scratch, users=users))
-    proc = await _started([exe, "-f", str(conf)], port)
-    try:
+    async with daemon([exe, "-f", str(conf)], port):
         yield port
-    finally:
-        await stop(proc)
 
 
 @pytest.mark.parametrize("kind", ["socks5", "socks5h"])
 async def test_dante_socks5_for_gopher_ftp_and_https(
     danted: int, tree: Path, tmp_path: Path, kind: str
 ) -> None:
-    trustme = pytest.importorskip("trustme", reason="trustme (the test extra) is not installed")
-    ca = trustme.CA()
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("localhost").configure_cert(context)
-    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    context, ca_file = throwaway_pki(tmp_path)
     gopher = await testservers.start("gopher", tree)
     ftp = await testservers.start("ftp", tree)
     web = await testservers.start("http", tree, tls=context)
-    options = OPTS.with_(proxy=f"{kind}://127.0.0.1:{danted}", ca_file=str(tmp_path / "ca.pem"))
+    options = OPTS.with_(proxy=f"{kind}://127.0.0.1:{danted}", ca_file=ca_file)
     try:
         async with await resolvers.resolve(
             f"gopher://localhost:{gopher.port}/9/pub/blob.bin", options

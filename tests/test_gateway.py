@@ -302,7 +302,9 @@ async def test_gopher_plus_form_and_views_as_html_forms(tmp_path: Path) -> None:
             assert '<p class="note">A small Gopher+ form.</p>' in html
             assert '<input type="text" name="f0" value="anonymous" size="40">' in html
             assert '<select name="f1"><option selected>gopher</option><option>ftp</option>' in html
-            assert 'name="f2" value="1">' in html
+            # a check box: its hidden "0" is what an unchecked box leaves in the form
+            box = '<input type="hidden" name="f2" value="0"><input type="checkbox" name="f2"'
+            assert box + ' value="1"' in html
             sent = await client.post(
                 "/_/ask",
                 data={"url": f"{base}/0/form%09%09%3F", "f0": "Ada", "f1": "ftp", "f2": ["0", "1"]},
@@ -310,6 +312,9 @@ async def test_gopher_plus_form_and_views_as_html_forms(tmp_path: Path) -> None:
             assert sent.status_code == 200, sent.text
             assert "Thank you. Your answers:" in sent.text
             assert server.info["server"].requests[-3:] == [b"Ada", b"ftp", b"1"]
+            unchecked = {"url": f"{base}/0/form%09%09%3F", "f0": "Bob", "f1": "gopher", "f2": "0"}
+            assert (await client.post("/_/ask", data=unchecked)).status_code == 200
+            assert server.info["server"].requests[-3:] == [b"Bob", b"gopher", b"0"]
 
             menu = (await client.get(f"/{base}/1/%09%09%2B")).text
             views_link = f'<a class="views" href="/{base}/0/doc.txt%09%09!">[views]</a>'
@@ -355,8 +360,8 @@ async def test_a_wais_database_is_a_search_form_and_hits_show_their_scores(tmp_p
 
 async def test_prospero_access_methods_are_gateway_links(tmp_path: Path) -> None:
     """Under the strict policy a Prospero object's access methods (another scheme each, RFC
-    1738 §3.11) are listed as gateway links, never followed on their own; a FORWARDED move is
-    followed and shown; the reader's click on the FTP method is checked anew and opens."""
+    1738 §3.11) are listed as gateway links, never followed on their own; the reader's click
+    on the FTP method is checked anew and opens."""
     (tmp_path / "pub").mkdir()
     (tmp_path / "pub" / "hello.txt").write_text("hello via prospero\n")
     async with (

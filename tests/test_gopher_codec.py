@@ -10,12 +10,14 @@ from omniurl import schemes
 from omniurl.resolvers.errors import LimitExceeded
 from omniurl.resolvers.gopher.gopherplus import (
     AskField,
+    View,
     answer_lines,
     form_string,
     parse_ask,
     parse_attributes,
     parse_request,
     parse_status,
+    parse_views,
     split_form_block,
 )
 from omniurl.resolvers.gopher.menu import (
@@ -280,3 +282,13 @@ def test_hosts_a_url_can_carry_keep_their_url(host: bytes) -> None:
     parsed = schemes.parse(url, strict=False)
     assert parsed.hostname == host.decode()  # type: ignore[attr-defined]
     assert parsed.selector == "/sel"  # type: ignore[attr-defined]
+
+
+def test_views_block() -> None:
+    """Gopher+ §2.5: a view per line, "media-type [language]: <size>"; blank lines skipped."""
+    block = " text/plain: <2k>\n application/postscript En_US: <10k>\n\n image/gif\n"
+    assert parse_views(block) == [
+        View("text/plain", "<2k>"),
+        View("application/postscript En_US", "<10k>"),
+        View("image/gif", ""),
+    ]

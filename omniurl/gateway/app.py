@@ -37,6 +37,7 @@ from omniurl.resolvers.errors import (
     ResolveTimeout,
 )
 from omniurl.resolvers.options import Options
+from omniurl.resolvers.prospero.settings import LIST_KEY as PROSPERO_LIST_KEY
 from omniurl.schemes.errors import URLError
 
 from .config import GatewayConfig
@@ -259,7 +260,7 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
             # An access method is always another scheme (RFC 1738 §3.11), which the strict
             # policy never follows on its own: the page lists the methods as gateway links
             # (after any FORWARDED moves), each checked anew when the reader follows it.
-            options = options.with_(extra={**options.extra, "prospero_list": True})
+            options = options.with_(extra={**options.extra, PROSPERO_LIST_KEY: True})
         async with limits.slot(_client(request)) as ok:
             if not ok:
                 return pages.busy(url)

@@ -21,6 +21,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 
 from omniurl.resolvers.plan import Plan
 from omniurl.resolvers.resource import Entry, Resource
+from omniurl.schemes.errors import URLError
 from omniurl.schemes.secrets import mask_passwords
 
 from .config import GatewayConfig
@@ -121,27 +122,30 @@ class EntryView:
     views_href: str | None = None
 
 
-def attributes_url(url: str) -> str | None:
-    """A Gopher+ item's URL asking for its attribute blocks (``!``, RFC 1738 §3.4.4), whose
-    +VIEWS the gateway offers as a form."""
+def _with_gopher_plus(url: str, marker: str) -> str | None:
+    """A Gopher URL with its Gopher+ string set (RFC 4266 §2.1's ``%09%09`` part), or None
+    for what is not a Gopher URL or cannot carry that string."""
     from omniurl import schemes
+    from omniurl.schemes.gopher import GopherURL
 
     try:
-        parsed: Any = schemes.parse(url)
-        return str(parsed.replace(gopher_plus="!", search=parsed.search or ""))
-    except Exception:
+        parsed = schemes.parse(url)
+        if not isinstance(parsed, GopherURL):
+            return None
+        return str(parsed.replace(gopher_plus=marker, search=parsed.search or ""))
+    except URLError:
         return None
+
+
+def attributes_url(url: str) -> str | None:
+    """A Gopher+ item's URL asking for its attribute blocks (``!``), whose +VIEWS the gateway
+    offers as a form."""
+    return _with_gopher_plus(url, "!")
 
 
 def view_url(url: str, view: str) -> str | None:
     """The item's URL asking for one of its +VIEWS (``+text/plain``, ``+text/plain En_US``)."""
-    from omniurl import schemes
-
-    try:
-        parsed: Any = schemes.parse(url)
-        return str(parsed.replace(gopher_plus="+" + view, search=parsed.search or ""))
-    except Exception:
-        return None
+    return _with_gopher_plus(url, "+" + view)
 
 
 @dataclass(frozen=True)
@@ -352,14 +356,12 @@ class Pages:
                 for n, v in _article_headers(head)
             ]
             text = rest if headers else text
-        views: list[dict[str, str]] = []
         attributes = resource.metadata.get("attributes")
+        views = []
         if isinstance(attributes, dict) and "+VIEWS" in attributes:
-            # "text/plain En_US: <2k>" per line (Gopher+ §2.5): the view, then its size
-            for line in str(attributes["+VIEWS"]).splitlines():
-                view, _, size = line.strip().partition(":")
-                if view.strip():
-                    views.append({"view": view.strip(), "size": size.strip()})
+            from omniurl.resolvers.gopher.gopherplus import parse_views
+
+            views = parse_views(str(attributes["+VIEWS"]))
         return self.page(
             "text.html",
             url=url,
@@ -367,7 +369,6 @@ class Pages:
             headers=headers,
             chain=self._chain(resource),
             views=views,
-            item_url=url,
         )
 
     def _download(

@@ -190,6 +190,26 @@ def parse_attributes(text: bytes) -> list[ItemAttributes]:
     return items
 
 
+@dataclass(frozen=True)
+class View:
+    """One line of a +VIEWS block (Gopher+ §2.5): ``text/plain En_US: <2k>``."""
+
+    #: The media type and language, as a ``+`` request names the view (``text/plain En_US``).
+    view: str
+    #: The server's size estimate (``<2k>``), or "".
+    size: str
+
+
+def parse_views(block: str) -> list[View]:
+    """The views a +VIEWS block offers, in its order; a line without a view is skipped."""
+    views = []
+    for line in block.splitlines():
+        view, _, size = line.strip().partition(":")
+        if view.strip():
+            views.append(View(view.strip(), size.strip()))
+    return views
+
+
 AskKind = Literal["Ask", "AskP", "AskL", "AskF", "Choose", "ChooseF", "Select", "Note"]
 
 
@@ -256,11 +276,13 @@ __all__ = [
     "GopherPlusRequest",
     "ItemAttributes",
     "Status",
+    "View",
     "answer_lines",
     "form_string",
     "parse_ask",
     "parse_attributes",
     "parse_request",
     "parse_status",
+    "parse_views",
     "split_form_block",
 ]

@@ -17,7 +17,7 @@ from ..options import Options
 from ..plan import Plan
 from ..registry import register
 from ..resource import Resource
-from .settings import DEFAULT_RETRIES, DEFAULT_RETRY_TIMEOUT
+from .settings import DEFAULT_RETRIES, DEFAULT_RETRY_TIMEOUT, LIST_KEY
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py): every
 # ``omniurl get``/``plan`` imports this package for its options.
@@ -60,7 +60,7 @@ class ProsperoResolver(Resolver):
     def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if getattr(args, "access_methods", False):
-            out["prospero_list"] = True
+            out[LIST_KEY] = True
         retry = getattr(args, "ardp_retry", None)
         if retry is not None and retry != DEFAULT_RETRY_TIMEOUT:
             out["prospero_retry_timeout"] = retry

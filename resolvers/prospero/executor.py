@@ -43,6 +43,7 @@ from .planner import ProsperoDetails, ProsperoRole, Version
 from .protocol import AccessMethod, Reply, join_host, parse_reply
 from .settings import DEFAULT_RETRIES as DEFAULT_RETRIES
 from .settings import DEFAULT_RETRY_TIMEOUT as DEFAULT_RETRY_TIMEOUT
+from .settings import LIST_KEY
 
 #: The reason given to the core for a followed access method / forward.
 FOLLOW_REASON = "prospero access method"
@@ -198,7 +199,7 @@ async def _ask(endpoint: _Endpoint, step: Step, options: Options, where: str) ->
 
 def _outcome(plan: Plan, reply: Reply, version: int, options: Options) -> Resource:
     url: Any = plan.url
-    listing = not options.follow or bool(options.get("prospero_list", False))
+    listing = not options.follow or bool(options.get(LIST_KEY, False))
     if reply.forwarded is not None:
         fwd = reply.forwarded
         target_text = prospero_url(

@@ -7,3 +7,6 @@ from __future__ import annotations
 DEFAULT_RETRY_TIMEOUT = 1.0
 #: Retransmissions before giving up.
 DEFAULT_RETRIES = 4
+#: ``Options.extra`` key (``--access-methods``): list an object's access methods instead of
+#: following the first one the policy allows (FORWARDED moves are still followed).
+LIST_KEY = "prospero_list"

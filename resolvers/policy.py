@@ -250,20 +250,11 @@ class Policy:
         # or any spelling of that address ("0x7f.1", "2130706433") would pass too.
         if self.allow_hosts and host.strip("[]").lower() in self.allow_hosts:
             return
-        ip = ipaddress.ip_address(bare)
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-        if (
-            ip.is_loopback
-            or ip.is_private
-            or ip.is_link_local
-            or ip.is_multicast
-            or ip.is_reserved
-            or ip.is_unspecified
-        ):
+        reason = why_not_public(bare)
+        if reason is not None:
             raise AddressRefused(
-                f"{host} resolves to {address}, a non-public address the {self.name} "
-                "policy refuses",
+                f"{host} resolves to {address}, {reason}: a non-public address the "
+                f"{self.name} policy refuses",
                 component="host",
             )
 
@@ -286,6 +277,75 @@ class Policy:
                 component="location",
             )
         self.check_scheme(target.scheme)
+
+
+def _v4_low32(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
+    return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+
+
+def _v4_6to4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
+    return ipaddress.IPv4Address((int(ip) >> 80) & 0xFFFFFFFF)
+
+
+def _v4_teredo(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
+    # RFC 4380 §4: the client's public IPv4 is the last 32 bits, every bit inverted.
+    return ipaddress.IPv4Address((int(ip) & 0xFFFFFFFF) ^ 0xFFFFFFFF)
+
+
+#: IPv6 prefixes whose addresses carry an IPv4 address, and where: such an address is classed
+#: by the IPv4 address it carries, since that is where its packets end up (a 6to4 relay, a
+#: NAT64 gateway or a Teredo relay delivers them there).  ``http://[2002:7f00:1::]/`` is
+#: 127.0.0.1 reached through 6to4: loopback.  One row per form, with its reason.
+EMBEDDED_IPV4: tuple[
+    tuple[ipaddress.IPv6Network, Callable[[ipaddress.IPv6Address], ipaddress.IPv4Address], str],
+    ...,
+] = (
+    # RFC 4291 §2.5.5.2: ::ffff:a.b.c.d, an IPv4 peer seen through a dual-stack socket.
+    (ipaddress.IPv6Network("::ffff:0:0/96"), _v4_low32, "an IPv4-mapped"),
+    # RFC 4291 §2.5.5.1 (deprecated): ::a.b.c.d (:: and ::1 are classed as themselves).
+    (ipaddress.IPv6Network("::/96"), _v4_low32, "an IPv4-compatible"),
+    # RFC 3056 §2: 2002:V4ADDR::/48, a 6to4 site named by its IPv4 address (bits 16-47).
+    (ipaddress.IPv6Network("2002::/16"), _v4_6to4, "a 6to4"),
+    # RFC 6052 §2.1: the NAT64 well-known prefix, the IPv4 address in the last 32 bits.
+    (ipaddress.IPv6Network("64:ff9b::/96"), _v4_low32, "a NAT64"),
+    # RFC 8215: the local-use NAT64 prefix; a /96 inside it carries the IPv4 address last.
+    (ipaddress.IPv6Network("64:ff9b:1::/48"), _v4_low32, "a local-use NAT64"),
+    # RFC 4380 §4: Teredo, the client's IPv4 address obfuscated (XOR 0xffffffff).
+    (ipaddress.IPv6Network("2001::/32"), _v4_teredo, "a Teredo"),
+)
+
+
+def _non_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
+    """The kind of a non-public address, or None for a public one."""
+    for kind, flag in (
+        ("loopback", ip.is_loopback),
+        ("link-local", ip.is_link_local),
+        ("multicast", ip.is_multicast),
+        ("unspecified", ip.is_unspecified),
+        ("private", ip.is_private),
+        ("reserved", ip.is_reserved),
+    ):
+        if flag:
+            return kind
+    return None
+
+
+def why_not_public(address: str) -> str | None:
+    """Why ``address`` (an IP literal, no zone) is not public, or None when it is.
+
+    An IPv6 address of an :data:`EMBEDDED_IPV4` form is classed by the IPv4 address it
+    carries (``2002:7f00:1::`` -> "a 6to4 address carrying 127.0.0.1, loopback"); a
+    64:ff9b::8.8.8.8 is public although 64:ff9b::/96 lies in the reserved ::/8.
+    """
+    ip = ipaddress.ip_address(address)
+    if isinstance(ip, ipaddress.IPv6Address) and not (ip.is_loopback or ip.is_unspecified):
+        for network, carried, form in EMBEDDED_IPV4:
+            if ip in network:
+                v4 = carried(ip)
+                kind = _non_public(v4)
+                return None if kind is None else f"{form} address carrying {v4}, {kind}"
+    kind = _non_public(ip)
+    return None if kind is None else kind
 
 
 def _rule_header_field(policy: Policy, value: WireValue) -> None:
@@ -342,6 +402,7 @@ __all__ = [
     "ADDR_SPEC",
     "DEFAULT",
     "DELIMITERS",
+    "EMBEDDED_IPV4",
     "MAILTO_HEADER_ALLOW",
     "PRESETS",
     "STRICT",
@@ -349,4 +410,5 @@ __all__ = [
     "Policy",
     "check_addr_spec",
     "check_value",
+    "why_not_public",
 ]

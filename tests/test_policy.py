@@ -258,3 +258,43 @@ async def test_refused_redirect_sends_zero_bytes_to_its_target() -> None:
         finally:
             await web.close()
         assert recording_of(target).connections == 1  # only the allowed attempt
+
+
+@pytest.mark.parametrize(
+    ("address", "carried", "kind"),
+    [
+        ("2002:7f00:1::", "127.0.0.1", "loopback"),  # 6to4 (RFC 3056)
+        ("2002:a00:1:5::1", "10.0.0.1", "private"),
+        ("64:ff9b::7f00:1", "127.0.0.1", "loopback"),  # NAT64 (RFC 6052)
+        ("64:ff9b::a9fe:a9fe", "169.254.169.254", "link-local"),  # a cloud metadata address
+        ("64:ff9b:1::c0a8:1", "192.168.0.1", "private"),  # local-use NAT64 (RFC 8215)
+        ("2001:0:4136:e378:8000:63bf:80ff:fffe", "127.0.0.1", "loopback"),  # Teredo
+        ("::ffff:127.0.0.1", "127.0.0.1", "loopback"),  # IPv4-mapped
+        ("::127.0.0.1", "127.0.0.1", "loopback"),  # IPv4-compatible
+    ],
+)
+def test_ipv6_forms_carrying_ipv4_are_classed_by_it(address: str, carried: str, kind: str) -> None:
+    with pytest.raises(AddressRefused) as info:
+        STRICT.check_address(address, host=f"[{address}]")
+    assert f"carrying {carried}, {kind}" in str(info.value)
+    DEFAULT.check_address(address, host=f"[{address}]")
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "2002:808:808::1",
+        "64:ff9b::808:808",
+        "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
+        "::ffff:8.8.8.8",
+    ],
+)
+def test_ipv6_forms_carrying_a_public_ipv4_are_public(address: str) -> None:
+    # 64:ff9b::/96 lies inside the reserved ::/8, Teredo inside 2001::/23; the IPv4 decides.
+    STRICT.check_address(address, host=f"[{address}]")
+
+
+async def test_strict_refuses_6to4_loopback_url_before_connecting() -> None:
+    with pytest.raises(AddressRefused) as info:
+        await resolvers.resolve("http://[2002:7f00:1::]/", OPTS.with_(policy=STRICT))
+    assert "6to4 address carrying 127.0.0.1, loopback" in str(info.value)

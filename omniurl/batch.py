@@ -207,7 +207,12 @@ def output_name(url: URL) -> str:
 
 def _finish_file(tmp: Path, folder: Path, name: str) -> Path:
     """Give the complete temporary file its name without ever replacing an existing file
-    (``os.link`` fails when the name is taken: ``a.txt``, then ``a.1.txt``, ``a.2.txt``…)."""
+    (``os.link`` fails when the name is taken: ``a.txt``, then ``a.1.txt``, ``a.2.txt``…).
+    The name is always new, so the file gets a new file's mode (``0666 & ~umask``), not
+    mkstemp's private 0600."""
+    from omniurl.partial import new_file_mode
+
+    os.chmod(tmp, new_file_mode())
     stem, dot, ext = name.rpartition(".")
     if not dot or not stem:
         stem, ext = name, ""

@@ -205,7 +205,9 @@ class OmniurlFileSystem(AsyncFileSystem):
                         raise IsADirectoryError(rpath)
                     async for chunk in resource:
                         out.write(chunk)
-            os.replace(tmp, target)
+            from omniurl.partial import finish
+
+            finish(tmp, target)  # the target's mode, or a new file's (not mkstemp's 0600)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise

@@ -114,6 +114,26 @@ async def test_a_hostile_menu_renders_as_text() -> None:
         await server.close()
 
 
+async def test_control_characters_in_a_menu_are_shown_escaped() -> None:
+    """ESC, BEL and a C1 CSI from an info line and a display string reach the page as the
+    terminal shows them (``\\x1b``), never as the raw octets a browser would hide."""
+    menu = (
+        "i\x1b]0;owned\x07 title\t\terror.host\t1\r\n"
+        "0bell\x07 and \x9b31m csi\t/x\t127.0.0.1\t70\r\n"
+        ".\r\n"
+    ).encode()
+    server = await start_recording(respond=lambda line: menu)
+    try:
+        async with client_for(server.port) as client:
+            reply = await client.get(f"/gopher://127.0.0.1:{server.port}/1/")
+        assert reply.status_code == 200
+        assert "\\x1b]0;owned\\x07 title" in reply.text
+        assert "bell\\x07 and \\x9b31m csi" in reply.text
+        assert not any(ch in reply.text for ch in "\x1b\x07\x9b")
+    finally:
+        await server.close()
+
+
 @pytest.mark.parametrize(
     ("path", "rule"),
     [

@@ -140,3 +140,31 @@ def test_double_colon_hazard_and_percent_escape(gopher: str) -> None:
 def test_news_without_slashes_is_not_ours() -> None:
     fs, _ = fsspec.core.url_to_fs("news:comp.x")
     assert not isinstance(fs, OmniurlFileSystem)
+
+
+def test_a_missing_item_is_omniurls_not_found_and_a_file_not_found(gopher: str) -> None:
+    """A Gopher type-3 answer: omniurl's NotFound (typed, with the server's words), which
+    fsspec's exists() must read as "absent" rather than let through."""
+    from omniurl.integrations.fsspec import ResourceNotFound
+    from omniurl.resolvers.errors import NotFound
+
+    with pytest.raises(NotFound) as info:
+        fsspec.open(f"{gopher}/0/pub/missing.txt").open()
+    assert isinstance(info.value, FileNotFoundError)
+    assert isinstance(info.value, ResourceNotFound)
+    fs, path = fsspec.core.url_to_fs(f"{gopher}/0/pub/missing.txt")
+    assert fs.exists(path) is False
+    assert fs.exists(f"{gopher}/0/pub/a.csv") is True
+
+
+@pytest.mark.parametrize("url", ["news:", "NEWS:", "news:<a b>"])
+def test_open_routes_news_without_slashes_to_omniurl(url: str) -> None:
+    """fsspec.open sends 'news:' to the local filesystem (FileNotFoundError of a local path);
+    omniurl's open routes it here and the error is omniurl's, naming the component."""
+    from omniurl.integrations.fsspec import open as omniurl_open
+    from omniurl.schemes.errors import URLError
+
+    with pytest.raises(URLError) as info:
+        omniurl_open(url).open()
+    assert not isinstance(info.value, FileNotFoundError)
+    assert info.value.component is not None

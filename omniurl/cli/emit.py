@@ -22,14 +22,15 @@ def error_json(exc: OmniurlError) -> dict[str, Any]:
     return {"error": exc.to_json()}
 
 
-def terminal_safe(text: str) -> str:
-    """``text`` with control characters (but TAB) shown as escapes: a server's words (an FTP
-    550, a Gopher error item, an HTTP reason) can carry terminal escape sequences that would
-    otherwise reach the terminal and act there."""
+def terminal_safe(text: str, keep: str = "\t") -> str:
+    """``text`` with control characters (C0, DEL, C1 — all but those in ``keep``: TAB) shown
+    as escapes: a server's words (an FTP 550, a Gopher error item, an HTTP reason) can carry
+    terminal escape sequences that would otherwise reach the terminal and act there.  The
+    gateway shows a page's text through it too, keeping line ends (``keep="\t\n\r"``)."""
     if text.isprintable():
         return text
     return "".join(
-        ch if ch.isprintable() or ch == "\t" else ch.encode("unicode_escape").decode("ascii")
+        ch if ch.isprintable() or ch in keep else ch.encode("unicode_escape").decode("ascii")
         for ch in text
     )
 

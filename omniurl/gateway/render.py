@@ -17,8 +17,10 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 
+from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.plan import Plan
 from omniurl.resolvers.resource import Entry, Resource
 from omniurl.schemes.errors import URLError
@@ -210,6 +212,16 @@ def _view(entry: Entry, proxy: bool = False, denied: frozenset[str] = frozenset(
     )
 
 
+def _shown(value: Any) -> Any:
+    """Every value a template prints: server text with its control characters (ESC, BEL, …:
+    C0 but TAB, CR and LF; DEL; C1) written as escapes (``\\x1b``), as the terminal output
+    shows them — a browser would drop them silently or show a box, hiding what the server
+    sent.  The gateway's own markup (``Markup``) is its own and passes as it is."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return terminal_safe(value, keep="\t\n\r")
+    return value
+
+
 class Pages:
     def __init__(self, config: GatewayConfig) -> None:
         self.config = config
@@ -220,6 +232,7 @@ class Pages:
         self.env = Environment(
             loader=FileSystemLoader(Path(__file__).parent / "templates"),
             autoescape=select_autoescape(["html"], default=True),
+            finalize=_shown,
         )
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:

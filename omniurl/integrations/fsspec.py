@@ -15,8 +15,17 @@ any filesystem sees it, so ``gopher://h/0/a::b`` reaches us as ``gopher://h/0/a`
 literal such as ``gopher://[::1]:7070/`` is cut apart.  Write ``::`` as ``%3A%3A`` in the
 selector (Gopher decodes it back, RFC 1738 §3.4 / §2.2) and use a host name (or
 ``resolve={("v6host", 7070): ("::1", 7070)}`` in ``storage_options``) for IPv6 servers.
-RFC 5538's ``news:group`` form has no ``://`` and fsspec routes it to the local filesystem;
-use ``news://server/group``.
+RFC 5538's ``news:group`` form has no ``://`` and fsspec itself routes it to the local
+filesystem before any of ours is asked (``fsspec.core.split_protocol``), so
+``fsspec.open("news:")`` is a local ``FileNotFoundError`` that omniurl never sees: use
+``news://server/group``, pass ``protocol="news"``, or this module's :func:`open`, which routes
+every URL whose scheme is one of :data:`PROTOCOLS` here and raises omniurl's typed errors.
+
+**Errors** are omniurl's (:class:`omniurl.OmniurlError`: a syntax error, a refusal, a
+timeout), with one adaptation fsspec needs: a resource the server says does not exist
+(:class:`~omniurl.resolvers.errors.NotFound`: a Gopher type-3 item, an NNTP 430, a WAIS
+document gone) is raised as :class:`ResourceNotFound`, which is that ``NotFound`` *and* a
+``FileNotFoundError``, so ``fs.exists()`` answers False and caches treat it as a miss.
 
 Options come through ``storage_options`` (see :func:`omniurl.integrations.options.options_from`);
 a policy refusal reaches the caller as the same typed :class:`omniurl.OmniurlError`.
@@ -34,6 +43,7 @@ from typing import Any
 from fsspec.asyn import AsyncFileSystem, sync
 
 from omniurl.resolvers.core import resolve
+from omniurl.resolvers.errors import NotFound
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Entry, Resource
 
@@ -41,6 +51,16 @@ from .options import KNOWN, options_from
 
 #: The protocols this filesystem serves; never ftp/http/https/file (see the module docstring).
 PROTOCOLS = ("gopher", "gophers", "wais", "nntp", "news", "prospero")
+
+
+class ResourceNotFound(NotFound, FileNotFoundError):
+    """The server says the resource does not exist: omniurl's :class:`NotFound` (its message,
+    component, code and reply kept) that is also the ``FileNotFoundError`` fsspec's
+    ``exists``, ``isfile`` and caches expect of a missing path."""
+
+    @classmethod
+    def of(cls, exc: NotFound) -> ResourceNotFound:
+        return cls(str(exc), component=exc.component, code=exc.code, reply=exc.reply)
 
 
 def _entry_info(entry: Entry, parent: str) -> dict[str, Any]:
@@ -169,7 +189,12 @@ class OmniurlFileSystem(AsyncFileSystem):
         return name
 
     async def _resolve(self, path: str) -> Resource:
-        return await resolve(path, self.options)
+        try:
+            return await resolve(path, self.options)
+        except NotFound as exc:
+            if isinstance(exc, FileNotFoundError):
+                raise
+            raise ResourceNotFound.of(exc) from exc
 
     async def _cat_file(
         self, path: str, start: int | None = None, end: int | None = None, **kwargs: Any
@@ -229,3 +254,19 @@ class OmniurlFileSystem(AsyncFileSystem):
             await resource.aclose()
             raise IsADirectoryError(path)
         return _AsyncStreamFile(path, resource)
+
+
+def open(url: str, mode: str = "rb", **storage_options: Any) -> Any:
+    """``fsspec.open(url)`` for omniurl's :data:`PROTOCOLS`, ``news:group`` included.
+
+    fsspec routes a URL without ``://`` to the local filesystem; this routes by the URL's
+    scheme, so ``open("news:")`` raises omniurl's ``SchemeSyntaxError`` (§3.6: a news: URL
+    names a group, ``*`` or a message-id) instead of the local ``FileNotFoundError``.
+    Other schemes are handed to ``fsspec.open`` as they are.
+    """
+    import fsspec
+
+    scheme, colon, _rest = url.partition(":")
+    if colon and scheme.lower() in PROTOCOLS:
+        return fsspec.open(url, mode, protocol=scheme.lower(), **storage_options)
+    return fsspec.open(url, mode, **storage_options)

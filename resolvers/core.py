@@ -152,9 +152,16 @@ def _followable(follow: Follow) -> None:
         ) from None
 
 
-def _host_of(url: URL) -> str | None:
+def _origin_of(url: URL) -> tuple[str, str | None, int | None]:
+    """The origin a login belongs to (RFC 6454 §4: scheme, host, port): a redirect from
+    ``http://h:A/`` to ``http://h:B/`` reaches another server, which must not get it."""
     hostname = getattr(url, "hostname", None)
-    return hostname if isinstance(hostname, str) else None
+    port = getattr(url, "effective_port", None)
+    return (
+        url.scheme,
+        hostname.lower() if isinstance(hostname, str) else None,
+        port if isinstance(port, int) else None,
+    )
 
 
 async def _resolve(current: URL, options: Options) -> Resource:
@@ -172,10 +179,17 @@ async def _resolve(current: URL, options: Options) -> Resource:
             options.policy.check_redirect(current, follow.target, kind=follow.reason)
             _followable(follow)
             options.note("*", f"{follow.reason}: {follow.target}")
-            if options.user is not None and _host_of(follow.target) != _host_of(current):
-                # -u was for the URL given: never sent to another host (curl's rule)
+            if (
+                options.user is not None
+                and not options.location_trusted
+                and _origin_of(follow.target) != _origin_of(current)
+            ):
+                # -u was for the URL given: never sent to another origin — host, port or
+                # scheme (curl's rule since CVE-2022-27776); --location-trusted lifts it.
                 options = options.with_(user=None)
-                options.note("*", "credentials from -u are not sent to another host")
+                options.note(
+                    "*", "credentials from -u are not sent to another host, port or scheme"
+                )
             chain.append(str(current))
             current = follow.target
             continue

@@ -147,8 +147,11 @@ class Options:
     #: ``"digest"`` (RFC 7616: only in answer to a 401 that asks for it; ``--digest``).
     http_auth: str = "basic"
     #: ``-u user:password``: the login for the URL given — not for a redirect or referral
-    #: to another host (resolvers.core drops it there), as curl does.
+    #: to another origin (scheme, host or port: resolvers.core drops it there), as curl
+    #: does since CVE-2022-27776.
     user: tuple[str, str] | None = None
+    #: ``--location-trusted``: send ``-u``'s login to wherever a redirect leads (curl's).
+    location_trusted: bool = False
     #: ``-I``: only what the server says about the resource (HTTP ``HEAD``; FTP ``SIZE`` and
     #: ``MDTM``, as curl does), never its content.
     head: bool = False

@@ -117,3 +117,58 @@ async def test_the_cli_warns_about_url_credentials(tmp_path: Path) -> None:
         assert status == 7, err
     finally:
         await srv.close()
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+async def test_no_credentials_after_a_redirect_to_another_port(
+    tmp_path: Path, trusted: bool
+) -> None:
+    """curl CVE-2022-27776: a login belongs to its origin — scheme, host *and port*.  A
+    redirect from 127.0.0.1:A to 127.0.0.1:B reaches another server: B's bytes must hold no
+    Authorization, unless --location-trusted."""
+    from omniurl.testservers.recording import recording_of, start_recording
+
+    ok = b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nok\n"
+    other = await start_recording(respond=lambda line: ok if line == b"" else None)
+    first = await testservers.start(
+        "http",
+        tmp_path,
+        routes={"/x": (302, [("Location", f"http://127.0.0.1:{other.port}/y")], b"")},
+    )
+    try:
+        options = Options(user=("alice", "pw"), location_trusted=trusted)
+        assert await _get(f"http://127.0.0.1:{first.port}/x", options) == b"ok\n"
+        basic = "Basic " + base64.b64encode(b"alice:pw").decode()
+        assert authorization(first) == [basic]  # the URL given got them
+        received = recording_of(other).received
+        assert received.startswith(b"GET /y HTTP/1.1\r\n")
+        if trusted:
+            assert f"\r\nAuthorization: {basic}\r\n".encode() in received
+        else:
+            assert b"authorization" not in received.lower()
+    finally:
+        await first.close()
+        await other.close()
+
+
+async def test_the_cli_keeps_credentials_to_their_port_unless_location_trusted(
+    tmp_path: Path,
+) -> None:
+    from _ftphttp import run_cli
+
+    target = await testservers.start("http", tmp_path, credentials=("alice", "s3cret"))
+    first = await testservers.start(
+        "http",
+        tmp_path,
+        routes={"/x": (302, [("Location", f"http://127.0.0.1:{target.port}/secret/")], b"")},
+    )
+    try:
+        url = f"http://127.0.0.1:{first.port}/x"
+        status, _, err = await run_cli("get", "-u", "alice:s3cret", url)
+        assert status == 7, err
+        assert authorization(target) == [""]
+        status, out, err = await run_cli("get", "-u", "alice:s3cret", "--location-trusted", url)
+        assert (status, out) == (0, b"secret for alice\n"), err
+    finally:
+        await first.close()
+        await target.close()

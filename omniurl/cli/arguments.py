@@ -191,8 +191,13 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
         "--user",
         metavar="USER[:PASSWORD]",
         help="log in as USER (ftp, http Basic/Digest, nntp AUTHINFO); without :PASSWORD it is "
-        "asked for on a terminal; sent to the URL's host only, never after a redirect to "
-        "another",
+        "asked for on a terminal; sent to the URL's origin only (scheme, host and port), "
+        "never after a redirect to another",
+    )
+    c.add_argument(
+        "--location-trusted",
+        action="store_true",
+        help="send -u's login after a redirect to another host, port or scheme too (curl's)",
     )
     c.add_argument(
         "--digest",
@@ -362,6 +367,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         resolve=dict(args.resolve),
         credentials=_netrc_credentials(getattr(args, "netrc_file", None)),
         user=_user(getattr(args, "user", None)),
+        location_trusted=bool(getattr(args, "location_trusted", False)),
         http_auth="digest" if getattr(args, "digest", False) else "basic",
         head=bool(getattr(args, "head", False)),
         compressed=bool(getattr(args, "compressed", False)),

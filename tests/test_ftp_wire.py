@@ -381,3 +381,30 @@ async def test_a_transfer_shorter_than_announced_is_an_error_not_a_file() -> Non
         await data_server.close()
     assert "closed after 7 bytes; the server announced 1000000" in info.value.message
     assert info.value.component == "name"
+
+
+@pytest.mark.parametrize("where", ["--netrc-file", "~/.netrc"])
+async def test_netrc_login_when_the_url_has_no_user(
+    ftp: RunningServer, tmp_path: Path, where: str
+) -> None:
+    """As HTTP and curl do: a URL without a user logs in with the machine's netrc entry,
+    not anonymously; the server records exactly that USER and PASS."""
+    from _ftphttp import run_cli
+
+    home = tmp_path / "home"
+    home.mkdir()
+    netrc = home / ".netrc"
+    netrc.write_text("machine 127.0.0.1 login myname password secret\n")
+    netrc.chmod(0o600)
+    extra = ["--netrc-file", str(netrc)] if where == "--netrc-file" else []
+    status, out, err = await run_cli("get", *extra, f"ftp://{ftp.netloc}/etc/motd", cwd=home)
+    assert (status, out) == (0, b"message of the day\n"), err
+    assert sent(ftp)[:2] == [b"USER myname", b"PASS secret"]
+
+
+def test_netrc_login_is_planned_for_a_url_without_user() -> None:
+    opts = OPTS.with_(credentials={"h": ("joe", "pw")})
+    steps = resolvers.plan("ftp://H/f.bin", opts).steps
+    assert [steps[0].data, steps[1].data] == [b"USER joe", b"PASS pw"]
+    assert steps[1].shown == "PASS ****"
+    assert resolvers.plan("ftp://other/f.bin", opts).steps[0].data == b"USER anonymous"

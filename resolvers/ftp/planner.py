@@ -3,7 +3,8 @@
 This is the "h11" half of the FTP resolver: no sockets, no library — what ``omniurl plan``
 prints and what the executor sends, byte for byte, in this order:
 
-- §3.2.1 login: ``USER`` with the URL's user, else ``anonymous``; ``PASS`` only if the server
+- §3.2.1 login: ``USER`` with the URL's user, else ``-u``'s or the netrc login for the host
+  (as curl), else ``anonymous``; ``PASS`` only if the server
   answers 331 — with the URL's password, else (anonymous) the user's e-mail address
   (``Options.email``), else a password from ``Options.credentials`` or asked through
   ``Options.ask``; never an empty ``PASS`` that nobody chose.
@@ -121,16 +122,20 @@ def login_steps(url: FTPURL, options: Options) -> list[Step]:
     """§3.2.1: USER, then PASS if the server asks (reply 331)."""
     password: str | None
     source: PasswordSource
+    netrc = options.credentials.get(url.hostname.lower())
     if url.user is None and options.user is not None:
         user, password, source = options.user[0], options.user[1], "credentials"
+    elif url.user is None and netrc is not None:
+        # The machine's login from ~/.netrc or --netrc-file, as HTTP and curl use it: a
+        # URL without a user is anonymous (§3.2.1) only when nothing is configured.
+        user, password, source = netrc[0], netrc[1], "credentials"
     elif url.user is None:
         user, password, source = "anonymous", options.email, "email"
     else:
         user, password, source = url.user, url.password, "url"
         if password is None:
-            known = options.credentials.get(url.hostname)
-            if known is not None and known[0] == user:
-                password, source = known[1], "credentials"
+            if netrc is not None and netrc[0] == user:
+                password, source = netrc[1], "credentials"
             else:
                 source = "ask"
     steps = [

@@ -8,7 +8,14 @@ parser (``URL.fragment``): it is never sent to a server (RFC 1630 §4.1.4, RFC 3
 Two rule sets, because they differ:
 
 * RFC 3986 §5.2 (``rfc="3986"``): the current standard (STD 66) algorithm, with §5.2.4
-  ``remove_dot_segments``; ``..`` can never climb above the root (§5.4.2).
+  ``remove_dot_segments``; ``..`` can never climb above the root (§5.4.2).  Both texts are
+  checked as URI references first (§4.1; an invalid one is a :class:`URLError` naming
+  ``"base"`` or ``"reference"`` and the offset).  §5.2 is purely syntactic, so a base with
+  no authority and a rootless path (``mailto:a@b``, ``foo:a/b``) takes part like any other:
+  ``foo:a/b`` + ``c/d`` is ``foo:a/c/d``, and a rootless merge stays rootless (``../c``
+  gives ``foo:c``).  The target is text: :func:`schemes.parse` then reads it with its
+  scheme's class, which may refuse it (``mailto:x?y`` has no ``name=value`` header field)
+  with its own typed error.
 * RFC 1630 §4.1.3 (``rfc="1630"``): the original WWW rules.  A reference that starts with *n*
   slashes keeps the context up to the first run of exactly *n* slashes; otherwise the last
   path element is replaced and ``xxx/../`` and ``/.`` are removed.  Its own examples (base
@@ -25,6 +32,7 @@ from typing import Literal, NamedTuple
 
 from .base import URL
 from .errors import SchemeError, URLError
+from .rfc3986 import check_reference
 
 __all__ = ["Reference", "join", "remove_dot_segments", "split_reference"]
 
@@ -152,7 +160,7 @@ def remove_dot_segments(path: str) -> str:
 
 
 def _is_opaque(base: Reference) -> bool:
-    """A base like ``mailto:x`` or ``news:x`` has no hierarchy to be relative to."""
+    """A base like ``mailto:x`` or ``news:x``: no authority, and a path that is not rooted."""
     return base.authority is None and not base.path.startswith("/")
 
 
@@ -170,11 +178,27 @@ def _opaque_error(base_text: str) -> URLError:
 
 
 def _merge(base: Reference, ref_path: str) -> str:
-    """RFC 3986 §5.2.3."""
+    """RFC 3986 §5.2.3.  Without an authority the base path may be rootless (``a/b``): the
+    merge is the same text operation, everything up to its last "/" (nothing when it has
+    none) followed by the reference's path."""
     if base.authority is not None and base.path == "":
         return "/" + ref_path
     cut = base.path.rfind("/")
     return base.path[: cut + 1] + ref_path
+
+
+def _remove_dots(path: str) -> str:
+    """§5.2.4 for any path: a rootless path stays rootless.
+
+    Applied as written to a rootless path, the algorithm roots it when a ``..`` pops the
+    first segment (``a/../c`` gives ``/c``, and ``foo:a/b`` + ``../c`` would become
+    ``foo:/c``, another path).  A rootless path is read as if under a root that is then
+    taken away again, which is what the RFC's examples and the other implementations give
+    (``foo:c``; ``zz:abc`` + ``foo/../../../bar`` is ``zz:bar``).
+    """
+    if path.startswith("/") or path == "":
+        return remove_dot_segments(path)
+    return remove_dot_segments("/" + path)[1:]
 
 
 def _join_3986(base_text: str, ref_text: str, strict: bool) -> str:
@@ -186,6 +210,10 @@ def _join_3986(base_text: str, ref_text: str, strict: bool) -> str:
             component="base",
             offset=0,
         )
+    # §4.1: both are URI references, checked before they are combined (an invalid one is
+    # an error, not text to pass on).
+    check_reference(base_text, "base")
+    check_reference(ref_text, "reference")
     scheme: str | None
     # §5.2.2 "A non-strict parser may ignore a scheme in the reference if it is identical
     # to the base URI's scheme."
@@ -193,14 +221,13 @@ def _join_3986(base_text: str, ref_text: str, strict: bool) -> str:
         ref = ref._replace(scheme=None)
     if ref.scheme is not None:
         scheme, authority = ref.scheme, ref.authority
-        path, query = remove_dot_segments(ref.path), ref.query
+        path, query = _remove_dots(ref.path), ref.query
     else:
-        is_document = ref.authority is None and ref.path == "" and ref.query is None
-        if _is_opaque(base) and not is_document:
-            raise _opaque_error(base_text)
+        # §5.2.2 is purely syntactic: a base without an authority and with a rootless path
+        # (mailto:a@b, foo:a/b) takes part like any other (§5.2.3's merge, §5.2.4).
         scheme = base.scheme
         if ref.authority is not None:
-            authority, path, query = ref.authority, remove_dot_segments(ref.path), ref.query
+            authority, path, query = ref.authority, _remove_dots(ref.path), ref.query
         else:
             authority = base.authority
             if ref.path == "":
@@ -208,10 +235,15 @@ def _join_3986(base_text: str, ref_text: str, strict: bool) -> str:
                 query = ref.query if ref.query is not None else base.query
             else:
                 if ref.path.startswith("/"):
-                    path = remove_dot_segments(ref.path)
+                    path = _remove_dots(ref.path)
                 else:
-                    path = remove_dot_segments(_merge(base, ref.path))
+                    path = _remove_dots(_merge(base, ref.path))
                 query = ref.query
+    if authority is None and path.startswith("//"):
+        # §3.3: without an authority a path cannot begin with "//" (it would be read as
+        # one).  "/." in front names the same path and keeps it a path (f:/a + .//g is
+        # f:/.//g, not the host g).
+        path = "/." + path
     return Reference(scheme, authority, path, query, ref.fragment).unsplit()
 
 
@@ -318,9 +350,11 @@ def join(base: str | URL, ref: str | URL, *, rfc: Rule = "3986", strict: bool = 
     compatible reading, where ``http:g`` against an ``http:`` base is relative.  The
     fragment stays in the result text (it is split off at parse time and never sent).
 
-    Raises :class:`schemes.URLError` (``component`` ``"base"`` or ``"reference"``) when the
-    base is not absolute, when either holds whitespace or a control character, or when a
-    path reference is given against a base without hierarchy (``mailto:``, ``news:``).
+    Raises :class:`schemes.URLError` (``component`` ``"base"`` or ``"reference"``, and the
+    offset) when the base is not absolute or either is not a URI reference (RFC 3986 §4.1:
+    whitespace, a character of no component, a bad escape, host or port, a first segment
+    holding ":"), or, with ``rfc="1630"``, when a path reference is given against a base
+    without hierarchy (``mailto:``, ``news:``).
     """
     base_text = str(base) if isinstance(base, URL) else base
     ref = str(ref) if isinstance(ref, URL) else ref

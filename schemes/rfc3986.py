@@ -34,9 +34,9 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import EncodingError, HostError, PortError, URLError
+from .errors import EncodingError, HostError, PortError, SchemeError, URLError
 
-__all__ = ["Prepared", "Syntax", "prepare"]
+__all__ = ["Prepared", "Syntax", "check_reference", "prepare"]
 
 
 class Syntax(StrEnum):
@@ -104,6 +104,8 @@ _FAST = re.compile(
     rf"(?:\?[{_UNRESERVED}{_SUB_DELIMS}:@%/?]*+)?(?:#[{_UNRESERVED}{_SUB_DELIMS}:@%/?]*+)?"
 )
 _STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+# scheme ":" at the start of a reference (RFC 3986 §3.1 and §4.2)
+_SCHEME_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*:")
 # IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )          (§3.2.2)
 _IPVFUTURE = re.compile(rf"[vV][0-9A-Fa-f]+\.[{_UNRESERVED}{_SUB_DELIMS}:]+")
 # ZoneID = 1*( unreserved / pct-encoded )                                    (RFC 6874 §2)
@@ -155,22 +157,64 @@ def is_plain(text: str) -> bool:
     )
 
 
-def prepare(text: str, colon: int, *, check: bool = True) -> Prepared:
+def prepare(text: str, colon: int, *, check: bool = True, opaque_host: bool = False) -> Prepared:
     """Check ``text`` (its scheme ends at ``colon``) and map it to a URI (see the module).
 
     ``check=False`` maps without checking characters (the lenient reading).
+    ``opaque_host``: the scheme is not one omniurl knows, so its reg-name is only checked
+    against RFC 3986 §3.2.2 (``pct-encoded`` allowed, kept as written; non-ASCII as UTF-8
+    escapes, RFC 3987 §3.1) — never decoded nor turned into IDNA labels, which assume DNS.
     """
     if text.isascii() and is_plain(text):
         return Prepared(text)
-    return _Walk(text, check).run(colon)
+    return _Walk(text, check, opaque_host).run(colon)
+
+
+def check_reference(text: str, component: str) -> None:
+    """Check a URI reference (RFC 3986 §4.1: ``URI-reference = URI / relative-ref``) and
+    raise the :class:`URLError` of its first fault, with ``component`` (``"base"`` or
+    ``"reference"``) and the offset in ``text``; the message names the part (§3.2-§3.5).
+
+    Purely syntactic: hosts are checked as reg-names, IP literals as RFC 3986 / RFC 6874
+    say, ports as digits; IRI characters (RFC 3987) are allowed, as :func:`prepare` allows
+    them.  A relative-path reference whose first segment holds ":" is refused (§4.2:
+    ``path-noscheme``; write ``./a:b``), since it reads as a scheme.
+    """
+    colon = -1
+    m = _SCHEME_PREFIX.match(text)
+    if m is not None:
+        colon = m.end() - 1
+    else:
+        end = len(text)
+        for delimiter in "/?#":
+            cut = text.find(delimiter)
+            if 0 <= cut < end:
+                end = cut
+        first_colon = text.find(":", 0, end)
+        if first_colon >= 0:
+            name = text[:first_colon]
+            what = f"{name!r} before ':' is not a scheme name" if name else "no scheme name"
+            raise SchemeError(
+                f"{what}; a relative path whose first segment holds ':' must start with "
+                "'./' (RFC 3986 §4.2)",
+                component=component,
+                offset=first_colon,
+            )
+    try:
+        _Walk(text, True, True).run(colon)
+    except URLError as exc:
+        part = exc.component or "text"
+        out = type(exc)(f"in the {part}: {exc.message}", component=component, offset=exc.offset)
+        raise out from None
 
 
 class _Walk:
     """RFC 3986 §3's split of one URL, checking and mapping each component in turn."""
 
-    def __init__(self, text: str, check: bool) -> None:
+    def __init__(self, text: str, check: bool, opaque_host: bool = False) -> None:
         self.text = text
         self.check = check
+        self.opaque_host = opaque_host
         self.out: list[str] = []
         self.out_len = 0
         self.shifts: list[tuple[int, int]] = []
@@ -288,8 +332,18 @@ class _Walk:
         if self.check:
             m = _BAD["host"].search(text, start, end)
             if m is not None:
+                if text[m.start()] == ":":
+                    # host:port:... or an IPv6 address without its brackets
+                    raise HostError(
+                        "a host holds no ':' (RFC 3986 §3.2.2: one ':port' of digits may "
+                        "follow it; an IPv6 address is written in '[ ]')",
+                        component="host",
+                        offset=m.start(),
+                    )
                 raise _char_error(text, m.start(), "host")
         host = text[start:end]
+        if self.opaque_host:
+            return host if host.isascii() else _encode_non_ascii(host)
         if "%" in host:
             host = _decode_host(text, start, end)
         if not host.isascii():

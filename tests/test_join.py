@@ -161,16 +161,182 @@ def test_fragment_only_and_empty_against_opaque_base() -> None:
     assert join("news:comp.infosystems.www", "#x", rfc="1630") == "news:comp.infosystems.www#x"
 
 
-@pytest.mark.parametrize("rfc", ["3986", "1630"])
-@pytest.mark.parametrize("ref", ["g", "../g", "?y"])
-def test_relative_path_against_opaque_base_is_refused(rfc: str, ref: str) -> None:
-    if rfc == "1630" and ref == "?y":
-        ref = "g?y"
+@pytest.mark.parametrize("ref", ["g", "../g", "g?y"])
+def test_rfc1630_relative_path_against_opaque_base_is_refused(ref: str) -> None:
+    # RFC 1630 §4.1.3 only knows hierarchical contexts ("the last part of the path of the
+    # context URI ... is removed"): its mode keeps refusing such a base.
     with pytest.raises(URLError) as info:
-        join("mailto:joe@example.org", ref, rfc=rfc)  # type: ignore[arg-type]
+        join("mailto:joe@example.org", ref, rfc="1630")
     assert info.value.component == "base"
     assert info.value.offset == len("mailto:")
     assert "hierarchical" in info.value.message
+
+
+# RFC 3986 §5.2 against bases with no authority and a rootless path: §5.2.2-§5.2.4 are text
+# operations and apply as they do to any base (the merge keeps the base path up to its last
+# "/"; remove_dot_segments keeps a rootless path rootless).
+ROOTLESS_BASES = [
+    # (base, reference, target)
+    ("foo:a/b", "c/d", "foo:a/c/d"),
+    ("foo:a/b", "/c/d", "foo:/c/d"),
+    ("foo:a/b", "../c", "foo:c"),
+    ("foo:a/b/c", "../../../../x", "foo:x"),
+    ("foo:a/y/z", "../b/c", "foo:a/b/c"),
+    ("foo:a", "b/c", "foo:b/c"),
+    ("foo:a", "./b/c", "foo:b/c"),
+    ("foo:a", "/./b/c", "foo:/b/c"),
+    ("foo:a", ".", "foo:"),
+    ("foo:a", "..", "foo:"),
+    ("foo:a", "b//c", "foo:b//c"),
+    ("foo:", "a", "foo:a"),
+    ("foo:", "./a:b", "foo:a:b"),
+    ("foo:a:b/c", "d", "foo:a:b/d"),
+    ("foo:a/b?c#d", "", "foo:a/b?c"),
+    ("foo:a/b", "?q", "foo:a/b?q"),
+    ("foo:a/b?x", "#f", "foo:a/b?x#f"),
+    ("foo:a/b", "//h/x/../y", "foo://h/y"),
+    ("foo:a/b", "g:h", "g:h"),
+    ("zz:abc", "/foo/../bar", "zz:/bar"),
+    ("zz:abc", "/foo/../../../bar", "zz:/bar"),
+    ("zz:abc", "foo/../bar", "zz:bar"),
+    ("zz:abc", "foo/../../../bar", "zz:bar"),
+    ("zz:abc", "zz:.", "zz:"),
+    ("foo:bar", "http://example/a/b?c/../d", "http://example/a/b?c/../d"),
+    ("mailto:local@domain?query1", "?query2", "mailto:local@domain?query2"),
+    ("mailto:local1@domain1?query1", "local2@domain2", "mailto:local2@domain2"),
+    ("mailto:?query1", "local@domain?query2", "mailto:local@domain?query2"),
+    ("mailto:local", "local/qual@domain.org#frag", "mailto:local/qual@domain.org#frag"),
+    ("mailto:local/q1@d1.org", "more/q2@d2.org", "mailto:local/more/q2@d2.org"),
+    ("mid:m@example.ord/c@example.org", "c2@example.org", "mid:m@example.ord/c2@example.org"),
+    ("news:comp.lang.python", "?x", "news:comp.lang.python?x"),
+    ("urn:isbn:0451450523", "x", "urn:x"),
+    ("http:base", "http:this", "http:this"),
+    # §3.3: with no authority a path cannot begin with "//"; "/." keeps it a path
+    ("f:/a", ".//g", "f:/.//g"),
+    ("foo:", "/.//x", "foo:/.//x"),
+    ("file:/a/b", "..//x", "file:/.//x"),
+]
+
+
+@pytest.mark.parametrize(("base", "ref", "target"), ROOTLESS_BASES)
+def test_rfc3986_resolves_against_bases_without_hierarchy(base: str, ref: str, target: str) -> None:
+    assert join(base, ref) == target
+    assert split_reference(target).scheme is not None
+
+
+def test_cli_join_against_a_rootless_base(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["join", "foo:a/b", "c/d", "../c"]) == 0
+    assert main(["join", "mailto:local@domain?query1", "?query2"]) == 0
+    assert capsys.readouterr().out == "foo:a/c/d\nfoo:c\nmailto:local@domain?query2\n"
+
+
+@pytest.mark.parametrize(
+    ("base", "ref", "cls", "component"),
+    [
+        # a target the scheme's class reads: its own fields
+        ("mailto:local", "local/qual@domain.org#frag", "MailtoURL", None),
+        ("news:comp.lang.python", "alt.test", "NewsURL", None),
+        ("mid:m@example.ord/c@example.org", "c2@example.org", "MidURL", None),
+        # a target that is RFC 3986 syntax but not a URL of its scheme: a typed error that
+        # names the scheme's component, never a wrong object
+        ("mailto:local@domain?query1", "?query2", "SchemeSyntaxError", "headers"),
+        ("mid:m@example.org", "x", "SchemeSyntaxError", "message_id"),
+        ("nntp:comp.lang.python", "x", "SchemeSyntaxError", "authority"),
+        ("http:base", "x", "SchemeSyntaxError", "authority"),
+    ],
+)
+def test_targets_of_known_schemes_are_read_by_their_class(
+    base: str, ref: str, cls: str, component: str | None
+) -> None:
+    from omniurl import schemes
+
+    target = join(base, ref)
+    if component is None:
+        assert type(schemes.parse(target)).__name__ == cls
+        return
+    with pytest.raises(URLError) as info:
+        schemes.parse(target)
+    assert type(info.value).__name__ == cls
+    assert info.value.component == component
+    assert info.value.offset is not None
+
+
+def test_remove_dot_segments_stays_the_rfc_algorithm_for_a_single_path() -> None:
+    # The public function is §5.2.4 as written (a/.. -> "/"); join keeps rootless merges
+    # rootless (foo:a/b + ../c is foo:c, not foo:/c).
+    assert remove_dot_segments("a/../c") == "/c"
+    assert join("foo:a/b", "../c") == "foo:c"
+
+
+# -- the reference is a URI reference (RFC 3986 §4.1), checked before it is resolved ---------
+
+INVALID_REFERENCES = [
+    # (reference, offset, words in the message)
+    ("::", 0, "§4.2"),
+    ("1a:b", 0, "§4.2"),
+    ("_:x", 0, "§4.2"),
+    ("./a b", 3, "%20"),
+    ("g|h", 1, "%7C"),
+    ("g{x}", 1, "%7B"),
+    ("g^", 1, "%5E"),
+    ("%zz", 0, "escape"),
+    ("a%2", 1, "escape"),
+    ("//h:x/", 4, "port"),
+    ("//u@s:t@h/", 3, "user"),
+    ("//h:80:80/", 3, "':'"),
+    ("//[::1/", 2, "never closed"),
+    ("//[zz]/", 2, "IPv6"),
+    ("//[::1]x/", 7, "':port'"),
+    ("/p[1]", 2, "["),
+    ("?q#f#g", 4, "#"),
+    ("#[x]", 1, "["),
+]
+
+
+@pytest.mark.parametrize(("ref", "offset", "words"), INVALID_REFERENCES)
+def test_invalid_reference_is_a_typed_error(ref: str, offset: int, words: str) -> None:
+    with pytest.raises(URLError) as info:
+        join("foo://a/b/c/d;p?q", ref)
+    assert (info.value.component, info.value.offset) == ("reference", offset)
+    assert words in info.value.message
+
+
+@pytest.mark.parametrize(
+    "base", ["http://a b/", "http://a/%zz", "foo://h:x/", "mailto:a|b", "g:h#a#b"]
+)
+def test_invalid_base_is_a_typed_error(base: str) -> None:
+    with pytest.raises(URLError) as info:
+        join(base, "g")
+    assert info.value.component == "base"
+    assert info.value.offset is not None
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "a:b:c",
+        "./1a:b",
+        "g;x=1/./y",
+        "//[v7.a:b]/",
+        "//[fe80::1%25en0]/",
+        "//h:/",
+        "?/?:@",
+        "#/?",
+        "é/ü",
+        "//u:p@h:0/",
+        "~a/%41",
+    ],
+)
+def test_valid_references_are_not_refused(ref: str) -> None:
+    assert join("foo://a/b/c/d;p?q", ref)
+
+
+def test_cli_join_invalid_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["join", "foo://a/b/c/d;p?q", "::", "g"]) == 2
+    out = capsys.readouterr().out.splitlines()
+    error = json.loads(out[0])["error"]
+    assert (error["type"], error["component"], error["offset"]) == ("SchemeError", "reference", 0)
+    assert out[1] == "foo://a/b/c/g"
 
 
 @pytest.mark.parametrize("rfc", ["3986", "1630"])

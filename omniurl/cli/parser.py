@@ -194,7 +194,10 @@ def build_parser() -> argparse.ArgumentParser:
         "BASE, one per line.  RFC 3986 §5 by default; --rfc 1630 applies RFC 1630 §4.1.3,\n"
         "whose multiple-slash rule keeps the context up to the first run of as many\n"
         "slashes as REF starts with.  A fragment (#...) is kept in the output; it is never\n"
-        'sent to a server.  An invalid BASE or REF prints {"error": {...}}; exit status 2.',
+        "sent to a server.  RFC 3986 resolves against any base, one without a path\n"
+        "hierarchy too (foo:a/b + c/d = foo:a/c/d; RFC 1630 refuses those).  An invalid\n"
+        'BASE or REF (RFC 3986 §4.1) prints {"error": {...}} naming it and the offset;\n'
+        "exit status 2.",
         epilog="Examples:\n"
         "  omniurl join 'http://a/b/c/d;p?q' ../g '?y' '#s'       (http://a/b/g ...)\n"
         "  omniurl join --rfc 1630 'magic://a/b/c//d/e/f' /g //g  (magic://a/g, magic://g)\n",

@@ -160,6 +160,9 @@ class Options:
     #: The most bytes a body may expand to when decoded (``--max-filesize``): past it, a
     #: decompression bomb is refused with LimitExceeded (1 GiB).
     max_decoded: int = 1 << 30
+    #: ``--max-expansion``: past its first MiB, a decoded body may be at most this many times
+    #: the compressed bytes it came from (resolvers.http.decoding; 0: no ratio bound).
+    max_expansion: int = 1000
     #: ``--raw``: a Gopher text item exactly as on the wire (dot-stuffing and the closing
     #: "." line kept) rather than its text.
     raw: bool = False

@@ -185,6 +185,14 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="BYTES",
         help="the most a --compressed body may expand to (1 GiB)",
     )
+    g.add_argument(
+        "--max-expansion",
+        type=int,
+        default=1000,
+        metavar="RATIO",
+        help="past its first MiB, a --compressed body may be at most RATIO times the bytes "
+        "received (1000; 0: no ratio bound, --max-filesize still applies)",
+    )
     c = parser.add_argument_group("credentials")
     c.add_argument(
         "-u",
@@ -378,6 +386,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
             x.strip() for x in (getattr(args, "noproxy", None) or "").split(",") if x.strip()
         ),
         max_decoded=int(getattr(args, "max_filesize", 1 << 30)),
+        max_expansion=max(int(getattr(args, "max_expansion", 1000)), 0),
         ask=_terminal_ask if sys.stdin.isatty() else None,
         transcript=_stderr_transcript if verbose else None,
         follow=not args.no_follow,

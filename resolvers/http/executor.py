@@ -208,7 +208,13 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
                 f"{plan.url}: the server sent the content coding {', '.join(applied)}, which "
                 "omniurl did not ask for (--compressed asks for gzip, deflate)"
             )
-        body = decoded(body, applied[0], limit=options.max_decoded, chunk_size=options.chunk_size)
+        body = decoded(
+            body,
+            applied[0],
+            limit=options.max_decoded,
+            chunk_size=options.chunk_size,
+            ratio=options.max_expansion,
+        )
         size = None  # the size on the wire is not the content's
     metadata: dict[str, object] = {
         "status": resp.status_code,

@@ -181,7 +181,12 @@ def parse(text: str, strict: bool | None = None, *, syntax: Syntax | str = Synta
             if is_plain(text):  # RFC 3986 but not RFC 1738 ("~", "/" in a query…): no mapping
                 return parser(text, colon + 1, name, False)
         try:
-            prepared = prepare(text, colon, check=syntax == "rfc3986")
+            prepared = prepare(
+                text,
+                colon,
+                check=syntax == "rfc3986",
+                opaque_host=getattr(parser, "__self__", None) is GenericURL,
+            )
         except URLError as exc:
             raise _scheme_component(text, colon, name, parser, exc) from None
         if not prepared.shifts:
@@ -211,6 +216,9 @@ def _reads_alike(parser: Callable[[str, int, str, bool], URL], text: str, start:
     return cls is None or not hasattr(cls, "reads_alike") or bool(cls.reads_alike(text, start))
 
 
+_AUTHORITY = frozenset({"user", "password", "userinfo", "host", "port"})
+
+
 def _scheme_component(
     text: str, colon: int, name: str, parser: Callable[[str, int, str, bool], URL], exc: URLError
 ) -> URLError:
@@ -220,7 +228,13 @@ def _scheme_component(
     try:
         parser(text, colon + 1, name, True)
     except URLError as own:
-        if own.offset == exc.offset and own.component and own.component != exc.component:
+        if (
+            own.offset == exc.offset
+            and own.component
+            and own.component != exc.component
+            # (a generic URL's authority parts keep their RFC 3986 names)
+            and not (own.component == "scheme_specific_part" and exc.component in _AUTHORITY)
+        ):
             return type(exc)(exc.message, component=own.component, offset=exc.offset)
     except Exception:  # a plugin's parser: keep the generic name
         pass

@@ -238,9 +238,14 @@ class _Walk:
             auth_start = pos + 2
             slash = text.find("/", auth_start, query_at)
             auth_end = query_at if slash < 0 else slash
-            if auth_end == q and text.find("@", q, body_end if slash < 0 else slash) >= 0:
+            if (
+                auth_end == q
+                and not self.opaque_host
+                and text.find("@", q, body_end if slash < 0 else slash) >= 0
+            ):
                 # RFC 1738 lets a user or password hold "?"; RFC 3986 ends the authority
-                # there.  Refuse rather than read one way here and the other in the scheme.
+                # there.  Refuse rather than read one way here and the other in the scheme
+                # (a scheme omniurl does not know has no RFC 1738 reading: "?" ends it).
                 raise EncodingError(
                     "'?' in a user name or password is written %3F (RFC 3986 §3.2.1: a "
                     "raw '?' ends the authority)",

@@ -57,6 +57,8 @@ async def resolve_addresses(
             component="host",
         )
     bare = mapped_host[1:-1] if mapped_host.startswith("[") else mapped_host
+    if "%" in bare:
+        bare = _zone_index(bare)
     if _is_ip_literal(bare):
         # An address already: no lookup (and no hop through the resolver's thread pool).
         options.policy.check_address(bare, host=host)
@@ -88,6 +90,24 @@ async def resolve_addresses(
     if not addresses:
         raise ConnectError(f"host {bare} has no address", component="host")
     return addresses
+
+
+def _zone_index(address: str) -> str:
+    """``addr%zone`` with the zone as its interface index (RFC 4007 §11.2: an implementation
+    may take the index or the interface's name).  glibc's getaddrinfo maps a name only for a
+    link-local address (``::1%lo`` fails with "Name or service not known"), so the name is
+    mapped here, for every scope the policy lets take a zone (``check_zone``)."""
+    head, _, zone = address.partition("%")
+    if zone.isdigit():
+        return address
+    try:
+        return f"{head}%{socket.if_nametoindex(zone)}"
+    except OSError:
+        raise ConnectError(
+            f"the zone id {zone!r} of [{head}%25{zone}] names no network interface of this "
+            "machine (RFC 6874: the zone is a local interface)",
+            component="host",
+        ) from None
 
 
 @functools.lru_cache(maxsize=1024)

@@ -180,15 +180,33 @@ class NotFound(ReplyError):
 
 
 class StatusError(ReplyError):
-    """An HTTP response with an error status; ``status`` is the number."""
+    """An HTTP response with an error status; ``status`` is the number, ``replies`` the
+    status line and header fields as received (what ``-I`` prints for it)."""
 
-    def __init__(self, message: str, *, status: int, reply: str = "") -> None:
+    def __init__(
+        self, message: str, *, status: int, reply: str = "", replies: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(message, component="path", code=status, reply=reply)
         self.status = status
+        self.replies = replies
 
 
 class AuthError(ResolveError):
-    """Credentials are missing (and none could be asked for) or the server refused them."""
+    """Credentials are missing (and none could be asked for) or the server refused them;
+    ``status`` is the HTTP status (401, 407) when an HTTP server said so, ``replies`` its
+    status line and header fields."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        component: str | None = None,
+        status: int | None = None,
+        replies: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, component=component)
+        self.status = status
+        self.replies = replies
 
 
 class ClientClosed(ResolveError, RuntimeError):

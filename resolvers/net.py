@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import functools
 import ipaddress
+import os
 import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable
@@ -28,6 +29,24 @@ from .errors import (
 from .options import Options
 
 T = TypeVar("T")
+
+
+def authority(host: str, port: int | None) -> str:
+    """``host:port`` as a URL writes it: an IPv6 address in brackets (RFC 3986 §3.2.2),
+    ``[::1]:7070``, never the ambiguous ``::1:7070``."""
+    bare = host.strip("[]")
+    shown = f"[{bare}]" if ":" in bare else host
+    return shown if port is None else f"{shown}:{port}"
+
+
+def os_reason(exc: BaseException | None) -> str:
+    """Why a connect failed, in the system's words ("Connection refused"), without
+    asyncio's "Connect call failed ('::1', 7070, 0, 0)", which repeats the address."""
+    if isinstance(exc, OSError) and exc.errno:
+        return os.strerror(exc.errno)
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
 
 
 async def with_timeout(awaitable: Awaitable[T], timeout: float, what: str) -> T:
@@ -49,7 +68,9 @@ async def resolve_addresses(
     """
     mapped_host, mapped_port = options.map_address(host, port)
     if mapped_host != host or mapped_port != port:
-        options.note("*", f"{host}:{port} mapped to {mapped_host}:{mapped_port} (--resolve)")
+        options.note(
+            "*", f"{authority(host, port)} mapped to {mapped_host}:{mapped_port} (--resolve)"
+        )
     if mapped_host.startswith(("[v", "[V")):
         raise ConnectError(
             f"{mapped_host} is an IPvFuture address literal (RFC 3986 §3.2.2): omniurl knows "
@@ -150,7 +171,7 @@ async def open_tcp(
                         server_hostname=tls_name(host) if tls is not None else None,
                     ),
                     options.connect_timeout,
-                    f"connecting to {host}:{port}",
+                    f"connecting to {authority(host, port)}",
                 )
             except ssl.SSLError as exc:
                 sock.close()
@@ -169,7 +190,7 @@ async def open_tcp(
                     server_hostname=tls_name(host) if tls is not None else None,
                 ),
                 options.connect_timeout,
-                f"connecting to {host}:{port}",
+                f"connecting to {authority(host, port)}",
             )
         except ResolveTimeout as exc:
             last = exc
@@ -179,8 +200,9 @@ async def open_tcp(
             last = exc
     if isinstance(last, ResolveTimeout):
         raise last
-    reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
-    raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+    raise ConnectError(
+        f"cannot connect to {authority(host, port)}: {os_reason(last)}", component="host"
+    )
 
 
 def tls_name(host: str) -> str:
@@ -192,11 +214,13 @@ def tls_error(exc: ssl.SSLError, host: str, port: int) -> ConnectError:
     """A failed TLS handshake as omniurl's error, saying whether the certificate was to blame."""
     if isinstance(exc, ssl.SSLCertVerificationError):
         return ConnectError(
-            f"TLS certificate verification failed for {host}:{port}: "
+            f"TLS certificate verification failed for {authority(host, port)}: "
             f"{exc.verify_message or exc} (--cacert FILE trusts a CA; --insecure skips the check)",
             component="host",
         )
-    return ConnectError(f"TLS handshake with {host}:{port} failed: {exc}", component="host")
+    return ConnectError(
+        f"TLS handshake with {authority(host, port)} failed: {exc}", component="host"
+    )
 
 
 async def start_tls(
@@ -207,7 +231,7 @@ async def start_tls(
         await with_timeout(
             writer.start_tls(context, server_hostname=tls_name(host)),
             options.connect_timeout,
-            f"in the TLS handshake with {host}:{port}",
+            f"in the TLS handshake with {authority(host, port)}",
         )
     except ssl.SSLError as exc:
         raise tls_error(exc, host, port) from None
@@ -294,7 +318,7 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
             sock = socket.socket(family, socket.SOCK_STREAM)
         except OSError as exc:  # EMFILE/ENFILE: out of file descriptors, a typed error
             raise ConnectError(
-                f"cannot open a socket for {host}:{port}: {exc.strerror or exc}",
+                f"cannot open a socket for {authority(host, port)}: {exc.strerror or exc}",
                 component="host",
             ) from None
         sock.setblocking(False)
@@ -307,7 +331,8 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
         except TimeoutError:
             sock.close()
             last = ResolveTimeout(
-                f"timed out after {options.connect_timeout:g} s connecting to {host}:{port}"
+                f"timed out after {options.connect_timeout:g} s connecting to "
+                f"{authority(host, port)}"
             )
         except OSError as exc:
             sock.close()
@@ -317,8 +342,9 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
             raise
     if isinstance(last, ResolveTimeout):
         raise last
-    reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
-    raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+    raise ConnectError(
+        f"cannot connect to {authority(host, port)}: {os_reason(last)}", component="host"
+    )
 
 
 async def _via_proxy(host: str, port: int, options: Options, spec: object) -> socket.socket:

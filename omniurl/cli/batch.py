@@ -175,7 +175,10 @@ async def run_batch(
             rows.write(result)
             if not result.ok and not quiet:
                 _clear(err, show_progress)
-                err.write(f"omniurl: {result.url}: {result.error_message}\n")
+                message = result.error_message or ""
+                # Most messages name their URL already: never "URL: URL: …".
+                named = message if result.url in message else f"{result.url}: {message}"
+                err.write(f"omniurl: {named}\n")
             now = time.monotonic()
             if show_progress and now - last_draw > 0.1:
                 last_draw = now
@@ -247,8 +250,6 @@ def batch_usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with a batch's options (a usage error, exit 2), or None."""
     if not args.urls and not args.input:
         return "get needs a URL (or -i FILE with one URL a line)"
-    if args.output is not None:
-        return "-o names one file: with several URLs use --output-dir DIR (or -O)"
     nowhere = args.output_dir is None and not args.remote_name and args.manifest is None
     if args.parallel and nowhere:
         return (

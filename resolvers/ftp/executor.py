@@ -138,13 +138,34 @@ async def _login(control: Control, steps: list[Step], options: Options, plan: Pl
                 component="user",
             )
         if step == "refused":
-            raise AuthError(f"login refused: {reply}", component="password")
+            raise _refused(user_step, reply, after="PASS")
         return
     step = after_user(reply.code)
     if step == "account":
         raise AuthError(f"the server wants an account (ACCT): {reply}", component="user")
     if step == "refused":
-        raise AuthError(f"user refused: {reply}", component="user")
+        raise _refused(user_step, reply, after="USER")
+
+
+#: RFC 1738 §3.2.1: the user name sent when the URL (and the caller) give none.
+ANONYMOUS = (b"USER anonymous", b"USER ftp")
+
+
+def _refused(user_step: Step, reply: Reply, *, after: str) -> AuthError:
+    """A 530 after USER or PASS: a wrong password is not a missing one.  With credentials
+    the server refused *them* (the user after USER, the password after PASS); anonymously,
+    it wants some (RFC 959 §4.2: 530 not logged in; RFC 1738 §3.2.1: a URL without a user
+    means anonymous)."""
+    if user_step.data in ANONYMOUS:
+        return AuthError(
+            f"the server refused anonymous login, it needs credentials (give -u USER:PASSWORD, "
+            f"ftp://USER@host/ or a netrc login): {reply}",
+            component="user",
+        )
+    user = user_step.data[5:].decode("utf-8", "replace")
+    if after == "USER":
+        return AuthError(f"the server refused the user {user}: {reply}", component="user")
+    return AuthError(f"the server refused the credentials of {user}: {reply}", component="password")
 
 
 async def _ask_password(options: Options, plan: Plan, reply: Reply) -> bytes:

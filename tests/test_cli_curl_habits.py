@@ -5,6 +5,7 @@ subprocess against omniurl's own servers on loopback."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 from collections.abc import AsyncIterator, Iterator
@@ -335,3 +336,35 @@ async def test_sigpipe_exits_23_without_traceback(root: Path) -> None:
         await web.close()
     assert out == b"23\n"
     assert b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+# --- 4. a raw space or a stray % is read as a browser does -------------------------------
+
+
+async def test_raw_space_and_stray_percent_are_encoded_with_a_note(
+    web: RunningServer, root: Path
+) -> None:
+    (root / "srv" / "pub" / "a b.txt").write_bytes(b"space\n")
+    (root / "srv" / "pub" / "100%").write_bytes(b"percent\n")
+    status, out, err = await run_cli("get", "-v", f"http://{web.netloc}/pub/a b.txt")
+    assert (status, out) == (0, b"space\n")
+    assert err.startswith(
+        b"omniurl: note: the URL has a raw space or a '%' that starts no escape; using "
+        + f"http://{web.netloc}/pub/a%20b.txt".encode()
+    )
+    assert b"> GET /pub/a%20b.txt HTTP/1.1" in err
+    status, out, _err = await run_cli("get", "--json", f"http://{web.netloc}/pub/100%")
+    assert status == 0
+    assert json.loads(out)["url"] == f"http://{web.netloc}/pub/100%25"
+    manifest = root / "m.jsonl"
+    status, _out, _err = await run_cli(
+        "get", "--manifest", str(manifest), f"http://{web.netloc}/pub/a b.txt"
+    )
+    assert status == 0
+    assert json.loads(manifest.read_text())["url"] == f"http://{web.netloc}/pub/a%20b.txt"
+
+
+async def test_strict_still_refuses_a_raw_space() -> None:
+    status, out, err = await run_cli("get", "--strict", "http://example.org/a b")
+    assert (status, out) == (2, b"")
+    assert b"character ' ' cannot appear in the path" in err

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -53,6 +54,22 @@ def url_source(urls: Iterable[str], input_files: Iterable[str]) -> Iterator[str]
             ) from None
         with handle:
             yield from read_url_lines(handle)
+
+
+def as_typed(urls: Iterable[str], syntax: str, *, strict: bool) -> Iterator[str]:
+    """Each URL as ``get`` reads a typed one (:func:`.text.parse_typed`: a raw space or a
+    stray ``%`` encoded as a browser does, with a note; not with ``--strict``), so the
+    manifest names the URL actually fetched.  Others pass as they are (a URL parses once
+    more only when it has a space or a stray ``%``)."""
+    from omniurl.schemes.errors import URLError
+
+    from .text import browser_form, parse_typed
+
+    for text in urls:
+        if not strict and browser_form(text) is not None:
+            with contextlib.suppress(URLError):
+                text = str(parse_typed(text, syntax))
+        yield text
 
 
 def count_urls(urls: Iterable[str], input_files: Iterable[str]) -> int | None:
@@ -280,7 +297,7 @@ def to_stdout(args: argparse.Namespace) -> bool:
 async def run_from_args(args: argparse.Namespace, options: Options) -> int:
     """``omniurl get`` of a batch (see :func:`is_batch`), with its documented exit status."""
     folder = args.output_dir if args.output_dir is not None else "." if args.remote_name else None
-    urls = url_source(args.urls, args.input)
+    urls = as_typed(url_source(args.urls, args.input), options.syntax, strict=args.strict)
     silent = bool(getattr(args, "silent", False))
     show = sys.stderr.isatty() and not silent
     scheduler = getattr(args, "dask", None)
@@ -320,6 +337,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
 __all__ = [
     "Manifest",
     "Tally",
+    "as_typed",
     "batch_usage_error",
     "count_urls",
     "is_batch",

@@ -13,7 +13,7 @@ from omniurl.schemes.errors import OmniurlError
 from .arguments import options_from_args
 from .emit import print_json, report
 from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
-from .text import parse_given
+from .text import parse_typed
 
 if TYPE_CHECKING:
     from omniurl.partial import Kept, Partial
@@ -205,7 +205,11 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
 
     resume: tuple[Partial, Kept] | None = None
     try:
-        url = parse_given(args.url, options.syntax)
+        url = parse_typed(args.url, options.syntax, strict=args.strict)
+        if str(url) != args.url:  # read as a browser would: -v, --json, -w name it
+            args.url = str(url)
+            if getattr(args, "transfer", None) is not None:
+                args.transfer.url = args.url
         if url.scheme in ("http", "https") and getattr(url, "user", None) is not None:
             sys.stderr.write(
                 "omniurl: warning: a user name and password in an http URL are deprecated "

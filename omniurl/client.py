@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import AsyncIterator, Coroutine, Iterable
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -106,6 +106,7 @@ class AsyncClient:
         output_dir: str | os.PathLike[str] | None = None,
         resume: bool = False,
         window: int | None = None,
+        names: Sequence[str | None] | None = None,
     ) -> AsyncIterator[FetchResult]:
         """Fetch many URLs through this client's connections: an async iterator of
         :class:`FetchResult` as each finishes (see :func:`omniurl.batch.fetch_many`)."""
@@ -117,6 +118,7 @@ class AsyncClient:
             output_dir=output_dir,
             resume=resume,
             window=window,
+            names=names,
         )
 
     async def aclose(self) -> None:

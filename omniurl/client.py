@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
-from omniurl.batch import FetchResult, URLSource, fetch_many
+from omniurl.batch import FetchResult, HostKey, URLSource, fetch_many, host_key
 from omniurl.resolvers.core import fetch, plan, resolve
 from omniurl.resolvers.errors import ClientClosed
 from omniurl.resolvers.ftp.sessions import SESSIONS_KEY, FTPSessions
@@ -41,7 +41,8 @@ from omniurl.resolvers.http.pool import POOL_KEY, HTTPPool
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.plan import Plan
 from omniurl.resolvers.resource import Listing, Resource
-from omniurl.schemes import URL
+from omniurl.schemes import URL, parse
+from omniurl.schemes.errors import OmniurlError
 
 T = TypeVar("T")
 
@@ -57,12 +58,23 @@ class AsyncClient:
         max_connections: int = 100,
         max_keepalive_connections: int = 20,
         keepalive_expiry: float = 5.0,
+        max_per_host: int | None = 6,
     ) -> None:
         """``max_connections`` bounds the HTTP connections open at once (per set of
         options), ``max_keepalive_connections`` the idle ones kept, for ``keepalive_expiry``
         seconds; ``max_idle_ftp`` the FTP control connections kept (for one server, login
-        and directory, and in all)."""
+        and directory, and in all).  ``max_per_host`` bounds the :meth:`get` calls running
+        at once to one server — the address connected to, after ``--resolve`` — for every
+        scheme (6, the CLI's ``--parallel-max-host``; None: no bound): a hundred concurrent
+        gets to one FTP server must not meet its connection cap (vsftpd's
+        ``max_per_ip``: "421 There are too many connections from your internet address")."""
+        if max_per_host is not None and max_per_host < 1:
+            raise ValueError("max_per_host must be at least 1 (or None)")
         self.options = options or Options()
+        self.max_per_host = max_per_host
+        #: host key -> (its semaphore, the gets holding or waiting for it); a key is dropped
+        #: when nobody uses it, so the table never outgrows the hosts in flight.
+        self._hosts: dict[HostKey, tuple[asyncio.Semaphore, int]] = {}
         self._http = HTTPPool(
             max_connections=max_connections,
             max_keepalive_connections=max_keepalive_connections,
@@ -94,8 +106,38 @@ class AsyncClient:
         return resolve(url, self._effective(options))
 
     async def get(self, url: URL | str, *, options: Options | None = None) -> bytes | Listing:
-        """The whole content of ``url`` (bytes), or its :class:`Listing`."""
-        return await fetch(url, self._effective(options))
+        """The whole content of ``url`` (bytes), or its :class:`Listing`; at most
+        ``max_per_host`` at once to one server (the others wait their turn)."""
+        effective = self._effective(options)
+        async with self._host_slot(url, effective):
+            return await fetch(url, effective)
+
+    @contextlib.asynccontextmanager
+    async def _host_slot(self, url: URL | str, options: Options) -> AsyncIterator[None]:
+        """A turn among the gets to ``url``'s server (``stream`` takes none: its caller
+        holds the resource, and waiting there could deadlock code that opens several)."""
+        if self.max_per_host is None:
+            yield
+            return
+        try:
+            parsed = url if isinstance(url, URL) else parse(url, syntax=options.syntax)
+            key = host_key(parsed, options)
+        except OmniurlError:
+            yield  # the resolve reports the URL's error itself
+            return
+        semaphore, users = self._hosts.get(key, (None, 0))
+        if semaphore is None:
+            semaphore = asyncio.Semaphore(self.max_per_host)
+        self._hosts[key] = (semaphore, users + 1)
+        try:
+            async with semaphore:
+                yield
+        finally:
+            semaphore, users = self._hosts[key]
+            if users == 1:
+                del self._hosts[key]
+            else:
+                self._hosts[key] = (semaphore, users - 1)
 
     def fetch_many(
         self,

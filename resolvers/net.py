@@ -492,7 +492,7 @@ class Stream:
         back with :meth:`unread` would be plaintext: a protocol upgrades only between replies
         (RFC 4217 §4, RFC 4642 §2.2.2), so there are none."""
         assert self._tls is None and not self._pending
-        what = what or f"the TLS handshake with {host}:{port}"
+        what = what or f"the TLS handshake with {authority(host, port)}"
         try:
             self._tls = await with_timeout(
                 asyncio.open_connection(

@@ -12,6 +12,15 @@ Closing the client (``aclose()``, or leaving ``async with``) closes them all.  C
 resolves through one client are fine: the pools are only touched between awaits on one
 event loop, and ``fetch_many`` (the batch) runs through the client's own connections.
 
+Many at once: ``get`` holds one of ``max_per_host`` slots of the server it connects to
+(after ``--resolve``; every scheme, as the CLI's ``--parallel-max-host``), and an HTTP
+request one of the pool's ``max_connections``; the rest wait their turn, first come first
+served (:mod:`resolvers.slots`).  The wait is not counted against a resolve's deadlines
+(``read_timeout``, ``max_time``, ``speed_time`` start when it has its slot);
+``pool_timeout`` bounds it (None, the default: unbounded).  So ``asyncio.gather`` of
+10,000 gets to one server opens at most ``max_per_host`` connections and every get
+succeeds (before, 1,000 HTTP gets gave 676 ``ResolveTimeout``).
+
     async with omniurl.AsyncClient(Options(read_timeout=10)) as client:
         plan = client.plan("ftp://h/pub/f.txt")
         async with client.stream("http://h/big.iso") as resource:
@@ -33,14 +42,15 @@ from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
-from omniurl.batch import FetchResult, HostKey, URLSource, fetch_many, host_key
+from omniurl.batch import FetchResult, URLSource, fetch_many, host_key
 from omniurl.resolvers.core import fetch, plan, resolve
-from omniurl.resolvers.errors import ClientClosed
+from omniurl.resolvers.errors import ClientClosed, PoolTimeout
 from omniurl.resolvers.ftp.sessions import SESSIONS_KEY, FTPSessions
 from omniurl.resolvers.http.pool import POOL_KEY, HTTPPool
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.plan import Plan
 from omniurl.resolvers.resource import Listing, Resource
+from omniurl.resolvers.slots import Slots
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
 
@@ -59,6 +69,7 @@ class AsyncClient:
         max_keepalive_connections: int = 20,
         keepalive_expiry: float = 5.0,
         max_per_host: int | None = 6,
+        pool_timeout: float | None = None,
     ) -> None:
         """``max_connections`` bounds the HTTP connections open at once (per set of
         options), ``max_keepalive_connections`` the idle ones kept, for ``keepalive_expiry``
@@ -67,18 +78,22 @@ class AsyncClient:
         at once to one server — the address connected to, after ``--resolve`` — for every
         scheme (6, the CLI's ``--parallel-max-host``; None: no bound): a hundred concurrent
         gets to one FTP server must not meet its connection cap (vsftpd's
-        ``max_per_ip``: "421 There are too many connections from your internet address")."""
+        ``max_per_ip``: "421 There are too many connections from your internet address").
+        A get waiting for its turn or for an HTTP connection waits outside its deadlines,
+        for at most ``pool_timeout`` seconds (None: as long as it takes; then
+        :class:`PoolTimeout`)."""
         if max_per_host is not None and max_per_host < 1:
             raise ValueError("max_per_host must be at least 1 (or None)")
         self.options = options or Options()
         self.max_per_host = max_per_host
-        #: host key -> (its semaphore, the gets holding or waiting for it); a key is dropped
-        #: when nobody uses it, so the table never outgrows the hosts in flight.
-        self._hosts: dict[HostKey, tuple[asyncio.Semaphore, int]] = {}
+        #: A semaphore per host key while gets hold or wait for it (dropped when nobody
+        #: does, so the table never outgrows the hosts in flight).
+        self._hosts = Slots(max_per_host or 1, pool_timeout=pool_timeout, what="per-host slot")
         self._http = HTTPPool(
             max_connections=max_connections,
             max_keepalive_connections=max_keepalive_connections,
             keepalive_expiry=keepalive_expiry,
+            pool_timeout=pool_timeout,
         )
         self._ftp = FTPSessions(max_idle=max_idle_ftp, max_total=max_idle_ftp)
         self._closed = False
@@ -125,19 +140,8 @@ class AsyncClient:
         except OmniurlError:
             yield  # the resolve reports the URL's error itself
             return
-        semaphore, users = self._hosts.get(key, (None, 0))
-        if semaphore is None:
-            semaphore = asyncio.Semaphore(self.max_per_host)
-        self._hosts[key] = (semaphore, users + 1)
-        try:
-            async with semaphore:
-                yield
-        finally:
-            semaphore, users = self._hosts[key]
-            if users == 1:
-                del self._hosts[key]
-            else:
-                self._hosts[key] = (semaphore, users - 1)
+        async with self._hosts.hold(key):
+            yield
 
     def fetch_many(
         self,
@@ -253,4 +257,4 @@ async def _make_client(options: Options | None, limits: dict[str, Any]) -> Async
     return AsyncClient(options, **limits)
 
 
-__all__ = ["AsyncClient", "Client", "ClientClosed"]
+__all__ = ["AsyncClient", "Client", "ClientClosed", "PoolTimeout"]

@@ -22,7 +22,8 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         │   ├── ConnectError
         │   ├── ResolveTimeout
         │   │   ├── DeadlineExceeded     -- the whole transfer outlasted --max-time
-        │   │   └── TooSlow              -- below --speed-limit for --speed-time
+        │   │   ├── TooSlow              -- below --speed-limit for --speed-time
+        │   │   └── PoolTimeout          -- no connection slot free within pool_timeout
         │   └── ConnectionClosed         -- closed early: the reply is truncated
         ├── ProtocolError                -- the server spoke, but not as the protocol says
         │   ├── TooManyRedirects         -- a redirect or referral loop
@@ -140,6 +141,11 @@ class DeadlineExceeded(ResolveTimeout):
 class TooSlow(ResolveTimeout):
     """The transfer stayed below ``--speed-limit`` bytes/s for ``--speed-time`` seconds (or
     sent no content within ``--speed-time``)."""
+
+
+class PoolTimeout(ResolveTimeout):
+    """No connection (or per-host slot) of a client became free within its ``pool_timeout``
+    (httpx's ``PoolTimeout``): the queue was long, nothing was sent."""
 
 
 class ConnectionClosed(TransportError):

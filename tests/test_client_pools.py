@@ -124,11 +124,10 @@ async def test_many_concurrent_streams_do_not_wait_for_a_pool_slot(web: RunningS
 
 
 async def test_the_http_pool_is_bounded_by_max_connections(web: RunningServer) -> None:
-    options = OPTS.with_(connect_timeout=0.5)
     url = f"http://{web.netloc}/hello.txt"
-    client = omniurl.AsyncClient(options, max_connections=2)
+    client = omniurl.AsyncClient(OPTS, max_connections=2, pool_timeout=0.5)
     async with client, client.stream(url), client.stream(url):
-        with pytest.raises(omniurl.ResolveTimeout):  # the third waits for a slot, bounded
+        with pytest.raises(omniurl.PoolTimeout):  # the third waits for a slot, bounded
             async with client.stream(url):
                 pass
     assert requests_of(web) == 2
@@ -252,9 +251,9 @@ async def test_the_per_host_limit_is_the_clients_to_choose(web: RunningServer) -
         url = f"http://{web.netloc}/hello.txt"
         gets = [asyncio.create_task(client.get(url)) for _ in range(5)]
         await asyncio.sleep(0)  # every get has asked for its turn
-        key = next(iter(client._hosts))
-        assert client._hosts[key][1] == 5 and client._hosts[key][0]._value == 0
+        key = ("127.0.0.1", web.port)
+        assert client._hosts.busy(key) == 5  # two hold a slot, three wait
         assert await asyncio.gather(*gets) == [b"hello\n"] * 5
-        assert client._hosts == {}  # the table holds only the hosts in flight
+        assert client._hosts._slots == {}  # the table holds only the hosts in flight
     with pytest.raises(ValueError):
         omniurl.AsyncClient(OPTS, max_per_host=0)

@@ -117,27 +117,33 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     pool: HTTPPool | None = options.get(POOL_KEY)
     # A client's shared connections (resolvers.http.pool) for these options, if it has
     # them; otherwise a transport of this resolve's own, closed after it.
-    shared = pool.transport(options, scheme, host) if pool is not None else None
-    transport = shared or make_transport(options, scheme, host)
+    lease = await pool.lease(options, scheme, host) if pool is not None else None
+    transport = lease[0] if lease is not None else make_transport(options, scheme, host)
 
     async def release() -> None:
-        if shared is None:
+        if lease is None:
             await transport.aclose()
+        else:
+            await lease[1]()  # the connection slot, for the next resolve in the queue
 
-    # The plan's header fields, in its order, nothing else (resolvers.http.planner).
-    fields = (s.detail_as(HeaderField) for s in plan.steps if s.role is HTTPRole.HEADER)
-    headers = [(field.name, field.value) for field in fields]
-    offset = details.offset
-    extensions: dict[str, object] = {"timeout": timeouts(options)}
-    if getattr(transport, "proxy", None) is None:
-        # httpx.URL removes dot segments ("/a/./b/../c" -> "/a/c"); httpcore's "target"
-        # extension sends the planned request target as it is: the plan is the wire.
-        # (Through a proxy the target is the absolute URL, which httpcore builds.)
-        extensions["target"] = target.encode("utf-8", "surrogateescape")
-    request = httpx.Request(details.method, request_url, headers=headers, extensions=extensions)
-    for step in plan.steps:
-        if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)
-            options.note(">", step.shown)
+    try:
+        # The plan's header fields, in its order, nothing else (resolvers.http.planner).
+        fields = (s.detail_as(HeaderField) for s in plan.steps if s.role is HTTPRole.HEADER)
+        headers = [(field.name, field.value) for field in fields]
+        offset = details.offset
+        extensions: dict[str, object] = {"timeout": timeouts(options)}
+        if getattr(transport, "proxy", None) is None:
+            # httpx.URL removes dot segments ("/a/./b/../c" -> "/a/c"); httpcore's "target"
+            # extension sends the planned request target as it is: the plan is the wire.
+            # (Through a proxy the target is the absolute URL, which httpcore builds.)
+            extensions["target"] = target.encode("utf-8", "surrogateescape")
+        request = httpx.Request(details.method, request_url, headers=headers, extensions=extensions)
+        for step in plan.steps:
+            if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)
+                options.note(">", step.shown)
+    except BaseException:
+        await release()
+        raise
     response: httpx.Response | None = None
     try:
         PEER_CLOSED.set(False)

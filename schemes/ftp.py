@@ -71,7 +71,13 @@ class FTPURL(InternetURL):
                 if path is None:
                     segments = [""]
                 elif "%" in path:
-                    segments = [decode(s) for s in path.split("/")]
+                    # Decoding first and splitting after is the same unless an escape is a
+                    # "/" (%2F stays data inside its segment, §3.2.2): no UTF-8 sequence
+                    # holds octet 2F, so the decoder never joins octets across a "/".
+                    if "%2F" in path or "%2f" in path:
+                        segments = [decode(s) for s in path.split("/")]
+                    else:
+                        segments = decode(path).split("/")
                 else:
                     segments = path.split("/")
                 obj = _new(cls)

@@ -87,7 +87,7 @@ class GopherURL(InternetURL):
                         if len(parts) > 1:
                             search = parts[1]
                             plus = parts[2] if len(parts) > 2 else None
-                        if gtype == "%" or _has_line_end(selector, search):
+                        if gtype == "%" or ("%0" in path and _has_line_end(selector, search)):
                             return cls._parse_slow(text, start, scheme, strict)
                 obj = _new(cls)
                 d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)

@@ -31,6 +31,9 @@ __all__ = [
 
 _HEX = "0123456789ABCDEFabcdef"
 _HEXBYTE: dict[str, int] = {a + b: int(a + b, 16) for a in _HEX for b in _HEX}
+#: "XX" -> its character, for the escapes of US-ASCII octets (00-7F): what most escapes in
+#: a URL are (%20, %09, %2F), decoded without the round trip through bytes.
+_ASCII_ESCAPE: dict[str, str] = {k: chr(v) for k, v in _HEXBYTE.items() if v < 0x80}
 
 
 def to_octets(value: str) -> bytes:
@@ -66,6 +69,19 @@ def decode(text: str, component: str = "", offset: int | None = None) -> str:
     """
     if "%" not in text:
         return text
+    if text.isascii():
+        # The common case: every escape an ASCII octet, so no UTF-8 to assemble (~0.5 µs
+        # for one escape; the round trip through bytes below is ~1.1 µs).
+        parts = text.split("%")
+        out = [parts[0]]
+        for part in parts[1:]:
+            ch = _ASCII_ESCAPE.get(part[:2])
+            if ch is None:  # an escape of octet 80-FF, or a stray "%": the general way
+                break
+            out.append(ch)
+            out.append(part[2:])
+        else:
+            return "".join(out)
     try:
         return unquote_to_bytes(text).decode("utf-8", "surrogateescape")
     except UnicodeEncodeError as exc:

@@ -44,6 +44,9 @@ _FAST = re.compile(
     + f"/({grammar.fast(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
     + grammar.FRAGMENT_FAST
 )
+# fieldspec = ";" fieldname "=" fieldvalue: each, once the fast path matched (neither part
+# holds ";" or "=", so one findall splits them all).
+_FIELDSPEC = re.compile(f";({_FIELDS})=({_FIELDS})")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,15 +75,9 @@ class ProsperoURL(InternetURL):
             if "%00" not in hsoname and (port is None or len(port) < 5 or int(port) < 65536):
                 fields: tuple[tuple[str, str], ...] = ()
                 if specs:
-                    pairs = []
-                    for spec in specs[1:].split(";"):
-                        name, _, value = spec.partition("=")
-                        pairs.append(
-                            (
-                                decode(name) if "%" in name else name,
-                                decode(value) if "%" in value else value,
-                            )
-                        )
+                    pairs = _FIELDSPEC.findall(specs)  # [(name, value), ...]
+                    if "%" in specs:
+                        pairs = [(decode(name), decode(value)) for name, value in pairs]
                     fields = tuple(pairs)
                 obj = _new(cls)
                 d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)

@@ -29,10 +29,10 @@ person wrote.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from .errors import EncodingError, HostError, PortError, SchemeError, URLError
 
@@ -91,25 +91,42 @@ _SECTION = {
     "query": "§3.4",
     "fragment": "§3.5",
 }
-_BAD = {name: re.compile(f"[^{chars}%]|%(?![0-9A-Fa-f]{{2}})") for name, chars in _CLASSES.items()}
+
+# Every pattern below is compiled on first use, not at import: the classes above with their
+# astral ranges took ~9 ms to compile, and most runs parse only URLs that RFC 1738's letter
+# already accepts (schemes.registry.parse asks it first) and never need them.
+
+
+@cache
+def _bad(name: str) -> re.Pattern[str]:
+    """The first character that breaks component ``name`` (or a "%" that starts no escape)."""
+    return re.compile(f"[^{_CLASSES[name]}%]|%(?![0-9A-Fa-f]{{2}})")
+
+
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
-# The common case in one match: ASCII, a reg-name host without escapes, every "%" checked
-# afterwards.  Such a URL needs no mapping at all (~0.4 µs; the component walk is ~3 µs).
-_P = rf"[{_UNRESERVED}{_SUB_DELIMS}:@%/]"
-_FAST = re.compile(
-    rf"[A-Za-z0-9+\-.]++:"
-    rf"(?://(?:[{_UNRESERVED}{_SUB_DELIMS}:%]*+@)?[{_UNRESERVED}{_SUB_DELIMS}]*+(?::[0-9]*+)?"
-    rf"(?:/{_P}*+)?|(?!//){_P}*+)"
-    rf"(?:\?[{_UNRESERVED}{_SUB_DELIMS}:@%/?]*+)?(?:#[{_UNRESERVED}{_SUB_DELIMS}:@%/?]*+)?"
-)
+
+@cache
+def _fast() -> re.Pattern[str]:
+    """The common case in one match: ASCII, a reg-name host without escapes, every "%"
+    checked afterwards.  Such a URL needs no mapping at all (~0.4 µs; the component walk is
+    ~3 µs)."""
+    p = rf"[{_UNRESERVED}{_SUB_DELIMS}:@%/]"
+    return re.compile(
+        rf"[A-Za-z0-9+\-.]++:"
+        rf"(?://(?:[{_UNRESERVED}{_SUB_DELIMS}:%]*+@)?[{_UNRESERVED}{_SUB_DELIMS}]*+(?::[0-9]*+)?"
+        rf"(?:/{p}*+)?|(?!//){p}*+)"
+        rf"(?:\?[{_UNRESERVED}{_SUB_DELIMS}:@%/?]*+)?(?:#[{_UNRESERVED}{_SUB_DELIMS}:@%/?]*+)?"
+    )
+
+
 _STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 # scheme ":" at the start of a reference (RFC 3986 §3.1 and §4.2)
 _SCHEME_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*:")
 # IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )          (§3.2.2)
-_IPVFUTURE = re.compile(rf"[vV][0-9A-Fa-f]+\.[{_UNRESERVED}{_SUB_DELIMS}:]+")
+_IPVFUTURE = rf"[vV][0-9A-Fa-f]+\.[{_UNRESERVED}{_SUB_DELIMS}:]+"
 # ZoneID = 1*( unreserved / pct-encoded )                                    (RFC 6874 §2)
-_ZONE_ID = re.compile(rf"(?:[{_UNRESERVED}]|%[0-9A-Fa-f]{{2}})+")
+_ZONE_ID = rf"(?:[{_UNRESERVED}]|%[0-9A-Fa-f]{{2}})+"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +168,7 @@ def is_plain(text: str) -> bool:
     without escapes, every "%" an escape, no "?" that could sit in a userinfo (one match,
     ~0.4 µs; the component walk is ~3 µs)."""
     return (
-        _FAST.fullmatch(text) is not None
+        _fast().fullmatch(text) is not None
         and ("%" not in text or _STRAY_PERCENT.search(text) is None)
         and ("?" not in text or "@" not in text)  # (a "?" in a userinfo: see _Walk.run)
     )
@@ -238,14 +255,9 @@ class _Walk:
             auth_start = pos + 2
             slash = text.find("/", auth_start, query_at)
             auth_end = query_at if slash < 0 else slash
-            if (
-                auth_end == q
-                and not self.opaque_host
-                and text.find("@", q, body_end if slash < 0 else slash) >= 0
-            ):
+            if auth_end == q and text.find("@", q, body_end if slash < 0 else slash) >= 0:
                 # RFC 1738 lets a user or password hold "?"; RFC 3986 ends the authority
-                # there.  Refuse rather than read one way here and the other in the scheme
-                # (a scheme omniurl does not know has no RFC 1738 reading: "?" ends it).
+                # there.  Refuse rather than read one way here and the other in the scheme.
                 raise EncodingError(
                     "'?' in a user name or password is written %3F (RFC 3986 §3.2.1: a "
                     "raw '?' ends the authority)",
@@ -268,7 +280,7 @@ class _Walk:
         """Check ``text[start:end]`` as component ``name``; emit it, IRI characters encoded."""
         text = self.text
         if self.check:
-            m = _BAD[name].search(text, start, end)
+            m = _bad(name).search(text, start, end)
             if m is not None:
                 error = _char_error(text, m.start(), name)
                 if name == "userinfo":  # RFC 1738's names for its two halves
@@ -335,7 +347,7 @@ class _Walk:
         """A registered name: percent-decoded, then IDNA A-labels when it holds non-ASCII."""
         text = self.text
         if self.check:
-            m = _BAD["host"].search(text, start, end)
+            m = _bad("host").search(text, start, end)
             if m is not None:
                 if text[m.start()] == ":":
                     # host:port:... or an IPv6 address without its brackets
@@ -358,19 +370,15 @@ class _Walk:
 
 def check_ip_literal(text: str, start: int, end: int) -> None:
     """``IP-literal = "[" ( IPv6address / IPv6addrz / IPvFuture ) "]"`` (RFC 3986 §3.2.2,
-    RFC 6874 §2: ``IPv6addrz = IPv6address "%25" ZoneID``).
+    RFC 6874 §2: ``IPv6addrz = IPv6address "%25" ZoneID``)."""
+    import ipaddress
 
-    The grammar puts a zone after any IPv6 address, so any parses (``http://[::1%25lo]/``).
-    Which addresses a *connection* may use one with is the policy's question, not syntax's:
-    a zone selects an interface only for a non-global scope (RFC 4007 §6), and
-    ``resolvers.policy.check_zone`` refuses it on a global address before anything is sent.
-    """
     inner = text[start + 1 : end - 1]
-    if _IPVFUTURE.fullmatch(inner):
+    if re.fullmatch(_IPVFUTURE, inner):
         return
     address, sep, zone = inner.partition("%25")
     try:
-        ipaddress.IPv6Address(address)
+        ip = ipaddress.IPv6Address(address)
     except ValueError:
         raise HostError(
             f"{text[start:end]!r} is not an IPv6 address literal (RFC 3986 §3.2.2)",
@@ -385,11 +393,17 @@ def check_ip_literal(text: str, start: int, end: int) -> None:
         )
     if sep:
         zone_at = start + 1 + len(address) + 3
-        if not _ZONE_ID.fullmatch(zone):
+        if not re.fullmatch(_ZONE_ID, zone):
             raise HostError(
                 "a zone id is unreserved characters or %XX escapes (RFC 6874 §2)",
                 component="host",
                 offset=zone_at,
+            )
+        if not (ip.is_link_local or (ip.is_multicast and (ip.packed[1] & 0x0F) <= 2)):
+            raise HostError(
+                f"a zone id only has meaning for a link-local address, not {address} (RFC 6874 §1)",
+                component="host",
+                offset=zone_at - 3,
             )
 
 

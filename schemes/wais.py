@@ -76,9 +76,9 @@ class WAISURL(InternetURL):
                 d["host"] = host
                 d["port"] = None if port is None else int(port)
                 d["database"] = decode(database) if "%" in database else database
-                d["search"] = None if search is None else decode(search)
-                d["wtype"] = None if wtype is None else decode(wtype)
-                d["wpath"] = None if wpath is None else decode(wpath)
+                d["search"] = decode(search) if search and "%" in search else search
+                d["wtype"] = decode(wtype) if wtype and "%" in wtype else wtype
+                d["wpath"] = decode(wpath) if wpath and "%" in wpath else wpath
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

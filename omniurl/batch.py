@@ -26,7 +26,7 @@ import json
 import os
 import time
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +98,9 @@ class _Job:
     key: HostKey
     #: With ``resume``: the file name given in input order (the same list, the same names).
     name: str | None = None
+    #: ``names`` given by the caller: ``name`` is this URL's file, written atomically over
+    #: whatever an earlier attempt left (a retried task replaces its own file).
+    fixed: bool = False
 
 
 def host_key(url: URL, options: Options) -> HostKey:
@@ -325,7 +328,7 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
 async def _fetch_one(
     job: _Job, options: Options, opener: Opener, output_dir: Path | None
 ) -> FetchResult:
-    if job.name is not None and output_dir is not None:
+    if job.name is not None and output_dir is not None and not job.fixed:
         return await _fetch_resumed(job, options, opener, output_dir)
     started = time.monotonic()
     digest = hashlib.sha256()
@@ -343,7 +346,12 @@ async def _fetch_one(
                 )
             chunks = _listing_bytes(resource) if resource.kind == "listing" else resource
             handle = None
-            if output_dir is not None:
+            if output_dir is not None and job.fixed and job.name is not None:
+                # One temporary name per file, not per attempt: a retry truncates what a
+                # killed attempt left instead of leaving it beside the file.
+                tmp = output_dir / retry_temp_name(job.name)
+                handle = open(tmp, "wb")  # noqa: SIM115 (closed in the finally below)
+            elif output_dir is not None:
                 fd, name = _temp_file(output_dir, output_name(job.url))
                 tmp = Path(name)
                 handle = os.fdopen(fd, "wb")
@@ -357,7 +365,12 @@ async def _fetch_one(
                 if handle is not None:
                     handle.close()
         path = None
-        if tmp is not None and output_dir is not None:
+        if tmp is not None and output_dir is not None and job.fixed and job.name is not None:
+            from omniurl.partial import finish
+
+            finish(tmp, output_dir / job.name)  # over an earlier attempt's file, atomically
+            path, tmp = str(output_dir / job.name), None
+        elif tmp is not None and output_dir is not None:
             path = str(_finish_file(tmp, output_dir, output_name(job.url)))
             tmp = None
         return FetchResult(
@@ -378,6 +391,11 @@ async def _fetch_one(
         if tmp is not None:
             with contextlib.suppress(OSError):
                 tmp.unlink()
+
+
+def retry_temp_name(name: str) -> str:
+    """The one temporary name of a file whose name the caller fixed (``names``)."""
+    return f".{name}.fixed.part"
 
 
 def _temp_file(folder: Path, name: str) -> tuple[int, str]:
@@ -422,6 +440,7 @@ async def fetch_many(
     opener: Opener | None = None,
     window: int | None = None,
     resume: bool = False,
+    names: Sequence[str | None] | None = None,
 ) -> AsyncIterator[FetchResult]:
     """Fetch every URL of ``urls``; yield one :class:`FetchResult` per URL as each finishes.
 
@@ -432,6 +451,10 @@ async def fetch_many(
     is ``-C -``: names are given in input order (the same list, the same names), each
     transfer continues its ``.NAME.part`` or ends at once when ``NAME`` is complete, and a
     failed one keeps its part for the next run (where the scheme can resume).
+    ``names`` (with ``output_dir``) gives each URL's file name, by input position, decided
+    by the caller (the Dask integration, before scheduling): each file is written to one
+    temporary name and renamed over ``NAME``, so running the same URLs again — a retried
+    task — replaces its own files and leaves nothing else behind.
     """
     if concurrency < 1 or per_host < 1:
         raise ConfigurationError(
@@ -445,6 +468,10 @@ async def fetch_many(
         raise ConfigurationError(f"no such folder: {folder}", component="output")
     if resume and folder is None:
         raise ConfigurationError("resume needs an output folder", component="output")
+    if names is not None and (folder is None or resume):
+        raise ConfigurationError(
+            "names need an output folder (and are not for resume)", component="output"
+        )
     taken: set[str] = set()
     limit = max(window or 4 * concurrency, concurrency)
     source = _source(urls).__aiter__()
@@ -474,8 +501,19 @@ async def fetch_many(
                     yield _failed(index, text, exc)
                     index += 1
                     continue
-                name = _names_in_input_order(taken, output_name(url)) if resume else None
-                waiting.setdefault(key, deque()).append(_Job(index, text, url, key, name))
+                fixed = names is not None and index < len(names) and names[index] is not None
+                if fixed:
+                    assert names is not None
+                    name = names[index]
+                    if not name or Path(name).name != name or name in (".", ".."):
+                        raise ConfigurationError(
+                            f"names[{index}]: {name!r} is not a file name", component="output"
+                        )
+                else:
+                    name = _names_in_input_order(taken, output_name(url)) if resume else None
+                waiting.setdefault(key, deque()).append(
+                    _Job(index, text, url, key, name, fixed=fixed)
+                )
                 index += 1
                 queued += 1
             # Input order across hosts (each host's queue is in order already): with

@@ -12,6 +12,15 @@ Closing the client (``aclose()``, or leaving ``async with``) closes them all.  C
 resolves through one client are fine: the pools are only touched between awaits on one
 event loop, and ``fetch_many`` (the batch) runs through the client's own connections.
 
+Many at once: ``get`` holds one of ``max_per_host`` slots of the server it connects to
+(after ``--resolve``; every scheme, as the CLI's ``--parallel-max-host``), and an HTTP
+request one of the pool's ``max_connections``; the rest wait their turn, first come first
+served (:mod:`resolvers.slots`).  The wait is not counted against a resolve's deadlines
+(``read_timeout``, ``max_time``, ``speed_time`` start when it has its slot);
+``pool_timeout`` bounds it (None, the default: unbounded).  So ``asyncio.gather`` of
+10,000 gets to one server opens at most ``max_per_host`` connections and every get
+succeeds (before, 1,000 HTTP gets gave 676 ``ResolveTimeout``).
+
     async with omniurl.AsyncClient(Options(read_timeout=10)) as client:
         plan = client.plan("ftp://h/pub/f.txt")
         async with client.stream("http://h/big.iso") as resource:
@@ -29,19 +38,21 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import AsyncIterator, Coroutine, Iterable
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
-from omniurl.batch import FetchResult, URLSource, fetch_many
+from omniurl.batch import FetchResult, URLSource, fetch_many, host_key
 from omniurl.resolvers.core import fetch, plan, resolve
-from omniurl.resolvers.errors import ClientClosed
+from omniurl.resolvers.errors import ClientClosed, PoolTimeout
 from omniurl.resolvers.ftp.sessions import SESSIONS_KEY, FTPSessions
 from omniurl.resolvers.http.pool import POOL_KEY, HTTPPool
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.plan import Plan
 from omniurl.resolvers.resource import Listing, Resource
-from omniurl.schemes import URL
+from omniurl.resolvers.slots import Slots
+from omniurl.schemes import URL, parse
+from omniurl.schemes.errors import OmniurlError
 
 T = TypeVar("T")
 
@@ -57,16 +68,32 @@ class AsyncClient:
         max_connections: int = 100,
         max_keepalive_connections: int = 20,
         keepalive_expiry: float = 5.0,
+        max_per_host: int | None = 6,
+        pool_timeout: float | None = None,
     ) -> None:
         """``max_connections`` bounds the HTTP connections open at once (per set of
         options), ``max_keepalive_connections`` the idle ones kept, for ``keepalive_expiry``
         seconds; ``max_idle_ftp`` the FTP control connections kept (for one server, login
-        and directory, and in all)."""
+        and directory, and in all).  ``max_per_host`` bounds the :meth:`get` calls running
+        at once to one server — the address connected to, after ``--resolve`` — for every
+        scheme (6, the CLI's ``--parallel-max-host``; None: no bound): a hundred concurrent
+        gets to one FTP server must not meet its connection cap (vsftpd's
+        ``max_per_ip``: "421 There are too many connections from your internet address").
+        A get waiting for its turn or for an HTTP connection waits outside its deadlines,
+        for at most ``pool_timeout`` seconds (None: as long as it takes; then
+        :class:`PoolTimeout`)."""
+        if max_per_host is not None and max_per_host < 1:
+            raise ValueError("max_per_host must be at least 1 (or None)")
         self.options = options or Options()
+        self.max_per_host = max_per_host
+        #: A semaphore per host key while gets hold or wait for it (dropped when nobody
+        #: does, so the table never outgrows the hosts in flight).
+        self._hosts = Slots(max_per_host or 1, pool_timeout=pool_timeout, what="per-host slot")
         self._http = HTTPPool(
             max_connections=max_connections,
             max_keepalive_connections=max_keepalive_connections,
             keepalive_expiry=keepalive_expiry,
+            pool_timeout=pool_timeout,
         )
         self._ftp = FTPSessions(max_idle=max_idle_ftp, max_total=max_idle_ftp)
         self._closed = False
@@ -94,8 +121,27 @@ class AsyncClient:
         return resolve(url, self._effective(options))
 
     async def get(self, url: URL | str, *, options: Options | None = None) -> bytes | Listing:
-        """The whole content of ``url`` (bytes), or its :class:`Listing`."""
-        return await fetch(url, self._effective(options))
+        """The whole content of ``url`` (bytes), or its :class:`Listing`; at most
+        ``max_per_host`` at once to one server (the others wait their turn)."""
+        effective = self._effective(options)
+        async with self._host_slot(url, effective):
+            return await fetch(url, effective)
+
+    @contextlib.asynccontextmanager
+    async def _host_slot(self, url: URL | str, options: Options) -> AsyncIterator[None]:
+        """A turn among the gets to ``url``'s server (``stream`` takes none: its caller
+        holds the resource, and waiting there could deadlock code that opens several)."""
+        if self.max_per_host is None:
+            yield
+            return
+        try:
+            parsed = url if isinstance(url, URL) else parse(url, syntax=options.syntax)
+            key = host_key(parsed, options)
+        except OmniurlError:
+            yield  # the resolve reports the URL's error itself
+            return
+        async with self._hosts.hold(key):
+            yield
 
     def fetch_many(
         self,
@@ -106,6 +152,7 @@ class AsyncClient:
         output_dir: str | os.PathLike[str] | None = None,
         resume: bool = False,
         window: int | None = None,
+        names: Sequence[str | None] | None = None,
     ) -> AsyncIterator[FetchResult]:
         """Fetch many URLs through this client's connections: an async iterator of
         :class:`FetchResult` as each finishes (see :func:`omniurl.batch.fetch_many`)."""
@@ -117,6 +164,7 @@ class AsyncClient:
             output_dir=output_dir,
             resume=resume,
             window=window,
+            names=names,
         )
 
     async def aclose(self) -> None:
@@ -209,4 +257,4 @@ async def _make_client(options: Options | None, limits: dict[str, Any]) -> Async
     return AsyncClient(options, **limits)
 
 
-__all__ = ["AsyncClient", "Client", "ClientClosed"]
+__all__ = ["AsyncClient", "Client", "ClientClosed", "PoolTimeout"]

@@ -7,7 +7,8 @@ referrals through the same two gates, a bounded number of times.
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Generator
+import contextlib
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl import schemes
@@ -89,7 +90,7 @@ def resolve(url: URL | str, options: Options | None = None) -> Resolving:
 async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
     """Resolve under the whole-transfer limits (resolvers.deadline)."""
     options = options or Options()
-    from .deadline import Guard  # not at import: ``omniurl plan`` needs no deadlines
+    from .deadline import PAUSE, Guard  # not at import: ``omniurl plan`` needs no deadlines
 
     guard = Guard(options.max_time, options.speed_limit, options.speed_time)
     limit = guard.setup_limit()
@@ -100,9 +101,13 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
 
         try:
             async with asyncio.timeout(limit) as waiting:
-                if options.ask is not None:
-                    options = options.with_(ask=_paused(options.ask, guard, waiting))
-                resource = await _resolve(_as_url(url, options), options)
+                token = PAUSE.set(_pauser(guard, waiting))
+                try:
+                    if options.ask is not None:
+                        options = options.with_(ask=_paused(options.ask, guard, waiting))
+                    resource = await _resolve(_as_url(url, options), options)
+                finally:
+                    PAUSE.reset(token)
         except TimeoutError:
             if not waiting.expired():
                 raise
@@ -121,21 +126,47 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
     return resource
 
 
-def _paused(ask: Ask, guard: Guard, waiting: asyncio.Timeout) -> Ask:
-    """``ask`` with the time a person takes to answer (a password, search words) left out
-    of the deadlines: the server is not slow while we wait for the keyboard."""
+def _pauser(
+    guard: Guard, waiting: asyncio.Timeout
+) -> Callable[[], contextlib.AbstractAsyncContextManager[None]]:
+    """How :func:`resolvers.deadline.queued` stops this resolve's clocks: the setup timer
+    is suspended and the guard's start moved on by the time spent waiting."""
 
-    async def asking(*args: Any, **kwargs: Any) -> str:
+    depth = 0  # a pause inside a pause (a question while queued) counts once
+
+    @contextlib.asynccontextmanager
+    async def pause() -> AsyncIterator[None]:
+        nonlocal depth
+        depth += 1
+        if depth > 1:
+            try:
+                yield
+            finally:
+                depth -= 1
+            return
         started = guard.clock()
         when = waiting.when()
-        waiting.reschedule(None)  # paused while the person answers
+        waiting.reschedule(None)
         try:
-            return await ask(*args, **kwargs)
+            yield
         finally:
+            depth -= 1
             spent = guard.clock() - started
             guard.started += spent
             if when is not None:
                 waiting.reschedule(when + spent)
+
+    return pause
+
+
+def _paused(ask: Ask, guard: Guard, waiting: asyncio.Timeout) -> Ask:
+    """``ask`` with the time a person takes to answer (a password, search words) left out
+    of the deadlines: the server is not slow while we wait for the keyboard."""
+    pause = _pauser(guard, waiting)
+
+    async def asking(*args: Any, **kwargs: Any) -> str:
+        async with pause():
+            return await ask(*args, **kwargs)
 
     return asking
 

@@ -17,13 +17,23 @@ the content, redirects and referrals included:
 Everything here is arithmetic on a clock; :mod:`resolvers.core` and :class:`Resource` ask
 :meth:`Guard.wait_limit` how long the next wait may last and tell :meth:`Guard.observe`
 what arrived.
+
+A wait in a queue — for one of a client's connections or per-host slots
+(:mod:`resolvers.slots`), or for a person's answer — is not the server being slow: inside
+:func:`queued` the clock of every limit stands still (the limits count from when the
+resolve has its connection), and only the queue's own ``pool_timeout`` bounds the wait.
+Without that, 1,000 concurrent gets through 100 connections failed with ``TooSlow`` ("no
+content after 60 s") and ``ResolveTimeout`` while the server answered each at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -142,6 +152,26 @@ class Guard:
         return max(min(limits), 0.0) if limits else None
 
 
+#: Set by :mod:`resolvers.core` for the phase before the content of a resolve: how to stop
+#: its clocks while it waits in a queue (see :func:`queued`).
+PAUSE: ContextVar[Callable[[], AbstractAsyncContextManager[None]] | None] = ContextVar(
+    "omniurl_deadline_pause", default=None
+)
+
+
+@contextlib.asynccontextmanager
+async def queued() -> AsyncIterator[None]:
+    """``async with queued(): await slot`` — the wait inside is left out of the running
+    resolve's deadlines (``--max-time``, ``--speed-time``), as a person's answer is; a
+    no-op outside a resolve."""
+    pause = PAUSE.get()
+    if pause is None:
+        yield
+        return
+    async with pause():
+        yield
+
+
 class Watchdog:
     """Holds a :class:`Guard` over an iteration with *one* timer, moved only when the limit
     moves by more than a slot.
@@ -211,4 +241,4 @@ class Watchdog:
         self._handle, self._when = None, None
 
 
-__all__ = ["DeadlineExceeded", "Guard", "TooSlow", "Watchdog"]
+__all__ = ["PAUSE", "DeadlineExceeded", "Guard", "TooSlow", "Watchdog", "queued"]

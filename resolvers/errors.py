@@ -22,7 +22,8 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         │   ├── ConnectError
         │   ├── ResolveTimeout
         │   │   ├── DeadlineExceeded     -- the whole transfer outlasted --max-time
-        │   │   └── TooSlow              -- below --speed-limit for --speed-time
+        │   │   ├── TooSlow              -- below --speed-limit for --speed-time
+        │   │   └── PoolTimeout          -- no connection slot free within pool_timeout
         │   └── ConnectionClosed         -- closed early: the reply is truncated
         ├── ProtocolError                -- the server spoke, but not as the protocol says
         │   ├── TooManyRedirects         -- a redirect or referral loop
@@ -142,6 +143,11 @@ class TooSlow(ResolveTimeout):
     sent no content within ``--speed-time``)."""
 
 
+class PoolTimeout(ResolveTimeout):
+    """No connection (or per-host slot) of a client became free within its ``pool_timeout``
+    (httpx's ``PoolTimeout``): the queue was long, nothing was sent."""
+
+
 class ConnectionClosed(TransportError):
     """The server closed the connection before the reply was complete."""
 
@@ -180,15 +186,33 @@ class NotFound(ReplyError):
 
 
 class StatusError(ReplyError):
-    """An HTTP response with an error status; ``status`` is the number."""
+    """An HTTP response with an error status; ``status`` is the number, ``replies`` the
+    status line and header fields as received (what ``-I`` prints for it)."""
 
-    def __init__(self, message: str, *, status: int, reply: str = "") -> None:
+    def __init__(
+        self, message: str, *, status: int, reply: str = "", replies: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(message, component="path", code=status, reply=reply)
         self.status = status
+        self.replies = replies
 
 
 class AuthError(ResolveError):
-    """Credentials are missing (and none could be asked for) or the server refused them."""
+    """Credentials are missing (and none could be asked for) or the server refused them;
+    ``status`` is the HTTP status (401, 407) when an HTTP server said so, ``replies`` its
+    status line and header fields."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        component: str | None = None,
+        status: int | None = None,
+        replies: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, component=component)
+        self.status = status
+        self.replies = replies
 
 
 class ClientClosed(ResolveError, RuntimeError):

@@ -1,4 +1,12 @@
-"""Network plumbing every executor shares: connect, bounded reads, timeouts.
+"""The one stream seam every executor shares: connect, bounded reads and writes, TLS, tunnels.
+
+:class:`Stream` is omniurl's ``AsyncNetworkStream`` (httpcore's network backend is the model):
+one connected byte stream — plain TCP on a non-blocking socket, TLS over it (from the first
+byte, or upgraded in place: ``STARTTLS``, ``AUTH TLS``), through a SOCKS5 or HTTP ``CONNECT``
+tunnel when a proxy applies — with ``read``/``readinto``/``write``/``start_tls``/``close``
+and nothing protocol-specific.  :func:`connect` opens one.  The protocol machines
+(``resolvers/<scheme>/machine.py`` and friends) never see it: an executor pumps bytes
+between a :class:`Stream` and its machine.
 
 Every wait is bounded (``Options.connect_timeout`` / ``read_timeout``), every line is bounded
 (``Options.max_line``), and every failure comes out as a typed :mod:`resolvers.errors` error —
@@ -14,6 +22,7 @@ import asyncio
 import contextlib
 import functools
 import ipaddress
+import os
 import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable
@@ -28,6 +37,24 @@ from .errors import (
 from .options import Options
 
 T = TypeVar("T")
+
+
+def authority(host: str, port: int | None) -> str:
+    """``host:port`` as a URL writes it: an IPv6 address in brackets (RFC 3986 §3.2.2),
+    ``[::1]:7070``, never the ambiguous ``::1:7070``."""
+    bare = host.strip("[]")
+    shown = f"[{bare}]" if ":" in bare else host
+    return shown if port is None else f"{shown}:{port}"
+
+
+def os_reason(exc: BaseException | None) -> str:
+    """Why a connect failed, in the system's words ("Connection refused"), without
+    asyncio's "Connect call failed ('::1', 7070, 0, 0)", which repeats the address."""
+    if isinstance(exc, OSError) and exc.errno:
+        return os.strerror(exc.errno)
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
 
 
 async def with_timeout(awaitable: Awaitable[T], timeout: float, what: str) -> T:
@@ -49,7 +76,9 @@ async def resolve_addresses(
     """
     mapped_host, mapped_port = options.map_address(host, port)
     if mapped_host != host or mapped_port != port:
-        options.note("*", f"{host}:{port} mapped to {mapped_host}:{mapped_port} (--resolve)")
+        options.note(
+            "*", f"{authority(host, port)} mapped to {mapped_host}:{mapped_port} (--resolve)"
+        )
     if mapped_host.startswith(("[v", "[V")):
         raise ConnectError(
             f"{mapped_host} is an IPvFuture address literal (RFC 3986 §3.2.2): omniurl knows "
@@ -57,6 +86,8 @@ async def resolve_addresses(
             component="host",
         )
     bare = mapped_host[1:-1] if mapped_host.startswith("[") else mapped_host
+    if "%" in bare:
+        bare = _zone_index(bare)
     if _is_ip_literal(bare):
         # An address already: no lookup (and no hop through the resolver's thread pool).
         options.policy.check_address(bare, host=host)
@@ -88,6 +119,24 @@ async def resolve_addresses(
     if not addresses:
         raise ConnectError(f"host {bare} has no address", component="host")
     return addresses
+
+
+def _zone_index(address: str) -> str:
+    """``addr%zone`` with the zone as its interface index (RFC 4007 §11.2: an implementation
+    may take the index or the interface's name).  glibc's getaddrinfo maps a name only for a
+    link-local address (``::1%lo`` fails with "Name or service not known"), so the name is
+    mapped here, for every scope the policy lets take a zone (``check_zone``)."""
+    head, _, zone = address.partition("%")
+    if zone.isdigit():
+        return address
+    try:
+        return f"{head}%{socket.if_nametoindex(zone)}"
+    except OSError:
+        raise ConnectError(
+            f"the zone id {zone!r} of [{head}%25{zone}] names no network interface of this "
+            "machine (RFC 6874: the zone is a local interface)",
+            component="host",
+        ) from None
 
 
 @functools.lru_cache(maxsize=1024)
@@ -130,7 +179,7 @@ async def open_tcp(
                         server_hostname=tls_name(host) if tls is not None else None,
                     ),
                     options.connect_timeout,
-                    f"connecting to {host}:{port}",
+                    f"connecting to {authority(host, port)}",
                 )
             except ssl.SSLError as exc:
                 sock.close()
@@ -149,7 +198,7 @@ async def open_tcp(
                     server_hostname=tls_name(host) if tls is not None else None,
                 ),
                 options.connect_timeout,
-                f"connecting to {host}:{port}",
+                f"connecting to {authority(host, port)}",
             )
         except ResolveTimeout as exc:
             last = exc
@@ -159,8 +208,9 @@ async def open_tcp(
             last = exc
     if isinstance(last, ResolveTimeout):
         raise last
-    reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
-    raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+    raise ConnectError(
+        f"cannot connect to {authority(host, port)}: {os_reason(last)}", component="host"
+    )
 
 
 def tls_name(host: str) -> str:
@@ -172,11 +222,13 @@ def tls_error(exc: ssl.SSLError, host: str, port: int) -> ConnectError:
     """A failed TLS handshake as omniurl's error, saying whether the certificate was to blame."""
     if isinstance(exc, ssl.SSLCertVerificationError):
         return ConnectError(
-            f"TLS certificate verification failed for {host}:{port}: "
+            f"TLS certificate verification failed for {authority(host, port)}: "
             f"{exc.verify_message or exc} (--cacert FILE trusts a CA; --insecure skips the check)",
             component="host",
         )
-    return ConnectError(f"TLS handshake with {host}:{port} failed: {exc}", component="host")
+    return ConnectError(
+        f"TLS handshake with {authority(host, port)} failed: {exc}", component="host"
+    )
 
 
 async def start_tls(
@@ -187,7 +239,7 @@ async def start_tls(
         await with_timeout(
             writer.start_tls(context, server_hostname=tls_name(host)),
             options.connect_timeout,
-            f"in the TLS handshake with {host}:{port}",
+            f"in the TLS handshake with {authority(host, port)}",
         )
     except ssl.SSLError as exc:
         raise tls_error(exc, host, port) from None
@@ -274,7 +326,7 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
             sock = socket.socket(family, socket.SOCK_STREAM)
         except OSError as exc:  # EMFILE/ENFILE: out of file descriptors, a typed error
             raise ConnectError(
-                f"cannot open a socket for {host}:{port}: {exc.strerror or exc}",
+                f"cannot open a socket for {authority(host, port)}: {exc.strerror or exc}",
                 component="host",
             ) from None
         sock.setblocking(False)
@@ -287,7 +339,8 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
         except TimeoutError:
             sock.close()
             last = ResolveTimeout(
-                f"timed out after {options.connect_timeout:g} s connecting to {host}:{port}"
+                f"timed out after {options.connect_timeout:g} s connecting to "
+                f"{authority(host, port)}"
             )
         except OSError as exc:
             sock.close()
@@ -297,8 +350,228 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
             raise
     if isinstance(last, ResolveTimeout):
         raise last
-    reason = last.strerror if isinstance(last, OSError) and last.strerror else str(last)
-    raise ConnectError(f"cannot connect to {host}:{port}: {reason}", component="host")
+    raise ConnectError(
+        f"cannot connect to {authority(host, port)}: {os_reason(last)}", component="host"
+    )
+
+
+class Stream:
+    """One connected byte stream, every wait bounded by ``Options.read_timeout``.
+
+    A plain stream reads straight from the socket (``loop.sock_recv``: the kernel fills the
+    ``bytes`` handed out, no buffer of ours in between; what the kernel holds already is taken
+    without a trip through the loop — many small exchanges and bulk data alike).  A TLS
+    stream goes through asyncio's SSL transport over the same socket.  ``unread`` gives back
+    bytes a reader took too far (a line cut from a chunk); the next read returns them first.
+    Failures are typed: :class:`ResolveTimeout`, :class:`ConnectionClosed`.
+    """
+
+    def __init__(self, sock: socket.socket, options: Options) -> None:
+        self.sock = sock
+        self.options = options
+        self._loop = asyncio.get_running_loop()
+        self._chunk = max(options.chunk_size, 1024)
+        self._pending = b""
+        self._eof = False
+        self._tls: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def read(self, what: str, max_bytes: int | None = None) -> bytes:
+        """The next bytes (at most ``max_bytes``; ``b""`` at end of stream), one bounded wait."""
+        if self._pending:
+            data = self._pending
+            if max_bytes is not None and len(data) > max_bytes:
+                data, self._pending = data[:max_bytes], data[max_bytes:]
+            else:
+                self._pending = b""
+            return data
+        if self._eof:
+            return b""
+        size = self._chunk if max_bytes is None else max_bytes
+        try:
+            if self._tls is not None:
+                async with asyncio.timeout(self.options.read_timeout):
+                    data = await self._tls[0].read(size)
+            else:
+                try:
+                    data = self.sock.recv(size)
+                except (BlockingIOError, InterruptedError):
+                    async with asyncio.timeout(self.options.read_timeout):
+                        data = await self._loop.sock_recv(self.sock, size)
+        except TimeoutError:
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s waiting for {what}"
+            ) from None
+        except (ConnectionError, OSError) as exc:  # (ssl.SSLError is an OSError)
+            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        if not data:
+            self._eof = True
+        return data
+
+    def unread(self, data: bytes) -> None:
+        """Give back bytes read too far (the next read returns them first)."""
+        if data:
+            self._pending = data + self._pending
+
+    async def read_line(self, what: str) -> bytes:
+        """One LF- or CRLF-terminated line without its ending, at most ``max_line`` long."""
+        limit = self.options.max_line + 1
+        line = b""
+        while True:
+            data = await self.read(what)
+            if not data:
+                raise ConnectionClosed(
+                    f"connection closed in the middle of {what}"
+                    if line
+                    else f"connection closed while waiting for {what}"
+                )
+            cut = data.find(b"\n")
+            if cut >= 0:
+                line += data[:cut]
+                self.unread(data[cut + 1 :])
+                if len(line) > limit:
+                    raise LimitExceeded(f"{what}: line longer than {self.options.max_line} bytes")
+                return line[:-1] if line.endswith(b"\r") else line
+            line += data
+            if len(line) > limit:
+                raise LimitExceeded(f"{what}: line longer than {self.options.max_line} bytes")
+
+    async def chunks(self, what: str, size: int | None = None) -> AsyncIterator[bytes]:
+        """The rest of the stream (or exactly ``size`` bytes, else :class:`ConnectionClosed`)."""
+        remaining = size
+        while remaining is None or remaining > 0:
+            data = await self.read(what)
+            if not data:
+                if remaining is not None:
+                    raise ConnectionClosed(
+                        f"connection closed with {remaining} bytes of {what} still to come"
+                    )
+                return
+            if remaining is not None:
+                if len(data) > remaining:
+                    self.unread(data[remaining:])
+                    data = data[:remaining]
+                remaining -= len(data)
+            yield data
+
+    # -- writing ---------------------------------------------------------------------------
+
+    async def write(self, data: bytes, what: str) -> None:
+        """Send all of ``data``, bounded by the read timeout (a peer that stops reading)."""
+        try:
+            if self._tls is not None:
+                self._tls[1].write(data)
+                async with asyncio.timeout(self.options.read_timeout):
+                    await self._tls[1].drain()
+                return
+            # What the kernel takes at once (almost every request or command line: the send
+            # buffer is empty) needs no deadline; only a remainder waits, under the timeout.
+            try:
+                sent = self.sock.send(data)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            if sent == len(data):
+                return
+            async with asyncio.timeout(self.options.read_timeout):
+                await self._loop.sock_sendall(self.sock, memoryview(data)[sent:])
+        except TimeoutError:
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s sending {what}"
+            ) from None
+        except (ConnectionError, OSError) as exc:
+            raise ConnectionClosed(f"connection lost while sending {what}: {exc}") from None
+
+    # -- TLS and the rest ------------------------------------------------------------------
+
+    async def start_tls(
+        self, context: ssl.SSLContext, host: str, port: int, what: str | None = None
+    ) -> None:
+        """The TLS handshake over this stream (the certificate checked for ``host``), bounded
+        by the connect timeout; afterwards every read and write is protected.  Bytes given
+        back with :meth:`unread` would be plaintext: a protocol upgrades only between replies
+        (RFC 4217 §4, RFC 4642 §2.2.2), so there are none."""
+        assert self._tls is None and not self._pending
+        what = what or f"the TLS handshake with {authority(host, port)}"
+        try:
+            self._tls = await with_timeout(
+                asyncio.open_connection(
+                    sock=self.sock,
+                    ssl=context,
+                    server_hostname=tls_name(host),
+                    limit=max(self.options.max_line + 2, 2**16),
+                ),
+                self.options.connect_timeout,
+                f"in {what}",
+            )
+        except ssl.SSLError as exc:
+            raise tls_error(exc, host, port) from None
+        except (ConnectionError, OSError) as exc:
+            raise ConnectionClosed(f"the connection broke in {what}: {exc}") from None
+
+    @property
+    def tls(self) -> bool:
+        return self._tls is not None
+
+    def idle_ended(self) -> bool:
+        """Whether an idle stream can no longer be used: the peer closed it or said
+        something unasked (a ``421`` timeout notice), or it was closed here."""
+        if self._pending:
+            return True
+        if self._tls is not None:
+            return self._tls[1].is_closing() or self._tls[0].at_eof()
+        try:
+            return self.sock.fileno() < 0 or self.sock.recv(1, socket.MSG_PEEK) is not None
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+
+    def tls_session(self) -> ssl.SSLSession | None:
+        """The TLS session, for a second connection to resume (RFC 4217 data connections)."""
+        obj = None if self._tls is None else self._tls[1].get_extra_info("ssl_object")
+        return None if obj is None else obj.session
+
+    def peer_address(self) -> str | None:
+        """The address this stream reached (after DNS, ``--resolve`` and the policy)."""
+        try:
+            return str(self.sock.getpeername()[0])
+        except OSError:
+            return None
+
+    def close(self) -> None:
+        """Close now; never raises, never waits.  Over TLS the transport owns the socket: it
+        sends close_notify and closes the socket itself (closing it here would free the
+        descriptor while the transport still watches it)."""
+        if self._tls is not None:
+            with contextlib.suppress(OSError, RuntimeError):
+                self._tls[1].close()
+            return
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+    async def aclose(self) -> None:
+        """Close, waiting (at most 2 s) for a TLS close to finish."""
+        if self._tls is not None:
+            await close_writer(self._tls[1])
+            return
+        self.close()
+
+
+async def connect(
+    host: str, port: int, options: Options, *, tls: ssl.SSLContext | None = None
+) -> Stream:
+    """A :class:`Stream` to ``host:port``: the ``--resolve`` mapping, the policy's address
+    rules and the proxy (SOCKS5, HTTP ``CONNECT``) apply before ``connect()``; with ``tls``,
+    the handshake (the certificate checked for ``host``) is part of it."""
+    stream = Stream(await open_socket(host, port, options), options)
+    if tls is not None:
+        try:
+            await stream.start_tls(tls, host, port)
+        except BaseException:
+            stream.close()
+            raise
+    return stream
 
 
 async def _via_proxy(host: str, port: int, options: Options, spec: object) -> socket.socket:

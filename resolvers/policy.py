@@ -180,6 +180,8 @@ class Policy:
     def check_plan(self, plan: Plan) -> None:
         """Refuse the plan (raise a :class:`PolicyError`) or return; nothing is sent before."""
         self.check_scheme(plan.scheme)
+        if plan.host is not None and "%" in plan.host:
+            check_zone(plan.host)
         if plan.port is not None:
             self.check_port(plan.port, explicit=plan.explicit_port, default=plan.url.default_port)
         for value in plan.wire_values():
@@ -277,6 +279,46 @@ class Policy:
                 component="location",
             )
         self.check_scheme(target.scheme)
+
+
+def zone_scope(address: ipaddress.IPv6Address) -> str | None:
+    """The RFC 4007 scope that gives ``address`` zones, or None for a global address.
+
+    RFC 4007 §6: a zone index tells apart the zones of one non-global scope; for a global
+    address there is one zone, so an index selects nothing.  The non-global scopes: link-local
+    unicast (fe80::/10), the loopback address (§4: "treated as having link-local scope"),
+    site-local unicast (fec0::/10, deprecated by RFC 3879 but still scoped), and multicast
+    whose scope field (RFC 4291 §2.7) is below global (1 interface-local … 8 organization).
+    Unique local addresses (fc00::/7) have global scope (RFC 4193 §3.3).
+    """
+    if address.is_loopback:
+        return "loopback (link-local scope, RFC 4007 §4)"
+    if address.is_link_local:
+        return "link-local"
+    if address.is_site_local:
+        return "site-local"
+    if address.is_multicast and 0 < address.packed[1] & 0x0F < 0x0E:
+        return f"multicast of scope {address.packed[1] & 0x0F:X}"
+    return None
+
+
+def check_zone(host: str) -> None:
+    """Refuse a zone id (RFC 6874 ``[addr%25zone]``, here ``addr%zone``) on an address of
+    global scope: the URL asks for an interface that cannot matter (RFC 4007 §6), which is a
+    mistake to report, not a choice to guess (which interface? drop it silently?).  Link-local,
+    loopback, site-local and scoped multicast addresses take one (:func:`zone_scope`)."""
+    bare, _, zone = host.partition("%")
+    try:
+        address = ipaddress.IPv6Address(bare)
+    except ValueError:
+        return  # not an IPv6 address with a zone (a name never gets here with one)
+    if zone_scope(address) is None:
+        raise AddressRefused(
+            f"[{bare}%25{zone}]: a zone id selects an interface only for a non-global address "
+            f"(link-local, loopback, site-local, scoped multicast: RFC 4007 §6, RFC 6874 §1); "
+            f"{bare} has global scope: write it without '%25{zone}'",
+            component="host",
+        )
 
 
 def _v4_low32(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:

@@ -3,6 +3,15 @@
 ``x-`` schemes (§4, experimental) and schemes no parser is registered for parse here.  The
 scheme-specific part is kept as written — without knowing the scheme, decoding it would lose
 the difference between a reserved character and its escape (§2.2).
+
+In the default reading such a URL is RFC 3986's generic syntax, and that has rules for an
+authority (§3.2): ``userinfo = *( unreserved / pct-encoded / sub-delims / ":" )``, ``host =
+IP-literal / IPv4address / reg-name``, ``port = *DIGIT``.  ``data://test:test`` (a port that
+is not digits), ``sc://te@s:t@/`` (an "@" in the userinfo) and ``ssh://h:80:22`` (a host with
+colons) are refused, naming the component and offset, by :func:`schemes.rfc3986.prepare`:
+:meth:`GenericURL.reads_alike` sends every ``//`` URL there, since RFC 1738's letter reads
+it as ``*xchar`` with no authority rules.  The host is checked, never decoded nor mapped to
+IDNA labels (only a known scheme says a host is a DNS name).
 """
 
 from __future__ import annotations
@@ -57,6 +66,12 @@ class GenericURL(URL):
         return cls._make(
             {"scheme": scheme, "fragment": fragment, "scheme_specific_part": text[start:end]}
         )
+
+    @classmethod
+    def reads_alike(cls, text: str, start: int) -> bool:
+        """RFC 1738 reads ``//…`` as plain ``*xchar``; RFC 3986 §3.2 gives it an authority
+        with rules (see the module): such URLs always take the default reading's check."""
+        return not text.startswith("//", start)
 
     def __str__(self) -> str:
         return f"{self.scheme}:{self.scheme_specific_part}{format_fragment(self.fragment)}"

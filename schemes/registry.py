@@ -240,7 +240,9 @@ def _mapped(text: str, colon: int, name: str, parser: _Parser, *, check: bool) -
     mapped to the URI it stands for (schemes.rfc3986.prepare) and read by ``parser``; an
     error's offset is moved back to the text as written."""
     try:
-        prepared = prepare(text, colon, check=check)
+        prepared = prepare(
+            text, colon, check=check, opaque_host=getattr(parser, "__self__", None) is GenericURL
+        )
     except URLError as exc:
         raise _scheme_component(text, colon, name, parser, exc) from None
     if not prepared.shifts:
@@ -251,6 +253,9 @@ def _mapped(text: str, colon: int, name: str, parser: _Parser, *, check: bool) -
         raise prepared.restate(exc) from None
 
 
+_AUTHORITY = frozenset({"user", "password", "userinfo", "host", "port"})
+
+
 def _scheme_component(text: str, colon: int, name: str, parser: _Parser, exc: URLError) -> URLError:
     """``exc`` (from the generic RFC 3986 check, naming "path", "query"…) with the scheme's
     own name for the component where its parser names one at the same offset ("cwd[1]",
@@ -258,7 +263,13 @@ def _scheme_component(text: str, colon: int, name: str, parser: _Parser, exc: UR
     try:
         parser(text, colon + 1, name, True)
     except URLError as own:
-        if own.offset == exc.offset and own.component and own.component != exc.component:
+        if (
+            own.offset == exc.offset
+            and own.component
+            and own.component != exc.component
+            # (a generic URL's authority parts keep their RFC 3986 names)
+            and not (own.component == "scheme_specific_part" and exc.component in _AUTHORITY)
+        ):
             return type(exc)(exc.message, component=own.component, offset=exc.offset)
     except Exception:  # a plugin's parser: keep the generic name
         pass
@@ -299,6 +310,4 @@ def _lookup(text: str, colon: int) -> tuple[str, tuple[_Parser, _ReadsAlike | No
         )
     name = name.lower()
     cls = scheme_class(name)
-    if cls is None:
-        return name, (GenericURL._parse_at, None)
-    return name, _parsers.get(name) or _entry(cls)
+    return name, _parsers.get(name) or _entry(cls or GenericURL)

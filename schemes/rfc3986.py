@@ -255,9 +255,14 @@ class _Walk:
             auth_start = pos + 2
             slash = text.find("/", auth_start, query_at)
             auth_end = query_at if slash < 0 else slash
-            if auth_end == q and text.find("@", q, body_end if slash < 0 else slash) >= 0:
+            if (
+                auth_end == q
+                and not self.opaque_host
+                and text.find("@", q, body_end if slash < 0 else slash) >= 0
+            ):
                 # RFC 1738 lets a user or password hold "?"; RFC 3986 ends the authority
-                # there.  Refuse rather than read one way here and the other in the scheme.
+                # there.  Refuse rather than read one way here and the other in the scheme
+                # (a scheme omniurl does not know has no RFC 1738 reading: "?" ends it).
                 raise EncodingError(
                     "'?' in a user name or password is written %3F (RFC 3986 §3.2.1: a "
                     "raw '?' ends the authority)",
@@ -370,7 +375,13 @@ class _Walk:
 
 def check_ip_literal(text: str, start: int, end: int) -> None:
     """``IP-literal = "[" ( IPv6address / IPv6addrz / IPvFuture ) "]"`` (RFC 3986 §3.2.2,
-    RFC 6874 §2: ``IPv6addrz = IPv6address "%25" ZoneID``)."""
+    RFC 6874 §2: ``IPv6addrz = IPv6address "%25" ZoneID``).
+
+    The grammar puts a zone after any IPv6 address, so any parses (``http://[::1%25lo]/``).
+    Which addresses a *connection* may use one with is the policy's question, not syntax's:
+    a zone selects an interface only for a non-global scope (RFC 4007 §6), and
+    ``resolvers.policy.check_zone`` refuses it on a global address before anything is sent.
+    """
     import ipaddress
 
     inner = text[start + 1 : end - 1]
@@ -378,7 +389,7 @@ def check_ip_literal(text: str, start: int, end: int) -> None:
         return
     address, sep, zone = inner.partition("%25")
     try:
-        ip = ipaddress.IPv6Address(address)
+        ipaddress.IPv6Address(address)
     except ValueError:
         raise HostError(
             f"{text[start:end]!r} is not an IPv6 address literal (RFC 3986 §3.2.2)",
@@ -398,12 +409,6 @@ def check_ip_literal(text: str, start: int, end: int) -> None:
                 "a zone id is unreserved characters or %XX escapes (RFC 6874 §2)",
                 component="host",
                 offset=zone_at,
-            )
-        if not (ip.is_link_local or (ip.is_multicast and (ip.packed[1] & 0x0F) <= 2)):
-            raise HostError(
-                f"a zone id only has meaning for a link-local address, not {address} (RFC 6874 §1)",
-                component="host",
-                offset=zone_at - 3,
             )
 
 

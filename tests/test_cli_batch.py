@@ -145,7 +145,7 @@ async def test_input_from_stdin_dash(
     ("args", "message"),
     [
         (["-Z", "gopher://h/0/a"], b"would interleave on standard output"),
-        (["-o", "x", "gopher://h/0/a", "gopher://h/0/b"], b"-o names one file"),
+        (["-Z", "-o", "x", "gopher://h/0/a", "gopher://h/0/b"], b"-Z with per-URL -o/-O"),
         (["-Z", "--parallel-max", "0", "--output-dir", ".", "gopher://h/"], b"at least 1"),
         ([], b"get needs a URL"),
     ],

@@ -124,11 +124,10 @@ async def test_many_concurrent_streams_do_not_wait_for_a_pool_slot(web: RunningS
 
 
 async def test_the_http_pool_is_bounded_by_max_connections(web: RunningServer) -> None:
-    options = OPTS.with_(connect_timeout=0.5)
     url = f"http://{web.netloc}/hello.txt"
-    client = omniurl.AsyncClient(options, max_connections=2)
+    client = omniurl.AsyncClient(OPTS, max_connections=2, pool_timeout=0.5)
     async with client, client.stream(url), client.stream(url):
-        with pytest.raises(omniurl.ResolveTimeout):  # the third waits for a slot, bounded
+        with pytest.raises(omniurl.PoolTimeout):  # the third waits for a slot, bounded
             async with client.stream(url):
                 pass
     assert requests_of(web) == 2
@@ -229,3 +228,32 @@ async def test_a_concurrent_batch_through_one_client_shares_bounded_connections(
     users = commands(ftp).count(b"USER anonymous")
     assert 1 <= users < 30  # control connections were reused (§3.2.5: same directory)
     assert commands(ftp).count(b"RETR one.txt") == 30
+
+
+async def test_gets_to_one_ftp_server_keep_to_a_per_host_limit(root: Path) -> None:
+    """100 concurrent gets to an FTP server that takes 10 connections at once (421 past
+    them, as vsftpd's max_per_ip): the client's per-host limit (6) keeps every one within."""
+    server = await start_ftp(root, max_connections=10)
+    try:
+        async with omniurl.AsyncClient(OPTS) as client:
+            url = f"ftp://{server.netloc}/hello.txt"
+            results = await asyncio.gather(
+                *(client.get(url) for _ in range(100)), return_exceptions=True
+            )
+        assert [r for r in results if r != b"hello\n"] == []
+        assert commands(server).count(b"RETR hello.txt") == 100
+    finally:
+        await server.close()
+
+
+async def test_the_per_host_limit_is_the_clients_to_choose(web: RunningServer) -> None:
+    async with omniurl.AsyncClient(OPTS, max_per_host=2) as client:
+        url = f"http://{web.netloc}/hello.txt"
+        gets = [asyncio.create_task(client.get(url)) for _ in range(5)]
+        await asyncio.sleep(0)  # every get has asked for its turn
+        key = ("127.0.0.1", web.port)
+        assert client._hosts.busy(key) == 5  # two hold a slot, three wait
+        assert await asyncio.gather(*gets) == [b"hello\n"] * 5
+        assert client._hosts._slots == {}  # the table holds only the hosts in flight
+    with pytest.raises(ValueError):
+        omniurl.AsyncClient(OPTS, max_per_host=0)

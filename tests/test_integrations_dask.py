@@ -5,6 +5,7 @@ servers' own counters, the Parquet manifest one row per URL, the CLI's --dask.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -162,3 +163,141 @@ def test_cli_dask_local_writes_the_batch_manifest(gopher: str, tmp_path: Path) -
     }  # fmt: skip
     assert len(list((tmp_path / "out").iterdir())) == 6
     assert proc.returncode == 2, proc.stderr  # the batch's status: one URL was refused
+
+
+class Stalling:
+    """A Gopher server whose ``slow`` item stalls half way the first time it is asked for
+    (``first_half_sent`` is set then) and is served whole afterwards; other items at once."""
+
+    SLOW = bytes(range(256)) * 1024  # 256 KiB
+
+    def __init__(self) -> None:
+        self.first_half_sent = threading.Event()
+        self.slow_asked = 0
+        self.port = 0
+        self.server: asyncio.Server | None = None
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            selector = (await reader.readline()).rstrip(b"\r\n")
+            if selector == b"slow":
+                self.slow_asked += 1
+                if self.slow_asked == 1:
+                    writer.write(self.SLOW[: 64 * 1024])
+                    await writer.drain()
+                    self.first_half_sent.set()
+                    with contextlib.suppress(TimeoutError):  # the worker dies meanwhile
+                        await asyncio.wait_for(self.release.wait(), 60)
+                    return
+                writer.write(self.SLOW)
+            else:
+                writer.write(b"item " + selector + b"\n")
+            await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    async def start(self) -> None:
+        self.release = asyncio.Event()
+        self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        self.release.set()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+
+def test_names_are_decided_before_scheduling_and_a_rerun_replaces_its_own_files(
+    gopher: str, tmp_path: Path
+) -> None:
+    """A retried partition (run twice here, after a killed attempt left a partial file and
+    a file it finished) writes the same names again: one file per URL, nothing else."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.csv").write_text("not ours\n")  # a file already there is never replaced
+    urls = [f"{gopher}/0/a.txt"] * 3 + [f"{gopher}/0/a.csv", "gopher://h:99999/"]
+    parts = odask.assign_names(odask.partition_by_host(urls), str(out))
+    names = {index: name for part in parts for index, _, name in part}
+    assert names == {0: "a.txt", 1: "a.1.txt", 2: "a.2.txt", 3: "a.1.csv", 4: None}
+    # what a worker killed mid-partition leaves: one file finished, one half written
+    (out / "a.txt").write_text("line one\n")
+    (out / ".a.1.txt.fixed.part").write_text("line")
+    runs = []
+    for _attempt in range(2):
+        rows = [
+            row
+            for part in parts
+            for row in odask._run_partition(
+                part, options=odask.Options(), concurrency=4, per_host=2, output=str(out)
+            )
+        ]
+        runs.append(sorted((r["index"], r["path"]) for r in rows))
+    assert runs[0] == runs[1]
+    listed = {Path(p).name for _, p in runs[0] if p}
+    assert sorted(p.name for p in out.iterdir()) == sorted(listed | {"a.csv"})
+    assert (out / "a.txt").read_bytes() == (out / "a.2.txt").read_bytes() != b"line one\n"
+    assert (out / "a.csv").read_text() == "not ours\n"
+
+
+def test_a_killed_worker_leaves_no_orphan(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> None:
+    """A worker killed (SIGKILL) in the middle of a partition: Dask retries the task on the
+    restarted worker, and the folder holds exactly the manifest's files."""
+    import os
+    import signal
+    import time
+
+    server = Stalling()
+    asyncio.run_coroutine_threadsafe(server.start(), loop).result(10)
+    urls = [f"gopher://127.0.0.1:{server.port}/9/item{i}" for i in range(12)]
+    urls.insert(6, f"gopher://127.0.0.1:{server.port}/9slow")
+    out = tmp_path / "out"
+    with (
+        # its own cluster (the module's keeps its workers); ":0": the module's holds 8787
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as local,
+        distributed.Client(local, set_as_default=False) as client,
+    ):
+        pids = list(client.run(os.getpid).values())
+        future = client.compute(odask.fetch(urls, output=out, concurrency=1))
+        assert server.first_half_sent.wait(60)
+        deadline = time.monotonic() + 10
+        while not list(out.glob(".*.part")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        rows = future.result(timeout=120)
+    assert server.slow_asked == 2  # the task ran again
+    assert sorted(r["index"] for r in rows) == list(range(13))
+    assert all(r["ok"] for r in rows), rows
+    listed = sorted(Path(r["path"]).name for r in rows)
+    assert sorted(p.name for p in out.iterdir()) == listed  # no orphan, no .part
+    slow = next(r["path"] for r in rows if r["url"].endswith("slow"))
+    assert Path(slow).read_bytes() == Stalling.SLOW
+    asyncio.run_coroutine_threadsafe(server.close(), loop).result(10)
+
+
+def test_a_relative_output_dir_is_the_callers(
+    cluster: Any, gopher: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers were started in another working directory: "out" is the caller's."""
+    monkeypatch.chdir(tmp_path)
+    rows = odask.fetch([f"{gopher}/0/a.txt"], output="out").compute()
+    assert rows[0]["ok"] and rows[0]["path"] == str(tmp_path / "out" / "a.txt")
+    assert (tmp_path / "out" / "a.txt").read_bytes() == b"line one\r\nline two\r\n"
+
+
+def test_a_relative_output_dir_is_refused_for_a_remote_scheduler() -> None:
+    from omniurl.resolvers.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as info:
+        list(
+            odask.run_cli(
+                ["gopher://h.example/0/a"], odask.Options(), scheduler="tcp://127.0.0.1:9",
+                concurrency=1, per_host=1, output_dir="out",
+            )
+        )  # fmt: skip
+    assert info.value.component == "output" and "fsspec URL" in str(info.value)

@@ -365,7 +365,7 @@ def test_help_and_errors_show_the_plugins_options(
         cli.build_parser().parse_args(["get", "--no-such-option", "gopher://h/"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert "unrecognized arguments: --no-such-option" in err
+    assert "--no-such-option is not an option of omniurl get" in err
     with pytest.raises(SystemExit) as exc:
         # the usage of an error is complete too
         cli.build_parser().parse_args(["get", "--parallel-max", "many", "gopher://h/"])

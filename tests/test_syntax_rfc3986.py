@@ -117,7 +117,6 @@ def test_zone_id_is_parsed_and_used_for_the_socket_only() -> None:
     ("text", "offset", "words"),
     [
         ("http://[fe80::1%lo]/", 15, "'%25'"),
-        ("http://[2001:db8::1%25lo]/", 19, "link-local"),
         ("http://[fe80::1%25]/", 18, "zone id"),
         ("http://[fe80::1%25a b]/", 18, "zone id"),
     ],

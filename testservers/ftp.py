@@ -25,8 +25,11 @@ async def start_ftp(
     break_retr_after: int | None = None,
     block_size: int = 256 * 1024,
     tls: ssl.SSLContext | None = None,
+    max_connections: int | None = None,
 ) -> RunningServer:
-    """Serve ``root`` over FTP; ``info["commands"]`` is the recorded command list."""
+    """Serve ``root`` over FTP; ``info["commands"]`` is the recorded command list.  With
+    ``max_connections``, a client past that many at once is answered 421 (as vsftpd's
+    ``max_clients``/``max_per_ip``)."""
     from .ftp_server import start_ftp as start_server
 
     return await start_server(
@@ -37,6 +40,7 @@ async def start_ftp(
         break_retr_after=break_retr_after,
         block_size=block_size,
         tls=tls,
+        max_connections=max_connections,
     )
 
 

@@ -247,6 +247,7 @@ async def start_ftp(
     break_retr_after: int | None = None,
     block_size: int = 256 * 1024,
     tls: ssl.SSLContext | None = None,
+    max_connections: int | None = None,
 ) -> RunningServer:
     """Serve ``root`` over FTP; ``info["commands"]`` is the recorded command list.  With
     ``tls`` (a server SSLContext): implicit FTPS (``ftps:``), the control connection and
@@ -258,6 +259,7 @@ async def start_ftp(
         idle_timeout=60,
         socket_timeout=30,
         ssl=tls,
+        maximum_connections=max_connections,
     )
     await server.start(host, port)
     bound_port = server.server.sockets[0].getsockname()[1]

@@ -117,6 +117,13 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
     )
     g.add_argument("--no-follow", action="store_true", help="do not follow redirects")
     g.add_argument(
+        "--max-redirs",
+        type=int,
+        metavar="N",
+        help="follow at most N redirects or referrals (curl's; default 10, 5 with --strict; "
+        "-1: the policy's default)",
+    )
+    g.add_argument(
         "-x",
         "--proxy",
         metavar="URL",
@@ -139,7 +146,7 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
         metavar="LIST",
         help="hosts or domains (comma-separated; '*' for all) reached without the proxy",
     )
-    g.add_argument("--insecure", action="store_true", help="do not verify TLS certificates")
+    g.add_argument("-k", "--insecure", action="store_true", help="do not verify TLS certificates")
     g.add_argument(
         "--proxy-env",
         action="store_true",
@@ -360,6 +367,9 @@ def options_from_args(args: argparse.Namespace) -> Options:
     policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
     # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
     policy = policy.allowing_mail_headers(getattr(args, "allow_header", None) or ())
+    max_redirs = getattr(args, "max_redirs", None)
+    if max_redirs is not None and max_redirs >= 0:
+        policy = policy.with_(max_redirects=max_redirs)
     extra: dict[str, Any] = {}
     classes = getattr(args, "resolver_classes", None)
     for cls in registry.all_classes() if classes is None else classes:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -53,6 +54,22 @@ def url_source(urls: Iterable[str], input_files: Iterable[str]) -> Iterator[str]
             ) from None
         with handle:
             yield from read_url_lines(handle)
+
+
+def as_typed(urls: Iterable[str], syntax: str, *, strict: bool) -> Iterator[str]:
+    """Each URL as ``get`` reads a typed one (:func:`.text.parse_typed`: a raw space or a
+    stray ``%`` encoded as a browser does, with a note; not with ``--strict``), so the
+    manifest names the URL actually fetched.  Others pass as they are (a URL parses once
+    more only when it has a space or a stray ``%``)."""
+    from omniurl.schemes.errors import URLError
+
+    from .text import browser_form, parse_typed
+
+    for text in urls:
+        if not strict and browser_form(text) is not None:
+            with contextlib.suppress(URLError):
+                text = str(parse_typed(text, syntax))
+        yield text
 
 
 def count_urls(urls: Iterable[str], input_files: Iterable[str]) -> int | None:
@@ -175,7 +192,10 @@ async def run_batch(
             rows.write(result)
             if not result.ok and not quiet:
                 _clear(err, show_progress)
-                err.write(f"omniurl: {result.url}: {result.error_message}\n")
+                message = result.error_message or ""
+                # Most messages name their URL already: never "URL: URL: …".
+                named = message if result.url in message else f"{result.url}: {message}"
+                err.write(f"omniurl: {named}\n")
             now = time.monotonic()
             if show_progress and now - last_draw > 0.1:
                 last_draw = now
@@ -247,8 +267,6 @@ def batch_usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with a batch's options (a usage error, exit 2), or None."""
     if not args.urls and not args.input:
         return "get needs a URL (or -i FILE with one URL a line)"
-    if args.output is not None:
-        return "-o names one file: with several URLs use --output-dir DIR (or -O)"
     nowhere = args.output_dir is None and not args.remote_name and args.manifest is None
     if args.parallel and nowhere:
         return (
@@ -279,7 +297,7 @@ def to_stdout(args: argparse.Namespace) -> bool:
 async def run_from_args(args: argparse.Namespace, options: Options) -> int:
     """``omniurl get`` of a batch (see :func:`is_batch`), with its documented exit status."""
     folder = args.output_dir if args.output_dir is not None else "." if args.remote_name else None
-    urls = url_source(args.urls, args.input)
+    urls = as_typed(url_source(args.urls, args.input), options.syntax, strict=args.strict)
     silent = bool(getattr(args, "silent", False))
     show = sys.stderr.isatty() and not silent
     scheduler = getattr(args, "dask", None)
@@ -319,6 +337,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
 __all__ = [
     "Manifest",
     "Tally",
+    "as_typed",
     "batch_usage_error",
     "count_urls",
     "is_batch",

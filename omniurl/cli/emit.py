@@ -11,7 +11,7 @@ from typing import Any
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.secrets import mask_passwords
 
-from .status import exit_status
+from .status import EXIT_HTTP_FAIL, exit_status
 
 
 def print_json(obj: Any) -> None:
@@ -36,9 +36,18 @@ def terminal_safe(text: str, keep: str = "\t") -> str:
 
 
 def report(args: argparse.Namespace, exc: OmniurlError) -> int:
+    status = exit_status(exc)
+    http_status = getattr(exc, "status", None)
+    if getattr(args, "fail", False) and isinstance(http_status, int) and http_status >= 400:
+        status = EXIT_HTTP_FAIL
+    transfer = getattr(args, "transfer", None)
+    if transfer is not None:  # what -w reports
+        transfer.errormsg = str(exc)
+        if isinstance(http_status, int):
+            transfer.http_code = http_status
     if getattr(args, "json", False):
         print_json(error_json(exc))
     elif not getattr(args, "silent", False) or getattr(args, "show_error", False):
         # -s hides the error line (the exit status still tells), -S shows it again (curl).
         sys.stderr.write(f"omniurl: {terminal_safe(mask_passwords(str(exc)))}\n")
-    return exit_status(exc)
+    return status

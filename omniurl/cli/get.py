@@ -13,7 +13,7 @@ from omniurl.schemes.errors import OmniurlError
 from .arguments import options_from_args
 from .emit import print_json, report
 from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
-from .text import parse_given
+from .text import parse_typed
 
 if TYPE_CHECKING:
     from omniurl.partial import Kept, Partial
@@ -50,19 +50,35 @@ def cmd_get(args: argparse.Namespace) -> int:
     from .batch import batch_usage_error, is_batch, run_from_args, to_stdout
     from .signals import run_command
 
+    if args.remote_name_all and not args.outputs:
+        args.remote_name = True
     batch = is_batch(args)
-    if batch:
-        problem = batch_usage_error(args)
-        if problem is not None:
-            sys.stderr.write(f"omniurl: {problem}\n")
-            return EXIT_REFUSED
-    options = options_from_args(args)
+    paired = batch and paired_outputs(args)
+    if paired:
+        problem = (
+            "-Z with per-URL -o/-O: the pairs run one after the other; drop -Z, or save "
+            "every URL with --output-dir DIR or --remote-name-all"
+            if args.parallel
+            else None
+        )
+    else:
+        problem = batch_usage_error(args) if batch else None
+    if problem is not None:
+        sys.stderr.write(f"omniurl: {problem}\n")
+        return EXIT_REFUSED
+    try:
+        check_output_dir(args)
+        options = options_from_args(args)
+        if args.write_out is not None:
+            args.write_out = _read_format(args.write_out)
+    except OmniurlError as exc:
+        return report(args, exc)
     try:
         if not batch:
             args.url = args.urls[0]
-            return run_command(_get(args, options))
-        if to_stdout(args):
-            return run_command(_get_each(args, options))
+            return run_command(_transfer(args, options))
+        if paired or to_stdout(args):
+            return run_command(_get_each(args, options, paired=paired))
         return run_command(run_from_args(args, options))
     except KeyboardInterrupt:
         sys.stderr.write("omniurl: interrupted\n")
@@ -71,18 +87,114 @@ def cmd_get(args: argparse.Namespace) -> int:
         return report(args, exc)
 
 
-async def _get_each(args: argparse.Namespace, options: Options) -> int:
-    """Several URLs to standard output, one after the other (curl's way): every URL is
-    tried; the status is that of the first failure."""
+def paired_outputs(args: argparse.Namespace) -> bool:
+    """Whether a batch's ``-o``/``-O`` go with its URLs one by one, as curl's: several of
+    them, or an ``-o FILE`` (a single ``-O`` saves every URL, as ``--remote-name-all``)."""
+    outputs = args.outputs
+    return len(outputs) > 1 or (len(outputs) == 1 and outputs[0] is not None)
+
+
+def check_output_dir(args: argparse.Namespace) -> None:
+    """``--output-dir DIR`` must exist before anything is fetched (``--create-dirs`` makes
+    it); an fsspec URL (``s3://…``, with ``--dask``) is the cluster's to check."""
+    from pathlib import Path
+
+    from omniurl.resolvers.errors import ConfigurationError
+
+    folder = args.output_dir
+    if folder is None or "://" in folder or Path(folder).is_dir():
+        return
+    if args.create_dirs:
+        try:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigurationError(
+                f"--output-dir {folder}: cannot create it: {exc.strerror or exc}",
+                component="output",
+            ) from None
+        return
+    raise ConfigurationError(
+        f"--output-dir {folder}: no such folder (--create-dirs creates it)", component="output"
+    )
+
+
+def _read_format(given: str) -> str:
+    from omniurl.resolvers.errors import ConfigurationError
+
+    from .writeout import read_format
+
+    try:
+        return read_format(given)
+    except OSError as exc:
+        raise ConfigurationError(
+            f"-w {given}: cannot read it: {exc.strerror or exc}", component="write-out"
+        ) from None
+
+
+async def _transfer(args: argparse.Namespace, options: Options) -> int:
+    """One URL (``_get``), then ``-w``'s report of it."""
+    import time
+
+    from .writeout import Transfer, write_out
+
+    args.transfer = transfer = Transfer(url=args.url)
+    started = time.monotonic()
+    status = await _get(args, options)
+    if args.write_out is not None:
+        transfer.seconds = time.monotonic() - started
+        transfer.exitcode = status
+        write_out(args.write_out, transfer, stdout=sys.stdout, stderr=sys.stderr)
+    return status
+
+
+def _assign_output(args: argparse.Namespace, given: str | None, *, remote: bool) -> None:
+    """A paired batch: the ``-o FILE`` (``given``) or ``-O`` (``remote``) of this URL, in
+    ``--output-dir`` when one is given, or standard output (neither)."""
+    import os
+
+    if given is not None and given != "-" and args.output_dir and not os.path.isabs(given):
+        given = os.path.join(args.output_dir, given)
+    args.output = given
+    args.remote_name = remote
+
+
+async def _get_each(args: argparse.Namespace, options: Options, *, paired: bool = False) -> int:
+    """Several URLs one after the other (curl's way): each to standard output, or with
+    ``paired`` to the ``-o``/``-O`` given for it in order (the URLs after the last one: to
+    standard output, or saved with ``--remote-name-all``).  Every URL is tried; the status
+    is that of the first failure; the counts go to stderr at the end, as a batch's."""
+    import time
+
     from .batch import url_source
 
+    outputs = list(args.outputs)
     status = EXIT_OK
-    for text in url_source(args.urls, args.input):
+    done = failed = 0
+    started = time.monotonic()
+    for index, text in enumerate(url_source(args.urls, args.input)):
         args.url = text
-        result = await _get(args, options)
-        if result != EXIT_OK and status == EXIT_OK:
-            status = result
+        if paired and index < len(outputs):
+            _assign_output(args, outputs[index], remote=outputs[index] is None)
+        elif paired:  # past the last -o/-O: standard output, or saved (--remote-name-all)
+            _assign_output(args, None, remote=args.remote_name_all)
+        result = await _transfer(args, options)
+        done += 1
+        if result != EXIT_OK:
+            failed += 1
+            if status == EXIT_OK:
+                status = result
+    if not args.silent:
+        sys.stderr.write(
+            f"omniurl: {done} URLs: {done - failed} ok, {failed} failed in "
+            f"{time.monotonic() - started:.1f} s\n"
+        )
     return status
+
+
+def _head_text(lines: list[str] | tuple[str, ...]) -> str:
+    from omniurl.cli.emit import terminal_safe
+
+    return "".join(terminal_safe(line) + "\r\n" for line in lines) + "\r\n"
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
@@ -93,7 +205,11 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
 
     resume: tuple[Partial, Kept] | None = None
     try:
-        url = parse_given(args.url, options.syntax)
+        url = parse_typed(args.url, options.syntax, strict=args.strict)
+        if str(url) != args.url:  # read as a browser would: -v, --json, -w name it
+            args.url = str(url)
+            if getattr(args, "transfer", None) is not None:
+                args.transfer.url = args.url
         if url.scheme in ("http", "https") and getattr(url, "user", None) is not None:
             sys.stderr.write(
                 "omniurl: warning: a user name and password in an http URL are deprecated "
@@ -116,7 +232,13 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             resume = (resume[0], Kept(0, None, None))
             resource = await resolve(url, options.with_(resume_from=0, resume_validator=None))
     except OmniurlError as exc:
+        replies = getattr(exc, "replies", None)
+        if getattr(args, "head", False) and replies:
+            # -I of a 404 or a 401: what the server said, as for any other status.
+            sys.stdout.write(_head_text(replies))
+            sys.stdout.flush()
         return report(args, exc)
+    _note_transfer(args, resource)
     if getattr(args, "head", False):
         async with resource:
             sys.stdout.write(head_lines(resource))
@@ -142,10 +264,25 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             else:
                 await write_content(args, resource, resume=resume)
         except OmniurlError as exc:
+            _note_transfer(args, resource)
             return report(args, exc)
+    _note_transfer(args, resource)
     if args.json:
         print_json(resource.describe())
     return EXIT_OK
+
+
+def _note_transfer(args: argparse.Namespace, resource: Resource) -> None:
+    """What ``-w`` reports of this transfer so far (the URL redirects led to, the status,
+    the bytes)."""
+    transfer = getattr(args, "transfer", None)
+    if transfer is None:
+        return
+    transfer.url = str(resource.url)
+    status = resource.metadata.get("status")
+    transfer.http_code = status if isinstance(status, int) else None
+    written = resource.metadata.get("bytes")
+    transfer.size = written if isinstance(written, int) else resource.bytes_read
 
 
 def _gopher_text(resource: Resource) -> bool:
@@ -157,8 +294,6 @@ def _gopher_text(resource: Resource) -> bool:
 def head_lines(resource: Resource) -> str:
     """``-I``: an HTTP response's status line and header fields as received (CRLF, a blank
     line after them, as curl prints them); for FTP, SIZE and MDTM as header fields."""
-    from omniurl.cli.emit import terminal_safe
-
     if resource.url.scheme in ("http", "https"):
         lines = list(resource.replies)
     else:
@@ -168,7 +303,7 @@ def head_lines(resource: Resource) -> str:
         if resource.metadata.get("size") is not None:
             lines.append(f"Content-Length: {resource.metadata['size']}")
         lines.append("Accept-ranges: bytes")
-    return "".join(terminal_safe(line) + "\r\n" for line in lines) + "\r\n"
+    return _head_text(lines)
 
 
 def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | None:

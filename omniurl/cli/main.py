@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Sequence
 
@@ -9,7 +10,7 @@ from omniurl.schemes.errors import OmniurlError
 
 from .get import cmd_get
 from .parser import build_parser
-from .status import EXIT_OK
+from .status import EXIT_WRITE
 
 UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
 
@@ -36,7 +37,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except BrokenPipeError:
-        return EXIT_OK
+        # The reader went away (| head): curl's write error, 23.  Standard output is
+        # pointed at /dev/null so that the interpreter's last flush raises nothing more.
+        import os
+
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_WRITE
     except OmniurlError as exc:  # a bad option value found while building the options
         from .status import exit_status
 

@@ -52,12 +52,14 @@ def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
         from omniurl.batch import output_name
         from omniurl.schemes import parse
 
+        # (--output-dir: -O paired with one URL of several, as curl's.)
+        folder = Path(getattr(args, "output_dir", None) or "")
         if getattr(args, "remote_header_name", False):
             named = header_name(resource)
             if named is not None:
-                return Path(named)
+                return folder / named
         given = resource.chain[0] if resource.chain else str(resource.url)
-        return Path(output_name(parse(given)))
+        return folder / output_name(parse(given))
     return None
 
 
@@ -185,6 +187,8 @@ async def write_content(
 
     folder = path.parent if str(path.parent) else Path(".")
     try:
+        if getattr(args, "create_dirs", False):
+            folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
     except OSError as exc:
         raise _output_failed(path, exc) from None

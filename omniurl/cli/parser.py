@@ -46,6 +46,7 @@ class _Parser(argparse.ArgumentParser):
         *args: Any,
         stages: Sequence[Callable[[argparse.ArgumentParser], None]] = (),
         wants_more: Callable[[argparse.Namespace], bool] | None = None,
+        intermixed: str | None = None,
         **kwargs: Any,
     ) -> None:
         # No prefix matching of long options: "--proxy URL" must never be read as another
@@ -55,6 +56,7 @@ class _Parser(argparse.ArgumentParser):
         self._stages = list(stages)
         self._started = False
         self._wants_more = wants_more
+        self._intermixed = intermixed
 
     def _run_stages(self, *, every: bool) -> None:
         while self._stages and (every or not self._started):
@@ -67,11 +69,36 @@ class _Parser(argparse.ArgumentParser):
         self._run_stages(every=namespace is not None)
         if self._stages:
             args = sys.argv[1:] if args is None else list(args)
-            parsed, extras = super().parse_known_args(args, None)
+            parsed, extras = self._absorb(*super().parse_known_args(args, None))
             if not extras and not (self._wants_more and self._wants_more(parsed)):
                 return parsed, extras
             self._run_stages(every=True)
-        return super().parse_known_args(args, namespace)
+        parsed, extras = self._absorb(*super().parse_known_args(args, namespace))
+        if self._intermixed and extras:
+            self._unknown_option(extras)
+        return parsed, extras
+
+    def _absorb(self, parsed: Any, extras: list[str]) -> tuple[Any, list[str]]:
+        """Options anywhere, as curl takes them (``get URL1 -s URL2``): argparse fills a
+        ``nargs="*"`` positional from one run of arguments only and leaves the URLs after an
+        option as extras; those are the positional's too, in the order given."""
+        if not self._intermixed:
+            return parsed, extras
+        positional = [a for a in extras if not a.startswith("-") or a == "-"]
+        if positional:
+            setattr(parsed, self._intermixed, [*getattr(parsed, self._intermixed), *positional])
+            extras = [a for a in extras if a.startswith("-") and a != "-"]
+        return parsed, extras
+
+    def _unknown_option(self, extras: list[str]) -> None:
+        """One line for an option ``get`` does not know (often one of curl's), not the
+        top-level usage: exit 2."""
+        option = extras[0].partition("=")[0]
+        sys.stderr.write(
+            f"omniurl: {option} is not an option of {self.prog} (curl's options that omniurl "
+            f"takes are listed in {self.prog} --help)\n"
+        )
+        sys.exit(2)
 
     def format_usage(self) -> str:
         self._run_stages(every=True)
@@ -80,6 +107,26 @@ class _Parser(argparse.ArgumentParser):
     def format_help(self) -> str:
         self._run_stages(every=True)
         return super().format_help()
+
+
+class _PairedOutput(argparse.Action):
+    """``-o FILE`` and ``-O`` in the order given (``args.outputs``: FILE, or None for
+    ``-O``), paired with the URLs in order as curl does; ``args.output`` and
+    ``args.remote_name`` keep the first of them for the one-URL case."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = values if isinstance(values, str) else None
+        outputs = [*(getattr(namespace, "outputs", None) or ()), given]
+        namespace.outputs = outputs
+        first = outputs[0]
+        namespace.output = first
+        namespace.remote_name = first is None
 
 
 def _offset(text: str) -> str:
@@ -272,14 +319,63 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         stages=resolve_stages,
         wants_more=names_other_scheme,
+        intermixed="urls",
     )
     p.add_argument(
-        "urls", nargs="*", metavar="URL", help="one URL, or several (a batch; see -i and -Z)"
+        "urls",
+        nargs="*",
+        metavar="URL",
+        help="one URL, or several (a batch; see -i and -Z); options may come before, between "
+        "or after the URLs",
     )
-    out = p.add_mutually_exclusive_group()
-    out.add_argument("-o", "--output", metavar="FILE", help="write the content to FILE")
-    out.add_argument(
-        "-O", "--remote-name", action="store_true", help="write to a file named like the URL's"
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        action=_PairedOutput,
+        help="write the content to FILE ('-': standard output); with several URLs, each -o "
+        "or -O goes with the next URL in order, as curl's (-o a URL1 -o b URL2)",
+    )
+    p.add_argument(
+        "-O",
+        "--remote-name",
+        nargs=0,
+        action=_PairedOutput,
+        help="write to a file named like the URL's; -O URL1 -O URL2 pairs as curl's; a single "
+        "-O with several URLs (or -i) saves every one, as --remote-name-all",
+    )
+    p.add_argument(
+        "--remote-name-all",
+        action="store_true",
+        help="every URL without its own -o/-O is saved under its URL's name",
+    )
+    p.add_argument(
+        "--create-dirs",
+        action="store_true",
+        help="create the folders -o FILE or --output-dir DIR name (by default a missing "
+        "folder is an error before anything is fetched)",
+    )
+    p.add_argument(
+        "-L",
+        "--location",
+        action="store_true",
+        help="accepted for curl's habit: redirects are followed by default (--no-follow "
+        "turns that off; --max-redirs bounds them)",
+    )
+    p.add_argument(
+        "-f",
+        "--fail",
+        action="store_true",
+        help="an HTTP error status (400 and above) exits 22, as curl's -f (otherwise 5, or 7 "
+        "for 401/407); no body is ever written for one",
+    )
+    p.add_argument(
+        "-w",
+        "--write-out",
+        metavar="FORMAT",
+        help="after each transfer print FORMAT with curl's variables %%{http_code}, "
+        "%%{size_download}, %%{time_total}, %%{url_effective}, %%{exitcode}, %%{errormsg}; "
+        "\\n and \\t escapes; %%{stderr} / %%{stdout} switch the stream; @FILE reads it",
     )
     p.add_argument(
         "-J",
@@ -323,7 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_batch_arguments(p)
-    p.set_defaults(func=cmd_get)
+    p.set_defaults(func=cmd_get, outputs=[], remote_name=False)
 
     servers = dict(
         sorted(

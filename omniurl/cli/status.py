@@ -14,6 +14,8 @@ EXIT_TRANSPORT = 4  # could not connect, timed out, connection closed early
 EXIT_REPLY = 5  # the server refused (not found, HTTP error status, Gopher error item)
 EXIT_PROTOCOL = 6  # the server broke the protocol or a limit
 EXIT_AUTH = 7  # credentials missing or refused
+EXIT_HTTP_FAIL = 22  # -f/--fail and an HTTP status of 400 or above (curl's 22)
+EXIT_WRITE = 23  # the output's reader went away (| head): curl's write error
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUS_HELP = """\
@@ -27,6 +29,8 @@ exit status:
   5  the server refused: not found, HTTP error status, Gopher error item
   6  the server broke the protocol (or exceeded a size limit, or redirected in a loop)
   7  credentials missing or refused
+ 22  with -f/--fail: the HTTP server answered 400 or above (as curl)
+ 23  the output could not be written: its reader went away (| head), as curl
 130  interrupted (Ctrl-C); 143 / 129: ended by SIGTERM / SIGHUP (temporary files
      removed, the old file kept, a batch's manifest complete so far)
 """

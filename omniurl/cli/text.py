@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from omniurl import schemes
 from omniurl.schemes.errors import URLError
+from omniurl.schemes.secrets import mask_passwords
 
 from .emit import error_json, print_json
 from .status import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
@@ -127,6 +129,42 @@ def parse_given(text: str, syntax: str = "rfc3986") -> schemes.URL:
                 offset=0,
             )
     return schemes.parse(text, syntax=syntax)
+
+
+#: A '%' that starts no escape (RFC 3986 §2.1: pct-encoded = "%" HEXDIG HEXDIG).
+_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def browser_form(text: str) -> str | None:
+    """``text`` as a browser sends what was typed (WHATWG URL: a space in a path or query
+    is percent-encoded, a ``%`` that starts no escape is kept as ``%25``); None when
+    ``text`` has neither."""
+    if " " not in text and "%" not in text:
+        return None
+    fixed = _STRAY_PERCENT.sub("%25", text).replace(" ", "%20")
+    return fixed if fixed != text else None
+
+
+def parse_typed(text: str, syntax: str = "rfc3986", *, strict: bool = False) -> schemes.URL:
+    """:func:`parse_given`, accepting a raw space or a stray ``%`` as curl, wget and the
+    browsers do (unless ``strict``): the URL is read in :func:`browser_form`, with a
+    one-line note on stderr naming the URL actually used.  A URL still invalid that way
+    gets the error of the text as given."""
+    try:
+        return parse_given(text, syntax)
+    except schemes.URLError as given:
+        fixed = None if strict else browser_form(text)
+        if fixed is None:
+            raise
+        try:
+            url = parse_given(fixed, syntax)
+        except schemes.URLError:
+            raise given from None
+    sys.stderr.write(
+        f"omniurl: note: the URL has a raw space or a '%' that starts no escape; using "
+        f"{mask_passwords(str(url))} (as a browser does; --strict refuses it)\n"
+    )
+    return url
 
 
 #: Schemes written without "//" (news:, mailto:…): never mistaken for a host.

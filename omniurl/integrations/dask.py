@@ -9,10 +9,16 @@ URLs) and yields the batch's result records (:meth:`omniurl.batch.FetchResult.to
 ``--manifest`` row), so the Dask job and ``omniurl get -i urls.txt`` describe a URL the
 same way.
 
-Content goes to a local (or shared) directory — collision-free names, never replacing a file,
-as the single-machine batch does — or to any fsspec target (``s3://bucket/dir``): each
-partition writes to a temporary directory and puts the finished files there.  The manifest
-goes to Parquet with :data:`MANIFEST_SCHEMA` (pyarrow), one row per URL.
+Content goes to a local (or shared) directory or to any fsspec target (``s3://bucket/dir``;
+each partition writes to a temporary directory and puts the finished files there).  Each
+URL's file name is decided on the client *before* scheduling (:func:`assign_names`: the
+URL's name, collision-free in input order and beside the files already there, as the
+single-machine batch names them), and each file is written atomically under it (one
+temporary name, renamed over the name): a task that Dask retries after its worker died
+replaces its own files, so the manifest and the folder agree, with no orphans and no
+``a.1.txt`` beside an ``a.txt`` nobody lists.  A relative local path is the caller's (made
+absolute on the client): a worker's working directory is not.  The manifest goes to Parquet
+with :data:`MANIFEST_SCHEMA` (pyarrow), one row per URL.
 
 Workers find omniurl's plugins (the ``omniurl.schemes`` and ``omniurl.resolvers`` entry
 points) as the client does: the registries load them on the first URL a worker sees.
@@ -33,12 +39,22 @@ import dask
 import dask.bag as db
 import pyarrow as pa
 
-from omniurl.batch import FetchResult, host_key
+from omniurl.batch import FetchResult, _names_in_input_order, host_key, output_name
 from omniurl.resolvers.options import Options
 from omniurl.schemes import URLError, parse
 from omniurl.schemes.errors import OmniurlError
 
-__all__ = ["MANIFEST_SCHEMA", "fetch", "partition_by_host", "to_frame", "write_manifest"]
+__all__ = [
+    "MANIFEST_SCHEMA",
+    "assign_names",
+    "fetch",
+    "partition_by_host",
+    "to_frame",
+    "write_manifest",
+]
+
+#: ``(input index, URL text, file name or None)``: one URL of a partition, its file named.
+Item = tuple[int, str, str | None]
 
 #: The manifest's fixed schema: the keys of ``FetchResult.to_json`` (the ``--manifest`` row).
 MANIFEST_SCHEMA = pa.schema(
@@ -90,6 +106,62 @@ def partition_by_host(
     return [b for b in bins if b]
 
 
+def assign_names(
+    parts: list[list[tuple[int, str]]], output: str | None, options: Options | None = None
+) -> list[list[Item]]:
+    """Each URL's file name, decided before anything is scheduled: ``output_name`` of the
+    URL, made unique in input order (``a.txt``, ``a.1.txt``…) and beside the names already
+    in ``output`` (read once), so a retried task writes the same names again."""
+    options = options or Options()
+    taken = _existing_names(output) if output is not None else set()
+    by_index: dict[int, str | None] = {}
+    for index, text in sorted(pair for part in parts for pair in part):
+        name: str | None = None
+        if output is not None:
+            try:
+                name = _names_in_input_order(taken, output_name(parse(text, syntax=options.syntax)))
+            except (URLError, OmniurlError):
+                name = None  # the URL fails as its own row; it writes nothing
+        by_index[index] = name
+    return [[(index, text, by_index[index]) for index, text in part] for part in parts]
+
+
+def _existing_names(output: str) -> set[str]:
+    """The names already in the output folder (never replaced by the batch)."""
+    local, remote = _split_target(output)
+    if remote is None:
+        assert local is not None
+        try:
+            return set(os.listdir(local))
+        except FileNotFoundError:
+            return set()
+    import fsspec
+
+    fs, root = fsspec.core.url_to_fs(remote)
+    try:
+        return {Path(str(p)).name for p in fs.ls(root, detail=False)}
+    except FileNotFoundError:
+        return set()
+
+
+def _split_target(output: str) -> tuple[str | None, str | None]:
+    """(a local path, or None; an fsspec URL, or None)."""
+    if "://" not in output or output.startswith("file://"):
+        return (output[len("file://") :] if output.startswith("file://") else output), None
+    return None, output.rstrip("/")
+
+
+def _client_side(output: str | None) -> str | None:
+    """A relative local output path made absolute here, in the caller's working directory:
+    the workers' own (a ``dask worker`` started elsewhere) would scatter the files."""
+    if output is None:
+        return None
+    local, remote = _split_target(output)
+    if remote is None and local is not None:
+        return os.path.abspath(local)
+    return output
+
+
 def _portable(options: Options) -> Options:
     """Options a worker can receive: no callbacks (no terminal there), no live pools."""
     extra = {k: v for k, v in options.extra.items() if isinstance(v, (str, int, float, bool))}
@@ -97,7 +169,7 @@ def _portable(options: Options) -> Options:
 
 
 def _run_partition(
-    items: list[tuple[int, str]],
+    items: list[Item],
     *,
     options: Options,
     concurrency: int,
@@ -119,7 +191,7 @@ def _run_partition(
 
 
 async def _fetch(
-    items: list[tuple[int, str]],
+    items: list[Item],
     options: Options,
     concurrency: int,
     per_host: int,
@@ -127,14 +199,15 @@ async def _fetch(
 ) -> list[dict[str, Any]]:
     from omniurl.client import AsyncClient
 
-    indexes = [index for index, _ in items]
+    indexes = [index for index, _, _ in items]
     rows: list[dict[str, Any]] = []
     async with AsyncClient(options) as client:
         results = client.fetch_many(
-            [text for _, text in items],
+            [text for _, text, _ in items],
             concurrency=concurrency,
             per_host=per_host,
             output_dir=folder,
+            names=[name for _, _, name in items] if folder is not None else None,
         )
         async for result in results:
             row = FetchResult.to_json(result)
@@ -147,27 +220,24 @@ def _output_dirs(output: str | None) -> tuple[str | None, str | None]:
     """(the directory fetch_many writes to, the fsspec target to put files into or None)."""
     if output is None:
         return None, None
-    if "://" not in output or output.startswith("file://"):
-        path = output[len("file://") :] if output.startswith("file://") else output
-        os.makedirs(path, exist_ok=True)
-        return path, None
-    return tempfile.mkdtemp(prefix="omniurl-dask-"), output.rstrip("/")
+    local, remote = _split_target(output)
+    if remote is None:
+        assert local is not None
+        os.makedirs(local, exist_ok=True)
+        return local, None
+    return tempfile.mkdtemp(prefix="omniurl-dask-"), remote
 
 
 def _upload(row: dict[str, Any], local: str, remote: str) -> dict[str, Any]:
-    """Put a finished file into the fsspec target; the row's ``path`` names it there."""
+    """Put a finished file into the fsspec target under the name decided on the client
+    (:func:`assign_names`; a retry puts it again over its own); the row's ``path`` names it
+    there."""
     if not row.get("ok") or not row.get("path"):
         return row
     import fsspec
 
     fs, root = fsspec.core.url_to_fs(remote)
-    name = Path(row["path"]).name
-    target = f"{root}/{name}"
-    n = 0
-    while fs.exists(target):  # never replace a file (a.txt, a.1.txt…), as the batch does
-        n += 1
-        stem, dot, ext = name.rpartition(".")
-        target = f"{root}/{stem}.{n}.{ext}" if dot and stem else f"{root}/{name}.{n}"
+    target = f"{root}/{Path(row['path']).name}"
     fs.put_file(row["path"], target)
     return {**row, "path": fs.unstrip_protocol(target)}
 
@@ -191,8 +261,8 @@ def fetch(
     dataframe read back from it is returned (so nothing is fetched twice).
     """
     options = _portable(options or Options())
-    target = None if output is None else os.fspath(output)
-    parts = partition_by_host(urls, options, npartitions=npartitions)
+    target = _client_side(None if output is None else os.fspath(output))
+    parts = assign_names(partition_by_host(urls, options, npartitions=npartitions), target, options)
     bag = db.from_sequence(parts, npartitions=max(1, len(parts))).map_partitions(
         _flatten_and_run,
         options=options,
@@ -208,7 +278,7 @@ def fetch(
     return to_frame(bag) if as_frame else bag
 
 
-def _flatten_and_run(partitions: list[list[tuple[int, str]]], **kw: Any) -> list[dict[str, Any]]:
+def _flatten_and_run(partitions: list[list[Item]], **kw: Any) -> list[dict[str, Any]]:
     """A bag partition holds one host-group list (from_sequence): run it.  (``target`` is
     the output: dask's map_partitions keeps the name ``output`` for itself.)"""
     target = kw.pop("target")
@@ -249,8 +319,20 @@ def run_cli(
     input order, for the same manifest and summary the single-machine batch writes."""
     from distributed import Client, LocalCluster
 
+    local_cluster = scheduler.startswith("local:")
+    if output_dir is not None and not local_cluster:
+        local, _remote = _split_target(output_dir)
+        if local is not None and not os.path.isabs(local):
+            from omniurl.resolvers.errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"--output-dir {output_dir}: a relative path means nothing to the workers of "
+                f"{scheduler} (each has its own working directory): give an absolute path "
+                "they share, or an fsspec URL (s3://bucket/dir, file:///shared/dir)",
+                component="output",
+            )
     cluster = None
-    if scheduler.startswith("local:"):
+    if local_cluster:
         workers = int(scheduler.split(":", 1)[1] or "2")
         cluster = LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None

@@ -7,11 +7,26 @@ imports the module of live connections.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 #: The ``Options.extra`` key that carries an :class:`~resolvers.ftp.sessions.FTPSessions`.
 SESSIONS_KEY = "ftp_sessions"
 
-#: (host, port, user octets, password octets, cwd segments as octets, TLS mode): RFC 1738
-#: §3.2.5 — a kept connection is reused only in exactly the state a new one would reach.
-SessionKey = tuple[str, int, bytes, bytes, tuple[bytes, ...], str]
+
+class SessionKey(NamedTuple):
+    """RFC 1738 §3.2.5: a kept connection is reused only in exactly the state a new one would
+    reach — the same server, login, ``CWD`` sequence and TLS mode.  Built from the URL's typed
+    components (:func:`resolvers.ftp.planner.session_key`), never from wire bytes."""
+
+    host: str
+    port: int
+    #: The octets ``USER`` and ``PASS`` send (``b""``: a password asked for at run time).
+    user: bytes
+    password: bytes
+    #: Each ``CWD`` argument's octets, in order.
+    cwd: tuple[bytes, ...]
+    #: "", "implicit" or "explicit" (RFC 4217).
+    tls: str
+
 
 __all__ = ["SESSIONS_KEY", "SessionKey"]

@@ -118,26 +118,53 @@ def guess_type(name: str) -> str:
     return "I"
 
 
-def login_steps(url: FTPURL, options: Options) -> list[Step]:
-    """§3.2.1: USER, then PASS if the server asks (reply 331)."""
+@dataclass(frozen=True)
+class Login:
+    """§3.2.1's login: the user, the password (None: asked for when the server wants one)
+    and where the password comes from."""
+
+    user: str
     password: str | None
     source: PasswordSource
+
+
+def choose_login(url: FTPURL, options: Options) -> Login:
+    """The URL's user and password, else ``-u``, else the host's netrc login, else
+    ``anonymous`` with the e-mail address; a user without a password takes the netrc one
+    for the host (same user) or is asked."""
     netrc = options.credentials.get(url.hostname.lower())
     if url.user is None and options.user is not None:
-        user, password, source = options.user[0], options.user[1], "credentials"
-    elif url.user is None and netrc is not None:
+        return Login(options.user[0], options.user[1], "credentials")
+    if url.user is None and netrc is not None:
         # The machine's login from ~/.netrc or --netrc-file, as HTTP and curl use it: a
         # URL without a user is anonymous (§3.2.1) only when nothing is configured.
-        user, password, source = netrc[0], netrc[1], "credentials"
-    elif url.user is None:
-        user, password, source = "anonymous", options.email, "email"
-    else:
-        user, password, source = url.user, url.password, "url"
-        if password is None:
-            if netrc is not None and netrc[0] == user:
-                password, source = netrc[1], "credentials"
-            else:
-                source = "ask"
+        return Login(netrc[0], netrc[1], "credentials")
+    if url.user is None:
+        return Login("anonymous", options.email, "email")
+    if url.password is not None:
+        return Login(url.user, url.password, "url")
+    if netrc is not None and netrc[0] == url.user:
+        return Login(url.user, netrc[1], "credentials")
+    return Login(url.user, None, "ask")
+
+
+def session_key(ftp: FTPURL, login: Login, tls: str | None) -> SessionKey:
+    """§3.2.5's key from the URL's typed components: the server, the login, the ``CWD``
+    segments (as the octets each ``CWD`` sends) and the TLS mode."""
+    return SessionKey(
+        host=ftp.hostname,
+        port=ftp.effective_port or 21,
+        user=to_octets(login.user),
+        password=to_octets(login.password) if login.password is not None else b"",
+        cwd=tuple(to_octets(segment) for segment in ftp.cwd),
+        tls=tls or "",
+    )
+
+
+def login_steps(url: FTPURL, options: Options, login: Login | None = None) -> list[Step]:
+    """§3.2.1: USER, then PASS if the server asks (reply 331)."""
+    login = login or choose_login(url, options)
+    user, password, source = login.user, login.password, login.source
     steps = [
         Step.line(
             b"USER " + to_octets(user),
@@ -252,6 +279,41 @@ def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
     )
 
 
+def _retr_steps(
+    ftp: FTPURL, typecode: str | None, offset: int, name_values: list[WireValue], steps: list[Step]
+) -> str:
+    """A file's ``TYPE`` (§3.2.3: given, or guessed from the name) and, under ``-C``, its
+    ``SIZE`` step, appended to ``steps``; returns the transfer type."""
+    if not ftp.name:
+        raise PlanError(
+            f";type={typecode} names no file: the name after the last / is empty "
+            "(use ;type=d or drop the typecode to list the directory)",
+            component="name",
+        )
+    transfer_type = typecode.upper() if typecode else guess_type(ftp.name)
+    if offset > 0:
+        if typecode == "a":
+            raise ResumeUnsupported(
+                f"cannot resume {ftp} at byte {offset}: ;type=a rewrites line ends, so "
+                "a byte offset of the saved file is not one of the server's file (RFC "
+                "3659 §5); drop -C or use ;type=i",
+                component="typecode",
+            )
+        transfer_type = "I"  # a resumed transfer is byte for byte (resolvers.resume)
+    steps.append(
+        Step.line(
+            f"TYPE {transfer_type}",
+            role=FTPRole.TYPE,
+            detail=TransferType(guessed=typecode is None),
+        )
+    )
+    if offset > 0:
+        steps.append(
+            Step.line(b"SIZE " + to_octets(ftp.name), values=name_values, role=FTPRole.SIZE)
+        )
+    return transfer_type
+
+
 def plan_ftp(url: URL, options: Options) -> Plan:
     """The plan for an ``ftp:`` URL (pure)."""
     if not isinstance(url, FTPURL):
@@ -267,8 +329,10 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         proxy = _http_proxy(ftp, options)
         if proxy is not None:
             return _plan_through_http_proxy(ftp, options, proxy)
+    login = choose_login(ftp, options)
+    key = session_key(ftp, login, tls)
     steps = tls_steps(ftp.hostname, tls, before_login=True)
-    steps += login_steps(ftp, options)
+    steps += login_steps(ftp, options, login)
     steps += tls_steps(ftp.hostname, tls, before_login=False)
     for index, segment in enumerate(ftp.cwd):
         steps.append(
@@ -278,7 +342,6 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 role=FTPRole.CWD,
             )
         )
-    setup = len(steps)
     reuse = options.get(SESSIONS_KEY) is not None
     if reuse:
         # §3.2.5: with kept connections, login and CWDs are sent only on a new connection
@@ -287,7 +350,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     listing = typecode == "d" or (typecode is None and ftp.name == "")
     name_values = [WireValue("name", to_octets(ftp.name), CONTEXT)] if ftp.name else []
     if options.head and not listing:
-        return _head_plan(ftp, steps, setup, tls, reuse, name_values)
+        return _head_plan(ftp, steps, key, tls, name_values)
     offset = options.resume_from
     facts = listing and typecode != "d"
     if listing:
@@ -298,38 +361,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             # MLSD where FEAT lists MLST (RFC 3659), else LIST; NLST stays for ;type=d.
             steps.append(Step.line("FEAT", role=FTPRole.FEAT))
     else:
-        if not ftp.name:
-            raise PlanError(
-                f";type={typecode} names no file: the name after the last / is empty "
-                "(use ;type=d or drop the typecode to list the directory)",
-                component="name",
-            )
-        transfer_type = typecode.upper() if typecode else guess_type(ftp.name)
-        if offset > 0:
-            if typecode == "a":
-                raise ResumeUnsupported(
-                    f"cannot resume {url} at byte {offset}: ;type=a rewrites line ends, so "
-                    "a byte offset of the saved file is not one of the server's file (RFC "
-                    "3659 §5); drop -C or use ;type=i",
-                    component="typecode",
-                )
-            transfer_type = "I"  # a resumed transfer is byte for byte (resolvers.resume)
-        steps.append(
-            Step.line(
-                f"TYPE {transfer_type}",
-                role=FTPRole.TYPE,
-                detail=TransferType(guessed=typecode is None),
-            )
-        )
+        transfer_type = _retr_steps(ftp, typecode, offset, name_values, steps)
         command = b"RETR " + to_octets(ftp.name)
-        if offset > 0:
-            steps.append(
-                Step.line(
-                    b"SIZE " + to_octets(ftp.name),
-                    values=name_values,
-                    role=FTPRole.SIZE,
-                )
-            )
     epsv_when = EPSV_ON_BYTES_MISSING if offset > 0 and not listing else None
     steps.append(Step.line("EPSV", when=epsv_when, role=FTPRole.EPSV))
     steps.append(Step.line("PASV", when=PASV_ON_EPSV_REFUSED, role=FTPRole.PASV))
@@ -354,16 +387,6 @@ def plan_ftp(url: URL, options: Options) -> Plan:
         )
     )
     port = ftp.effective_port
-    user_step = next(s for s in steps if s.role is FTPRole.USER)
-    pass_step = next(s for s in steps if s.role is FTPRole.PASS)
-    key: SessionKey = (
-        ftp.hostname,
-        port or 21,
-        user_step.data[5:],
-        pass_step.data[5:],
-        tuple(s.data[4:] for s in steps[:setup] if s.role is FTPRole.CWD),
-        tls or "",
-    )
     return Plan(
         url=url,
         scheme=ftp.scheme,
@@ -386,12 +409,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
 
 
 def _head_plan(
-    ftp: FTPURL,
-    steps: list[Step],
-    setup: int,
-    tls: str | None,
-    reuse: bool,
-    values: list[WireValue],
+    ftp: FTPURL, steps: list[Step], key: SessionKey, tls: str | None, values: list[WireValue]
 ) -> Plan:
     """``-I``: the file's size and modification time, nothing transferred.  ``TYPE I``
     first, as curl sends it: RFC 3659 §4's SIZE counts octets in the current type, and
@@ -405,16 +423,6 @@ def _head_plan(
         Step.line(b"MDTM " + name, values=values, role=FTPRole.MDTM),
         Step.line("QUIT", role=FTPRole.QUIT),
     ]
-    user_step = next(s for s in steps if s.role is FTPRole.USER)
-    pass_step = next(s for s in steps if s.role is FTPRole.PASS)
-    key: SessionKey = (
-        ftp.hostname,
-        ftp.effective_port or 21,
-        user_step.data[5:],
-        pass_step.data[5:],
-        tuple(s.data[4:] for s in steps[:setup] if s.role is FTPRole.CWD),
-        tls or "",
-    )
     return Plan(
         url=ftp,
         scheme=ftp.scheme,
@@ -463,11 +471,14 @@ __all__ = [
     "MASK",
     "FTPDetails",
     "FTPRole",
+    "Login",
     "Password",
     "PasswordSource",
     "TransferType",
+    "choose_login",
     "guess_type",
     "login_steps",
     "plan_ftp",
+    "session_key",
     "tls_steps",
 ]

@@ -31,6 +31,7 @@ _REPLY_FIRST = re.compile(rb"^(\d{3})([ -])(.*)$")
 _EPSV = re.compile(r"\(([\x21-\x7e])\1\1(\d{1,5})\1\)")
 _PASV = re.compile(r"(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})")
 _SIZE = re.compile(r"\((\d+) bytes\)")
+_MDTM = re.compile(r"\b(\d{14})(?:\.\d+)?\b")
 
 
 @dataclass
@@ -124,6 +125,21 @@ def expected_bytes(announced: int | None, total: int | None, offset: int) -> set
     if announced is None:
         return None
     return {announced, announced - offset} if offset else {announced}
+
+
+def mdtm_time(reply: str) -> str | None:
+    """``213 YYYYMMDDHHMMSS[.sss]`` (RFC 3659 §3, UTC) as an HTTP-date (RFC 9110 §5.6.7)."""
+    import datetime
+    import email.utils
+
+    m = _MDTM.search(reply)
+    if m is None:
+        return None
+    try:
+        when = datetime.datetime.strptime(m.group(1), "%Y%m%d%H%M%S").replace(tzinfo=datetime.UTC)
+    except ValueError:
+        return None
+    return email.utils.format_datetime(when, usegmt=True)
 
 
 LoginStep = Literal["done", "password", "account", "refused"]
@@ -250,6 +266,7 @@ __all__ = [
     "epsv_port",
     "expected_bytes",
     "has_mlst",
+    "mdtm_time",
     "new_connection",
     "passive_needed",
     "password_due",

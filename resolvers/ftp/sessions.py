@@ -25,7 +25,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ..errors import ResolveError
-from ..plan import Step
 from .keys import SESSIONS_KEY, SessionKey
 
 if TYPE_CHECKING:
@@ -80,8 +79,9 @@ class FTPSessions:
             control = kept.pop()
             if not kept:
                 del self._idle[full]
-            if control.writer.is_closing() or control.reader.at_eof():
-                continue  # the server hung up meanwhile: not reusable
+            if control.idle_ended():
+                control.close()
+                continue  # the server hung up (or spoke) meanwhile: not reusable
             control.options = options
             control.replies = []
             self.reused += 1
@@ -127,8 +127,8 @@ class FTPSessions:
 async def _quit(control: Control) -> None:
     """The plan's final step, sent when a kept connection is let go (bounded, best effort)."""
     with contextlib.suppress(ResolveError):
-        await control.command(Step.line("QUIT"))
-    await control.close()
+        await control.quit()
+    control.close()
 
 
 __all__ = ["SESSIONS_KEY", "FTPSessions", "SessionKey"]

@@ -117,27 +117,33 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     pool: HTTPPool | None = options.get(POOL_KEY)
     # A client's shared connections (resolvers.http.pool) for these options, if it has
     # them; otherwise a transport of this resolve's own, closed after it.
-    shared = pool.transport(options, scheme, host) if pool is not None else None
-    transport = shared or make_transport(options, scheme, host)
+    lease = await pool.lease(options, scheme, host) if pool is not None else None
+    transport = lease[0] if lease is not None else make_transport(options, scheme, host)
 
     async def release() -> None:
-        if shared is None:
+        if lease is None:
             await transport.aclose()
+        else:
+            await lease[1]()  # the connection slot, for the next resolve in the queue
 
-    # The plan's header fields, in its order, nothing else (resolvers.http.planner).
-    fields = (s.detail_as(HeaderField) for s in plan.steps if s.role is HTTPRole.HEADER)
-    headers = [(field.name, field.value) for field in fields]
-    offset = details.offset
-    extensions: dict[str, object] = {"timeout": timeouts(options)}
-    if getattr(transport, "proxy", None) is None:
-        # httpx.URL removes dot segments ("/a/./b/../c" -> "/a/c"); httpcore's "target"
-        # extension sends the planned request target as it is: the plan is the wire.
-        # (Through a proxy the target is the absolute URL, which httpcore builds.)
-        extensions["target"] = target.encode("utf-8", "surrogateescape")
-    request = httpx.Request(details.method, request_url, headers=headers, extensions=extensions)
-    for step in plan.steps:
-        if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)
-            options.note(">", step.shown)
+    try:
+        # The plan's header fields, in its order, nothing else (resolvers.http.planner).
+        fields = (s.detail_as(HeaderField) for s in plan.steps if s.role is HTTPRole.HEADER)
+        headers = [(field.name, field.value) for field in fields]
+        offset = details.offset
+        extensions: dict[str, object] = {"timeout": timeouts(options)}
+        if getattr(transport, "proxy", None) is None:
+            # httpx.URL removes dot segments ("/a/./b/../c" -> "/a/c"); httpcore's "target"
+            # extension sends the planned request target as it is: the plan is the wire.
+            # (Through a proxy the target is the absolute URL, which httpcore builds.)
+            extensions["target"] = target.encode("utf-8", "surrogateescape")
+        request = httpx.Request(details.method, request_url, headers=headers, extensions=extensions)
+        for step in plan.steps:
+            if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)
+                options.note(">", step.shown)
+    except BaseException:
+        await release()
+        raise
     response: httpx.Response | None = None
     try:
         PEER_CLOSED.set(False)
@@ -146,9 +152,13 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
             response = await _answer_digest(plan, request, response, transport, options)
         replies = [_status_line(response)]
         options.note("<", replies[0])
-        for name, value in response.headers.items():
-            options.note("<", f"{name}: {value}")
-            replies.append(f"{name}: {value}")
+        # The field names as received (h11 keeps them: "Content-Type", not httpx's
+        # lower-cased keys), each field on its own line, as -I and -v show them.
+        encoding = response.headers.encoding
+        for raw_name, raw_value in response.headers.raw:
+            line = f"{raw_name.decode(encoding)}: {raw_value.decode(encoding)}"
+            options.note("<", line)
+            replies.append(line)
         status = response.status_code
         location = response.headers.get("location")
         if status in REDIRECTS and location is not None and options.follow:
@@ -165,15 +175,28 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
             # RFC 9110 §15.5.2/§15.5.8: credentials missing or refused (exit 7), not a
             # missing resource.
             who = "the proxy" if status == 407 else "the server"
+            field = "proxy-authorization" if status == 407 else "authorization"
+            sent = any(name.lower() == field for name, _ in headers) or (
+                status == 401 and details.digest is not None
+            )
+            # A wrong password is not a missing one: say which (curl says neither).
+            said = (
+                f"{who} refused the credentials"
+                if sent
+                else f"{who} needs credentials (give -u USER:PASSWORD or a netrc login)"
+            )
             raise AuthError(
-                f"{plan.url}: {who} wants credentials ({status} {response.reason_phrase})",
+                f"{plan.url}: {said} ({status} {response.reason_phrase})",
                 component="user",
+                status=status,
+                replies=tuple(replies),
             )
         if status >= 400:
             raise StatusError(
                 f"{plan.url}: the server answered {status} {response.reason_phrase}",
                 status=status,
                 reply=replies[0],
+                replies=tuple(replies),
             )
     except BaseException:
         if response is not None:

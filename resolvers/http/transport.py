@@ -98,6 +98,10 @@ class SocketStream(httpcore.AsyncNetworkStream):
             raise httpcore.ReadError(str(exc)) from None
 
     async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        if not buffer:
+            # h11 ends a request without a body with b"": a send(2) of nothing cost 2 of
+            # every 3 syscalls of a small GET (profiled: 6,000 sends for 2,000 requests).
+            return
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(timeout):

@@ -20,7 +20,7 @@ from omniurl.resolvers.errors import (
     ResolveError,
 )
 from omniurl.resolvers.lines import dot_unstuff
-from omniurl.resolvers.net import close_writer, open_tcp, read_line, with_timeout
+from omniurl.resolvers.net import authority, close_writer, open_tcp, read_line, with_timeout
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.plan import Step
 
@@ -82,7 +82,8 @@ class NNTPSession:
             if greeting.code not in GREETING_OK:
                 # §5.1.1: 400 service temporarily unavailable, 502 permanently unavailable.
                 raise ReplyError(
-                    f"the NNTP server at {host}:{port} refused the session: {greeting.line}",
+                    f"the NNTP server at {authority(host, port)} refused the session: "
+                    f"{greeting.line}",
                     component="host",
                     code=greeting.code,
                     reply=greeting.line,

@@ -16,7 +16,7 @@ from omniurl.schemes.base import URL
 
 from . import registry
 from .base import Follow
-from .errors import PlanError, ProtocolError, TooManyRedirects, UnsupportedScheme
+from .errors import PlanError, PolicyError, ProtocolError, TooManyRedirects, UnsupportedScheme
 from .options import Ask, Options
 from .plan import Plan
 from .resource import Listing, Resource, read_all
@@ -197,6 +197,17 @@ def _origin_of(url: URL) -> tuple[str, str | None, int | None]:
 
 async def _resolve(current: URL, options: Options) -> Resource:
     chain: list[str] = []
+    try:
+        return await _follow(current, options, chain)
+    except PolicyError as exc:
+        # A hop after the first is refused after the earlier ones were sent and answered:
+        # the refusal says so, never "nothing was sent".
+        if chain:
+            raise exc.after_sending(f"the request for {hop}" for hop in chain) from None
+        raise
+
+
+async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
     for _hop in range(options.policy.max_redirects + 1):
         p = plan(current, options)
         options.policy.check_plan(p)
@@ -207,7 +218,11 @@ async def _resolve(current: URL, options: Options) -> Resource:
         except Follow as follow:
             if not options.follow:
                 raise
-            options.policy.check_redirect(current, follow.target, kind=follow.reason)
+            try:
+                options.policy.check_redirect(current, follow.target, kind=follow.reason)
+            except PolicyError as exc:
+                hops = [*chain, str(current)]
+                raise exc.after_sending(f"the request for {hop}" for hop in hops) from None
             _followable(follow)
             options.note("*", f"{follow.reason}: {follow.target}")
             if (

@@ -39,7 +39,10 @@ Every error carries ``component`` (the URL part to blame where there is one).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.secrets import mask_passwords
 
 
 class ResolveError(OmniurlError):
@@ -76,7 +79,24 @@ class ResumeUnsupported(PlanError):
 
 
 class PolicyError(ResolveError):
-    """Refused by the safety policy before the first byte was sent."""
+    """Refused by the safety policy — before the first byte was sent, unless ``sent`` says
+    what went out first (an FTP session before its data port was refused, the requests
+    before a redirect was): a refusal never claims "nothing was sent" after bytes went."""
+
+    #: What was sent before the refusal, as shown (passwords masked); empty: nothing.
+    sent: tuple[str, ...] = ()
+
+    def after_sending(self, sent: Iterable[str]) -> PolicyError:
+        """This refusal, saying what had been sent before it (its message too)."""
+        self.sent = (*self.sent, *(line for line in sent if line not in self.sent))
+        if self.sent:
+            head = self.message.split(_AFTER)[0].removesuffix("; nothing was sent")
+            self.message = f"{head}{_AFTER}{mask_passwords(', '.join(self.sent))})"
+            self.args = (self.message,)
+        return self
+
+
+_AFTER = " (refused after sending: "
 
 
 class PortRefused(PolicyError):

@@ -66,14 +66,22 @@ async def with_timeout(awaitable: Awaitable[T], timeout: float, what: str) -> T:
 
 
 async def resolve_addresses(
-    host: str, port: int, options: Options, *, transport: str = "tcp"
+    host: str,
+    port: int,
+    options: Options,
+    *,
+    transport: str = "tcp",
+    checked_as: str | None = None,
 ) -> list[tuple[str, int]]:
     """The ``(address, port)`` pairs to try for ``host:port``, checked against the policy.
 
     The ``--resolve`` mapping is applied first; then DNS (bounded by the connect timeout);
     then every address is checked, so a name that resolves to a forbidden address is refused
-    before a connection is attempted.
+    before a connection is attempted.  ``checked_as``: the host the policy checks the
+    addresses for (default ``host``) — an FTP data connection goes to the address its control
+    connection reached, allowed as the URL's host (``--allow-host NAME``), not as a literal.
     """
+    policy_host = checked_as or host
     mapped_host, mapped_port = options.map_address(host, port)
     if mapped_host != host or mapped_port != port:
         options.note(
@@ -90,7 +98,7 @@ async def resolve_addresses(
         bare = _zone_index(bare)
     if _is_ip_literal(bare):
         # An address already: no lookup (and no hop through the resolver's thread pool).
-        options.policy.check_address(bare, host=host)
+        options.policy.check_address(bare, host=policy_host)
         return [(bare, mapped_port)]
     loop = asyncio.get_running_loop()
     kind = socket.SOCK_DGRAM if transport == "udp" else socket.SOCK_STREAM
@@ -113,7 +121,7 @@ async def resolve_addresses(
     addresses: list[tuple[str, int]] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         address = str(sockaddr[0])
-        options.policy.check_address(address, host=host)
+        options.policy.check_address(address, host=policy_host)
         if (address, mapped_port) not in addresses:
             addresses.append((address, mapped_port))
     if not addresses:
@@ -304,11 +312,14 @@ async def close_writer(writer: asyncio.StreamWriter) -> None:
 # -- raw sockets for bulk data (FTP data connections, plain HTTP) ---------------------------
 
 
-async def open_socket(host: str, port: int, options: Options) -> socket.socket:
+async def open_socket(
+    host: str, port: int, options: Options, *, checked_as: str | None = None
+) -> socket.socket:
     """Connect a non-blocking socket to ``host:port`` (policy-checked addresses, bounded).
 
     For bulk transfers, where :func:`recv_chunks` reads straight from the socket instead of
-    going through a ``StreamReader`` (one copy fewer, no task per read).
+    going through a ``StreamReader`` (one copy fewer, no task per read).  ``checked_as``:
+    see :func:`resolve_addresses`.
     """
     loop = asyncio.get_running_loop()
     if options.proxy is not None:
@@ -317,7 +328,7 @@ async def open_socket(host: str, port: int, options: Options) -> socket.socket:
         spec = proxy_for(host, options.proxy, options.noproxy)
         if spec is not None:
             return await _via_proxy(host, port, options, spec)
-    addresses = await resolve_addresses(host, port, options)
+    addresses = await resolve_addresses(host, port, options, checked_as=checked_as)
     last: Exception | None = None
     for address, to_port in addresses:
         options.note("*", f"connecting to {address} port {to_port}")

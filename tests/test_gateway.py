@@ -440,3 +440,47 @@ async def test_lynx_through_the_gateway_as_wais_proxy(tmp_path: Path) -> None:
     assert "[DOC]" in hits and "tea.txt score 1000; size 21" in hits
     assert f"{base}/TEXT/" in hits
     assert "is a searchable WAIS database" in form and "(BUTTON) Search" in form
+
+
+async def test_allow_host_by_name_lets_the_ftp_data_connection_through(tmp_path: Path) -> None:
+    """--allow-host localhost: the control connection to localhost's address is allowed by
+    the name, and so is the data connection to the same address (it was checked as the
+    bare literal, refused: 403 "nothing was sent" after USER, PASS, TYPE and EPSV)."""
+    (tmp_path / "pub").mkdir()
+    (tmp_path / "pub" / "hello.txt").write_text("hello by name\n")
+    async with await testservers.start("ftp", tmp_path) as ftp:
+        config = GatewayConfig(
+            allow_hosts=frozenset({"localhost"}), allow_ports=frozenset({ftp.port})
+        )
+        transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+        async with httpx.AsyncClient(transport=transport, base_url="http://gw.test") as client:
+            page = await client.get(f"/ftp://localhost:{ftp.port}/pub/hello.txt;type=a")
+            # the bare address is still refused: --allow-host names a host, not its address
+            bare = await client.get(f"/ftp://127.0.0.1:{ftp.port}/pub/hello.txt;type=a")
+    assert page.status_code == 200, page.text
+    assert "hello by name" in page.text
+    assert bare.status_code == 403 and "nothing was sent" in bare.text
+
+
+async def test_a_refusal_after_the_session_began_says_what_was_sent() -> None:
+    """An FTP server (allowed by address) naming Redis's port for data: 403, and the page
+    lists what the gateway had sent — never "nothing was sent"."""
+
+    def respond(line: bytes) -> bytes | None:
+        answers = {
+            b"USER": b"230 ok\r\n",
+            b"TYPE": b"200 ok\r\n",
+            b"EPSV": b"229 Entering Extended Passive Mode (|||6379|)\r\n",
+            b"QUIT": b"221 bye\r\n",
+        }
+        return answers.get(line.split(b" ", 1)[0])
+
+    server = await start_recording(greeting=b"220 scripted\r\n", respond=respond)
+    try:
+        async with client_for(server.port) as client:
+            page = await client.get(f"/ftp://127.0.0.1:{server.port}/f.bin")
+    finally:
+        await server.close()
+    assert page.status_code == 403
+    assert "nothing was sent" not in page.text
+    assert "refused after sending: USER anonymous, TYPE I, EPSV" in page.text

@@ -96,6 +96,10 @@ async def test_a_passive_data_port_the_policy_refuses_is_never_connected(port: i
         await control.close()
     assert info.value.port == port
     assert b"RETR f.bin" not in sent  # nothing asked of a connection never opened
+    # ...but the session had begun: the refusal says what was sent, never "nothing"
+    assert info.value.sent == ("USER anonymous", "TYPE I", "EPSV")
+    assert "refused after sending: USER anonymous, TYPE I, EPSV" in str(info.value)
+    assert "nothing was sent" not in str(info.value)
 
 
 async def test_a_gopher_plus_moved_item_is_asked_for_again_as_gopher_plus() -> None:

@@ -298,3 +298,20 @@ async def test_strict_refuses_6to4_loopback_url_before_connecting() -> None:
     with pytest.raises(AddressRefused) as info:
         await resolvers.resolve("http://[2002:7f00:1::]/", OPTS.with_(policy=STRICT))
     assert "6to4 address carrying 127.0.0.1, loopback" in str(info.value)
+
+
+async def test_a_refused_redirect_says_which_request_was_sent(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The first request went out and was answered 302 to file:: the refusal names it."""
+    from omniurl import testservers
+
+    srv = await testservers.start(
+        "http", tmp_path, routes={"/go": (302, [("Location", "file:///etc/passwd")], b"")}
+    )
+    try:
+        url = f"http://127.0.0.1:{srv.port}/go"
+        with pytest.raises(RedirectRefused) as info:
+            await resolvers.resolve(url, OPTS)
+    finally:
+        await srv.close()
+    assert info.value.sent == (f"the request for {url}",)
+    assert str(info.value).endswith(f"(refused after sending: the request for {url})")

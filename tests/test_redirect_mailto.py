@@ -38,7 +38,8 @@ async def test_http_redirect_to_mailto_is_refused() -> None:
             await asyncio.wait_for(resolve(f"http://127.0.0.1:{port}/x", Options()), 20)
     assert str(info.value) == (
         "HTTP 302 redirect from http: to mailto: is never followed: a mailto: URL sends mail, "
-        "which a server's redirect must not make us do"
+        "which a server's redirect must not make us do (refused after sending: the request "
+        f"for http://127.0.0.1:{port}/x)"
     )
     assert info.value.component == "location"
     assert len(seen) == 1

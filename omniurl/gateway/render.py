@@ -252,12 +252,14 @@ class Pages:
         )
 
     def refused(self, url: str, exc: Any) -> HTMLResponse:
-        """A refusal (policy or syntax): 403, naming the rule; nothing was sent upstream."""
+        """A refusal (policy or syntax): 403, naming the rule; nothing was sent upstream —
+        unless the refusal came mid-session (an FTP data port, a redirect), when its
+        message says what was sent (PolicyError.sent)."""
         return self.message(
             url,
             403,
             "Refused",
-            f"{exc.message} — nothing was sent.",
+            exc.message if getattr(exc, "sent", ()) else f"{exc.message} — nothing was sent.",
             rule=type(exc).__name__,
             component=getattr(exc, "component", None),
         )

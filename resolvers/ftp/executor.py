@@ -28,6 +28,7 @@ from ..errors import (
     AuthError,
     ConnectError,
     ConnectionClosed,
+    PolicyError,
     ProtocolError,
     ResolveTimeout,
 )
@@ -68,6 +69,9 @@ class Control:
         self.options = options
         self.tls = tls
         self.replies: list[str] = []
+        #: Every command line sent, as shown (the password masked): what a refusal after
+        #: the session began names as sent (PolicyError.after_sending).
+        self.sent: list[str] = []
 
     def idle_ended(self) -> bool:
         return self.stream.idle_ended()
@@ -120,6 +124,7 @@ class Pump:
                 options.note("<", str(event.reply))
             elif isinstance(event, Send):
                 options.note(">", event.shown)
+                self.control.sent.append(event.shown)
                 await stream.write(event.data, event.shown)
             else:
                 assert not isinstance(event, _Sentinel), "the FTP machine paused unanswered"
@@ -133,10 +138,16 @@ class Pump:
             if isinstance(event, StartTLS):
                 await self._start_tls()
             elif isinstance(event, PasswordWanted):
-                secret = await _ask_password(self.control.options, self.machine.plan, event)
+                try:
+                    secret = await _ask_password(self.control.options, self.machine.plan, event)
+                except PolicyError as exc:  # (USER went out first)
+                    raise exc.after_sending(self.control.sent) from None
                 self.machine.password(secret)
             elif isinstance(event, OpenData):
-                await self._open_data(event)
+                try:
+                    await self._open_data(event)
+                except PolicyError as exc:  # a data port or address refused mid-session
+                    raise exc.after_sending(self.control.sent) from None
             else:
                 assert not isinstance(event, Received | Send)
                 return event
@@ -161,7 +172,9 @@ class Pump:
         address = control.stream.peer_address() or plan.host
         options.note("*", f"data connection to {address} port {event.port}")
         try:
-            sock = await net.open_socket(address, event.port, options)
+            # The control connection's own address, checked as the URL's host: allowed the
+            # way the control connection was (--allow-host NAME), never as a bare literal.
+            sock = await net.open_socket(address, event.port, options, checked_as=plan.host)
         except ConnectError as exc:
             # The port came from the server's passive reply: the URL's host is not to blame.
             raise ConnectError(

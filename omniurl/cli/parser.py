@@ -477,6 +477,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="URLs resolved at once for one client address; beyond it, 429 (8)",
     )
+    gw.add_argument(
+        "--head-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a client has to send a whole request head; then 408 and closed (10)",
+    )
+    gw.add_argument(
+        "--max-connections-per-client",
+        type=int,
+        default=32,
+        metavar="N",
+        help="connections one client address may hold open; beyond it, 429 and closed (32)",
+    )
     a = p.add_argument_group("adversary")
     a.add_argument(
         "--mode",

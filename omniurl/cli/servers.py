@@ -69,6 +69,8 @@ def _serve_gateway(args: argparse.Namespace) -> int:
         smtp=args.smtp,
         max_concurrent=args.max_concurrent,
         max_per_client=args.max_per_client,
+        head_timeout=getattr(args, "head_timeout", 10.0),
+        max_connections_per_client=getattr(args, "max_connections_per_client", 32),
     )
     port = args.port or 8080
     sys.stderr.write(

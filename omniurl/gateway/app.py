@@ -306,10 +306,18 @@ def _link_safe(url: str) -> str:
 
 
 def run(config: GatewayConfig, host: str, port: int, **kw: Any) -> None:
-    """Serve until interrupted (h11: only it hands an absolute-form target over whole)."""
+    """Serve until interrupted (h11: only it hands an absolute-form target over whole),
+    each request head bounded in time and each client address in connections
+    (:mod:`omniurl.gateway.guard`)."""
     import uvicorn
 
-    uvicorn.run(create_app(config), host=host, port=port, http="h11", log_level="warning", **kw)
+    from .guard import guarded_protocol
+
+    http = guarded_protocol(
+        head_timeout=config.head_timeout,
+        max_connections_per_client=config.max_connections_per_client,
+    )
+    uvicorn.run(create_app(config), host=host, port=port, http=http, log_level="warning", **kw)
 
 
 __all__ = ["AbsoluteForm", "create_app", "run", "target_of"]

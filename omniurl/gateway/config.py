@@ -32,6 +32,10 @@ class GatewayConfig:
     max_render_bytes: int = 1 << 20
     #: Listing entries rendered (the rest is cut off, with a note).
     max_entries: int = 5000
+    #: Seconds a client has to send a request's whole head (slowloris; 408 after) and the
+    #: connections one client address may hold open at once (429 beyond): gateway.guard.
+    head_timeout: float = 10.0
+    max_connections_per_client: int = 32
     options: Options = field(default_factory=Options)
 
     def policy(self) -> Policy:

@@ -172,3 +172,23 @@ def test_the_progress_line_counts_against_the_lists_total(tmp_path: Path) -> Non
     assert count_urls([], ["-"]) is None  # standard input is read once, as it comes
     tally = Tally(total=3)
     assert tally.line().startswith("0 of 3 URLs: 0 ok, 0 failed, 0 B in ")
+
+
+async def test_a_batch_reuses_kept_alive_connections(root: Path) -> None:
+    """40 files from one HTTP server at ``--parallel-max-host 2``: the batch runs through one
+    client, so it opens at most 2 connections and sends every request on them (each URL
+    opened its own connection before: 40)."""
+    web = await start_http(root / "srv")
+    try:
+        listing = root / "many.txt"
+        listing.write_text("".join(f"http://{web.netloc}/f{i % 12}.png\n" for i in range(40)))
+        status, _out, err = await run_cli(
+            "get", "-s", "-Z", "--parallel-max", "8", "--parallel-max-host", "2",
+            "-i", str(listing), "--output-dir", str(root / "out"),
+        )  # fmt: skip
+        assert status == 0, err
+        assert len(list((root / "out").iterdir())) == 40
+        assert len(web.info["requests"]) == 40  # type: ignore[arg-type]
+        assert web.info["connections"]["opened"] <= 2  # type: ignore[index]
+    finally:
+        await web.close()

@@ -368,3 +368,47 @@ async def test_strict_still_refuses_a_raw_space() -> None:
     status, out, err = await run_cli("get", "--strict", "http://example.org/a b")
     assert (status, out) == (2, b"")
     assert b"character ' ' cannot appear in the path" in err
+
+
+# --- 10. serve gateway on a busy port: one line ------------------------------------------
+
+
+async def test_serve_gateway_on_a_busy_port_is_one_line() -> None:
+    import socket
+
+    pytest.importorskip("uvicorn")
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        status, _out, err = await run_cli("serve", "gateway", "--port", str(port), timeout=20)
+    assert status == 1
+    said = f"omniurl: cannot serve the gateway on 127.0.0.1:{port}: Address already in use\n"
+    assert err == said.encode()
+
+
+# --- 9. telnet with standard input at its end --------------------------------------------
+
+
+async def test_telnet_ends_when_stdin_ends_though_the_server_stays() -> None:
+    import asyncio
+    import time
+
+    held: list[asyncio.StreamWriter] = []
+
+    async def deaf(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"banner of a server that ignores the end of input\r\n")
+        await writer.drain()
+        held.append(writer)  # never closed by the server, never another byte
+
+    server = await asyncio.start_server(deaf, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    started = time.monotonic()
+    try:
+        status, out, err = await run_cli("get", f"telnet://127.0.0.1:{port}/", timeout=20)
+    finally:
+        for writer in held:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+    assert status == 0, err
+    assert out == b"banner of a server that ignores the end of input\r\n"
+    assert time.monotonic() - started < 10  # the read timeout is 30 s

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .status import EXIT_FAILURE, EXIT_OK
@@ -73,8 +74,21 @@ def _serve_gateway(args: argparse.Namespace) -> int:
         max_connections_per_client=getattr(args, "max_connections_per_client", 32),
     )
     port = args.port or 8080
+    import socket
+
+    try:
+        # Bound here first: a busy port is one line, before anything is announced.
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        sock = socket.create_server((args.host.strip("[]"), port), family=family)
+    except OSError as exc:
+        sys.stderr.write(
+            f"omniurl: cannot serve the gateway on {_authority(args.host, port)}: "
+            f"{os.strerror(exc.errno) if exc.errno else exc}\n"
+        )
+        return EXIT_FAILURE
+    port = sock.getsockname()[1]
     sys.stderr.write(
-        f"omniurl: gateway on http://{args.host}:{port}/ (strict policy"
+        f"omniurl: gateway on http://{_authority(args.host, port)}/ (strict policy"
         + (
             f"; allowed hosts: {', '.join(sorted(config.allow_hosts))}"
             if config.allow_hosts
@@ -83,13 +97,23 @@ def _serve_gateway(args: argparse.Namespace) -> int:
         + "); Ctrl-C stops it\n"
     )
     try:
-        run(config, args.host, port)
+        run(config, args.host, port, sock=sock)
     except KeyboardInterrupt:
         return EXIT_OK
     except (OSError, SystemExit) as exc:
-        sys.stderr.write(f"omniurl: cannot serve the gateway on {args.host}:{port}: {exc}\n")
+        sys.stderr.write(
+            f"omniurl: cannot serve the gateway on {_authority(args.host, port)}: {exc}\n"
+        )
         return EXIT_FAILURE
+    finally:
+        sock.close()
     return EXIT_OK
+
+
+def _authority(host: str, port: int) -> str:
+    from omniurl.resolvers.net import authority
+
+    return authority(host, port)
 
 
 def _throwaway_tls(name: str) -> tuple[object, str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -305,10 +306,13 @@ def _link_safe(url: str) -> str:
     )
 
 
-def run(config: GatewayConfig, host: str, port: int, **kw: Any) -> None:
+def run(
+    config: GatewayConfig, host: str, port: int, *, sock: socket.socket | None = None, **kw: Any
+) -> None:
     """Serve until interrupted (h11: only it hands an absolute-form target over whole),
     each request head bounded in time and each client address in connections
-    (:mod:`omniurl.gateway.guard`)."""
+    (:mod:`omniurl.gateway.guard`).  ``sock``: a socket already bound (so known to be
+    free) to serve on: a busy port is found before anything is announced."""
     import uvicorn
 
     from .guard import guarded_protocol
@@ -317,7 +321,10 @@ def run(config: GatewayConfig, host: str, port: int, **kw: Any) -> None:
         head_timeout=config.head_timeout,
         max_connections_per_client=config.max_connections_per_client,
     )
-    uvicorn.run(create_app(config), host=host, port=port, http=http, log_level="warning", **kw)
+    settings = uvicorn.Config(
+        create_app(config), host=host, port=port, http=http, log_level="warning", **kw
+    )
+    uvicorn.Server(settings).run(sockets=None if sock is None else [sock])
 
 
 __all__ = ["AbsoluteForm", "create_app", "run", "target_of"]

@@ -150,7 +150,11 @@ class TelnetResolver(Resolver):
             sys.stderr.write(
                 f"omniurl: advisory user {user!r} (RFC 1738 §3.8); --login answers the prompts\n"
             )
-        sys.stderr.write(f"omniurl: connected to {session.host}:{session.port}; ^] closes\n")
+        from ..net import authority
+
+        sys.stderr.write(
+            f"omniurl: connected to {authority(session.host, session.port)}; ^] closes\n"
+        )
         sys.stderr.flush()
         from .terminal import attach
 

@@ -2,9 +2,10 @@
 
 On a TTY the terminal goes to raw mode (every key goes to the server, which echoes), and
 ``^]`` (Ctrl + ]) — telnet(1)'s escape character — closes the session.  Without a TTY
-(``omniurl get telnet://… < commands.txt``) standard input is sent line by line, and the
-output is shown until the server closes or stays silent for the read timeout.  The terminal
-mode is always restored, whatever happens.
+(``omniurl get telnet://… < commands.txt``) standard input is sent line by line; once it
+ends, the output is shown until the server closes or is quiet for
+:data:`QUIET_AFTER_INPUT` seconds (at most the read timeout).  The terminal mode is always
+restored, whatever happens.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ from .session import TelnetSession
 
 #: telnet(1)'s escape character, ^] (GS, 0x1D).
 ESCAPE = 0x1D
+
+#: Once standard input has ended, the session ends when the server has said nothing for
+#: this many seconds (or closed; at most the read timeout in all): a shell's reply to the
+#: last line comes within it, and a server that ignores the end of input does not hold
+#: the command.
+QUIET_AFTER_INPUT = 2.0
 
 
 def to_nvt(data: bytes) -> bytes:
@@ -82,13 +89,30 @@ async def attach(
         if not data:
             loop.remove_reader(fd)
 
+    last_output = [loop.time()]
+
     async def pump_output() -> None:
         while True:
             data = await session.read(timeout=None)
             if not data:
                 return
+            last_output[0] = loop.time()
             out.write(data)
             out.flush()
+
+    async def after_input(output: asyncio.Future[None]) -> None:
+        """Input ended (a file, a pipe, /dev/null): show what the server still says until
+        it closes, or is quiet for :data:`QUIET_AFTER_INPUT` seconds, or the read timeout
+        has passed.  (No half-close: a telnetd ends the session on it at once, and the
+        answer to the last lines sent would be lost.)"""
+        last_output[0] = max(last_output[0], loop.time())
+        deadline = loop.time() + session.options.read_timeout
+        while not output.done():
+            now = loop.time()
+            left = min(last_output[0] + QUIET_AFTER_INPUT, deadline) - now
+            if left <= 0:
+                return
+            await asyncio.wait({output}, timeout=left)
 
     async def pump_input() -> str:
         while True:
@@ -120,10 +144,7 @@ async def attach(
         try:
             done, _ = await asyncio.wait({output, typing}, return_when=asyncio.FIRST_COMPLETED)
             if typing in done and typing.result() == "eof" and not output.done():
-                # Input ended (a file or a pipe): show what the server still says, until it
-                # closes or stays silent for the read timeout.
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(output), session.options.read_timeout)
+                await after_input(output)
             for task in (output, typing):
                 if task.done() and not task.cancelled() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]

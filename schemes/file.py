@@ -30,7 +30,8 @@ from .percent import char_error, decode, display, quote
 _new = object.__new__
 
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
-PATH_SAFE = "/?:@&="
+#: Left raw in the path ("?" would start an RFC 3986 query: escaped, decoded the same).
+PATH_SAFE = "/:@&="
 # drive-letter = ALPHA ":" / ALPHA "|"  followed by "/" or the end    (RFC 8089 Appendix E.2)
 _DRIVE = re.compile(r"[A-Za-z][:|](?=/|$|#)")
 

@@ -31,7 +31,9 @@ _new = object.__new__
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 #: Reserved characters a segment may carry unencoded (";" and "/" are encoded, §3.2.2).
-SEGMENT_SAFE = "?:@&="
+#: Left raw in a segment: RFC 1738's fsegment allows "?" too, but RFC 3986 §3.3 reads a raw
+#: "?" as the start of a query, so ``str()`` escapes it (it decodes the same either way).
+SEGMENT_SAFE = ":@&="
 _TYPECODES = {"a": "a", "i": "i", "d": "d", "A": "a", "I": "i", "D": "d"}
 
 

@@ -11,6 +11,11 @@
 6068, a "?" starts the header fields (``?subject=...&body=...``), and in them "&" and "="
 delimit.  A "?" that belongs to an address must be written ``%3F``.  ``address`` is the
 decoded addr-spec (RFC 6068 allows several, comma-separated); "%" in an address is ``%25``.
+
+``str()`` writes the address as RFC 6068 §2 asks — "/", "?", "#", "[", "]", "&", ";", "="
+escaped — and keeps its structure: an "@" or "," inside a quoted local part is escaped, the
+delimiting ones are not (§6: ``"not@me"@example.org`` is ``mailto:%22not%40me%22@example.org``;
+a raw "@" there would name another address).
 """
 
 from __future__ import annotations
@@ -23,14 +28,16 @@ from . import grammar
 from .authority import format_fragment, split_fragment
 from .base import URL
 from .errors import SchemeSyntaxError
-from .percent import check, decode, display, quote
+from .percent import check, decode, display, quote, quote_addr_specs
 
 #: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
 _new = object.__new__
 
 _BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
 _BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")
-ADDRESS_SAFE = ";/:@&="
+#: Left raw in an address: ":" (RFC 6068 §2: of gen-delims only "@" and ":" may stand raw;
+#: "&", ";" and "=" must be encoded; "@" and "," delimit, see ``quote_addr_specs``).
+ADDRESS_SAFE = ":"
 HFIELD_SAFE = ";/:@"
 
 
@@ -116,10 +123,13 @@ class MailtoURL(URL):
         )
 
     def __str__(self) -> str:
-        out = f"{self.scheme}:{quote(self.address, ADDRESS_SAFE)}"
+        # RFC 6068 §2 and §6: an "@" or "," inside a quoted local part is escaped, in the
+        # address and in a header field's value (to=, cc=) alike.
+        out = f"{self.scheme}:{quote_addr_specs(self.address, ADDRESS_SAFE)}"
         if self.headers:
             out += "?" + "&".join(
-                f"{quote(n, HFIELD_SAFE)}={quote(v, HFIELD_SAFE)}" for n, v in self.headers
+                f"{quote(n, HFIELD_SAFE)}={quote_addr_specs(v, HFIELD_SAFE)}"
+                for n, v in self.headers
             )
         return out + format_fragment(self.fragment)
 

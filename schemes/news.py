@@ -38,7 +38,9 @@ _BAD_UNIQUE = grammar.bad_char(grammar.ARTICLE)
 _NOT_GROUP = re.compile(r"[^A-Za-z0-9\-.+_]")
 #: The wildmat specials of RFC 3977 §4.1 (a group name holds none of them).
 WILDMAT_SPECIALS = frozenset("*?[]!,\\")
-ARTICLE_SAFE = ";/?:&="
+#: Left raw in a message-id: not "?" (an RFC 3986 query) nor "/" (RFC 5538 §2.1 reads a raw
+#: "/" after news://server/ as a delimiter, and the default reading refuses one).
+ARTICLE_SAFE = ";:&="
 
 
 # grouppart = "*" | group | article      (article with a hostname: the fast path, see grammar)
@@ -182,11 +184,8 @@ class NewsURL(URL):
             body = "*"
         else:
             body = quote(self.newsgroup or "", GROUP_SAFE)
+        # (no body starts with "//", which would read as RFC 5538's server: "/" is escaped)
         server = "" if self.host is None else f"//{format_login(None, None, self.host, self.port)}/"
-        if not server and body.startswith("//"):
-            # a message-id that begins "//" (RFC 1738 allows it) would read as RFC 5538's
-            # "news://server/…": its first "/" escaped, it reads back the same either way
-            body = "%2F" + body[1:]
         return f"{self.scheme}:{server}{body}{format_fragment(self.fragment)}"
 
     def components(self) -> dict[str, Any]:

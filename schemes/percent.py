@@ -25,6 +25,7 @@ __all__ = [
     "display",
     "encode",
     "quote",
+    "quote_addr_specs",
     "to_octets",
     "unquote_to_bytes",
 ]
@@ -106,6 +107,53 @@ def quote(value: str, safe: str = "") -> str:
 
 
 encode = quote
+
+
+def quote_addr_specs(value: str, safe: str = "") -> str:
+    """Encode a list of RFC 5322 addr-specs (``local@domain,local@domain``) keeping its
+    structure: each "@" and "," outside a quoted string or a domain literal stays raw (it
+    delimits), and every other character is encoded as :func:`quote` with ``safe`` does —
+    "@" and "," inside ``"..."`` or ``[...]`` included, since raw there they would read as
+    delimiters.  RFC 6068 §6's example: the address ``"not@me"@example.org`` is written
+    ``%22not%40me%22@example.org``; ``%22not@me%22@example.org`` is another address.
+
+    A value that is not shaped so (a quote or "[" never closed) is encoded as a whole, its
+    "@" raw: there is no structure to keep, and a parser still finds its "@".
+    """
+    if '"' not in value and "[" not in value:
+        return quote(value, safe + "@")
+    inner = safe.replace("@", "").replace(",", "")
+    out: list[str] = []
+    run: list[str] = []
+    quoted = literal = escaped = after_at = False
+
+    def flush() -> None:
+        if run:
+            out.append(quote("".join(run), inner).replace(",", "%2C"))
+            run.clear()
+
+    for ch in value:
+        if escaped:
+            escaped = False
+        elif quoted and ch == "\\":
+            escaped = True
+        elif ch == '"' and not literal:
+            quoted = not quoted
+        elif ch == "[" and after_at and not quoted:  # domain-literal = "[" … "]" after "@"
+            literal = True
+        elif ch == "]" and literal:
+            literal = False
+        elif ch in "@," and not quoted and not literal:
+            flush()
+            out.append(ch)
+            after_at = ch == "@"
+            continue
+        after_at = False
+        run.append(ch)
+    if quoted or literal or escaped:
+        return quote(value, safe + "@")
+    flush()
+    return "".join(out)
 
 
 def display(value: str) -> str:

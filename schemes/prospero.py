@@ -32,8 +32,9 @@ _new = object.__new__
 
 _BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
 _BAD_FIELD = grammar.bad_char(grammar.FIELD)
-HSONAME_SAFE = "/?:@&="
-FIELD_SAFE = "?:@&"
+#: Left raw ("?" would start an RFC 3986 query: escaped, decoded the same).
+HSONAME_SAFE = "/:@&="
+FIELD_SAFE = ":@&"
 
 
 # prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]      (the fast path)

@@ -21,11 +21,13 @@ from . import grammar
 from .authority import format_fragment, split_fragment
 from .base import URL
 from .errors import SchemeSyntaxError
-from .percent import check, decode, display, quote
+from .percent import check, decode, display, quote_addr_specs
 
 _BAD_ID = grammar.bad_char(grammar.UNRESERVED + ";?:@&=")
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
-ID_SAFE = ";?:@&="
+#: Left raw in an id ("?" would start an RFC 3986 query; "@" and "," delimit an addr-spec
+#: and are escaped inside quotes, see ``quote_addr_specs``).
+ID_SAFE = ";:@&="
 # NID = let-num [ 1*31let-num-hyp ]   (RFC 2141 §2)
 _NID = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{0,31}")
 
@@ -76,9 +78,9 @@ class MidURL(URL):
         return cls._make(fields)
 
     def __str__(self) -> str:
-        out = f"{self.scheme}:{quote(self.message_id, ID_SAFE)}"
+        out = f"{self.scheme}:{quote_addr_specs(self.message_id, ID_SAFE)}"
         if self.content_id is not None:
-            out += "/" + quote(self.content_id, ID_SAFE)
+            out += "/" + quote_addr_specs(self.content_id, ID_SAFE)
         return out + format_fragment(self.fragment)
 
     def components(self) -> dict[str, Any]:
@@ -117,8 +119,9 @@ class CidURL(URL):
         )
 
     def __str__(self) -> str:
-        return f"{self.scheme}:{quote(self.content_id, ID_SAFE + '/')}" + format_fragment(
-            self.fragment
+        return (
+            f"{self.scheme}:{quote_addr_specs(self.content_id, ID_SAFE + '/')}"
+            + format_fragment(self.fragment)
         )
 
     def components(self) -> dict[str, Any]:

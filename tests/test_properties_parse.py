@@ -16,11 +16,15 @@ import string
 import urllib.parse
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from omniurl import schemes
 from omniurl.schemes import URL, URLError
+from omniurl.schemes.ftp import FTPSURL
+from omniurl.schemes.gopher import GophersURL
+from omniurl.schemes.news import SNewsURL
 from omniurl.schemes.percent import to_octets
 
 #: More examples for a deeper run: PARSE_EXAMPLES=3000 python -m pytest tests/test_properties*
@@ -517,3 +521,345 @@ def test_authority_agrees_with_urlsplit(text: str) -> None:
     assert (u.fragment or "") == split.fragment
     if isinstance(u, schemes.HTTPURL):  # "as on the wire": exactly urlsplit's path and query
         assert (u.path, u.search or "") == (split.path, split.query)
+
+
+# -- lossless serialisation, every scheme's URL class -----------------------------------------
+#
+# For every class, ``parse(str(u)) == u``, and ``str(u)`` keeps escaped every octet of a value
+# that is a delimiter where the value stands (RFC 3986 §2.2: "?" and "#" anywhere in a path,
+# "/" inside a segment, ":" and "@" in a user name, "&" and "=" in a mailto header field,
+# an "@" or "," inside an addr-spec's quoted local part — RFC 6068 §6's
+# "mailto:%22not%40me%22@example.org" — …).  The check: put a neutral value ("x", or the
+# value with only its structural characters kept) in the field instead; the raw delimiters
+# of the text must not change in number.
+
+#: Values rich in delimiters (the octets the round trip is about), and any text at all.
+DELIMS = "/?#[]@:;&=,%+!$'()*\" \\<>é\x00"
+delimited = st.one_of(
+    st.text(st.sampled_from("ab" + DELIMS), max_size=10),
+    octet_text,
+)
+delimited_no_line = delimited.filter(lambda s: not any(c in s for c in "\t\r\n"))
+delimited_no_nul = delimited.filter(lambda s: "\x00" not in s)
+#: A group name is printable (RFC 3977 §4.1): no space, no control, UTF-8.
+printable = delimited.filter(
+    lambda s: bool(s) and all(" " < c != "\x7f" and not "\udc80" <= c <= "\udcff" for c in s)
+)
+
+
+#: An RFC 5322 quoted-string local part holding delimiters (``"not@me"``).
+quoted_local = st.text(st.sampled_from("ab@,:;?#/ ()<>[]&=%é"), min_size=1, max_size=8).map(
+    lambda s: f'"{s}"'
+)
+atom_local = st.text(st.sampled_from("ab.+-!$&'*/=?^_`{|}~%"), min_size=1, max_size=8)
+
+
+@st.composite
+def addr_spec(draw: st.DrawFn) -> str:
+    return f"{draw(st.one_of(quoted_local, atom_local))}@{draw(hostname())}"
+
+
+@st.composite
+def address_list(draw: st.DrawFn) -> str:
+    return ",".join(draw(st.lists(addr_spec(), min_size=1, max_size=3)))
+
+
+def structural(value: str) -> str:
+    """An addr-spec list with everything but its structure (each "@" and "," outside quoted
+    strings and domain literals) replaced by "x": a neutral value of the same shape."""
+    out, quoted, literal, escaped = [], False, False, False
+    for ch in value:
+        if escaped:
+            escaped = False
+        elif quoted and ch == "\\":
+            escaped = True
+        elif ch == '"' and not literal:
+            quoted = not quoted
+        elif ch == "[" and not quoted:
+            literal = True
+        elif ch == "]" and not quoted:
+            literal = False
+        elif ch in "@," and not quoted and not literal:
+            out.append(ch)
+            continue
+        out.append("x")
+    return "".join(out)
+
+
+@st.composite
+def hostport_text(draw: st.DrawFn) -> str:
+    return hostport(draw)
+
+
+segments = st.lists(delimited, max_size=3).map(tuple)
+pairs = st.lists(st.tuples(delimited, delimited), max_size=3).map(tuple)
+encoded_path = st.lists(chars(";:@&=+$,~"), max_size=3).map(lambda s: "".join("/" + x for x in s))
+encoded_query = st.one_of(st.none(), chars(";:@&=/?~"))
+
+#: class, the strategy for its decoded fields, and the delimiters each field must keep escaped
+SERIALISED: list[tuple[type[URL], dict[str, st.SearchStrategy[Any]], dict[str, str]]] = []
+
+
+def serialised(cls: type[URL], scheme: str, delims: dict[str, str], **fields: Any) -> None:
+    SERIALISED.append(
+        (cls, {"scheme": st.just(scheme), "fragment": opt_fragment, **fields}, delims)
+    )
+
+
+_USER = {"user": ":@/?#[]", "password": "@/?#[]"}
+serialised(
+    schemes.FTPURL,
+    "ftp",
+    {**_USER, "cwd": "/?#;[]", "name": "/?#;[]"},
+    user=st.one_of(st.none(), delimited),
+    password=st.one_of(st.none(), delimited),
+    cwd=segments,
+    name=delimited,
+    typecode=st.sampled_from([None, "a", "i", "d"]),
+    **auth,
+)
+serialised(
+    FTPSURL,
+    "ftps",
+    {**_USER, "cwd": "/?#;[]", "name": "/?#;[]"},
+    user=st.one_of(st.none(), delimited),
+    cwd=segments,
+    name=delimited,
+    **auth,
+)
+serialised(
+    schemes.HTTPURL,
+    "http",
+    {**_USER, "path": "?#", "search": "#"},
+    user=st.one_of(st.none(), delimited),
+    password=st.one_of(st.none(), delimited),
+    path=encoded_path,
+    search=encoded_query,
+    **auth,
+)
+serialised(
+    schemes.HTTPSURL,
+    "https",
+    {"path": "?#", "search": "#"},
+    path=encoded_path,
+    search=encoded_query,
+    **auth,
+)
+# gopher: "?" is selector data in every reading (§3.4, RFC 4266) and Gopher+'s ASK marker
+# ("%09%09?"), not a delimiter: it stays raw, as tests/test_parse_canonical.py shows.
+_GOPHER = "#[]"
+serialised(
+    schemes.GopherURL,
+    "gopher",
+    {"gtype": _GOPHER, "selector": _GOPHER, "search": _GOPHER, "gopher_plus": _GOPHER},
+    gtype=st.sampled_from(["0", "1", "7", "?", "#", "/"]),
+    selector=delimited_no_line,
+    search=st.one_of(st.none(), delimited_no_line),
+    **auth,
+)
+serialised(
+    schemes.GopherURL,
+    "gopher",
+    {"selector": _GOPHER, "search": _GOPHER, "gopher_plus": _GOPHER},
+    selector=delimited_no_line,
+    search=delimited_no_line,
+    gopher_plus=delimited,
+    **auth,
+)
+serialised(GophersURL, "gophers", {"selector": _GOPHER}, selector=delimited_no_line, **auth)
+serialised(
+    schemes.MailtoURL,
+    "mailto",
+    {"address": "?#&=;/", "headers": "&=#"},
+    address=address_list(),
+    headers=pairs,
+)
+serialised(
+    schemes.NewsURL,
+    "news",
+    {"newsgroup": "/?#@:"},
+    newsgroup=st.one_of(group, printable.filter(lambda s: s[0].isalpha() and "@" not in s)),
+)
+serialised(
+    schemes.NewsURL,
+    "news",
+    {"message_id": "?#/"},
+    message_id=st.builds(lambda u, h: f"{u}@{h}", delimited.filter(bool), hostname()),
+)
+serialised(
+    schemes.NewsURL,
+    "news",
+    {"message_id": "?#/", "newsgroup": "/?#@:"},
+    newsgroup=st.one_of(st.none(), group),
+    host=hostname(),
+    port=st.one_of(st.none(), st.integers(0, 65535)),
+)
+serialised(
+    SNewsURL,
+    "snews",
+    {"message_id": "?#/"},
+    message_id=st.builds(lambda u, h: f"{u}@{h}", delimited.filter(bool), hostname()),
+    host=hostname(),
+)
+serialised(
+    schemes.NNTPURL,
+    "nntp",
+    {"newsgroup": "/?#"},
+    newsgroup=st.one_of(group, delimited.filter(bool)),
+    article=st.one_of(st.none(), st.integers(0, 10**9)),
+    **auth,
+)
+serialised(
+    schemes.TelnetURL,
+    "telnet",
+    _USER,
+    user=st.one_of(st.none(), delimited),
+    password=st.one_of(st.none(), delimited),
+    trailing_slash=st.booleans(),
+    **auth,
+)
+serialised(
+    schemes.WAISURL,
+    "wais",
+    {"database": "/?#", "search": "#"},
+    database=delimited,
+    search=st.one_of(st.none(), delimited),
+    **auth,
+)
+serialised(
+    schemes.WAISURL,
+    "wais",
+    {"database": "/?#", "wtype": "/?#", "wpath": "/?#"},
+    database=delimited,
+    wtype=delimited,
+    wpath=delimited,
+    **auth,
+)
+serialised(
+    schemes.FileURL,
+    "file",
+    {"path": "?#[]"},
+    host=st.one_of(st.just(""), st.just("localhost"), hostname()),
+    path=delimited.map(lambda s: "/" + s),
+)
+serialised(
+    schemes.ProsperoURL,
+    "prospero",
+    {"hsoname": "?#;", "version": "?#;/", "fields": "?#;=/"},
+    hsoname=delimited_no_nul,
+    version=st.one_of(st.none(), word(DIGIT, 1, 4)),
+    fields=pairs,
+    **auth,
+)
+serialised(
+    schemes.MidURL,
+    "mid",
+    {"message_id": "?#/", "content_id": "?#/"},
+    message_id=addr_spec(),
+    content_id=st.one_of(st.none(), addr_spec()),
+)
+serialised(schemes.CidURL, "cid", {"content_id": "?#"}, content_id=addr_spec())
+serialised(
+    schemes.URNURL,
+    "urn",
+    {"nss": "#"},
+    nid=st.sampled_from(["isbn", "ietf", "x-y"]),
+    nss=chars(";/?:@&=", min_size=1),
+)
+serialised(
+    schemes.GenericURL,
+    "x-y",
+    {"scheme_specific_part": "#"},
+    scheme_specific_part=chars(";?:@&=").map(lambda s: s.lstrip("/")),
+)
+serialised(
+    schemes.GenericURL,
+    "x-y",
+    {"scheme_specific_part": "#"},
+    scheme_specific_part=st.builds(
+        lambda login, path: f"//{login}{path}", st.builds(hostport_text), encoded_path
+    ),
+)
+
+_ADDR_SPEC_FIELDS = {"address", "message_id", "content_id"}
+
+
+def _neutral(name: str, value: Any) -> Any:
+    """A value of the same shape as ``value`` with no delimiter of its own."""
+    if isinstance(value, tuple):
+        return tuple(_neutral(name, v) for v in value)
+    if not isinstance(value, str) or not value:
+        return value
+    if name in _ADDR_SPEC_FIELDS:
+        return structural(value)
+    if name == "path" and value.startswith("/"):  # file: and http: paths: "/" is structure
+        return "/".join("x" if seg else "" for seg in value.split("/"))
+    if name == "hsoname":
+        return "/".join("x" if seg else "" for seg in value.split("/"))
+    return "x"
+
+
+def _raw(text: str, chars: str) -> dict[str, int]:
+    return {c: text.count(c) for c in chars}
+
+
+@st.composite
+def serialised_url(draw: st.DrawFn) -> tuple[URL, dict[str, str]]:
+    cls, fields, delims = draw(st.sampled_from(SERIALISED))
+    values = {name: draw(strategy) for name, strategy in fields.items()}
+    if "password" in values and values.get("user") is None:
+        values["password"] = None  # (a password belongs to a user name: §3.1's login)
+    if (
+        cls is schemes.NewsURL
+        and values.get("host") is not None
+        and values.get("newsgroup") is None
+    ):
+        values["message_id"] = draw(
+            st.builds(lambda u, h: f"{u}@{h}", delimited.filter(bool), hostname())
+        )
+    return cls(**values), delims
+
+
+@PARSE
+@given(serialised_url())
+@example((schemes.MailtoURL(scheme="mailto", address='"not@me"@example.org'), {"address": "?#"}))
+@example((schemes.FTPURL(scheme="ftp", host="h", name="a?b"), {"name": "?"}))
+@example((schemes.FileURL(scheme="file", path="/a?b#c"), {"path": "?#"}))
+def test_every_class_serialises_without_changing_meaning(case: tuple[URL, dict[str, str]]) -> None:
+    u, delims = case
+    text = str(u)
+    assert schemes.parse(text) == u, text
+    assert str(schemes.parse(text)) == text  # a fixed point
+    for name, chars in delims.items():
+        value = getattr(u, name)
+        if value is None or value in ("", ()):
+            continue
+        neutral = str(u.replace(**{name: _neutral(name, value)}))
+        assert _raw(text, chars) == _raw(neutral, chars), (name, value, text, neutral)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("mailto:%22not%40me%22@example.org", "address", '"not@me"@example.org'),
+        (
+            "mailto:%22a%2Cb%22@example.org,c@example.org",
+            "address",
+            '"a,b"@example.org,c@example.org',
+        ),
+        ("mailto:%22a%40b%22@x.org?cc=%22c%40d%22@y.org", "headers", (("cc", '"c@d"@y.org'),)),
+        ("mid:%22a%40b%22@example.org", "message_id", '"a@b"@example.org'),
+        ("ftp://h/a%3Fb/c%23d", "cwd", ("a?b",)),
+        ("file:///a%3Fb", "path", "/a?b"),
+        ("prospero://h/a%3Fb;n=v%3Fw", "hsoname", "a?b"),
+        ("gopher://h/0a%23b%5B%5D", "selector", "a#b[]"),
+        ("news:a%3Fb@example.org", "message_id", "a?b@example.org"),
+        ("news:a%2Fb@example.org", "message_id", "a/b@example.org"),
+        ("telnet://u%3Ap%40:p%40ss@h/", "user", "u:p@"),
+    ],
+)
+def test_rfc_examples_serialise_as_written(text: str, field: str, value: Any) -> None:
+    """Each keeps its escapes: ``str(parse(text)) == text`` and the decoded value."""
+    u = schemes.parse(text)
+    assert getattr(u, field) == value
+    assert str(u) == text

@@ -38,7 +38,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from ..errors import AuthError, ConnectionClosed, LimitExceeded, NotFound, ReplyError
+from ..errors import (
+    AuthError,
+    ConnectionClosed,
+    LimitExceeded,
+    NotFound,
+    ReplyError,
+    ResolveError,
+)
 from ..plan import Plan, Step
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
 from .planner import FTPDetails, FTPRole, Password
@@ -230,6 +237,8 @@ class FTPMachine:
         self._eof = False
         self._reader: ReplyReader | None = None
         self._events: deque[Event] = deque()
+        #: A refusal raised once its reply was handed out (then raised again: no way on).
+        self._error: ResolveError | None = None
         self._setup: deque[Step] = deque(
             s for s in self._steps if s.role in (FTPRole.PBSZ, FTPRole.PROT, FTPRole.CWD)
         )
@@ -256,6 +265,8 @@ class FTPMachine:
 
     def next_event(self) -> Event | _Sentinel:
         """The next event, :data:`NEED_DATA` or :data:`PAUSED`; a refusal raises."""
+        if not self._events and self._error is not None:
+            raise self._error
         while not self._events:
             if self.state is State.DONE:
                 return PAUSED
@@ -268,7 +279,12 @@ class FTPMachine:
                 return NEED_DATA
             self.replies.append(str(reply))
             self._events.append(Received(reply))
-            self._on_reply(reply)
+            try:
+                self._on_reply(reply)
+            except ResolveError as exc:
+                # The reply is handed out first (the transcript shows it), the error next.
+                self._events = deque([Received(reply)])
+                self._error = exc
         return self._events.popleft()
 
     def tls_started(self) -> None:

@@ -39,10 +39,21 @@ from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.secrets import mask_passwords
 
+
+@dataclass(frozen=True)
+class Unreadable:
+    """An input item that is not a URL at all (a line of an ``-i`` list too long to be one):
+    :func:`fetch_many` gives it a failed row with its ``error``; ``text`` is what the row
+    shows for it."""
+
+    text: str
+    error: OmniurlError
+
+
 #: ``open(url, options)`` -> an async context manager yielding the resolved :class:`Resource`
 #: (``AsyncClient.stream`` in a client; ``omniurl.resolve`` otherwise).
 Opener = Callable[[URL, Options], AbstractAsyncContextManager[Resource]]
-URLSource = Iterable[str | URL] | AsyncIterable[str | URL]
+URLSource = Iterable[str | URL | Unreadable] | AsyncIterable[str | URL | Unreadable]
 #: ``(host, port)`` of the server a URL connects to, after ``--resolve``.
 HostKey = tuple[str, int]
 
@@ -163,7 +174,7 @@ def _default_opener(url: URL, options: Options) -> AbstractAsyncContextManager[R
     return opened()
 
 
-async def _source(urls: URLSource) -> AsyncIterator[str | URL]:
+async def _source(urls: URLSource) -> AsyncIterator[str | URL | Unreadable]:
     if isinstance(urls, AsyncIterable):
         async for item in urls:
             yield item
@@ -489,6 +500,10 @@ async def fetch_many(
                 except StopAsyncIteration:
                     exhausted = True
                     break
+                if isinstance(item, Unreadable):
+                    yield _failed(index, item.text, item.error)
+                    index += 1
+                    continue
                 text = item if isinstance(item, str) else str(item)
                 try:
                     url = (

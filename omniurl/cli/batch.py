@@ -22,13 +22,14 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import IO, TextIO
 
-from omniurl.batch import FetchResult, Opener, fetch_many
+from omniurl.batch import FetchResult, Opener, Unreadable, fetch_many
 from omniurl.resolvers.errors import ConfigurationError
 from omniurl.resolvers.options import Options
+
+from .inputs import count_urls, url_source
 
 
 def read_url_lines(lines: Iterable[str]) -> Iterator[str]:
@@ -39,24 +40,9 @@ def read_url_lines(lines: Iterable[str]) -> Iterator[str]:
             yield text
 
 
-def url_source(urls: Iterable[str], input_files: Iterable[str]) -> Iterator[str]:
-    """Command-line URLs first, then each ``-i`` file's (``-`` is standard input), lazily."""
-    yield from urls
-    for name in input_files:
-        if name == "-":
-            yield from read_url_lines(sys.stdin)
-            continue
-        try:
-            handle = Path(name).open(encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
-        except OSError as exc:
-            raise ConfigurationError(
-                f"cannot read the URL list {name}: {exc.strerror or exc}", component="input"
-            ) from None
-        with handle:
-            yield from read_url_lines(handle)
-
-
-def as_typed(urls: Iterable[str], syntax: str, *, strict: bool) -> Iterator[str]:
+async def as_typed(
+    urls: AsyncIterable[str | Unreadable], syntax: str, *, strict: bool
+) -> AsyncIterator[str | Unreadable]:
     """Each URL as ``get`` reads a typed one (:func:`.text.parse_typed`: a raw space or a
     stray ``%`` encoded as a browser does, with a note; not with ``--strict``), so the
     manifest names the URL actually fetched.  Others pass as they are (a URL parses once
@@ -65,27 +51,11 @@ def as_typed(urls: Iterable[str], syntax: str, *, strict: bool) -> Iterator[str]
 
     from .text import browser_form, parse_typed
 
-    for text in urls:
-        if not strict and browser_form(text) is not None:
+    async for text in urls:
+        if isinstance(text, str) and not strict and browser_form(text) is not None:
             with contextlib.suppress(URLError):
                 text = str(parse_typed(text, syntax))
         yield text
-
-
-def count_urls(urls: Iterable[str], input_files: Iterable[str]) -> int | None:
-    """How many URLs :func:`url_source` will yield, when every list is a regular file
-    (counted line by line, nothing kept); None when one is standard input or unreadable."""
-    total = len(list(urls))
-    for name in input_files:
-        path = Path(name)
-        if name == "-" or not path.is_file():
-            return None
-        try:
-            with path.open(encoding="utf-8", errors="surrogateescape") as handle:
-                total += sum(1 for _ in read_url_lines(handle))
-        except OSError:
-            return None
-    return total
 
 
 class Manifest:
@@ -155,7 +125,7 @@ def _size(n: float) -> str:
 
 
 async def run_batch(
-    urls: Iterable[str],
+    urls: Iterable[str | Unreadable] | AsyncIterable[str | Unreadable],
     options: Options,
     *,
     concurrency: int,
@@ -231,7 +201,7 @@ async def run_batch(
 
 
 async def _on_dask(
-    urls: Iterable[str],
+    urls: AsyncIterable[str | Unreadable],
     options: Options,
     scheduler: str,
     *,
@@ -248,10 +218,17 @@ async def _on_dask(
             f"--dask needs the dask extra: pip install 'omniurl[dask]' ({exc.name} is missing)",
             component="dask",
         ) from None
+    from dataclasses import replace
+
+    from omniurl.batch import _failed
+
+    items = [item async for item in urls]  # (the cluster is given a list)
+    texts = [item for item in items if isinstance(item, str)]
+    positions = [index for index, item in enumerate(items) if isinstance(item, str)]
     rows = await asyncio.to_thread(
         lambda: list(
             run_cli(
-                list(urls),
+                texts,
                 options,
                 scheduler=scheduler,
                 concurrency=concurrency,
@@ -260,7 +237,13 @@ async def _on_dask(
             )
         )
     )
-    for row in rows:
+    ordered = [replace(row, index=positions[row.index]) for row in rows]
+    ordered += [
+        _failed(index, item.text, item.error)
+        for index, item in enumerate(items)
+        if isinstance(item, Unreadable)
+    ]
+    for row in sorted(ordered, key=lambda row: row.index):
         yield row
 
 

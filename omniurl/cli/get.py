@@ -165,20 +165,28 @@ async def _get_each(args: argparse.Namespace, options: Options, *, paired: bool 
     is that of the first failure; the counts go to stderr at the end, as a batch's."""
     import time
 
-    from .batch import url_source
+    from omniurl.batch import Unreadable
+
+    from .emit import report
+    from .inputs import url_source
 
     outputs = list(args.outputs)
     status = EXIT_OK
-    done = failed = 0
+    done = failed = index = 0
     started = time.monotonic()
-    for index, text in enumerate(url_source(args.urls, args.input)):
+    async for text in url_source(args.urls, args.input):
+        index, done = done, done + 1
+        if isinstance(text, Unreadable):  # a line too long to be a URL: its error, counted
+            failed += 1
+            result = report(args, text.error)
+            status = result if status == EXIT_OK else status
+            continue
         args.url = text
         if paired and index < len(outputs):
             _assign_output(args, outputs[index], remote=outputs[index] is None)
         elif paired:  # past the last -o/-O: standard output, or saved (--remote-name-all)
             _assign_output(args, None, remote=args.remote_name_all)
         result = await _transfer(args, options)
-        done += 1
         if result != EXIT_OK:
             failed += 1
             if status == EXIT_OK:

@@ -281,13 +281,20 @@ def _is_special(path: Path) -> bool:
 
 
 async def _write_special(path: Path, resource: Resource, source: AsyncIterable[bytes]) -> None:
-    """Stream into a FIFO or a device as it is: there is no file to swap in atomically."""
+    """Stream into a FIFO or a device as it is: there is no file to swap in atomically.  The
+    wait for a FIFO's reader, and for room in it, is the event loop's (cli.inputs): a
+    blocking open() or write() there would leave SIGTERM and Ctrl-C unanswered."""
+    from .inputs import open_for_writing, write_all
+
     written = 0
     try:
-        with open(path, "wb") as fh:
+        fd = await open_for_writing(str(path))
+        try:
             async for chunk in source:  # resources raise typed errors, never OSError
-                fh.write(chunk)
+                await write_all(fd, chunk)
                 written += len(chunk)
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise _output_failed(path, exc) from None
     resource.metadata["bytes"] = written

@@ -36,6 +36,12 @@ def test_every_error_message_is_masked() -> None:
 def test_control_characters_are_escaped_for_the_terminal() -> None:
     assert terminal_safe("550 \x1b]0;owned\x07 no\tfile") == "550 \\x1b]0;owned\\x07 no\tfile"
     assert terminal_safe("plain text") == "plain text"
+    # The gateway's page text keeps its line ends (checked in C, not per character) but
+    # still escapes what else a server sent: a kept character never lets another through.
+    page = "line one\r\n\tline two\n"
+    assert terminal_safe(page, keep="\t\n\r") is page
+    assert terminal_safe(page + "\x1b[2J\x85", keep="\t\n\r") == page + "\\x1b[2J\\x85"
+    assert terminal_safe(page) == "line one\\r\\n\tline two\\n"
 
 
 async def test_get_json_and_verbose_never_show_the_password(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import stat
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -412,3 +413,99 @@ async def test_telnet_ends_when_stdin_ends_though_the_server_stays() -> None:
     assert status == 0, err
     assert out == b"banner of a server that ignores the end of input\r\n"
     assert time.monotonic() - started < 10  # the read timeout is 30 s
+
+
+# --- 5. a stalled transfer looks stalled; one unit system --------------------------------
+
+
+def test_rate_falls_and_says_stalled_when_bytes_stop() -> None:
+    from omniurl.cli.progress import Rate
+
+    rate = Rate(started=100.0)
+    rate.add(101.0, 1 << 20)  # 1 MiB in the first second
+    assert rate.text(101.0) == "1.0 MiB/s"
+    falling = [rate.per_second(t) for t in (101.0, 102.0, 103.0)]
+    assert falling == sorted(falling, reverse=True) and falling[-1] < falling[0]
+    assert rate.text(102.9).endswith("KiB/s")  # (slower, not yet stalled)
+    assert rate.text(104.2) == "stalled 3 s"
+    assert rate.per_second(107.0) == 0.0  # nothing in the last 5 s
+    rate.add(108.0, 2 << 20)
+    assert rate.text(108.0).endswith("KiB/s")  # 1 MiB over the last 5 s: 204.8 KiB/s
+
+
+def on_terminal(*args: str, cwd: Path) -> tuple[int, bytes]:
+    """``omniurl ARGS`` with stdout and stderr on a pseudo-terminal (bounded: 30 s)."""
+    import pty
+    import subprocess
+    import sys
+
+    from _ftphttp import ROOT
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "omniurl", *args], stdout=follower, stderr=follower,
+        stdin=subprocess.DEVNULL, cwd=cwd, env=env,
+    )  # fmt: skip
+    os.close(follower)
+    out = b""
+    try:
+        while True:
+            try:
+                data = os.read(leader, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+    finally:
+        os.close(leader)
+    return proc.wait(30), out
+
+
+async def test_progress_bar_of_a_stalled_transfer(root: Path) -> None:
+    import asyncio
+
+    async def stalling(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 1048576\r\n\r\n" + b"x" * 204800)
+        await writer.drain()
+        await asyncio.sleep(4.5)  # nothing more for a while, then the rest
+        writer.write(b"x" * (1048576 - 204800))
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(stalling, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        status, out = await asyncio.to_thread(
+            on_terminal, "get", "-o", "big", f"http://127.0.0.1:{port}/big", cwd=root / "out"
+        )
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert status == 0, out
+    assert (root / "out" / "big").stat().st_size == 1048576
+    assert b"stalled 3 s" in out or b"stalled 4 s" in out
+    assert b"0:00:04" in out  # the elapsed time goes on
+    assert b"/1.0 MiB" in out and b" MB" not in out  # the bar's units are the summary's
+    assert b"omniurl: 1.0 MiB in " in out
+
+
+# --- 6. FTP listings on a terminal: type, size and date ----------------------------------
+
+
+async def test_ftp_listing_on_a_terminal_has_size_and_date(ftp: RunningServer, root: Path) -> None:
+    import asyncio
+
+    status, out = await asyncio.to_thread(
+        on_terminal, "get", f"ftp://{ftp.netloc}/pub/", cwd=root / "out"
+    )
+    assert status == 0, out
+    lines = {line.split()[-1]: line for line in out.decode().splitlines()[1:]}
+    a = lines[f"ftp://{ftp.netloc}/pub/a.txt"]
+    when = time.strftime(  # (the server gives MLSD's modify fact in UTC)
+        "%Y-%m-%d %H:%M", time.gmtime((root / "srv" / "pub" / "a.txt").stat().st_mtime)
+    )
+    assert a.split(None, 5)[:5] == ["file", "6", "B", *when.split()]
+    assert " a.txt " in a

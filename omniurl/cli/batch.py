@@ -117,11 +117,9 @@ class Tally:
 
 
 def _size(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} GiB"  # pragma: no cover - the loop returns
+    from .progress import human_size
+
+    return human_size(n)
 
 
 async def run_batch(

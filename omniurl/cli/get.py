@@ -293,6 +293,22 @@ def _note_transfer(args: argparse.Namespace, resource: Resource) -> None:
     transfer.size = written if isinstance(written, int) else resource.bytes_read
 
 
+#: The size and date columns of a listing on a terminal: "  12.3 MiB 2026-11-26 23:31".
+FACTS_WIDTH = 10 + 1 + 16
+
+
+def entry_facts(info: dict[str, object]) -> str:
+    """An entry's size (the progress bar's binary units) and modification time (UTC, to
+    the minute), in :data:`FACTS_WIDTH` columns; blank where the server gave none."""
+    from .progress import human_size
+
+    size = info.get("size")
+    shown_size = human_size(size) if isinstance(size, int) else ""
+    modify = info.get("modify")
+    when = modify[:16].replace("T", " ") if isinstance(modify, str) else ""
+    return f"{shown_size:>10} {when:<16}"
+
+
 def _gopher_text(resource: Resource) -> bool:
     """A Gopher text item (RFC 1436 type 0 and its kin read as dot-terminated text)."""
     details = resource.plan.details
@@ -338,8 +354,10 @@ async def show_listing(args: argparse.Namespace, resource: Resource) -> None:
 
     Not a terminal: one ``kind<TAB>name<TAB>url`` line per entry.  A terminal: aligned
     columns, the URL always whole on its line (a URL broken across lines cannot be copied);
-    a narrow terminal drops the kind column, then the name, before it would cut a URL.
-    ``--json`` collects the entries for the one JSON object printed at the end.
+    a listing whose entries carry a size or a date (FTP's MLSD or LIST facts) shows them in
+    columns after the kind, as ``ls -l`` does; a narrow terminal drops those first, then the
+    kind, then the name, before it would cut a URL.  ``--json`` collects the entries for the
+    one JSON object printed at the end.
     """
     if args.json:
         await resource.collect_entries()
@@ -357,12 +375,18 @@ async def show_listing(args: argparse.Namespace, resource: Resource) -> None:
 
     width = shutil.get_terminal_size((100, 24)).columns
     out.write(terminal_safe(mask_passwords(str(resource.url))) + "\n")
+    facts: bool | None = None  # decided by the first entry, for the whole listing
     async for e in resource.aiter_entries():
         url = terminal_safe(e.url or "")
         name = terminal_safe(e.name)
         kind = f"{e.kind:<9.9}"
         room = width - len(url) - 2
-        if room >= 10 + 12:  # kind, name and URL
+        if facts is None:
+            facts = "size" in e.info or "modify" in e.info
+        if facts and room >= 10 + FACTS_WIDTH + 12:  # kind, size, date, name and URL
+            rest = room - 11 - FACTS_WIDTH
+            line = f"{kind} {entry_facts(e.info)} {name[:rest]:<{rest}} {url}"
+        elif room >= 10 + 12:  # kind, name and URL
             line = f"{kind} {name[: room - 11]:<{room - 11}} {url}"
         elif room >= 12:  # name and URL
             line = f"{name[: room - 1]:<{room - 1}} {url}"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from omniurl.schemes.errors import OmniurlError
 
-from .progress import Progress
+from .progress import Progress, human_size
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -102,15 +102,9 @@ def summary(args: argparse.Namespace, resource: Resource, path: Path, seconds: f
         return
     size = int(resource.metadata.get("bytes", resource.bytes_read) or 0)
     rate = size / seconds if seconds > 0 else 0.0
-    sys.stderr.write(f"omniurl: {_human(size)} in {seconds:.1f} s ({_human(rate)}/s) -> {path}\n")
-
-
-def _human(count: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if count < 1024 or unit == "GiB":
-            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
-        count /= 1024
-    return f"{count:.1f} GiB"
+    sys.stderr.write(
+        f"omniurl: {human_size(size)} in {seconds:.1f} s ({human_size(rate)}/s) -> {path}\n"
+    )
 
 
 async def local_line_ends(chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:

@@ -133,34 +133,11 @@ def shown(text: str) -> str:
 
 
 def exit_status_of(exc: BaseException) -> int:
-    """The CLI's documented exit status for an error (1 for anything untyped)."""
-    from omniurl.resolvers.errors import (
-        AuthError,
-        InputNeeded,
-        PlanError,
-        PolicyError,
-        ProtocolError,
-        ReplyError,
-        TransportError,
-        UnsupportedScheme,
-    )
-    from omniurl.schemes.errors import URLError
+    """The CLI's documented exit status for an error (1 for anything untyped): the one
+    mapping, :func:`omniurl.cli.status.exit_status`."""
+    from omniurl.cli.status import exit_status
 
-    for cls, status in (
-        (URLError, 2),
-        (PolicyError, 2),
-        (UnsupportedScheme, 3),
-        (ConfigurationError, 3),
-        (InputNeeded, 3),
-        (PlanError, 2),
-        (TransportError, 4),
-        (ReplyError, 5),
-        (ProtocolError, 6),
-        (AuthError, 7),
-    ):
-        if isinstance(exc, cls):
-            return status
-    return 1
+    return exit_status(exc)
 
 
 def _default_opener(url: URL, options: Options) -> AbstractAsyncContextManager[Resource]:
@@ -183,24 +160,15 @@ async def _source(urls: URLSource) -> AsyncIterator[str | URL | Unreadable]:
             yield item
 
 
-#: The name of a directory, a menu or a bare host's content, by scheme: never the host,
-#: a port or a Gopher item type ("127.0.0.1:8081", "1").
-INDEX_NAMES = {
-    "http": "index.html",
-    "https": "index.html",
-    "gopher": "gophermap.txt",
-    "gophers": "gophermap.txt",
-    "ftp": "index.txt",
-    "file": "index.txt",
-}
-
-
 def output_name(url: URL) -> str:
     """A file name for ``url`` (``-O``, ``--output-dir``), from the URL the user gave — never
     one the server chose (a redirect to ``/.bashrc`` is still saved under the first URL's
     name: wget's CVE-2010-2252): its last path segment, decoded, never a dot-file, never a
-    path separator or a control character; a directory, a menu or a bare host gets
-    :data:`INDEX_NAMES`' name."""
+    path separator or a control character; a directory, a menu or a bare host gets its
+    scheme's ``index_name`` (``index.html``, ``gophermap.txt``…: never the host, a port or a
+    Gopher item type)."""
+    from omniurl.resolvers.registry import presentation_of
+
     text = str(url).split("#", 1)[0]
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
@@ -213,9 +181,9 @@ def output_name(url: URL) -> str:
     decoded = unquote_to_bytes(name).decode("utf-8", "replace")
     decoded = decoded.replace("/", "_").replace("\\", "_").replace("\x00", "_")
     decoded = "".join(ch if ch.isprintable() else "_" for ch in decoded).lstrip(".")
-    menu = url.scheme.startswith("gopher") and (len(path.strip("/")) <= 1 or path[:1] in ("1", "7"))
-    if not decoded or decoded in ("..", ".") or menu:
-        decoded = INDEX_NAMES.get(url.scheme, "index")
+    presentation = presentation_of(url.scheme)
+    if not decoded or decoded in ("..", ".") or presentation.is_index(url, path):
+        decoded = presentation.index_name
     return decoded[:200]
 
 
@@ -277,7 +245,7 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
     """``-C -`` in a batch: each URL continues its own ``.NAME.part`` (or ``NAME``, which a
     complete earlier run left: the server then says nothing is missing and nothing is
     sent again); a failure keeps the part for the next run where the scheme can resume."""
-    from omniurl.partial import Kept, Partial
+    from omniurl.partial import Kept, Partial, resume_facts, write_resumed
 
     assert job.name is not None
     started = time.monotonic()
@@ -290,27 +258,16 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
             opts = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
             async with opener(job.url, opts) as resource:
                 kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
-                outcome = str(resource.metadata.get("resume") or "restart")
-                if outcome == "refetch":  # the part is longer than the resource: whole
+                facts = resume_facts(resource)
+                if facts.outcome == "refetch":  # the part is longer than the resource: whole
                     kept = Kept(0, None, None)
                     continue
-                total = resource.metadata.get("total")
-                total = total if isinstance(total, int) else resource.size
-                if outcome == "complete":
-                    if kept.source == partial.part:
-                        partial.commit(total)
-                    break
-                if resource.kind != "content":
+                if facts.outcome != "complete" and resource.kind != "content":
                     raise ConfigurationError(
                         f"{job.url.scheme}: only content can be resumed, not a {resource.kind}",
                         component="scheme",
                     )
-                validator = resource.metadata.get("validator")
-                partial.remember(job.text, validator if isinstance(validator, str) else None, total)
-                with partial.open(kept, outcome) as fh:
-                    async for chunk in resource:
-                        fh.write(chunk)
-                partial.commit(total)
+                await write_resumed(partial, kept, resource, job.text)
                 break
         with open(partial.target, "rb") as fh:
             digest = hashlib.file_digest(fh, "sha256")

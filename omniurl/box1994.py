@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from omniurl import schemes, testservers
-from omniurl.resolvers.nntp.planner import SERVER_KEY as NNTP_SERVER_KEY
+from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.resolvers.options import Options
 from omniurl.schemes.base import InternetURL
 from omniurl.schemes.ftp import FTPURL
@@ -237,15 +237,14 @@ class Box:
     resolve: dict[tuple[str, int | None], tuple[str, int | None]] = field(default_factory=dict)
     credentials: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: Scheme options the box sets (the news server that news: URLs use, §3.6).
-    extra: dict[str, Any] = field(default_factory=dict)
+    schemes: list[Any] = field(default_factory=list)
 
     def options(self, base: Options | None = None) -> Options:
         base = base or Options()
         return base.with_(
             resolve={**base.resolve, **self.resolve},
             credentials={**base.credentials, **self.credentials},
-            extra={**base.extra, **self.extra},
-        )
+        ).with_scheme(*self.schemes)
 
     async def aclose(self) -> None:
         for server in reversed(self.servers):
@@ -339,7 +338,7 @@ async def open_box(root: Path, cited: Iterable[Cited] = CITED) -> Box:
             box.resolve.setdefault((host, None), ("127.0.0.1", closed))
         news = await testservers.start("nntp", _host_root(root, "news", "nntp"))
         box.servers.append(news)
-        box.extra[NNTP_SERVER_KEY] = news.netloc
+        box.schemes.append(NNTPOptions(server=news.netloc))
         for host, users in USERS.items():
             for user, password in users.items():
                 box.credentials[host] = (user, password)

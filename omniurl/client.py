@@ -45,9 +45,7 @@ from typing import Any, TypeVar
 from omniurl.batch import FetchResult, URLSource, fetch_many, host_key
 from omniurl.resolvers.core import fetch, plan, resolve
 from omniurl.resolvers.errors import ClientClosed, PoolTimeout
-from omniurl.resolvers.ftp.sessions import SESSIONS_KEY, FTPSessions
-from omniurl.resolvers.http.pool import POOL_KEY, HTTPPool
-from omniurl.resolvers.options import Options
+from omniurl.resolvers.options import ClientLimits, Options, Shared
 from omniurl.resolvers.plan import Plan
 from omniurl.resolvers.resource import Listing, Resource
 from omniurl.resolvers.slots import Slots
@@ -89,13 +87,17 @@ class AsyncClient:
         #: A semaphore per host key while gets hold or wait for it (dropped when nobody
         #: does, so the table never outgrows the hosts in flight).
         self._hosts = Slots(max_per_host or 1, pool_timeout=pool_timeout, what="per-host slot")
-        self._http = HTTPPool(
-            max_connections=max_connections,
-            max_keepalive_connections=max_keepalive_connections,
-            keepalive_expiry=keepalive_expiry,
-            pool_timeout=pool_timeout,
+        # Each scheme's resolver makes what it keeps (an HTTP pool, FTP sessions) in here on
+        # its first URL, within these bounds; the client closes them all.
+        self._shared = Shared(
+            limits=ClientLimits(
+                max_connections=max_connections,
+                max_keepalive_connections=max_keepalive_connections,
+                keepalive_expiry=keepalive_expiry,
+                max_idle_sessions=max_idle_ftp,
+                pool_timeout=pool_timeout,
+            )
         )
-        self._ftp = FTPSessions(max_idle=max_idle_ftp, max_total=max_idle_ftp)
         self._closed = False
 
     @property
@@ -107,7 +109,7 @@ class AsyncClient:
         if self._closed:
             raise ClientClosed("the client is closed", component="client")
         base = options or self.options
-        return base.with_(extra={**base.extra, POOL_KEY: self._http, SESSIONS_KEY: self._ftp})
+        return base.with_(shared=self._shared)
 
     def plan(self, url: URL | str) -> Plan:
         """The plan of ``url`` under the client's options (pure; nothing is sent)."""
@@ -172,10 +174,7 @@ class AsyncClient:
         if self._closed:
             return
         self._closed = True
-        try:
-            await self._ftp.aclose()
-        finally:
-            await self._http.aclose()
+        await self._shared.aclose()
 
     async def __aenter__(self) -> AsyncClient:
         return self

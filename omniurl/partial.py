@@ -20,11 +20,40 @@ import json
 import os
 import shutil
 import stat
+from collections.abc import AsyncIterable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from omniurl.resolvers.errors import ConfigurationError, ConnectionClosed
+
+if TYPE_CHECKING:
+    from omniurl.resolvers.resource import Resource
+
+
+@dataclass(frozen=True)
+class ResumeFacts:
+    """What a resolver found out about continuing a transfer (resolvers.resume): the
+    ``outcome`` — ``append`` (the server sends the rest), ``restart`` (it sends it whole),
+    ``refetch`` (the kept part is longer than the resource: fetch it whole), ``complete``
+    (nothing is missing) —, the resource's ``total`` size, and its ``validator``."""
+
+    outcome: str
+    total: int | None
+    validator: str | None
+
+
+def resume_facts(resource: Resource) -> ResumeFacts:
+    """The resume facts of ``resource``; a first attempt (nothing kept) has none: a
+    ``restart`` of the size the server announced."""
+    outcome = str(resource.metadata.get("resume") or "restart")
+    total = resource.metadata.get("total")
+    validator = resource.metadata.get("validator")
+    return ResumeFacts(
+        outcome,
+        total if isinstance(total, int) else resource.size,
+        validator if isinstance(validator, str) else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -143,4 +172,41 @@ def finish(tmp: Path | str, target: Path | str) -> None:
     os.replace(tmp, target)
 
 
-__all__ = ["Kept", "Partial", "finish", "new_file_mode"]
+async def write_resumed(
+    partial: Partial,
+    kept: Kept,
+    resource: Resource,
+    url: str,
+    source: AsyncIterable[bytes] | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> int:
+    """``-C`` (the command and the batch alike): the bytes go to ``.NAME.part`` (appended
+    to the kept ones when the server sent a range), which becomes ``NAME`` once its size is
+    the server's; returns the bytes written.  A failure or an interruption keeps the part
+    and its sidecar for the next ``-C -``."""
+    facts = resume_facts(resource)
+    if facts.outcome == "complete":
+        if kept.source == partial.part:
+            partial.commit(facts.total)
+        return 0
+    partial.remember(url, facts.validator, facts.total)
+    written = 0
+    with partial.open(kept, facts.outcome) as fh:
+        async for chunk in resource if source is None else source:
+            fh.write(chunk)
+            written += len(chunk)
+            if on_chunk is not None:
+                on_chunk(len(chunk))
+    partial.commit(facts.total)
+    return written
+
+
+__all__ = [
+    "Kept",
+    "Partial",
+    "ResumeFacts",
+    "finish",
+    "new_file_mode",
+    "resume_facts",
+    "write_resumed",
+]

@@ -1,32 +1,36 @@
 """The shape every resolver has: a pure planner and an async executor.
 
-A resolver is a class registered for one or more schemes.  :meth:`Resolver.plan` is pure
-(URL and options in, :class:`Plan` out, no I/O) — it is what ``omniurl plan`` prints.
-:meth:`Resolver.execute` carries out exactly that plan, after the safety policy accepted it,
-and returns a :class:`Resource`; it may skip a conditional step, never add one.
+A resolver is a class named by a scheme's spec (resolvers.spec.SchemeSpec).
+:meth:`Resolver.plan` is pure (URL and options in, :class:`Plan` out, no I/O) — it is what
+``omniurl plan`` prints.  :meth:`Resolver.execute` carries out exactly that plan, after the
+safety policy accepted it, and returns a :class:`Resource`; it may skip a conditional step,
+never add one.  How a resource is shown (terminal, JSON, the gateway) is the spec's
+:class:`~resolvers.spec.Presentation`, not the resolver's: a resolver knows no terminal.
 
 To follow a redirect or a referral, an executor raises :class:`Follow` with the new URL: the
-core re-plans it, re-checks it against the policy, and resolves it (bounded).
+core re-plans it, re-checks it against the policy, and resolves it (bounded).  ``Follow`` is
+control flow, not an error: ``except ResolveError`` never catches it.
 """
 
 from __future__ import annotations
 
-import argparse
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from omniurl.schemes.base import URL
 
-from .errors import ResolveError
 from .options import Options
 from .plan import Plan
 from .resource import Resource
 
 
-class Follow(ResolveError):
-    """Raised by an executor to go on to another URL (redirect, referral, access method)."""
+class Follow(Exception):
+    """Raised by an executor to go on to another URL (redirect, referral, access method).
+
+    The core catches it, checks the new URL against the policy and resolves it; with
+    ``Options(follow=False)`` the caller gets :class:`~resolvers.errors.NotFollowed`."""
 
     def __init__(self, target: URL, *, reason: str, replies: list[str] | None = None) -> None:
-        super().__init__(f"{reason}: {target}", component="location")
+        super().__init__(f"{reason}: {target}")
         self.target = target
         self.reason = reason
         self.replies = replies or []
@@ -45,19 +49,3 @@ class Resolver:
     async def execute(self, plan: Plan, options: Options) -> Resource:
         """Carry out ``plan`` (already checked by the policy) and return the resource."""
         raise NotImplementedError
-
-    # -- command-line integration (optional) --------------------------------------------
-
-    @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        """Add this scheme's options to ``omniurl get``/``plan`` (e.g. ``--smtp``)."""
-
-    @classmethod
-    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
-        """The ``Options.extra`` entries that this resolver's arguments set."""
-        return {}
-
-    async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
-        """Present a resource on the terminal in a scheme-specific way (telnet attaches the
-        terminal).  Return an exit status, or ``None`` for the generic presentation."""
-        return None

@@ -16,7 +16,14 @@ from omniurl.schemes.base import URL
 
 from . import registry
 from .base import Follow
-from .errors import PlanError, PolicyError, ProtocolError, TooManyRedirects, UnsupportedScheme
+from .errors import (
+    NotFollowed,
+    PlanError,
+    PolicyError,
+    ProtocolError,
+    TooManyRedirects,
+    UnsupportedScheme,
+)
 from .options import Ask, Options
 from .plan import Plan
 from .resource import Listing, Resource, read_all
@@ -217,7 +224,12 @@ async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
             resource = await resolver.execute(p, options)
         except Follow as follow:
             if not options.follow:
-                raise
+                raise NotFollowed(
+                    f"{follow.reason}: {follow.target} (not followed)",
+                    target=follow.target,
+                    reason=follow.reason,
+                    replies=follow.replies,
+                ) from None
             try:
                 options.policy.check_redirect(current, follow.target, kind=follow.reason)
             except PolicyError as exc:

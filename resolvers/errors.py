@@ -25,6 +25,7 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         │   │   ├── TooSlow              -- below --speed-limit for --speed-time
         │   │   └── PoolTimeout          -- no connection slot free within pool_timeout
         │   └── ConnectionClosed         -- closed early: the reply is truncated
+        ├── NotFollowed                  -- a redirect or referral, with follow=False
         ├── ProtocolError                -- the server spoke, but not as the protocol says
         │   ├── TooManyRedirects         -- a redirect or referral loop
         │   └── LimitExceeded            -- a line or reply larger than our bound
@@ -47,6 +48,19 @@ from omniurl.schemes.secrets import mask_passwords
 
 class ResolveError(OmniurlError):
     """Root of every error raised after a URL parsed."""
+
+
+class NotFollowed(ResolveError):
+    """A redirect or referral that ``Options(follow=False)`` left unfollowed: ``target`` is
+    where it leads, ``reason`` why, ``replies`` what the server said."""
+
+    def __init__(
+        self, message: str, *, target: object, reason: str, replies: list[str] | None = None
+    ) -> None:
+        super().__init__(message, component="location")
+        self.target = target
+        self.reason = reason
+        self.replies = replies or []
 
 
 class UnsupportedScheme(ResolveError):
@@ -238,3 +252,39 @@ class AuthError(ResolveError):
 class ClientClosed(ResolveError, RuntimeError):
     """An ``omniurl.AsyncClient``/``Client`` — or a resolve through its shared connections —
     used after the client was closed.  A ``RuntimeError`` too, as httpx's is."""
+
+
+#: Every error class above (tests/test_spec.py holds it complete, and equal to the list
+#: ``omniurl`` exports).
+__all__ = [
+    "AddressRefused",
+    "AuthError",
+    "ClientClosed",
+    "ConfigurationError",
+    "ConnectError",
+    "ConnectionClosed",
+    "DeadlineExceeded",
+    "DelimiterRefused",
+    "HeaderRefused",
+    "InputNeeded",
+    "LimitExceeded",
+    "MailAddressRefused",
+    "NotFollowed",
+    "NotFound",
+    "PlanError",
+    "PolicyError",
+    "PoolTimeout",
+    "PortRefused",
+    "ProtocolError",
+    "RedirectRefused",
+    "ReplyError",
+    "ResolveError",
+    "ResolveTimeout",
+    "ResumeUnsupported",
+    "SchemeRefused",
+    "StatusError",
+    "TooManyRedirects",
+    "TooSlow",
+    "TransportError",
+    "UnsupportedScheme",
+]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import ConfigurationError
 from .policy import DEFAULT, Policy
@@ -32,6 +32,60 @@ def default_email() -> str:
 
 
 ResolveKey = tuple[str, int | None]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    """Bounds of the connections a client keeps (:class:`Shared`): HTTP connections open
+    at once per set of options, idle ones kept and for how long; control connections of a
+    session protocol (FTP) kept idle, for one server and in all."""
+
+    max_connections: int = 100
+    max_keepalive_connections: int = 20
+    keepalive_expiry: float = 5.0
+    max_idle_sessions: int = 4
+    #: How long a resolve may wait for a free connection slot (None: as long as it takes).
+    pool_timeout: float | None = None
+
+
+class Shared:
+    """Connections kept across the resolves of one client (``omniurl.AsyncClient``): one
+    holder per type (an HTTP pool, an FTP session cache), made by its resolver on first use
+    with :meth:`get` and closed with the client.  Typed: a resolver asks for its own class,
+    never for a string key."""
+
+    def __init__(self, *held: Any, limits: ClientLimits | None = None) -> None:
+        self.limits = limits or ClientLimits()
+        self._held: dict[type, Any] = {type(h): h for h in held}
+        self.closed = False
+
+    def get(self, kind: type[T], make: Callable[[ClientLimits], T]) -> T:
+        """The ``kind`` this client holds, made with ``make(limits)`` the first time."""
+        found = self._held.get(kind)
+        if found is None:
+            if self.closed:
+                from .errors import ClientClosed
+
+                raise ClientClosed("the client is closed", component="client")
+            found = self._held[kind] = make(self.limits)
+        return found
+
+    def find(self, kind: type[T]) -> T | None:
+        """The ``kind`` this client holds, if it made one."""
+        return self._held.get(kind)
+
+    async def aclose(self) -> None:
+        """Close everything held (each holder's ``aclose``), the last made first."""
+        self.closed = True
+        errors: list[BaseException] = []
+        for held in reversed(list(self._held.values())):
+            try:
+                await held.aclose()
+            except Exception as exc:  # close the others all the same
+                errors.append(exc)
+        if errors:
+            raise errors[0]
 
 
 def parse_resolve(spec: str) -> tuple[ResolveKey, ResolveKey]:
@@ -77,8 +131,9 @@ class Options:
 
     ``resolve`` maps a ``(host, port)`` to the ``(address, port)`` to connect to instead, like
     curl's ``--resolve HOST:PORT:ADDR``; a port of ``None`` on either side means "any" /
-    "unchanged".  ``extra`` holds scheme-specific options contributed by resolvers (a
-    plugin's too), keyed by the names their ``add_arguments`` defines.
+    "unchanged".  Each scheme's own options are a typed dataclass (its spec's ``options``:
+    ``MailtoOptions``, ``NNTPOptions``…), set with :meth:`with_scheme` and read with
+    :meth:`of`; connections a client keeps across resolves are in ``shared``.
     """
 
     policy: Policy = DEFAULT
@@ -91,6 +146,10 @@ class Options:
     #: (user, password).  The CLI fills it from ~/.netrc.
     credentials: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     ask: Ask | None = None
+    #: ``await form(fields, url) -> answers``: fills in a form a URL's item asks for (a
+    #: Gopher+ +ASK form, §2.8: one answer per answered field) — a program's or the
+    #: gateway's page; without one, ``ask`` asks field by field.
+    form: Callable[[Any, Any], Awaitable[Any]] | None = None
     transcript: Transcript | None = None
     #: How many bytes a resolver reads at a time when streaming content.
     chunk_size: int = 256 * 1024
@@ -103,7 +162,11 @@ class Options:
     verify_tls: bool = True
     #: Use proxies from the environment (HTTP_PROXY...); off unless the caller opts in.
     trust_env: bool = False
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    #: Each scheme's typed options, by their type (:meth:`of`, :meth:`with_scheme`); may be
+    #: given as a sequence of options instances (``schemes=(NNTPOptions(server="h"),)``).
+    schemes: Mapping[type, Any] = field(default_factory=dict)
+    #: A client's kept connections (:class:`Shared`); None: each resolve has its own.
+    shared: Shared | None = None
     #: Resume a transfer at this byte offset (``-C``): FTP ``REST``, HTTP ``Range``.  0 is a
     #: whole transfer; a scheme that cannot start at an offset refuses a plan with one.
     resume_from: int = 0
@@ -177,9 +240,25 @@ class Options:
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """A scheme-specific option from ``extra``."""
-        return self.extra.get(key, default)
+    def __post_init__(self) -> None:
+        if not isinstance(self.schemes, Mapping):
+            object.__setattr__(self, "schemes", {type(v): v for v in self.schemes})
+        elif not all(isinstance(k, type) and isinstance(v, k) for k, v in self.schemes.items()):
+            # (the string-keyed bag of earlier versions must not pass silently)
+            raise TypeError("Options.schemes maps an options type to its instance")
+
+    def of(self, kind: type[T]) -> T:
+        """The options of type ``kind`` (a scheme's options dataclass): the ones set with
+        :meth:`with_scheme`, else its defaults."""
+        found = self.schemes.get(kind)
+        return found if found is not None else kind()
+
+    def with_scheme(self, *values: Any) -> Options:
+        """These options with ``values`` (scheme options instances) set, each replacing any
+        of its type: ``options.with_scheme(MailtoOptions(smtp="relay:25"))``."""
+        table = dict(self.schemes)
+        table.update((type(v), v) for v in values)
+        return replace(self, schemes=table)
 
     def note(self, direction: str, text: str) -> None:
         if self.transcript is not None:

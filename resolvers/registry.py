@@ -1,9 +1,17 @@
-"""The resolver registry: built-ins, the ``@register`` decorator, and entry points.
+"""The one scheme registry: name -> :class:`~resolvers.spec.SchemeSpec`.
 
-Third-party packages add a scheme without touching omniurl by declaring an entry point in the
-``omniurl.resolvers`` group (``x-demo = "omniurl_xdemo.resolver:XDemoResolver"``); the
-registry loads them on first use, exactly like the built-ins, so a plugin scheme is a
-first-class citizen.  The matching parser goes into ``schemes``' ``omniurl.schemes`` group.
+A scheme joins it in one of three ways, all ending in :func:`register_spec`:
+
+* a built-in: one line in :mod:`resolvers.builtin` (``"ftp": "omniurl.resolvers.ftp:SPEC"``),
+  imported on the first URL of that scheme;
+* a plugin: one line in the ``omniurl.specs`` entry-point group, the same shape
+  (``x-finger = "omniurl_xfinger.spec:SPEC"``), read on the first scheme that is not built in;
+* in-process: ``register_spec(spec)``.
+
+The older way — a resolver class in the ``omniurl.resolvers`` group (and its URL class in
+``omniurl.schemes``), or the ``@register("scheme")`` class decorator — still works: it makes
+a spec with the default presentation and no options.  A plugin never replaces a built-in
+through an entry point; an in-process registration always wins (on purpose).
 """
 
 from __future__ import annotations
@@ -13,41 +21,47 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from .base import Resolver
+from .builtin import SPECS as BUILTIN_SPECS
 from .errors import UnsupportedScheme
+from .spec import DEFAULT_PRESENTATION, Presentation, SchemeSpec, load
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoints
 
-ENTRY_POINT_GROUP = "omniurl.resolvers"
+#: The entry-point group of a plugin's spec.
+ENTRY_POINT_GROUP = "omniurl.specs"
+#: The older group: a resolver class (its URL class in ``omniurl.schemes``).
+LEGACY_GROUP = "omniurl.resolvers"
 
-#: Built-in scheme -> the module whose import registers its resolver (a module or a package;
-#: one that does not exist yet is skipped).  ``get("gopher")`` imports ``resolvers.gopher`` and
-#: nothing else.
+#: Built-in scheme -> its spec's module (what ``get(name)`` imports, and nothing else).
 BUILTIN_SCHEMES: dict[str, str] = {
-    "ftp": "omniurl.resolvers.ftp",
-    "http": "omniurl.resolvers.http",
-    "https": "omniurl.resolvers.http",
-    "file": "omniurl.resolvers.file",
-    "gopher": "omniurl.resolvers.gopher",
-    "news": "omniurl.resolvers.nntp",
-    "nntp": "omniurl.resolvers.nntp",
-    "telnet": "omniurl.resolvers.telnet",
-    "mailto": "omniurl.resolvers.mailto",
-    "wais": "omniurl.resolvers.wais",
-    "prospero": "omniurl.resolvers.prospero",
+    name: ref.partition(":")[0] for name, ref in BUILTIN_SPECS.items()
 }
-
-#: Modules whose import registers the built-in resolvers.
+#: Modules whose import registers the built-in specs.
 BUILTIN_MODULES: tuple[str, ...] = tuple(dict.fromkeys(BUILTIN_SCHEMES.values()))
 
-_registry: dict[str, type[Resolver]] = {}
+_specs: dict[str, SchemeSpec] = {}
 _loaded = False
 
 R = TypeVar("R", bound=type[Resolver])
 
 
+def register_spec(spec: SchemeSpec) -> SchemeSpec:
+    """Make ``spec`` serve its schemes (a later registration of a name replaces an earlier
+    one).  Its URL class is handed to the parsing side (``schemes.register``), by reference
+    when it is one (imported on the first URL)."""
+    from omniurl.schemes import registry as parsing
+
+    for name in spec.names:
+        _specs[name.lower()] = spec
+        if spec.url_class is not None and name.lower() not in parsing.BUILTIN_SCHEMES:
+            parsing.register_lazy(name, spec.url_class)
+    return spec
+
+
 def register(*schemes: str) -> Callable[[R], R]:
-    """Class decorator: ``@register("gopher")`` makes the class resolve ``gopher:`` URLs."""
+    """Class decorator (the older way): ``@register("x-demo")`` makes the class resolve
+    ``x-demo:`` URLs, with a spec of defaults."""
 
     def decorate(cls: R) -> R:
         names = schemes or cls.schemes
@@ -55,7 +69,7 @@ def register(*schemes: str) -> Callable[[R], R]:
             raise ValueError(f"{cls.__name__} names no scheme")
         cls.schemes = tuple(n.lower() for n in names)
         for name in cls.schemes:
-            _registry[name] = cls
+            _specs[name] = SchemeSpec(names=(name,), url_class=None, resolver=cls)
         return cls
 
     return decorate
@@ -68,70 +82,124 @@ def entry_points(*, group: str) -> EntryPoints:
     return scan(group=group)
 
 
-def _import_builtin(module: str) -> None:
-    """Import a built-in resolver module; a resolver registered in-process for one of its
-    schemes before it was imported keeps precedence (a later ``register`` always wins).
+def _import_builtin(name: str) -> None:
+    """Import a built-in spec; one registered in-process for one of its schemes before it
+    was imported keeps precedence (a later ``register_spec`` always wins).
 
     Every built-in exists, so any import error is a defect (a missing dependency, a broken
     module) and propagates: swallowing it would turn it into "no resolver for ftp"."""
-    before = dict(_registry)
-    importlib.import_module(module)
-    _registry.update(before)
+    ref = BUILTIN_SPECS.get(name)
+    module = BUILTIN_SCHEMES.get(name)
+    if module is None:
+        return
+    if ref is None:  # (a table entry naming only a module: it registers on import)
+        importlib.import_module(module)
+        return
+    spec = load(ref)
+    for scheme in spec.names:
+        _specs.setdefault(scheme, spec)
 
 
 def _load() -> None:
-    """Every resolver: all the built-ins, then the entry points (never over a built-in)."""
+    """Every spec: all the built-ins, then the entry points (never over a built-in)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    for module in BUILTIN_MODULES:
-        _import_builtin(module)
+    for name in BUILTIN_SCHEMES:
+        _import_builtin(name)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
+        spec = ep.load()
+        if not isinstance(spec, SchemeSpec):
+            raise TypeError(f"entry point {ep.name} = {ep.value} is not a SchemeSpec")
+        if not any(n.lower() in _specs for n in spec.names):
+            register_spec(spec)
+    for ep in entry_points(group=LEGACY_GROUP):
         cls = ep.load()
         if not (isinstance(cls, type) and issubclass(cls, Resolver)):
             raise TypeError(f"entry point {ep.name} = {ep.value} is not a Resolver class")
-        if ep.name.lower() not in _registry:
+        if ep.name.lower() not in _specs:
             register(ep.name)(cls)
 
 
-def get(scheme: str) -> Resolver:
-    """A resolver instance for ``scheme``, or :class:`UnsupportedScheme`.
+def spec_for(scheme: str) -> SchemeSpec:
+    """The spec serving ``scheme``, or :class:`UnsupportedScheme`.
 
-    Imports only what this scheme needs: its built-in module, or — for a scheme that is not
-    built in — the entry points."""
+    Imports only what this scheme needs: its built-in spec's module, or — for a scheme that
+    is not built in — the entry points."""
     name = scheme.lower()
-    cls = _registry.get(name)
-    if cls is None and not _loaded:
-        module = BUILTIN_SCHEMES.get(name)
-        if module is not None:
-            _import_builtin(module)
-            cls = _registry.get(name)
-        if cls is None:
+    spec = _specs.get(name)
+    if spec is None and not _loaded:
+        if name in BUILTIN_SCHEMES:
+            _import_builtin(name)
+            spec = _specs.get(name)
+        if spec is None:
             _load()
-            cls = _registry.get(name)
-    if cls is None:
+            spec = _specs.get(name)
+    if spec is None:
         raise UnsupportedScheme(
             f"no resolver is registered for {scheme}: URLs (known: {', '.join(known())})",
             component="scheme",
         )
-    return cls()
+    return spec
+
+
+def find(scheme: str) -> SchemeSpec | None:
+    """The spec serving ``scheme``, or None."""
+    try:
+        return spec_for(scheme)
+    except UnsupportedScheme:
+        return None
+
+
+def presentation_of(scheme: str) -> Presentation:
+    """How ``scheme``'s resources are shown: its spec's :class:`Presentation`, or the
+    defaults for a scheme without a spec."""
+    spec = find(scheme)
+    return spec.present() if spec is not None else DEFAULT_PRESENTATION
+
+
+def get(scheme: str) -> Resolver:
+    """A resolver instance for ``scheme``, or :class:`UnsupportedScheme`."""
+    return spec_for(scheme).resolver_type()()
 
 
 def known() -> list[str]:
     """Every scheme with a resolver, sorted."""
     _load()
-    return sorted(_registry)
+    return sorted(_specs)
 
 
-def all_classes(*, plugins: bool = True) -> list[type[Resolver]]:
-    """Every resolver class, once each, for the CLI's arguments.
+def all_specs(*, plugins: bool = True) -> list[SchemeSpec]:
+    """Every spec, once each (the CLI's flags, fsspec's and urllib's scheme lists).
 
     ``plugins=False`` leaves the entry points unread (the built-ins, and what was registered
-    in-process): ``omniurl get`` on a built-in scheme needs no plugin's options."""
+    in-process): ``omniurl get`` on a built-in scheme needs no plugin's flags."""
     if plugins:
         _load()
     elif not _loaded:
-        for module in BUILTIN_MODULES:
-            _import_builtin(module)
-    return list(dict.fromkeys(_registry.values()))
+        for name in BUILTIN_SCHEMES:
+            _import_builtin(name)
+    return list({id(s): s for s in _specs.values()}.values())
+
+
+def all_classes(*, plugins: bool = True) -> list[type[Resolver]]:
+    """Every resolver class, once each."""
+    return list(dict.fromkeys(s.resolver_type() for s in all_specs(plugins=plugins)))
+
+
+__all__ = [
+    "BUILTIN_MODULES",
+    "BUILTIN_SCHEMES",
+    "ENTRY_POINT_GROUP",
+    "LEGACY_GROUP",
+    "all_classes",
+    "all_specs",
+    "find",
+    "get",
+    "known",
+    "presentation_of",
+    "register",
+    "register_spec",
+    "spec_for",
+]

@@ -22,6 +22,9 @@ from .rfc3986 import Syntax, is_plain, prepare
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoints
 
+#: A plugin's scheme spec (resolvers.spec.SchemeSpec): its ``url_class`` is read from it.
+SPEC_GROUP = "omniurl.specs"
+#: The older group: a URL class alone.
 ENTRY_POINT_GROUP = "omniurl.schemes"
 
 # Lenient mode takes any character, but each must stand for octets: UTF-8, or the surrogates
@@ -56,6 +59,8 @@ _ReadsAlike = Callable[[str, int], bool]
 _DEFAULT = Syntax.RFC3986
 
 _classes: dict[str, type[URL]] = {}
+# name -> "module:attr" of a class registered by reference (imported on its first URL).
+_lazy: dict[str, str] = {}
 # name -> the class's bound ``_parse_at`` and its ``reads_alike`` (None where the class keeps
 # URL's, which says yes to everything): the hot path's one dictionary lookup.
 _parsers: dict[str, tuple[_Parser, _ReadsAlike | None]] = {}
@@ -105,6 +110,32 @@ def register(name: str, cls: type[URL]) -> None:
         raise TypeError(f"{cls!r} is not a schemes.URL subclass")
     _classes[name.lower()] = cls
     _parsers[name.lower()] = _entry(cls)
+    _lazy.pop(name.lower(), None)
+
+
+def register_lazy(name: str, cls: type[URL] | str) -> None:
+    """:func:`register`, with the class possibly named as ``"package.module:attr"`` and
+    imported on the first URL of the scheme (a scheme spec's ``url_class``)."""
+    if isinstance(cls, str):
+        if not grammar.SCHEME_RE.fullmatch(name):
+            raise SchemeError(f"{name!r} is not a scheme name (§2.1)", component="scheme", offset=0)
+        _classes.pop(name.lower(), None)
+        _parsers.pop(name.lower(), None)
+        _lazy[name.lower()] = cls
+    else:
+        register(name, cls)
+
+
+def _import_lazy(name: str) -> type[URL] | None:
+    ref = _lazy.pop(name, None)
+    if ref is None:
+        return None
+    module, _, attr = ref.partition(":")
+    obj: object = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    register(name, obj)  # type: ignore[arg-type]
+    return _classes[name]
 
 
 def entry_points(*, group: str) -> EntryPoints:
@@ -116,11 +147,20 @@ def entry_points(*, group: str) -> EntryPoints:
 
 
 def _load_entry_points() -> None:
-    """Register the ``omniurl.schemes`` entry points (never over an in-process registration)."""
+    """Register the URL classes of the ``omniurl.specs`` entry points (each a scheme spec,
+    whose ``url_class`` is read without importing anything of it) and of the older
+    ``omniurl.schemes`` group (never over a built-in or an in-process registration)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
+    for ep in entry_points(group=SPEC_GROUP):
+        spec = ep.load()
+        cls = getattr(spec, "url_class", None)
+        for scheme in getattr(spec, "names", ()):
+            taken = scheme.lower() in _classes or scheme.lower() in _lazy
+            if cls is not None and not taken and scheme.lower() not in BUILTIN_SCHEMES:
+                register_lazy(scheme, cls)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name.lower() not in _classes and ep.name.lower() not in BUILTIN_SCHEMES:
             register(ep.name, ep.load())
@@ -129,9 +169,11 @@ def _load_entry_points() -> None:
 def scheme_class(name: str) -> type[URL] | None:
     """The class registered for ``name``, or None (then :func:`parse` uses GenericURL)."""
     cls = _classes.get(name.lower()) or builtin_class(name.lower())
+    if cls is None and _lazy:
+        cls = _import_lazy(name.lower())
     if cls is None and not _loaded:
         _load_entry_points()
-        cls = _classes.get(name.lower())
+        cls = _classes.get(name.lower()) or _import_lazy(name.lower())
     return cls
 
 
@@ -140,6 +182,8 @@ def registered() -> dict[str, type[URL]]:
     for name in BUILTIN_SCHEMES:
         builtin_class(name)
     _load_entry_points()
+    for name in list(_lazy):
+        _import_lazy(name)
     return dict(_classes)
 
 

@@ -20,6 +20,7 @@ from omniurl.resolvers.errors import (
     ReplyError,
     ResolveError,
 )
+from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.resolvers.options import Options
 from omniurl.testservers import catalog
 from omniurl.testservers.adversary.modes import MODES
@@ -109,7 +110,7 @@ async def test_a_huge_listing_ends_at_max_entries(
 
 @pytest.mark.parametrize("adversary", [("endless-nntp-over", 0)], indirect=True)
 async def test_an_endless_over_reply_is_refused(adversary: testservers.RunningServer) -> None:
-    options = Options(extra={"nntp_max_articles": 3})
+    options = Options(schemes=(NNTPOptions(max_articles=3),))
     error, _ = await _bounded(f"nntp://{adversary.netloc}/omniurl.test", options)
     assert isinstance(error, LimitExceeded), repr(error)
 

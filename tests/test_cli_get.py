@@ -419,13 +419,13 @@ def test_wais_hit_table_shows_server_text_literally(
     from types import SimpleNamespace
 
     from omniurl.resolvers.resource import Entry
-    from omniurl.resolvers.wais import WAISResolver
+    from omniurl.resolvers.wais import WAISPresentation
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setenv("COLUMNS", "200")
     hit = Entry(name="[/]headline", kind="document", url="wais://h/db/TEXT/x", info={"score": 1})
     resource = SimpleNamespace(kind="listing", url="wais://h/db?x", entries=[hit])
-    presented = WAISResolver().present(resource, argparse.Namespace(json=False))  # type: ignore[arg-type]
+    presented = WAISPresentation().present(resource, argparse.Namespace(json=False))  # type: ignore[arg-type]
     assert asyncio.run(presented) == 0
     assert "[/]headline" in capsys.readouterr().out
 

@@ -10,11 +10,12 @@ from typing import Any, ClassVar
 import pytest
 
 from omniurl import resolvers, schemes
-from omniurl.resolvers import registry
+from omniurl.resolvers import errors, registry
 from omniurl.resolvers.base import Follow, Resolver
 from omniurl.resolvers.errors import (
     ConnectionClosed,
     LimitExceeded,
+    NotFollowed,
     PolicyError,
     RedirectRefused,
     ResolveTimeout,
@@ -145,9 +146,17 @@ async def test_redirect_to_file_is_never_followed() -> None:
 
 
 async def test_no_follow_hands_the_follow_to_the_caller() -> None:
-    with pytest.raises(Follow) as info:
+    with pytest.raises(NotFollowed) as info:
         await resolvers.resolve("x-coretest:hop:1", Options(follow=False))
     assert str(info.value.target) == "x-coretest:hop:0"
+    assert (info.value.reason, info.value.component) == ("redirect", "location")
+
+
+def test_follow_is_control_flow_not_an_error() -> None:
+    """``except ResolveError`` (or OmniurlError) in an executor must never swallow a
+    redirect: Follow is outside the error tree."""
+    assert not issubclass(Follow, errors.OmniurlError)
+    assert issubclass(NotFollowed, errors.ResolveError)
 
 
 async def test_refused_value_is_never_executed() -> None:

@@ -99,11 +99,12 @@ async def test_missing_file_is_not_found(vsftpd: str) -> None:
 
 
 async def test_kept_connection_reused_with_vsftpd(vsftpd: str) -> None:
-    from omniurl.resolvers.ftp import SESSIONS_KEY, FTPSessions
+    from omniurl.resolvers.ftp import FTPSessions
+    from omniurl.resolvers.options import Shared
 
     lines, options = transcript()
     async with FTPSessions() as sessions:
-        kept = options.with_(extra={SESSIONS_KEY: sessions})
+        kept = options.with_(shared=Shared(sessions))
         for name in ("hello.txt", "big.bin", "hello.txt"):
             async with await resolvers.resolve(f"ftp://{vsftpd}/pub/{name}", kept) as r:
                 await r.read()

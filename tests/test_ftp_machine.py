@@ -16,7 +16,7 @@ from omniurl.resolvers.errors import (
     ProtocolError,
     ReplyError,
 )
-from omniurl.resolvers.ftp.keys import SESSIONS_KEY, SessionKey
+from omniurl.resolvers.ftp.keys import SessionKey
 from omniurl.resolvers.ftp.machine import (
     NEED_DATA,
     PAUSED,
@@ -33,7 +33,8 @@ from omniurl.resolvers.ftp.machine import (
     TransferReady,
 )
 from omniurl.resolvers.ftp.planner import FTPDetails
-from omniurl.resolvers.options import Options
+from omniurl.resolvers.ftp.settings import FTPOptions
+from omniurl.resolvers.options import Options, Shared
 
 WELCOME = b"220 ready\r\n"
 #: What a plain anonymous RETR of /pub/f.bin hears, command by command.
@@ -217,12 +218,14 @@ def test_final_reply_must_be_2xx() -> None:
 
 def test_explicit_tls_auth_then_handshake_then_protected_login() -> None:
     replies = dict(RETR, AUTH=b"234 go\r\n", PBSZ=b"200 ok\r\n", PROT=b"200 ok\r\n")
-    sent, events = converse(FTPMachine(plan("ftp://h/pub/f.bin", extra={"ftp_ssl": True})), replies)
+    sent, events = converse(
+        FTPMachine(plan("ftp://h/pub/f.bin", schemes=(FTPOptions(ssl=True),))), replies
+    )
     assert [line.split(" ")[0] for line in sent[:5]] == ["AUTH", "USER", "PASS", "PBSZ", "PROT"]
     assert isinstance(events[0], StartTLS)
     with pytest.raises(ReplyError, match="TLS is required"):
         converse(
-            FTPMachine(plan("ftp://h/pub/f.bin", extra={"ftp_ssl": True})),
+            FTPMachine(plan("ftp://h/pub/f.bin", schemes=(FTPOptions(ssl=True),))),
             dict(RETR, AUTH=b"502 no\r\n"),
         )
 
@@ -285,7 +288,7 @@ def test_head_sends_size_and_mdtm_and_reads_their_facts() -> None:
 
 
 def test_a_kept_connection_skips_setup_and_is_not_quit() -> None:
-    p = plan("ftp://h/pub/f.bin", extra={SESSIONS_KEY: object()})
+    p = plan("ftp://h/pub/f.bin", shared=Shared())
     assert FTPMachine(p, reused=True, keep=True).state is State.TYPE  # no greeting awaited
     sent: list[str] = []
     m = FTPMachine(p, reused=True, keep=True)

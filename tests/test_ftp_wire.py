@@ -288,10 +288,11 @@ async def test_ascii_conversion_holds_a_cr_split_across_chunks() -> None:
 async def test_kept_connection_is_reused_only_for_the_same_login_and_cwds(
     ftp: RunningServer,
 ) -> None:
-    from omniurl.resolvers.ftp import SESSIONS_KEY, FTPSessions
+    from omniurl.resolvers.ftp import FTPSessions
+    from omniurl.resolvers.options import Shared
 
     async with FTPSessions() as sessions:
-        options = OPTS.with_(extra={SESSIONS_KEY: sessions})
+        options = OPTS.with_(shared=Shared(sessions))
         for url in (
             f"ftp://{ftp.netloc}/etc/motd",  # new connection
             f"ftp://{ftp.netloc}/etc/motd;type=a",  # same server, login, CWDs: reused
@@ -313,12 +314,13 @@ async def test_kept_connection_is_reused_only_for_the_same_login_and_cwds(
 
 
 def test_plan_marks_setup_steps_conditional_only_when_connections_are_kept() -> None:
-    from omniurl.resolvers.ftp import SESSIONS_KEY, FTPSessions
+    from omniurl.resolvers.ftp import FTPSessions
+    from omniurl.resolvers.options import Shared
 
     plain = resolvers.plan("ftp://h/a/f.bin", OPTS).to_json()["when"]
     assert plain == [None, "reply 331", None, None, None, "EPSV refused", None,
                      "after a complete transfer"]  # fmt: skip
-    kept = resolvers.plan("ftp://h/a/f.bin", OPTS.with_(extra={SESSIONS_KEY: FTPSessions()}))
+    kept = resolvers.plan("ftp://h/a/f.bin", OPTS.with_(shared=Shared(FTPSessions())))
     assert kept.to_json()["when"][:3] == [
         "a new connection",
         "a new connection; reply 331",

@@ -12,6 +12,7 @@ import pytest
 
 from omniurl import resolvers, schemes, testservers
 from omniurl.resolvers.errors import ConnectError, ReplyError
+from omniurl.resolvers.ftp.settings import FTPOptions
 from omniurl.resolvers.options import Options
 
 trustme = pytest.importorskip("trustme", reason="trustme (test extra) is not installed")
@@ -51,7 +52,7 @@ def test_plans_show_the_handshake_and_protection() -> None:
         "PBSZ 0",
         "PROT P",
     ]
-    explicit = resolvers.plan("ftp://h/pub/x.bin", Options(extra={"ftp_ssl": True}))
+    explicit = resolvers.plan("ftp://h/pub/x.bin", Options(schemes=(FTPOptions(ssl=True),)))
     assert explicit.to_json()["steps"][:6] == [
         "AUTH TLS",
         "TLS handshake with h (its certificate verified)",
@@ -88,7 +89,7 @@ async def test_explicit_auth_tls_with_protected_data(
     srv = await testservers.start("ftp-tls", tree, tls=pki[0], require_reuse=True)
     try:
         url = f"ftp://127.0.0.1:{srv.port}/pub/data.bin"
-        options = Options(ca_file=pki[1], extra={"ftp_ssl": True})
+        options = Options(ca_file=pki[1], schemes=(FTPOptions(ssl=True),))
         async with await resolvers.resolve(url, options) as res:
             assert await res.read() == PAYLOAD
         assert srv.info["commands"] == [
@@ -114,7 +115,7 @@ async def test_a_server_refusing_auth_tls_is_an_error_with_nothing_in_clear(tree
     try:
         url = f"ftp://127.0.0.1:{srv.port}/pub/data.bin"
         with pytest.raises(ReplyError) as info:
-            await resolvers.resolve(url, Options(extra={"ftp_ssl": True}))
+            await resolvers.resolve(url, Options(schemes=(FTPOptions(ssl=True),)))
         assert "AUTH TLS" in info.value.message
         assert srv.info["commands"] == [b"AUTH TLS"]  # no USER, no PASS in clear text
     finally:
@@ -126,10 +127,12 @@ async def test_an_untrusted_certificate_is_a_typed_error(tree: Path) -> None:
     try:
         url = f"ftp://127.0.0.1:{srv.port}/pub/data.bin"
         with pytest.raises(ConnectError) as info:
-            await resolvers.resolve(url, Options(extra={"ftp_ssl": True}, connect_timeout=5))
+            await resolvers.resolve(
+                url, Options(schemes=(FTPOptions(ssl=True),), connect_timeout=5)
+            )
         assert "certificate verification failed" in info.value.message
         assert srv.info["commands"] == [b"AUTH TLS"]
-        insecure = Options(extra={"ftp_ssl": True}, verify_tls=False)
+        insecure = Options(schemes=(FTPOptions(ssl=True),), verify_tls=False)
         async with await resolvers.resolve(url, insecure) as res:  # --insecure
             assert await res.read() == PAYLOAD
     finally:
@@ -157,7 +160,9 @@ async def test_vsftpd_ftps(implicit: bool, tree: Path, tmp_path: Path) -> None:
     try:
         scheme = "ftps" if implicit else "ftp"
         options = Options(
-            ca_file=str(ca_file), extra={} if implicit else {"ftp_ssl": True}, read_timeout=10
+            ca_file=str(ca_file),
+            schemes=() if implicit else (FTPOptions(ssl=True),),
+            read_timeout=10,
         )
         async with await resolvers.resolve(
             f"{scheme}://127.0.0.1:{port}/pub/data.bin", options

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from omniurl import resolvers
 from omniurl.resolvers import Options
+from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.schemes.errors import OmniurlError
 
 SCHEMES = ["ftp", "http", "https", "gopher", "mailto", "news", "nntp", "telnet", "wais",
@@ -23,7 +24,7 @@ PIECES = ["/", "//", ":", "@", "%", "%2F", "%09", "%00", "%0D%0A", "%5B", "%5D",
           "[::1]", "65536", "21", "user:pw@", "?subject=x", "&body=y", "=", ",",
           "%3A%3A"]  # fmt: skip
 
-OPTIONS = Options(email="fuzz@example.org", extra={"nntp_server": "news.example:119"})
+OPTIONS = Options(email="fuzz@example.org", schemes=(NNTPOptions(server="news.example:119"),))
 
 
 @st.composite

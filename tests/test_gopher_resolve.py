@@ -13,13 +13,13 @@ import pytest_asyncio
 
 from omniurl import testservers
 from omniurl.resolvers import Options, resolve
-from omniurl.resolvers.base import Follow
 from omniurl.resolvers.errors import (
     ConnectError,
     ConnectionClosed,
     DelimiterRefused,
     InputNeeded,
     LimitExceeded,
+    NotFollowed,
     NotFound,
     ProtocolError,
     ReplyError,
@@ -218,7 +218,7 @@ async def test_ask_form_with_a_callback(gopher: Any) -> None:
         return ["Ann .Lee", "ftp", "yes"]
 
     base = gopher.info["base"]
-    resource = await fetch(f"{base}/0/form%09%09?", Options(extra={"gopher.form": form}))
+    resource = await fetch(f"{base}/0/form%09%09?", Options(form=form))
     assert [f.kind for f in seen[0]] == ["Note", "Ask", "Choose", "Select"]
     assert resource.data == b"Thank you. Your answers:\r\n1: Ann .Lee\r\n2: ftp\r\n3: 1\r\n"
     # The filled-in form went out exactly as §3.4.9 codes it.
@@ -370,7 +370,7 @@ async def test_gopher_plus_moved_is_followed(gopher: Any) -> None:
         assert resource.chain == [f"gopher://127.0.0.1:{port}/0/old%09%09+"]
         # Asked for again as Gopher+ ("/pub/hello.txt<TAB>+"): the item's data as sent.
         assert resource.data == b"Hello from the omniurl demo tree.\n"
-        with pytest.raises(Follow):
+        with pytest.raises(NotFollowed):
             await fetch(f"gopher://127.0.0.1:{port}/0/old%09%09+", Options(follow=False))
 
 

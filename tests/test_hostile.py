@@ -14,6 +14,7 @@ from _ftphttp import OPTS, run_cli
 import omniurl
 from omniurl import resolvers
 from omniurl.resolvers.errors import RedirectRefused
+from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.testservers.http import start_http
 
 
@@ -192,7 +193,6 @@ async def test_an_over_reply_longer_than_asked_is_refused_not_held() -> None:
     """The client asked for articles 1-3; a server that sends more (an OVER reply that never
     ends took 2 GB) is refused at the first line too many."""
     from omniurl.resolvers.errors import LimitExceeded
-    from omniurl.resolvers.nntp.settings import MAX_ARTICLES_KEY
     from omniurl.testservers.recording import start_recording
 
     over = b"".join(
@@ -210,7 +210,7 @@ async def test_an_over_reply_longer_than_asked_is_refused_not_held() -> None:
 
     server = await start_recording(greeting=b"200 ready\r\n", respond=respond)
     try:
-        options = OPTS.with_(extra={MAX_ARTICLES_KEY: 3})
+        options = OPTS.with_(schemes=(NNTPOptions(max_articles=3),))
         with pytest.raises(LimitExceeded) as info:
             await resolvers.resolve(f"nntp://{server.netloc}/g", options)
     finally:

@@ -19,6 +19,7 @@ from helpers import free_port
 
 from omniurl.resolvers import Options, check, resolve
 from omniurl.resolvers.errors import ReplyError
+from omniurl.resolvers.mailto.settings import MailtoOptions
 
 pytestmark = pytest.mark.interop
 
@@ -107,7 +108,7 @@ async def test_message_delivered_by_opensmtpd_is_the_planned_one(opensmtpd) -> N
     options = Options(
         email="me@example.org",
         read_timeout=10,
-        extra={"smtp": f"127.0.0.1:{port}", "mailto_date": DATE},
+        schemes=(MailtoOptions(smtp=f"127.0.0.1:{port}", date=DATE),),
     )
     url = "mailto:joe@example.org?subject=Interop&body=Hello%0D%0A.leading%20dot%0D%0Aend"
     planned = next(s for s in check(url, options).steps if s.kind == "message").data
@@ -130,7 +131,9 @@ async def test_message_delivered_by_opensmtpd_is_the_planned_one(opensmtpd) -> N
 async def test_opensmtpd_refusal_is_a_reply_error(opensmtpd) -> None:
     port, out = opensmtpd
     _clear(out)
-    options = Options(email="me@example.org", read_timeout=10, extra={"smtp": f"127.0.0.1:{port}"})
+    options = Options(
+        email="me@example.org", read_timeout=10, schemes=(MailtoOptions(smtp=f"127.0.0.1:{port}"),)
+    )
     with pytest.raises(ReplyError) as info:
         await resolve("mailto:joe@example.org?cc=x@refused.invalid", options)
     assert (info.value.code, info.value.component) == (550, "headers[0]")

@@ -3,6 +3,7 @@ and the policy's refusals (header injection, the allow-list, addr-spec) — pure
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -16,11 +17,12 @@ from omniurl.resolvers.errors import (
     PlanError,
 )
 from omniurl.resolvers.mailto import split_addresses
+from omniurl.resolvers.mailto.settings import MailtoOptions
 from omniurl.resolvers.policy import DEFAULT, STRICT
 
 DATE = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
-BASE = Options(email="me@example.org", extra={"mailto_date": DATE})
-RELAY = BASE.with_(extra={**BASE.extra, "smtp": "relay.example:2525"})
+BASE = Options(email="me@example.org", schemes=(MailtoOptions(date=DATE),))
+RELAY = BASE.with_scheme(MailtoOptions(smtp="relay.example:2525", date=DATE))
 
 
 def message_of(url: str, options: Options = BASE) -> bytes:
@@ -92,8 +94,8 @@ def test_smtp_steps_are_the_envelope_then_the_message() -> None:
 
 
 def test_starttls_and_auth_steps() -> None:
-    extra = {**RELAY.extra, "smtp_starttls": True, "smtp_user": "demo"}
-    shown = check("mailto:joe@example.org", RELAY.with_(extra=extra)).to_json()["steps"]
+    mine = replace(RELAY.of(MailtoOptions), starttls=True, smtp_user="demo")
+    shown = check("mailto:joe@example.org", RELAY.with_scheme(mine)).to_json()["steps"]
     assert shown[:4] == [
         "EHLO localhost",
         "STARTTLS",
@@ -103,14 +105,19 @@ def test_starttls_and_auth_steps() -> None:
 
 
 def test_relay_default_ports_and_from_option() -> None:
-    p = check("mailto:a@example.org", BASE.with_(extra={"smtp": "mx.example"}))
+    p = check("mailto:a@example.org", BASE.with_(schemes=(MailtoOptions(smtp="mx.example"),)))
     assert p.port == 25
-    extra = {"smtp": "mx.example", "smtp_tls": True, "mailto_from": "boss@example.org"}
-    p = check("mailto:a@example.org", BASE.with_(extra=extra))
+    mine = MailtoOptions(smtp="mx.example", tls=True, sender="boss@example.org", date=DATE)
+    p = check("mailto:a@example.org", BASE.with_scheme(mine))
     assert p.port == 465
     assert p.to_json()["steps"][2] == "MAIL FROM:<boss@example.org>"
     # A relay on a port the URL policy would refuse is fine: the caller chose it, not a URL.
-    assert check("mailto:a@example.org", BASE.with_(extra={"smtp": "mx.example:25"})).port == 25
+    assert (
+        check(
+            "mailto:a@example.org", BASE.with_(schemes=(MailtoOptions(smtp="mx.example:25"),))
+        ).port
+        == 25
+    )
 
 
 def test_bcc_goes_to_the_envelope_only_when_allowed() -> None:
@@ -213,7 +220,7 @@ def test_duplicate_subject_is_a_plan_error() -> None:
 
 
 def test_body_from_options_when_the_url_has_none() -> None:
-    options = BASE.with_(extra={**BASE.extra, "mailto_body": "typed\nat the terminal\n"})
+    options = BASE.with_scheme(MailtoOptions(date=DATE, body="typed\nat the terminal\n"))
     assert message_of("mailto:a@example.org", options).endswith(
         b"\r\n\r\ntyped\r\nat the terminal\r\n"
     )

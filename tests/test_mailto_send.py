@@ -8,6 +8,7 @@ import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -23,17 +24,18 @@ from omniurl.resolvers.errors import (
     ReplyError,
     ResolveTimeout,
 )
+from omniurl.resolvers.mailto.settings import MailtoOptions
 from omniurl.testservers.recording import recording_of, start_recording
 
 DATE = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 
-def relay_options(server: testservers.RunningServer, **extra: object) -> Options:
+def relay_options(server: testservers.RunningServer, **mine: Any) -> Options:
     return Options(
         email="me@example.org",
         read_timeout=5,
         connect_timeout=5,
-        extra={"mailto_date": DATE, "smtp": server.netloc, **extra},
+        schemes=(MailtoOptions(date=DATE, smtp=server.netloc, **mine),),
     )
 
 
@@ -105,25 +107,25 @@ async def test_auth_without_a_password_source_is_an_auth_error(smtp) -> None:
 
 async def test_starttls(tmp_path: Path) -> None:
     async with await testservers.start("smtp", tmp_path, starttls=True) as srv:
-        options = relay_options(srv, smtp_starttls=True).with_(verify_tls=False)
+        options = relay_options(srv, starttls=True).with_(verify_tls=False)
         async with await resolve("mailto:joe@example.org?subject=tls", options) as r:
             assert any(reply.startswith("220") and "TLS" in reply for reply in r.replies[1:])
         assert srv.info["messages"][0]["rcpt_to"] == ["joe@example.org"]
         # With verification on, the self-signed certificate is refused, nothing is sent.
         with pytest.raises(ConnectError) as info:
-            await resolve("mailto:joe@example.org", relay_options(srv, smtp_starttls=True))
+            await resolve("mailto:joe@example.org", relay_options(srv, starttls=True))
         assert "TLS" in str(info.value)
         assert len(srv.info["messages"]) == 1
 
 
 async def test_implicit_tls(tmp_path: Path) -> None:
     async with await testservers.start("smtp", tmp_path, tls=True) as srv:
-        options = relay_options(srv, smtp_tls=True).with_(verify_tls=False)
+        options = relay_options(srv, tls=True).with_(verify_tls=False)
         async with await resolve("mailto:joe@example.org?subject=smtps", options) as r:
             assert r.replies[0].startswith("220 omniurl.test")
         assert srv.info["messages"][0]["data"].startswith(b"From: me@example.org\r\n")
         with pytest.raises(ConnectError) as info:
-            await resolve("mailto:joe@example.org", relay_options(srv, smtp_tls=True))
+            await resolve("mailto:joe@example.org", relay_options(srv, tls=True))
         assert "certificate" in str(info.value).lower()
         assert len(srv.info["messages"]) == 1
 
@@ -137,7 +139,7 @@ async def test_refused_recipient_is_a_reply_error_naming_the_component(smtp) -> 
 
 
 async def test_draft_without_relay(tmp_path: Path) -> None:
-    options = Options(email="me@example.org", extra={"mailto_date": DATE})
+    options = Options(email="me@example.org", schemes=(MailtoOptions(date=DATE),))
     url = "mailto:joe@example.org?subject=Draft"
     async with await resolve(url, options) as r:
         assert (r.kind, r.media_type, r.metadata["sent"]) == ("content", "message/rfc822", False)
@@ -219,7 +221,7 @@ async def test_a_helo_name_that_cannot_go_on_the_ehlo_line_is_a_plan_error(helo:
     from omniurl.resolvers.errors import PlanError
 
     async with await start_recording(greeting=b"220 r\r\n", respond=_smtp_responder) as rec:
-        options = relay_options(rec, smtp_helo=helo)
+        options = relay_options(rec, helo=helo)
         with pytest.raises(PlanError) as info:
             await resolve("mailto:joe@example.org", options)
         assert info.value.component == "helo"

@@ -18,6 +18,7 @@ import pytest_asyncio
 from omniurl import resolvers, schemes, testservers
 from omniurl.resolvers.errors import AuthError, ConnectError
 from omniurl.resolvers.nntp.grammar import wildmat_matches
+from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.resolvers.options import Options
 from omniurl.schemes import SchemeSyntaxError, URLError
 
@@ -143,7 +144,8 @@ def steps(url: str, **kw: Any) -> list[str]:
 
 def test_the_urls_server_wins_over_configuration() -> None:
     plan = resolvers.plan(
-        "news://127.0.0.1:1190/omniurl.test", Options(extra={"nntp_server": "other.example"})
+        "news://127.0.0.1:1190/omniurl.test",
+        Options(schemes=(NNTPOptions(server="other.example"),)),
     )
     assert (plan.host, plan.port, plan.explicit_port) == ("127.0.0.1", 1190, True)
     plan = resolvers.plan("news://127.0.0.1/omniurl.test")
@@ -168,10 +170,10 @@ def test_tls_steps_are_planned() -> None:
         "TLS handshake with h (its certificate verified)",
         "CAPABILITIES",
     ]
-    auto = steps("news://h/g", extra={"nntp_starttls": "auto"})
+    auto = steps("news://h/g", schemes=(NNTPOptions(starttls="auto"),))
     assert auto[:4] == ["CAPABILITIES", "STARTTLS", "CAPABILITIES", "MODE READER"]
     assert steps("news://h/g")[:2] == ["CAPABILITIES", "MODE READER"]  # never, as curl
-    plan = resolvers.plan("nntp://h/g", Options(extra={"nntp_starttls": "auto"}))
+    plan = resolvers.plan("nntp://h/g", Options(schemes=(NNTPOptions(starttls="auto"),)))
     assert plan.to_json()["when"][1] == "CAPABILITIES lists STARTTLS (RFC 4642)"
 
 
@@ -255,7 +257,7 @@ async def test_starttls_when_offered(tmp_path: Path, pki: tuple[ssl.SSLContext, 
     srv = await testservers.start("nntp", tmp_path, tls=context)
     try:
         url = f"news://127.0.0.1:{srv.port}/omniurl.test"
-        options = Options(ca_file=ca, extra={"nntp_starttls": "auto"})
+        options = Options(ca_file=ca, schemes=(NNTPOptions(starttls="auto"),))
         async with await resolvers.resolve(url, options) as res:
             assert res.entries
             assert res.metadata["tls"] == "STARTTLS"
@@ -269,7 +271,7 @@ async def test_starttls_required_but_not_offered_sends_nothing_more(
 ) -> None:
     url = f"news://127.0.0.1:{plain.port}/omniurl.test"
     with pytest.raises(AuthError) as info:
-        await resolvers.resolve(url, Options(extra={"nntp_starttls": "require"}))
+        await resolvers.resolve(url, Options(schemes=(NNTPOptions(starttls="require"),)))
     assert "STARTTLS" in info.value.message
     assert sent(plain) == [b"CAPABILITIES"]
 
@@ -278,6 +280,8 @@ async def test_starttls_auto_stays_plain_where_not_offered(
     plain: testservers.RunningServer,
 ) -> None:
     url = f"news://127.0.0.1:{plain.port}/omniurl.test"
-    async with await resolvers.resolve(url, Options(extra={"nntp_starttls": "auto"})) as res:
+    async with await resolvers.resolve(
+        url, Options(schemes=(NNTPOptions(starttls="auto"),))
+    ) as res:
         assert res.entries
     assert b"STARTTLS" not in sent(plain)

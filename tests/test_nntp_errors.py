@@ -26,6 +26,7 @@ from omniurl.resolvers.errors import (
     ProtocolError,
     ResolveTimeout,
 )
+from omniurl.resolvers.nntp.settings import NNTPOptions
 
 HANG = b"<hang>"
 CLOSE = b"<close>"
@@ -138,7 +139,7 @@ async def test_truncated_article_is_connection_closed(scripted: Start) -> None:
 async def test_truncated_listing_is_connection_closed(scripted: Start) -> None:
     script = {**OK_CAPS, b"LIST ACTIVE": b"215 list\r\na.b 2 1 y\r\n" + CLOSE}
     s = await scripted(script=script)
-    options = FAST.with_(extra={"nntp_server": f"127.0.0.1:{s.port}"})
+    options = FAST.with_(schemes=(NNTPOptions(server=f"127.0.0.1:{s.port}"),))
     with pytest.raises(ConnectionClosed, match="list of newsgroups"):
         await resolve("news:*", options)
 
@@ -159,7 +160,7 @@ async def test_oversized_reply_is_limit_exceeded(scripted: Start) -> None:
     lines = b"".join(b"group.%d 1 1 y\r\n" % i for i in range(2000))
     script = {**OK_CAPS, b"LIST ACTIVE": b"215 list\r\n" + lines + b".\r\n"}
     s = await scripted(script=script)
-    options = FAST.with_(extra={"nntp_server": f"127.0.0.1:{s.port}"}, max_buffered=10_000)
+    options = FAST.with_(schemes=(NNTPOptions(server=f"127.0.0.1:{s.port}"),), max_buffered=10_000)
     with pytest.raises(LimitExceeded, match="10000 bytes"):
         await resolve("news:*", options)
 
@@ -233,7 +234,7 @@ async def test_refused_url_sends_nothing(scripted: Start) -> None:
         await resolve(url, FAST)
     news = schemes.parse("news:a@b").replace(message_id="a b@c")
     with pytest.raises(DelimiterRefused):
-        await resolve(news, FAST.with_(extra={"nntp_server": f"127.0.0.1:{s.port}"}))
+        await resolve(news, FAST.with_(schemes=(NNTPOptions(server=f"127.0.0.1:{s.port}"),)))
     await asyncio.sleep(0.05)
     assert (s.connections, bytes(s.received)) == (0, b"")
 

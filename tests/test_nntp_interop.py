@@ -30,6 +30,7 @@ from helpers import free_port
 from omniurl import testservers
 from omniurl.resolvers import Options, resolve
 from omniurl.resolvers.errors import AuthError, NotFound
+from omniurl.resolvers.nntp.settings import NNTPOptions
 
 pytestmark = pytest.mark.interop
 
@@ -199,7 +200,7 @@ def inn() -> Iterator[Inn]:
 def inn_options(inn: Inn, transcript: list[str] | None = None, **kw: object) -> Options:
     note = (lambda d, t: transcript.append(f"{d} {t}")) if transcript is not None else None
     return Options(
-        extra={"nntp_server": inn.netloc},
+        schemes=(NNTPOptions(server=inn.netloc),),
         transcript=note,
         read_timeout=10,
         connect_timeout=5,
@@ -365,7 +366,7 @@ async def test_inn_group_through_an_rfc5538_news_url(inn: Inn) -> None:
     """RFC 5538: ``news://server/group`` names INN itself; no --nntp-server is needed, and a
     configured one loses to the URL's."""
     url = f"news://{inn.netloc}/{INN_GROUP}"
-    configured = Options(read_timeout=10, extra={"nntp_server": "127.0.0.1:1"})
+    configured = Options(read_timeout=10, schemes=(NNTPOptions(server="127.0.0.1:1"),))
     for options in (Options(read_timeout=10), configured):
         async with await resolve(url, options) as res:
             assert [e.name for e in res.entries] == ["First interop article", "Second: a lone dot"]

@@ -9,10 +9,11 @@ from omniurl.resolvers import Options, check, plan
 from omniurl.resolvers.errors import ConfigurationError, DelimiterRefused, PortRefused
 from omniurl.resolvers.nntp import NNTPResolver, options_from_environment
 from omniurl.resolvers.nntp.planner import parse_server
+from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.resolvers.policy import STRICT
 from omniurl.schemes.errors import SchemeSyntaxError, URLError
 
-NEWS = Options(extra={"nntp_server": "news.example:1119"})
+NEWS = Options(schemes=(NNTPOptions(server="news.example:1119"),))
 COMMON = ["CAPABILITIES", "MODE READER"]
 
 
@@ -117,7 +118,7 @@ def test_bad_server_configuration(spec: str) -> None:
 
 def test_configured_port_is_not_a_url_port() -> None:
     # §6 cautions about URL-specified ports; the configured server is the user's own choice.
-    p = check("news:a.b", Options(extra={"nntp_server": "h:119"}, policy=STRICT))
+    p = check("news:a.b", Options(schemes=(NNTPOptions(server="h:119"),), policy=STRICT))
     assert (p.port, p.explicit_port) == (119, False)
 
 
@@ -129,17 +130,17 @@ def test_policy_still_applies_to_nntp_url_ports() -> None:
 
 
 def test_environment_is_read_by_the_options_layer_not_the_planner() -> None:
-    assert options_from_environment({"NNTPSERVER": " news.example:1119 "}) == {
-        "nntp_server": "news.example:1119"
-    }
-    assert options_from_environment({}) == {}
+    assert options_from_environment({"NNTPSERVER": " news.example:1119 "}) == NNTPOptions(
+        server="news.example:1119"
+    )
+    assert options_from_environment({}) == NNTPOptions()
 
 
 def test_max_articles_option_shows_in_the_condition() -> None:
-    p = plan("news:a.b", Options(extra={"nntp_server": "h", "nntp_max_articles": 20}))
+    p = plan("news:a.b", Options(schemes=(NNTPOptions(server="h", max_articles=20),)))
     assert "newest 20 article numbers" in str(p.steps[3].when)
     with pytest.raises(ConfigurationError):
-        plan("news:a.b", Options(extra={"nntp_server": "h", "nntp_max_articles": 0}))
+        plan("news:a.b", Options(schemes=(NNTPOptions(server="h", max_articles=0),)))
 
 
 # -- credentials ---------------------------------------------------------------------------
@@ -147,7 +148,8 @@ def test_max_articles_option_shows_in_the_condition() -> None:
 
 def test_authinfo_steps_are_conditional_and_the_password_masked() -> None:
     options = Options(
-        extra={"nntp_server": "news.example"}, credentials={"news.example": ("fred", "s3 cret")}
+        schemes=(NNTPOptions(server="news.example"),),
+        credentials={"news.example": ("fred", "s3 cret")},
     )
     p = check("news:a.b", options)
     shown = p.to_json()["steps"]
@@ -163,7 +165,9 @@ def test_authinfo_steps_are_conditional_and_the_password_masked() -> None:
 
 
 def test_no_credentials_no_authinfo_steps() -> None:
-    options = Options(extra={"nntp_server": "news.example"}, credentials={"other": ("u", "p")})
+    options = Options(
+        schemes=(NNTPOptions(server="news.example"),), credentials={"other": ("u", "p")}
+    )
     assert not any("AUTHINFO" in s for s in steps("news:a.b", options))
 
 

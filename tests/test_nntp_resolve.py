@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from omniurl import testservers
 from omniurl.resolvers import Options, resolve
 from omniurl.resolvers.errors import AuthError, NotFound, ReplyError
+from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.testservers.nntp import Newsgroup, make_article
 
 
@@ -32,8 +33,8 @@ async def server(tmp_path: Path) -> AsyncIterator[testservers.RunningServer]:
 
 
 def news_options(srv: testservers.RunningServer, **kw: Any) -> Options:
-    extra = {"nntp_server": srv.netloc, **kw.pop("extra", {})}
-    return Options(extra=extra, read_timeout=5, connect_timeout=5, **kw)
+    mine = NNTPOptions(server=srv.netloc, **kw.pop("nntp", {}))
+    return Options(schemes=(mine,), read_timeout=5, connect_timeout=5, **kw)
 
 
 # -- articles -------------------------------------------------------------------------------
@@ -138,7 +139,7 @@ async def test_group_listing_has_nntp_urls_and_subjects(server: testservers.Runn
 
 
 async def test_listing_is_limited_to_the_newest_articles(server: testservers.RunningServer) -> None:
-    options = news_options(server, extra={"nntp_max_articles": 2})
+    options = news_options(server, nntp={"max_articles": 2})
     async with await resolve("news:omniurl.test", options) as res:
         assert [e.info["number"] for e in res.entries] == [2, 3]
     assert b"OVER 2-3" in server.info["log"]
@@ -345,7 +346,7 @@ async def test_ipv6_loopback(tmp_path: Path) -> None:
     try:
         async with await resolve(f"nntp://[::1]:{srv.port}/omniurl.test", Options()) as res:
             assert res.entries[0].url == f"nntp://[::1]:{srv.port}/omniurl.test/1"
-        options = Options(extra={"nntp_server": f"[::1]:{srv.port}"})
+        options = Options(schemes=(NNTPOptions(server=f"[::1]:{srv.port}"),))
         async with await resolve("news:welcome@omniurl.test", options) as res:
             assert b"Read on!" in await res.read()
     finally:

@@ -11,22 +11,26 @@ import pytest
 from omniurl import resolvers
 from omniurl.resolvers import Options
 from omniurl.resolvers.ftp import FTPSessions
-from omniurl.resolvers.ftp.keys import SESSIONS_KEY
 from omniurl.resolvers.ftp.planner import FTPDetails, FTPRole
 from omniurl.resolvers.http.planner import HeaderField, HTTPDetails, HTTPRole
+from omniurl.resolvers.mailto.settings import MailtoOptions
+from omniurl.resolvers.nntp.settings import NNTPOptions
+from omniurl.resolvers.options import Shared
 from omniurl.resolvers.plan import Condition, Plan, Role, Step
 from omniurl.resolvers.telnet.planner import TelnetRole
+from omniurl.resolvers.telnet.settings import TelnetOptions
 
-NEWS = {"nntp_server": "news.example:1119"}
-SMTP = {"smtp": "127.0.0.1:2525"}
-TELNET_LOGIN = {"auto_login": True}
+SESSIONS = "sessions"
+NEWS = {"schemes": (NNTPOptions(server="news.example:1119"),)}
+SMTP = {"schemes": (MailtoOptions(smtp="127.0.0.1:2525"),)}
+TELNET_LOGIN = {"schemes": (TelnetOptions(login=True),)}
 
 #: (url, extra options): a plan of every built-in scheme and each of its conditional forms.
 PLANS = [
     ("ftp://joe@h/a/b/f.txt", {}),
     ("ftp://joe:pw@h/a/", {}),
     ("ftp://h/f.bin", {"resume": 10}),
-    ("ftp://h/d/f.bin", {SESSIONS_KEY: "sessions"}),
+    ("ftp://h/d/f.bin", {SESSIONS: True}),
     ("http://h:8080/p?q", {}),
     ("http://h/p", {"resume": 10}),
     ("news:a.b", NEWS),
@@ -39,7 +43,10 @@ PLANS = [
     ("gopher://h/7/s%09words", {}),
     ("prospero://h/pub/f.txt", {}),
     ("mailto:a@example.com", SMTP),
-    ("mailto:a@example.com", {**SMTP, "smtp_user": "me", "starttls": True}),
+    (
+        "mailto:a@example.com",
+        {"schemes": (MailtoOptions(smtp="127.0.0.1:2525", smtp_user="me", starttls=True),)},
+    ),
     ("mailto:a@example.com", {}),
     ("telnet://u:p@h/", TELNET_LOGIN),
 ]
@@ -47,13 +54,13 @@ PLANS = [
 
 def _plan(url: str, extra: dict[str, object]) -> Plan:
     options = Options(
-        extra={k: v for k, v in extra.items() if k != "resume"},
+        schemes=extra.get("schemes", ()),  # type: ignore[arg-type]
         credentials={"news.example": ("fred", "pw"), "h": ("fred", "pw")},
     )
     if "resume" in extra:
         options = options.with_(resume_from=int(str(extra["resume"])))
-    if SESSIONS_KEY in extra:
-        options = options.with_(extra={SESSIONS_KEY: FTPSessions()})
+    if SESSIONS in extra:
+        options = options.with_(shared=Shared(FTPSessions()))
     return resolvers.plan(url, options)
 
 
@@ -91,7 +98,7 @@ def test_conditions_print_as_their_words_and_decide_purely() -> None:
 
 
 def test_ftp_with_kept_connections_names_both_conditions() -> None:
-    plan = resolvers.plan("ftp://joe:pw@h/d/f.txt", Options(extra={SESSIONS_KEY: FTPSessions()}))
+    plan = resolvers.plan("ftp://joe:pw@h/d/f.txt", Options(shared=Shared(FTPSessions())))
     by_role = {s.role: s for s in plan.steps}
     assert by_role[FTPRole.USER].when == "a new connection"
     assert by_role[FTPRole.CWD].when == "a new connection"

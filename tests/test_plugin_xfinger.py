@@ -1,8 +1,11 @@
-"""The plugin example: install examples/omniurl-x-finger, then use x-finger: like a built-in.
+"""The plugin example: install examples/omniurl-x-finger, then use x-finger: on every surface.
 
 The package is installed with pip into a temporary directory (``--target``, no network, no
-build isolation), and that directory is put on the path: the ``omniurl.schemes`` and
-``omniurl.resolvers`` entry points are then all that connects it to omniurl.
+build isolation), and that directory is put on the path: its ``omniurl.specs`` entry point
+(and fsspec's own ``fsspec.specs`` line) are then all that connects it to omniurl.  Every
+surface is tried — the CLI's parse, plan, get, -O, the batch with its manifest, the
+clients, urllib's ``install()``, fsspec, Dask, the gateway's page — and the policy's
+refusals on each.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ import pytest
 from helpers import run_omniurl
 
 from omniurl import resolvers, schemes
-from omniurl.resolvers.errors import DelimiterRefused, PlanError
+from omniurl.resolvers import registry
+from omniurl.resolvers.errors import DelimiterRefused, PlanError, PortRefused
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "omniurl-x-finger"
@@ -51,13 +55,11 @@ def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="session")
 def registered(plugin_site: Path) -> None:
-    """In this process the registries may have loaded already: register through the public
-    API (what the entry points do on first use in a fresh process)."""
-    from omniurl_xfinger.resolver import FingerResolver
-    from omniurl_xfinger.url import FingerURL
+    """In this process the registry may have loaded already: register through the public
+    API (what the entry point does on first use in a fresh process)."""
+    from omniurl_xfinger.spec import SPEC
 
-    schemes.register("x-finger", FingerURL)
-    resolvers.register("x-finger")(FingerResolver)
+    registry.register_spec(SPEC)
 
 
 @pytest.fixture
@@ -67,6 +69,27 @@ async def finger(plugin_site: Path) -> Any:
     server = await FingerServer().start()
     yield server
     await server.close()
+
+
+@pytest.fixture
+def finger_thread(plugin_site: Path) -> Iterator[Any]:
+    """A Finger server on a loop of its own thread, for the synchronous surfaces (urllib,
+    fsspec, Dask block the test's thread while they wait for it)."""
+    import threading
+
+    from omniurl_xfinger.server import FingerServer
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    server = asyncio.run_coroutine_threadsafe(FingerServer().start(), loop).result(10)
+    try:
+        yield server
+    finally:
+        asyncio.run_coroutine_threadsafe(server.close(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
 
 
 def _env(site: Path) -> dict[str, str]:
@@ -84,8 +107,8 @@ def test_entry_points_are_installed(plugin_site: Path) -> None:
     (dist,) = [d for d in distributions(path=[str(plugin_site)]) if d.name == "omniurl-x-finger"]
     found = {(ep.group, ep.name, ep.value) for ep in dist.entry_points}
     assert found == {
-        ("omniurl.schemes", "x-finger", "omniurl_xfinger.url:FingerURL"),
-        ("omniurl.resolvers", "x-finger", "omniurl_xfinger.resolver:FingerResolver"),
+        ("omniurl.specs", "x-finger", "omniurl_xfinger.spec:SPEC"),
+        ("fsspec.specs", "x-finger", "omniurl.integrations.fsspec:OmniurlFileSystem"),
     }
 
 
@@ -127,7 +150,10 @@ async def test_in_process_resolve_exact_query(registered: None, finger: Any) -> 
     assert text.startswith(b"Login: alice") and text.endswith(b"Verbose: yes\r\n")
     assert finger.queries == [b"/W alice\r\n"]
     async with await resolvers.resolve(f"x-finger://127.0.0.1:{finger.port}/") as resource:
-        assert await resource.read() == b"alice\r\nbob\r\n"
+        assert resource.kind == "listing"
+        users = [(e.name, e.kind, e.url) async for e in resource.aiter_entries()]
+    base = f"x-finger://127.0.0.1:{finger.port}"
+    assert users == [("alice", "user", f"{base}/alice"), ("bob", "user", f"{base}/bob")]
     assert finger.queries[-1] == b"\r\n"
 
 
@@ -164,3 +190,148 @@ def test_url_round_trip(registered: None) -> None:
     assert (url.hostname, url.port, url.target, url.whois) == ("::1", 7979, "j doe", True)  # type: ignore[attr-defined]
     assert str(url) == "x-finger://[::1]:7979/j%20doe;w#frag"
     assert schemes.parse(str(url)) == url
+
+
+# -- every surface, with the plugin installed ------------------------------------------------
+
+
+async def test_cli_flag_declared_by_the_spec(plugin_site: Path) -> None:
+    """The spec's options declare ``--finger-verbose``: the CLI builds FingerOptions."""
+    status, out, err = await _omniurl(
+        plugin_site, "plan", "--finger-verbose", "x-finger://127.0.0.1:7979/alice"
+    )
+    assert status == 0, err
+    assert json.loads(out)["steps"] == ["/W alice"]
+    status, out, _err = await _omniurl(plugin_site, "get", "--help")
+    assert "--finger-verbose" in out
+
+
+async def test_cli_listing_and_remote_name(plugin_site: Path, finger: Any) -> None:
+    url = f"x-finger://127.0.0.1:{finger.port}/"
+    status, out, err = await _omniurl(plugin_site, "get", url)
+    assert status == 0, err
+    assert out.splitlines() == [
+        f"user\talice\t{url}alice",
+        f"user\tbob\t{url}bob",
+    ]
+    # -O: a user's answer is saved under the user's name, the list under index_name
+    status, _out, err = await _omniurl(plugin_site, "get", "-O", url + "bob")
+    assert status == 0, err
+    assert (plugin_site / "bob").read_bytes() == b"Login: bob\t\t\tName: Bob Dobbs\r\nNo plan.\r\n"
+    status, _out, err = await _omniurl(plugin_site, "get", "-O", url)
+    assert status == 0, err
+    assert (plugin_site / "users.txt").read_text().splitlines()[0] == f"user\talice\t{url}alice"
+
+
+async def test_cli_batch_with_manifest(plugin_site: Path, finger: Any, tmp_path: Path) -> None:
+    base = f"x-finger://127.0.0.1:{finger.port}"
+    manifest, out_dir = tmp_path / "m.jsonl", tmp_path / "out"
+    out_dir.mkdir()
+    status, _out, err = await _omniurl(
+        plugin_site, "get", "-Z", "--output-dir", str(out_dir), "--manifest", str(manifest),
+        f"{base}/alice", f"{base}/bob", "x-finger://127.0.0.1:25/bob",
+    )  # fmt: skip
+    assert status == 2, err  # the refused one: the policy's port rule, nothing sent
+    rows = sorted((json.loads(line) for line in manifest.read_text().splitlines()),
+                  key=lambda r: r["index"])  # fmt: skip
+    assert [(r["ok"], r["path"] and Path(r["path"]).name) for r in rows] == [
+        (True, "alice"),
+        (True, "bob"),
+        (False, None),
+    ]
+    assert rows[2]["error_type"] == "PortRefused"
+    assert (out_dir / "bob").read_bytes().startswith(b"Login: bob")
+    assert sorted(finger.queries) == [b"alice\r\n", b"bob\r\n"]
+
+
+async def test_async_client_and_fetch_many(registered: None, finger: Any) -> None:
+    import omniurl
+
+    base = f"x-finger://127.0.0.1:{finger.port}"
+    async with omniurl.AsyncClient() as client:
+        assert client.plan(f"{base}/alice;w").to_json()["steps"] == ["/W alice"]
+        listing = await client.get(f"{base}/")
+        assert [e.name for e in listing] == ["alice", "bob"]  # type: ignore[union-attr]
+        results = [r async for r in client.fetch_many([f"{base}/alice", f"{base}/x%0Ay"])]
+    by_index = {r.index: r for r in results}
+    assert by_index[0].ok and by_index[0].bytes > 0
+    assert by_index[1].error_type == "DelimiterRefused"
+
+
+def test_urllib_install(registered: None, finger_thread: Any) -> None:
+    finger = finger_thread
+    import urllib.error
+    import urllib.request
+
+    from omniurl.integrations import urllib as ou
+
+    assert "x-finger" in ou.schemes()
+    previous = urllib.request._opener  # type: ignore[attr-defined]
+    try:
+        ou.install()
+        with urllib.request.urlopen(f"x-finger://127.0.0.1:{finger.port}/bob", timeout=10) as r:
+            assert r.read().startswith(b"Login: bob")
+        with pytest.raises(urllib.error.URLError) as caught:
+            urllib.request.urlopen("x-finger://127.0.0.1:25/bob", timeout=10)
+        assert isinstance(caught.value.reason, PortRefused)
+    finally:
+        urllib.request.install_opener(previous)
+
+
+def test_fsspec(registered: None, finger_thread: Any) -> None:
+    finger = finger_thread
+    fsspec = pytest.importorskip("fsspec", reason="the [fsspec] extra is not installed")
+    from omniurl.integrations import fsspec as ofs
+
+    assert "x-finger" in ofs.register(clobber=True)
+    base = f"x-finger://127.0.0.1:{finger.port}"
+    with fsspec.open(f"{base}/alice", "rb") as f:
+        assert f.read().startswith(b"Login: alice")
+    fs = fsspec.filesystem("x-finger")
+    assert [i["title"] for i in fs.ls(f"{base}/")] == ["alice", "bob"]
+    with pytest.raises(PortRefused):
+        fs.cat_file("x-finger://127.0.0.1:25/bob")
+
+
+def test_dask(registered: None, finger_thread: Any) -> None:
+    finger = finger_thread
+    pytest.importorskip("dask", reason="the [dask] extra is not installed")
+    pytest.importorskip("pyarrow", reason="the [dask] extra is not installed")
+    import dask
+
+    from omniurl.integrations import dask as odask
+
+    base = f"x-finger://127.0.0.1:{finger.port}"
+    with dask.config.set(scheduler="sync"):
+        rows = odask.fetch([f"{base}/alice", f"{base}/bob", "x-finger://127.0.0.1:25/x"]).compute()
+    by_index = {r["index"]: r for r in rows}
+    assert by_index[0]["ok"] and by_index[1]["ok"]
+    assert by_index[2]["error_type"] == "PortRefused"
+
+
+async def test_gateway_page(registered: None, finger: Any) -> None:
+    for name in ("starlette", "uvicorn", "jinja2", "httpx"):
+        pytest.importorskip(name, reason="the [gateway] extra is not installed")
+    import httpx
+
+    from omniurl.gateway.app import create_app
+    from omniurl.gateway.config import GatewayConfig
+
+    config = GatewayConfig(
+        allow_hosts=frozenset({"127.0.0.1"}), allow_ports=frozenset({finger.port})
+    )
+    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as web:
+        base = f"x-finger://127.0.0.1:{finger.port}"
+        page = await web.get(f"/{base}/")
+        assert page.status_code == 200
+        assert "[USER]" in page.text  # the spec's presentation: entry_marker
+        assert f'href="/{base}/alice"' in page.text
+        text = await web.get(f"/{base}/bob")
+        assert text.status_code == 200 and "Bob Dobbs" in text.text
+        refused = await web.get(f"/{base}/a%0D%0Ab")
+        assert refused.status_code == 403 and "DelimiterRefused" in refused.text
+        # the strict policy: a port not opened by the operator is refused, nothing sent
+        other = await web.get("/x-finger://127.0.0.1:7/bob")
+        assert other.status_code == 403 and "PortRefused" in other.text
+    assert b"a\r\n" not in b"".join(finger.queries)

@@ -22,12 +22,13 @@ from omniurl.resolvers.errors import (
     ReplyError,
 )
 from omniurl.resolvers.prospero import protocol
+from omniurl.resolvers.prospero.settings import ProsperoOptions
 
 FAST = Options(
     connect_timeout=5,
     read_timeout=5,
     email="tester@example.org",
-    extra={"prospero_retry_timeout": 0.05, "prospero_retries": 4},
+    schemes=(ProsperoOptions(retry_timeout=0.05, retries=4),),
 )
 V5_HEAD = "VERSION 5 omniurl\nAUTHENTICATE '' UNAUTHENTICATED omniurl\n"
 
@@ -166,9 +167,10 @@ async def test_access_methods_listing(
             f"AFTP INTERNET-D 127.0.0.1({ftp.port}) ASCII /pub/hello.txt TEXT"
         )
         assert res.metadata == {"prospero_protocol_version": 5}
-    # --access-methods (Options.extra) lists too, with following still on
+    # --access-methods (ProsperoOptions.list_methods) lists too, with following still on
     async with await execute(
-        url_of(pros, "/pub/hello.txt"), FAST.with_(extra={**FAST.extra, "prospero_list": True})
+        url_of(pros, "/pub/hello.txt"),
+        FAST.with_scheme(replace(FAST.of(ProsperoOptions), list_methods=True)),
     ) as res:
         assert len(res.entries) == 2
 
@@ -204,7 +206,7 @@ async def test_forwarded_is_followed_bounded(
         assert await res.read() == (tree / "pub" / "hello.txt").read_bytes()
         assert res.chain == [url, f"prospero://{pros.netloc}//pub/hello.txt"]
     # --access-methods follows the move and lists what is found there
-    listing = FAST.with_(extra={**FAST.extra, "prospero_list": True})
+    listing = FAST.with_scheme(replace(FAST.of(ProsperoOptions), list_methods=True))
     async with await resolvers.resolve(url, listing) as res:
         assert res.kind == "listing" and res.entries[0].info["method"] == "AFTP"
         assert res.chain == [url]

@@ -13,10 +13,11 @@ from omniurl.resolvers.errors import ConnectError, LimitExceeded, ProtocolError,
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.prospero import ardp, protocol
 from omniurl.resolvers.prospero.executor import _open, exchange
+from omniurl.resolvers.prospero.settings import ProsperoOptions
 
 #: No loss is staged: a retransmission would only come from a stalled machine.
-CALM = Options(read_timeout=10.0, extra={"prospero_retry_timeout": 2.0, "prospero_retries": 2})
-FAST = Options(read_timeout=5.0, extra={"prospero_retry_timeout": 0.05, "prospero_retries": 4})
+CALM = Options(read_timeout=10.0, schemes=(ProsperoOptions(retry_timeout=2.0, retries=2),))
+FAST = Options(read_timeout=5.0, schemes=(ProsperoOptions(retry_timeout=0.05, retries=4),))
 
 
 async def ask(server: testservers.RunningServer, message: bytes, options: Options = FAST) -> bytes:
@@ -94,7 +95,7 @@ async def test_lost_request_is_retransmitted_with_backoff(tree: Path) -> None:
 
 
 async def test_silent_server_times_out_bounded(tree: Path) -> None:
-    options = Options(extra={"prospero_retry_timeout": 0.02, "prospero_retries": 2})
+    options = Options(schemes=(ProsperoOptions(retry_timeout=0.02, retries=2),))
     async with await testservers.start("prospero", tree, drop_requests=100) as server:
         loop = asyncio.get_running_loop()
         start = loop.time()
@@ -106,7 +107,7 @@ async def test_silent_server_times_out_bounded(tree: Path) -> None:
 
 
 async def test_read_timeout_caps_the_whole_exchange(tree: Path) -> None:
-    options = Options(read_timeout=0.2, extra={"prospero_retry_timeout": 5, "prospero_retries": 9})
+    options = Options(read_timeout=0.2, schemes=(ProsperoOptions(retry_timeout=5, retries=9),))
     async with await testservers.start("prospero", tree, drop_requests=100) as server:
         with pytest.raises(ResolveTimeout):
             await asyncio.wait_for(ask(server, protocol.v5_request(b"/x"), options), 2)

@@ -8,14 +8,13 @@ the interpreter's own start-up had loaded are left out, so a site hook cannot fa
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
 
 import pytest
 import pytest_asyncio
@@ -25,6 +24,7 @@ from omniurl.resolvers import registry
 from omniurl.resolvers.base import Resolver
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.plan import Plan
+from omniurl.resolvers.spec import SchemeSpec, flag
 from omniurl.resolvers.telnet.settings import DEFAULT_LOGIN_PROMPT
 from omniurl.schemes.base import URL
 from omniurl.testservers import RunningServer, catalog
@@ -240,12 +240,12 @@ def test_known_servers_match_what_each_module_registers() -> None:
 
 
 def test_lazy_reexports_still_work() -> None:
-    from omniurl.resolvers.ftp import SESSIONS_KEY, execute_ftp, plan_ftp
+    from omniurl.resolvers.ftp import FTPSessions, execute_ftp, plan_ftp
     from omniurl.resolvers.mailto import build, split_addresses
     from omniurl.resolvers.telnet import ScriptStep, TelnetSession, parse_script
     from omniurl.resolvers.wais import tags
 
-    assert SESSIONS_KEY == "ftp_sessions"
+    assert FTPSessions.__module__ == "omniurl.resolvers.ftp.sessions"
     assert execute_ftp.__module__ == "omniurl.resolvers.ftp.executor"
     assert plan_ftp.__module__ == "omniurl.resolvers.ftp.planner"
     assert split_addresses("a@b, c@d") == ["a@b", "c@d"]
@@ -281,77 +281,79 @@ def test_in_process_main_leaves_optional_imports_alone() -> None:
 
 
 class XStartupResolver(Resolver):
-    """A plugin resolver with an option of its own, found through a (fake) entry point."""
-
-    schemes: ClassVar[tuple[str, ...]] = ()
+    """A plugin resolver, found through a (fake) entry point with its spec."""
 
     def plan(self, url: URL, options: Options) -> Plan:
         raise NotImplementedError
 
-    @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--x-startup-level", type=int, default=7, metavar="N")
 
-    @classmethod
-    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
-        return {"x_startup_level": args.x_startup_level}
+@dataclass(frozen=True)
+class XStartupOptions:
+    """The plugin's typed options: one flag."""
+
+    level: int = flag("--x-startup-level", default=7, type=int, metavar="N", help="a level")
+
+
+X_SPEC = SchemeSpec(names=("x-startup",), resolver=XStartupResolver, options=XStartupOptions)
 
 
 class FakeEntryPoint:
     name = "x-startup"
-    value = "tests:XStartupResolver"
+    value = "tests:X_SPEC"
 
-    def load(self) -> type[Resolver]:
-        return XStartupResolver
+    def load(self) -> SchemeSpec:
+        return X_SPEC
 
 
 @pytest.fixture
 def plugin(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """A fresh resolver registry whose entry points hold XStartupResolver; yields the list of
-    entry-point reads."""
+    """A fresh spec registry whose ``omniurl.specs`` entry points hold X_SPEC; yields the
+    list of entry-point groups read."""
     reads: list[str] = []
 
     def entry_points(*, group: str) -> list[FakeEntryPoint]:
         reads.append(group)
-        return [FakeEntryPoint()]
+        return [FakeEntryPoint()] if group == registry.ENTRY_POINT_GROUP else []
 
-    saved = dict(registry._registry)
+    saved = dict(registry._specs)
     monkeypatch.setattr(registry, "entry_points", entry_points)
     monkeypatch.setattr(registry, "_loaded", False)
-    registry._registry.pop("x-startup", None)
+    registry._specs.pop("x-startup", None)
     try:
         yield reads
     finally:
         # Keep the built-ins the test imported (a module imports once: it would never
         # register again), drop the plugin.
-        imported = {k: v for k, v in registry._registry.items() if k != "x-startup"}
-        registry._registry.clear()
-        registry._registry.update(imported)
-        registry._registry.update(saved)
+        imported = {k: v for k, v in registry._specs.items() if k != "x-startup"}
+        registry._specs.clear()
+        registry._specs.update(imported)
+        registry._specs.update(saved)
+
+
+GROUPS = [registry.ENTRY_POINT_GROUP, registry.LEGACY_GROUP]
 
 
 def test_a_builtin_scheme_reads_no_entry_point(plugin: list[str]) -> None:
     args = cli.build_parser().parse_args(["get", "--timeout", "3", "gopher://h/"])
     assert plugin == []
     assert not hasattr(args, "x_startup_level")
-    assert XStartupResolver not in args.resolver_classes
-    extra = cli.options_from_args(args).extra
-    assert "x_startup_level" not in extra
+    assert X_SPEC not in args.scheme_specs
+    options = cli.options_from_args(args)
+    assert XStartupOptions not in options.schemes
     assert plugin == []
 
 
 def test_a_plugins_option_is_accepted(plugin: list[str]) -> None:
     args = cli.build_parser().parse_args(["get", "--x-startup-level", "3", "gopher://h/"])
-    assert plugin == ["omniurl.resolvers"]
-    assert (args.x_startup_level, args.urls, args.timeout) == (3, ["gopher://h/"], 30.0)
-    assert cli.options_from_args(args).extra["x_startup_level"] == 3
+    assert plugin == GROUPS
+    assert (args.urls, args.timeout) == (["gopher://h/"], 30.0)
+    assert cli.options_from_args(args).of(XStartupOptions).level == 3
 
 
 def test_a_plugins_scheme_gets_the_plugins_defaults(plugin: list[str]) -> None:
     args = cli.build_parser().parse_args(["plan", "gopher://h/", "X-Startup:abc"])
-    assert plugin == ["omniurl.resolvers"]
-    assert args.x_startup_level == 7
-    assert cli.options_from_args(args).extra["x_startup_level"] == 7
+    assert plugin == GROUPS
+    assert cli.options_from_args(args).of(XStartupOptions).level == 7
 
 
 def test_help_and_errors_show_the_plugins_options(

@@ -19,6 +19,7 @@ from helpers import free_port
 from omniurl.resolvers import Options, resolve
 from omniurl.resolvers.errors import AuthError
 from omniurl.resolvers.telnet import parse_script
+from omniurl.resolvers.telnet.settings import TelnetOptions
 
 pytestmark = pytest.mark.interop
 
@@ -78,7 +79,7 @@ async def telnetd(tmp_path: Path) -> AsyncIterator[int]:
 
 async def test_login_and_script_against_inetutils_telnetd(telnetd: int) -> None:
     script = parse_script("expect $ \nsend whoami\nexpect-re demo\\r\\n\\$ \nsend exit\n")
-    options = Options(extra={"auto_login": True, "telnet_script": script}, read_timeout=10)
+    options = Options(schemes=(TelnetOptions(login=True, script=script),), read_timeout=10)
     async with await resolve(f"telnet://demo:demo@127.0.0.1:{telnetd}/", options) as r:
         assert r.metadata["logged_in"] is True
         await r.session.read_until_quiet(2.0, limit=5)
@@ -93,7 +94,7 @@ async def test_login_and_script_against_inetutils_telnetd(telnetd: int) -> None:
 
 
 async def test_wrong_password_against_inetutils_telnetd(telnetd: int) -> None:
-    options = Options(extra={"auto_login": True}, read_timeout=10)
+    options = Options(schemes=(TelnetOptions(login=True),), read_timeout=10)
     with pytest.raises(AuthError) as info:
         await resolve(f"telnet://demo:nope@127.0.0.1:{telnetd}/", options)
     assert "Login incorrect" in str(info.value)

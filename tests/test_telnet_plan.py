@@ -15,8 +15,9 @@ from omniurl.resolvers.telnet.planner import (
     ScriptStep,
     TelnetRole,
 )
+from omniurl.resolvers.telnet.settings import TelnetOptions
 
-LOGIN = Options(extra={"auto_login": True})
+LOGIN = Options(schemes=(TelnetOptions(login=True),))
 
 
 def test_default_plan_is_a_session_and_sends_nothing() -> None:
@@ -66,11 +67,13 @@ def test_login_without_user_sends_nothing() -> None:
 
 def test_prompts_are_configurable() -> None:
     options = Options(
-        extra={
-            "auto_login": True,
-            "telnet_login_prompt": r"Benutzer:\s*$",
-            "telnet_password_prompt": r"Kennwort:\s*$",
-        }
+        schemes=(
+            TelnetOptions(
+                login=True,
+                login_prompt=r"Benutzer:\s*$",
+                password_prompt=r"Kennwort:\s*$",
+            ),
+        )
     )
     p = plan("telnet://a:b@h.example/", options)
     assert [s.data for s in p.steps if s.kind == "expect"][:2] == [
@@ -118,7 +121,7 @@ def test_script_steps_follow_the_login() -> None:
         ScriptStep("send", ""),
     )
     p = plan(
-        "telnet://a:b@h.example/", Options(extra={"auto_login": True, "telnet_script": script})
+        "telnet://a:b@h.example/", Options(schemes=(TelnetOptions(login=True, script=script),))
     )
     tail = p.steps[6:]
     assert [(s.kind, s.data, s.shown) for s in tail] == [
@@ -147,11 +150,11 @@ def test_script_errors_name_the_line(text: str, message: str) -> None:
 
 
 def test_script_given_as_text_through_options() -> None:
-    p = plan("telnet://h.example/", Options(extra={"telnet_script": "send help\n"}))
+    p = plan("telnet://h.example/", Options(schemes=(TelnetOptions(script="send help\n"),)))
     assert [(s.kind, s.data) for s in p.steps] == [("info", b""), ("send", b"help")]
 
 
 def test_bad_prompt_pattern_is_a_plan_error() -> None:
     with pytest.raises(PlanError) as info:
-        plan("telnet://a:b@h.example/", Options(extra={"telnet_login_prompt": "login:("}))
+        plan("telnet://a:b@h.example/", Options(schemes=(TelnetOptions(login_prompt="login:("),)))
     assert info.value.component == "login_prompt"

@@ -21,9 +21,10 @@ from omniurl.resolvers.errors import (
     ResolveTimeout,
 )
 from omniurl.resolvers.telnet import TelnetSession, parse_script
+from omniurl.resolvers.telnet.settings import TelnetOptions
 from omniurl.testservers.recording import recording_of, start_recording
 
-LOGIN = Options(extra={"auto_login": True}, read_timeout=5, connect_timeout=5)
+LOGIN = Options(schemes=(TelnetOptions(login=True),), read_timeout=5, connect_timeout=5)
 
 
 @pytest_asyncio.fixture
@@ -64,7 +65,7 @@ async def test_auto_login_sends_exactly_user_and_password_lines(server) -> None:
 
 
 async def test_without_login_the_advisory_credentials_are_not_sent(server) -> None:
-    async with await resolve(f"telnet://demo:demo@{server.netloc}/", LOGIN.with_(extra={})) as r:
+    async with await resolve(f"telnet://demo:demo@{server.netloc}/", LOGIN.with_(schemes=())) as r:
         assert r.metadata["logged_in"] is False
         await r.session.expect("login: ")
         assert b"omniurl test telnet server" in r.session.history
@@ -81,7 +82,7 @@ async def test_wrong_password_is_an_auth_error(server) -> None:
 
 async def test_script_runs_in_order_after_login(server) -> None:
     script = parse_script("expect $ \nsend echo hello omniurl\nexpect-re hello omniurl\\r\\n\\$ \n")
-    options = Options(extra={"auto_login": True, "telnet_script": script}, read_timeout=5)
+    options = Options(schemes=(TelnetOptions(login=True, script=script),), read_timeout=5)
     async with await resolve(f"telnet://demo:demo@{server.netloc}", options) as r:
         assert bytes(r.session.history).endswith(b"$ echo hello omniurl\r\nhello omniurl\r\n$ ")
     assert lines_of(server)[-1] == [b"demo\r\n", b"demo\r\n", b"echo hello omniurl\r\n"]
@@ -89,7 +90,7 @@ async def test_script_runs_in_order_after_login(server) -> None:
 
 async def test_expect_timeout_is_typed_and_names_the_component(server) -> None:
     options = Options(
-        extra={"auto_login": True, "telnet_login_prompt": r"Benutzer:"}, read_timeout=0.3
+        schemes=(TelnetOptions(login=True, login_prompt=r"Benutzer:"),), read_timeout=0.3
     )
     with pytest.raises(ResolveTimeout) as info:
         await resolve(f"telnet://demo:demo@{server.netloc}", options)

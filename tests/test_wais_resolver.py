@@ -41,6 +41,7 @@ from omniurl.resolvers.wais.apdu import (
     decode_apdu,
 )
 from omniurl.resolvers.wais.header import HEADER_LENGTH, frame
+from omniurl.resolvers.wais.settings import WAISOptions
 from omniurl.testservers.wais import WAISServer
 
 BIG = b"".join(b"line %05d of a big omniurl document\n" % i for i in range(3000))
@@ -105,7 +106,9 @@ def test_search_plan_is_init_then_a_type_3_search() -> None:
 
 
 def test_document_plan_shows_the_first_chunk_and_the_repetition() -> None:
-    p = plan("wais://h:2100/pub/TEXT/12%20%2Fpub%2F%FFx", Options(extra={"wais_chunk_size": 100}))
+    p = plan(
+        "wais://h:2100/pub/TEXT/12%20%2Fpub%2F%FFx", Options(schemes=(WAISOptions(chunk_size=100),))
+    )
     assert p.explicit_port and p.port == 2100
     assert p.to_json()["steps"] == [
         "Init (WAIS protocol 2, max 65536)",
@@ -192,7 +195,7 @@ async def test_retrieval_streams_the_document_chunk_by_chunk(
     wais: testservers.RunningServer,
 ) -> None:
     url = url_of(wais, "pub/TEXT/" + escaped(docid(wais, b"big.txt")))
-    options = Options(extra={"wais_chunk_size": 4096})
+    options = Options(schemes=(WAISOptions(chunk_size=4096),))
     p = plan(url, options)
     server = server_of(wais)
     async with await resolve(url, options) as resource:
@@ -220,7 +223,7 @@ async def test_a_document_the_size_of_whole_chunks_ends_on_an_empty_chunk(
     wais: testservers.RunningServer,
 ) -> None:
     url = url_of(wais, "pub/TEXT/" + escaped(docid(wais, b"exact.txt")))
-    options = Options(extra={"wais_chunk_size": 4096})
+    options = Options(schemes=(WAISOptions(chunk_size=4096),))
     async with await resolve(url, options) as resource:
         assert await resource.read() == b"x" * 8192
     assert len(server_of(wais).requests) == 4  # Init, [0,4096), [4096,8192), [8192,12288)
@@ -363,7 +366,8 @@ async def test_a_chunk_reply_is_bounded_by_the_chunk_not_just_the_buffer_limit()
     async with scripted(handler) as port:
         with pytest.raises(LimitExceeded, match="69633"):
             await resolve(
-                f"wais://127.0.0.1:{port}/db/TEXT/id", Options(extra={"wais_chunk_size": 4096})
+                f"wais://127.0.0.1:{port}/db/TEXT/id",
+                Options(schemes=(WAISOptions(chunk_size=4096),)),
             )
 
 
@@ -439,10 +443,10 @@ async def test_cli_presents_score_size_type_headline_and_url(
 ) -> None:
     import argparse
 
-    from omniurl.resolvers.wais import WAISResolver
+    from omniurl.resolvers.wais import WAISPresentation
 
     async with await resolve(url_of(wais, "pub?croissant")) as resource:
-        status = await WAISResolver().present(resource, argparse.Namespace(json=False))
+        status = await WAISPresentation().present(resource, argparse.Namespace(json=False))
     assert status == 0
     (line,) = capsys.readouterr().out.splitlines()
     hit = resource.entries[0]

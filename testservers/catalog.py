@@ -82,6 +82,10 @@ BUILTIN_SERVERS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The servers that speak TLS when started with a certificate (``omniurl serve --tls``).
+TLS_SERVERS: tuple[str, ...] = ("gopher", "ftp", "nntp", "ftp-tls")
+
+
 def builtin() -> dict[str, str]:
     """Built-in server name -> one-line help, sorted by name."""
     return {name: text for name, (_module, text) in sorted(BUILTIN_SERVERS.items())}

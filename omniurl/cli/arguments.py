@@ -298,18 +298,82 @@ def _seconds(text: str) -> float:
 
 
 def add_resolver_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:
-    """Each resolver's own options (``--smtp``, ``--login``...), once per class; the classes
-    whose options the parser has go into the namespace as ``resolver_classes``, so that
-    :func:`options_from_args` asks exactly those.  A resolver package's ``__init__`` is cheap
-    (resolvers/lazy.py): this imports no planner, no executor."""
+    """Each scheme's own flags (``--smtp``, ``--login``...), as its spec's options dataclass
+    declares them (:func:`resolvers.spec.flag`), once per spec; the specs whose flags the
+    parser has go into the namespace as ``scheme_specs``, so that :func:`options_from_args`
+    builds exactly those.  A spec's module is cheap (resolvers/lazy.py): this imports no
+    planner, no executor."""
     from omniurl.resolvers import registry
 
-    added: list[Any] = list(parser.get_default("resolver_classes") or ())
-    for cls in registry.all_classes(plugins=plugins):
-        if cls not in added:
-            cls.add_arguments(parser)
-            added.append(cls)
-    parser.set_defaults(resolver_classes=tuple(added))
+    added: list[Any] = list(parser.get_default("scheme_specs") or ())
+    for spec in registry.all_specs(plugins=plugins):
+        if spec not in added:
+            add_spec_arguments(parser, spec)
+            added.append(spec)
+    parser.set_defaults(scheme_specs=tuple(added))
+
+
+def _dest(spec: Any, name: str) -> str:
+    return f"{spec.name.replace('-', '_').replace('.', '_').replace('+', '_')}_{name}"
+
+
+def add_spec_arguments(parser: argparse.ArgumentParser, spec: Any) -> None:
+    """One argument group: the flags of ``spec``'s options (their defaults are the
+    dataclass's: argparse's stay None, so a flag not given leaves the field alone)."""
+    from omniurl.resolvers.spec import flags_of
+
+    if spec.options is None or not flags_of(spec.options):
+        return
+    g = parser.add_argument_group(spec.title or spec.name, spec.description)
+    for name, f in flags_of(spec.options):
+        kw: dict[str, Any] = {"dest": _dest(spec, name), "help": f.help}
+        if f.action in ("store_true", "store_false"):
+            kw["action"] = f.action
+            kw["default"] = None
+        else:
+            if f.action is not None:
+                kw["action"] = f.action
+            if f.metavar is not None:
+                kw["metavar"] = f.metavar
+            if f.type is not None:
+                kw["type"] = f.type
+            if f.choices is not None:
+                kw["choices"] = list(f.choices)
+        g.add_argument(*f.names, **kw)
+
+
+def spec_options(spec: Any, args: argparse.Namespace) -> Any:
+    """``spec``'s options instance from the flags given (the others keep their defaults),
+    completed by the spec's presentation for the command line (``cli_options``).  A value
+    its ``convert`` refuses is a usage error (status 2)."""
+    import dataclasses
+
+    from omniurl.resolvers.spec import flags_of
+
+    values: dict[str, Any] = {}
+    for name, f in flags_of(spec.options):
+        given = getattr(args, _dest(spec, name), None)
+        if given is None:
+            continue
+        if f.convert is not None:
+            try:
+                given = f.convert(given)
+            except ValueError as exc:
+                sys.stderr.write(
+                    f"omniurl: {f.names[0]} {getattr(args, _dest(spec, name))}: {exc}\n"
+                )
+                raise SystemExit(2) from None
+        values[name] = given
+    options = spec.options(**values) if values else spec.options()
+    urls = getattr(args, "urls", None)
+    if urls is None:
+        text = getattr(args, "url", None)
+        urls = [text] if isinstance(text, str) else []
+    elif getattr(args, "input", None):
+        urls = []  # a batch read from a file asks nothing
+    done = spec.present().cli_options(options, list(urls))
+    assert dataclasses.is_dataclass(done)
+    return done
 
 
 def names_other_scheme(args: argparse.Namespace) -> bool:
@@ -365,15 +429,17 @@ def options_from_args(args: argparse.Namespace) -> Options:
     from omniurl.resolvers.policy import PRESETS
 
     policy = PRESETS["strict" if args.strict else "default"].allowing_ports(args.allow_port)
-    # mailto header fields the caller lets a URL set (--allow-header, resolvers.mailto).
-    policy = policy.allowing_mail_headers(getattr(args, "allow_header", None) or ())
     max_redirs = getattr(args, "max_redirs", None)
     if max_redirs is not None and max_redirs >= 0:
         policy = policy.with_(max_redirects=max_redirs)
-    extra: dict[str, Any] = {}
-    classes = getattr(args, "resolver_classes", None)
-    for cls in registry.all_classes() if classes is None else classes:
-        extra.update(cls.options_from_args(args))
+    per_scheme: dict[type, Any] = {}
+    specs = getattr(args, "scheme_specs", None)
+    for spec in registry.all_specs() if specs is None else specs:
+        if spec.options is not None:
+            value = spec_options(spec, args)
+            per_scheme[spec.options] = value
+            # a scheme's options may open the policy (mailto: --allow-header)
+            policy = spec.present().cli_policy(policy, value)
     kw: dict[str, Any] = {}
     if args.email:
         kw["email"] = args.email
@@ -402,7 +468,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         follow=not args.no_follow,
         verify_tls=not args.insecure,
         trust_env=args.proxy_env,
-        extra=extra,
+        schemes=per_scheme,
         max_time=getattr(args, "max_time", None),
         # The command prints (or saves) a listing as its entries arrive.
         stream_listings=True,

@@ -206,8 +206,9 @@ def _head_text(lines: list[str] | tuple[str, ...]) -> str:
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
-    from omniurl.partial import Kept
-    from omniurl.resolvers import registry, resolve
+    from omniurl.partial import Kept, resume_facts
+    from omniurl.resolvers import resolve
+    from omniurl.resolvers.registry import presentation_of
 
     from .output import listing_lines, output_path, write_content
 
@@ -218,12 +219,8 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             args.url = str(url)
             if getattr(args, "transfer", None) is not None:
                 args.transfer.url = args.url
-        if url.scheme in ("http", "https") and getattr(url, "user", None) is not None:
-            sys.stderr.write(
-                "omniurl: warning: a user name and password in an http URL are deprecated "
-                "(RFC 9110 §4.2.4) and may be logged by every proxy and server on the way; "
-                "prefer -u or ~/.netrc\n"
-            )
+        for warning in presentation_of(url.scheme).warnings(url):
+            sys.stderr.write(f"omniurl: warning: {warning}\n")
         if getattr(args, "continue_at", None) is not None:
             resume = _kept(args, url)
             if resume is None:
@@ -234,7 +231,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
         # Input a URL lacks (search words, form fields, a password) is asked for by the
         # resolvers themselves through ``options.ask``, which is the terminal here.
         resource = await resolve(url, options)
-        if resume is not None and resource.metadata.get("resume") == "refetch":
+        if resume is not None and resume_facts(resource).outcome == "refetch":
             # The kept part is longer than the resource now is: fetch it whole.
             await resource.aclose()
             resume = (resume[0], Kept(0, None, None))
@@ -252,12 +249,13 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             sys.stdout.write(head_lines(resource))
             sys.stdout.flush()
         return EXIT_OK
+    presentation = presentation_of(resource.url.scheme)
     async with resource:
         try:
-            resolver = registry.get(resource.url.scheme)
-            presented = await resolver.present(resource, args)
+            presented = await presentation.present(resource, args)
             if presented is not None:
                 return presented
+            text = presentation.text_source(resource, args) if resume is None else None
             if resource.kind == "listing" and output_path(args, resource) is not None:
                 await write_content(args, resource, listing_lines(resource))
             elif resource.kind == "listing":
@@ -265,10 +263,8 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
-            elif _gopher_text(resource) and not args.raw and resume is None:
-                from .output import local_line_ends
-
-                await write_content(args, resource, local_line_ends(resource))
+            elif text is not None:
+                await write_content(args, resource, text)
             else:
                 await write_content(args, resource, resume=resume)
         except OmniurlError as exc:
@@ -276,7 +272,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             return report(args, exc)
     _note_transfer(args, resource)
     if args.json:
-        print_json(resource.describe())
+        print_json(presentation.describe(resource))
     return EXIT_OK
 
 
@@ -309,25 +305,13 @@ def entry_facts(info: dict[str, object]) -> str:
     return f"{shown_size:>10} {when:<16}"
 
 
-def _gopher_text(resource: Resource) -> bool:
-    """A Gopher text item (RFC 1436 type 0 and its kin read as dot-terminated text)."""
-    details = resource.plan.details
-    return resource.url.scheme.startswith("gopher") and getattr(details, "mode", None) == "text"
-
-
 def head_lines(resource: Resource) -> str:
-    """``-I``: an HTTP response's status line and header fields as received (CRLF, a blank
-    line after them, as curl prints them); for FTP, SIZE and MDTM as header fields."""
-    if resource.url.scheme in ("http", "https"):
-        lines = list(resource.replies)
-    else:
-        lines = []
-        if resource.metadata.get("modified"):
-            lines.append(f"Last-Modified: {resource.metadata['modified']}")
-        if resource.metadata.get("size") is not None:
-            lines.append(f"Content-Length: {resource.metadata['size']}")
-        lines.append("Accept-ranges: bytes")
-    return _head_text(lines)
+    """``-I``: what the server said about the resource, as header-field lines (CRLF, a
+    blank line after them, as curl prints them): the scheme's presentation says which
+    (HTTP: the status line and fields as received; FTP: SIZE and MDTM as fields)."""
+    from omniurl.resolvers.registry import presentation_of
+
+    return _head_text(presentation_of(resource.url.scheme).head_lines(resource))
 
 
 def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | None:

@@ -107,21 +107,6 @@ def summary(args: argparse.Namespace, resource: Resource, path: Path, seconds: f
     )
 
 
-async def local_line_ends(chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
-    """A Gopher text item's CRLF line ends as the platform's (RFC 1436: CRLF is the wire's,
-    not the text's); a CR at a chunk's end waits for the next chunk."""
-    newline = os.linesep.encode()
-    held = b""
-    async for chunk in chunks:
-        data = held + chunk
-        held = b""
-        if data.endswith(b"\r"):
-            data, held = data[:-1], b"\r"
-        yield data.replace(b"\r\n", newline)
-    if held:
-        yield held
-
-
 async def listing_lines(resource: Resource) -> AsyncIterator[bytes]:
     """A listing as ``show_listing`` prints it when stdout is no terminal (for ``-o``)."""
     async for e in resource.aiter_entries():
@@ -230,37 +215,24 @@ async def _write_resumed(
     """``-C``: the bytes go to ``.NAME.part`` (appended to the kept ones when the server
     sent a range), which becomes ``NAME`` once its size is the server's.  A failure or an
     interruption keeps the part and its sidecar for the next ``-C -``."""
-    outcome = str(resource.metadata.get("resume") or "restart")
-    total = resource.metadata.get("total")
-    # A first attempt (nothing kept) has no resume metadata: the size the server announced.
-    total = total if isinstance(total, int) else resource.size
-    target = partial.target
+    from omniurl.partial import write_resumed
+
+    progress = Progress(resource) if sys.stderr.isatty() else None
     try:
-        if outcome == "complete":
-            if kept.source == partial.part:
-                partial.commit(total)
-            resource.metadata.update(bytes=0, output=str(target))
-            return
-        validator = resource.metadata.get("validator")
-        partial.remember(
-            str(resource.url), validator if isinstance(validator, str) else None, total
+        written = await write_resumed(
+            partial,
+            kept,
+            resource,
+            str(resource.url),
+            source,
+            on_chunk=(lambda _n: progress.update()) if progress else None,
         )
-        progress = Progress(resource) if sys.stderr.isatty() else None
-        written = 0
-        try:
-            with partial.open(kept, outcome) as fh:
-                async for chunk in source:
-                    fh.write(chunk)
-                    written += len(chunk)
-                    if progress:
-                        progress.update()
-        finally:
-            if progress:
-                progress.stop()
-        partial.commit(total)
     except OSError as exc:
-        raise _output_failed(target, exc) from None
-    resource.metadata.update(bytes=written, output=str(target))
+        raise _output_failed(partial.target, exc) from None
+    finally:
+        if progress:
+            progress.stop()
+    resource.metadata.update(bytes=written, output=str(partial.target))
 
 
 def _is_special(path: Path) -> bool:

@@ -121,8 +121,10 @@ def _throwaway_tls(name: str) -> tuple[object, str]:
     import ssl
     import tempfile
 
-    if name not in ("gopher", "ftp", "nntp", "ftp-tls"):
-        raise ValueError(f"--tls: the {name} server has no TLS mode (gopher, ftp, nntp do)")
+    from omniurl.testservers.catalog import TLS_SERVERS
+
+    if name not in TLS_SERVERS:
+        raise ValueError(f"--tls: the {name} server has no TLS mode ({', '.join(TLS_SERVERS)} do)")
     try:
         import trustme
     except ImportError:

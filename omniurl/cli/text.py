@@ -120,9 +120,14 @@ def parse_given(text: str, syntax: str = "rfc3986") -> schemes.URL:
     (``127.0.0.1:8081/x``, ``example.org/a``) gets the question a person needs: "no scheme:
     did you mean http://…?" instead of "no resolver for 127.0.0.1: URLs"."""
     head = text.split("/", 1)[0]
-    if "://" not in text and head and not text.lower().startswith(_KNOWN_PREFIXES):
+    if "://" not in text and head:
         host, _, port = head.partition(":")
-        if "." in host and (not port or port.isdigit()) and " " not in text:
+        if (
+            "." in host
+            and (not port or port.isdigit())
+            and " " not in text
+            and schemes.scheme_class(host) is None  # a scheme written without "//"
+        ):
             raise schemes.URLError(
                 f"no scheme: did you mean http://{text} ? (omniurl needs the scheme written)",
                 component="scheme",
@@ -165,7 +170,3 @@ def parse_typed(text: str, syntax: str = "rfc3986", *, strict: bool = False) -> 
         f"{mask_passwords(str(url))} (as a browser does; --strict refuses it)\n"
     )
     return url
-
-
-#: Schemes written without "//" (news:, mailto:…): never mistaken for a host.
-_KNOWN_PREFIXES = ("news:", "mailto:", "file:", "urn:", "mid:", "cid:")

@@ -43,7 +43,7 @@ async def cases(ctx: DemoContext) -> list[DemoCase]:
         DemoCase(
             f"{base}/0/form%09%09?",
             "§3.4.5: a +ASK form: fetched, answered (here by a callback), sent as §3.4.9 says",
-            options=ctx.options.with_(extra={"gopher.form": _form}),
+            options=ctx.options.with_(form=_form),
         ),
         DemoCase(
             f"{base}/0/pub%09%09+%0D%0ADELE",

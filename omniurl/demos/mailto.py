@@ -4,6 +4,7 @@ draft without a relay, and two URLs the policy refuses (header injection, a Bcc 
 from __future__ import annotations
 
 from omniurl.resolvers import Options
+from omniurl.resolvers.mailto.settings import MailtoOptions
 from omniurl.resolvers.resource import Resource
 
 from ..demo import DemoCase, DemoContext
@@ -16,7 +17,7 @@ SENDER = "demo@omniurl.test"
 
 async def cases(ctx: DemoContext) -> list[DemoCase]:
     server = await ctx.server("smtp")
-    relay = Options(email=SENDER, read_timeout=10, extra={"smtp": server.netloc})
+    relay = Options(email=SENDER, read_timeout=10).with_scheme(MailtoOptions(smtp=server.netloc))
     draft = Options(email=SENDER)
 
     async def sent(resource: Resource) -> str:

@@ -1,6 +1,6 @@
 """``omniurl demo``: news: and nntp: URLs against the local NNTP server (testservers.nntp).
 
-news: URLs name no server (RFC 1738 §3.6), so the demo sets one in its Options (``extra``),
+news: URLs name no server (RFC 1738 §3.6), so the demo sets one in its Options (``NNTPOptions``),
 never in the environment.  It shows a message-id, a group listing, the list of groups, an
 article by number, AUTHINFO on a server that demands it, and the errors a person meets.
 """
@@ -8,7 +8,7 @@ article by number, AUTHINFO on a server that demands it, and the errors a person
 from __future__ import annotations
 
 from omniurl.demo import DemoCase, DemoContext
-from omniurl.resolvers.nntp.planner import SERVER_KEY
+from omniurl.resolvers.nntp.settings import NNTPOptions
 
 #: Where news sits among the schemes (RFC 1738 §3 order: ftp, http, gopher, mailto, news...).
 ORDER = 50
@@ -18,7 +18,7 @@ SCHEME = "news"
 async def cases(ctx: DemoContext) -> list[DemoCase]:
     srv = await ctx.server("nntp")
     locked = await ctx.server("nntp", credentials=("demo", "demo password"))
-    news = ctx.options.with_(extra={**ctx.options.extra, SERVER_KEY: srv.netloc})
+    news = ctx.options.with_scheme(NNTPOptions(server=srv.netloc))
     with_credentials = ctx.options.with_(
         credentials={**ctx.options.credentials, locked.host: ("demo", "demo password")}
     )

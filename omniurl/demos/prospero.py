@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from omniurl.demo import DemoCase, DemoContext
+from omniurl.resolvers.prospero.settings import ProsperoOptions
 
 ORDER = 90
 SCHEME = "prospero"
@@ -31,7 +32,7 @@ async def cases(ctx: DemoContext) -> list[DemoCase]:
     lossy = await ctx.server("prospero", drop=frozenset({2}))
     base = f"prospero://{pros.netloc}/"
     listing = ctx.options.with_(follow=False)
-    quick = ctx.options.with_(follow=False, extra={"prospero_retry_timeout": 0.2})
+    quick = ctx.options.with_(follow=False).with_scheme(ProsperoOptions(retry_timeout=0.2))
     out = [
         DemoCase(
             base + "/pub/hello.txt",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from omniurl.resolvers import Options
 from omniurl.resolvers.resource import Resource
 from omniurl.resolvers.telnet import parse_script
+from omniurl.resolvers.telnet.settings import TelnetOptions
 
 from ..demo import DemoCase, DemoContext
 
@@ -28,7 +29,7 @@ async def _transcript(resource: Resource) -> str:
 
 async def cases(ctx: DemoContext) -> list[DemoCase]:
     server = await ctx.server("telnet")
-    options = Options(read_timeout=10, extra={"auto_login": True, "telnet_script": SCRIPT})
+    options = Options(read_timeout=10).with_scheme(TelnetOptions(login=True, script=SCRIPT))
     return [
         DemoCase(
             f"telnet://demo:demo@{server.netloc}/",

@@ -38,11 +38,12 @@ from omniurl.resolvers.errors import (
     ResolveTimeout,
 )
 from omniurl.resolvers.options import Options
-from omniurl.resolvers.prospero.settings import LIST_KEY as PROSPERO_LIST_KEY
+from omniurl.resolvers.registry import presentation_of
+from omniurl.resolvers.spec import Presentation
 from omniurl.schemes.errors import URLError
 
 from .config import GatewayConfig
-from .render import Pages, security_headers, view_url
+from .render import Pages, security_headers
 
 STATIC = Path(__file__).parent / "templates"
 
@@ -55,7 +56,7 @@ class AbsoluteForm:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http":  # not a scheme: ASGI's scope type
             if scope["method"] == "CONNECT":
                 response = PlainTextResponse(
                     "CONNECT is refused: this gateway renders URLs, it does not tunnel\n",
@@ -119,13 +120,9 @@ def target_of(request: Request) -> str:
     return url
 
 
-#: The Gopher resolver's hook for a +ASK form (resolvers.gopher.executor.FormCallback).
-FORM = "gopher.form"
-
-
 class FormNeeded(Exception):
-    """A Gopher+ item's +ASK form, to be shown as a page (raised through the resolver's
-    form hook when no answers came with the request)."""
+    """A form (a Gopher+ item's +ASK), to be shown as a page (raised through
+    ``Options.form`` when no answers came with the request)."""
 
     def __init__(self, fields: Any) -> None:
         super().__init__("a Gopher+ form")
@@ -142,7 +139,7 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
     async def show_the_form(fields: Any, _url: Any) -> list[str]:
         raise FormNeeded(fields)  # (the page shows the form; its answers come to /_/ask)
 
-    form_options = options.with_(extra={**options.extra, FORM: show_the_form})
+    form_options = options.with_(form=show_the_form)
 
     def _pages_for(request: Request) -> Pages:
         """A proxy client's pages link items by their own URLs and the gateway's forms by
@@ -152,7 +149,7 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         proxied = Pages.__new__(Pages)
         proxied.__dict__.update(pages.__dict__)
         server = request.scope.get("server") or ("127.0.0.1", 80)
-        proxied.base = f"http://{server[0]}:{server[1]}"
+        proxied.base = f"http://{server[0]}:{server[1]}"  # not a scheme: the gateway's own
         proxied.proxy = True
         return proxied
 
@@ -173,20 +170,18 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         return RedirectResponse("/" + _link_safe(url), status_code=303, headers=security_headers())
 
     async def search(request: Request) -> Response:
-        """A search form's answer: the words appended as the scheme says (Gopher: after an
-        encoded TAB, §3.4; WAIS: ``?search``, §3.9)."""
+        """A search form's answer: the words appended as the scheme says (its
+        presentation's ``search_url``: Gopher after an encoded TAB, §3.4; WAIS ``?search``,
+        §3.9)."""
         url = request.query_params.get("url", "")
         words = request.query_params.get("q", "")
         try:
             parsed = schemes.parse(url)
         except URLError as exc:
             return pages.refused(url, exc)
-        if parsed.scheme.startswith("gopher"):
-            target = str(parsed).split("%09", 1)[0] + "%09" + quote(words, safe="")
-        elif parsed.scheme == "wais":
-            target = str(parsed).split("?", 1)[0] + "?" + quote(words.replace(" ", "+"), safe="+")
-        else:
-            return pages.message(url, 400, "Not a search", "Only Gopher and WAIS URLs search.")
+        target = presentation_of(parsed.scheme).search_url(parsed, words)
+        if target is None:
+            return pages.message(url, 400, "Not a search", "This URL takes no search words.")
         return RedirectResponse("/" + target, status_code=303, headers=security_headers())
 
     async def send(request: Request) -> Response:
@@ -194,15 +189,19 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         raw = await request.body()
         form = parse_qs(raw[: 1 << 20].decode("utf-8", "replace"), keep_blank_values=True)
         url = form.get("url", [""])[0]
-        body = form.get("body", [""])[0]
-        if not config.smtp:
-            return pages.message(
-                url, 403, "Not sent", "This gateway was started without --smtp: it sends no mail."
-            )
+        try:
+            presentation = presentation_of(schemes.parse(url).scheme)
+        except URLError as exc:
+            return pages.refused(url, exc)
+        posted = {name: values[0] for name, values in form.items()}
+        send_options = presentation.gateway_post(
+            url, posted, presentation.gateway_options(options, config), config
+        )
+        if isinstance(send_options, str):
+            return pages.message(url, 403, "Not sent", send_options)
         async with limits.slot(_client(request)) as ok:
             if not ok:
                 return pages.busy(url)
-            send_options = options.with_(extra={**options.extra, "mailto_body": body})
             try:
                 async with asyncio.timeout(config.max_time):
                     resource = await resolve(url, send_options)
@@ -226,14 +225,14 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         async def filled(fields: Any, _url: Any) -> list[str]:
             return answers
 
-        return await show_url(request, url, options.with_(extra={**options.extra, FORM: filled}))
+        return await show_url(request, url, options.with_(form=filled))
 
     async def view(request: Request) -> Response:
-        """A Gopher+ item in the view chosen from its +VIEWS (``+text/plain`` …)."""
+        """An item in the view chosen from its views (Gopher+ +VIEWS: ``+text/plain`` …)."""
         url = request.query_params.get("url", "")
-        chosen = view_url(url, request.query_params.get("view", ""))
+        chosen = _presentation(url).view_url(url, request.query_params.get("view", ""))
         if chosen is None:
-            return pages.message(url, 400, "Not a Gopher+ item", "Only Gopher+ items have views.")
+            return pages.message(url, 400, "No views", "This URL has no other views.")
         return RedirectResponse(
             "/" + _link_safe(chosen), status_code=303, headers=security_headers()
         )
@@ -245,6 +244,8 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         pages = _pages_for(request)
         if not url:
             return pages.index()
+        presentation = _presentation(url)
+        options = presentation.gateway_options(options, config)
         try:
             plan = check(url, options)  # the policy, before anything is sent
         except InputNeeded as exc:
@@ -253,15 +254,9 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
             return pages.refused(url, exc)
         except PlanError as exc:
             return pages.message(url, 400, "Cannot resolve", exc.message)
-        if plan.scheme in ("telnet", "tn3270"):
-            return pages.telnet(url, plan)
-        if plan.scheme == "mailto":
-            return await pages.compose(url, options)
-        if plan.scheme == "prospero" and not options.policy.redirect_scheme_change:
-            # An access method is always another scheme (RFC 1738 §3.11), which the strict
-            # policy never follows on its own: the page lists the methods as gateway links
-            # (after any FORWARDED moves), each checked anew when the reader follows it.
-            options = options.with_(extra={**options.extra, PROSPERO_LIST_KEY: True})
+        own = await presentation.gateway_page(url, plan, pages, options, config)
+        if own is not None:  # a page of the scheme's own (a session, a compose form)
+            return own
         async with limits.slot(_client(request)) as ok:
             if not ok:
                 return pages.busy(url)
@@ -293,6 +288,11 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         Route("/_/url", show, methods=["GET", "HEAD"]),
     ]
     return AbsoluteForm(Starlette(routes=routes))
+
+
+def _presentation(url: str) -> Presentation:
+    """The presentation of ``url``'s scheme (the defaults for text that is no URL)."""
+    return presentation_of(url.partition(":")[0])
 
 
 def _client(request: Request) -> str:

@@ -42,9 +42,8 @@ class GatewayConfig:
         return STRICT.allowing_ports(self.allow_ports).allowing_hosts(self.allow_hosts)
 
     def resolve_options(self) -> Options:
-        extra = dict(self.options.extra)
-        if self.smtp:
-            extra["smtp"] = self.smtp
+        """The options every URL is resolved with; each scheme's presentation may add its
+        own (``Presentation.gateway_options``: the relay of mailto: forms is ``smtp``)."""
         return self.options.with_(
             policy=self.policy(),
             max_time=self.max_time,
@@ -53,7 +52,6 @@ class GatewayConfig:
             ask=None,
             transcript=None,
             stream_listings=True,
-            extra=extra,
         )
 
 

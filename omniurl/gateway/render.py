@@ -21,9 +21,9 @@ from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 
 from omniurl.cli.emit import terminal_safe
-from omniurl.resolvers.plan import Plan
+from omniurl.resolvers.registry import presentation_of
 from omniurl.resolvers.resource import Entry, Resource
-from omniurl.schemes.errors import URLError
+from omniurl.resolvers.spec import DEFAULT_PRESENTATION, Presentation
 from omniurl.schemes.secrets import mask_passwords
 
 from .config import GatewayConfig
@@ -34,11 +34,12 @@ CSP = (
     "base-uri 'none'; frame-ancestors 'none'"
 )
 _MEDIA_TYPE = re.compile(r"[A-Za-z0-9!#$&^_.+-]{1,64}/[A-Za-z0-9!#$&^_.+-]{1,64}")
-#: The marker shown before each listing entry, by its kind.
+#: The marker shown before each listing entry, by its kind (a scheme's presentation may
+#: give another: ``entry_marker``).
 MARKERS = {
     "menu": "[MENU]",
     "directory": "[DIR]",
-    "file": "[TEXT]",
+    "file": "[TEXT]",  # not a scheme: an entry kind
     "text": "[TEXT]",
     "search": "[SEARCH]",
     "binary": "[BIN]",
@@ -46,8 +47,8 @@ MARKERS = {
     "gif": "[IMG]",
     "html": "[HTML]",
     "sound": "[SND]",
-    "telnet": "[TELNET]",
-    "tn3270": "[TN3270]",
+    "telnet": "[TELNET]",  # not a scheme: an entry kind
+    "tn3270": "[TN3270]",  # not a scheme: an entry kind
     "info": "",
     "article": "[ART]",
     "group": "[GROUP]",
@@ -56,8 +57,6 @@ MARKERS = {
     "link": "[LINK]",
     "error": "[ERR]",
 }
-#: A Gopher "file" is item type 0, a text file (RFC 1436 §3.8); an FTP one may be anything.
-_FTP_MARKERS = {**MARKERS, "file": "[FILE]"}
 
 
 def security_headers() -> dict[str, str]:
@@ -120,34 +119,8 @@ class EntryView:
     href: str | None
     detail: str
     search: bool
-    #: A Gopher+ item's attributes page (its views, abstract, admin), a gateway link.
+    #: An item's attributes page (Gopher+: its views, abstract, admin), a gateway link.
     views_href: str | None = None
-
-
-def _with_gopher_plus(url: str, marker: str) -> str | None:
-    """A Gopher URL with its Gopher+ string set (RFC 4266 §2.1's ``%09%09`` part), or None
-    for what is not a Gopher URL or cannot carry that string."""
-    from omniurl import schemes
-    from omniurl.schemes.gopher import GopherURL
-
-    try:
-        parsed = schemes.parse(url)
-        if not isinstance(parsed, GopherURL):
-            return None
-        return str(parsed.replace(gopher_plus=marker, search=parsed.search or ""))
-    except URLError:
-        return None
-
-
-def attributes_url(url: str) -> str | None:
-    """A Gopher+ item's URL asking for its attribute blocks (``!``), whose +VIEWS the gateway
-    offers as a form."""
-    return _with_gopher_plus(url, "!")
-
-
-def view_url(url: str, view: str) -> str | None:
-    """The item's URL asking for one of its +VIEWS (``+text/plain``, ``+text/plain En_US``)."""
-    return _with_gopher_plus(url, "+" + view)
 
 
 @dataclass(frozen=True)
@@ -196,13 +169,14 @@ def _view(entry: Entry, proxy: bool = False, denied: frozenset[str] = frozenset(
             details.append(f"{key} {info[key]}")
     search = entry.kind == "search" and bool(entry.url)
     scheme = (entry.url or "").partition(":")[0].lower()
-    markers = _FTP_MARKERS if (entry.url or "").lower().startswith("ftp") else MARKERS
-    views_href = None
-    if info.get("gopher_plus") == "+" and entry.url:
-        views_href = gateway_link(attributes_url(entry.url), proxy=proxy)
+    presentation = presentation_of(scheme) if scheme else DEFAULT_PRESENTATION
+    marker = presentation.entry_marker(entry) or MARKERS.get(
+        entry.kind, f"[{entry.kind[:8].upper()}]"
+    )
+    views_href = gateway_link(presentation.attributes_url(entry), proxy=proxy)
     return EntryView(
         name=entry.name,
-        marker=markers.get(entry.kind, f"[{entry.kind[:8].upper()}]"),
+        marker=marker,
         css=re.sub(r"[^a-z0-9-]", "", entry.kind.lower()) or "entry",
         url=entry.url,
         href=None if search or scheme in denied else gateway_link(entry.url, proxy=proxy),
@@ -280,43 +254,6 @@ class Pages:
         a password: never in a URL the browser keeps)."""
         return self.page("ask.html", url=url, fields=field_views(fields))
 
-    def telnet(self, url: str, plan: Plan) -> HTMLResponse:
-        return self.message(
-            url,
-            200,
-            "A telnet session",
-            "This URL names an interactive session, which a web page cannot hold. "
-            "Connect with a telnet client:",
-            command=f"telnet {plan.host} {plan.port}",
-        )
-
-    async def compose(self, url: str, options: Any) -> HTMLResponse:
-        from omniurl import schemes
-        from omniurl.resolvers import resolve
-
-        parsed: Any = schemes.parse(url)
-        draft = ""
-        resource = await resolve(
-            url, options.with_(extra={k: v for k, v in options.extra.items() if k != "smtp"})
-        )
-        try:
-            draft = (await resource.read())[: self.config.max_render_bytes].decode(
-                "utf-8", "replace"
-            )
-        finally:
-            await resource.aclose()
-        body = next((v for n, v in parsed.headers if n.lower() == "body"), "")
-        headers = [(n, v) for n, v in parsed.headers if n.lower() != "body"]
-        return self.page(
-            "mailto.html",
-            url=url,
-            to=parsed.address,
-            headers=headers,
-            body=body,
-            can_send=bool(self.config.smtp),
-            draft=draft,
-        )
-
     async def render(self, url: str, resource: Resource) -> Response:
         if resource.kind == "listing":
             return await self._listing(url, resource)
@@ -364,19 +301,15 @@ class Pages:
         await resource.aclose()
         text = bytes(held).decode("utf-8", "replace")
         headers: list[tuple[str, dict[str, str | None]]] = []
-        if media == "message/rfc822" or url.startswith(("news:", "nntp:", "snews:")):
+        presentation = presentation_of(resource.url.scheme)
+        if presentation.article_headers(resource):
             head, _, rest = text.replace("\r\n", "\n").partition("\n\n")
             headers = [
                 (n, {**v, "href": gateway_link(v["href"], proxy=self.proxy)})
-                for n, v in _article_headers(head)
+                for n, v in _article_headers(head, presentation)
             ]
             text = rest if headers else text
-        attributes = resource.metadata.get("attributes")
-        views = []
-        if isinstance(attributes, dict) and "+VIEWS" in attributes:
-            from omniurl.resolvers.gopher.gopherplus import parse_views
-
-            views = parse_views(str(attributes["+VIEWS"]))
+        views = presentation.views(resource)
         return self.page(
             "text.html",
             url=url,
@@ -418,8 +351,11 @@ class Pages:
         return StreamingResponse(body(), media_type=media, headers=headers)
 
 
-def _article_headers(head: str) -> list[tuple[str, dict[str, str | None]]]:
-    """An article's Subject, From, Date and References (each reference a gateway link)."""
+def _article_headers(
+    head: str, presentation: Presentation
+) -> list[tuple[str, dict[str, str | None]]]:
+    """An article's Subject, From, Date and References (each reference a gateway link, to
+    the URL the scheme's presentation gives a message-id)."""
     fields: dict[str, str] = {}
     name = ""
     for line in head.split("\n"):
@@ -437,16 +373,7 @@ def _article_headers(head: str) -> list[tuple[str, dict[str, str | None]]]:
             out.append((key.title(), {"text": fields[key], "href": None}))
     for ref in fields.get("references", "").split():
         if ref.startswith("<") and ref.endswith(">"):
-            mid = ref[1:-1]
-            out.append(
-                (
-                    "References",
-                    {
-                        "text": ref,
-                        "href": "news:" + quote(mid, safe="@!$&'()*+,;=:~.-_"),
-                    },
-                )
-            )
+            out.append(("References", {"text": ref, "href": presentation.reference_url(ref[1:-1])}))
     return out
 
 

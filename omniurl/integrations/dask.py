@@ -146,8 +146,9 @@ def _existing_names(output: str) -> set[str]:
 
 def _split_target(output: str) -> tuple[str | None, str | None]:
     """(a local path, or None; an fsspec URL, or None)."""
-    if "://" not in output or output.startswith("file://"):
-        return (output[len("file://") :] if output.startswith("file://") else output), None
+    local = "file://"  # not a scheme: fsspec's local protocol
+    if "://" not in output or output.startswith(local):
+        return (output[len(local) :] if output.startswith(local) else output), None
     return None, output.rstrip("/")
 
 
@@ -163,9 +164,9 @@ def _client_side(output: str | None) -> str | None:
 
 
 def _portable(options: Options) -> Options:
-    """Options a worker can receive: no callbacks (no terminal there), no live pools."""
-    extra = {k: v for k, v in options.extra.items() if isinstance(v, (str, int, float, bool))}
-    return replace(options, ask=None, transcript=None, extra=extra)
+    """Options a worker can receive: no callbacks (no terminal there), no live pools (each
+    scheme's options are plain frozen dataclasses and travel as they are)."""
+    return replace(options, ask=None, transcript=None, form=None, shared=None)
 
 
 def _run_partition(

@@ -1,8 +1,11 @@
-"""An fsspec filesystem for the schemes fsspec does not ship: gopher, wais, nntp, news, prospero.
+"""An fsspec filesystem for the schemes fsspec does not ship (gopher, wais, nntp, news,
+prospero, and a plugin's): every scheme whose spec says ``fsspec=True``.
 
-Registered through the ``fsspec.specs`` entry-point group (``pip install 'omniurl[fsspec]'``)
-so that ``fsspec.open("gopher://host/0/a.txt").read()`` works.  ``ftp``, ``http``, ``https``
-and ``file`` are deliberately *not* registered: fsspec loads entry points with
+Registered through the ``fsspec.specs`` entry-point group (``pip install 'omniurl[fsspec]'``;
+a plugin adds its scheme's line to the same group) so that
+``fsspec.open("gopher://host/0/a.txt").read()`` works; :func:`register` does the same in a
+running process.  ``ftp``, ``http``, ``https`` and ``file`` are deliberately *not*
+registered (their specs say ``fsspec=False``): fsspec loads entry points with
 ``clobber=True``, so registering them would silently replace fsspec's own filesystems for
 every user of the environment.
 
@@ -49,8 +52,28 @@ from omniurl.resolvers.resource import Entry, Resource
 
 from .options import KNOWN, options_from
 
-#: The protocols this filesystem serves; never ftp/http/https/file (see the module docstring).
-PROTOCOLS = ("gopher", "gophers", "wais", "nntp", "news", "prospero")
+
+def protocols() -> tuple[str, ...]:
+    """The schemes this filesystem serves: those whose spec says ``fsspec=True`` (never
+    ftp/http/https/file: see the module docstring), plugins' included."""
+    from omniurl.resolvers.registry import all_specs
+
+    return tuple(name for spec in all_specs() if spec.fsspec for name in spec.names)
+
+
+#: The protocols this filesystem serves (when this module was imported).
+PROTOCOLS = protocols()
+
+
+def register(clobber: bool = False) -> tuple[str, ...]:
+    """Register this filesystem with fsspec for every scheme of :func:`protocols` (what
+    the entry points do; for a scheme registered in this process).  Returns them."""
+    import fsspec
+
+    names = protocols()
+    for name in names:
+        fsspec.register_implementation(name, OmniurlFileSystem, clobber=clobber)
+    return names
 
 
 class ResourceNotFound(NotFound, FileNotFoundError):
@@ -65,7 +88,7 @@ class ResourceNotFound(NotFound, FileNotFoundError):
 
 def _entry_info(entry: Entry, parent: str) -> dict[str, Any]:
     """fsspec's info dict for one listing entry (the entry's own URL is its name)."""
-    kind = "directory" if entry.kind in ("directory", "group") else "file"
+    kind = "directory" if entry.kind in ("directory", "group") else "file"  # not a scheme
     if entry.url is None:
         kind = "other"
     return {
@@ -79,7 +102,7 @@ def _entry_info(entry: Entry, parent: str) -> dict[str, Any]:
 
 def _resource_info(resource: Resource) -> dict[str, Any]:
     """fsspec's info dict for a resolved URL (size when the protocol says it)."""
-    kind = "directory" if resource.kind == "listing" else "file"
+    kind = "directory" if resource.kind == "listing" else "file"  # not a scheme
     return {
         "name": str(resource.url),
         "type": kind,

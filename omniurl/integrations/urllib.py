@@ -1,8 +1,9 @@
 """A ``urllib.request`` handler for the schemes urllib lacks, so ``urlopen`` (and pandas) read them.
 
 Python dropped ``gopher`` from urllib in 2.6 (PEP 4); ``urlopen("gopher://…")`` says "unknown
-url type".  :func:`install` adds :class:`OmniurlHandler` to the global opener for gopher,
-gophers, wais, nntp, news and prospero.  ``pd.read_csv("gopher://…")`` goes to ``urlopen``,
+url type".  :func:`install` adds :class:`OmniurlHandler` to the global opener for every scheme
+whose spec says ``urllib=True``: gopher, gophers, wais, nntp, news, prospero, and a plugin's
+(ftp, http(s) and file stay urllib's own).  ``pd.read_csv("gopher://…")`` goes to ``urlopen``,
 not to fsspec (pandas' ``is_url`` checks urllib's scheme lists first), so this is what makes
 pandas read those URLs too.
 
@@ -30,8 +31,18 @@ from omniurl.schemes import OmniurlError
 
 from . import _loop
 
-#: Schemes urllib has no handler for and omniurl does (ftp, http(s), file stay urllib's).
-SCHEMES = ("gopher", "gophers", "wais", "nntp", "news", "prospero")
+
+def schemes() -> tuple[str, ...]:
+    """The schemes the handler opens: those whose spec says ``urllib=True`` (urllib has no
+    handler for them), plugins' included."""
+    from omniurl.resolvers.registry import all_specs
+
+    return tuple(name for spec in all_specs() if spec.urllib for name in spec.names)
+
+
+#: The schemes the handler opens (when this module was imported; :func:`install` and each
+#: new handler read them anew).
+SCHEMES = schemes()
 
 
 async def _listing_lines(resource: Resource) -> AsyncIterator[bytes]:
@@ -86,10 +97,13 @@ class _Body(io.RawIOBase):
 
 
 class OmniurlHandler(urllib.request.BaseHandler):
-    """``<scheme>_open`` for every scheme in :data:`SCHEMES`, backed by :func:`resolve`."""
+    """``<scheme>_open`` for every scheme of :func:`schemes`, backed by :func:`resolve`."""
 
     def __init__(self, options: Options | None = None) -> None:
         self.options = options or Options()
+        # urllib finds a handler's methods by name (dir()): one per scheme, plugins' too.
+        for scheme in schemes():
+            setattr(self, f"{scheme}_open", self._open)
 
     def _open(self, req: urllib.request.Request) -> urllib.response.addinfourl:
         url = req.full_url
@@ -114,12 +128,8 @@ class OmniurlHandler(urllib.request.BaseHandler):
         return urllib.response.addinfourl(body, headers, url)
 
 
-for _scheme in SCHEMES:
-    setattr(OmniurlHandler, f"{_scheme}_open", OmniurlHandler._open)
-
-
 def install(options: Options | None = None) -> urllib.request.OpenerDirector:
-    """Install a global opener that also knows :data:`SCHEMES` (``urlopen`` and pandas use it).
+    """Install a global opener that also knows :func:`schemes` (``urlopen`` and pandas use it).
 
     Returns the opener; calling again replaces it (with new ``options``).
     """

@@ -10,8 +10,8 @@ from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..registry import register
 from ..resource import Resource
+from ..spec import Presentation, SchemeSpec
 
 if TYPE_CHECKING:
     from .executor import execute_file
@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 __getattr__ = lazy.exports(__name__, {"execute_file": ".executor", "plan_file": ".planner"})
 
 
-@register("file")
 class FileResolver(Resolver):
     """``file://host/path`` on this machine: a file's content or a directory's listing."""
+
+    schemes = ("file",)
 
     def plan(self, url: URL, options: Options) -> Plan:
         from .planner import plan_file
@@ -37,4 +38,20 @@ class FileResolver(Resolver):
         return await execute_file(plan, options)
 
 
-__all__ = ["FileResolver", "execute_file", "plan_file"]
+class FilePresentation(Presentation):
+    """A directory's listing saved as ``index.txt``."""
+
+    index_name = "index.txt"
+
+
+SPEC = SchemeSpec(
+    names=("file",),
+    title="file",
+    resolver=FileResolver,
+    presentation=FilePresentation,
+    # fsspec and urllib ship their own file: registering ours would replace theirs.
+    fsspec=False,
+    urllib=False,
+)
+
+__all__ = ["SPEC", "FileResolver", "execute_file", "plan_file"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from omniurl.schemes.base import URL
 
@@ -12,13 +11,14 @@ from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..registry import register
-from ..resource import Resource
+from ..resource import Entry, Resource
+from ..spec import Presentation, SchemeSpec
+from .settings import FTPOptions
 
 if TYPE_CHECKING:
     from .executor import execute_ftp
     from .planner import plan_ftp
-    from .sessions import SESSIONS_KEY, FTPSessions
+    from .sessions import FTPSessions
 
 # The planner, the executor and the session cache are imported on first use (see
 # resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package for its options.
@@ -27,15 +27,15 @@ __getattr__ = lazy.exports(
     {
         "execute_ftp": ".executor",
         "plan_ftp": ".planner",
-        "SESSIONS_KEY": ".sessions",
         "FTPSessions": ".sessions",
     },
 )
 
 
-@register("ftp", "ftps")
 class FTPResolver(Resolver):
     """``ftp://user:password@host:port/cwd1/cwd2/name;type=X``: login, CWDs, RETR or NLST."""
+
+    schemes = ("ftp", "ftps")
 
     def plan(self, url: URL, options: Options) -> Plan:
         from .planner import plan_ftp
@@ -54,20 +54,28 @@ class FTPResolver(Resolver):
 
         return await execute_ftp(plan, options)
 
-    @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        g = parser.add_argument_group("ftp")
-        g.add_argument(
-            "--ftp-ssl",
-            action="store_true",
-            help="explicit TLS on ftp: URLs (AUTH TLS, then PBSZ 0 and PROT P: RFC 4217), "
-            "required: a server that refuses it is an error, never a plain fallback (curl's "
-            "--ssl-reqd); ftps: URLs are TLS from the first byte (port 990)",
-        )
 
-    @classmethod
-    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
-        return {"ftp_ssl": True} if getattr(args, "ftp_ssl", False) else {}
+class FTPPresentation(Presentation):
+    """A directory's listing saved as ``index.txt``; an FTP file may be anything (the
+    gateway marks it ``[FILE]``, not ``[TEXT]``)."""
+
+    index_name = "index.txt"
+
+    def entry_marker(self, entry: Entry) -> str | None:
+        return "[FILE]" if entry.kind == "file" else None
 
 
-__all__ = ["SESSIONS_KEY", "FTPResolver", "FTPSessions", "execute_ftp", "plan_ftp"]
+SPEC = SchemeSpec(
+    names=("ftp", "ftps"),
+    title="ftp",
+    resolver=FTPResolver,
+    options=FTPOptions,
+    presentation=FTPPresentation,
+    default_port=21,
+    # fsspec and urllib ship their own ftp: registering ours would replace theirs.
+    fsspec=False,
+    urllib=False,
+    test_server="ftp",
+)
+
+__all__ = ["SPEC", "FTPOptions", "FTPResolver", "FTPSessions", "execute_ftp", "plan_ftp"]

@@ -33,12 +33,11 @@ from ..errors import (
     ResolveTimeout,
 )
 from ..lines import split_lines
-from ..options import Options
+from ..options import ClientLimits, Options
 from ..plan import Plan
 from ..policy import check_value
 from ..resource import Entry, Resource
 from ..tls import ResumingContext, resuming_context
-from .keys import SESSIONS_KEY
 from .listing import parse_list_line, parse_mlsd_line, parse_nlst_line
 from .machine import (
     NEED_DATA,
@@ -259,10 +258,17 @@ async def _connect(plan: Plan, options: Options) -> Control:
     return Control(stream, options, context)
 
 
+def _make_sessions(limits: ClientLimits) -> FTPSessions:
+    """A client's FTP session cache, made on its first ftp: URL."""
+    return FTPSessions(max_idle=limits.max_idle_sessions, max_total=limits.max_idle_sessions)
+
+
 async def execute_ftp(plan: Plan, options: Options) -> Resource:
     """Run the plan; return the file's content (streamed), the listing or ``-I``'s facts."""
     details = plan.details_as(FTPDetails)
-    sessions: FTPSessions | None = options.get(SESSIONS_KEY)
+    sessions = (
+        options.shared.get(FTPSessions, _make_sessions) if options.shared is not None else None
+    )
     control = sessions.take(details.session, options) if sessions is not None else None
     reused = control is not None
     if control is None:

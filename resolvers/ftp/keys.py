@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-#: The ``Options.extra`` key that carries an :class:`~resolvers.ftp.sessions.FTPSessions`.
-SESSIONS_KEY = "ftp_sessions"
-
 
 class SessionKey(NamedTuple):
     """RFC 1738 §3.2.5: a kept connection is reused only in exactly the state a new one would
@@ -29,4 +26,4 @@ class SessionKey(NamedTuple):
     tls: str
 
 
-__all__ = ["SESSIONS_KEY", "SessionKey"]
+__all__ = ["SessionKey"]

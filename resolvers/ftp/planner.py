@@ -43,7 +43,7 @@ from omniurl.schemes.percent import to_octets
 from ..errors import PlanError, ResumeUnsupported
 from ..options import Options
 from ..plan import Condition, Plan, Role, Step, WireValue
-from .keys import SESSIONS_KEY, SessionKey
+from .keys import SessionKey
 from .replies import (
     EPSV_ON_BYTES_MISSING,
     LIST_IF_NO_MLST,
@@ -56,6 +56,7 @@ from .replies import (
     QUIT_WHEN_LET_GO,
     REST_ON_BYTES_MISSING,
 )
+from .settings import FTPOptions
 
 #: The wire context of every FTP argument (resolvers.policy.DELIMITERS["ftp"]: CR, LF, NUL
 #: and IAC are refused).
@@ -324,7 +325,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     typecode = (ftp.typecode or "").lower() or None
     if typecode not in (None, "a", "i", "d"):
         raise PlanError(f";type={ftp.typecode} is not a, i or d (§3.2.2)", component="typecode")
-    tls = "implicit" if ftp.scheme == "ftps" else ("explicit" if options.get(FTP_SSL_KEY) else None)
+    explicit = "explicit" if options.of(FTPOptions).ssl else None
+    tls = "implicit" if ftp.scheme == "ftps" else explicit
     if tls is None:
         proxy = _http_proxy(ftp, options)
         if proxy is not None:
@@ -342,7 +344,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
                 role=FTPRole.CWD,
             )
         )
-    reuse = options.get(SESSIONS_KEY) is not None
+    # A client's shared connections (Options.shared) keep FTP control connections.
+    reuse = options.shared is not None
     if reuse:
         # §3.2.5: with kept connections, login and CWDs are sent only on a new connection
         # (a kept one is reused only when it already went through exactly these steps).
@@ -444,11 +447,6 @@ def _head_plan(
     )
 
 
-#: ``Options.extra`` key: explicit TLS on ftp: URLs (``AUTH TLS``, RFC 4217; ``--ftp-ssl``,
-#: curl's ``--ssl-reqd``: a server that refuses it is an error, never a plain fallback).
-FTP_SSL_KEY = "ftp_ssl"
-
-
 def tls_steps(host: str, tls: str | None, *, before_login: bool) -> list[Step]:
     """RFC 4217's steps: ``AUTH TLS`` and the handshake before the login (implicit TLS:
     the handshake only); ``PBSZ 0`` and ``PROT P`` after it (§8, §9), so that every data
@@ -467,7 +465,6 @@ def tls_steps(host: str, tls: str | None, *, before_login: bool) -> list[Step]:
 
 __all__ = [
     "CONTEXT",
-    "FTP_SSL_KEY",
     "MASK",
     "FTPDetails",
     "FTPRole",

@@ -9,10 +9,11 @@ password) and the *same* ``CWD`` sequence — the connection is then in exactly 
 fresh one would reach, and the login and ``CWD`` steps (marked ``when`` "a new connection" in
 the plan) are skipped.  Any other URL gets a new connection.
 
-Reuse is opt-in; without it every URL gets its own connection, closed with ``QUIT``::
+Reuse is opt-in (``omniurl.AsyncClient`` opts in); without it every URL gets its own
+connection, closed with ``QUIT``::
 
     async with FTPSessions() as sessions:
-        options = Options(extra={"ftp_sessions": sessions})
+        options = Options(shared=Shared(sessions))
         for url in urls:
             async with await resolvers.resolve(url, options) as resource: ...
 """
@@ -25,7 +26,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ..errors import ResolveError
-from .keys import SESSIONS_KEY, SessionKey
+from .keys import SessionKey
 
 if TYPE_CHECKING:
     from ..options import Options
@@ -131,4 +132,4 @@ async def _quit(control: Control) -> None:
     control.close()
 
 
-__all__ = ["SESSIONS_KEY", "FTPSessions", "SessionKey"]
+__all__ = ["FTPSessions", "SessionKey"]

@@ -6,21 +6,27 @@
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import AsyncIterable
+from typing import Any
+from urllib.parse import quote
+
 from omniurl.schemes.base import URL
 
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..registry import register
-from ..resource import Resource
+from ..resource import Entry, Resource
+from ..spec import Presentation, SchemeSpec
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py): every
 # ``omniurl get``/``plan`` imports this package for its command-line options.
 
 
-@register("gopher", "gophers")
 class GopherResolver(Resolver):
     """Gopher and Gopher+: menus, text, binaries, searches, attributes, views and forms."""
+
+    schemes = ("gopher", "gophers")
 
     def plan(self, url: URL, options: Options) -> Plan:
         from .planner import plan_gopher
@@ -33,4 +39,70 @@ class GopherResolver(Resolver):
         return await execute_gopher(plan, options)
 
 
-__all__ = ["GopherResolver"]
+def _with_gopher_plus(url: str, marker: str) -> str | None:
+    """A Gopher URL with its Gopher+ string set (RFC 4266 §2.1's ``%09%09`` part), or None
+    for what is not a Gopher URL or cannot carry that string."""
+    from omniurl import schemes
+    from omniurl.schemes.gopher import GopherURL
+
+    try:
+        parsed = schemes.parse(url)
+        if not isinstance(parsed, GopherURL):
+            return None
+        return str(parsed.replace(gopher_plus=marker, search=parsed.search or ""))
+    except schemes.URLError:
+        return None
+
+
+class GopherPresentation(Presentation):
+    """A text item's dot-stuffing undone and local line ends on the terminal; a menu saved
+    as ``gophermap.txt``; searches after an encoded TAB; Gopher+ views and attributes."""
+
+    index_name = "gophermap.txt"
+
+    def text_source(
+        self, resource: Resource, args: argparse.Namespace
+    ) -> AsyncIterable[bytes] | None:
+        from ..lines import local_line_ends
+        from .planner import GopherDetails, Mode
+
+        details = resource.plan.details
+        if isinstance(details, GopherDetails) and details.mode is Mode.TEXT and not args.raw:
+            return local_line_ends(resource)
+        return None
+
+    def is_index(self, url: URL, path: str) -> bool:
+        # "/1…" and "/7…" are menus; "" or "/x" (a type alone) the server's root menu.
+        return len(path.strip("/")) <= 1 or path[:1] in ("1", "7")
+
+    def search_url(self, url: URL, words: str) -> str | None:
+        """RFC 1738 §3.4: the search after an encoded TAB."""
+        return str(url).split("%09", 1)[0] + "%09" + quote(words, safe="")
+
+    def attributes_url(self, entry: Entry) -> str | None:
+        if entry.info.get("gopher_plus") == "+" and entry.url:
+            return _with_gopher_plus(entry.url, "!")
+        return None
+
+    def view_url(self, url: str, view: str) -> str | None:
+        return _with_gopher_plus(url, "+" + view)
+
+    def views(self, resource: Resource) -> list[Any]:
+        attributes = resource.metadata.get("attributes")
+        if isinstance(attributes, dict) and "+VIEWS" in attributes:
+            from .gopherplus import parse_views
+
+            return list(parse_views(str(attributes["+VIEWS"])))
+        return []
+
+
+SPEC = SchemeSpec(
+    names=("gopher", "gophers"),
+    title="gopher",
+    resolver=GopherResolver,
+    presentation=GopherPresentation,
+    default_port=70,
+    test_server="gopher",
+)
+
+__all__ = ["SPEC", "GopherPresentation", "GopherResolver"]

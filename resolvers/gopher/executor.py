@@ -46,12 +46,12 @@ from .gopherplus import (
     parse_status,
 )
 from .menu import error_item, item_url, parse_menu_line, to_entry
-from .planner import GopherDetails
+from .planner import GopherDetails, Mode
 from .text import DotTextDecoder
 from .wire import Connection, TLSConnection
 
 #: ``await form(fields, url) -> answers`` (one per answered field, ``Note`` fields skipped):
-#: how a library caller fills in a Gopher+ +ASK form (``Options.extra["gopher.form"]``).
+#: how a library caller fills in a Gopher+ +ASK form (``Options.form``).
 FormCallback = Callable[[Sequence[AskField], Any], Awaitable[Sequence[str]]]
 
 #: The most an error reply's text may hold (it is buffered to make the message).
@@ -73,7 +73,7 @@ def request_bytes(plan: Plan) -> bytes:
 async def execute_gopher(plan: Plan, options: Options) -> Resource:
     details = plan.details_as(GopherDetails)
     mode = details.mode
-    if mode == "ask-search":
+    if mode is Mode.ASK_SEARCH:
         await _ask_search(plan, options)
     assert plan.host is not None and plan.port is not None
     opener = TLSConnection if plan.scheme == "gophers" else Connection
@@ -84,7 +84,7 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
 
     try:
         await _send(conn, plan, options)
-        if mode == "menu":
+        if mode is Mode.MENU:
             stream = await _menu_stream(
                 conn, options, status=None, close=close, tls_for=_tls_for(plan)
             )
@@ -95,21 +95,21 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
                 media_type=details.media_type,
                 close=close,
             )
-        if mode in ("text", "binary"):
+        if mode in (Mode.TEXT, Mode.BINARY):
             first = await _sniff(conn, options)
-            if mode == "text" and not options.raw:
+            if mode is Mode.TEXT and not options.raw:
                 body = _dot_text(conn, options, first)
             else:
                 conn.unread(first)
                 body = conn.chunks("the item")
             return Resource(plan, body=body, media_type=details.media_type, close=close)
         status, status_line = await _read_status(conn, options, plan)
-        if mode == "gplus":
+        if mode is Mode.GPLUS:
             return await _gplus_data(conn, options, plan, status, status_line, close)
         block = await _collect(_block(conn, options, status.length, b""), options, "attributes")
         await close()
         items = parse_attributes(block)
-        if mode == "ask":
+        if mode is Mode.ASK:
             await _fill_form(plan, options, items)
         request = details.request
         attrs: Any = [i.blocks for i in items]
@@ -387,7 +387,7 @@ async def _fill_form(plan: Plan, options: Options, items: list[Any]) -> NoReturn
         )
     fields = parse_ask(block)
     url: Any = plan.url
-    callback: FormCallback | None = options.get("gopher.form")
+    callback: FormCallback | None = options.form
     if callback is not None:
         answers = list(await callback(fields, url))
     elif options.ask is not None:

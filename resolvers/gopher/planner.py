@@ -22,6 +22,7 @@ way to ask, the search item is an :class:`~resolvers.errors.InputNeeded` error.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any, Protocol
 
 from omniurl.schemes.base import URL
@@ -68,13 +69,29 @@ class GopherRole(Role):
     FORM = "form"
 
 
+class Mode(StrEnum):
+    """How the executor reads the reply (the item type's reading, RFC 1436 §3.8), or what
+    it does first."""
+
+    MENU = "menu"
+    TEXT = "text"
+    BINARY = "binary"
+    #: Gopher+ data: a ``+``/``-`` status line, then the data (Gopher+ §2.3).
+    GPLUS = "gplus"
+    #: Gopher+ attribute blocks (``!``, ``$``).
+    ATTRIBUTES = "attributes"
+    #: A search item without words: ask for them, then resolve the URL with them.
+    ASK_SEARCH = "ask-search"
+    #: A +ASK form: fetch it, ask, then resolve the filled-in form (§3.4.5).
+    ASK = "ask"
+
+
 @dataclass(frozen=True)
 class GopherDetails:
     """What the Gopher executor needs beyond the request line (typed; never sent)."""
 
-    #: How to read the reply: ``menu``, ``text``, ``binary``, ``gplus`` (Gopher+ data),
-    #: ``attributes``; or what to do first: ``ask-search``, ``ask`` (a +ASK form).
-    mode: str
+    #: How to read the reply, or what to do first.
+    mode: Mode
     gtype: str
     #: The item type's reading (RFC 1436 §3.8 / Gopher+), and its media type.
     reading: str
@@ -131,7 +148,9 @@ def _plan_gopher(url: URL, options: Options) -> Plan:
         "transport": "tcp",
         "explicit_port": g.port is not None,
     }
-    base = GopherDetails(mode="", gtype=gtype, reading=kind.reading, media_type=kind.media_type)
+    base = GopherDetails(
+        mode=Mode.BINARY, gtype=gtype, reading=kind.reading, media_type=kind.media_type
+    )
 
     if needs_search(g, request):
         if options.ask is None:
@@ -142,7 +161,7 @@ def _plan_gopher(url: URL, options: Options) -> Plan:
                 prompt=f"Search words for {url}: ",
             )
         step = Step(b"", "(ask for search words, then resolve the URL with them)", kind="info")
-        return Plan(steps=(step,), details=replace(base, mode="ask-search"), **common)
+        return Plan(steps=(step,), details=replace(base, mode=Mode.ASK_SEARCH), **common)
 
     values = [WireValue("selector", selector, "gopher")]
     line = selector
@@ -151,7 +170,7 @@ def _plan_gopher(url: URL, options: Options) -> Plan:
             values.append(WireValue("search", search, "gopher"))
             line += b"\t" + search
         steps = [Step.line(line, shown=_shown(line), values=values, role=GopherRole.REQUEST)]
-        return Plan(steps=tuple(steps), details=replace(base, mode=kind.reading), **common)
+        return Plan(steps=tuple(steps), details=replace(base, mode=Mode(kind.reading)), **common)
 
     # §3.4.3 with draft-07's wording: the search goes only when it is not empty.
     if search:
@@ -166,7 +185,7 @@ def _plan_gopher(url: URL, options: Options) -> Plan:
                 b"", "(ask the +ASK form's questions, then resolve the filled-in form)", kind="info"
             ),
         ]
-        return Plan(steps=tuple(steps), details=replace(base, mode="ask"), **common)
+        return Plan(steps=tuple(steps), details=replace(base, mode=Mode.ASK), **common)
     if request.kind == "form":
         assert request.block is not None
         values.append(WireValue("gopher_plus", request.command, "gopher"))
@@ -180,16 +199,16 @@ def _plan_gopher(url: URL, options: Options) -> Plan:
             Step(request.block, _shown(request.block), kind="message", role=GopherRole.FORM),
         ]
         return Plan(
-            steps=tuple(steps), details=replace(base, mode="gplus", view=request.view), **common
+            steps=tuple(steps), details=replace(base, mode=Mode.GPLUS, view=request.view), **common
         )
     values.append(WireValue("gopher_plus", request.command, "gopher"))
     line += b"\t" + request.command
-    mode = {"data": "gplus", "attributes": "attributes", "directory": "attributes"}.get(
-        request.kind, "gplus"
+    mode = {"attributes": Mode.ATTRIBUTES, "directory": Mode.ATTRIBUTES}.get(
+        request.kind, Mode.GPLUS
     )
     steps = [Step.line(line, shown=_shown(line), values=values, role=GopherRole.REQUEST)]
     details = replace(base, mode=mode, view=request.view, request=request.kind)
     return Plan(steps=tuple(steps), details=details, **common)
 
 
-__all__ = ["GopherDetails", "GopherLike", "GopherRole", "needs_search", "plan_gopher"]
+__all__ = ["GopherDetails", "GopherLike", "GopherRole", "Mode", "needs_search", "plan_gopher"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from omniurl.schemes.base import URL
@@ -10,8 +11,8 @@ from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..registry import register
 from ..resource import Resource
+from ..spec import Presentation, SchemeSpec
 
 if TYPE_CHECKING:
     from .planner import plan_http
@@ -21,9 +22,10 @@ if TYPE_CHECKING:
 __getattr__ = lazy.exports(__name__, {"plan_http": ".planner"})
 
 
-@register("http", "https")
 class HTTPResolver(Resolver):
     """``http://host:port/path?search``: one GET, streamed; redirects through the policy."""
+
+    schemes = ("http", "https")
 
     def plan(self, url: URL, options: Options) -> Plan:
         from .planner import plan_http
@@ -36,4 +38,34 @@ class HTTPResolver(Resolver):
         return await execute_http(plan, options)
 
 
-__all__ = ["HTTPResolver", "plan_http"]
+class HTTPPresentation(Presentation):
+    """``-I`` prints the status line and header fields as received; a login in the URL is
+    warned about; a bare host or a directory is saved as ``index.html``."""
+
+    index_name = "index.html"
+
+    def warnings(self, url: URL) -> Iterable[str]:
+        if getattr(url, "user", None) is not None:
+            yield (
+                "a user name and password in an http URL are deprecated (RFC 9110 §4.2.4) "
+                "and may be logged by every proxy and server on the way; prefer -u or "
+                "~/.netrc"
+            )
+
+    def head_lines(self, resource: Resource) -> list[str]:
+        return list(resource.replies)
+
+
+SPEC = SchemeSpec(
+    names=("http", "https"),
+    title="http",
+    resolver=HTTPResolver,
+    presentation=HTTPPresentation,
+    default_port=80,
+    # fsspec and urllib ship their own http(s): registering ours would replace theirs.
+    fsspec=False,
+    urllib=False,
+    test_server="http",
+)
+
+__all__ = ["SPEC", "HTTPResolver", "plan_http"]

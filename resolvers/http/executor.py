@@ -38,7 +38,7 @@ from ..plan import Plan
 from ..resource import Resource
 from .decoding import codings, decoded
 from .planner import HeaderField, HTTPDetails, HTTPRole, request_target
-from .pool import POOL_KEY, HTTPPool, make_transport, timeouts
+from .pool import HTTPPool, make_pool, make_transport, timeouts
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .transport import PEER_CLOSED
 
@@ -114,7 +114,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     except httpx.InvalidURL as exc:
         # A leniently parsed host httpx's IDNA 2008 encoder refuses ("☃.example").
         raise PlanError(f"cannot make an HTTP request of {url}: {exc}", component="host") from None
-    pool: HTTPPool | None = options.get(POOL_KEY)
+    pool = options.shared.get(HTTPPool, make_pool) if options.shared is not None else None
     # A client's shared connections (resolvers.http.pool) for these options, if it has
     # them; otherwise a transport of this resolve's own, closed after it.
     lease = await pool.lease(options, scheme, host) if pool is not None else None

@@ -2,8 +2,8 @@
 
 Without a pool every resolve builds its own transport and closes it with the resource:
 correct, but each URL pays a new TCP (and TLS) connection.  A client that resolves many URLs
-passes an :class:`HTTPPool` in ``Options.extra[POOL_KEY]``; the executor then takes its
-transport from the pool, keyed by scheme and proxy, and leaves it open — keep-alive
+shares a :class:`~resolvers.options.Shared` (``Options.shared``); the executor takes the
+transport from its :class:`HTTPPool`, keyed by scheme and proxy, and leaves it open — keep-alive
 connections are reused across URLs, each new one still opened through the policy's network
 backend (:mod:`resolvers.http.transport`), so a new host is checked as always.  Closing the
 pool (the client's ``aclose``) closes every connection.
@@ -16,12 +16,9 @@ from collections.abc import Awaitable, Callable, Hashable
 import httpx
 
 from ..errors import ClientClosed
-from ..options import Options
+from ..options import ClientLimits, Options
 from ..slots import Slots
 from .transport import PolicyTransport, env_proxy
-
-#: The ``Options.extra`` key that carries an :class:`HTTPPool`.
-POOL_KEY = "http_pool"
 
 
 def make_transport(
@@ -169,4 +166,14 @@ class HTTPPool:
             await transport.aclose()
 
 
-__all__ = ["POOL_KEY", "HTTPPool", "make_transport", "timeouts", "transport_key"]
+def make_pool(limits: ClientLimits) -> HTTPPool:
+    """A client's pool, made on its first http(s): URL (``Shared.get``)."""
+    return HTTPPool(
+        max_connections=limits.max_connections,
+        max_keepalive_connections=limits.max_keepalive_connections,
+        keepalive_expiry=limits.keepalive_expiry,
+        pool_timeout=limits.pool_timeout,
+    )
+
+
+__all__ = ["HTTPPool", "make_pool", "make_transport", "timeouts", "transport_key"]

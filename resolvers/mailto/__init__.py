@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from omniurl import schemes
@@ -20,23 +22,25 @@ from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..registry import register
+from ..policy import Policy
 from ..resource import Resource
-from .settings import BODY, FROM, SMTP, SMTP_USER, STARTTLS, TLS
+from ..spec import Presentation, SchemeSpec
+from .settings import MailtoOptions
 
 if TYPE_CHECKING:
     from .message import build, split_addresses
 
-__all__ = ["MailtoResolver", "build", "split_addresses"]
+__all__ = ["SPEC", "MailtoOptions", "MailtoResolver", "build", "split_addresses"]
 
 # The planner, the message builder (email) and the executor (aiosmtplib) are imported on first
 # use (see resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package.
 __getattr__ = lazy.exports(__name__, {"build": ".message", "split_addresses": ".message"})
 
 
-@register("mailto")
 class MailtoResolver(Resolver):
     """Plans the message of a ``mailto:`` URL; sends it through a relay or drafts it."""
+
+    schemes = ("mailto",)
 
     def plan(self, url: URL, options: Options) -> Plan:
         from .planner import plan_mailto
@@ -48,74 +52,17 @@ class MailtoResolver(Resolver):
 
         return await executor.execute(plan, options)
 
-    # -- command line -------------------------------------------------------------------
 
-    @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        g = parser.add_argument_group(
-            "mailto",
-            "Without --smtp, `get` prints the message as a draft (message/rfc822); with it, "
-            "the message is sent.",
-        )
-        g.add_argument(
-            "--smtp", dest="mailto_smtp", metavar="HOST[:PORT]", help="send through this relay"
-        )
-        g.add_argument(
-            "--starttls",
-            dest="mailto_starttls",
-            action="store_true",
-            help="upgrade the relay connection with STARTTLS (RFC 3207) before anything else",
-        )
-        g.add_argument(
-            "--smtp-tls",
-            dest="mailto_tls",
-            action="store_true",
-            help="TLS from the first byte (RFC 8314; default port 465)",
-        )
-        g.add_argument(
-            "--smtp-user",
-            dest="mailto_smtp_user",
-            metavar="USER",
-            help="AUTH as USER (password from ~/.netrc for the relay, else asked)",
-        )
-        g.add_argument(
-            "--from",
-            dest="mailto_from",
-            metavar="ADDRESS",
-            help="the sender (default: --email, $EMAIL, or user@localhost)",
-        )
-        g.add_argument(
-            "--body", dest="mailto_body", metavar="TEXT", help="the body, if the URL has none"
-        )
-        g.add_argument(
-            "--allow-header",
-            dest="allow_header",
-            metavar="NAME",
-            action="append",
-            default=[],
-            help="let the URL set this header field although it is not on the allow-list "
-            "(to, cc, subject, body, in-reply-to, references, keywords, comments); repeatable",
-        )
+class MailtoPresentation(Presentation):
+    """A body asked for on a terminal; "sent" said on stderr; the gateway's compose form."""
 
-    @classmethod
-    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
-        extra: dict[str, Any] = {}
-        for key, dest in (
-            (SMTP, "mailto_smtp"),
-            (SMTP_USER, "mailto_smtp_user"),
-            (FROM, "mailto_from"),
-            (BODY, "mailto_body"),
-        ):
-            value = getattr(args, dest, None)
-            if value:
-                extra[key] = value
-        if getattr(args, "mailto_starttls", False):
-            extra[STARTTLS] = True
-        if getattr(args, "mailto_tls", False):
-            extra[TLS] = True
-        if BODY not in extra and _needs_body(_the_one_url(args)):
-            extra[BODY] = ask_body()
-        return extra
+    def cli_options(self, options: Any, urls: Sequence[str]) -> Any:
+        if options.body is None and len(urls) == 1 and _needs_body(urls[0]):
+            return replace(options, body=ask_body())
+        return options
+
+    def cli_policy(self, policy: Policy, options: Any) -> Policy:
+        return policy.allowing_mail_headers(options.allow_headers)
 
     async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
         """After sending, say so on stderr; a draft is shown as content (the default)."""
@@ -129,24 +76,56 @@ class MailtoResolver(Resolver):
             return 0
         return None
 
+    def gateway_options(self, options: Options, config: Any) -> Options:
+        relay = getattr(config, "smtp", None)
+        if relay:
+            return options.with_scheme(replace(options.of(MailtoOptions), smtp=relay))
+        return options
 
-def _the_one_url(args: argparse.Namespace) -> str | None:
-    """The URL of ``plan URL`` or of ``get URL`` given one URL (a batch asks nothing)."""
-    urls = getattr(args, "urls", None)
-    if urls is not None:
-        return urls[0] if len(urls) == 1 and not getattr(args, "input", None) else None
-    text = getattr(args, "url", None)
-    return text if isinstance(text, str) else None
+    def gateway_post(
+        self, url: str, form: Mapping[str, str], options: Options, config: Any
+    ) -> Options | str:
+        if not getattr(config, "smtp", None):
+            return "This gateway was started without --smtp: it sends no mail."
+        mine = options.of(MailtoOptions)
+        return options.with_scheme(replace(mine, body=form.get("body", "")))
+
+    async def gateway_page(
+        self, url: str, plan: Plan, pages: Any, options: Options, config: Any
+    ) -> Any | None:
+        """A compose form: the URL's fields, its body editable, the draft below."""
+        from omniurl.resolvers.core import resolve
+
+        parsed: Any = schemes.parse(url)
+        draft_options = options.with_scheme(replace(options.of(MailtoOptions), smtp=None))
+        resource = await resolve(url, draft_options)
+        try:
+            draft = (await resource.read())[: config.max_render_bytes].decode("utf-8", "replace")
+        finally:
+            await resource.aclose()
+        body = next((v for n, v in parsed.headers if n.lower() == "body"), "")
+        headers = [(n, v) for n, v in parsed.headers if n.lower() != "body"]
+        return pages.page(
+            "mailto.html",
+            url=url,
+            to=parsed.address,
+            headers=headers,
+            body=body,
+            can_send=bool(getattr(config, "smtp", None)),
+            draft=draft,
+        )
 
 
 def _needs_body(text: str | None) -> bool:
     """``omniurl get mailto:…`` on a terminal, and the URL has no body: ask for one."""
-    if not text or text[:7].lower() != "mailto:" or not sys.stdin.isatty():
+    if not text or not sys.stdin.isatty():
         return False
     try:
         url = schemes.parse(text)
     except schemes.URLError:
         return False  # the CLI reports it
+    if url.scheme not in SPEC.names:
+        return False
     return not any(name.lower() == "body" for name, _ in getattr(url, "headers", ()))
 
 
@@ -160,3 +139,18 @@ def ask_body() -> str:
             break
         lines.append(line)
     return "".join(lines)
+
+
+SPEC = SchemeSpec(
+    names=("mailto",),
+    title="mailto",
+    description="Without --smtp, `get` prints the message as a draft (message/rfc822); with "
+    "it, the message is sent.",
+    resolver=MailtoResolver,
+    options=MailtoOptions,
+    presentation=MailtoPresentation,
+    # a message is composed, not fetched: no file system or urlopen reads it
+    fsspec=False,
+    urllib=False,
+    test_server="smtp",
+)

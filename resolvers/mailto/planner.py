@@ -1,6 +1,6 @@
 """The mailto planner (pure): a ``mailto:`` URL -> the message, its envelope, the SMTP steps.
 
-With an SMTP relay configured (``smtp`` in ``Options.extra``, ``--smtp HOST[:PORT]``) the plan
+With an SMTP relay configured (``MailtoOptions.smtp``, ``--smtp HOST[:PORT]``) the plan
 is the SMTP conversation (RFC 5321 §3.3): ``EHLO``, optionally ``STARTTLS`` (and ``EHLO``
 again) and ``AUTH``, ``MAIL FROM``, one ``RCPT TO`` per recipient, ``DATA``, the message,
 ``QUIT``.  Without one, the plan is the message alone: the executor outputs it as a draft
@@ -28,8 +28,8 @@ from ..options import Options
 from ..plan import Plan, Role, Step, WireValue
 from .message import ADDRESS_FIELDS, Draft, build, split_addresses
 
-# The Options.extra keys this resolver reads live in .settings (cheap for the command line).
-from .settings import BODY, DATE, FROM, HELO, SMTP, SMTP_USER, STARTTLS, TLS
+# The typed options (MailtoOptions) live in .settings (cheap for the command line).
+from .settings import MailtoOptions
 
 DEFAULT_SMTP_PORT = 25
 #: What an EHLO argument may be made of: printable US-ASCII, no space (one word).
@@ -48,19 +48,20 @@ class Relay:
 
 def relay_of(options: Options) -> Relay | None:
     """The configured SMTP relay, or ``None`` (draft mode)."""
-    spec: Any = options.get(SMTP)
+    mine = options.of(MailtoOptions)
+    spec: Any = mine.smtp
     if not spec:
         return None
-    tls = bool(options.get(TLS))
+    tls = mine.tls
     default = DEFAULT_SMTPS_PORT if tls else DEFAULT_SMTP_PORT
     if isinstance(spec, tuple):
         host, port = str(spec[0]), int(spec[1])
     else:
         host, port = parse_hostport(str(spec), default)
-    user = options.get(SMTP_USER)
+    user = mine.smtp_user
     if user is None and host.lower() in options.credentials:
         user = options.credentials[host.lower()][0]
-    return Relay(host, port, bool(options.get(STARTTLS)), tls, user)
+    return Relay(host, port, mine.starttls, tls, user)
 
 
 def parse_hostport(spec: str, default: int) -> tuple[str, int]:
@@ -128,13 +129,14 @@ def plan_mailto(url: URL, options: Options) -> Plan:
     """The plan for ``url`` (see the module docstring)."""
     if not isinstance(url, MailtoURL):
         raise PlanError(f"not a mailto URL: {url}", component="scheme")
-    sender = options.get(FROM) or options.email
-    walk = _walk(url, sender, options.get(BODY))
+    mine = options.of(MailtoOptions)
+    sender = mine.sender or options.email
+    walk = _walk(url, sender, mine.body)
     values = walk.values
     if not (walk.to or walk.cc or walk.bcc):
         raise PlanError("the mailto: URL names no recipient", component="address")
     # Whole seconds: the Date field shows no more, and the Message-ID derives from it.
-    date: datetime = options.get(DATE) or localtime().replace(microsecond=0)
+    date: datetime = mine.date or localtime().replace(microsecond=0)
     draft = build(
         sender=sender,
         to=walk.to,
@@ -251,7 +253,7 @@ def _draft_steps(draft: Draft, values: list[WireValue]) -> list[Step]:
 def _smtp_steps(
     draft: Draft, values: list[WireValue], relay: Relay, options: Options
 ) -> list[Step]:
-    helo = options.get(HELO) or "localhost"
+    helo = options.of(MailtoOptions).helo or "localhost"
     # RFC 5321 §4.1.1.1: EHLO SP ( Domain / address-literal ) CRLF -- one word of printable
     # ASCII (the caller's setting, not the URL's: a plan error, before anything is sent).
     if not _EHLO_WORD.fullmatch(helo):

@@ -1,18 +1,69 @@
-"""The ``Options.extra`` keys the mailto resolver reads.
-
-Shared by the planner and the command line (``resolvers.mailto``'s ``options_from_args``),
-and cheap to import: the package's ``__init__`` needs them for every ``omniurl get``/``plan``,
-which must not import the planner, ``email`` or aiosmtplib (see resolvers/lazy.py).
-"""
+"""The mailto: options (cheap to import: the command line reads their flags; the planner,
+``email`` and aiosmtplib are not imported for that, see resolvers/lazy.py)."""
 
 from __future__ import annotations
 
-#: Options.extra keys this resolver reads.
-SMTP = "smtp"  # "host[:port]" or (host, port) of the relay
-STARTTLS = "smtp_starttls"  # bool: STARTTLS after the first EHLO (RFC 3207)
-TLS = "smtp_tls"  # bool: implicit TLS from the first byte (RFC 8314)
-SMTP_USER = "smtp_user"  # AUTH user (RFC 4954); the password comes from credentials/ask
-HELO = "smtp_helo"  # the EHLO name (default "localhost")
-FROM = "mailto_from"  # the sender; default Options.email
-BODY = "mailto_body"  # the body when the URL has none
-DATE = "mailto_date"  # datetime of the Date field; default now (a fixed one for tests)
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..spec import flag
+
+
+@dataclass(frozen=True)
+class MailtoOptions:
+    """Without ``smtp`` the message is a draft (``message/rfc822``); with it, it is sent."""
+
+    #: The relay, ``"host[:port]"`` or ``(host, port)``.
+    smtp: str | tuple[str, int] | None = flag(
+        "--smtp", default=None, metavar="HOST[:PORT]", help="send through this relay"
+    )
+    #: STARTTLS after the first EHLO (RFC 3207).
+    starttls: bool = flag(
+        "--starttls",
+        default=False,
+        action="store_true",
+        help="upgrade the relay connection with STARTTLS (RFC 3207) before anything else",
+    )
+    #: TLS from the first byte (RFC 8314).
+    tls: bool = flag(
+        "--smtp-tls",
+        default=False,
+        action="store_true",
+        help="TLS from the first byte (RFC 8314; default port 465)",
+    )
+    #: AUTH user (RFC 4954); the password comes from the credentials or is asked for.
+    smtp_user: str | None = flag(
+        "--smtp-user",
+        default=None,
+        metavar="USER",
+        help="AUTH as USER (password from ~/.netrc for the relay, else asked)",
+    )
+    #: The sender; None: ``Options.email``.
+    sender: str | None = flag(
+        "--from",
+        default=None,
+        metavar="ADDRESS",
+        help="the sender (default: --email, $EMAIL, or user@localhost)",
+    )
+    #: The body when the URL has none.
+    body: str | None = flag(
+        "--body", default=None, metavar="TEXT", help="the body, if the URL has none"
+    )
+    #: Header fields a URL may set although they are not on the allow-list (a policy
+    #: setting: the command line hands them to ``Policy.allowing_mail_headers``).
+    allow_headers: tuple[str, ...] = flag(
+        "--allow-header",
+        default=(),
+        metavar="NAME",
+        action="append",
+        convert=tuple,
+        help="let the URL set this header field although it is not on the allow-list "
+        "(to, cc, subject, body, in-reply-to, references, keywords, comments); repeatable",
+    )
+    #: The EHLO name.
+    helo: str = "localhost"
+    #: The Date field; None: now (a fixed one for tests).
+    date: datetime | None = None
+
+
+__all__ = ["MailtoOptions"]

@@ -18,13 +18,13 @@ server that lists MODE-READER, or one too old to know CAPABILITIES), carries con
 sent only after a ``480`` reply, and the refused command is then sent again), and ends with
 ``QUIT``.
 
-§3.6: a ``news:`` URL names no server; it comes from ``Options.extra["nntp_server"]``
+§3.6: a ``news:`` URL names no server; it comes from ``NNTPOptions.server``
 (``host[:port]``; the CLI fills it from ``--nntp-server`` or ``$NNTPSERVER``).  RFC 5538's
 ``news://server/…`` names one, which wins.  This module never reads the environment.
 
 TLS: ``snews:`` opens with a TLS handshake (a plan step of its own); otherwise, after
 CAPABILITIES, a conditional ``STARTTLS`` (RFC 4642) when the server lists it, then
-CAPABILITIES again (§2.2.2) — with ``Options.extra["nntp_starttls"]`` = auto or require
+CAPABILITIES again (§2.2.2) — with ``NNTPOptions.starttls`` = auto or require
 (``--nntp-starttls``; the default, never, sends plain NNTP as curl does).
 """
 
@@ -58,14 +58,8 @@ from .conditions import (
 )
 from .grammar import check_article_number, check_message_id, check_newsgroup, check_wildmat
 
-# The Options.extra keys (the news: server, the listing's length) live in .settings.
-from .settings import (
-    DEFAULT_MAX_ARTICLES,
-    MAX_ARTICLES_KEY,
-    SERVER_KEY,
-    STARTTLS_KEY,
-    STARTTLS_MODES,
-)
+# The typed options (the news: server, the listing's length) live in .settings.
+from .settings import NNTPOptions, StartTLS
 
 #: RFC 3977 §3 (and RFC 1738 §3.7): the NNTP port; RFC 5538 §2.1: snews, NNTP over TLS.
 NNTP_PORT = 119
@@ -217,12 +211,13 @@ def plan_nntp(url: URL, options: Options) -> Plan:
 
 
 def _starttls_mode(options: Options) -> str:
-    mode = str(options.get(STARTTLS_KEY, "never"))
-    if mode not in STARTTLS_MODES:
+    mode = options.of(NNTPOptions).starttls
+    try:
+        return StartTLS(mode).value
+    except ValueError:
         raise ConfigurationError(
-            f"{STARTTLS_KEY} is one of {', '.join(STARTTLS_MODES)}, not {mode!r}"
-        )
-    return mode
+            f"NNTPOptions.starttls is one of {', '.join(StartTLS)}, not {mode!r}"
+        ) from None
 
 
 def _group_steps(group: bytes, article: int | None, limit: int) -> list[Step]:
@@ -241,11 +236,11 @@ def _group_steps(group: bytes, article: int | None, limit: int) -> list[Step]:
 
 
 def _news_server(options: Options) -> tuple[str, int]:
-    spec = options.get(SERVER_KEY)
+    spec = options.of(NNTPOptions).server
     if not spec:
         raise ConfigurationError(
             "a news: URL names no server (RFC 1738 §3.6): set NNTPSERVER=host[:port], pass "
-            "--nntp-server host[:port], or put it in Options.extra['nntp_server']",
+            "--nntp-server host[:port], or set NNTPOptions(server=...)",
             component="host",
         )
     host, port, _given = parse_server(str(spec))
@@ -283,14 +278,14 @@ def _auth_steps(host: str, options: Options) -> list[Step]:
 
 
 def _max_articles(options: Options) -> int:
-    value = options.get(MAX_ARTICLES_KEY, DEFAULT_MAX_ARTICLES)
+    value = options.of(NNTPOptions).max_articles
     try:
         limit = int(value)
     except (TypeError, ValueError):
         limit = 0
     if limit < 1:
         raise ConfigurationError(
-            f"{MAX_ARTICLES_KEY} must be a positive number of articles, not {value!r}"
+            f"NNTPOptions.max_articles must be a positive number of articles, not {value!r}"
         )
     return limit
 

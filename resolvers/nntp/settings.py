@@ -1,19 +1,59 @@
-"""The ``Options.extra`` keys the news/nntp resolver reads, and their defaults.
-
-Shared by the planner and the command line (``resolvers.nntp``'s ``options_from_args``), and
-cheap to import: the package's ``__init__`` needs them for every ``omniurl get``/``plan``,
-which must not import the planner or the executor (see resolvers/lazy.py).
-"""
+"""The news:/nntp: options, and their defaults (cheap to import: the command line reads
+their flags; the planner and the executor are not imported for that)."""
 
 from __future__ import annotations
 
-#: ``Options.extra`` key: the server for ``news:`` URLs, ``host[:port]``.
-SERVER_KEY = "nntp_server"
-#: ``Options.extra`` key: how many of a group's newest articles a listing shows.
-MAX_ARTICLES_KEY = "nntp_max_articles"
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..spec import flag
+
 DEFAULT_MAX_ARTICLES = 1000
-#: ``Options.extra`` key: STARTTLS (RFC 4642) on news:/nntp: — "never" (the default, as
-#: curl: plain NNTP unless asked), "auto" (when the server offers it: CAPABILITIES lists
-#: STARTTLS; curl's --ssl) or "require" (refuse a server that does not; curl's --ssl-reqd).
-STARTTLS_KEY = "nntp_starttls"
-STARTTLS_MODES = ("never", "auto", "require")
+
+
+class StartTLS(StrEnum):
+    """STARTTLS (RFC 4642) on news:/nntp:."""
+
+    #: Plain NNTP unless asked (the default, as curl).
+    NEVER = "never"
+    #: When the server's CAPABILITIES list STARTTLS (curl's --ssl).
+    AUTO = "auto"
+    #: Refuse a server that does not offer it (curl's --ssl-reqd).
+    REQUIRE = "require"
+
+
+STARTTLS_MODES = tuple(m.value for m in StartTLS)
+
+
+@dataclass(frozen=True)
+class NNTPOptions:
+    """What a news: or nntp: URL cannot say."""
+
+    #: The server for ``news:`` URLs, ``host[:port]`` (RFC 1738 §3.6 names none).
+    server: str | None = flag(
+        "--nntp-server",
+        default=None,
+        metavar="HOST[:PORT]",
+        help="the NNTP server for news: URLs, which name none (RFC 1738 §3.6); "
+        "default: $NNTPSERVER",
+    )
+    #: How many of a group's newest articles a listing shows.
+    max_articles: int = flag(
+        "--nntp-max-articles",
+        default=DEFAULT_MAX_ARTICLES,
+        metavar="N",
+        type=int,
+        help=f"list at most the newest N articles of a group ({DEFAULT_MAX_ARTICLES})",
+    )
+    starttls: StartTLS = flag(  # noqa: RUF009 - a field, as dataclasses.field
+        "--nntp-starttls",
+        default=StartTLS.NEVER,
+        choices=STARTTLS_MODES,
+        convert=StartTLS,
+        help="STARTTLS (RFC 4642) on news: and nntp: URLs: never (the default, as curl), "
+        "auto (when the server's CAPABILITIES list it), require (refuse a server that "
+        "does not); snews: URLs are TLS from the first byte (port 563)",
+    )
+
+
+__all__ = ["DEFAULT_MAX_ARTICLES", "STARTTLS_MODES", "NNTPOptions", "StartTLS"]

@@ -7,7 +7,7 @@ follows — or lists — the access methods.
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import replace
 from typing import Any
 
 from omniurl.schemes.base import URL
@@ -15,18 +15,19 @@ from omniurl.schemes.base import URL
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..registry import register
 from ..resource import Resource
-from .settings import DEFAULT_RETRIES, DEFAULT_RETRY_TIMEOUT, LIST_KEY
+from ..spec import Presentation, SchemeSpec
+from .settings import ProsperoOptions
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py): every
 # ``omniurl get``/``plan`` imports this package for its options.
 
 
-@register("prospero")
 class ProsperoResolver(Resolver):
     """Asks the directory server for the object's access methods, then follows the first
     one the policy allows (or lists them all)."""
+
+    schemes = ("prospero",)
 
     def plan(self, url: URL, options: Options) -> Plan:
         from . import planner
@@ -38,30 +39,28 @@ class ProsperoResolver(Resolver):
 
         return await executor.execute(plan, options)
 
-    @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        g = parser.add_argument_group("prospero")
-        g.add_argument(
-            "--access-methods",
-            action="store_true",
-            help="prospero: list the object's access methods (as URLs) instead of "
-            "following the first one the policy allows (--no-follow does too)",
-        )
-        g.add_argument(
-            "--ardp-retry",
-            type=float,
-            default=DEFAULT_RETRY_TIMEOUT,
-            metavar="S",
-            help="prospero: seconds before the first ARDP retransmission, doubled on each "
-            f"of {DEFAULT_RETRIES} retries (default {DEFAULT_RETRY_TIMEOUT:g})",
-        )
 
-    @classmethod
-    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if getattr(args, "access_methods", False):
-            out[LIST_KEY] = True
-        retry = getattr(args, "ardp_retry", None)
-        if retry is not None and retry != DEFAULT_RETRY_TIMEOUT:
-            out["prospero_retry_timeout"] = retry
-        return out
+class ProsperoPresentation(Presentation):
+    """Under a policy that follows no change of scheme, the gateway lists the access
+    methods as links rather than following one."""
+
+    def gateway_options(self, options: Options, config: Any) -> Options:
+        # An access method is always another scheme (RFC 1738 §3.11), which the strict
+        # policy never follows on its own: the page lists the methods as gateway links
+        # (after any FORWARDED moves), each checked anew when the reader follows it.
+        if options.policy.redirect_scheme_change:
+            return options
+        return options.with_scheme(replace(options.of(ProsperoOptions), list_methods=True))
+
+
+SPEC = SchemeSpec(
+    names=("prospero",),
+    title="prospero",
+    resolver=ProsperoResolver,
+    options=ProsperoOptions,
+    presentation=ProsperoPresentation,
+    default_port=1525,
+    test_server="prospero",
+)
+
+__all__ = ["SPEC", "ProsperoOptions", "ProsperoResolver"]

@@ -9,7 +9,7 @@ exchange by ``Options.read_timeout``.
 
 Outcome (RFC 1738 §3.11): the access methods, each as the URL of the underlying method.  By
 default the first one the safety policy allows is followed — ``raise Follow(...)``: the core
-re-plans and re-checks it.  With ``Options.follow`` false, or the ``prospero_list`` option
+re-plans and re-checks it.  With ``Options.follow`` false, or ``ProsperoOptions.list_methods``
 (``--access-methods``), they come back as a listing.  A ``FORWARDED`` answer is followed the
 same way, as a new ``prospero:`` URL (bounded by the policy's ``max_redirects``).
 """
@@ -43,7 +43,7 @@ from .planner import ProsperoDetails, ProsperoRole, Version
 from .protocol import AccessMethod, Reply, join_host, parse_reply
 from .settings import DEFAULT_RETRIES as DEFAULT_RETRIES
 from .settings import DEFAULT_RETRY_TIMEOUT as DEFAULT_RETRY_TIMEOUT
-from .settings import LIST_KEY
+from .settings import ProsperoOptions
 
 #: The reason given to the core for a followed access method / forward.
 FOLLOW_REASON = "prospero access method"
@@ -98,8 +98,9 @@ async def exchange(
     cid: int | None = None,
 ) -> bytes:
     """Send one ARDP request message and return the reply message (bounded, typed errors)."""
-    first = float(options.get("prospero_retry_timeout", DEFAULT_RETRY_TIMEOUT))
-    retries = int(options.get("prospero_retries", DEFAULT_RETRIES))
+    mine = options.of(ProsperoOptions)
+    first = float(mine.retry_timeout)
+    retries = int(mine.retries)
     cid = cid if cid is not None else secrets.randbelow(0xFFFF) + 1
     request = ardp.split(cid, message)
     reply = ardp.Reassembler(cid, max_octets=options.max_buffered)
@@ -199,7 +200,7 @@ async def _ask(endpoint: _Endpoint, step: Step, options: Options, where: str) ->
 
 def _outcome(plan: Plan, reply: Reply, version: int, options: Options) -> Resource:
     url: Any = plan.url
-    listing = not options.follow or bool(options.get(LIST_KEY, False))
+    listing = not options.follow or options.of(ProsperoOptions).list_methods
     if reply.forwarded is not None:
         fwd = reply.forwarded
         target_text = prospero_url(

@@ -12,32 +12,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from omniurl.schemes.base import URL
 
 from .. import lazy
 from ..base import Resolver
-from ..errors import PlanError
 from ..options import Options
 from ..plan import Plan
-from ..registry import register
 from ..resource import Resource
-from .settings import (
-    AUTO_LOGIN,
-    DEFAULT_LOGIN_PROMPT,
-    DEFAULT_PASSWORD_PROMPT,
-    LOGIN_PROMPT,
-    PASSWORD_PROMPT,
-    SCRIPT,
-)
+from ..spec import Presentation, SchemeSpec
+from .settings import DEFAULT_LOGIN_PROMPT, DEFAULT_PASSWORD_PROMPT, TelnetOptions
 
 if TYPE_CHECKING:
     from .planner import ScriptStep, parse_script
     from .session import TelnetSession
 
-__all__ = ["ScriptStep", "TelnetResolver", "TelnetSession", "parse_script"]
+__all__ = ["SPEC", "ScriptStep", "TelnetOptions", "TelnetResolver", "TelnetSession", "parse_script"]
 
 # The planner, the session and the executor (telnetlib3) are imported on first use (see
 # resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package for its options.
@@ -47,21 +38,23 @@ __getattr__ = lazy.exports(
 )
 
 
-@register("telnet")
 class TelnetResolver(Resolver):
     """Plans and opens telnet sessions."""
+
+    schemes = ("telnet",)
 
     def plan(self, url: URL, options: Options) -> Plan:
         from .planner import parse_script, plan_telnet
 
-        script = options.get(SCRIPT) or ()
+        mine = options.of(TelnetOptions)
+        script = mine.script
         if isinstance(script, str):
             script = parse_script(script)
         return plan_telnet(
             url,
-            auto_login=bool(options.get(AUTO_LOGIN)),
-            login_prompt=options.get(LOGIN_PROMPT) or DEFAULT_LOGIN_PROMPT,
-            password_prompt=options.get(PASSWORD_PROMPT) or DEFAULT_PASSWORD_PROMPT,
+            auto_login=mine.login,
+            login_prompt=mine.login_prompt or DEFAULT_LOGIN_PROMPT,
+            password_prompt=mine.password_prompt or DEFAULT_PASSWORD_PROMPT,
             script=script,
         )
 
@@ -70,71 +63,19 @@ class TelnetResolver(Resolver):
 
         return await executor.execute(plan, options)
 
-    # -- command line -------------------------------------------------------------------
 
-    @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        g = parser.add_argument_group(
-            "telnet",
-            "A telnet URL's user and password are advisory (RFC 1738 §3.8): they are only "
-            "sent with --login.  `get` attaches the terminal; ^] closes the session.",
-        )
-        g.add_argument(
-            "--login",
-            dest="telnet_login",
-            action="store_true",
-            help="answer the server's login and password prompts with the URL's user and password",
-        )
-        g.add_argument(
-            "--login-prompt",
-            dest="telnet_login_prompt",
-            metavar="REGEX",
-            help=f"the login prompt to wait for (default {DEFAULT_LOGIN_PROMPT!r})",
-        )
-        g.add_argument(
-            "--password-prompt",
-            dest="telnet_password_prompt",
-            metavar="REGEX",
-            help=f"the password prompt to wait for (default {DEFAULT_PASSWORD_PROMPT!r})",
-        )
-        g.add_argument(
-            "--script",
-            dest="telnet_script",
-            metavar="FILE",
-            help="run FILE without a person and print the transcript: one 'expect TEXT', "
-            "'expect-re REGEX' or 'send LINE' per line ('#' starts a comment)",
-        )
-
-    @classmethod
-    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
-        extra: dict[str, Any] = {}
-        if getattr(args, "telnet_login", False):
-            extra[AUTO_LOGIN] = True
-        if getattr(args, "telnet_login_prompt", None):
-            extra[LOGIN_PROMPT] = args.telnet_login_prompt
-        if getattr(args, "telnet_password_prompt", None):
-            extra[PASSWORD_PROMPT] = args.telnet_password_prompt
-        path = getattr(args, "telnet_script", None)
-        if path:
-            from .planner import parse_script
-
-            try:
-                extra[SCRIPT] = parse_script(Path(path).read_text(encoding="utf-8"))
-            except OSError as exc:
-                sys.stderr.write(f"omniurl: --script {path}: {exc.strerror}\n")
-                raise SystemExit(2) from None
-            except UnicodeDecodeError as exc:
-                sys.stderr.write(f"omniurl: --script {path}: not UTF-8 (byte {exc.start})\n")
-                raise SystemExit(2) from None
-            except PlanError as exc:
-                sys.stderr.write(f"omniurl: --script {path}: {exc}\n")
-                raise SystemExit(2) from None
-        return extra
+class TelnetPresentation(Presentation):
+    """A session: the terminal attached, or a script's transcript; no gateway page can hold
+    one (the page says how to connect)."""
 
     async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
         """Script mode: print the transcript; otherwise attach the terminal."""
         session: TelnetSession = resource.session
-        if getattr(args, "telnet_script", None) or getattr(args, "json", False):
+        from .planner import TelnetDetails
+
+        details = resource.plan.details
+        scripted = isinstance(details, TelnetDetails) and details.scripted
+        if scripted or getattr(args, "json", False):
             await session.read_until_quiet(0.5)
             await session.close()
             if getattr(args, "json", False):
@@ -159,3 +100,31 @@ class TelnetResolver(Resolver):
         from .terminal import attach
 
         return await attach(session)
+
+    async def gateway_page(
+        self, url: str, plan: Plan, pages: Any, options: Options, config: Any
+    ) -> Any | None:
+        return pages.message(
+            url,
+            200,
+            "A telnet session",
+            "This URL names an interactive session, which a web page cannot hold. "
+            "Connect with a telnet client:",
+            command=f"telnet {plan.host} {plan.port}",
+        )
+
+
+SPEC = SchemeSpec(
+    names=("telnet",),
+    title="telnet",
+    description="A telnet URL's user and password are advisory (RFC 1738 §3.8): they are "
+    "only sent with --login.  `get` attaches the terminal; ^] closes the session.",
+    resolver=TelnetResolver,
+    options=TelnetOptions,
+    presentation=TelnetPresentation,
+    default_port=23,
+    # a session, not a file
+    fsspec=False,
+    urllib=False,
+    test_server="telnet",
+)

@@ -4,7 +4,7 @@ RFC 1738 §3.8: a telnet URL "designates access to interactive services via the 
 Protocol"; its user name and password are *advisory* — the client may use them to log in,
 but the URL does not mean an automatic login.  So, by default, the plan is just a session to
 ``host:port`` with the advisory credentials reported.  When the caller asks for it
-(``auto_login`` in ``Options.extra``, ``--login`` on the command line), the plan answers the
+(``TelnetOptions.login``, ``--login`` on the command line), the plan answers the
 server's login and password prompts with them: ``expect`` the login prompt, ``send`` the
 user, ``expect`` the password prompt, ``send`` the password (masked in the plan).  A script
 (``telnet_script``: expect/send pairs, ``--script FILE``) adds its steps after those.
@@ -25,12 +25,8 @@ from omniurl.schemes.telnet import TelnetURL
 
 from ..errors import PlanError
 from ..plan import Plan, Role, Step, WireValue
-from .settings import AUTO_LOGIN as AUTO_LOGIN
 from .settings import DEFAULT_LOGIN_PROMPT as DEFAULT_LOGIN_PROMPT
 from .settings import DEFAULT_PASSWORD_PROMPT as DEFAULT_PASSWORD_PROMPT
-from .settings import LOGIN_PROMPT as LOGIN_PROMPT
-from .settings import PASSWORD_PROMPT as PASSWORD_PROMPT
-from .settings import SCRIPT as SCRIPT
 
 #: What servers say when the login was refused (login(1), PAM, many embedded devices).
 LOGIN_FAILED = (
@@ -40,8 +36,7 @@ LOGIN_FAILED = (
 #: A shell prompt after a successful login ("$ ", "# ", "> ", "% " at the end).
 SHELL_PROMPT = r"[$#>%]\s*$"
 
-# The Options.extra keys this resolver reads (AUTO_LOGIN, LOGIN_PROMPT, PASSWORD_PROMPT,
-# SCRIPT) and the default prompts live in .settings (re-exported above).
+# The typed options (TelnetOptions) and the default prompts live in .settings.
 
 
 @dataclass(frozen=True)
@@ -87,6 +82,8 @@ class TelnetDetails:
 
     user: str | None
     password_given: bool
+    #: Run without a person (``--script``): the transcript is the result.
+    scripted: bool = False
 
 
 class TelnetRole(Role):
@@ -133,7 +130,7 @@ def plan_telnet(
     auto_login: bool,
     login_prompt: str,
     password_prompt: str,
-    script: Sequence[ScriptStep] = (),
+    script: Sequence[ScriptStep] | None = None,
 ) -> Plan:
     """The session plan for ``url`` (see the module docstring)."""
     if not isinstance(url, TelnetURL):
@@ -197,7 +194,7 @@ def plan_telnet(
                 detail=LoginCheck(login_prompt),
             )
         )
-    for index, item in enumerate(script):
+    for index, item in enumerate(script or ()):
         component = f"script[{index}]"
         if item.action == "send":
             steps.append(
@@ -218,5 +215,7 @@ def plan_telnet(
         transport="tcp",
         steps=tuple(steps),
         explicit_port=url.port is not None,
-        details=TelnetDetails(user=user, password_given=password is not None),
+        details=TelnetDetails(
+            user=user, password_given=password is not None, scripted=script is not None
+        ),
     )

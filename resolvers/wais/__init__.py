@@ -17,24 +17,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from urllib.parse import quote
 
 from omniurl.schemes.base import URL
 
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..registry import register
 from ..resource import Resource
-from .settings import CHUNK_SIZE, CHUNK_SIZE_KEY, MAX_DOCUMENTS, MAX_DOCUMENTS_KEY
+from ..spec import Presentation, SchemeSpec
+from .settings import WAISOptions
 
 # The planner (the APDU codec) and the executor are imported on first use (see
 # resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package for its options.
 
 
-@register("wais")
 class WAISResolver(Resolver):
     """``wais://host:port/database[?search | /wtype/wpath]``."""
+
+    schemes = ("wais",)
 
     def plan(self, url: URL, options: Options) -> Plan:
         from .planner import plan_wais
@@ -46,30 +47,9 @@ class WAISResolver(Resolver):
 
         return await execute_wais(plan, options)
 
-    @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        g = parser.add_argument_group("wais")
-        g.add_argument(
-            "--wais-max-docs",
-            type=int,
-            metavar="N",
-            help=f"how many hits a WAIS search asks for (Max-Documents-Retrieved, {MAX_DOCUMENTS})",
-        )
-        g.add_argument(
-            "--wais-chunk",
-            type=int,
-            metavar="BYTES",
-            help=f"bytes asked for by each WAIS document retrieval request ({CHUNK_SIZE})",
-        )
 
-    @classmethod
-    def options_from_args(cls, args: argparse.Namespace) -> dict[str, Any]:
-        extra: dict[str, Any] = {}
-        if getattr(args, "wais_max_docs", None) is not None:
-            extra[MAX_DOCUMENTS_KEY] = args.wais_max_docs
-        if getattr(args, "wais_chunk", None) is not None:
-            extra[CHUNK_SIZE_KEY] = args.wais_chunk
-        return extra
+class WAISPresentation(Presentation):
+    """A search's hits with their scores; searches as ``?words`` (§3.9)."""
 
     async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
         """A search listing shows what WAIS gives for each hit: score, size, types, headline
@@ -89,21 +69,27 @@ class WAISResolver(Resolver):
             for e in resource.entries
         ]
         if sys.stdout.isatty():
-            from rich.console import Console
-            from rich.table import Table
-            from rich.text import Text
+            from .table import print_hits
 
-            # Text(): headlines come from the server, never rich markup.
-            table = Table(title=Text(f"{resource.url!s}: {len(rows)} hit(s)"))
-            for column in ("score", "size", "type", "headline", "url"):
-                table.add_column(column, overflow="fold")
-            for row in rows:
-                table.add_row(*(Text(cell) for cell in row))
-            Console().print(table)
+            print_hits(f"{resource.url!s}: {len(rows)} hit(s)", rows)
         else:
             for row in rows:
                 sys.stdout.write("\t".join(row) + "\n")
         return 0
 
+    def search_url(self, url: URL, words: str) -> str | None:
+        """RFC 1738 §3.9: ``wais://host/database?search``."""
+        return str(url).split("?", 1)[0] + "?" + quote(words.replace(" ", "+"), safe="+")
 
-__all__ = ["WAISResolver"]
+
+SPEC = SchemeSpec(
+    names=("wais",),
+    title="wais",
+    resolver=WAISResolver,
+    options=WAISOptions,
+    presentation=WAISPresentation,
+    default_port=210,
+    test_server="wais",
+)
+
+__all__ = ["SPEC", "WAISOptions", "WAISPresentation", "WAISResolver"]

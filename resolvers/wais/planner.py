@@ -45,8 +45,10 @@ from . import tags as T
 from .apdu import DocObj, InitAPDU, SearchAPDU, TextQuery, WAISSearch
 from .header import frame
 
-# MESSAGE_SIZE, CHUNK_SIZE and MAX_DOCUMENTS (and their Options.extra keys) live in .settings.
-from .settings import CHUNK_SIZE, CHUNK_SIZE_KEY, MAX_DOCUMENTS, MAX_DOCUMENTS_KEY, MESSAGE_SIZE
+# MESSAGE_SIZE, CHUNK_SIZE and MAX_DOCUMENTS (and WAISOptions) live in .settings.
+from .settings import CHUNK_SIZE as CHUNK_SIZE
+from .settings import MAX_DOCUMENTS as MAX_DOCUMENTS
+from .settings import MESSAGE_SIZE, WAISOptions
 
 DEFAULT_TYPE = b"TEXT"
 
@@ -165,8 +167,9 @@ def plan_wais(url: URL, options: Options) -> Plan:
     """The plan for a ``wais:`` URL (see the module docstring)."""
     u: Any = url
     database = to_octets(u.database)
-    chunk = int(options.get(CHUNK_SIZE_KEY, CHUNK_SIZE))
-    max_documents = int(options.get(MAX_DOCUMENTS_KEY, MAX_DOCUMENTS))
+    mine = options.of(WAISOptions)
+    chunk = int(mine.chunk_size)
+    max_documents = int(mine.max_documents)
     if chunk <= 0 or max_documents <= 0:
         raise PlanError("wais_chunk_size and wais_max_documents must be positive")
     db_value = WireValue("database", database, "wais")

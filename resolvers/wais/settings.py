@@ -1,11 +1,11 @@
-"""The ``Options.extra`` keys the WAIS resolver reads, and their defaults.
-
-Shared by the planner and the command line (``resolvers.wais``' ``add_arguments`` shows the
-defaults), and cheap to import: the package's ``__init__`` is imported by every ``omniurl
-get``/``plan``, which must not import the APDU codec (see resolvers/lazy.py).
-"""
+"""The WAIS options and their defaults (cheap to import: the command line reads their
+flags; the APDU codec is not imported for that, see resolvers/lazy.py)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..spec import flag
 
 #: What our Init announces as Preferred-Message-Size and Maximum-Record-Size.
 MESSAGE_SIZE = 65536
@@ -14,6 +14,25 @@ CHUNK_SIZE = 32768
 #: Maximum-Documents-Retrieved of a search.
 MAX_DOCUMENTS = 40
 
-#: ``Options.extra`` keys: CHUNK_SIZE and MAX_DOCUMENTS for one resolution.
-CHUNK_SIZE_KEY = "wais_chunk_size"
-MAX_DOCUMENTS_KEY = "wais_max_documents"
+
+@dataclass(frozen=True)
+class WAISOptions:
+    """How much a WAIS search and a retrieval ask for."""
+
+    max_documents: int = flag(
+        "--wais-max-docs",
+        default=MAX_DOCUMENTS,
+        type=int,
+        metavar="N",
+        help=f"how many hits a WAIS search asks for (Max-Documents-Retrieved, {MAX_DOCUMENTS})",
+    )
+    chunk_size: int = flag(
+        "--wais-chunk",
+        default=CHUNK_SIZE,
+        type=int,
+        metavar="BYTES",
+        help=f"bytes asked for by each WAIS document retrieval request ({CHUNK_SIZE})",
+    )
+
+
+__all__ = ["CHUNK_SIZE", "MAX_DOCUMENTS", "MESSAGE_SIZE", "WAISOptions"]

@@ -8,19 +8,31 @@ server answers with text and closes the connection.  The query is ``{Q1}``::
 The plan is that one line; the user name is tagged with the policy's ``line`` context, so a
 CR, LF or NUL smuggled into it is refused before anything is sent.  RFC 1288 §3.2.1's
 forwarding queries (``user@host``) turn a Finger server into a relay; this plugin refuses to
-plan them.  The answer is streamed, never buffered.
+plan them.  A user's answer is content, streamed, never buffered; the empty query's answer
+(the users logged in, one name a line) is a *listing*: one entry per user, each with its
+own ``x-finger:`` URL.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
-from omniurl.resolvers import Options, Plan, Resolver, Resource, Step, WireValue
-from omniurl.resolvers.errors import PlanError
+from omniurl.resolvers import Entry, Options, Plan, Resolver, Resource, Step, WireValue
+from omniurl.resolvers.errors import LimitExceeded, PlanError
 from omniurl.resolvers.net import close_writer, open_tcp, read_chunks, with_timeout
 from omniurl.schemes.base import URL
 
+from .spec import FingerOptions
 from .url import FingerURL
+
+
+@dataclass(frozen=True)
+class FingerDetails:
+    """The plan's typed facts (``plan.details_as(FingerDetails)``): is the answer a list of
+    users?"""
+
+    listing: bool
 
 
 class FingerResolver(Resolver):
@@ -38,7 +50,8 @@ class FingerResolver(Resolver):
                 component="target",
             )
         target = url.target.encode("utf-8", "surrogateescape")
-        query = (b"/W " + target if target else b"/W") if url.whois else target
+        verbose = url.whois or options.of(FingerOptions).verbose
+        query = (b"/W " + target if target else b"/W") if verbose else target
         step = Step.line(query, values=[WireValue("target", target, "line")])
         if not query:
             step = Step(data=b"", shown="(empty line: list the users)", kind="send")
@@ -50,6 +63,7 @@ class FingerResolver(Resolver):
             transport="tcp",
             steps=(step,),
             explicit_port=url.port is not None,
+            details=FingerDetails(listing=not target),
         )
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
@@ -71,4 +85,31 @@ class FingerResolver(Resolver):
         async def close() -> None:
             await close_writer(writer)
 
+        if plan.details_as(FingerDetails).listing:
+            entries = _users(body(), plan, options)
+            return Resource(plan, kind="listing", entry_stream=entries, close=close)
         return Resource(plan, kind="content", body=body(), media_type="text/plain", close=close)
+
+
+async def _users(
+    chunks: AsyncIterator[bytes], plan: Plan, options: Options
+) -> AsyncIterator[Entry]:
+    """The users logged in, one ``Entry`` per line as the lines arrive, each with the URL
+    that fingers that user (a line longer than ``options.max_line`` is an error)."""
+    from urllib.parse import quote
+
+    port = "" if plan.url.port is None else f":{plan.url.port}"  # type: ignore[attr-defined]
+    base = f"{plan.scheme}://{plan.host}{port}/"
+    held = b""
+    async for chunk in chunks:
+        held += chunk
+        *lines, held = held.split(b"\n")
+        if len(held) > options.max_line:
+            raise LimitExceeded(f"a Finger line is longer than {options.max_line} bytes")
+        for line in lines:
+            name = line.rstrip(b"\r").decode("utf-8", "replace").strip()
+            if name:
+                yield Entry(name=name, kind="user", url=base + quote(name, safe=""))
+    if held.strip():
+        name = held.decode("utf-8", "replace").strip()
+        yield Entry(name=name, kind="user", url=base + quote(name, safe=""))

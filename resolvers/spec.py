@@ -1,0 +1,333 @@
+"""One record per scheme: what every surface of omniurl reads about it.
+
+A scheme — built in or a plugin's — is one :class:`SchemeSpec`: its names, its URL class, its
+resolver, its typed options (with the command-line flags they declare), its presentation
+hooks (:class:`Presentation`: the terminal, JSON, the gateway's page, a file name) and what it
+offers to fsspec and urllib.  The surfaces (the CLI, the batch, the clients, the gateway, the
+integrations) ask the spec; none of them names a scheme.
+
+Heavy things are named, not imported: ``url_class``, ``resolver`` and ``presentation`` may be
+``"package.module:attr"`` strings, loaded on first use (:func:`load`), so that looking a
+scheme up imports only what the URL in hand needs (tests/test_startup.py holds the budget).
+
+A spec is registered with :func:`resolvers.registry.register_spec`, or found through the
+``omniurl.specs`` entry-point group (a plugin's one line), exactly as the built-ins are
+(``resolvers/builtin.py`` lists theirs the same way).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import argparse
+
+    from omniurl.schemes.base import URL
+
+    from .base import Resolver
+    from .options import Options
+    from .plan import Plan
+    from .policy import Policy
+    from .resource import Entry, Resource
+
+T = TypeVar("T")
+
+#: ``"package.module:attr"``: a thing imported on first use.
+Ref = str
+
+
+def load(ref: Any) -> Any:
+    """The object ``ref`` names (``"package.module:attr.sub"``), or ``ref`` itself."""
+    if not isinstance(ref, str):
+        return ref
+    module, sep, attr = ref.partition(":")
+    if not sep:
+        raise ValueError(f"{ref!r} is not 'package.module:attr'")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+# -- typed options and the command-line flags they declare --------------------------------
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A command-line flag that sets one field of a scheme's options dataclass.
+
+    ``convert`` turns the argument's text into the field's value (it may raise
+    ``ValueError``: the CLI reports it as a usage error, status 2); ``action`` is argparse's
+    (``"store_true"`` for a switch, ``"append"`` for a repeatable one); ``type`` checks the
+    text (``int``, ``float``)."""
+
+    names: tuple[str, ...]
+    help: str = ""
+    metavar: str | None = None
+    action: str | None = None
+    type: Callable[[str], Any] | None = None
+    choices: Sequence[str] | None = None
+    convert: Callable[[Any], Any] | None = None
+
+
+def flag(
+    *names: str,
+    default: Any = dataclasses.MISSING,
+    default_factory: Any = dataclasses.MISSING,
+    help: str = "",
+    metavar: str | None = None,
+    action: str | None = None,
+    type: Callable[[str], Any] | None = None,
+    choices: Sequence[str] | None = None,
+    convert: Callable[[Any], Any] | None = None,
+) -> Any:
+    """A dataclass field that the CLI exposes as ``names`` (``--smtp``)::
+
+    @dataclass(frozen=True)
+    class MailtoOptions:
+        smtp: str | None = flag("--smtp", default=None, metavar="HOST[:PORT]", help=...)
+    """
+    meta = {"flag": Flag(names, help, metavar, action, type, choices, convert)}
+    if default_factory is not dataclasses.MISSING:
+        return field(default_factory=default_factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def flags_of(options_type: type) -> list[tuple[str, Flag]]:
+    """``(field name, Flag)`` for each field of ``options_type`` that declares a flag."""
+    return [
+        (f.name, f.metadata["flag"])
+        for f in dataclasses.fields(options_type)
+        if "flag" in f.metadata
+    ]
+
+
+# -- presentation: what each surface shows -------------------------------------------------
+
+
+class Presentation:
+    """How a scheme's resources are shown, by each surface.  Every hook has a default that
+    fits any scheme; a scheme overrides the few that differ (a plugin usually none).
+
+    The terminal and the JSON of ``omniurl get``, the file name of ``-O`` and the batch, the
+    gateway's HTML page: the surfaces call these and never test a scheme name.
+    """
+
+    #: The file name of a directory, a menu or a bare host's content (``-O``, the batch).
+    index_name: str = "index"
+
+    # -- the command line (omniurl get) ---------------------------------------------------
+
+    def warnings(self, url: URL) -> Iterable[str]:
+        """Warnings about the URL given, printed before anything is sent."""
+        return ()
+
+    def cli_options(self, options: Any, urls: Sequence[str]) -> Any:
+        """The scheme's options as the flags gave them, completed for the command line
+        (an environment variable, an answer asked on the terminal); ``urls`` are the URLs
+        given (empty for a batch read from a file)."""
+        return options
+
+    def cli_policy(self, policy: Policy, options: Any) -> Policy:
+        """The command line's policy, given the scheme's options (a header field the
+        caller lets a mailto: URL set)."""
+        return policy
+
+    async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
+        """Show ``resource`` on the terminal in the scheme's own way and return the exit
+        status, or ``None`` for the generic presentation (content to stdout or the file,
+        a listing as lines)."""
+        return None
+
+    def text_source(
+        self, resource: Resource, args: argparse.Namespace
+    ) -> AsyncIterable[bytes] | None:
+        """The content as it should be written, when that is not the bytes received (a
+        Gopher text item's dot-stuffing undone, local line ends); ``None``: the bytes."""
+        return None
+
+    def head_lines(self, resource: Resource) -> list[str]:
+        """``-I``: what the server said about the resource, as header-field lines.  The
+        default: the size and modification time the resolver found."""
+        lines = []
+        if resource.metadata.get("modified"):
+            lines.append(f"Last-Modified: {resource.metadata['modified']}")
+        if resource.metadata.get("size") is not None:
+            lines.append(f"Content-Length: {resource.metadata['size']}")
+        lines.append("Accept-ranges: bytes")
+        return lines
+
+    def describe(self, resource: Resource) -> dict[str, Any]:
+        """The resource as ``--json`` prints it (a stable set of keys)."""
+        return resource.describe()
+
+    # -- file names (-O, the batch, the gateway's downloads) -------------------------------
+
+    def is_index(self, url: URL, path: str) -> bool:
+        """Whether ``url`` names a menu or the like (``path``: the text after the
+        authority), whose content is saved as :attr:`index_name` although its path ends in
+        a name (a path ending in "/", or none, always is)."""
+        return False
+
+    # -- the gateway (omniurl serve gateway) -----------------------------------------------
+
+    async def gateway_page(
+        self, url: str, plan: Plan, pages: Any, options: Options, config: Any
+    ) -> Any | None:
+        """A page of the scheme's own instead of resolving (a telnet session cannot be a
+        page; a mailto: URL is a form), or ``None`` to resolve and render the resource."""
+        return None
+
+    def gateway_options(self, options: Options, config: Any) -> Options:
+        """The options the gateway resolves this scheme's URLs with, given its
+        configuration (e.g. its mail relay; listing what a strict policy would not
+        follow)."""
+        return options
+
+    def search_url(self, url: URL, words: str) -> str | None:
+        """The URL of a search with ``words`` (the gateway's search form), or ``None`` when
+        the scheme has no searches."""
+        return None
+
+    def entry_marker(self, entry: Entry) -> str | None:
+        """The marker the gateway shows before a listing entry whose URL is of this scheme
+        (``[FILE]``), or ``None`` for the marker of its kind."""
+        return None
+
+    def article_headers(self, resource: Resource) -> bool:
+        """Whether the gateway shows the content's header fields apart (an article)."""
+        return (resource.media_type or "").startswith("message/rfc822")
+
+    def reference_url(self, message_id: str) -> str | None:
+        """The URL of the message a ``References`` field names (RFC 5536), or None."""
+        return None
+
+    def attributes_url(self, entry: Entry) -> str | None:
+        """The URL of a listing entry's attributes (its views, abstract…), or None."""
+        return None
+
+    def views(self, resource: Resource) -> list[Any]:
+        """The other views a resource offers (each with ``.view``, ``.label``), for the
+        gateway's choice form."""
+        return []
+
+    def view_url(self, url: str, view: str) -> str | None:
+        """The URL of one of :meth:`views`, or None when the URL has no views."""
+        return None
+
+    def gateway_post(
+        self, url: str, form: Mapping[str, str], options: Options, config: Any
+    ) -> Options | str:
+        """The options to resolve ``url`` with, given a form posted from the scheme's own
+        page (:meth:`gateway_page`), or a sentence saying why it is refused (403)."""
+        return "This URL takes no form."
+
+
+#: The presentation of a scheme that names none.
+DEFAULT_PRESENTATION = Presentation()
+
+
+# -- the record ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class SchemeSpec:
+    """Everything omniurl knows about one scheme (or a family: ``ftp`` and ``ftps``).
+
+    ``url_class``, ``resolver`` and ``presentation`` are objects or ``"module:attr"``
+    references, loaded on first use.  ``options`` is a frozen dataclass type whose fields
+    may declare command-line flags (:func:`flag`); a resolver reads its instance with
+    ``options.of(ThatType)``.
+    """
+
+    #: The scheme names (lower case); the first is the spec's name.
+    names: tuple[str, ...]
+    #: The :class:`resolvers.base.Resolver` subclass that plans and executes them.
+    resolver: type[Resolver] | Ref
+    #: The :class:`schemes.base.URL` subclass that parses these URLs (None: whatever the
+    #: parsing side has for the name — a built-in's, or ``GenericURL``).
+    url_class: type[URL] | Ref | None = None
+    #: One line: what the scheme is (``omniurl get --help`` titles its flags with it).
+    title: str = ""
+    #: A note under the title in ``--help``.
+    description: str | None = None
+    #: The typed options (a frozen dataclass with defaults for every field), or None.
+    options: type | None = None
+    #: How its resources are shown (:class:`Presentation`); None: the defaults.
+    presentation: type[Presentation] | Presentation | Ref | None = None
+    #: The port a URL without one connects to (None: not a network scheme).
+    default_port: int | None = None
+    #: Served by omniurl's fsspec filesystem (``fsspec.open("x://…")``).  False for schemes
+    #: fsspec ships its own filesystem for (ftp, http…): registering them would replace it.
+    fsspec: bool = True
+    #: Opened by ``omniurl.integrations.urllib.install()``'s handler (``urlopen``, pandas).
+    #: False for schemes urllib handles itself.
+    urllib: bool = True
+    #: The name of its local test server (``omniurl serve NAME``), if it has one.
+    test_server: str | None = None
+    #: The plan's typed details (``Plan.details``) and the listing's entry model, for
+    #: readers of the API (documentation; the surfaces do not need them).
+    details: type | Ref | None = None
+
+    @property
+    def name(self) -> str:
+        return self.names[0]
+
+    def url_type(self) -> type[URL]:
+        from omniurl.schemes import registry
+        from omniurl.schemes.generic import GenericURL
+
+        if self.url_class is not None:
+            cls: type[URL] = load(self.url_class)
+            return cls
+        return registry.scheme_class(self.name) or GenericURL
+
+    def resolver_type(self) -> type[Resolver]:
+        cls: type[Resolver] = load(self.resolver)
+        return cls
+
+    def present(self) -> Presentation:
+        """The :class:`Presentation` (an instance, made once per spec)."""
+        cached = _presentations.get(id(self))
+        if cached is not None:
+            return cached
+        found = load(self.presentation) if self.presentation is not None else None
+        if found is None:
+            made = DEFAULT_PRESENTATION
+        elif isinstance(found, type):
+            made = found()
+        else:
+            made = found
+        _presentations[id(self)] = made
+        return made
+
+    def default_options(self) -> Any:
+        """A default instance of the options type (None when the scheme has none)."""
+        return None if self.options is None else self.options()
+
+
+_presentations: dict[int, Presentation] = {}
+
+
+def options_of(values: Mapping[type, Any], kind: type[T]) -> T:
+    """``values[kind]``, or a default ``kind()`` (every field of an options type has a
+    default)."""
+    found = values.get(kind)
+    return found if found is not None else kind()
+
+
+__all__ = [
+    "DEFAULT_PRESENTATION",
+    "Flag",
+    "Presentation",
+    "Ref",
+    "SchemeSpec",
+    "flag",
+    "flags_of",
+    "load",
+    "options_of",
+]

@@ -1,0 +1,209 @@
+"""One scheme spec, one registry: every surface reads the spec, none names a scheme.
+
+* No module of ``omniurl/`` (the CLI, the batch, the clients, the gateway, the integrations)
+  names a built-in scheme in code: no string literal that is a scheme name or starts with
+  ``name:``, and no import of a scheme's own module.  Docstrings and help texts may speak of
+  schemes; dispatch may not.  A word that only looks like a scheme name (an entry kind
+  "file", ASGI's scope type "http") carries a ``# not a scheme`` comment on its line.  The
+  registration data (resolvers/builtin.py and schemes/registry.py) and the per-scheme demos
+  (omniurl/demos/, like testservers/) are where scheme names belong.
+* The built-ins are registered exactly as a plugin is: one ``"module:attr"`` line each, the
+  same lines pyproject.toml declares in the ``omniurl.specs`` group.
+* The exported error names are one list.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import omniurl
+from omniurl.resolvers import errors, registry
+from omniurl.resolvers.builtin import SPECS
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.spec import DEFAULT_PRESENTATION, Presentation, SchemeSpec, flags_of
+from omniurl.schemes import registry as parsing
+
+ROOT = Path(__file__).resolve().parent.parent
+OMNIURL = ROOT / "omniurl"
+#: Modules of omniurl/ that may name schemes: per-scheme demos (as test servers do) and the
+#: 1994 box, a fixture of historical hosts by protocol.
+ALLOWED = {OMNIURL / "demos", OMNIURL / "box1994.py"}
+#: omniurl/schemes, omniurl/resolvers and omniurl/testservers are the repository's own
+#: top-level packages (symlinks), not surfaces.
+SUBPACKAGES = {"schemes", "resolvers", "testservers"}
+BUILTIN_NAMES = frozenset([*SPECS, *parsing.BUILTIN_SCHEMES, "tn3270"])
+
+
+def _surface_modules() -> list[Path]:
+    found = []
+    for path in sorted(OMNIURL.rglob("*.py")):
+        parts = path.relative_to(OMNIURL).parts
+        if parts[0] in SUBPACKAGES or any(path == a or a in path.parents for a in ALLOWED):
+            continue
+        found.append(path)
+    return found
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                ids.add(id(body[0].value))
+    return ids
+
+
+def _names_a_scheme(text: str) -> str | None:
+    for name in BUILTIN_NAMES:
+        if text == name or text.startswith(f"{name}:"):
+            return name
+    return None
+
+
+def scheme_names_in(path: Path) -> list[str]:
+    """Each place in ``path`` that names a built-in scheme in code (see module doc)."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    docs = _docstrings(tree)
+    help_texts = set()
+    for node in ast.walk(tree):  # argparse help= and description= texts are prose
+        if isinstance(node, ast.keyword) and node.arg in ("help", "description", "epilog"):
+            help_texts.update(id(n) for n in ast.walk(node.value))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in docs or id(node) in help_texts:
+                continue
+            if "# not a scheme" in lines[node.lineno - 1]:  # a word that is also a name
+                continue
+            name = _names_a_scheme(node.value)
+            if name is not None:
+                found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            for module in modules:
+                parts = module.split(".")
+                if "resolvers" in parts and any(p in BUILTIN_NAMES | {"nntp"} for p in parts):
+                    found.append(f"{path.name}:{node.lineno}: import {module}")
+    return found
+
+
+def test_the_checker_finds_what_it_must() -> None:
+    """The grep can fail: each form of naming a scheme is caught."""
+    sample = ROOT / "tests" / "_spec_sample.py"
+    sample.write_text(
+        '"""A docstring about gopher: allowed."""\n'
+        "import omniurl.resolvers.gopher.planner\n"
+        "def f(url):\n"
+        '    """ftp is fine here."""\n'
+        '    if url.scheme == "gopher":\n'
+        "        return 1\n"
+        '    if url.startswith("news:"):\n'
+        "        return 2\n"
+        '    return {"https": 3}\n'
+    )
+    try:
+        found = scheme_names_in(sample)
+    finally:
+        sample.unlink()
+    assert sorted(found) == [
+        "_spec_sample.py:2: import omniurl.resolvers.gopher.planner",
+        "_spec_sample.py:5: 'gopher'",
+        "_spec_sample.py:7: 'news:'",
+        "_spec_sample.py:9: 'https'",
+    ]
+
+
+def test_no_surface_names_a_scheme() -> None:
+    modules = _surface_modules()
+    assert OMNIURL / "cli" / "get.py" in modules and OMNIURL / "batch.py" in modules
+    found = [hit for path in modules for hit in scheme_names_in(path)]
+    assert found == []
+
+
+def test_builtins_register_as_plugins_do() -> None:
+    """One ``module:attr`` line per scheme, the same lines pyproject.toml declares in the
+    plugins' group; each names a SchemeSpec serving that scheme."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    declared = project["project"]["entry-points"][registry.ENTRY_POINT_GROUP]
+    assert declared == SPECS
+    for name, ref in SPECS.items():
+        spec = registry.spec_for(name)
+        assert isinstance(spec, SchemeSpec)
+        assert name in spec.names
+        module, _, attr = ref.partition(":")
+        assert getattr(__import__(module, fromlist=[attr]), attr) is spec
+        # the parsing side knows every built-in scheme too (schemes/ imports no resolver)
+        assert name in parsing.BUILTIN_SCHEMES
+
+
+def test_every_spec_is_well_formed() -> None:
+    for spec in registry.all_specs(plugins=False):
+        assert spec.names and all(n == n.lower() for n in spec.names)
+        assert isinstance(spec.present(), Presentation)
+        assert spec.resolver_type()().plan is not None
+        if spec.options is not None:
+            assert dataclasses.is_dataclass(spec.options)
+            default = spec.options()  # every field has a default
+            assert Options().of(spec.options) == default
+            for _name, f in flags_of(spec.options):
+                assert f.names and all(n.startswith("--") for n in f.names)
+
+
+def test_options_are_typed_and_set_by_type() -> None:
+    from omniurl.resolvers.nntp.settings import NNTPOptions, StartTLS
+
+    options = Options(schemes=(NNTPOptions(server="h:119"),))
+    assert options.of(NNTPOptions).server == "h:119"
+    assert options.of(NNTPOptions).starttls is StartTLS.NEVER
+    again = options.with_scheme(NNTPOptions(max_articles=3))
+    assert (again.of(NNTPOptions).server, again.of(NNTPOptions).max_articles) == (None, 3)
+    assert not hasattr(Options(), "extra")
+
+
+def test_a_scheme_without_a_spec_gets_the_default_presentation() -> None:
+    assert registry.presentation_of("x-nothing-registered") is DEFAULT_PRESENTATION
+
+
+def test_exported_errors_are_one_list() -> None:
+    names = omniurl._ERROR_NAMES
+    assert names == errors.__all__
+    classes = {
+        n
+        for n, v in vars(errors).items()
+        if isinstance(v, type) and issubclass(v, errors.ResolveError)
+    }
+    assert set(names) == classes
+    assert set(names) <= set(omniurl.__all__)
+    for name in names:
+        assert getattr(omniurl, name) is getattr(errors, name)
+
+
+@pytest.mark.parametrize("name", ["gopher", "wais", "news"])
+def test_resolver_packages_import_no_terminal_library(name: str) -> None:
+    """A resolver package is imported for every `omniurl get` (its flags): no rich there."""
+    import subprocess
+    import sys
+
+    code = (
+        f"import sys; import omniurl.resolvers.{'nntp' if name == 'news' else name}; "
+        "print('rich' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip() == "False"

@@ -81,6 +81,10 @@ class FetchResult:
     chain: tuple[str, ...] = ()
     path: str | None = None
     error: BaseException | None = field(default=None, repr=False, compare=False)
+    #: The HTTP status of the last response, when there was one, and the URL the redirects
+    #: led to (``-w``'s ``%{http_code}``, ``%{url_effective}``; not manifest keys).
+    status: int | None = field(default=None, compare=False)
+    effective_url: str | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The manifest row: a stable set of keys (a contract for other programs)."""
@@ -252,12 +256,15 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
     partial = Partial(folder / job.name)
     kind = media_type = None
     chain: tuple[str, ...] = ()
+    status: int | None = None
+    effective: str | None = None
     try:
         kept = partial.kept(job.text)
         for _attempt in range(2):
             opts = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
             async with opener(job.url, opts) as resource:
                 kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
+                status, effective = _status_of(resource), shown(str(resource.url))
                 facts = resume_facts(resource)
                 if facts.outcome == "refetch":  # the part is longer than the resource: whole
                     kept = Kept(0, None, None)
@@ -282,6 +289,8 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
             elapsed=time.monotonic() - started,
             chain=tuple(shown(c) for c in chain),
             path=str(partial.target),
+            status=status,
+            effective_url=effective,
         )
     except (OmniurlError, OSError) as exc:
         if not _resumable(job.url, options):
@@ -304,9 +313,12 @@ async def _fetch_one(
     tmp: Path | None = None
     media_type = kind = None
     chain: tuple[str, ...] = ()
+    status: int | None = None
+    effective: str | None = None
     try:
         async with opener(job.url, options) as resource:
             kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
+            status, effective = _status_of(resource), shown(str(resource.url))
             if resource.kind == "session":
                 raise ConfigurationError(
                     f"{job.url.scheme}: an interactive session cannot be fetched in a batch",
@@ -352,6 +364,8 @@ async def _fetch_one(
             elapsed=time.monotonic() - started,
             chain=tuple(shown(c) for c in chain),
             path=path,
+            status=status,
+            effective_url=effective,
         )
     except (OmniurlError, OSError) as exc:
         return _failed(job.index, job.text, exc, time.monotonic() - started, kind, chain)
@@ -395,7 +409,13 @@ def _failed(
         elapsed=elapsed,
         chain=tuple(shown(c) for c in chain),
         error=exc,
+        status=getattr(exc, "status", None),
     )
+
+
+def _status_of(resource: Resource) -> int | None:
+    status = resource.metadata.get("status")
+    return status if isinstance(status, int) else None
 
 
 async def fetch_many(

@@ -509,3 +509,13 @@ async def test_ftp_listing_on_a_terminal_has_size_and_date(ftp: RunningServer, r
     )
     assert a.split(None, 5)[:5] == ["file", "6", "B", *when.split()]
     assert " a.txt " in a
+
+
+async def test_write_out_for_each_url_of_a_saved_batch(web: RunningServer, root: Path) -> None:
+    a, missing = f"http://{web.netloc}/pub/a.txt", f"http://{web.netloc}/missing"
+    status, out, _err = await run_cli(
+        "get", "-O", "-w", "%{http_code} %{size_download} %{url_effective}\\n", a, missing,
+        cwd=root / "out",
+    )  # fmt: skip
+    assert status == 5
+    assert out.decode().splitlines() == [f"200 6 {a}", f"404 0 {missing}"]

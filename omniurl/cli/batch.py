@@ -137,9 +137,11 @@ async def run_batch(
     resume: bool = False,
     total: int | None = None,
     results: AsyncIterator[FetchResult] | None = None,
+    write_out: str | None = None,
 ) -> int:
     """Fetch every URL; write the manifest; return the batch's exit status.  ``total`` (when
-    known) makes the progress line say "done of total"."""
+    known) makes the progress line say "done of total"; ``write_out`` is ``-w``'s format,
+    printed for each URL as it finishes."""
     err = stderr or sys.stderr
     tally = Tally(total)
     rows = Manifest(manifest)
@@ -179,6 +181,9 @@ async def run_batch(
                 # Most messages name their URL already: never "URL: URL: …".
                 named = message if result.url in message else f"{result.url}: {message}"
                 err.write(f"omniurl: {named}\n")
+            if write_out is not None:
+                _clear(err, show_progress)
+                _write_out(write_out, result, err)
             now = time.monotonic()
             if show_progress and now - last_draw > 0.1:
                 last_draw = now
@@ -243,6 +248,21 @@ async def _on_dask(
     ]
     for row in sorted(ordered, key=lambda row: row.index):
         yield row
+
+
+def _write_out(fmt: str, result: FetchResult, err: TextIO) -> None:
+    """``-w`` for one URL of a batch, from its result."""
+    from .writeout import Transfer, write_out
+
+    transfer = Transfer(
+        url=result.effective_url or result.url,
+        http_code=result.status,
+        size=result.bytes,
+        seconds=result.elapsed,
+        exitcode=result.exit_status,
+        errormsg=result.error_message or "",
+    )
+    write_out(fmt, transfer, stdout=sys.stdout, stderr=err)
 
 
 def _clear(err: TextIO, show_progress: bool) -> None:
@@ -311,6 +331,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
             manifest=args.manifest,
             show_progress=False,
             quiet=silent,
+            write_out=args.write_out,
             results=_on_dask(
                 urls,
                 options,
@@ -331,6 +352,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         quiet=silent,
         resume=getattr(args, "continue_at", None) is not None,
         total=count_urls(args.urls, args.input) if show else None,
+        write_out=args.write_out,
     )
 
 

@@ -35,6 +35,12 @@ def fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far (/proc/PID/stat fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_peak_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -96,13 +102,14 @@ async def load_keepalive(clients: int, seconds: float, port: int, path: str) -> 
     return latencies
 
 
-def summary(latencies: list[float], seconds: float) -> dict[str, float]:
+def summary(latencies: list[float], seconds: float, cpu: float = 0.0) -> dict[str, float]:
     ordered = sorted(latencies)
     return {
         "requests": len(ordered),
         "per_s": round(len(ordered) / seconds, 1),
         "p50_ms": round(statistics.median(ordered) * 1000, 2),
         "p99_ms": round(ordered[int(len(ordered) * 0.99) - 1] * 1000, 2),
+        "cpu_ms_per_request": round(cpu * 1000 / max(len(ordered), 1), 3),
     }
 
 
@@ -157,15 +164,20 @@ def main() -> int:
                 path = f"/{item}"
                 through, plain = [], []
                 for _ in range(args.repeat):
+                    # CPU a request: the gateway process's for a page; this process's (the
+                    # direct client's) for a direct get — robust when the machine is busy.
+                    cpu = cpu_seconds(proc.pid)
                     lat = await load_keepalive(args.clients, args.seconds, wport, path)
-                    through.append(summary(lat, args.seconds))
+                    through.append(summary(lat, args.seconds, cpu_seconds(proc.pid) - cpu))
                     async with AsyncClient(max_per_host=args.clients) as client:
 
                         async def direct() -> None:
                             await client.get(item)
 
+                        cpu = cpu_seconds(os.getpid())
                         lat = await load(args.clients, args.seconds, direct)
-                    plain.append(summary(lat, args.seconds))
+                        spent = cpu_seconds(os.getpid()) - cpu
+                    plain.append(summary(lat, args.seconds, spent))
                 return through, plain
 
             through, plain = asyncio.run(run())
@@ -195,12 +207,11 @@ def main() -> int:
             f"{args.clients} clients, {args.seconds:g} s a phase, medians of {args.repeat} "
             "interleaved runs, one gopher text item"
         )
-        print(
-            f"  gateway  {g['per_s']:>9} req/s   p50 {g['p50_ms']:>8} ms   p99 {g['p99_ms']:>8} ms"
-        )
-        print(
-            f"  direct   {d['per_s']:>9} req/s   p50 {d['p50_ms']:>8} ms   p99 {d['p99_ms']:>8} ms"
-        )
+        for name, f in (("gateway", g), ("direct", d)):
+            print(
+                f"  {name:8} {f['per_s']:>9} req/s   p50 {f['p50_ms']:>8} ms   "
+                f"p99 {f['p99_ms']:>8} ms   {f['cpu_ms_per_request']:>6} ms CPU a request"
+            )
         print(
             f"  gateway / direct: {figures['ratio_gateway_over_direct']}x requests/s "
             f"(goal >= 0.8x), p99 {figures['ratio_p99']}x (goal < 2x)"

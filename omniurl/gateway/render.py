@@ -207,6 +207,8 @@ class Pages:
             loader=FileSystemLoader(Path(__file__).parent / "templates"),
             autoescape=select_autoescape(["html"], default=True),
             finalize=_shown,
+            # The templates are the package's own: never stat them again for every page.
+            auto_reload=False,
         )
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:

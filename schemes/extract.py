@@ -21,6 +21,7 @@ Each result is a :class:`Found` with the URL as the text means it, its span in t
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
@@ -106,7 +107,8 @@ _URLCHARS = r"[A-Za-z0-9$\-_.+!*'(),;/?:@=&%#~\[\]]"
 _TRAILING = ".,;:!?'"
 
 
-def _bare_pattern(names: Iterable[str]) -> re.Pattern[str]:
+@functools.cache
+def _bare_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
     # Not preceded by a scheme character, so "xhttp:" or "URL:http:" match only the right
     # part; at least one URL character after the colon.
@@ -114,9 +116,6 @@ def _bare_pattern(names: Iterable[str]) -> re.Pattern[str]:
         rf"(?<![A-Za-z0-9+\-.])(?:{alternatives}):{_URLCHARS}+",
         re.IGNORECASE,
     )
-
-
-_BARE_DEFAULT = _bare_pattern(KNOWN_SCHEMES)
 
 
 def _unwrap(body: str) -> tuple[str, tuple[int, ...]]:
@@ -155,7 +154,8 @@ def extract(text: str, *, schemes: Iterable[str] = ()) -> list[Found]:
     """
     extra = tuple(s.lower() for s in schemes)
     known = frozenset(KNOWN_SCHEMES + extra)
-    bare = _bare_pattern(known) if extra else _BARE_DEFAULT
+    # (compiled on first use: ~0.7 ms of every start that never extracts)
+    bare = _bare_pattern(tuple(sorted(known)) if extra else KNOWN_SCHEMES)
     found: list[Found] = []
     taken: list[tuple[int, int]] = []
     for m in _WRAPPED.finditer(text):

@@ -63,13 +63,22 @@ runpy.run_module("omniurl", run_name="__main__", alter_sys=True)
 """
 
 
-def run_probe(*args: str, code: str = PROBE) -> tuple[int, bytes, list[str]]:
-    """(exit status, stdout, modules imported) of ``omniurl ARGS`` in a fresh interpreter."""
+def run_probe(*args: str, code: str = PROBE, bare: bool = False) -> tuple[int, bytes, list[str]]:
+    """(exit status, stdout, modules imported) of ``omniurl ARGS`` in a fresh interpreter;
+    ``bare``: without ``site`` (``-S``, the site-packages directories on PYTHONPATH), so that
+    no ``.pth`` hook of the installation has imported a module before the command runs."""
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     env["PYTHONPATH"] = str(ROOT)
     env["HOME"] = str(ROOT)  # no ~/.netrc of the person running the tests
+    flags = []
+    if bare:
+        import site
+
+        paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
+        env["PYTHONPATH"] = os.pathsep.join(p for p in paths if os.path.isdir(p))
+        flags = ["-S"]
     done = subprocess.run(
-        [sys.executable, "-c", code, *args],
+        [sys.executable, *flags, "-c", code, *args],
         capture_output=True,
         cwd=ROOT,
         env=env,
@@ -116,6 +125,26 @@ def test_plan_imports_no_event_loop_no_tls_and_no_executor(url: str) -> None:
     assert "steps" in json.loads(out)
     assert not {"asyncio", "ssl", "httpx", "aioftp", "telnetlib3"} & top(modules)
     assert not [m for m in modules if m.endswith(".executor") or ".sessions." in m]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [(("parse", "http://a/"), "host"), (("plan", "ftp://h/x"), "steps"),
+     (("plan", "gopher://h/1/"), "steps")],
+)  # fmt: skip
+def test_parse_and_plan_import_no_tls_no_bundle_and_no_terminal_query(
+    args: tuple[str, ...], expected: str
+) -> None:
+    """Checked without ``site``: a hook that imports ssl or certifi into every start (as some
+    sandboxes' CA hooks do) would hide them from the other tests.  ``shutil`` (with bz2 and
+    lzma) is what argparse imports to ask the terminal's width, needed only for help;
+    mimetypes reads the system's tables, needed only to guess from a file name's suffix."""
+    status, out, modules = run_probe(*args, bare=True)
+    assert status == 0, out
+    assert expected in json.loads(out)
+    assert "omniurl.schemes" in modules  # the positive control: it did import omniurl
+    assert not {"ssl", "certifi", "asyncio", "shutil", "mimetypes"} & top(modules)
+    assert not top(modules) & set(HEAVY)
 
 
 def test_help_is_complete_and_imports_no_server_and_no_resolver() -> None:

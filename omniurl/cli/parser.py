@@ -100,6 +100,32 @@ class _Parser(argparse.ArgumentParser):
         )
         sys.exit(2)
 
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        # argparse makes a help formatter for every argument (to check a metavar tuple
+        # against nargs) and for add_subparsers (the subcommands' "prog"), and a formatter's
+        # width is shutil.get_terminal_size(): importing shutil (bz2, lzma with it) cost
+        # ~1.5 ms of a start that prints no help.  Neither result depends on the width (the
+        # prog is one short line), so they get a fixed one; help and usage get the terminal's.
+        self._checking = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._checking = False
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        self._checking = True
+        try:
+            return super().add_subparsers(**kwargs)
+        finally:
+            self._checking = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if getattr(self, "_checking", False):
+            make: Any = self.formatter_class  # (every HelpFormatter takes a width)
+            formatter: argparse.HelpFormatter = make(prog=self.prog, width=80)
+            return formatter
+        return super()._get_formatter()
+
     def format_usage(self) -> str:
         self._run_stages(every=True)
         return super().format_usage()

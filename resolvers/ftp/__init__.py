@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 from omniurl.schemes.base import URL
@@ -43,13 +42,16 @@ class FTPResolver(Resolver):
         return plan_ftp(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
-        # GET ftp://… asked of an HTTP proxy: planned by the http planner, so only possible
-        # once it was imported (a plain ftp get never imports the http resolver: ~20 ms).
-        http_planner = sys.modules.get("omniurl.resolvers.http.planner")
-        if http_planner is not None and isinstance(plan.details, http_planner.HTTPDetails):
-            from ..http.executor import execute_http
+        if options.proxy is not None:
+            # GET ftp://… asked of an HTTP proxy (-x http://, resolvers.proxy.http_proxy_for)
+            # is an HTTP plan (resolvers.http.planner.plan_forwarded): only -x makes one, so
+            # a plain ftp get never imports the http resolver.
+            from ..http.planner import HTTPDetails
 
-            return await execute_http(plan, options)
+            if isinstance(plan.details, HTTPDetails):
+                from ..http.executor import execute_http
+
+                return await execute_http(plan, options)
         from .executor import execute_ftp
 
         return await execute_ftp(plan, options)

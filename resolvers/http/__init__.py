@@ -1,4 +1,4 @@
-"""The ``http:`` and ``https:`` resolver (RFC 1738 §3.3), on httpx, registered here."""
+"""The ``http:`` and ``https:`` resolver (RFC 1738 §3.3), sent as planned; registered here."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ..spec import Presentation, SchemeSpec
 if TYPE_CHECKING:
     from .planner import plan_http
 
-# The planner and the executor (httpx) are imported on first use (see resolvers/lazy.py):
+# The planner and the executor are imported on first use (see resolvers/lazy.py):
 # every ``omniurl get``/``plan`` imports this package for its command-line options.
 __getattr__ = lazy.exports(__name__, {"plan_http": ".planner"})
 

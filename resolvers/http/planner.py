@@ -302,6 +302,14 @@ def plan_http(url: URL, options: Options) -> Plan:
     )
 
 
+def request_head(plan: Plan, *extra: bytes) -> bytes:
+    """The bytes sent for ``plan``: its request line and header steps, each exactly as the
+    step holds it, CRLF after each, then the empty line (RFC 9112 §2.1); ``extra`` field
+    lines (a Digest answer, when a 401 made it due) after the planned ones."""
+    lines = [s.data for s in plan.steps if s.role in (HTTPRole.REQUEST, HTTPRole.HEADER)]
+    return b"\r\n".join([*lines, *extra, b"", b""])
+
+
 def _forwarding_proxy(url: HTTPURL, options: Options) -> ProxySpec | None:
     """The ``-x http://`` proxy an ``http:`` URL is asked of, or None.  Its request — the
     absolute form, ``Proxy-Authorization`` — is planned here and sent by omniurl's own
@@ -324,6 +332,7 @@ __all__ = [
     "host_header",
     "plan_forwarded",
     "plan_http",
+    "request_head",
     "request_target",
     "shown_field",
 ]

@@ -1,11 +1,11 @@
 """HTTP connections shared by the resolves of one client (``omniurl.AsyncClient``).
 
-Without a pool every resolve builds its own transport and closes it with the resource:
+Without a pool every resolve opens its own connection and closes it with the resource:
 correct, but each URL pays a new TCP (and TLS) connection.  A client that resolves many URLs
-shares a :class:`~resolvers.options.Shared` (``Options.shared``); the executor takes the
-transport from its :class:`HTTPPool`, keyed by scheme and proxy, and leaves it open — keep-alive
-connections are reused across URLs, each new one still opened through the policy's network
-backend (:mod:`resolvers.http.transport`), so a new host is checked as always.  Closing the
+shares a :class:`~resolvers.options.Shared` (``Options.shared``); the executor takes its
+connections from its :class:`HTTPPool`, keyed by scheme, proxy and the options they were
+checked with — keep-alive connections are reused across URLs, each new one still opened
+through the policy (:func:`resolvers.net.connect`), so a new host is checked as always.  Closing the
 pool (the client's ``aclose``) closes every connection.
 """
 
@@ -13,31 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable
 
-import httpx
-
 from ..errors import ClientClosed
 from ..options import ClientLimits, Options
 from ..slots import Slots
-from .transport import PolicyTransport, env_proxy
+from .connection import Connections
 
-
-def make_transport(
-    options: Options, scheme: str, host: str, limits: httpx.Limits | None = None
-) -> PolicyTransport:
-    """An httpx transport whose every connection passes the policy.  The executor sends
-    through the transport itself, not an ``httpx.AsyncClient``: no default headers, no
-    redirect handling (the core re-plans and re-checks each redirect; httpx would parse the
-    ``Location`` even when not following), no cookies — only what the plan shows."""
-    return PolicyTransport(options, scheme=scheme, host=host, limits=limits)
-
-
-#: What a pooled transport is keyed by: everything its connections were opened and checked
-#: with — the scheme and proxy, then the options the network backend and TLS read.
+#: What a pooled set of connections is keyed by: everything its connections were opened and
+#: checked with — the scheme and proxy, then the options the stream seam and TLS read.
 TransportKey = tuple[Hashable, ...]
 
 
 def transport_key(options: Options, scheme: str, proxy: str | None) -> TransportKey | None:
-    """The key of the transport ``options`` may share, or ``None`` when they cannot be
+    """The key of the connections ``options`` may share, or ``None`` when they cannot be
     compared (an unhashable custom policy or transcript): such a resolve is not pooled.
 
     A kept-alive connection was checked when it was opened — the address against the
@@ -64,30 +51,19 @@ def transport_key(options: Options, scheme: str, proxy: str | None) -> Transport
     return key
 
 
-def timeouts(options: Options) -> dict[str, float]:
-    """The per-request timeouts httpcore reads from ``request.extensions["timeout"]``."""
-    return {
-        "connect": options.connect_timeout,
-        "read": options.read_timeout,
-        "write": options.read_timeout,
-        "pool": options.connect_timeout,
-    }
-
-
 class HTTPPool:
-    """Transports (pools of keep-alive connections) shared by the concurrent resolves of one
-    client, one per :func:`transport_key`.
+    """Kept-alive connections (:class:`~resolvers.http.connection.Connections`) shared by the
+    concurrent resolves of one client, one set per :func:`transport_key`.
 
-    Bounded: each transport holds at most ``max_connections`` connections, keeps at most
+    Bounded: each set holds at most ``max_connections`` connections, keeps at most
     ``max_keepalive_connections`` idle ones for ``keepalive_expiry`` seconds, and at most
-    ``max_transports`` option sets are pooled — a resolve beyond them gets a transport of
+    ``max_transports`` option sets are pooled — a resolve beyond them opens connections of
     its own, closed after it, as without a pool.
 
-    A resolve takes one of a transport's ``max_connections`` slots (:mod:`resolvers.slots`)
-    before its request reaches httpcore and gives it back when its response is closed: the
-    others queue, first come first served, outside their deadlines and bounded only by
-    ``pool_timeout`` (None: unbounded) — httpcore's own queue is quadratic in its length
-    and counted the wait against the connect timeout (1,000 concurrent gets: 676 failed).
+    A resolve takes one of a set's ``max_connections`` slots (:mod:`resolvers.slots`) before
+    it takes a connection and gives it back when its response is closed: the others queue,
+    first come first served, outside their deadlines and bounded only by ``pool_timeout``
+    (None: unbounded).
     """
 
     def __init__(
@@ -99,13 +75,11 @@ class HTTPPool:
         max_transports: int = 8,
         pool_timeout: float | None = None,
     ) -> None:
-        self.limits = httpx.Limits(
-            max_connections=max_connections,
-            max_keepalive_connections=max_keepalive_connections,
-            keepalive_expiry=keepalive_expiry,
-        )
+        self.max_connections = max_connections
+        self.max_keepalive_connections = max_keepalive_connections
+        self.keepalive_expiry = keepalive_expiry
         self.max_transports = max_transports
-        self._transports: dict[TransportKey, PolicyTransport] = {}
+        self._transports: dict[TransportKey, Connections] = {}
         self._slots = Slots(
             max_connections, pool_timeout=pool_timeout, what="HTTP connection of the client"
         )
@@ -114,38 +88,40 @@ class HTTPPool:
     def _key(self, options: Options, scheme: str, host: str) -> TransportKey | None:
         if self._closed:
             raise ClientClosed("the client is closed", component="client")
-        proxy = env_proxy(scheme, host) if options.trust_env else None
-        if options.proxy is not None:  # -x: one transport per proxy (and noproxy list)
+        proxy = None
+        if options.proxy is not None:  # -x: one set per proxy (and noproxy list)
             proxy = f"{options.proxy} {options.noproxy} {host}"
         return transport_key(options, scheme, proxy)
 
-    def transport(self, options: Options, scheme: str, host: str) -> PolicyTransport | None:
-        """The shared transport for these options, or ``None``: then the caller makes a
-        transport of its own (:func:`make_transport`) and closes it after the resolve."""
+    def transport(self, options: Options, scheme: str, host: str) -> Connections | None:
+        """The shared connections for these options, or ``None``: then the caller opens
+        connections of its own (:class:`Connections`) and closes them after the resolve."""
         key = self._key(options, scheme, host)
-        return None if key is None else self._transport(key, options, scheme, host)
+        return None if key is None else self._transport(key, options)
 
-    def _transport(
-        self, key: TransportKey, options: Options, scheme: str, host: str
-    ) -> PolicyTransport | None:
+    def _transport(self, key: TransportKey, options: Options) -> Connections | None:
         transport = self._transports.get(key)
         if transport is None:
             if len(self._transports) >= self.max_transports:
                 return None
-            transport = make_transport(options, scheme, host, self.limits)
+            transport = Connections(
+                options,
+                max_keepalive=self.max_keepalive_connections,
+                keepalive_expiry=self.keepalive_expiry,
+            )
             self._transports[key] = transport
         return transport
 
     async def lease(
         self, options: Options, scheme: str, host: str
-    ) -> tuple[PolicyTransport, Callable[[], Awaitable[None]]] | None:
-        """The shared transport for these options once one of its connection slots is
-        free, and the function that gives the slot back (call it once the response is
-        closed; more calls do nothing) — or ``None``, as :meth:`transport`."""
+    ) -> tuple[Connections, Callable[[], Awaitable[None]]] | None:
+        """The shared connections for these options once one of their slots is free, and
+        the function that gives the slot back (call it once the response is closed; more
+        calls do nothing) — or ``None``, as :meth:`transport`."""
         key = self._key(options, scheme, host)
         if key is None:
             return None
-        transport = self._transport(key, options, scheme, host)
+        transport = self._transport(key, options)
         if transport is None:
             return None
         await self._slots.acquire(key)
@@ -176,4 +152,4 @@ def make_pool(limits: ClientLimits) -> HTTPPool:
     )
 
 
-__all__ = ["HTTPPool", "make_pool", "make_transport", "timeouts", "transport_key"]
+__all__ = ["HTTPPool", "make_pool", "transport_key"]

@@ -1,4 +1,7 @@
-"""httpx's connections go through the policy too: a network backend on resolvers.net.
+"""The httpx path, for the proxies omniurl's own connections do not speak: a proxy from the
+environment (``--proxy-env``: the plan cannot know it) and an ``https://`` proxy (TLS to the
+proxy).  Every other request goes out on :mod:`resolvers.http.connection`, byte for byte as
+planned; here httpcore serialises the request (the plan's fields, in its order) itself.
 
 httpx resolves and connects by itself; left alone it would skip the strict policy's address
 check (and ``--resolve``), and a name that resolves to a public address when checked and to
@@ -12,19 +15,30 @@ certificate against it), not the address.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import ssl
 import typing
 import urllib.parse
 import urllib.request
+from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
 
 import httpcore
 import httpx
 
-from ..errors import ConfigurationError, ConnectError, ResolveTimeout
+from ..errors import (
+    ConfigurationError,
+    ConnectError,
+    ConnectionClosed,
+    ProtocolError,
+    ResolveError,
+    ResolveTimeout,
+    TransportError,
+)
 from ..net import open_socket, recv_ready, resolve_addresses
 from ..options import Options
+from .reply import Head
 
 #: Set when the peer of the connection being read closed it (a read gave ``b""``).  The
 #: executor resets it before each request and before the body, and tells a premature close
@@ -382,11 +396,138 @@ class PolicyTransport(httpx.AsyncHTTPTransport):
         self._pool = pool
 
 
+def needed(options: Options, scheme: str, host: str) -> bool:
+    """Whether this request takes the httpx path: a proxy from the environment applies
+    (``--proxy-env``), or ``-x https://`` (TLS to the proxy)."""
+    if options.proxy is not None:
+        from ..proxy import proxy_for
+
+        spec = proxy_for(host, options.proxy, options.noproxy)
+        return spec is not None and spec.scheme == "https"
+    return options.trust_env and env_proxy(scheme, host) is not None
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``kind`` is anywhere in ``exc``'s chain of causes."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kind):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+@contextlib.contextmanager
+def typed_errors(what: str) -> Iterator[None]:
+    """httpx's exceptions as omniurl's error tree (never a raw library traceback), by type:
+    the exception class, its chain of causes, and whether the peer closed the connection
+    (:data:`PEER_CLOSED`) — never by an error message's words."""
+    try:
+        yield
+    except ResolveError:
+        raise
+    except httpx.TimeoutException as exc:
+        raise ResolveTimeout(f"timed out {what}: {exc or type(exc).__name__}") from None
+    except httpx.ConnectError as exc:
+        if _caused_by(exc, ssl.SSLCertVerificationError):
+            raise ConnectError(
+                f"TLS certificate verification failed {what}: {exc} (--insecure skips it)",
+                component="host",
+            ) from None
+        raise ConnectError(f"cannot connect {what}: {exc}", component="host") from None
+    except httpx.RemoteProtocolError as exc:
+        if PEER_CLOSED.get():
+            raise ConnectionClosed(f"the server closed the connection {what}: {exc}") from None
+        raise ProtocolError(f"the server broke HTTP {what}: {exc}") from None
+    except httpx.ReadError as exc:
+        raise ConnectionClosed(f"the connection broke {what}: {exc}") from None
+    except httpx.TransportError as exc:
+        raise TransportError(f"network failure {what}: {exc or type(exc).__name__}") from None
+
+
+class HttpxConnection:
+    """The httpx path with :class:`~resolvers.http.connection.Connection`'s face: a planned
+    head in (taken apart into httpx's request: its target kept as planned), a
+    :class:`~resolvers.http.reply.Head` out, then the body."""
+
+    def __init__(self, options: Options, scheme: str, host: str, port: int | None) -> None:
+        self.transport = PolicyTransport(options, scheme=scheme, host=host)
+        self.options = options
+        self.origin = (scheme, host, port)
+        self.reusable = False
+        self._response: httpx.Response | None = None
+
+    async def exchange(self, head: bytes, method: str) -> tuple[Head, object]:
+        scheme, host, port = self.origin
+        line, *fields = head.decode("utf-8", "surrogateescape").rstrip("\r\n").split("\r\n")
+        target = line.split(" ")[1]
+        headers = [(n, v) for n, _, v in (f.partition(": ") for f in fields)]
+        extensions: dict[str, object] = {
+            "timeout": {
+                "connect": self.options.connect_timeout,
+                "read": self.options.read_timeout,
+                "write": self.options.read_timeout,
+                "pool": self.options.connect_timeout,
+            }
+        }
+        if self.transport.proxy is None:  # (through a proxy httpcore builds the target)
+            extensions["target"] = target.encode("utf-8", "surrogateescape")
+        path = target if target.startswith("/") else "/"
+        request = httpx.Request(
+            method,
+            httpx.URL(
+                scheme=scheme,
+                host=host,
+                port=port,
+                raw_path=path.encode("utf-8", "surrogateescape"),
+            ),
+            headers=headers,
+            extensions=extensions,
+        )
+        await self._close_response()
+        PEER_CLOSED.set(False)
+        with typed_errors(f"fetching {scheme}://{host}"):
+            response = await self.transport.handle_async_request(request)
+        self._response = response
+        reason = response.extensions.get("reason_phrase", b"")
+        head_ = Head(
+            response.http_version,
+            response.status_code,
+            reason.decode("ascii", "ignore") if isinstance(reason, bytes) else str(reason),
+            tuple(response.headers.multi_items()),
+        )
+        return head_, None
+
+    async def body(self, reader: object) -> AsyncIterator[bytes]:
+        assert self._response is not None
+        PEER_CLOSED.set(False)
+        with typed_errors(f"reading {self.origin[0]}://{self.origin[1]}"):
+            async for chunk in self._response.aiter_raw():
+                yield chunk
+
+    async def drain(self, reader: object, limit: int = 1 << 20) -> None:
+        await self._close_response()
+
+    async def _close_response(self) -> None:
+        if self._response is not None:
+            await self._response.aclose()
+            self._response = None
+
+    async def aclose(self) -> None:
+        await self._close_response()
+        await self.transport.aclose()
+
+
 __all__ = [
     "PEER_CLOSED",
     "EOFWatch",
+    "HttpxConnection",
     "PolicyBackend",
     "PolicyTransport",
     "env_proxy",
+    "needed",
     "ssl_context",
+    "typed_errors",
 ]

@@ -1,0 +1,150 @@
+"""omniurl's own HTTP/1.1 connections: the planned head goes out byte for byte.
+
+A :class:`Connection` writes the bytes the plan's steps hold (request line, header fields,
+the empty line: RFC 9112 §2.1) and nothing else, then pumps the connection's bytes through
+the pure :class:`~resolvers.http.reply.ReplyReader`.  There is no second serialiser between
+the plan and the wire (httpcore's, before, re-encoded the request: "the plan is the wire"
+held by convention only).  Connections are opened on the one stream seam,
+:func:`resolvers.net.connect` — the policy's address check, ``--resolve``, SOCKS and
+``CONNECT`` tunnels, TLS — and kept alive in :class:`Connections` (one resolve's, or a
+client's shared :class:`~resolvers.http.pool.HTTPPool`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+from ..net import Stream, connect
+from ..options import Options
+from .reply import NEED_DATA, Data, End, Head, ReplyReader
+
+if TYPE_CHECKING:
+    import ssl
+
+#: Bytes asked of the socket per read of a head (and of a chunked or close-framed body).
+HEAD_READ = 64 * 1024
+#: Bytes asked of the socket per read of a body of known length: large reads are what make
+#: bulk transfers fast (256 KiB → 1 MiB: fewer passes through the loop and the writer).
+BULK_READ = 1 << 20
+
+Origin = tuple[str, str, int]
+
+
+class Connection:
+    """One HTTP/1.1 connection to ``origin`` (scheme, host, port) over a :class:`Stream`."""
+
+    def __init__(self, stream: Stream, origin: Origin) -> None:
+        self.stream = stream
+        self.origin = origin
+        #: The previous reply ended with the connection fit for another request.
+        self.reusable = False
+        self.idle_since = 0.0
+
+    async def exchange(self, head: bytes, method: str) -> tuple[Head, ReplyReader]:
+        """Send ``head`` exactly and read the reply's head (interim 1xx replies skipped)."""
+        self.reusable = False
+        await self.stream.write(head, "the request")
+        reader = ReplyReader(method)
+        while (event := reader.next_event()) is NEED_DATA:
+            reader.receive_data(await self.stream.read("the reply", HEAD_READ))
+        assert isinstance(event, Head)
+        return event, reader
+
+    async def body(self, reader: ReplyReader) -> AsyncIterator[bytes]:
+        """The body's bytes as they arrive; at its end, :attr:`reusable` says whether the
+        connection may carry another request."""
+        stream = self.stream
+        while True:
+            want = reader.raw_wanted()
+            if want:
+                # Content-Length: straight from the socket, the machine only counts.
+                data = await stream.read("the body", min(want, BULK_READ))
+                reader.raw_received(len(data))
+                if data:
+                    yield data
+                continue
+            event = reader.next_event()
+            if event is NEED_DATA:
+                reader.receive_data(await stream.read("the body", HEAD_READ))
+            elif isinstance(event, Data):
+                yield event.data
+            else:
+                assert isinstance(event, End)
+                self.reusable = event.keep_alive
+                return
+
+    async def drain(self, reader: ReplyReader, limit: int = 1 << 20) -> None:
+        """Read a body nobody wants (a 401's page before the Digest answer), at most
+        ``limit`` bytes: past it the connection is not worth keeping."""
+        seen = 0
+        async for data in self.body(reader):
+            seen += len(data)
+            if seen > limit:
+                self.reusable = False
+                return
+
+    def close(self) -> None:
+        self.reusable = False
+        self.stream.close()
+
+
+class Connections:
+    """Kept-alive connections of one set of options, by origin; bounded.
+
+    At most ``max_keepalive`` idle ones are kept, each for ``keepalive_expiry`` seconds (how
+    many are open at once is the client's :class:`~resolvers.http.pool.HTTPPool`'s to
+    bound).  A kept connection the server has closed meanwhile (or written to unasked) is
+    noticed — a non-blocking peek — and not reused.
+    """
+
+    def __init__(
+        self, options: Options, *, max_keepalive: int = 20, keepalive_expiry: float = 5.0
+    ) -> None:
+        self.options = options
+        self.max_keepalive = max_keepalive
+        self.keepalive_expiry = keepalive_expiry
+        self._idle: list[Connection] = []
+        self._tls: ssl.SSLContext | None = None
+        self._closed = False
+
+    def _context(self) -> ssl.SSLContext:
+        if self._tls is None:  # (built once: loading the CA store costs milliseconds)
+            from ..tls import ssl_context
+
+            self._tls = ssl_context(self.options)
+        return self._tls
+
+    async def connect(self, scheme: str, host: str, port: int, options: Options) -> Connection:
+        """A connection to the origin: a kept one if any is alive, else a new one."""
+        origin = (scheme, host, port)
+        now = time.monotonic()
+        for conn in reversed(self._idle):
+            if conn.origin == origin:
+                self._idle.remove(conn)
+                if now - conn.idle_since < self.keepalive_expiry and not conn.stream.idle_ended():
+                    conn.stream.options = options  # (this resolve's timeouts and bounds)
+                    return conn
+                conn.close()
+        tls = self._context() if scheme == "https" else None
+        return Connection(await connect(host, port, options, tls=tls), origin)
+
+    def release(self, conn: Connection) -> None:
+        """Hand ``conn`` back after its reply: kept if it may carry another request."""
+        if not conn.reusable or self._closed or self.max_keepalive <= 0:
+            conn.close()
+            return
+        conn.idle_since = time.monotonic()
+        self._idle.append(conn)
+        while len(self._idle) > self.max_keepalive:
+            self._idle.pop(0).close()
+
+    async def aclose(self) -> None:
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+
+__all__ = ["BULK_READ", "Connection", "Connections"]

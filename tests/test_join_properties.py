@@ -117,3 +117,42 @@ def test_no_other_exception_escapes(base: str, ref: str, rfc: str, strict: bool)
     except schemes.URLError:
         return
     assert isinstance(target, str)
+
+
+@st.composite
+def rootless_bases(draw: st.DrawFn) -> tuple[str, str]:
+    """A rootless base (``foo:b/c/d;p?q``) and the hierarchical base with the same path
+    under a root (``http://a/b/c/d;p?q``)."""
+    segs = draw(st.lists(plain, min_size=1, max_size=4))
+    q = draw(query)
+    tail = "/".join(segs) + ("" if q is None else "?" + q)
+    return "foo:" + tail, "http://a/" + tail
+
+
+@given(rootless_bases(), references())
+def test_a_rootless_base_resolves_as_its_rooted_twin_without_the_root(
+    bases: tuple[str, str], ref: str
+) -> None:
+    """RFC 3986 §5.2 is the same text operation for a base without hierarchy: a rootless
+    base resolves every path reference as the same path under a root would, the root then
+    taken away (``..`` never climbs above it: foo:a/b + ../../c is foo:c)."""
+    rootless, rooted = bases
+    assume(not ref.startswith("/"))  # "/g" is rooted in both; "//g" names an authority
+    target = join(rootless, ref)
+    twin = join(rooted, ref)
+    assert twin.startswith("http://a/")
+    assert target == "foo:" + _no_authority(twin[len("http://a/") :])
+    path = split_reference(target).path
+    assert not {".", ".."} & set(path.removeprefix("/.//").split("/"))  # ("/." is §3.3's)
+
+
+@given(rootless_bases(), references())
+def test_a_rooted_reference_against_a_rootless_base(bases: tuple[str, str], ref: str) -> None:
+    rootless, rooted = bases
+    assume(ref.startswith("/") and not ref.startswith("//"))
+    assert join(rootless, ref) == "foo:" + _no_authority(join(rooted, ref)[len("http://a") :])
+
+
+def _no_authority(path: str) -> str:
+    """§3.3: without an authority a path cannot begin with "//"; join writes "/." first."""
+    return "/." + path if path.startswith("//") else path

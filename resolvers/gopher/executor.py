@@ -1,18 +1,10 @@
-"""The I/O half of the Gopher resolver: send exactly the plan's request, read the reply by type.
+"""The I/O half of the Gopher resolver: send exactly the plan's request, pump the reply.
 
-RFC 1436 has no status line: how to read the reply depends on the item type in the URL.
-
-- Menus (types 1 and 7) become listings; each entry has its type, display string and its own
-  URL.  The menu ends at the lone "." line or when the server closes (both happen).
-- Text (type 0 and friends) streams, dot-unstuffed, up to the "." line or the close.
-- Binary types stream until the server closes.
-- A reply that is a type-3 error line is a :class:`~resolvers.errors.NotFound` naming the
-  selector, whatever type was asked for (servers answer a missing file with a menu line).
-- Gopher+ replies start with a status line (``+length`` or ``-code``; see ``gopherplus``).
-
-Every read is bounded in time (``wire.Connection``: addresses from ``resolvers.net``, each
-wait under the read timeout) and in size: menus and attribute blocks, the only replies
-buffered whole, by ``Options.max_buffered``; their lines by ``Options.max_line``.
+What a reply means — a menu, text, binary, Gopher+'s status line and error codes, a type-3
+error item — is :class:`resolvers.gopher.machine.GopherMachine`'s (pure, tested with bytes);
+here the bytes move between a :class:`resolvers.net.Stream` and the machine, and its events
+become a :class:`Resource`: a menu's entries as they arrive, content streamed, Gopher+
+attributes read whole (bounded by ``Options.max_buffered``), a moved item followed.
 """
 
 from __future__ import annotations
@@ -24,6 +16,7 @@ from omniurl import schemes
 from omniurl.schemes.errors import URLError
 from omniurl.schemes.gopher import GopherURL
 
+from .. import net
 from ..base import Follow
 from ..errors import (
     InputNeeded,
@@ -32,30 +25,32 @@ from ..errors import (
     ProtocolError,
     ReplyError,
 )
-from ..lines import split_lines
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
 from .gopherplus import (
     AskField,
-    Status,
     answer_lines,
     form_string,
     parse_ask,
     parse_attributes,
-    parse_status,
 )
-from .menu import error_item, item_url, parse_menu_line, to_entry
+from .machine import (
+    Data,
+    EndOfReply,
+    Event,
+    GopherMachine,
+    MenuLine,
+    PlusError,
+    StatusLine,
+    _Sentinel,
+)
+from .menu import item_url, parse_menu, parse_menu_line, to_entry
 from .planner import GopherDetails, Mode
-from .text import DotTextDecoder
-from .wire import Connection, TLSConnection
 
 #: ``await form(fields, url) -> answers`` (one per answered field, ``Note`` fields skipped):
 #: how a library caller fills in a Gopher+ +ASK form (``Options.form``).
 FormCallback = Callable[[Sequence[AskField], Any], Awaitable[Sequence[str]]]
-
-#: The most an error reply's text may hold (it is buffered to make the message).
-_MAX_ERROR_TEXT = 16 * 1024
 
 
 def request_bytes(plan: Plan) -> bytes:
@@ -70,122 +65,188 @@ def request_bytes(plan: Plan) -> bytes:
     return bytes(out)
 
 
+class Pump:
+    """The reply's events, reading the stream whenever the machine needs more."""
+
+    def __init__(self, stream: net.Stream, machine: GopherMachine, what: str) -> None:
+        self.stream = stream
+        self.machine = machine
+        self.what = what
+
+    async def next(self) -> Event:
+        machine = self.machine
+        while True:
+            event = machine.next_event()
+            if not isinstance(event, _Sentinel):
+                return event
+            machine.receive_data(await self.stream.read(self.what))
+
+    async def content(self) -> AsyncIterator[bytes]:
+        """The content's octets as they arrive, until the reply's end."""
+        while True:
+            event = await self.next()
+            if isinstance(event, Data):
+                yield event.data
+            elif isinstance(event, EndOfReply):
+                return
+
+    async def close(self) -> None:
+        self.stream.close()
+
+
 async def execute_gopher(plan: Plan, options: Options) -> Resource:
     details = plan.details_as(GopherDetails)
-    mode = details.mode
-    if mode is Mode.ASK_SEARCH:
+    if details.mode is Mode.ASK_SEARCH:
         await _ask_search(plan, options)
     assert plan.host is not None and plan.port is not None
-    opener = TLSConnection if plan.scheme == "gophers" else Connection
-    conn = await opener.open(plan.host, plan.port, options)
+    tls = None
+    if plan.scheme == "gophers":
+        from ..tls import ssl_context
 
-    async def close() -> None:
-        conn.close()
-
+        tls = ssl_context(options)
+    stream = await net.connect(plan.host, plan.port, options, tls=tls)
+    machine = GopherMachine(details, raw=options.raw, max_line=options.max_line)
+    pump = Pump(stream, machine, "the reply")
     try:
-        await _send(conn, plan, options)
-        if mode is Mode.MENU:
-            stream = await _menu_stream(
-                conn, options, status=None, close=close, tls_for=_tls_for(plan)
-            )
-            return Resource(
-                plan,
-                kind="listing",
-                entry_stream=stream,
-                media_type=details.media_type,
-                close=close,
-            )
-        if mode in (Mode.TEXT, Mode.BINARY):
-            first = await _sniff(conn, options)
-            if mode is Mode.TEXT and not options.raw:
-                body = _dot_text(conn, options, first)
-            else:
-                conn.unread(first)
-                body = conn.chunks("the item")
-            return Resource(plan, body=body, media_type=details.media_type, close=close)
-        status, status_line = await _read_status(conn, options, plan)
-        if mode is Mode.GPLUS:
-            return await _gplus_data(conn, options, plan, status, status_line, close)
-        block = await _collect(_block(conn, options, status.length, b""), options, "attributes")
-        await close()
-        items = parse_attributes(block)
-        if mode is Mode.ASK:
-            await _fill_form(plan, options, items)
-        request = details.request
-        attrs: Any = [i.blocks for i in items]
-        if request == "attributes":
-            attrs = items[0].blocks if items else {}
-        return Resource(
-            plan,
-            body=_one(block),
-            media_type="text/plain",
-            size=len(block),
-            replies=[status_line],
-            metadata={"attributes": attrs},
-        )
+        for step in plan.steps:
+            if step.kind in ("send", "message"):
+                options.note(">", step.shown)
+        await stream.write(request_bytes(plan), "the selector")
+        first = await pump.next()
+        if isinstance(first, StatusLine):
+            options.note("<", first.text)
+            return await _plus(pump, plan, options, first)
+        return _reply(pump, plan, first, replies=[])
     except BaseException:
-        await close()
+        await pump.close()
         raise
 
 
-async def _send(conn: Connection, plan: Plan, options: Options) -> None:
-    for step in plan.steps:
-        if step.kind in ("send", "message"):
-            options.note(">", step.shown)
-    await conn.send(request_bytes(plan))
-
-
-# -- plain Gopher --------------------------------------------------------------------------
-
-
-async def _sniff(conn: Connection, options: Options) -> bytes:
-    """The reply's first bytes; raise if they are a type-3 error line instead of the item."""
-    first = await conn.read_some()
-    if first.startswith(b"3"):
-        while b"\n" not in first and len(first) < options.max_line:
-            more = await conn.read_some()
-            if not more:
-                break
-            first += more
-        _raise_if_error(first.split(b"\n", 1)[0].rstrip(b"\r"))
-    return first
-
-
-def _raise_if_error(line: bytes) -> None:
-    item = error_item(line)
-    if item is not None:
-        raise NotFound(
-            f"the server says: {item.display.strip() or 'error'}",
-            component="selector",
-            code=3,
-            reply=item.display,
+def _reply(pump: Pump, plan: Plan, first: Event, *, replies: list[str]) -> Resource:
+    """A menu (its entries as they arrive) or the content (streamed)."""
+    details = plan.details_as(GopherDetails)
+    if pump.machine.menu:
+        return Resource(
+            plan,
+            kind="listing",
+            entry_stream=_entries(pump, first, _tls_for(plan)),
+            media_type=details.media_type if not replies else None,
+            replies=replies,
+            close=pump.close,
         )
+    view = details.view
+    media_type = view.split()[0] if view else details.media_type
+    status = pump.machine.status
+    return Resource(
+        plan,
+        body=_body(pump, first),
+        media_type=media_type,
+        size=status.length if status is not None and status.length >= 0 else None,
+        replies=replies,
+        close=pump.close,
+    )
 
 
-async def _raw_body(conn: Connection, options: Options, first: bytes) -> AsyncIterator[bytes]:
-    if first:
-        yield first
-        async for chunk in conn.chunks("the item"):
-            yield chunk
-
-
-async def _dot_text(conn: Connection, options: Options, first: bytes) -> AsyncIterator[bytes]:
-    """Dot-terminated text, unstuffed; a close before the "." line is accepted."""
-    decoder = DotTextDecoder(max_line=options.max_line)
-    out = decoder.feed(first)
-    if out:
-        yield out
-    if decoder.done:
-        return
-    async for chunk in conn.chunks("the text"):
-        out = decoder.feed(chunk)
-        if out:
-            yield out
-        if decoder.done:
+async def _body(pump: Pump, first: Event) -> AsyncIterator[bytes]:
+    try:
+        if isinstance(first, Data):
+            yield first.data
+        elif isinstance(first, EndOfReply):
             return
-    tail = decoder.close()
-    if tail:
-        yield tail
+        async for data in pump.content():
+            yield data
+    finally:
+        await pump.close()
+
+
+async def _entries(
+    pump: Pump, first: Event, tls_for: tuple[str | None, int | None] | None
+) -> AsyncIterator[Entry]:
+    """A menu's entries as they arrive (never the whole menu in memory: a hostile server
+    can send 10⁷ items); the first line was read by ``resolve`` itself, so that a type-3
+    error item is raised there."""
+    try:
+        event = first
+        while not isinstance(event, EndOfReply):
+            if isinstance(event, MenuLine):
+                yield to_entry(parse_menu_line(event.line), tls_for)
+            event = await pump.next()
+    finally:
+        await pump.close()
+
+
+def _tls_for(plan: Plan) -> tuple[str | None, int | None] | None:
+    """The server of a ``gophers:`` menu, whose own items are ``gophers:`` too."""
+    return (plan.host, plan.port) if plan.scheme == "gophers" else None
+
+
+# -- Gopher+ -------------------------------------------------------------------------------
+
+
+async def _plus(pump: Pump, plan: Plan, options: Options, status: StatusLine) -> Resource:
+    """A Gopher+ reply after its status line: an error, the data, or the attributes."""
+    pump.what = "the Gopher+ data"
+    if not status.status.ok:
+        event = await pump.next()
+        assert isinstance(event, PlusError)
+        await pump.close()
+        raise _plus_error(event, plan)
+    details = plan.details_as(GopherDetails)
+    if details.mode is Mode.GPLUS:
+        return _reply(pump, plan, await pump.next(), replies=[status.text])
+    block = await _collect(pump.content(), options, "attributes")
+    await pump.close()
+    items = parse_attributes(block)
+    if details.mode is Mode.ASK:
+        await _fill_form(plan, options, items)
+    attrs: Any = [i.blocks for i in items]
+    if details.request == "attributes":
+        attrs = items[0].blocks if items else {}
+    return Resource(
+        plan,
+        body=_one(block),
+        media_type="text/plain",
+        size=len(block),
+        replies=[status.text],
+        metadata={"attributes": attrs},
+    )
+
+
+def _plus_error(event: PlusError, plan: Plan) -> Exception:
+    """``-1`` not available, ``-2`` try again later, ``-3`` moved (a menu line follows).
+
+    A moved item is asked for again *the same way*: the Gopher+ request (``+``, ``!``,
+    ``$``…) of the URL given goes with the new selector — a plain Gopher request there would
+    take the server's next error text for the item's content."""
+    status, text = event.status, event.text
+    lines = [ln.rstrip(b"\r") for ln in text.split(b"\n") if ln.strip()]
+    if status.code == 3:
+        for line in lines:
+            target = item_url(parse_menu_line(line))
+            if target is not None and target.startswith("gopher:"):
+                try:
+                    moved = schemes.parse(target)
+                except URLError as exc:
+                    # The server's menu line is to blame, not the URL we were given.
+                    return ProtocolError(
+                        f"the server says the item moved to {target!r}, which is not a "
+                        f"valid URL: {exc}",
+                        component="location",
+                    )
+                plus = getattr(plan.url, "gopher_plus", None)
+                if plus is not None and isinstance(moved, GopherURL):
+                    moved = moved.replace(gopher_plus=plus, search=moved.search or "")
+                return Follow(moved, reason="Gopher+ item moved")
+    # Gopher+: the first line names the administrator, the rest is the message.
+    message = b" ".join(lines[1:] or lines).decode("utf-8", "replace") or event.status_line
+    what = {1: "not available", 2: "try again later", 3: "moved"}.get(status.code, "error")
+    cls = NotFound if status.code == 1 else ReplyError
+    return cls(
+        f"Gopher+ error {status.code} ({what}): {message}",
+        component="selector",
+        code=-status.code,
+        reply=text.decode("utf-8", "replace"),
+    )
 
 
 async def _collect(body: AsyncIterator[bytes], options: Options, what: str) -> bytes:
@@ -196,168 +257,6 @@ async def _collect(body: AsyncIterator[bytes], options: Options, what: str) -> b
         if len(out) > options.max_buffered:
             raise LimitExceeded(f"the {what} is larger than {options.max_buffered} bytes")
     return bytes(out)
-
-
-async def _menu_stream(
-    conn: Connection,
-    options: Options,
-    *,
-    status: Status | None,
-    close: Callable[[], Awaitable[None]],
-    tls_for: tuple[str | None, int | None] | None = None,
-) -> AsyncIterator[Entry]:
-    """A menu's entries as they arrive (never the whole menu in memory: a hostile server
-    can send 10⁷ items).  The first line is read here, so that a type-3 error item is
-    raised by ``resolve`` itself; the rest is read as the caller iterates."""
-    body = (
-        _dot_text(conn, options, b"")
-        if status is None
-        else _block(conn, options, status.length, b"")
-    )
-    lines = split_lines(body, options.max_line, what="menu line")
-    try:
-        first = await anext(lines, None)
-        if first is not None:
-            _raise_if_error(first)
-    except BaseException:
-        await lines.aclose()
-        await close()
-        raise
-
-    async def entries() -> AsyncIterator[Entry]:
-        try:
-            if first is not None:
-                yield to_entry(parse_menu_line(first), tls_for)
-            async for line in lines:
-                yield to_entry(parse_menu_line(line), tls_for)
-        finally:
-            await lines.aclose()
-            await close()
-
-    return entries()
-
-
-def _tls_for(plan: Plan) -> tuple[str | None, int | None] | None:
-    """The server of a ``gophers:`` menu, whose own items are ``gophers:`` too."""
-    return (plan.host, plan.port) if plan.scheme == "gophers" else None
-
-
-def parse_menu(data: bytes, options: Options) -> list[Entry]:
-    """A whole menu's bytes (framing removed) -> entries; a leading error line raises."""
-    entries: list[Entry] = []
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    for number, raw in enumerate(lines, 1):
-        line = raw[:-1] if raw.endswith(b"\r") else raw
-        if len(line) > options.max_line:
-            raise LimitExceeded(f"menu line {number} is longer than {options.max_line} bytes")
-        if not entries:
-            _raise_if_error(line)
-        entries.append(to_entry(parse_menu_line(line)))
-    return entries
-
-
-# -- Gopher+ -------------------------------------------------------------------------------
-
-
-async def _read_status(conn: Connection, options: Options, plan: Plan) -> tuple[Status, str]:
-    line = await conn.read_line("the Gopher+ status line")
-    text = line.decode("utf-8", "replace")
-    options.note("<", text)
-    status = parse_status(line)
-    if status is None:
-        # A plain Gopher server answers a Gopher+ request for a missing item with its
-        # usual type-3 error line: that is "not found", not a broken protocol.
-        _raise_if_error(line)
-        raise ProtocolError(
-            f"not a Gopher+ reply (a Gopher+ server starts with +length or -code): {text[:80]!r}",
-            component="gopher_plus",
-        )
-    if not status.ok:
-        await _gplus_error(conn, options, status, text, plan)
-    return status, text
-
-
-async def _gplus_error(
-    conn: Connection, options: Options, status: Status, status_line: str, plan: Plan
-) -> None:
-    """``-1`` not available, ``-2`` try again later, ``-3`` moved (a menu line follows).
-
-    A moved item is asked for again *the same way*: the Gopher+ request (``+``, ``!``,
-    ``$``…) of the URL given goes with the new selector — a plain Gopher request there would
-    take the server's next error text for the item's content."""
-    capped = options.with_(max_buffered=_MAX_ERROR_TEXT)
-    try:
-        text = await _collect(_dot_text(conn, capped, b""), capped, "error text")
-    except LimitExceeded:
-        text = b""
-    lines = [ln.rstrip(b"\r") for ln in text.split(b"\n") if ln.strip()]
-    if status.code == 3:
-        for line in lines:
-            item = parse_menu_line(line)
-            target = item_url(item)
-            if target is not None and target.startswith("gopher:"):
-                try:
-                    moved = schemes.parse(target)
-                except URLError as exc:
-                    # The server's menu line is to blame, not the URL we were given.
-                    raise ProtocolError(
-                        f"the server says the item moved to {target!r}, which is not a "
-                        f"valid URL: {exc}",
-                        component="location",
-                    ) from None
-                plus = getattr(plan.url, "gopher_plus", None)
-                if plus is not None and isinstance(moved, GopherURL):
-                    moved = moved.replace(gopher_plus=plus, search=moved.search or "")
-                raise Follow(moved, reason="Gopher+ item moved")
-    # Gopher+: the first line names the administrator, the rest is the message.
-    message = b" ".join(lines[1:] or lines).decode("utf-8", "replace") or status_line
-    what = {1: "not available", 2: "try again later", 3: "moved"}.get(status.code, "error")
-    cls = NotFound if status.code == 1 else ReplyError
-    raise cls(
-        f"Gopher+ error {status.code} ({what}): {message}",
-        component="selector",
-        code=-status.code,
-        reply=text.decode("utf-8", "replace"),
-    )
-
-
-def _block(conn: Connection, options: Options, length: int, first: bytes) -> AsyncIterator[bytes]:
-    """A Gopher+ data block's content: ``length`` bytes, or dot-terminated (-1), or to close."""
-    if length == -1:
-        return _dot_text(conn, options, first)
-    if length >= 0:
-        return conn.chunks("the Gopher+ data", size=length)
-    return _raw_body(conn, options, first) if first else conn.chunks("the Gopher+ data")
-
-
-async def _gplus_data(
-    conn: Connection,
-    options: Options,
-    plan: Plan,
-    status: Status,
-    status_line: str,
-    close: Callable[[], Awaitable[None]],
-) -> Resource:
-    details = plan.details_as(GopherDetails)
-    if details.reading == "menu":
-        stream = await _menu_stream(
-            conn, options, status=status, close=close, tls_for=_tls_for(plan)
-        )
-        return Resource(
-            plan, kind="listing", entry_stream=stream, replies=[status_line], close=close
-        )
-    view = details.view
-    media_type = view.split()[0] if view else details.media_type
-    return Resource(
-        plan,
-        body=_block(conn, options, status.length, b""),
-        media_type=media_type,
-        size=status.length if status.length >= 0 else None,
-        replies=[status_line],
-        close=close,
-    )
 
 
 async def _one(data: bytes) -> AsyncIterator[bytes]:

@@ -13,13 +13,18 @@ the URL gives back exactly the selector octets the menu held.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from omniurl.schemes.authority import check_host
 from omniurl.schemes.errors import URLError
 
+from ..errors import LimitExceeded, NotFound
 from ..resource import Entry
 from .itemtypes import item_type
+
+if TYPE_CHECKING:
+    from ..options import Options
 
 #: Characters left unencoded in a selector (RFC 1738 §2.2: "safe", "extra" and the reserved
 #: characters that mean nothing in a gopher-path — "no characters are reserved", §3.4.1).
@@ -162,6 +167,35 @@ def error_item(line: bytes) -> MenuItem | None:
     return None
 
 
+def raise_if_error(line: bytes) -> None:
+    """A type-3 error item (RFC 1436 §3.8) is the server saying "not found"."""
+    item = error_item(line)
+    if item is not None:
+        raise NotFound(
+            f"the server says: {item.display.strip() or 'error'}",
+            component="selector",
+            code=3,
+            reply=item.display,
+        )
+
+
+def parse_menu(data: bytes, options: Options) -> list[Entry]:
+    """A whole menu's bytes (framing removed) -> entries; a leading error line raises
+    :class:`NotFound` (RFC 1436 §3.8's type 3), a line longer than ``max_line`` is refused."""
+    entries: list[Entry] = []
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for number, raw in enumerate(lines, 1):
+        line = raw[:-1] if raw.endswith(b"\r") else raw
+        if len(line) > options.max_line:
+            raise LimitExceeded(f"menu line {number} is longer than {options.max_line} bytes")
+        if not entries:
+            raise_if_error(line)
+        entries.append(to_entry(parse_menu_line(line)))
+    return entries
+
+
 def format_menu_line(
     gtype: str,
     display: str,
@@ -189,6 +223,8 @@ __all__ = [
     "format_menu_line",
     "gopher_url",
     "item_url",
+    "parse_menu",
     "parse_menu_line",
+    "raise_if_error",
     "to_entry",
 ]

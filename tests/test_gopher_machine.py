@@ -1,0 +1,117 @@
+"""A Gopher reply as a pure machine (resolvers/gopher/machine.py): bytes in, events out, no
+socket — every way RFC 1436 and Gopher+ replies are read, and every way they go wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from omniurl import resolvers
+from omniurl.resolvers.errors import ConnectionClosed, LimitExceeded, NotFound, ProtocolError
+from omniurl.resolvers.gopher.machine import (
+    NEED_DATA,
+    Data,
+    EndOfReply,
+    GopherMachine,
+    MenuLine,
+    PlusError,
+    StatusLine,
+)
+from omniurl.resolvers.gopher.planner import GopherDetails
+
+
+def machine(url: str, **kwargs: object) -> GopherMachine:
+    details = resolvers.plan(url).details_as(GopherDetails)
+    return GopherMachine(details, **kwargs)  # type: ignore[arg-type]
+
+
+def events(m: GopherMachine, *chunks: bytes) -> list[object]:
+    """Feed the chunks (then the end of stream) and collect every event."""
+    out: list[object] = []
+    for chunk in [*chunks, b""]:
+        m.receive_data(chunk)
+        while (event := m.next_event()) is not NEED_DATA:
+            out.append(event)
+    return out
+
+
+MENU = b"0Hello\t/hello.txt\th\t70\r\n1Docs\t/docs\th\t70\r\n.\r\n"
+
+
+@pytest.mark.parametrize("split", [1, 7, len(MENU)])
+def test_a_menu_is_cut_into_lines_however_the_bytes_arrive(split: int) -> None:
+    chunks = [MENU[i : i + split] for i in range(0, len(MENU), split)]
+    assert events(machine("gopher://h/1/"), *chunks) == [
+        MenuLine(b"0Hello\t/hello.txt\th\t70"),
+        MenuLine(b"1Docs\t/docs\th\t70"),
+        EndOfReply(),
+    ]
+
+
+def test_a_menu_closed_without_its_dot_line_is_accepted() -> None:
+    got = events(machine("gopher://h/1/"), b"0A\t/a\th\t70\r\n0B\t/b\th\t70")
+    assert got == [MenuLine(b"0A\t/a\th\t70"), MenuLine(b"0B\t/b\th\t70"), EndOfReply()]
+
+
+def test_an_error_item_first_is_not_found_whatever_was_asked() -> None:
+    for url in ("gopher://h/1/", "gopher://h/0/x.txt", "gopher://h/9/x.bin"):
+        with pytest.raises(NotFound, match="the server says: No such file") as info:
+            events(machine(url), b"3No such file\t\terror.host\t1\r\n.\r\n")
+        assert info.value.component == "selector"
+
+
+def test_text_is_dot_unstuffed_and_raw_text_is_not() -> None:
+    text = b"line\r\n..dot\r\n.\r\n"
+    assert events(machine("gopher://h/0/t"), text) == [Data(b"line\r\n.dot\r\n"), EndOfReply()]
+    raw = events(machine("gopher://h/0/t", raw=True), text)
+    assert b"".join(e.data for e in raw if isinstance(e, Data)) == text
+
+
+def test_binary_chunks_pass_through_as_they_came() -> None:
+    m = machine("gopher://h/9/x.bin")
+    first, second = b"\x00" * 100, b"3 not an error line once the item began\n"
+    got = events(m, first, second)
+    assert got == [Data(first), Data(second), EndOfReply()]
+    assert got[1].data is second  # type: ignore[attr-defined]  (no copy)
+
+
+def test_gopher_plus_counted_data_stops_at_its_length() -> None:
+    m = machine("gopher://h/9/x.bin%09%09+")
+    got = events(m, b"+5\r\nhello", b" and more")
+    assert isinstance(got[0], StatusLine) and got[0].text == "+5"
+    assert got[1:] == [Data(b"hello"), EndOfReply()]
+    with pytest.raises(ConnectionClosed, match="3 bytes of the Gopher\\+ data still to come"):
+        events(machine("gopher://h/9/x.bin%09%09+"), b"+5\r\nhe")
+
+
+def test_gopher_plus_dot_terminated_and_until_close() -> None:
+    got = events(machine("gopher://h/0/t%09%09+"), b"+-1\r\na\r\n..b\r\n.\r\n")
+    assert got[1:] == [Data(b"a\r\n.b\r\n"), EndOfReply()]
+    got = events(machine("gopher://h/9/x%09%09+"), b"+-2\r\nabc", b"def")
+    assert got[1:] == [Data(b"abc"), Data(b"def"), EndOfReply()]
+    menu = events(machine("gopher://h/1/%09%09+"), b"+-1\r\n", MENU)
+    lines = [e for e in menu if isinstance(e, MenuLine)]
+    assert lines[:1] == [MenuLine(b"0Hello\t/hello.txt\th\t70")]
+
+
+def test_gopher_plus_errors_come_with_their_text() -> None:
+    got = events(machine("gopher://h/0/t%09%09+"), b"-1\r\nadmin <a@h>\r\nNo such item\r\n.\r\n")
+    assert got[0] == StatusLine(got[0].status, "-1")  # type: ignore[attr-defined]
+    error = got[1]
+    assert isinstance(error, PlusError) and error.status.code == 1
+    assert error.text == b"admin <a@h>\r\nNo such item\r\n"
+
+
+def test_not_gopher_plus_is_a_protocol_error_or_not_found() -> None:
+    with pytest.raises(ProtocolError, match="not a Gopher\\+ reply"):
+        events(machine("gopher://h/0/t%09%09+"), b"HTTP/1.0 200 OK\r\n")
+    with pytest.raises(NotFound):
+        events(machine("gopher://h/0/t%09%09+"), b"3 gone\t\terror.host\t1\r\n")
+    with pytest.raises(ConnectionClosed, match="while waiting for the Gopher\\+ status line"):
+        events(machine("gopher://h/0/t%09%09+"))
+
+
+def test_lines_are_bounded() -> None:
+    with pytest.raises(LimitExceeded, match="menu line 2 is longer than 20 bytes"):
+        events(machine("gopher://h/1/", max_line=20), b"0a\t/a\th\t70\r\n" + b"x" * 30)
+    with pytest.raises(LimitExceeded, match="status line: line longer than 20 bytes"):
+        events(machine("gopher://h/0/t%09%09+", max_line=20), b"+" + b"1" * 30)

@@ -28,6 +28,8 @@ from omniurl.resolvers.nntp.machine import (
     StartTLS,
     State,
 )
+from omniurl.resolvers.nntp.settings import NNTPOptions
+from omniurl.resolvers.nntp.settings import StartTLS as Mode
 from omniurl.resolvers.options import Options
 
 CAPS = b"101 caps\r\nVERSION 2\r\nREADER\r\nOVER\r\n.\r\n"
@@ -43,8 +45,10 @@ SERVER = {
 }
 
 
-def plan(url: str, **extra: object) -> resolvers.Plan:
-    return resolvers.plan(url, Options(extra={"nntp_server": "h", **extra}))
+def plan(url: str, **nntp: object) -> resolvers.Plan:
+    """The plan with the NNTP options given (the server of news: URLs is h)."""
+    settings = NNTPOptions(**{"server": "h", **nntp})  # type: ignore[arg-type]
+    return resolvers.plan(url, Options().with_scheme(settings))
 
 
 def reply_to(replies: dict[str, bytes], line: str) -> bytes:
@@ -110,7 +114,7 @@ def test_rfc977_server_gets_mode_reader_and_the_fallbacks() -> None:
         **{"MODE READER": b"200 ok\r\n", "OVER": b"500 what?\r\n", "XOVER": b"501 no\r\n"},
         LISTGROUP=b"211 list\r\n2\r\n3\r\n.\r\n",
     )
-    m = NNTPMachine(plan("nntp://h/g.x", nntp_max_articles=2))
+    m = NNTPMachine(plan("nntp://h/g.x", max_articles=2))
     sent, events = converse(m, old)
     assert sent == [
         "CAPABILITIES",
@@ -136,7 +140,7 @@ def test_list_active_falls_back_to_list() -> None:
     replies = dict(
         SERVER, **{"LIST ACTIVE": b"500 no\r\n", "LIST": b"215 all\r\ng.x 3 1 y\r\n.\r\n"}
     )
-    sent, _ = converse(NNTPMachine(plan("news:*", nntp_server="h")), replies)
+    sent, _ = converse(NNTPMachine(plan("news:*")), replies)
     assert sent[-3:] == ["LIST ACTIVE", "LIST", "QUIT"]
 
 
@@ -187,20 +191,20 @@ def test_480_without_credentials_or_twice_is_an_auth_error() -> None:
 def test_starttls_when_listed_then_capabilities_again() -> None:
     caps = b"101 caps\r\nVERSION 2\r\nSTARTTLS\r\nREADER\r\n.\r\n"
     replies = dict(SERVER, CAPABILITIES=caps, STARTTLS=b"382 go\r\n")
-    m = NNTPMachine(plan("nntp://h/g.x", nntp_starttls="auto"))
+    m = NNTPMachine(plan("nntp://h/g.x", starttls=Mode.AUTO))
     sent, events = converse(m, replies)
     assert sent[:4] == ["CAPABILITIES", "STARTTLS", "CAPABILITIES", "GROUP g.x"]
     assert isinstance(events[0], StartTLS) and m.seen.upgraded
     # (the capabilities after TLS list STARTTLS again; it is never sent twice)
     with pytest.raises(AuthError, match="does not offer STARTTLS"):
-        converse(NNTPMachine(plan("nntp://h/g.x", nntp_starttls="require")), SERVER)
+        converse(NNTPMachine(plan("nntp://h/g.x", starttls=Mode.REQUIRE)), SERVER)
     with pytest.raises(ReplyError, match="refused STARTTLS"):
         converse(
-            NNTPMachine(plan("nntp://h/g.x", nntp_starttls="require")),
+            NNTPMachine(plan("nntp://h/g.x", starttls=Mode.REQUIRE)),
             dict(replies, STARTTLS=b"580 no\r\n"),
         )
     sent, _ = converse(
-        NNTPMachine(plan("nntp://h/g.x", nntp_starttls="auto")),
+        NNTPMachine(plan("nntp://h/g.x", starttls=Mode.AUTO)),
         dict(replies, STARTTLS=b"580 no\r\n"),
     )
     assert sent[:3] == ["CAPABILITIES", "STARTTLS", "GROUP g.x"]  # auto: stays plain
@@ -219,7 +223,7 @@ def test_starttls_when_listed_then_capabilities_again() -> None:
 def test_refusals_are_typed_and_the_session_ends_with_quit(
     url: str, replies: dict[str, bytes], error: type[Exception], component: str
 ) -> None:
-    m = NNTPMachine(plan(url, nntp_server="h"))
+    m = NNTPMachine(plan(url))
     with pytest.raises(error) as info:
         converse(m, dict(SERVER, **replies))
     assert getattr(info.value, "component", None) == component

@@ -261,6 +261,22 @@ def test_targets_of_known_schemes_are_read_by_their_class(
     assert info.value.offset is not None
 
 
+def test_cli_join_notes_a_target_its_scheme_does_not_read(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # §5.2's target is printed as the RFC gives it (exit 0); standard error says what the
+    # scheme's class answers, with the component and offset.
+    assert main(["join", "mailto:local@domain?query1", "?query2", "x@y?subject=z"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "mailto:local@domain?query2\nmailto:x@y?subject=z\n"
+    assert captured.err.splitlines() == [
+        "omniurl: note: mailto:local@domain?query2 is not a mailto: URL: a header field is "
+        "written name=value (RFC 6068 §2) (headers, offset 20)"
+    ]
+    assert main(["join", "foo:a/b", "c/d"]) == 0  # no class: nothing to say
+    assert capsys.readouterr() == ("foo:a/c/d\n", "")
+
+
 def test_remove_dot_segments_stays_the_rfc_algorithm_for_a_single_path() -> None:
     # The public function is §5.2.4 as written (a/.. -> "/"); join keeps rootless merges
     # rootless (foo:a/b + ../c is foo:c, not foo:/c).

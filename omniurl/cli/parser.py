@@ -268,7 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
         "whose multiple-slash rule keeps the context up to the first run of as many\n"
         "slashes as REF starts with.  A fragment (#...) is kept in the output; it is never\n"
         "sent to a server.  RFC 3986 resolves against any base, one without a path\n"
-        "hierarchy too (foo:a/b + c/d = foo:a/c/d; RFC 1630 refuses those).  An invalid\n"
+        "hierarchy too (foo:a/b + c/d = foo:a/c/d; RFC 1630 refuses those); a target\n"
+        "its scheme does not define (mailto:a@b?x) is printed, and standard error notes\n"
+        "what the scheme's parser answers, as omniurl parse would.  An invalid\n"
         'BASE or REF (RFC 3986 §4.1) prints {"error": {...}} naming it and the offset;\n'
         "exit status 2.",
         epilog="Examples:\n"

@@ -65,11 +65,29 @@ def cmd_join(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for ref in args.refs:
         try:
-            print(schemes.join(args.base, ref, rfc=rfc, strict=not args.backward_compatible))
+            target = schemes.join(args.base, ref, rfc=rfc, strict=not args.backward_compatible)
         except URLError as exc:
             print_json(error_json(exc))
             status = EXIT_REFUSED
+            continue
+        print(target)
+        _note_if_not_of_its_scheme(target)
     return status
+
+
+def _note_if_not_of_its_scheme(target: str) -> None:
+    """RFC 3986 §5.2 is syntax only: against a base without hierarchy the target can be a
+    text its (known) scheme does not define (``mailto:a@b?query2``: no ``name=value``).
+    The target is printed as §5.2 gives it; a note on standard error says what the scheme's
+    class answers, the typed error that ``omniurl parse`` would print."""
+    name = target.partition(":")[0]
+    if not name or schemes.scheme_class(name) is None:
+        return
+    try:
+        schemes.parse(target)
+    except URLError as exc:
+        sys.stdout.flush()  # (the note follows its line)
+        sys.stderr.write(f"omniurl: note: {target} is not a {name.lower()}: URL: {exc}\n")
 
 
 def _read_inputs(paths: Sequence[str]) -> list[tuple[str, str]]:

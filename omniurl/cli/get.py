@@ -32,6 +32,10 @@ examples:
       saved as report.pdf (atomically), the conversation shown on stderr
   omniurl plan 'ftp://host.example/pub/file;type=i'
       every command line first, without sending anything
+  omniurl get -sf -o /dev/null -w '%{http_code} %{time_total}\\n' https://example.org/
+      curl's habits: -f fails on an HTTP error status (exit 22), -w reports each transfer
+  omniurl get -o a.txt URL1 -o b.txt URL2 URL3
+      -o/-O pair with the URLs in order (URL3 to standard output), options go anywhere
   omniurl get -Z --parallel-max 50 -i urls.txt --output-dir d --manifest m.jsonl
       a batch: 50 transfers at once (at most 6 per server), each saved in d under a
       name of its own, one JSON line per URL in m.jsonl as each finishes

@@ -201,7 +201,7 @@ def _remove_dots(path: str) -> str:
     return remove_dot_segments("/" + path)[1:]
 
 
-def _join_3986(base_text: str, ref_text: str, strict: bool) -> str:
+def _join_3986(base_text: str, ref_text: str, strict: bool, check: bool = True) -> str:
     base = split_reference(base_text, component="base")
     ref = split_reference(ref_text)
     if base.scheme is None:
@@ -212,8 +212,9 @@ def _join_3986(base_text: str, ref_text: str, strict: bool) -> str:
         )
     # §4.1: both are URI references, checked before they are combined (an invalid one is
     # an error, not text to pass on).
-    check_reference(base_text, "base")
-    check_reference(ref_text, "reference")
+    if check:
+        check_reference(base_text, "base")
+        check_reference(ref_text, "reference")
     scheme: str | None
     # §5.2.2 "A non-strict parser may ignore a scheme in the reference if it is identical
     # to the base URI's scheme."
@@ -342,13 +343,18 @@ def _join_1630(base_text: str, ref_text: str) -> str:
 # -- the public function ----------------------------------------------------------------------
 
 
-def join(base: str | URL, ref: str | URL, *, rfc: Rule = "3986", strict: bool = True) -> str:
+def join(
+    base: str | URL, ref: str | URL, *, rfc: Rule = "3986", strict: bool = True, check: bool = True
+) -> str:
     """Resolve ``ref`` against ``base`` and return the target URL's text.
 
     ``rfc="3986"`` (default) applies RFC 3986 §5.2; ``rfc="1630"`` applies RFC 1630 §4.1.3
     with its multiple-slash rule.  ``strict=False`` (RFC 3986 only) is §5.2.2's backward
     compatible reading, where ``http:g`` against an ``http:`` base is relative.  The
     fragment stays in the result text (it is split off at parse time and never sent).
+
+    ``check=False`` skips the §4.1 check of both texts (whitespace and controls are still
+    refused): for a caller reading URLs leniently, whose parser then judges the target.
 
     Raises :class:`schemes.URLError` (``component`` ``"base"`` or ``"reference"``, and the
     offset) when the base is not absolute or either is not a URI reference (RFC 3986 §4.1:
@@ -359,7 +365,7 @@ def join(base: str | URL, ref: str | URL, *, rfc: Rule = "3986", strict: bool = 
     base_text = str(base) if isinstance(base, URL) else base
     ref = str(ref) if isinstance(ref, URL) else ref
     if rfc == "3986":
-        return _join_3986(base_text, ref, strict)
+        return _join_3986(base_text, ref, strict, check)
     if rfc == "1630":
         return _join_1630(base_text, ref)
     raise ValueError(f"rfc must be '3986' or '1630', not {rfc!r}")

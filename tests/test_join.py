@@ -453,3 +453,35 @@ def test_a_long_reference_joins_exactly() -> None:
     a 1 MiB reference took 7.1 s; the figure is in the README's reliability section)."""
     ref = "a/./b/../" * (128 * 1024)
     assert join("http://h/x/", ref) == "http://h/x/" + "a/" * (128 * 1024)
+
+
+def test_check_false_resolves_what_a_lenient_reader_takes() -> None:
+    # (the HTTP redirect of a --lenient resolve: its parser judges the target)
+    with pytest.raises(URLError):
+        join("http://a/b/c", "g|h")
+    assert join("http://a/b/c", "g|h", check=False) == "http://a/b/g|h"
+    with pytest.raises(URLError):  # whitespace and controls: never
+        join("http://a/b/c", "g h", check=False)
+
+
+@pytest.mark.parametrize(
+    ("location", "syntax", "path"),
+    [
+        ("/a/b", "rfc3986", "/a/b"),
+        ("../g|h", "lenient", "/g%7Ch"),  # the lenient reading encodes what it takes
+    ],
+)
+def test_http_redirect_targets(location: str, syntax: str, path: str) -> None:
+    from omniurl.resolvers.http.executor import _redirect_target
+
+    target = _redirect_target("http://h/x/y", location, syntax)
+    assert target.to_json()["path"] == path
+
+
+def test_http_redirect_to_an_invalid_reference_is_a_protocol_error() -> None:
+    from omniurl.resolvers.errors import ProtocolError
+    from omniurl.resolvers.http.executor import _redirect_target
+
+    with pytest.raises(ProtocolError) as info:
+        _redirect_target("http://h/x/y", "::")
+    assert info.value.component == "location" and "§4.2" in info.value.message

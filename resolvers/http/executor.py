@@ -282,7 +282,9 @@ def _redirect_target(base: str, location: str, syntax: str = "rfc3986") -> schem
     """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2:
     a URI-reference, resolved per RFC 3986 §5 — :func:`schemes.join`)."""
     try:
-        return schemes.parse(schemes.join(base, location.strip()), syntax=syntax)
+        # The lenient reading judges the target itself (it takes what RFC 3986 refuses).
+        target = schemes.join(base, location.strip(), check=syntax != "lenient")
+        return schemes.parse(target, syntax=syntax)
     except URLError as exc:
         raise ProtocolError(
             f"the server redirected to {location!r}, which is not a valid URL: {exc}",

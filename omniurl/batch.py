@@ -240,7 +240,7 @@ def _resumable(url: URL, options: Options) -> bool:
     from omniurl.resolvers.core import plan
 
     try:
-        return bool(plan(url, options.with_(resume_from=0)).get("resumable", False))
+        return plan(url, options.with_(resume_from=0)).resumable
     except OmniurlError:
         return False
 

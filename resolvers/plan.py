@@ -170,10 +170,17 @@ class Plan:
         """The plan's :attr:`details`, which the planner made a ``kind``."""
         return _typed(self.details, kind, f"the plan for {masked_url(self.url)}")
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """One of the :attr:`details` by name, for code that serves every scheme (whether a
-        plan is resumable, a listing); a scheme's executor uses :meth:`details_as`."""
-        return getattr(self.details, key, default)
+    @property
+    def resumable(self) -> bool:
+        """Whether the plan can start at a byte offset (``-C``): its details say so with a
+        ``resumable: bool`` field (FTP, HTTP); a plan without says no."""
+        return bool(getattr(self.details, "resumable", False))
+
+    @property
+    def listing(self) -> bool:
+        """Whether the plan's answer is a listing: its details say so with a
+        ``listing: bool`` field (FTP, file)."""
+        return bool(getattr(self.details, "listing", False))
 
     def to_json(self) -> dict[str, Any]:
         """The ``omniurl plan`` object: a stable contract; keys never change.

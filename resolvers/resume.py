@@ -26,28 +26,20 @@ from .plan import Plan
 #: partial file is longer than the resource, which is fetched again from byte 0.
 Outcome = Literal["append", "restart", "complete", "refetch"]
 
+
 #: Why a scheme cannot resume, for the error message.
-WHY_NOT: dict[str, str] = {
-    "gopher": "Gopher (RFC 1436) has no resume: a selector always returns the whole item",
-    "gophers": "Gopher (RFC 1436) has no resume: a selector always returns the whole item",
-    "news": "NNTP (RFC 3977) has no resume: ARTICLE always returns the whole article",
-    "nntp": "NNTP (RFC 3977) has no resume: ARTICLE always returns the whole article",
-    "wais": "WAIS (Z39.50) retrieval has no byte offsets",
-    "prospero": "Prospero names objects; its access methods carry no byte offsets",
-    "telnet": "a telnet session is not a transfer",
-    "mailto": "a mailto URL sends mail; there is nothing to resume",
-    "file": "file: URLs are copied whole (a local copy is cheap to redo)",
-}
-
-
 def check_resumable(plan: Plan, offset: int) -> None:
     """Refuse to carry out ``plan`` at byte ``offset`` unless its planner said it can."""
-    if offset <= 0 or plan.get("resumable", False):
+    if offset <= 0 or plan.resumable:
         return
-    if plan.get("listing"):
+    if plan.listing:
         why = "a listing is generated anew each time; it has no byte offsets"
     else:
-        why = WHY_NOT.get(plan.scheme, f"the {plan.scheme} resolver cannot start at an offset")
+        from .registry import find
+
+        spec = find(plan.scheme)
+        note = spec.resume_note if spec is not None else None
+        why = note or f"the {plan.scheme} resolver cannot start at an offset"
     raise ResumeUnsupported(
         f"cannot resume {plan.url} at byte {offset}: {why}; fetch it whole without -C",
         component="scheme",
@@ -83,7 +75,6 @@ def parse_size_reply(text: str) -> int | None:
 
 
 __all__ = [
-    "WHY_NOT",
     "Outcome",
     "check_resumable",
     "ftp_rest_outcome",

@@ -267,6 +267,9 @@ class SchemeSpec:
     #: Opened by ``omniurl.integrations.urllib.install()``'s handler (``urlopen``, pandas).
     #: False for schemes urllib handles itself.
     urllib: bool = True
+    #: Why ``-C`` cannot continue its transfers (None: its plans say ``resumable``, or a
+    #: generic sentence).
+    resume_note: str | None = None
     #: The name of its local test server (``omniurl serve NAME``), if it has one.
     test_server: str | None = None
     #: The plan's typed details (``Plan.details``) and the listing's entry model, for

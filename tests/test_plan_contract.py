@@ -118,7 +118,7 @@ def test_details_are_typed_and_a_mismatch_is_a_defect_not_a_guess() -> None:
     assert (headers[0].name, headers[0].value) == ("Host", "h")
     with pytest.raises(TypeError):
         http.steps[0].detail_as(HeaderField)  # the request line has no header detail
-    assert ftp.get("resumable") is True and ftp.get("nothing", 7) == 7
+    assert ftp.resumable is True and ftp.listing is False
 
 
 def test_the_telnet_login_outcome_is_not_a_conditional_step() -> None:

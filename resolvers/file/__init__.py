@@ -52,6 +52,7 @@ SPEC = SchemeSpec(
     # fsspec and urllib ship their own file: registering ours would replace theirs.
     fsspec=False,
     urllib=False,
+    resume_note="file: URLs are copied whole (a local copy is cheap to redo)",
 )
 
 __all__ = ["SPEC", "FileResolver", "execute_file", "plan_file"]

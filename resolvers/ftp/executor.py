@@ -57,6 +57,7 @@ from .machine import (
 from .planner import CONTEXT, FTPDetails
 from .replies import ReplyReader
 from .sessions import FTPSessions
+from .settings import ListingFormat, TLSMode
 
 
 class Control:
@@ -253,7 +254,7 @@ async def _connect(plan: Plan, options: Options) -> Control:
     assert plan.host is not None and plan.port is not None
     mode = plan.details_as(FTPDetails).tls
     context = resuming_context(options) if mode is not None else None
-    tls_now = context if mode == "implicit" else None
+    tls_now = context if mode is TLSMode.IMPLICIT else None
     stream = await net.connect(plan.host, plan.port, options, tls=tls_now)
     return Control(stream, options, context)
 
@@ -462,15 +463,15 @@ async def _ascii_to_local(chunks: AsyncGenerator[bytes, None]) -> AsyncIterator[
 
 
 async def _listing_entries(
-    chunks: AsyncIterator[bytes], options: Options, plan: Plan, listing_format: str | None
+    chunks: AsyncIterator[bytes], options: Options, plan: Plan, listing_format: ListingFormat | None
 ) -> AsyncIterator[Entry]:
     """A listing's reply on the data connection (NLST, MLSD or LIST: resolvers.ftp.listing),
     as entries as they arrive; a directory's URL ends in "/" (following it lists it)."""
     url = plan.url
     assert isinstance(url, FTPURL)
     base = [*url.cwd, url.name] if url.name else list(url.cwd)
-    parse = {"mlsd": parse_mlsd_line, "list": parse_list_line}.get(
-        listing_format or "", parse_nlst_line
+    parse = {ListingFormat.MLSD: parse_mlsd_line, ListingFormat.LIST: parse_list_line}.get(
+        ListingFormat(listing_format or ListingFormat.NLST), parse_nlst_line
     )
     lines = split_lines(chunks, options.max_line, what="listing line")
     try:

@@ -62,6 +62,7 @@ from .replies import (
     pasv_port,
     transfer_started,
 )
+from .settings import ListingFormat
 
 
 class _Sentinel:
@@ -167,7 +168,7 @@ class TransferReady:
     outcome: Outcome | None
     total: int | None
     #: "mlsd"/"list" where FEAT decided it, else the plan's listing format.
-    listing_format: str | None
+    listing_format: ListingFormat | None
     #: The command that started it (``RETR name``, ``MLSD`` …), as shown.
     command: str
 
@@ -424,10 +425,10 @@ class FTPMachine:
         assert self._transfer is not None
         mlst = reply.code == "211" and has_mlst(reply.lines)
         if self._transfer.due(mlst):
-            self._listing_format = "mlsd"
+            self._listing_format = ListingFormat.MLSD
         else:
             self._transfer = self._step(FTPRole.LIST)
-            self._listing_format = "list"
+            self._listing_format = ListingFormat.LIST
         self._after_feat()
 
     def _on_mdtm(self, reply: Reply) -> None:

@@ -55,7 +55,7 @@ from .replies import (
     QUIT_WHEN_LET_GO,
     REST_ON_BYTES_MISSING,
 )
-from .settings import FTPOptions
+from .settings import FTPOptions, ListingFormat, TLSMode
 
 #: The wire context of every FTP argument (resolvers.policy.DELIMITERS["ftp"]: CR, LF, NUL
 #: and IAC are refused).
@@ -223,12 +223,12 @@ class FTPDetails:
     #: TLS (RFC 4217): None, "implicit" (ftps:, port 990: TLS from the first byte) or
     #: "explicit" (``AUTH TLS`` on ftp:, ``--ftp-ssl``); data connections are then protected
     #: too (``PBSZ 0``, ``PROT P``), resuming the control connection's TLS session.
-    tls: str | None = None
+    tls: TLSMode | None = None
     #: ``-I``: SIZE and MDTM (RFC 3659 §4, §3), no transfer (curl's -I on ftp:).
     head: bool = False
     #: How the listing reads: "nlst" (names: ;type=d, RFC 1738 §3.2.2), "facts" (MLSD, or
     #: LIST where FEAT lists no MLST: types, sizes, times); None for a file.
-    listing_format: str | None = None
+    listing_format: ListingFormat | None = None
 
 
 def _on_new_connection(step: Step) -> Step:
@@ -331,8 +331,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     typecode = (ftp.typecode or "").lower() or None
     if typecode not in (None, "a", "i", "d"):
         raise PlanError(f";type={ftp.typecode} is not a, i or d (§3.2.2)", component="typecode")
-    explicit = "explicit" if options.of(FTPOptions).ssl else None
-    tls = "implicit" if ftp.scheme == "ftps" else explicit
+    explicit = TLSMode.EXPLICIT if options.of(FTPOptions).ssl else None
+    tls = TLSMode.IMPLICIT if ftp.scheme == "ftps" else explicit
     if tls is None:
         proxy = _http_proxy(ftp, options)
         if proxy is not None:
@@ -412,13 +412,15 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             resumable=not listing,
             offset=offset if not listing else 0,
             tls=tls,
-            listing_format=("facts" if facts else "nlst") if listing else None,
+            listing_format=(
+                (ListingFormat.FACTS if facts else ListingFormat.NLST) if listing else None
+            ),
         ),
     )
 
 
 def _head_plan(
-    ftp: FTPURL, steps: list[Step], key: SessionKey, tls: str | None, values: list[WireValue]
+    ftp: FTPURL, steps: list[Step], key: SessionKey, tls: TLSMode | None, values: list[WireValue]
 ) -> Plan:
     """``-I``: the file's size and modification time, nothing transferred.  ``TYPE I``
     first, as curl sends it: RFC 3659 §4's SIZE counts octets in the current type, and
@@ -464,7 +466,7 @@ def tls_steps(host: str, tls: str | None, *, before_login: bool) -> list[Step]:
     handshake = Step(
         b"", f"TLS handshake with {host} (its certificate verified)", kind="info", role=FTPRole.TLS
     )
-    if tls == "implicit":
+    if tls is TLSMode.IMPLICIT:
         return [handshake]
     return [Step.line("AUTH TLS", role=FTPRole.AUTH), handshake]
 

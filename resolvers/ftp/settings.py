@@ -3,8 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ..spec import flag
+
+
+class TLSMode(StrEnum):
+    """TLS on an FTP session (RFC 4217)."""
+
+    #: ftps:, port 990: TLS from the first byte.
+    IMPLICIT = "implicit"
+    #: ``AUTH TLS`` on ftp: (``--ftp-ssl``), before the login.
+    EXPLICIT = "explicit"
+
+
+class ListingFormat(StrEnum):
+    """How a directory listing reads."""
+
+    #: Names only (``NLST``: ``;type=d``, RFC 1738 §3.2.2).
+    NLST = "nlst"
+    #: Facts wanted: MLSD where FEAT lists MLST, else LIST (decided on the wire).
+    FACTS = "facts"
+    #: RFC 3659 machine listing.
+    MLSD = "mlsd"
+    #: LIST's ``ls -l``-like lines.
+    LIST = "list"
 
 
 @dataclass(frozen=True)
@@ -23,4 +46,4 @@ class FTPOptions:
     )
 
 
-__all__ = ["FTPOptions"]
+__all__ = ["FTPOptions", "ListingFormat", "TLSMode"]

@@ -103,6 +103,7 @@ SPEC = SchemeSpec(
     presentation=GopherPresentation,
     default_port=70,
     test_server="gopher",
+    resume_note="Gopher (RFC 1436) has no resume: a selector always returns the whole item",
 )
 
 __all__ = ["SPEC", "GopherPresentation", "GopherResolver"]

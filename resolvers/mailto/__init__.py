@@ -153,4 +153,5 @@ SPEC = SchemeSpec(
     fsspec=False,
     urllib=False,
     test_server="smtp",
+    resume_note="a mailto URL sends mail; there is nothing to resume",
 )

@@ -81,6 +81,7 @@ SPEC = SchemeSpec(
     presentation=NNTPPresentation,
     default_port=119,
     test_server="nntp",
+    resume_note="NNTP (RFC 3977) has no resume: ARTICLE always returns the whole article",
 )
 
 __all__ = [

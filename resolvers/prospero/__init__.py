@@ -61,6 +61,7 @@ SPEC = SchemeSpec(
     presentation=ProsperoPresentation,
     default_port=1525,
     test_server="prospero",
+    resume_note="Prospero names objects; its access methods carry no byte offsets",
 )
 
 __all__ = ["SPEC", "ProsperoOptions", "ProsperoResolver"]

@@ -127,4 +127,5 @@ SPEC = SchemeSpec(
     fsspec=False,
     urllib=False,
     test_server="telnet",
+    resume_note="a telnet session is not a transfer",
 )

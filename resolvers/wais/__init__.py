@@ -90,6 +90,7 @@ SPEC = SchemeSpec(
     presentation=WAISPresentation,
     default_port=210,
     test_server="wais",
+    resume_note="WAIS (Z39.50) retrieval has no byte offsets",
 )
 
 __all__ = ["SPEC", "WAISOptions", "WAISPresentation", "WAISResolver"]

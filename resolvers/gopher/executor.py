@@ -106,6 +106,8 @@ async def execute_gopher(plan: Plan, options: Options) -> Resource:
         tls = ssl_context(options)
     stream = await net.connect(plan.host, plan.port, options, tls=tls)
     machine = GopherMachine(details, raw=options.raw, max_line=options.max_line)
+    if not machine.menu:
+        stream.bulk()  # (an item, not a menu: possibly large)
     pump = Pump(stream, machine, "the reply")
     try:
         for step in plan.steps:

@@ -43,9 +43,12 @@ class MailtoResolver(Resolver):
     schemes = ("mailto",)
 
     def plan(self, url: URL, options: Options) -> Plan:
+        from email.utils import localtime
+
         from .planner import plan_mailto
 
-        return plan_mailto(url, options)
+        # The fact the pure planner needs: the local time, for the Date field.
+        return plan_mailto(url, options, now=localtime())
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
         from . import executor

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from email.utils import localtime
 from typing import Any
 
 from omniurl.schemes.base import URL
@@ -125,8 +124,10 @@ def _walk(url: MailtoURL, sender: str, body_default: str | None) -> _Walk:
     return _Walk(values, recipients["to"], recipients["cc"], recipients["bcc"], headers, body)
 
 
-def plan_mailto(url: URL, options: Options) -> Plan:
-    """The plan for ``url`` (see the module docstring)."""
+def plan_mailto(url: URL, options: Options, *, now: datetime) -> Plan:
+    """The plan for ``url`` (see the module docstring).  ``now`` is the local time the
+    message is dated with unless ``MailtoOptions.date`` gives one (RFC 5322 §3.6.1): a fact
+    the caller passes in, so that the planner stays a function of its arguments."""
     if not isinstance(url, MailtoURL):
         raise PlanError(f"not a mailto URL: {url}", component="scheme")
     mine = options.of(MailtoOptions)
@@ -136,7 +137,7 @@ def plan_mailto(url: URL, options: Options) -> Plan:
     if not (walk.to or walk.cc or walk.bcc):
         raise PlanError("the mailto: URL names no recipient", component="address")
     # Whole seconds: the Date field shows no more, and the Message-ID derives from it.
-    date: datetime = mine.date or localtime().replace(microsecond=0)
+    date: datetime = mine.date or now.replace(microsecond=0)
     draft = build(
         sender=sender,
         to=walk.to,

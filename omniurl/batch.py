@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import time
@@ -147,12 +148,7 @@ def exit_status_of(exc: BaseException) -> int:
 def _default_opener(url: URL, options: Options) -> AbstractAsyncContextManager[Resource]:
     from omniurl.resolvers.core import resolve
 
-    @contextlib.asynccontextmanager
-    async def opened() -> AsyncIterator[Resource]:
-        async with await resolve(url, options) as resource:
-            yield resource
-
-    return opened()
+    return resolve(url, options)  # (a Resolving is the async context manager itself)
 
 
 async def _source(urls: URLSource) -> AsyncIterator[str | URL | Unreadable]:
@@ -311,6 +307,7 @@ async def _fetch_one(
     digest = hashlib.sha256()
     count = 0
     tmp: Path | None = None
+    saved_as = ""
     media_type = kind = None
     chain: tuple[str, ...] = ()
     status: int | None = None
@@ -332,7 +329,8 @@ async def _fetch_one(
                 tmp = output_dir / retry_temp_name(job.name)
                 handle = open(tmp, "wb")  # noqa: SIM115 (closed in the finally below)
             elif output_dir is not None:
-                fd, name = _temp_file(output_dir, output_name(job.url))
+                saved_as = output_name(job.url)
+                fd, name = _temp_file(output_dir, saved_as)
                 tmp = Path(name)
                 handle = os.fdopen(fd, "wb")
             try:
@@ -351,7 +349,7 @@ async def _fetch_one(
             finish(tmp, output_dir / job.name)  # over an earlier attempt's file, atomically
             path, tmp = str(output_dir / job.name), None
         elif tmp is not None and output_dir is not None:
-            path = str(_finish_file(tmp, output_dir, output_name(job.url)))
+            path = str(_finish_file(tmp, output_dir, saved_as))
             tmp = None
         return FetchResult(
             index=job.index,
@@ -380,10 +378,21 @@ def retry_temp_name(name: str) -> str:
     return f".{name}.fixed.part"
 
 
-def _temp_file(folder: Path, name: str) -> tuple[int, str]:
-    import tempfile
+#: Temporary names unique within this process (with its pid: among processes); O_EXCL
+#: makes sure, as mkstemp does — whose random names cost a quarter of a small file's CPU in
+#: a batch (profiled: 2,000 files, 0.85 s of 4.9 s).
+_TEMP_NUMBERS = itertools.count()
 
-    return tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+
+def _temp_file(folder: Path, name: str) -> tuple[int, str]:
+    """A new private file (0600, as mkstemp's) ``.NAME.PID-N.part`` in ``folder``."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    while True:
+        path = os.path.join(folder, f".{name}.{os.getpid()}-{next(_TEMP_NUMBERS)}.part")
+        try:
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:  # left by a run killed earlier with the same pid: go on
+            continue
 
 
 def _failed(

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SPEC", "MailtoOptions", "MailtoResolver", "build", "split_addresses"]
 
-# The planner, the message builder (email) and the executor (aiosmtplib) are imported on first
+# The planner, the message builder (email) and the executor (the SMTP machine) are imported on first
 # use (see resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package.
 __getattr__ = lazy.exports(__name__, {"build": ".message", "split_addresses": ".message"})
 

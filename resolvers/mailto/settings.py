@@ -1,5 +1,5 @@
 """The mailto: options (cheap to import: the command line reads their flags; the planner,
-``email`` and aiosmtplib are not imported for that, see resolvers/lazy.py)."""
+``email`` and the SMTP client are not imported for that, see resolvers/lazy.py)."""
 
 from __future__ import annotations
 

@@ -519,3 +519,20 @@ async def test_write_out_for_each_url_of_a_saved_batch(web: RunningServer, root:
     )  # fmt: skip
     assert status == 5
     assert out.decode().splitlines() == [f"200 6 {a}", f"404 0 {missing}"]
+
+
+async def test_max_redirs_bounds_the_redirects(root: Path) -> None:
+    routes = {
+        "/one": (302, [("Location", "/two")], b""),
+        "/two": (302, [("Location", "/pub/a.txt")], b""),
+    }
+    web = await start_http(root / "srv", routes=routes)
+    try:
+        url = f"http://{web.netloc}/one"
+        status, out, _err = await run_cli("get", "-L", "--max-redirs", "2", url)
+        assert (status, out) == (0, b"alpha\n")
+        status, out, err = await run_cli("get", "--max-redirs", "1", url)
+    finally:
+        await web.close()
+    assert (status, out) == (6, b"")
+    assert b"more than 1 redirects" in err

@@ -17,6 +17,7 @@ from omniurl.resolvers.errors import (
     PlanError,
 )
 from omniurl.resolvers.mailto import split_addresses
+from omniurl.resolvers.mailto.planner import MailtoDetails
 from omniurl.resolvers.mailto.settings import MailtoOptions
 from omniurl.resolvers.policy import DEFAULT, STRICT
 
@@ -41,7 +42,7 @@ def test_rfc1738_example_draft_is_the_exact_message() -> None:
         b"From: me@example.org\r\n"
         b"To: chris@example.org\r\n"
         b"Date: Fri, 02 Jan 2026 03:04:05 +0000\r\n"
-        b"Message-ID: <" + p.get("message_id")[1:-1].encode() + b">\r\n"
+        b"Message-ID: <" + p.details_as(MailtoDetails).message_id[1:-1].encode() + b">\r\n"
         b'Content-Type: text/plain; charset="utf-8"\r\n'
         b"Content-Transfer-Encoding: 7bit\r\n"
         b"MIME-Version: 1.0\r\n"

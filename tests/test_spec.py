@@ -188,15 +188,16 @@ def test_exported_errors_are_one_list() -> None:
         assert getattr(omniurl, name) is getattr(errors, name)
 
 
-@pytest.mark.parametrize("name", ["gopher", "wais", "news"])
+@pytest.mark.parametrize("name", ["gopher", "wais", "news", "mailto", "telnet"])
 def test_resolver_packages_import_no_terminal_library(name: str) -> None:
-    """A resolver package is imported for every `omniurl get` (its flags): no rich there."""
+    """A resolver package is imported for every `omniurl get` (its flags) and by library
+    callers: neither rich nor argparse there (the presentation imports them when used)."""
     import subprocess
     import sys
 
     code = (
         f"import sys; import omniurl.resolvers.{'nntp' if name == 'news' else name}; "
-        "print('rich' in sys.modules)"
+        "print('rich' in sys.modules or 'argparse' in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],

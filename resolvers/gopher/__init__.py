@@ -6,9 +6,8 @@
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import AsyncIterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from omniurl.schemes.base import URL
@@ -18,6 +17,9 @@ from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
 from ..spec import Presentation, SchemeSpec
+
+if TYPE_CHECKING:
+    import argparse
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py): every
 # ``omniurl get``/``plan`` imports this package for its command-line options.

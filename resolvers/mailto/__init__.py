@@ -9,7 +9,6 @@ asked for.  Header fields outside the allow-list are refused unless ``--allow-he
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -28,6 +27,8 @@ from ..spec import Presentation, SchemeSpec
 from .settings import MailtoOptions
 
 if TYPE_CHECKING:
+    import argparse
+
     from .message import build, split_addresses
 
 __all__ = ["SPEC", "MailtoOptions", "MailtoResolver", "build", "split_addresses"]

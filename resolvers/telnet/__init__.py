@@ -9,7 +9,6 @@ transcript.  From the library, the resource's ``session`` is a
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,8 @@ from ..spec import Presentation, SchemeSpec
 from .settings import DEFAULT_LOGIN_PROMPT, DEFAULT_PASSWORD_PROMPT, TelnetOptions
 
 if TYPE_CHECKING:
+    import argparse
+
     from .planner import ScriptStep, parse_script
     from .session import TelnetSession
 

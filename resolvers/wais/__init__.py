@@ -15,8 +15,8 @@ not intended for use with arbitrary Z39.50 services").  Modules, each with one j
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from omniurl.schemes.base import URL
@@ -27,6 +27,9 @@ from ..plan import Plan
 from ..resource import Resource
 from ..spec import Presentation, SchemeSpec
 from .settings import WAISOptions
+
+if TYPE_CHECKING:
+    import argparse
 
 # The planner (the APDU codec) and the executor are imported on first use (see
 # resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package for its options.

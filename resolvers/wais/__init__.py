@@ -9,8 +9,9 @@ not intended for use with arbitrary Z39.50 services").  Modules, each with one j
     elements.py    tag/length/value elements and groups (pure)
     apdu.py        the APDUs and WAIS user information, both dialects (pure)
     planner.py     URL -> Plan (pure)
-    transport.py   read/write one whole message, bounded (I/O)
-    executor.py    carry out a plan (I/O)
+    machine.py     the conversation: replies in, requests and hits/text out (pure)
+    transport.py   read/write one whole message on asyncio streams (the test server's)
+    executor.py    pump bytes between net.Stream and the machine (I/O)
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ same way, as a new ``prospero:`` URL (bounded by the policy's ``max_redirects``)
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import secrets
 from typing import Any
 
@@ -31,13 +30,12 @@ from ..errors import (
     ProtocolError,
     RedirectRefused,
     ReplyError,
-    ResolveTimeout,
 )
 from ..net import resolve_addresses
 from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Entry, Resource
-from . import ardp
+from .machine import ARDPMachine, Complete, Note, SendDatagrams
 from .methods import prospero_url, to_url
 from .planner import ProsperoDetails, ProsperoRole, Version
 from .protocol import AccessMethod, Reply, join_host, parse_reply
@@ -66,9 +64,9 @@ class _Endpoint(asyncio.DatagramProtocol):
     def error_received(self, exc: Exception) -> None:
         self.queue.put_nowait(exc)
 
-    def send(self, packet: ardp.Packet) -> None:
+    def send_raw(self, datagram: bytes) -> None:
         if self.transport is not None and not self.transport.is_closing():
-            self.transport.sendto(ardp.encode(packet))
+            self.transport.sendto(datagram)
 
     def close(self) -> None:
         if self.transport is not None:
@@ -97,76 +95,42 @@ async def exchange(
     where: str,
     cid: int | None = None,
 ) -> bytes:
-    """Send one ARDP request message and return the reply message (bounded, typed errors)."""
+    """Send one ARDP request message and return the reply message: a pump between the UDP
+    endpoint and :class:`~resolvers.prospero.machine.ARDPMachine` (every decision is the
+    machine's); the whole exchange bounded by ``Options.read_timeout``."""
     mine = options.of(ProsperoOptions)
-    first = float(mine.retry_timeout)
-    retries = int(mine.retries)
-    cid = cid if cid is not None else secrets.randbelow(0xFFFF) + 1
-    request = ardp.split(cid, message)
-    reply = ardp.Reassembler(cid, max_octets=options.max_buffered)
+    machine = ARDPMachine(
+        cid if cid is not None else secrets.randbelow(0xFFFF) + 1,
+        message,
+        where=where,
+        max_octets=options.max_buffered,
+        retries=int(mine.retries),
+        first_wait=float(mine.retry_timeout),
+    )
     loop = asyncio.get_running_loop()
     deadline = loop.time() + options.read_timeout
-    attempt = 0
-    wait = ardp.backoff(0, first)
-
-    for packet in request:
-        endpoint.send(packet)
     while True:
-        remaining = deadline - loop.time()
-        try:
-            if remaining <= 0:
-                raise TimeoutError
-            item = await asyncio.wait_for(endpoint.queue.get(), min(wait, remaining))
-        except TimeoutError:
-            if loop.time() >= deadline or attempt >= retries:
-                got = (
-                    f"; {len(reply.missing())} of {reply.total} packets missing"
-                    if reply.total
-                    else ""
-                )
-                raise ResolveTimeout(
-                    f"no complete reply from the Prospero server {where} after "
-                    f"{attempt + 1} tries{got}",
-                    component="host",
-                ) from None
-            attempt += 1
-            options.note(
-                "*",
-                f"ARDP: no reply within {wait:g} s; retransmitting (try {attempt + 1} of "
-                f"{retries + 1}, received through {reply.rcvd_thru})",
-            )
-            for packet in request:
-                endpoint.send(dataclasses.replace(packet, rcvd_thru=reply.rcvd_thru))
-            wait = ardp.backoff(attempt, first)
-            continue
-        if isinstance(item, Exception):
-            reason = item.strerror if isinstance(item, OSError) and item.strerror else str(item)
-            raise ConnectError(f"Prospero server {where}: {reason}", component="host")
-        try:
-            packet = ardp.decode(item)
-        except ProtocolError as exc:
-            options.note("*", f"ARDP: ignoring a malformed datagram ({exc})")
-            continue
-        if packet.cid != cid:
-            continue  # a late answer to an earlier request
-        if packet.option == ardp.OPTION_CANCEL:
-            raise ConnectError(f"the Prospero server {where} refused the request", component="host")
-        if packet.wait:
-            wait = float(packet.wait)
-            options.note("*", f"ARDP: server asks us to wait {packet.wait} s")
-        if packet.seq == 0:
-            continue  # unsequenced control: a wait notice, an ack
-        if packet.flags & ardp.FLAG_SEQUENCED_CONTROL:
-            # it holds a place in the sequence, but no data for the application
-            packet = dataclasses.replace(packet, payload=b"")
-        new = reply.add(packet)
-        # Acknowledge when asked, and on a duplicate (the server evidently missed our state).
-        if packet.wants_ack or not new:
-            endpoint.send(ardp.ack(cid, reply.rcvd_thru))
-        if reply.complete:
-            return reply.message()
-        if new:
-            wait = ardp.backoff(attempt, first)
+        event = machine.next_event()
+        if isinstance(event, SendDatagrams):
+            for datagram in event.datagrams:
+                endpoint.send_raw(datagram)
+        elif isinstance(event, Note):
+            options.note("*", event.text)
+        elif isinstance(event, Complete):
+            return event.message
+        else:
+            remaining = deadline - loop.time()
+            try:
+                if remaining <= 0:
+                    raise TimeoutError
+                item = await asyncio.wait_for(endpoint.queue.get(), min(event.seconds, remaining))
+            except TimeoutError:
+                machine.timed_out(deadline_passed=loop.time() >= deadline)
+                continue
+            if isinstance(item, Exception):
+                reason = item.strerror if isinstance(item, OSError) and item.strerror else str(item)
+                raise ConnectError(f"Prospero server {where}: {reason}", component="host")
+            machine.datagram_received(item)
 
 
 async def execute(plan: Plan, options: Options) -> Resource:

@@ -424,6 +424,30 @@ class Stream:
             self._eof = True
         return data
 
+    async def read_into(self, buffer: memoryview, what: str) -> int:
+        """Receive into ``buffer`` (0 at end of stream), one bounded wait: a plain stream's
+        bulk path — no new ``bytes`` object a read, the kernel copies into memory already
+        touched (a fresh 1 MiB object a read cost ~10⁴ page faults for 512 MiB)."""
+        if self._pending or self._eof or self._tls is not None:
+            data = await self.read(what, len(buffer))
+            buffer[: len(data)] = data
+            return len(data)
+        try:
+            try:
+                n = self.sock.recv_into(buffer)
+            except (BlockingIOError, InterruptedError):
+                async with asyncio.timeout(self.options.read_timeout):
+                    n = await self._loop.sock_recv_into(self.sock, buffer)
+        except TimeoutError:
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s waiting for {what}"
+            ) from None
+        except (ConnectionError, OSError) as exc:
+            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        if not n:
+            self._eof = True
+        return n
+
     def unread(self, data: bytes) -> None:
         """Give back bytes read too far (the next read returns them first)."""
         if data:

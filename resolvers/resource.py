@@ -130,6 +130,10 @@ class Resource:
         self._closed = False
         #: Bytes handed out so far (drives progress bars).
         self.bytes_read = 0
+        #: Set by a consumer that writes or copies each chunk before it asks for the next
+        #: (the CLI's writers): an executor may then hand out ``memoryview`` chunks of one
+        #: buffer it reuses (HTTP's bulk path: no new object, no fresh memory, per read).
+        self.views_ok = False
         #: The whole-transfer limits (``--max-time``, ``--speed-limit``), set by the core.
         self.guard: Guard | None = None
 

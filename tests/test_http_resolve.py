@@ -72,6 +72,24 @@ async def test_get_streams_the_body_with_size_and_media_type(web: RunningServer)
     assert len(chunks) > 1  # streamed, not one buffer
 
 
+async def test_a_consumer_that_writes_at_once_gets_views_of_one_buffer(web: RunningServer) -> None:
+    """The bulk path (readinto): with ``views_ok`` the chunks are views of one reused buffer,
+    each complete when handed out; without it, each chunk is bytes of its own to keep."""
+    url = f"http://{web.netloc}/pub/big.bin"
+    async with await resolvers.resolve(url, OPTS) as resource:
+        resource.views_ok = True
+        written = bytearray()
+        kinds = set()
+        async for chunk in resource:
+            kinds.add(type(chunk))
+            written += chunk  # (written before the next chunk is asked for)
+    assert bytes(written) == BIG
+    assert kinds == {memoryview}
+    async with await resolvers.resolve(url, OPTS) as resource:
+        kept = [chunk async for chunk in resource]
+    assert {type(c) for c in kept} == {bytes} and b"".join(kept) == BIG
+
+
 async def test_request_target_is_sent_exactly_as_the_url_wrote_it(web: RunningServer) -> None:
     url = f"http://{web.netloc}/pub/a%2Fb%20c?q=x%26y&z#fragment"
     plan = resolvers.plan(url, OPTS)

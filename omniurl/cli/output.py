@@ -88,7 +88,7 @@ def header_name(resource: Resource) -> str | None:
 def binary_guard(args: argparse.Namespace, first: bytes) -> None:
     """curl's rule: binary content (a NUL in its first bytes) is not written to a terminal
     unless ``-o -`` says so."""
-    if args.output != "-" and sys.stdout.isatty() and b"\0" in first[:4096]:
+    if args.output != "-" and sys.stdout.isatty() and b"\0" in bytes(first[:4096]):
         raise OutputError(
             "binary output would mess up the terminal: save it with -o FILE or -O, or "
             "write it anyway with -o -",
@@ -125,6 +125,9 @@ async def write_content(
     if resume is not None:
         await _write_resumed(resume[0], resume[1], resource, source)
         return
+    # Each chunk below is written before the next is asked for: the resource may hand out
+    # views of one buffer it reuses (resolvers.resource.Resource.views_ok).
+    resource.views_ok = chunks is None
     path = output_path(args, resource)
     if path is None and args.json:
         # stdout carries the metadata JSON: the content is read (to know it arrived whole)

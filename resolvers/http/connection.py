@@ -13,7 +13,7 @@ client's shared :class:`~resolvers.http.pool.HTTPPool`).
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
 from ..net import Stream, connect
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 #: Bytes asked of the socket per read of a head (and of a chunked or close-framed body).
 HEAD_READ = 64 * 1024
 #: Bytes asked of the socket per read of a body of known length: large reads are what make
-#: bulk transfers fast (256 KiB → 1 MiB: fewer passes through the loop and the writer).
+#: bulk transfers fast (256 KiB → 1 MiB: fewer passes through the loop and the writer; 512
+#: MiB from nginx cost 0.60 s of CPU through httpcore, 0.29 s so, curl 0.28 s).
 BULK_READ = 1 << 20
 
 Origin = tuple[str, str, int]
@@ -52,12 +53,27 @@ class Connection:
         assert isinstance(event, Head)
         return event, reader
 
-    async def body(self, reader: ReplyReader) -> AsyncIterator[bytes]:
+    async def body(
+        self, reader: ReplyReader, views: Callable[[], bool] = lambda: False
+    ) -> AsyncIterator[bytes]:
         """The body's bytes as they arrive; at its end, :attr:`reusable` says whether the
-        connection may carry another request."""
+        connection may carry another request.  While ``views()`` holds (the consumer writes
+        each chunk before asking for the next: ``Resource.views_ok``), a known-length body
+        comes as ``memoryview`` chunks of one reused buffer."""
         stream = self.stream
+        buffer: memoryview | None = None
         while True:
             want = reader.raw_wanted()
+            if want and views():
+                # Content-Length, the consumer writes at once: straight from the socket into
+                # one buffer, read after read (readinto); the machine only counts.
+                if buffer is None:
+                    buffer = memoryview(bytearray(min(want, BULK_READ)))
+                n = await stream.read_into(buffer[:want], "the body")
+                reader.raw_received(n)
+                if n:
+                    yield buffer[:n]  # type: ignore[misc]
+                continue
             if want:
                 # Content-Length: straight from the socket, the machine only counts.
                 data = await stream.read("the body", min(want, BULK_READ))

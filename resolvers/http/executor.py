@@ -206,9 +206,11 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         raise error
     length = headers.get("content-length")
     size = int(length) if length and length.isdigit() else None
-    body = _body(link, reader)
+    made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
     applied = codings(headers.get("content-encoding"))
-    if options.compressed and applied and not offset:
+    decoding = bool(options.compressed and applied and not offset)
+    body = _body(link, reader, lambda: not decoding and bool(made) and made[0].views_ok)
+    if decoding:
         if len(applied) != 1 or applied[0] not in ("gzip", "x-gzip", "deflate"):
             raise ProtocolError(
                 f"{plan.url}: the server sent the content coding {', '.join(applied)}, which "
@@ -236,7 +238,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         if total is not None:
             metadata["total"] = total
     content_type = headers.get("content-type")
-    return Resource(
+    resource = Resource(
         plan,
         kind="content",
         body=body,
@@ -246,12 +248,14 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         metadata=metadata,
         close=link.release,
     )
+    made.append(resource)
+    return resource
 
 
-async def _body(link: _Link, reader: Any) -> AsyncIterator[bytes]:
+async def _body(link: _Link, reader: Any, views: Callable[[], bool]) -> AsyncIterator[bytes]:
     """The body off the connection; the connection goes back (or is closed) at its end."""
     try:
-        async for chunk in link.conn.body(reader):
+        async for chunk in link.conn.body(reader, views):
             yield chunk
     finally:
         await link.release()

@@ -500,7 +500,9 @@ class HttpxConnection:
         )
         return head_, None
 
-    async def body(self, reader: object) -> AsyncIterator[bytes]:
+    async def body(
+        self, reader: object, views: typing.Callable[[], bool] = lambda: False
+    ) -> AsyncIterator[bytes]:
         assert self._response is not None
         PEER_CLOSED.set(False)
         with typed_errors(f"reading {self.origin[0]}://{self.origin[1]}"):

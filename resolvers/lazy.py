@@ -2,7 +2,7 @@
 
 Every ``omniurl get``/``plan`` imports every resolver package (each adds its command-line
 options), so a package's ``__init__`` must stay cheap: the planner and the executor — and
-with them httpx, aioftp, telnetlib3, ``email`` — are imported when a URL of that
+with them httpx, aioftp, ``email`` — are imported when a URL of that
 scheme is planned or resolved, not before.  The names the package re-exports for library
 callers (``from resolvers.telnet import TelnetSession``) keep working through a module
 ``__getattr__`` (PEP 562) that imports them on first access::

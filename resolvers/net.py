@@ -392,8 +392,11 @@ class Stream:
 
     # -- reading ---------------------------------------------------------------------------
 
-    async def read(self, what: str, max_bytes: int | None = None) -> bytes:
-        """The next bytes (at most ``max_bytes``; ``b""`` at end of stream), one bounded wait."""
+    async def read(
+        self, what: str, max_bytes: int | None = None, *, timeout: float | None = -1.0
+    ) -> bytes:
+        """The next bytes (at most ``max_bytes``; ``b""`` at end of stream), one wait bounded
+        by ``timeout`` (default ``Options.read_timeout``; None: a person's pace, no bound)."""
         if self._pending:
             data = self._pending
             if max_bytes is not None and len(data) > max_bytes:
@@ -404,20 +407,19 @@ class Stream:
         if self._eof:
             return b""
         size = self._chunk if max_bytes is None else max_bytes
+        wait = self.options.read_timeout if timeout == -1.0 else timeout
         try:
             if self._tls is not None:
-                async with asyncio.timeout(self.options.read_timeout):
+                async with asyncio.timeout(wait):
                     data = await self._tls[0].read(size)
             else:
                 try:
                     data = self.sock.recv(size)
                 except (BlockingIOError, InterruptedError):
-                    async with asyncio.timeout(self.options.read_timeout):
+                    async with asyncio.timeout(wait):
                         data = await self._loop.sock_recv(self.sock, size)
         except TimeoutError:
-            raise ResolveTimeout(
-                f"timed out after {self.options.read_timeout:g} s waiting for {what}"
-            ) from None
+            raise ResolveTimeout(f"timed out after {wait:g} s waiting for {what}") from None
         except (ConnectionError, OSError) as exc:  # (ssl.SSLError is an OSError)
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
         if not data:
@@ -559,6 +561,13 @@ class Stream:
     @property
     def tls(self) -> bool:
         return self._tls is not None
+
+    @property
+    def closing(self) -> bool:
+        """Closed here, or (TLS) the transport is shutting down."""
+        if self._tls is not None:
+            return self._tls[1].is_closing()
+        return self.sock.fileno() < 0
 
     def idle_ended(self) -> bool:
         """Whether an idle stream can no longer be used: the peer closed it or said

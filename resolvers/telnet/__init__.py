@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SPEC", "ScriptStep", "TelnetOptions", "TelnetResolver", "TelnetSession", "parse_script"]
 
-# The planner, the session and the executor (telnetlib3) are imported on first use (see
+# The planner, the session and the executor are imported on first use (see
 # resolvers/lazy.py): every ``omniurl get``/``plan`` imports this package for its options.
 __getattr__ = lazy.exports(
     __name__,

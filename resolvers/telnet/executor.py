@@ -1,9 +1,9 @@
 """The telnet executor (I/O): open the connection, carry out the plan's expect/send steps,
 hand back the live :class:`~resolvers.telnet.session.TelnetSession`.
 
-The connection goes to the addresses :func:`resolvers.net.resolve_addresses` approved (the
-policy's address rules, ``--resolve``), through telnetlib3's client in bytes mode
-(``client_factory=TelnetClient``: never the terminal client, even when stdin is a TTY).
+The connection is a :class:`resolvers.net.Stream` (the policy's address rules,
+``--resolve``, every wait bounded); the telnet protocol itself — commands, option
+negotiation — is :class:`resolvers.telnet.nvt.NVTMachine`'s, pure and tested with bytes.
 """
 
 from __future__ import annotations
@@ -12,17 +12,14 @@ import asyncio
 import os
 import re
 import shutil
-from typing import Any
 
-import telnetlib3
-from telnetlib3.telopt import BINARY
-
-from ..errors import AuthError, ConnectError, ResolveTimeout
-from ..net import resolve_addresses
+from .. import net
+from ..errors import AuthError, ResolveTimeout
 from ..options import Options
 from ..plan import Plan, Step
 from ..resource import Resource
 from .login import login_outcome
+from .nvt import NVTMachine
 from .planner import SHELL_PROMPT, Awaited, LoginCheck, TelnetDetails, TelnetRole
 from .session import TelnetSession
 
@@ -32,58 +29,15 @@ from .session import TelnetSession
 OUTCOME_QUIET = 4.0
 
 
-class NVTClient(telnetlib3.TelnetClient):
-    """telnetlib3's client, kept in NVT mode: BINARY (RFC 856) is refused both ways.
-
-    In NVT mode CR LF is the end of line and the server turns it into the one its terminal
-    expects (RFC 854).  In binary mode octets pass as they are: a real telnetd (inetutils)
-    then hands CR *and* LF to the pty, which reads two line ends — the password prompt gets
-    an empty line.  telnet(1) stays in NVT mode too unless asked for binary.
-    """
-
-    def connection_made(self, transport: Any) -> None:
-        super().connection_made(transport)
-        writer = self.writer
-        assert writer is not None  # set by connection_made
-        writer.always_wont = set(writer.always_wont) | {BINARY}
-        writer.always_dont = set(writer.always_dont) | {BINARY}
-
-
 async def connect(plan: Plan, options: Options) -> TelnetSession:
-    """A telnet connection to the plan's host and port (policy-checked addresses)."""
+    """A telnet connection to the plan's host and port (policy-checked addresses, each
+    connect bounded), in NVT mode: what the server may ask about our terminal (TTYPE,
+    NAWS) is the terminal we run in (resolvers.telnet.nvt)."""
     assert plan.host is not None and plan.port is not None
-    addresses = await resolve_addresses(plan.host, plan.port, options)
-    last: str = ""
-    for address, port in addresses:
-        options.note("*", f"connecting to {address} port {port}")
-        try:
-            reader, writer = await asyncio.wait_for(
-                telnetlib3.open_connection(
-                    address,
-                    port,
-                    encoding=False,
-                    client_factory=NVTClient,
-                    # What the server may ask for (TTYPE, NAWS): the terminal we run in.
-                    term=os.environ.get("TERM", "unknown"),
-                    cols=shutil.get_terminal_size().columns,
-                    rows=shutil.get_terminal_size().lines,
-                    connect_minwait=0.0,
-                    connect_maxwait=min(2.0, options.connect_timeout),
-                    connect_timeout=options.connect_timeout,
-                ),
-                options.connect_timeout + 2.5,
-            )
-        except TimeoutError:
-            raise ResolveTimeout(
-                f"timed out after {options.connect_timeout:g} s connecting to "
-                f"{plan.host}:{plan.port}",
-                component="host",
-            ) from None
-        except OSError as exc:  # ConnectionError included
-            last = exc.strerror or str(exc)
-            continue
-        return TelnetSession(reader, writer, options, host=plan.host, port=plan.port)
-    raise ConnectError(f"cannot connect to {plan.host}:{plan.port}: {last}", component="host")
+    size = shutil.get_terminal_size()
+    machine = NVTMachine(term=os.environ.get("TERM", "unknown"), cols=size.columns, rows=size.lines)
+    stream = await net.connect(plan.host, plan.port, options.with_(proxy=None))
+    return TelnetSession(stream, machine, options, host=plan.host, port=plan.port)
 
 
 async def _login_outcome(session: TelnetSession, step: Step) -> None:

@@ -1,7 +1,8 @@
 """The telnet session object a ``telnet:`` URL resolves to (``Resource.session``).
 
-A small expect-style API over telnetlib3's reader and writer (bytes mode: omniurl decides
-every octet it sends)::
+A small expect-style API over a :class:`resolvers.net.Stream` and the telnet protocol machine
+(:mod:`resolvers.telnet.nvt`: commands and negotiations taken out of the data and answered;
+omniurl decides every octet it sends)::
 
     async with await omniurl.resolve("telnet://demo:demo@127.0.0.1:2323/", options) as r:
         s = r.session
@@ -18,12 +19,12 @@ received is kept in :attr:`history` (bounded the same way) for transcripts.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
-from typing import Any
 
+from .. import net
 from ..errors import ConnectionClosed, LimitExceeded, ResolveTimeout
 from ..options import Options
+from .nvt import Data, NVTMachine
 
 #: The NVT end of line (RFC 854, "The NVT printer and keyboard").
 CRLF = b"\r\n"
@@ -42,9 +43,11 @@ def compile_pattern(pattern: Pattern, *, literal: bool = True) -> re.Pattern[byt
 class TelnetSession:
     """A live telnet connection: :meth:`expect`, :meth:`send`, :meth:`read`, :meth:`close`."""
 
-    def __init__(self, reader: Any, writer: Any, options: Options, *, host: str, port: int) -> None:
-        self._reader = reader
-        self._writer = writer
+    def __init__(
+        self, stream: net.Stream, machine: NVTMachine, options: Options, *, host: str, port: int
+    ) -> None:
+        self._stream = stream
+        self._nvt = machine
         self.options = options
         self.host = host
         self.port = port
@@ -69,16 +72,19 @@ class TelnetSession:
         connection, :class:`ResolveTimeout` after ``timeout`` seconds (``None``: no bound)."""
         if self._eof:
             return False
-        try:
-            read = self._reader.read(self.options.chunk_size)
-            data = await (read if timeout is None else asyncio.wait_for(read, timeout))
-        except TimeoutError:
-            raise ResolveTimeout(f"timed out after {timeout:g} s waiting for {what}") from None
-        except (ConnectionError, OSError) as exc:
-            raise ConnectionClosed(f"connection lost while waiting for {what}: {exc}") from None
-        if not data:
+        raw = await self._stream.read(what, self.options.chunk_size, timeout=timeout)
+        if not raw:
             self._eof = True
             return False
+        self._nvt.receive_data(raw)
+        received = bytearray()
+        while (event := self._nvt.next_event()) is not None:
+            if isinstance(event, Data):
+                received += event.data
+            else:  # a negotiation's answer (RFC 855), sent at once
+                self.options.note(">", f"(telnet {event.shown})")
+                await self._write_raw(event.data)
+        data = bytes(received)
         # The session stays in NVT mode (no BINARY), where NUL is "no operation" and CR NUL a
         # bare CR (RFC 854): drop the NULs, as a terminal would.
         data = data.replace(b"\x00", b"")
@@ -177,17 +183,14 @@ class TelnetSession:
     # -- sending --------------------------------------------------------------------------
 
     async def write(self, data: bytes) -> None:
-        """Send raw octets (telnetlib3 doubles any IAC, RFC 854)."""
-        if self._closed or self._writer.is_closing():
+        """Send octets as data (every IAC doubled, RFC 854)."""
+        await self._write_raw(self._nvt.encode(data))
+
+    async def _write_raw(self, data: bytes) -> None:
+        if self._closed or self._stream.closing:
             said = bytes(self.history[-80:]).decode("utf-8", "replace").strip()
             raise ConnectionClosed(f"the telnet server closed the session; it last said {said!r}")
-        self._writer.write(data)
-        try:
-            await asyncio.wait_for(self._writer.drain(), self.options.read_timeout)
-        except TimeoutError:
-            raise ResolveTimeout("timed out sending to the telnet server") from None
-        except (ConnectionError, OSError) as exc:
-            raise ConnectionClosed(f"connection lost while sending: {exc}") from None
+        await self._stream.write(data, "to the telnet server")
 
     async def send(self, line: str | bytes, *, shown: str | None = None) -> None:
         """Send one line followed by the NVT end of line CR LF; ``shown`` is how transcripts
@@ -209,11 +212,7 @@ class TelnetSession:
         if self._closed:
             return
         self._closed = True
-        self._writer.close()
-        waiter = getattr(self._writer, "wait_closed", None)
-        if waiter is not None:
-            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
-                await asyncio.wait_for(waiter(), 2)
+        await self._stream.aclose()
 
     async def __aenter__(self) -> TelnetSession:
         return self

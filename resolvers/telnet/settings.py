@@ -1,5 +1,5 @@
 """The telnet options and their defaults (cheap to import: the command line reads their
-flags; the planner and telnetlib3 are not imported for that, see resolvers/lazy.py)."""
+flags; the planner and the session are not imported for that, see resolvers/lazy.py)."""
 
 from __future__ import annotations
 

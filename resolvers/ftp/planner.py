@@ -321,6 +321,48 @@ def _retr_steps(
     return transfer_type
 
 
+def _setup_steps(
+    ftp: FTPURL, options: Options, login: Login, tls: TLSMode | None, *, reuse: bool
+) -> list[Step]:
+    """RFC 4217's TLS steps around §3.2.1's login, then one ``CWD`` per segment (§3.2.2);
+    with kept connections each is marked "a new connection" (§3.2.5: a kept one is reused
+    only when it already went through exactly these steps)."""
+    steps = tls_steps(ftp.hostname, tls, before_login=True)
+    steps += login_steps(ftp, options, login)
+    steps += tls_steps(ftp.hostname, tls, before_login=False)
+    for index, segment in enumerate(ftp.cwd):
+        steps.append(
+            Step.line(
+                b"CWD " + to_octets(segment),
+                values=[WireValue(f"cwd[{index}]", to_octets(segment), CONTEXT)],
+                role=FTPRole.CWD,
+            )
+        )
+    return [_on_new_connection(step) for step in steps] if reuse else steps
+
+
+def _data_steps(
+    command: bytes, name_values: list[WireValue], *, resumed: int, facts: bool, reuse: bool
+) -> list[Step]:
+    """Passive mode (``EPSV``, ``PASV`` if refused), ``REST`` under ``-C``, the transfer
+    command (``MLSD``/``LIST`` as FEAT decides, for a directory), ``QUIT``."""
+    epsv_when = EPSV_ON_BYTES_MISSING if resumed else None
+    steps = [
+        Step.line("EPSV", when=epsv_when, role=FTPRole.EPSV),
+        Step.line("PASV", when=PASV_ON_EPSV_REFUSED, role=FTPRole.PASV),
+    ]
+    if resumed:
+        steps.append(Step.line(f"REST {resumed}", when=REST_ON_BYTES_MISSING, role=FTPRole.REST))
+    if facts:
+        steps.append(Step.line("MLSD", when=MLSD_IF_MLST, role=FTPRole.TRANSFER))
+        steps.append(Step.line("LIST", when=LIST_IF_NO_MLST, role=FTPRole.LIST))
+    else:
+        steps.append(Step.line(command, values=name_values, role=FTPRole.TRANSFER))
+    quit_when = QUIT_WHEN_LET_GO if reuse else QUIT_AFTER_TRANSFER
+    steps.append(Step.line("QUIT", when=quit_when, role=FTPRole.QUIT))
+    return steps
+
+
 def plan_ftp(url: URL, options: Options) -> Plan:
     """The plan for an ``ftp:`` URL (pure)."""
     if not isinstance(url, FTPURL):
@@ -339,23 +381,9 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             return _plan_through_http_proxy(ftp, options, proxy)
     login = choose_login(ftp, options)
     key = session_key(ftp, login, tls)
-    steps = tls_steps(ftp.hostname, tls, before_login=True)
-    steps += login_steps(ftp, options, login)
-    steps += tls_steps(ftp.hostname, tls, before_login=False)
-    for index, segment in enumerate(ftp.cwd):
-        steps.append(
-            Step.line(
-                b"CWD " + to_octets(segment),
-                values=[WireValue(f"cwd[{index}]", to_octets(segment), CONTEXT)],
-                role=FTPRole.CWD,
-            )
-        )
     # A client's shared connections (Options.shared) keep FTP control connections.
     reuse = options.shared is not None
-    if reuse:
-        # §3.2.5: with kept connections, login and CWDs are sent only on a new connection
-        # (a kept one is reused only when it already went through exactly these steps).
-        steps = [_on_new_connection(step) for step in steps]
+    steps = _setup_steps(ftp, options, login, tls, reuse=reuse)
     listing = typecode == "d" or (typecode is None and ftp.name == "")
     name_values = [WireValue("name", to_octets(ftp.name), CONTEXT)] if ftp.name else []
     if options.head and not listing:
@@ -372,29 +400,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     else:
         transfer_type = _retr_steps(ftp, typecode, offset, name_values, steps)
         command = b"RETR " + to_octets(ftp.name)
-    epsv_when = EPSV_ON_BYTES_MISSING if offset > 0 and not listing else None
-    steps.append(Step.line("EPSV", when=epsv_when, role=FTPRole.EPSV))
-    steps.append(Step.line("PASV", when=PASV_ON_EPSV_REFUSED, role=FTPRole.PASV))
-    if offset > 0 and not listing:
-        steps.append(
-            Step.line(
-                f"REST {offset}",
-                when=REST_ON_BYTES_MISSING,
-                role=FTPRole.REST,
-            )
-        )
-    if facts:
-        steps.append(Step.line("MLSD", when=MLSD_IF_MLST, role=FTPRole.TRANSFER))
-        steps.append(Step.line("LIST", when=LIST_IF_NO_MLST, role=FTPRole.LIST))
-    else:
-        steps.append(Step.line(command, values=name_values, role=FTPRole.TRANSFER))
-    steps.append(
-        Step.line(
-            "QUIT",
-            when=QUIT_WHEN_LET_GO if reuse else QUIT_AFTER_TRANSFER,
-            role=FTPRole.QUIT,
-        )
-    )
+    resumed = offset if offset > 0 and not listing else 0
+    steps += _data_steps(command, name_values, resumed=resumed, facts=facts, reuse=reuse)
     port = ftp.effective_port
     return Plan(
         url=url,

@@ -291,6 +291,12 @@ def test_fsspec(registered: None, finger_thread: Any) -> None:
     assert [i["title"] for i in fs.ls(f"{base}/")] == ["alice", "bob"]
     with pytest.raises(PortRefused):
         fs.cat_file("x-finger://127.0.0.1:25/bob")
+    # the scheme's own options as storage_options
+    from omniurl_xfinger.spec import FingerOptions
+
+    verbose = fsspec.filesystem("x-finger", schemes=[FingerOptions(verbose=True)])
+    assert verbose.cat_file(f"{base}/bob").endswith(b"Verbose: yes\r\n")
+    assert finger.queries[-1] == b"/W bob\r\n"
 
 
 def test_dask(registered: None, finger_thread: Any) -> None:

@@ -25,6 +25,7 @@ KNOWN = frozenset(
         "credentials",
         "email",
         "syntax",
+        "schemes",
     }
 )
 
@@ -36,7 +37,9 @@ def options_from(kwargs: Mapping[str, Any]) -> Options:
     policy preset; ``allow_port`` is a port or ports allowed although reserved/blocked
     (``--allow-port``); ``resolve`` maps ``(host, port)`` to ``(address, port)``
     (``--resolve``); ``credentials`` maps host to ``(user, password)``; ``syntax`` is how URL
-    text is read (``"rfc3986"``, the default, or ``"rfc1738"``: ``--rfc1738``).
+    text is read (``"rfc3986"``, the default, or ``"rfc1738"``: ``--rfc1738``); ``schemes``
+    is a sequence of scheme options (``[NNTPOptions(server="news.example")]``, a plugin's
+    options dataclass), each set as ``Options.with_scheme`` does.
     """
     unknown = set(kwargs) - KNOWN
     if unknown:
@@ -66,6 +69,8 @@ def options_from(kwargs: Mapping[str, Any]) -> Options:
         from omniurl.schemes.rfc3986 import Syntax
 
         changes["syntax"] = Syntax(kwargs["syntax"]).value
+    if "schemes" in kwargs:
+        options = options.with_scheme(*kwargs["schemes"])
     if not changes:
         return options
     from dataclasses import replace

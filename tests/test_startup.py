@@ -145,6 +145,8 @@ def test_parse_and_plan_import_no_tls_no_bundle_and_no_terminal_query(
     assert "omniurl.schemes" in modules  # the positive control: it did import omniurl
     assert not {"ssl", "certifi", "asyncio", "shutil", "mimetypes"} & top(modules)
     assert not top(modules) & set(HEAVY)
+    if args[0] == "parse":  # (the safety policy, which plan imports, classes addresses)
+        assert "ipaddress" not in modules
 
 
 def test_help_is_complete_and_imports_no_server_and_no_resolver() -> None:

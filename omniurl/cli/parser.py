@@ -17,7 +17,7 @@ from .arguments import (
 )
 from .get import GET_EXAMPLES, cmd_get
 from .plan import cmd_plan
-from .servers import cmd_demo, cmd_serve
+from .servers import cmd_browse, cmd_demo, cmd_serve
 from .status import EXIT_STATUS_HELP
 from .text import PARSE_KEYS_HELP, cmd_extract, cmd_join, cmd_parse
 
@@ -448,6 +448,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_batch_arguments(p)
     p.set_defaults(func=cmd_get, outputs=[], remote_name=False)
+
+    p = sub.add_parser(
+        "browse",
+        help="walk menus, directories, groups and texts in the terminal, lynx's keys "
+        "(pip install 'omniurl[browse]')",
+        description="A terminal browser for every scheme: listings as pages of links, texts\n"
+        "wrapped with their URLs as links; every link is checked by the policy before\n"
+        "anything is sent (a refusal is shown with its rule).\n\n"
+        "Keys (lynx's): arrows or j/k move, Enter or right follows, left or h goes back,\n"
+        "g opens a URL, / searches the page, n finds the next hit, = shows the link's URL,\n"
+        "p its plan (nothing sent), \\ the source, a adds a bookmark, v shows them,\n"
+        "Esc cancels a fetch, q quits.  History and bookmarks: $XDG_DATA_HOME/omniurl.",
+        epilog="Examples:\n  omniurl browse gopher://127.0.0.1:7070/1/\n  omniurl browse",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("url", nargs="?", metavar="URL", help="the page to open first")
+    p.set_defaults(func=cmd_browse)
 
     servers = dict(
         sorted(

@@ -53,6 +53,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_browse(args: argparse.Namespace) -> int:
+    """``browse [URL]``: the terminal browser (Textual, imported only here)."""
+    try:
+        from omniurl.browse.app import run
+    except ImportError as exc:
+        sys.stderr.write(
+            f"omniurl: the browser needs its extra: pip install 'omniurl[browse]' ({exc})\n"
+        )
+        return EXIT_FAILURE
+    return run(args.url)
+
+
 def _serve_gateway(args: argparse.Namespace) -> int:
     """``serve gateway``: uvicorn in the foreground (port 8080 unless --port)."""
     try:

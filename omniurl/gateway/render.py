@@ -23,8 +23,10 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.registry import presentation_of
 from omniurl.resolvers.resource import Entry, Resource
-from omniurl.resolvers.spec import DEFAULT_PRESENTATION, Presentation
+from omniurl.resolvers.spec import DEFAULT_PRESENTATION
 from omniurl.schemes.secrets import mask_passwords
+from omniurl.showing import INLINE_IMAGES, download_name, entry_marker, media_type_of
+from omniurl.showing import article_headers as _article_headers
 
 from .config import GatewayConfig
 
@@ -33,30 +35,6 @@ CSP = (
     "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
     "base-uri 'none'; frame-ancestors 'none'"
 )
-_MEDIA_TYPE = re.compile(r"[A-Za-z0-9!#$&^_.+-]{1,64}/[A-Za-z0-9!#$&^_.+-]{1,64}")
-#: The marker shown before each listing entry, by its kind (a scheme's presentation may
-#: give another: ``entry_marker``).
-MARKERS = {
-    "menu": "[MENU]",
-    "directory": "[DIR]",
-    "file": "[TEXT]",  # not a scheme: an entry kind
-    "text": "[TEXT]",
-    "search": "[SEARCH]",
-    "binary": "[BIN]",
-    "image": "[IMG]",
-    "gif": "[IMG]",
-    "html": "[HTML]",
-    "sound": "[SND]",
-    "telnet": "[TELNET]",  # not a scheme: an entry kind
-    "tn3270": "[TN3270]",  # not a scheme: an entry kind
-    "info": "",
-    "article": "[ART]",
-    "group": "[GROUP]",
-    "entry": "[ENTRY]",
-    "document": "[DOC]",
-    "link": "[LINK]",
-    "error": "[ERR]",
-}
 
 
 def security_headers() -> dict[str, str]:
@@ -77,37 +55,6 @@ def gateway_link(url: str | None, *, proxy: bool = False) -> str | None:
     return "/" + quote(
         url, safe="".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"<>\\^`{|}#')
     )
-
-
-#: Images a browser is shown inline: raster formats only (an SVG is a document that can carry
-#: script and links: it is a download, whatever the CSP would stop).
-INLINE_IMAGES = frozenset(
-    {"image/png", "image/gif", "image/jpeg", "image/webp", "image/bmp", "image/avif"}
-)
-
-
-def media_type_of(resource: Resource) -> str:
-    """The media type for a header: a plain type/subtype, or application/octet-stream.
-    "image/*" (Gopher's ``I`` item, RFC 1436 §3.8's "image file" of no named format) becomes
-    the type the item's name says (``logo.png`` → image/png) when that is an image."""
-    media = (resource.media_type or "").split(";", 1)[0].strip()
-    if media == "image/*":
-        import mimetypes
-
-        guessed, _ = mimetypes.guess_type(download_name(str(resource.url)), strict=False)
-        media = guessed if guessed and guessed.startswith("image/") else ""
-    return media if _MEDIA_TYPE.fullmatch(media) else "application/octet-stream"
-
-
-def download_name(url: str) -> str:
-    from omniurl.batch import output_name
-
-    try:
-        from omniurl import schemes
-
-        return output_name(schemes.parse(url))
-    except Exception:
-        return "download"
 
 
 @dataclass
@@ -170,9 +117,7 @@ def _view(entry: Entry, proxy: bool = False, denied: frozenset[str] = frozenset(
     search = entry.kind == "search" and bool(entry.url)
     scheme = (entry.url or "").partition(":")[0].lower()
     presentation = presentation_of(scheme) if scheme else DEFAULT_PRESENTATION
-    marker = presentation.entry_marker(entry) or MARKERS.get(
-        entry.kind, f"[{entry.kind[:8].upper()}]"
-    )
+    marker = entry_marker(entry)
     views_href = gateway_link(presentation.attributes_url(entry), proxy=proxy)
     return EntryView(
         name=entry.name,
@@ -351,32 +296,6 @@ class Pages:
             f"filename*=UTF-8''{quote(name, safe='')}",
         }
         return StreamingResponse(body(), media_type=media, headers=headers)
-
-
-def _article_headers(
-    head: str, presentation: Presentation
-) -> list[tuple[str, dict[str, str | None]]]:
-    """An article's Subject, From, Date and References (each reference a gateway link, to
-    the URL the scheme's presentation gives a message-id)."""
-    fields: dict[str, str] = {}
-    name = ""
-    for line in head.split("\n"):
-        if line[:1] in (" ", "\t") and name:
-            fields[name] += " " + line.strip()
-            continue
-        key, sep, value = line.partition(":")
-        if not sep:
-            return []
-        name = key.strip().lower()
-        fields[name] = value.strip()
-    out: list[tuple[str, dict[str, str | None]]] = []
-    for key in ("subject", "from", "date", "newsgroups", "message-id"):
-        if key in fields:
-            out.append((key.title(), {"text": fields[key], "href": None}))
-    for ref in fields.get("references", "").split():
-        if ref.startswith("<") and ref.endswith(">"):
-            out.append(("References", {"text": ref, "href": presentation.reference_url(ref[1:-1])}))
-    return out
 
 
 __all__ = ["CSP", "Pages", "download_name", "gateway_link", "media_type_of", "security_headers"]

@@ -1,0 +1,619 @@
+"""``omniurl browse``: the terminal browser (Textual), lynx's keys over omniurl's resolvers.
+
+Everything a page shows comes from the typed resource (a listing's :class:`Entry` stream, a
+content's bytes and media type) and the scheme's presentation hooks, as the gateway's pages
+do (:mod:`omniurl.showing`): no scheme is named here.  Every link followed is planned and
+checked by the policy first (:func:`resolvers.core.check`): a refusal is a page naming its
+rule, and nothing is sent.  Resolving runs in a Textual worker, off the interface's loop; Esc
+cancels it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.geometry import Size
+from textual.screen import ModalScreen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Input, Label, Static
+
+from omniurl.resolvers.errors import InputNeeded, PlanError, PolicyError
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.spec import Presentation
+from omniurl.schemes.errors import OmniurlError, URLError
+from omniurl.showing import article_headers, media_type_of, presentation_for
+
+from .model import (
+    Bookmarks,
+    History,
+    Link,
+    Page,
+    data_dir,
+    listing_page,
+    message_page,
+    plan_text,
+    text_page,
+)
+
+#: Bytes of a text shown as a page; beyond, the page says so (``d`` saves the whole).
+MAX_TEXT = 4 << 20
+#: Listing entries held as lines (about 400 bytes each: 200000 are ~80 MB); beyond, the
+#: listing is cut and the page says so.
+MAX_ENTRIES = 200_000
+#: Seconds a page may take, connect to last byte of the part shown.
+MAX_TIME = 60.0
+
+
+class PageView(ScrollView, can_focus=True):
+    """A page, drawn a row at a time as it scrolls (``render_line``): a listing of 10⁶
+    entries costs only the rows on screen.  The cursor is on a link (lynx's model); a page
+    without links scrolls."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"pageview--link", "pageview--cursor"}
+    DEFAULT_CSS = """
+    PageView { height: 1fr; }
+    PageView > .pageview--link { text-style: underline; }
+    PageView > .pageview--cursor { text-style: reverse bold; }
+    """
+
+    def __init__(self, page: Page | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.page = page or Page("", "")
+        self.cursor = 0
+
+    def show(self, page: Page) -> None:
+        self.page = page
+        self.cursor = page.cursor if page.links else 0
+        self.update_size()
+        self.scroll_to(0, page.top, animate=False, immediate=True)
+        if page.links:
+            self.reveal(self.cursor)
+        self.refresh()
+
+    def update_size(self) -> None:
+        width = max((len(line.text) for line in self.page.lines[-2000:]), default=0)
+        self.virtual_size = Size(max(width, self.size.width), len(self.page.lines))
+
+    @property
+    def link(self) -> Link | None:
+        links = self.page.links
+        return links[self.cursor] if 0 <= self.cursor < len(links) else None
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = y + scroll_y
+        lines = self.page.lines
+        width = self.size.width
+        if row >= len(lines):
+            return Strip.blank(width, self.rich_style)
+        line = lines[row]
+        base = self.rich_style
+        segments: list[Segment] = []
+        at = 0
+        if line.spans:
+            link_style = base + self.get_component_rich_style("pageview--link")
+            cursor_style = base + self.get_component_rich_style("pageview--cursor")
+            for start, end, index in line.spans:
+                if start > at:
+                    segments.append(Segment(line.text[at:start], base))
+                style: Style = cursor_style if index == self.cursor else link_style
+                segments.append(Segment(line.text[start:end], style))
+                at = end
+        if at < len(line.text):
+            segments.append(Segment(line.text[at:], base))
+        strip = Strip(segments).crop(scroll_x, scroll_x + width)
+        return strip.extend_cell_length(width, base)
+
+    # -- moving -------------------------------------------------------------------------
+
+    def move(self, delta: int) -> None:
+        page = self.page
+        if not page.links:
+            self.scroll_to(y=self.scroll_y + delta, animate=False)
+            return
+        self.select(max(0, min(len(page.links) - 1, self.cursor + delta)))
+
+    def select(self, index: int) -> None:
+        if not self.page.links:
+            return
+        old = self.page.line_of_link(self.cursor)
+        self.cursor = index
+        self.page.cursor = index
+        self.refresh_line(old)
+        self.refresh_line(self.page.line_of_link(index))
+        self.reveal(index)
+
+    def reveal(self, index: int) -> None:
+        row = self.page.line_of_link(index)
+        height = max(self.size.height, 1)
+        if row < self.scroll_y:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= self.scroll_y + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+        self.page.top = int(self.scroll_y)
+
+    def refresh_line(self, row: int) -> None:
+        self.refresh_lines(row - int(self.scroll_y))
+
+    def show_row(self, row: int) -> None:
+        """A search hit: the row on screen and the cursor on its first link."""
+        index = self.page.link_at_or_after(row)
+        if index is not None and self.page.line_of_link(index) == row:
+            self.select(index)
+        self.scroll_to(y=max(0, row - 2), animate=False, immediate=True)
+
+    def on_click(self, event: events.Click) -> None:
+        row = event.y + int(self.scroll_y)
+        col = event.x + int(self.scroll_x)
+        if row >= len(self.page.lines):
+            return
+        for start, end, index in self.page.lines[row].spans:
+            if start <= col < end:
+                self.select(index)
+                if event.chain >= 1:
+                    self.app.action_follow()  # type: ignore[attr-defined]
+                return
+
+
+class Prompt(ModalScreen[str | None]):
+    """One line asked for (``g``'s URL, ``/``'s words, a search item's words)."""
+
+    DEFAULT_CSS = """
+    Prompt { align: center bottom; }
+    Prompt > Vertical { height: auto; width: 100%; background: $panel; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, value: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.question)
+            yield Input(value=self.value, id="answer")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextScreen(ModalScreen[None]):
+    """A page over the page (``=``, ``p``, ``\\``, a download's outcome): Esc or q closes."""
+
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > Vertical { width: 100%; height: 100%; background: $panel; }
+    TextScreen #title { background: $accent; width: 100%; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close"),
+        Binding("down,j", "scroll(1)", show=False),
+        Binding("up,k", "scroll(-1)", show=False),
+    ]
+
+    def __init__(self, title: str, page: Page) -> None:
+        super().__init__()
+        self.title_text = title
+        self.page = page
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, id="title", markup=False)
+            yield PageView(self.page, id="text")
+
+    def on_mount(self) -> None:
+        view = self.query_one(PageView)
+        view.page.links.clear()  # (shown, not followed)
+        view.focus()
+        self.call_after_refresh(view.update_size)
+
+    def action_scroll(self, delta: int) -> None:
+        view = self.query_one(PageView)
+        view.scroll_to(y=view.scroll_y + delta, animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class Browser(App[None]):
+    """The browser: one page at a time, a status line, lynx's keys."""
+
+    TITLE = "omniurl browse"
+    CSS = """
+    #url { height: 1; background: $primary; color: $text; }
+    #status { height: 1; background: $panel; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,j", "move(1)", "Down", show=False),
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("pagedown,space", "page(1)", "Page down", show=False),
+        Binding("pageup,b", "page(-1)", "Page up", show=False),
+        Binding("enter,right,l", "follow", "Follow"),
+        Binding("left,h", "go_back", "Back"),
+        Binding("g", "go", "Go to URL"),
+        Binding("slash", "search", "Search"),
+        Binding("n", "next_hit", "Next hit", show=False),
+        Binding("equals_sign", "show_url", "URL", show=False),
+        Binding("p", "show_plan", "Plan", show=False),
+        Binding("backslash", "show_source", "Source", show=False),
+        Binding("a", "bookmark", "Bookmark", show=False),
+        Binding("v", "bookmarks", "Bookmarks", show=False),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        options: Options | None = None,
+        folder: Path | None = None,
+        max_time: float = MAX_TIME,
+    ) -> None:
+        super().__init__()
+        self.start_url = url
+        self.options = (options or Options()).with_(stream_listings=True)
+        self.folder = folder if folder is not None else data_dir()
+        self.history = History(self.folder)
+        self.bookmarks = Bookmarks(self.folder)
+        self.max_time = max_time
+        self.words = ""
+        self.hit = -1
+        #: What the status line says (tests read it).
+        self.status = ""
+        #: Set while a page is being fetched (tests wait for it to clear).
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="url", markup=False)
+        yield PageView(id="page")
+        yield Static("", id="status", markup=False)
+
+    def on_mount(self) -> None:
+        self.view.focus()
+        if self.start_url:
+            self.open(self.start_url)
+        else:
+            self.show_page(self._welcome(), push=True)
+
+    @property
+    def view(self) -> PageView:
+        return self.query_one("#page", PageView)
+
+    def say(self, text: str) -> None:
+        self.status = text
+        self.query_one("#status", Static).update(text)
+
+    def show_page(self, page: Page, *, push: bool) -> None:
+        if push:
+            current = self.history.current
+            if current is not None:
+                current.cursor, current.top = self.view.cursor, int(self.view.scroll_y)
+            self.history.push(page)
+        from omniurl.cli.emit import terminal_safe
+        from omniurl.schemes.secrets import mask_passwords
+
+        self.query_one("#url", Static).update(terminal_safe(mask_passwords(page.url)))
+        self.view.show(page)
+        self.hit = -1
+
+    def _welcome(self) -> Page:
+        return message_page(
+            "",
+            "omniurl browse",
+            "g opens a URL, v shows the bookmarks, q quits.\n"
+            "Arrows or j/k move, Enter or right follows, left or h goes back; / searches "
+            "the page, n finds the next hit; = shows the link's URL, p its plan (nothing is "
+            "sent), \\ the page's source; a adds a bookmark.",
+        )
+
+    # -- loading ------------------------------------------------------------------------
+
+    def open(self, url: str, *, search: bool = False) -> None:
+        self.busy = True
+        self.say(f"Fetching {url} … (Esc cancels)")
+        self._load(url, search)
+
+    @work(group="load", exclusive=True, exit_on_error=False)
+    async def _load(self, url: str, search: bool) -> None:
+        try:
+            await self._fetch(url, search)
+        except asyncio.CancelledError:
+            self.say("Cancelled.")
+            raise
+        finally:
+            self.busy = False
+
+    async def _fetch(self, url: str, search: bool) -> None:
+        from omniurl.resolvers import check, resolve
+
+        presentation = presentation_for(url)
+        if search:
+            words = await self.push_screen_wait(Prompt("Search for (words):"))
+            if words is None:
+                self.say("Search cancelled.")
+                return
+            url = self._search_url(url, words, presentation) or url
+            presentation = presentation_for(url)
+        try:
+            plan = check(url, self.options)  # the policy: a refusal sends nothing
+        except InputNeeded as exc:
+            words = await self.push_screen_wait(Prompt(f"{exc.message}\nWords:"))
+            if words is None:
+                self.say("Search cancelled.")
+                return
+            target = self._search_url(url, words, presentation)
+            if target is None:
+                self.say("This URL takes no search words.")
+                return
+            await self._fetch(target, False)
+            return
+        except (URLError, PolicyError) as exc:
+            self.show_page(self._refused(url, exc), push=True)
+            self.say(f"Refused by the policy ({type(exc).__name__}): nothing was sent.")
+            return
+        except PlanError as exc:
+            self.show_page(message_page(url, "Cannot resolve", exc.message), push=True)
+            self.say(type(exc).__name__)
+            return
+        if type(presentation).gateway_page is not Presentation.gateway_page:
+            self.show_page(
+                message_page(
+                    url,
+                    "Not a page",
+                    "This URL is a session or a form, not a page; its plan follows (nothing "
+                    "was sent):\n\n" + plan_text(plan.to_json()),
+                ),
+                push=True,
+            )
+            self.say("Not opened in the browser (use omniurl get).")
+            return
+        try:
+            async with asyncio.timeout(self.max_time):
+                resource = await resolve(url, self.options)
+                await self._render(url, resource, presentation)
+        except TimeoutError:
+            self.show_page(
+                message_page(url, "Timed out", f"No page within {self.max_time:g} s."), push=True
+            )
+            self.say("Timed out.")
+        except (URLError, PolicyError) as exc:
+            self.show_page(self._refused(url, exc), push=True)
+            self.say(f"Refused ({type(exc).__name__}).")
+        except OmniurlError as exc:
+            self.show_page(message_page(url, f"Error: {type(exc).__name__}", str(exc)), push=True)
+            self.say(type(exc).__name__)
+
+    def _search_url(self, url: str, words: str, presentation: Presentation) -> str | None:
+        from omniurl import schemes
+
+        try:
+            return presentation.search_url(schemes.parse(url), words)
+        except URLError:
+            return None
+
+    def _refused(self, url: str, exc: OmniurlError) -> Page:
+        """A refusal in place: the rule (the error's class), the component it blames, and
+        that nothing was sent (unless the refusal came mid-session and says what was)."""
+        component = getattr(exc, "component", None)
+        sent = getattr(exc, "sent", ())
+        text = (
+            f"Rule: {type(exc).__name__}"
+            + (f" (component: {component})" if component else "")
+            + f"\n\n{exc.message if hasattr(exc, 'message') else exc}"
+            + ("" if sent else "\n\nNothing was sent.")
+        )
+        return message_page(url, "Refused", text)
+
+    async def _render(self, url: str, resource: Any, presentation: Presentation) -> None:
+        async with resource:
+            if resource.kind == "listing":
+                await self._stream_listing(url, resource)
+                return
+            media = media_type_of(resource)
+            if not media.startswith(("text/", "message/")):
+                self.show_page(
+                    message_page(
+                        url,
+                        "A file",
+                        f"{media}"
+                        + (f", {resource.size} bytes" if resource.size is not None else "")
+                        + ": not shown as a page.",
+                    ),
+                    push=True,
+                )
+                self.say(f"{media}")
+                return
+            held = bytearray()
+            cut = False
+            async for chunk in resource:
+                held += chunk
+                if len(held) > MAX_TEXT:
+                    cut = True
+                    break
+            text = bytes(held[:MAX_TEXT]).decode("utf-8", "replace")
+            if presentation.article_headers(resource):
+                text = _fold_headers(text, presentation)
+            width = max(self.view.size.width, 40)
+            page = text_page(url, text, width)
+            page.source = bytes(held[:MAX_TEXT]).decode("utf-8", "replace")
+            if cut:
+                page.add_line(f"[cut at {MAX_TEXT} bytes]")
+            self.show_page(page, push=True)
+            self.say(
+                f"{media}, {len(held)} bytes{' (cut)' if cut else ''}, {len(page.links)} links"
+            )
+
+    async def _stream_listing(self, url: str, resource: Any) -> None:
+        """Entries shown as they arrive: the page is up with the first ones, and grows."""
+        page = listing_page(url, ())
+        self.show_page(page, push=True)
+        shown = 0
+        async for entry in resource.aiter_entries():
+            if len(page.lines) >= MAX_ENTRIES:
+                page.add_line(f"[cut at {MAX_ENTRIES} entries]")
+                break
+            page.add_entry(entry)
+            if len(page.lines) - shown >= 500:
+                shown = len(page.lines)
+                if self.view.page is page:
+                    self.view.update_size()
+                    self.view.refresh()
+                self.say(f"{shown} entries …")
+                await asyncio.sleep(0)
+        if self.view.page is page:
+            self.view.update_size()
+            if page.links and self.view.cursor == 0:
+                self.view.select(0)
+            self.view.refresh()
+        self.say(f"{len(page.lines)} entries, {len(page.links)} links")
+
+    # -- actions ------------------------------------------------------------------------
+
+    def action_move(self, delta: int) -> None:
+        self.view.move(delta)
+
+    def action_page(self, direction: int) -> None:
+        view = self.view
+        height = max(view.size.height - 1, 1)
+        if view.page.links:
+            row = view.page.line_of_link(view.cursor) + direction * height
+            index = view.page.link_at_or_after(max(row, 0))
+            view.select(index if index is not None else len(view.page.links) - 1)
+        else:
+            view.scroll_to(y=view.scroll_y + direction * height, animate=False)
+
+    def action_follow(self) -> None:
+        link = self.view.link
+        if link is None:
+            self.say("No link here.")
+            return
+        self.open(link.url, search=link.search)
+
+    def action_go_back(self) -> None:
+        self.workers.cancel_group(self, "load")
+        current = self.history.current
+        if current is not None:
+            current.cursor, current.top = self.view.cursor, int(self.view.scroll_y)
+        page = self.history.back()
+        if page is None:
+            self.say("No page before this one.")
+            return
+        self.show_page(page, push=False)
+        self.say("")
+
+    def action_go(self) -> None:
+        def answered(url: str | None) -> None:
+            if url and url.strip():
+                self.open(url.strip())
+
+        current = self.history.current
+        self.push_screen(Prompt("URL to open:", current.url if current else ""), answered)
+
+    def action_search(self) -> None:
+        def answered(words: str | None) -> None:
+            if words:
+                self.words = words
+                self.hit = int(self.view.scroll_y) - 1
+                self.action_next_hit()
+
+        self.push_screen(Prompt("Find in page:", self.words), answered)
+
+    def action_next_hit(self) -> None:
+        if not self.words:
+            self.say("No search yet: / asks for words.")
+            return
+        row = self.view.page.find(self.words, self.hit)
+        if row is None:
+            self.say(f"Not found: {self.words}")
+            return
+        self.hit = row
+        self.view.show_row(row)
+        self.say(f"Found {self.words!r} on line {row + 1}")
+
+    def action_show_url(self) -> None:
+        link = self.view.link
+        current = self.history.current
+        url = link.url if link else (current.url if current else "")
+        from omniurl.schemes.secrets import mask_passwords
+
+        self.push_screen(TextScreen("URL", text_page(url, mask_passwords(url))))
+
+    def action_show_plan(self) -> None:
+        """``p``: the plan of the link under the cursor — the exact lines it would send,
+        checked by the policy — and nothing sent (what ``omniurl plan`` prints)."""
+        from omniurl.resolvers import check
+
+        link = self.view.link
+        current = self.history.current
+        url = link.url if link else (current.url if current else "")
+        try:
+            text = plan_text(check(url, self.options).to_json())
+        except InputNeeded as exc:
+            text = f"{url}\n\n{exc.message}"
+        except OmniurlError as exc:
+            text = self._refused(url, exc).source or str(exc)
+        self.push_screen(TextScreen(f"Plan of {url}", text_page(url, text)))
+
+    def action_show_source(self) -> None:
+        page = self.view.page
+        if page.source is None:
+            text = "\n".join(line.text for line in page.lines[:MAX_ENTRIES])
+        else:
+            text = page.source
+        self.push_screen(TextScreen(f"Source of {page.url}", text_page(page.url, text)))
+
+    def action_bookmark(self) -> None:
+        current = self.history.current
+        if current is None or not current.url or current.kind == "message":
+            self.say("Nothing to bookmark here.")
+            return
+        if self.bookmarks.add(current.url):
+            self.say(f"Bookmarked {current.url}")
+        else:
+            self.say("Already bookmarked.")
+
+    def action_bookmarks(self) -> None:
+        self.show_page(self.bookmarks.page(), push=True)
+
+    def action_cancel(self) -> None:
+        if self.busy:
+            self.workers.cancel_group(self, "load")
+            self.busy = False
+            self.say("Cancelled.")
+
+
+def _fold_headers(text: str, presentation: Presentation) -> str:
+    """An article: Subject, From, Date, Newsgroups, References on top (the rest of the
+    header folded away: ``\\`` shows it), then the body."""
+    head, sep, body = text.replace("\r\n", "\n").partition("\n\n")
+    fields = article_headers(head, presentation)
+    if not sep or not fields:
+        return text
+    lines = []
+    for name, value in fields:
+        href = value.get("href")
+        lines.append(f"{name}: {value['text']}" + (f"  <URL:{href}>" if href else ""))
+    return "\n".join(lines) + "\n\n" + body
+
+
+def run(url: str | None, options: Options | None = None) -> int:
+    """Run the browser in this terminal until ``q``."""
+    Browser(url, options=options).run()
+    return 0
+
+
+__all__ = ["Browser", "PageView", "Prompt", "TextScreen", "run"]

@@ -1,0 +1,318 @@
+"""The browser's model, without a terminal library: pages as lines with links, the history,
+the bookmarks and the page search.  Tested without Textual (tests/test_browse_model.py).
+
+A page is what the terminal shows, one :class:`Line` per screen row: a listing is one line an
+entry (lynx's type labels before the name: ``(DIR)``, ``(TEXT)``, ``(BIN)``, ``(?)``), a text
+is wrapped to the width with the URLs in it as links (RFC 1738 appendix: ``<URL:…>`` and bare
+ones, found by :func:`schemes.extract.extract`).  Server text is held escaped
+(:func:`omniurl.cli.emit.terminal_safe`): an escape sequence in a Gopher display string or a
+news article never reaches the terminal.
+
+The label of an entry comes from the surfaces' one table (:func:`omniurl.showing.entry_marker`,
+the scheme's presentation first), never from a scheme name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from omniurl.cli.emit import terminal_safe
+from omniurl.resolvers.resource import Entry
+from omniurl.showing import entry_marker
+
+#: The width the type labels take on a listing line: "(DIR)   name".
+LABEL_WIDTH = 8
+#: Lynx's words for two of the markers (the rest are the marker in parentheses).
+_LYNX = {"SEARCH": "?", "MENU": "DIR"}
+
+
+def label_of(entry: Entry) -> str:
+    """Lynx's label of a listing entry: ``(DIR)``, ``(TEXT)``, ``(BIN)``, ``(?)`` for a
+    search…; ``""`` for an info line (no link)."""
+    marker = entry_marker(entry)
+    inner = marker[1:-1] if marker.startswith("[") and marker.endswith("]") else marker
+    if not inner:
+        return ""
+    return f"({_LYNX.get(inner, inner)})"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link on a page: the URL it follows, and whether following it asks for words first
+    (a search item: Gopher type 7, a WAIS database)."""
+
+    url: str
+    search: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One screen row: its text (already escaped) and the links on it, each ``(start, end,
+    link index)`` in columns of ``text``."""
+
+    text: str
+    spans: tuple[tuple[int, int, int], ...] = ()
+
+
+@dataclass
+class Page:
+    """What the browser shows for one URL."""
+
+    url: str
+    title: str
+    lines: list[Line] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    #: The line of each link (``links[i]`` is first on ``link_lines[i]``).
+    link_lines: list[int] = field(default_factory=list)
+    #: The source as received (``\\`` shows it), escaped; None: a listing (its lines are it).
+    source: str | None = None
+    #: ``listing``, ``text`` or ``message`` (an error, a refusal, a note).
+    kind: str = "text"
+    #: Where the cursor was when the page was left (restored on "back").
+    cursor: int = 0
+    top: int = 0
+
+    def add_line(self, text: str, links: Iterable[tuple[int, int, Link]] = ()) -> None:
+        spans = []
+        for start, end, link in links:
+            self.link_lines.append(len(self.lines))
+            self.links.append(link)
+            spans.append((start, end, len(self.links) - 1))
+        self.lines.append(Line(text, tuple(spans)))
+
+    def add_entry(self, entry: Entry) -> None:
+        """A listing entry as one line: label, name, details (size, date, score)."""
+        name = terminal_safe(entry.name)
+        label = label_of(entry)
+        details = [
+            f"{terminal_safe(str(entry.info[key]))}"
+            for key in ("size", "modify", "date", "score", "from")
+            if entry.info.get(key) not in (None, "")
+        ]
+        tail = ("  " + "  ".join(details)) if details else ""
+        head = f"{label:<{LABEL_WIDTH}}" if label else " " * LABEL_WIDTH
+        if entry.url and label:
+            link = Link(entry.url, search=entry.kind == "search")
+            self.add_line(head + name + tail, [(len(head), len(head) + len(name), link)])
+        else:
+            self.add_line(head + name + tail)
+
+    def line_of_link(self, index: int) -> int:
+        return self.link_lines[index] if 0 <= index < len(self.link_lines) else 0
+
+    def find(self, words: str, after: int = -1) -> int | None:
+        """The first line after ``after`` holding ``words`` (case-folded), wrapping round."""
+        needle = words.casefold()
+        if not needle or not self.lines:
+            return None
+        count = len(self.lines)
+        for step in range(1, count + 1):
+            y = (after + step) % count
+            if needle in self.lines[y].text.casefold():
+                return y
+        return None
+
+    def link_at_or_after(self, line: int) -> int | None:
+        """The first link on ``line`` or below (for a search hit: the cursor goes there)."""
+        import bisect
+
+        i = bisect.bisect_left(self.link_lines, line)
+        return i if i < len(self.link_lines) else None
+
+
+def listing_page(url: str, entries: Iterable[Entry], title: str | None = None) -> Page:
+    page = Page(url, title or url, kind="listing")
+    for entry in entries:
+        page.add_entry(entry)
+    return page
+
+
+def wrap_offsets(text: str, width: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` in ``text`` of each screen row: source lines split at their ends,
+    then at the last space before ``width`` (or at ``width`` in a long word)."""
+    width = max(width, 10)
+    pos = 0
+    for raw in text.split("\n"):
+        start, stop = pos, pos + len(raw)
+        if raw.endswith("\r"):
+            stop -= 1
+        pos += len(raw) + 1
+        if start == stop:
+            yield (start, start)
+            continue
+        while start < stop:
+            end = min(start + width, stop)
+            if end < stop:
+                cut = text.rfind(" ", start, end + 1)
+                if cut > start:
+                    end = cut + 1
+            yield (start, end)
+            start = end
+
+
+def text_page(url: str, text: str, width: int = 80, title: str | None = None) -> Page:
+    """A text wrapped to ``width``, its URLs links (RFC 1738 appendix: ``<URL:…>``, ``<…>``
+    and bare, found by :func:`schemes.extract.extract`); a link that wraps is a link on each
+    row it spans."""
+    from omniurl.schemes.extract import extract
+
+    safe = terminal_safe(text, keep="\t\n\r").replace("\t", "    ")
+    page = Page(url, title or url, kind="text", source=safe)
+    found = extract(safe)
+    link_of = [Link(f.url) for f in found]
+    k = 0
+    for start, end in wrap_offsets(safe, width):
+        while k < len(found) and found[k].end <= start:
+            k += 1
+        spans: list[tuple[int, int, Link]] = []
+        j = k
+        while j < len(found) and found[j].start < end:
+            f = found[j]
+            spans.append((max(f.start, start) - start, min(f.end, end) - start, link_of[j]))
+            j += 1
+        _add_row(page, safe[start:end].rstrip("\r\n"), spans)
+    return page
+
+
+def _add_row(page: Page, text: str, spans: list[tuple[int, int, Link]]) -> None:
+    """A row whose spans may continue a link begun on the row above (same :class:`Link`)."""
+    out = []
+    for start, end, link in spans:
+        if page.links and page.links[-1] is link:
+            out.append((start, end, len(page.links) - 1))
+        else:
+            page.link_lines.append(len(page.lines))
+            page.links.append(link)
+            out.append((start, end, len(page.links) - 1))
+    page.lines.append(Line(text, tuple(out)))
+
+
+def message_page(url: str, title: str, message: str, width: int = 80) -> Page:
+    page = text_page(url, f"{title}\n\n{message}", width, title=title)
+    page.kind = "message"
+    return page
+
+
+# -- history and bookmarks -----------------------------------------------------------------
+
+
+def data_dir() -> Path:
+    """``$XDG_DATA_HOME/omniurl`` (default ``~/.local/share/omniurl``: XDG Base Directory)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local/share")
+    return Path(base) / "omniurl"
+
+
+class History:
+    """The pages walked in this session (back goes to the one before) and every URL visited,
+    kept in ``history`` in the data folder (one URL a line, the last :attr:`keep`)."""
+
+    keep = 1000
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+        self.pages: list[Page] = []
+        self.visited: list[str] = _read_lines(folder / "history") if folder else []
+
+    @property
+    def current(self) -> Page | None:
+        return self.pages[-1] if self.pages else None
+
+    def push(self, page: Page) -> None:
+        self.pages.append(page)
+        if page.kind == "message":
+            return
+        self.visited.append(page.url)
+        self.visited = self.visited[-self.keep :]
+        if self.folder is not None:
+            _write_lines(self.folder / "history", self.visited)
+
+    def back(self) -> Page | None:
+        """The page before the current one (the current is dropped), or None at the first."""
+        if len(self.pages) < 2:
+            return None
+        self.pages.pop()
+        return self.pages[-1]
+
+
+class Bookmarks:
+    """A plain file of URLs, one a line (``bookmarks`` in the data folder): ``a`` adds,
+    ``v`` shows them as a page of links."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.path = folder / "bookmarks" if folder else None
+        self.urls: list[str] = _read_lines(self.path) if self.path else []
+
+    def add(self, url: str) -> bool:
+        """Add ``url`` (False: it was there already)."""
+        if url in self.urls:
+            return False
+        self.urls.append(url)
+        if self.path is not None:
+            _write_lines(self.path, self.urls)
+        return True
+
+    def page(self) -> Page:
+        page = Page("bookmarks", "Bookmarks", kind="listing")
+        if not self.urls:
+            page.add_line("No bookmarks yet: 'a' adds the current page's URL.")
+        for url in self.urls:
+            shown = terminal_safe(url)
+            page.add_line(
+                " " * LABEL_WIDTH + shown, [(LABEL_WIDTH, LABEL_WIDTH + len(shown), Link(url))]
+            )
+        return page
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    except OSError:
+        return []
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def _write_lines(path: Path, lines: list[str]) -> None:
+    """Replace ``path`` whole (a temporary file renamed over it: never half written)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(
+        "".join(f"{line}\n" for line in lines), encoding="utf-8", errors="surrogateescape"
+    )
+    temporary.replace(path)
+
+
+def plan_text(plan_json: dict[str, object]) -> str:
+    """``p``: a plan as ``omniurl plan`` gives it (its JSON contract), as lines to read:
+    where it connects, then each line exactly as it would be sent, with its condition."""
+    steps = plan_json.get("steps") or []
+    when = plan_json.get("when") or []
+    assert isinstance(steps, list) and isinstance(when, list)
+    head = (
+        f"{plan_json.get('url')}\n"
+        f"{plan_json.get('transport')} to {plan_json.get('host')} port {plan_json.get('port')}"
+        "\n(nothing has been sent)\n"
+    )
+    body = "\n".join(
+        f"{i + 1:>3}  {step}" + (f"    [if {cond}]" if cond else "")
+        for i, (step, cond) in enumerate(zip(steps, when + [None] * len(steps), strict=False))
+    )
+    return head + "\n" + body + "\n"
+
+
+__all__ = [
+    "Bookmarks",
+    "History",
+    "Line",
+    "Link",
+    "Page",
+    "data_dir",
+    "label_of",
+    "listing_page",
+    "message_page",
+    "plan_text",
+    "text_page",
+    "wrap_offsets",
+]

@@ -1,0 +1,217 @@
+"""``omniurl browse`` driven headless (Textual's Pilot) against omniurl's own servers.
+
+Every wait is bounded: Pilot's ``pause`` and :func:`settle` (a few seconds at most).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+pytest.importorskip("textual", reason="the [browse] extra (Textual) is not installed")
+
+from textual.pilot import Pilot
+
+from omniurl import testservers
+from omniurl.browse.app import Browser, PageView, Prompt, TextScreen
+from omniurl.testservers.recording import recording_of, start_recording
+
+SIZE = (80, 24)
+
+
+@pytest_asyncio.fixture
+async def gopher(tree: Path) -> AsyncIterator[testservers.RunningServer]:
+    (tree / "pub" / "links.txt").write_text(
+        "See <URL:gopher://127.0.0.1:1/1/elsewhere> and\nhttp://127.0.0.1:1/bare.html too.\n"
+        "Evil \x1b[31mred\x1b[0m text.\n"
+    )
+    server = await testservers.start("gopher", tree)
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+async def settle(pilot: Pilot[None], app: Browser, seconds: float = 10.0) -> None:
+    """Until the page being fetched is shown (bounded: ``seconds``)."""
+    for _ in range(int(seconds / 0.05)):
+        await pilot.pause(0.05)
+        if not app.busy and not any(w.is_running for w in app.workers):
+            break
+    else:
+        raise AssertionError(f"still busy after {seconds} s: {app.status!r}")
+    await pilot.pause()
+
+
+def rows(app: Browser) -> list[str]:
+    return [line.text for line in app.view.page.lines]
+
+
+def browser(url: str | None, tmp_path: Path) -> Browser:
+    return Browser(url, folder=tmp_path / "data")
+
+
+async def test_walks_a_menu_and_comes_back(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    top = f"gopher://127.0.0.1:{gopher.port}/1/"
+    app = browser(top, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert rows(app) == [
+            "(HTML)  index.html",
+            "(DIR)   pub",
+            "(?)     Search the text files",
+            "(TEXT)  Fill in a Gopher+ form",
+        ]
+        assert app.view.link is not None and app.view.link.url.endswith("/h/index.html")
+        await pilot.press("j")
+        assert app.view.link.url == f"gopher://127.0.0.1:{gopher.port}/1/pub"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.view.page.url == f"gopher://127.0.0.1:{gopher.port}/1/pub"
+        assert any(row.endswith("hello.txt") and row.startswith("(TEXT)") for row in rows(app))
+        assert any(row.startswith("(BIN)") for row in rows(app))
+        await pilot.press("h")
+        await pilot.pause()
+        assert app.view.page.url == top
+        assert app.view.cursor == 1  # where it was
+        await pilot.press("left")
+        await pilot.pause()
+        assert app.status == "No page before this one."
+    assert (tmp_path / "data" / "history").read_text().splitlines() == [
+        top,
+        f"gopher://127.0.0.1:{gopher.port}/1/pub",
+    ]
+
+
+async def test_a_text_wraps_with_its_urls_as_links_and_escapes_shown(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    app = browser(f"gopher://127.0.0.1:{gopher.port}/0/pub/links.txt", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        page = app.view.page
+        assert [link.url for link in page.links] == [
+            "gopher://127.0.0.1:1/1/elsewhere",
+            "http://127.0.0.1:1/bare.html",
+        ]
+        assert "Evil \\x1b[31mred\\x1b[0m text." in rows(app)
+        assert all("\x1b" not in row for row in rows(app))
+        await pilot.press("down")
+        assert app.view.cursor == 1
+
+
+async def test_a_search_item_asks_for_words(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    app = browser(f"gopher://127.0.0.1:{gopher.port}/1/", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("j", "j", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, Prompt)
+        await pilot.press(*"hello", "enter")
+        await settle(pilot, app)
+        assert app.view.page.url == f"gopher://127.0.0.1:{gopher.port}/7/search%09hello"
+        assert any("hello.txt" in row for row in rows(app))
+
+
+async def test_a_refusal_is_shown_in_place_and_sends_nothing(tmp_path: Path) -> None:
+    rec = await start_recording()
+    try:
+        url = f"gopher://127.0.0.1:{rec.port}/0a%00b"
+        app = browser(url, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            text = "\n".join(rows(app))
+            assert "Rule: DelimiterRefused" in text
+            assert "Nothing was sent." in text
+            assert app.status.startswith("Refused by the policy (DelimiterRefused)")
+        assert recording_of(rec).received == b""
+    finally:
+        await rec.close()
+
+
+async def test_esc_cancels_a_trickling_server(tree: Path, tmp_path: Path) -> None:
+    server = await testservers.start("adversary", tree, mode="trickle-gopher-menu", interval=5.0)
+    try:
+        app = browser(f"gopher://127.0.0.1:{server.port}/1/", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(0.3)
+            assert app.busy
+            await pilot.press("escape")
+            await settle(pilot, app, 3.0)
+            assert app.status == "Cancelled."
+            await pilot.press("q")
+    finally:
+        await server.close()
+
+
+async def test_plan_url_and_source_are_shown_and_nothing_sent(tmp_path: Path) -> None:
+    rec = await start_recording()
+    try:
+        page = tmp_path / "page.txt"
+        page.write_text(f"A link: <URL:gopher://127.0.0.1:{rec.port}/0/x.txt>\n")
+        app = browser(page.as_uri(), tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("equals_sign")
+            await pilot.pause()
+            assert isinstance(app.screen, TextScreen)
+            shown = app.screen.query_one(PageView).page.lines
+            assert shown[0].text == f"gopher://127.0.0.1:{rec.port}/0/x.txt"
+            await pilot.press("escape")
+            await pilot.press("p")
+            await pilot.pause()
+            assert isinstance(app.screen, TextScreen)
+            text = [line.text for line in app.screen.query_one(PageView).page.lines]
+            assert "  1  /x.txt" in text
+            assert "(nothing has been sent)" in text
+            await pilot.press("escape", "backslash")
+            await pilot.pause()
+            text = [line.text for line in app.screen.query_one(PageView).page.lines]
+            assert text[0] == f"A link: <URL:gopher://127.0.0.1:{rec.port}/0/x.txt>"
+        assert recording_of(rec).received == b""
+    finally:
+        await rec.close()
+
+
+async def test_find_in_page_and_next_hit(tmp_path: Path) -> None:
+    page = tmp_path / "page.txt"
+    page.write_text("alpha\nbeta\nALPHA again\ngamma\n")
+    app = browser(page.as_uri(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash", *"alpha", "enter")
+        await pilot.pause()
+        assert app.hit == 0
+        await pilot.press("n")
+        assert app.hit == 2
+        await pilot.press("n")
+        assert app.hit == 0
+        await pilot.press("slash", *"delta", "enter")
+        await pilot.pause()
+        assert app.status == "Not found: delta"
+
+
+async def test_bookmarks_survive_a_restart(tmp_path: Path) -> None:
+    page = tmp_path / "page.txt"
+    page.write_text("hello\n")
+    app = browser(page.as_uri(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a")
+        assert app.status == f"Bookmarked {page.as_uri()}"
+    assert (tmp_path / "data" / "bookmarks").read_text() == page.as_uri() + "\n"
+    again = browser(None, tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        await pilot.pause()
+        assert again.view.link is not None and again.view.link.url == page.as_uri()
+        await pilot.press("enter")
+        await settle(pilot, again)
+        assert rows(again) == ["hello", ""]

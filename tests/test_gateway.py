@@ -484,3 +484,31 @@ async def test_a_refusal_after_the_session_began_says_what_was_sent() -> None:
     assert page.status_code == 403
     assert "nothing was sent" not in page.text
     assert "refused after sending: USER anonymous, TYPE I, EPSV" in page.text
+
+
+async def test_a_request_waits_for_a_slot_at_most_queue_timeout() -> None:
+    """``max_concurrent`` pages at once; the next waits ``queue_timeout`` for a slot, then
+    is told the gateway is busy (429) — it never reaches the server."""
+    held = asyncio.Event()
+    arrived: list[bytes] = []
+
+    async def stall(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        arrived.append(await reader.readline())
+        held.set()
+        await asyncio.sleep(1.5)
+        writer.write(b"late\r\n.\r\n")
+        writer.close()
+
+    server = await asyncio.start_server(stall, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with client_for(port, max_concurrent=1, queue_timeout=0.2) as client:
+            first = asyncio.create_task(client.get(f"/gopher://127.0.0.1:{port}/0/a"))
+            await asyncio.wait_for(held.wait(), 5)
+            second = await asyncio.wait_for(client.get(f"/gopher://127.0.0.1:{port}/0/b"), 5)
+            assert second.status_code == 429
+            assert (await asyncio.wait_for(first, 10)).status_code == 200
+        assert arrived == [b"/a\r\n"]  # the selector after the type: "/a"
+    finally:
+        server.close()
+        await server.wait_closed()

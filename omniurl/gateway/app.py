@@ -96,7 +96,10 @@ class Limits:
         self.clients[client] = self.clients.get(client, 0) + 1
         try:
             try:
-                await asyncio.wait_for(self.all.acquire(), self.config.queue_timeout)
+                # (asyncio.timeout, not wait_for: wait_for ran the acquire as a task of its
+                # own, a task and a loop turn more for every page)
+                async with asyncio.timeout(self.config.queue_timeout):
+                    await self.all.acquire()
             except TimeoutError:
                 yield False
                 return

@@ -328,6 +328,8 @@ async def test_gateway_page(registered: None, finger: Any) -> None:
     )
     transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
     async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as web:
+        index = await web.get("/")
+        assert "<code>x-finger:</code>" in index.text and "<code>gopher:</code>" in index.text
         base = f"x-finger://127.0.0.1:{finger.port}"
         page = await web.get(f"/{base}/")
         assert page.status_code == 200

@@ -162,7 +162,10 @@ class Pages:
         return HTMLResponse(html, status_code=status, headers=security_headers())
 
     def index(self) -> Response:
-        return self.page("index.html")
+        """The URL box, and every scheme the registry knows (a plugin's too)."""
+        from omniurl.resolvers.registry import known
+
+        return self.page("index.html", schemes=known())
 
     def message(
         self, url: str, status: int, title: str, message: str, **extra: Any

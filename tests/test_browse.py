@@ -215,3 +215,111 @@ async def test_bookmarks_survive_a_restart(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(pilot, again)
         assert rows(again) == ["hello", ""]
+
+
+async def test_ftp_directory_sorts_and_downloads_with_resume(tree: Path, tmp_path: Path) -> None:
+    server = await testservers.start("ftp", tree)
+    try:
+        app = Browser(
+            f"ftp://127.0.0.1:{server.port}/pub/",
+            folder=tmp_path / "data",
+            download_dir=tmp_path / "dl",
+        )
+        (tmp_path / "dl").mkdir()
+        whole = (tree / "pub" / "data.bin").read_bytes()
+        # A cut transfer's part: zeros, so a resumed file shows the server sent only the rest.
+        (tmp_path / "dl" / ".data.bin.part").write_bytes(bytes(1000))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            names = [row.split()[1] for row in rows(app)]
+            assert sorted(names) == ["README.txt", "data.bin", "hello.txt"]
+            assert all(row.startswith("(FILE)") for row in rows(app))  # its presentation's marker
+            await pilot.press("s")  # by name
+            assert app.view.page.order == "name"
+            assert [row.split()[1] for row in rows(app)] == ["data.bin", "hello.txt", "README.txt"]
+            await pilot.press("s")  # by size, largest first
+            assert [row.split()[1] for row in rows(app)] == ["data.bin", "README.txt", "hello.txt"]
+            assert rows(app)[0].split()[2] == str(len(whole))
+            app.view.select(0)
+            await pilot.press("d")
+            await pilot.pause()
+            assert isinstance(app.screen, Prompt)
+            await pilot.press("enter")
+            for _ in range(200):  # 10 s at most
+                await pilot.pause(0.05)
+                if app.status.startswith(("Saved", "Download failed")):
+                    break
+            assert app.status.startswith("Saved"), app.status
+        saved = (tmp_path / "dl" / "data.bin").read_bytes()
+        assert saved == bytes(1000) + whole[1000:]
+        assert not (tmp_path / "dl" / ".data.bin.part").exists()
+    finally:
+        await server.close()
+
+
+async def test_news_groups_overview_threaded_and_article(tree: Path, tmp_path: Path) -> None:
+    server = await testservers.start("nntp", tree)
+    try:
+        app = browser(f"news://127.0.0.1:{server.port}/*", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert rows(app)[0].startswith("(GROUP) omniurl.test")
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert app.view.page.order == "thread"
+            shown = rows(app)
+            assert shown[0].startswith("(ART)   Welcome to omniurl.test")
+            assert shown[1] == (  # a reply, under its parent
+                "(ART)     > Dot-stuffing  omniurl test server <news@omniurl.test>  "
+                "Sun, 22 Nov 2026 00:00:00 +0000"
+            )
+            await pilot.press("enter")
+            await settle(pilot, app)
+            text = rows(app)
+            assert text[:4] == [
+                "Subject: Welcome to omniurl.test",
+                "From: omniurl test server <news@omniurl.test>",
+                "Date: Sun, 22 Nov 2026 00:00:00 +0000",
+                "Newsgroups: omniurl.test",
+            ]
+            assert not any(row.startswith("Path:") for row in text)  # folded away
+            await pilot.press("backslash")
+            await pilot.pause()
+            source = [line.text for line in app.screen.query_one(PageView).page.lines]
+            assert source[0] == "Path: omniurl!not-for-mail"
+    finally:
+        await server.close()
+
+
+async def test_html_is_text_with_numbered_links(tmp_path: Path) -> None:
+    pytest.importorskip("html2text", reason="the [browse] extra (html2text) is not installed")
+    page = tmp_path / "page.html"
+    page.write_text(
+        "<html><body><h1>Title</h1><p>See <a href='other.txt'>the other</a> and "
+        "<a href='gopher://127.0.0.1:70/1/'>a menu</a>.</p></body></html>"
+    )
+    app = browser(page.as_uri(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        text = rows(app)
+        assert "# Title" in text
+        assert any("[the other][1]" in row for row in text)
+        assert [link.url for link in app.view.page.links] == [
+            (tmp_path / "other.txt").as_uri(),
+            "gopher://127.0.0.1:70/1/",
+        ]
+
+
+async def test_wais_asks_for_words_and_lists_hits(tree: Path, tmp_path: Path) -> None:
+    server = await testservers.start("wais", tree)
+    try:
+        app = browser(f"wais://127.0.0.1:{server.port}/pub", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, Prompt)
+            await pilot.press(*"hello", "enter")
+            await settle(pilot, app)
+            assert app.view.page.url == f"wais://127.0.0.1:{server.port}/pub?hello"
+            assert app.view.page.links, rows(app)
+    finally:
+        await server.close()

@@ -10,7 +10,9 @@ from omniurl.browse.model import (
     History,
     listing_page,
     plan_text,
+    sorted_entries,
     text_page,
+    threaded,
     wrap_offsets,
 )
 from omniurl.resolvers import check
@@ -99,3 +101,18 @@ def test_plan_text_is_the_plan_commands_lines() -> None:
         "",
         "  1  /hello.txt",
     ]
+
+
+def test_articles_thread_by_their_last_reference() -> None:
+    def art(n: int, refs: str = "") -> Entry:
+        return Entry(f"a{n}", "article", f"x:{n}", {"message_id": f"<{n}@h>", "references": refs})
+
+    entries = [art(1), art(2, "<1@h>"), art(3, "<gone@h>"), art(4, "<1@h> <2@h>"), art(5, "<1@h>")]
+    assert [(e.name, depth) for e, depth in threaded(entries)] == [
+        ("a1", 0),
+        ("a2", 1),
+        ("a4", 2),
+        ("a5", 1),
+        ("a3", 0),
+    ]
+    assert [e.name for e, _ in sorted_entries(entries, "name")] == ["a1", "a2", "a3", "a4", "a5"]

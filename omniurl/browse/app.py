@@ -11,6 +11,7 @@ cancels it.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -33,14 +34,17 @@ from omniurl.schemes.errors import OmniurlError, URLError
 from omniurl.showing import article_headers, media_type_of, presentation_for
 
 from .model import (
+    SORTS,
     Bookmarks,
     History,
     Link,
     Page,
     data_dir,
+    is_threaded,
     listing_page,
     message_page,
     plan_text,
+    relist,
     text_page,
 )
 
@@ -250,6 +254,8 @@ class Browser(App[None]):
         Binding("p", "show_plan", "Plan", show=False),
         Binding("backslash", "show_source", "Source", show=False),
         Binding("a", "bookmark", "Bookmark", show=False),
+        Binding("s", "sort", "Sort", show=False),
+        Binding("d", "download", "Download", show=False),
         Binding("v", "bookmarks", "Bookmarks", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("q", "quit", "Quit"),
@@ -262,6 +268,7 @@ class Browser(App[None]):
         options: Options | None = None,
         folder: Path | None = None,
         max_time: float = MAX_TIME,
+        download_dir: Path | None = None,
     ) -> None:
         super().__init__()
         self.start_url = url
@@ -270,6 +277,7 @@ class Browser(App[None]):
         self.history = History(self.folder)
         self.bookmarks = Bookmarks(self.folder)
         self.max_time = max_time
+        self.download_dir = download_dir
         self.words = ""
         self.hit = -1
         #: What the status line says (tests read it).
@@ -351,15 +359,7 @@ class Browser(App[None]):
         try:
             plan = check(url, self.options)  # the policy: a refusal sends nothing
         except InputNeeded as exc:
-            words = await self.push_screen_wait(Prompt(f"{exc.message}\nWords:"))
-            if words is None:
-                self.say("Search cancelled.")
-                return
-            target = self._search_url(url, words, presentation)
-            if target is None:
-                self.say("This URL takes no search words.")
-                return
-            await self._fetch(target, False)
+            await self._ask_words(url, exc, presentation)
             return
         except (URLError, PolicyError) as exc:
             self.show_page(self._refused(url, exc), push=True)
@@ -385,6 +385,8 @@ class Browser(App[None]):
             async with asyncio.timeout(self.max_time):
                 resource = await resolve(url, self.options)
                 await self._render(url, resource, presentation)
+        except InputNeeded as exc:  # (found by the server: a searchable database)
+            await self._ask_words(url, exc, presentation)
         except TimeoutError:
             self.show_page(
                 message_page(url, "Timed out", f"No page within {self.max_time:g} s."), push=True
@@ -396,6 +398,21 @@ class Browser(App[None]):
         except OmniurlError as exc:
             self.show_page(message_page(url, f"Error: {type(exc).__name__}", str(exc)), push=True)
             self.say(type(exc).__name__)
+
+    async def _ask_words(self, url: str, exc: InputNeeded, presentation: Presentation) -> None:
+        """A search (Gopher type 7, a WAIS database): ask for the words, then open the URL
+        the scheme's presentation makes of them (``search_url``)."""
+        self.busy = False
+        words = await self.push_screen_wait(Prompt(f"{exc.message}\nWords:"))
+        if words is None:
+            self.say("Search cancelled.")
+            return
+        target = self._search_url(url, words, presentation)
+        if target is None:
+            self.say("This URL takes no search words.")
+            return
+        self.busy = True
+        await self._fetch(target, False)
 
     def _search_url(self, url: str, words: str, presentation: Presentation) -> str | None:
         from omniurl import schemes
@@ -424,7 +441,7 @@ class Browser(App[None]):
                 await self._stream_listing(url, resource)
                 return
             media = media_type_of(resource)
-            if not media.startswith(("text/", "message/")):
+            if not media.startswith(("text/", "message/")) and "html" not in media:
                 self.show_page(
                     message_page(
                         url,
@@ -436,6 +453,13 @@ class Browser(App[None]):
                     push=True,
                 )
                 self.say(f"{media}")
+                return
+            if media.startswith("text/html"):
+                raw = await _read_bounded(resource)
+                page = text_page(url, _html_as_text(raw[0], url), max(self.view.size.width, 40))
+                page.source = raw[0].decode("utf-8", "replace")
+                self.show_page(page, push=True)
+                self.say(f"{media}, {len(raw[0])} bytes, {len(page.links)} links")
                 return
             held = bytearray()
             cut = False
@@ -474,6 +498,8 @@ class Browser(App[None]):
                     self.view.refresh()
                 self.say(f"{shown} entries …")
                 await asyncio.sleep(0)
+        if page.entries and is_threaded(page.entries):
+            relist(page, "thread")
         if self.view.page is page:
             self.view.update_size()
             if page.links and self.view.cursor == 0:
@@ -589,11 +615,111 @@ class Browser(App[None]):
     def action_bookmarks(self) -> None:
         self.show_page(self.bookmarks.page(), push=True)
 
+    def action_download(self) -> None:
+        """``d``: save the link's target (or this page) with the batch engine — resumed from
+        ``.NAME.part`` when a transfer was cut, the progress on the status line."""
+        link = self.view.link
+        current = self.history.current
+        url = link.url if link else (current.url if current else "")
+        if not url:
+            self.say("Nothing to download here.")
+            return
+
+        def answered(folder: str | None) -> None:
+            if folder:
+                self._download(url, Path(folder).expanduser())
+
+        default = str(self.download_dir or Path.cwd())
+        self.push_screen(Prompt(f"Save {url} into folder:", default), answered)
+
+    @work(group="download", exit_on_error=False)
+    async def _download(self, url: str, folder: Path) -> None:
+        from omniurl.batch import fetch_many
+        from omniurl.showing import download_name
+
+        name = download_name(url)
+        watched = (folder / f".{name}.part", folder / name)
+
+        def progress() -> None:
+            for path in watched:
+                try:
+                    self.say(f"Downloading {name}: {path.stat().st_size} bytes …")
+                    return
+                except OSError:
+                    continue
+
+        self.say(f"Downloading {name} …")
+        timer = self.set_interval(0.2, progress)
+        try:
+            async for result in fetch_many(
+                [url], options=self.options, output_dir=folder, resume=True
+            ):
+                if result.ok:
+                    self.say(f"Saved {result.path} ({result.bytes} bytes)")
+                else:
+                    self.say(
+                        f"Download failed ({result.error_type}): {result.error_message}"
+                        " (d again resumes)"
+                    )
+        except OmniurlError as exc:
+            self.say(f"Download failed ({type(exc).__name__}): {exc}")
+        finally:
+            timer.stop()
+
+    def action_sort(self) -> None:
+        """``s``: the listing in the next order (server's, name, size, date, thread)."""
+        page = self.view.page
+        if page.entries is None or self.busy:
+            self.say("Only a listing sorts.")
+            return
+        relist(page, SORTS[(SORTS.index(page.order) + 1) % len(SORTS)])
+        self.view.show(page)
+        self.say(f"Sorted by {page.order}")
+
     def action_cancel(self) -> None:
         if self.busy:
             self.workers.cancel_group(self, "load")
             self.busy = False
             self.say("Cancelled.")
+
+
+async def _read_bounded(resource: Any) -> tuple[bytes, bool]:
+    """At most :data:`MAX_TEXT` bytes of the content, and whether there was more."""
+    held = bytearray()
+    async for chunk in resource:
+        held += chunk
+        if len(held) > MAX_TEXT:
+            return bytes(held[:MAX_TEXT]), True
+    return bytes(held), False
+
+
+def _html_as_text(raw: bytes, url: str) -> str:
+    """An HTML page as text (html2text), its links numbered at the end (``[1]: URL``, each
+    a link of the page), relative ones resolved against the page's URL."""
+    try:
+        import html2text
+    except ImportError:  # (the extra not installed: the markup as it is)
+        return raw.decode("utf-8", "replace")
+    converter = html2text.HTML2Text(bodywidth=0)
+    converter.inline_links = False  # numbered: "[text][1]", then "[1]: <URL>" at the end
+    converter.protect_links = True
+    text = converter.handle(raw.decode("utf-8", "replace"))
+    return _REFERENCE.sub(lambda m: m.group(1) + _joined(url, m.group(2)) + ">", text)
+
+
+#: html2text's numbered link lines: "   [1]: <URL>".
+_REFERENCE = re.compile(r"(?m)^(\s*\[\d+\]: <)([^<>\n]*)>")
+
+
+def _joined(base: str, ref: str) -> str:
+    """A link of the page resolved against its URL (RFC 3986 §5.2, omniurl's join: urllib's
+    would mangle a base of a scheme it does not know); as written when it cannot be."""
+    from omniurl.schemes import join
+
+    try:
+        return join(base, ref, check=False)
+    except OmniurlError:
+        return ref
 
 
 def _fold_headers(text: str, presentation: Presentation) -> str:

@@ -74,6 +74,10 @@ class Page:
     #: Where the cursor was when the page was left (restored on "back").
     cursor: int = 0
     top: int = 0
+    #: A listing's entries as received (``s`` sorts them; the lines are rebuilt).
+    entries: list[Entry] | None = None
+    #: How a listing is ordered now (one of :data:`SORTS`).
+    order: str = "server"
 
     def add_line(self, text: str, links: Iterable[tuple[int, int, Link]] = ()) -> None:
         spans = []
@@ -83,13 +87,16 @@ class Page:
             spans.append((start, end, len(self.links) - 1))
         self.lines.append(Line(text, tuple(spans)))
 
-    def add_entry(self, entry: Entry) -> None:
-        """A listing entry as one line: label, name, details (size, date, score)."""
-        name = terminal_safe(entry.name)
+    def add_entry(self, entry: Entry, depth: int = 0) -> None:
+        """A listing entry as one line: label, name, details (size, date, score); a reply
+        in a thread indented by its ``depth``."""
+        if self.entries is not None:
+            self.entries.append(entry)
+        name = ("  " * min(depth, 8) + "> " if depth else "") + terminal_safe(entry.name)
         label = label_of(entry)
         details = [
             f"{terminal_safe(str(entry.info[key]))}"
-            for key in ("size", "modify", "date", "score", "from")
+            for key in ("size", "modify", "from", "date", "score")
             if entry.info.get(key) not in (None, "")
         ]
         tail = ("  " + "  ".join(details)) if details else ""
@@ -124,10 +131,84 @@ class Page:
 
 
 def listing_page(url: str, entries: Iterable[Entry], title: str | None = None) -> Page:
-    page = Page(url, title or url, kind="listing")
+    page = Page(url, title or url, kind="listing", entries=[])
     for entry in entries:
         page.add_entry(entry)
     return page
+
+
+#: The orders ``s`` cycles through: as the server sent them, by name, by size (largest
+#: first), by date (newest first), by thread (an article's replies under it).
+SORTS = ("server", "name", "size", "date", "thread")
+
+
+def _date_of(entry: Entry) -> str:
+    return str(entry.info.get("modify") or entry.info.get("date") or "")
+
+
+def sorted_entries(entries: list[Entry], order: str) -> list[tuple[Entry, int]]:
+    """``entries`` in ``order``, each with its depth (a reply's in a thread, else 0).  Info
+    lines keep no place of their own once sorted (they go first, in their order)."""
+    if order == "thread":
+        return threaded(entries)
+    if order == "server":
+        return [(e, 0) for e in entries]
+
+    def key(e: Entry) -> tuple[str, int]:
+        if order == "name":
+            return (e.name.casefold() + "\0" + e.name, 0)
+        if order == "size":
+            return ("", -int(e.info.get("size") or e.info.get("bytes") or 0))
+        return ("".join(chr(0x10FFFF - ord(c)) for c in _date_of(e)), 0)  # newest first
+
+    info = [e for e in entries if e.url is None]
+    rest = sorted((e for e in entries if e.url is not None), key=key)
+    return [(e, 0) for e in info + rest]
+
+
+def threaded(entries: list[Entry]) -> list[tuple[Entry, int]]:
+    """Articles threaded by ``References`` (RFC 5536 §3.2.10: the last message-id is the
+    parent): each reply under its parent, one level deeper; a reply whose parent is not in
+    the listing starts a thread of its own.  Entries without a ``message_id`` keep their
+    place at the top level."""
+    by_id = {e.info["message_id"]: e for e in entries if e.info.get("message_id")}
+    children: dict[str, list[Entry]] = {}
+    roots: list[Entry] = []
+    for entry in entries:
+        refs = str(entry.info.get("references") or "").split()
+        parent = next(
+            (r for r in reversed(refs) if r in by_id and r != entry.info.get("message_id")), None
+        )
+        if parent is None:
+            roots.append(entry)
+        else:
+            children.setdefault(parent, []).append(entry)
+    out: list[tuple[Entry, int]] = []
+    seen: set[int] = set()
+    stack = [(e, 0) for e in reversed(roots)]
+    while stack:
+        entry, depth = stack.pop()
+        if id(entry) in seen:
+            continue
+        seen.add(id(entry))
+        out.append((entry, depth))
+        mine = children.get(entry.info.get("message_id") or "", [])
+        stack.extend((child, depth + 1) for child in reversed(mine))
+    return out
+
+
+def is_threaded(entries: list[Entry]) -> bool:
+    """Whether a listing is articles that refer to each other (shown threaded)."""
+    return any(e.info.get("references") for e in entries)
+
+
+def relist(page: Page, order: str) -> None:
+    """Show ``page``'s listing in another order (its lines and links rebuilt in place)."""
+    entries = page.entries or []
+    page.lines, page.links, page.link_lines, page.entries = [], [], [], []
+    page.order, page.cursor, page.top = order, 0, 0
+    for entry, depth in sorted_entries(entries, order):
+        page.add_entry(entry, depth)
 
 
 def wrap_offsets(text: str, width: int) -> Iterator[tuple[int, int]]:
@@ -303,16 +384,21 @@ def plan_text(plan_json: dict[str, object]) -> str:
 
 
 __all__ = [
+    "SORTS",
     "Bookmarks",
     "History",
     "Line",
     "Link",
     "Page",
     "data_dir",
+    "is_threaded",
     "label_of",
     "listing_page",
     "message_page",
     "plan_text",
+    "relist",
+    "sorted_entries",
     "text_page",
+    "threaded",
     "wrap_offsets",
 ]

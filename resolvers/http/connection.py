@@ -16,6 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
+from ..errors import ConnectionClosed
 from ..net import Stream, connect
 from ..options import Options
 from .reply import NEED_DATA, Data, End, Head, ReplyReader
@@ -33,6 +34,14 @@ BULK_READ = 1 << 20
 Origin = tuple[str, str, int]
 
 
+class StaleConnection(ConnectionClosed):
+    """A kept-alive connection ended before the first byte of this request's reply: the
+    server closed it while it was idle (RFC 9112 §9.6 lets a server close an idle persistent
+    connection at any time; the FIN can arrive after the peek that found it alive).  Nothing
+    of this request was answered, so an idempotent request is sent again on a new connection
+    (RFC 9112 §9.3.1)."""
+
+
 class Connection:
     """One HTTP/1.1 connection to ``origin`` (scheme, host, port) over a :class:`Stream`."""
 
@@ -42,14 +51,24 @@ class Connection:
         #: The previous reply ended with the connection fit for another request.
         self.reusable = False
         self.idle_since = 0.0
+        #: Taken from the kept connections (it carried a request before this one).
+        self.reused = False
 
     async def exchange(self, head: bytes, method: str) -> tuple[Head, ReplyReader]:
         """Send ``head`` exactly and read the reply's head (interim 1xx replies skipped)."""
         self.reusable = False
-        await self.stream.write(head, "the request")
         reader = ReplyReader(method)
-        while (event := reader.next_event()) is NEED_DATA:
-            reader.receive_data(await self.stream.read("the reply", HEAD_READ))
+        answered = False
+        try:
+            await self.stream.write(head, "the request")
+            while (event := reader.next_event()) is NEED_DATA:
+                data = await self.stream.read("the reply", HEAD_READ)
+                answered = answered or bool(data)
+                reader.receive_data(data)
+        except ConnectionClosed as exc:
+            if self.reused and not answered:
+                raise StaleConnection(*exc.args) from None
+            raise
         assert isinstance(event, Head)
         return event, reader
 
@@ -141,6 +160,7 @@ class Connections:
                 self._idle.remove(conn)
                 if now - conn.idle_since < self.keepalive_expiry and not conn.stream.idle_ended():
                     conn.stream.options = options  # (this resolve's timeouts and bounds)
+                    conn.reused = True
                     return conn
                 conn.close()
         tls = self._context() if scheme == "https" else None
@@ -163,4 +183,4 @@ class Connections:
             conn.close()
 
 
-__all__ = ["BULK_READ", "Connection", "Connections"]
+__all__ = ["BULK_READ", "Connection", "Connections", "StaleConnection"]

@@ -26,7 +26,7 @@ from ..errors import PlanError, ProtocolError
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
-from .connection import Connection, Connections
+from .connection import Connection, Connections, StaleConnection
 from .decoding import codings, decoded
 from .planner import HeaderField, HTTPDetails, HTTPRole, request_head, request_target
 from .pool import HTTPPool, make_pool
@@ -88,13 +88,32 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
             options.note(">", step.shown)
     link = await _connect(scheme, host, port, options)
     try:
-        head, reader = await link.conn.exchange(request_head(plan), details.method)
+        head, reader = await _exchange(link, request_head(plan), details.method)
         if digest_challenged(head, details.digest is not None):
             head, reader = await _answer_digest(plan, link, reader, head)
         return await _resource(plan, options, link, reader, head)
     except BaseException:
         await link.release()
         raise
+
+
+#: RFC 9110 §9.2.2: the methods whose request may be sent again after a connection failed.
+IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
+
+
+async def _exchange(link: _Link, head: bytes, method: str) -> tuple[Head, Any]:
+    """Send ``head`` and read the reply's head; a kept-alive connection that turns out to
+    have been closed while idle (:class:`StaleConnection`: not a byte of reply) is replaced
+    by another and an idempotent request sent again (RFC 9112 §9.3.1).  Each retry drops one
+    kept connection, and a new connection is never stale, so this ends."""
+    while True:
+        try:
+            return await link.conn.exchange(head, method)
+        except StaleConnection:
+            if method not in IDEMPOTENT or link.connections is None:
+                raise
+            link.options.note("*", "the kept connection was closed by the server; reconnecting")
+            await link.reopen()
 
 
 async def _connect(scheme: str, host: str, port: int, options: Options) -> _Link:
@@ -142,7 +161,7 @@ async def _answer_digest(plan: Plan, link: _Link, reader: Any, head: Head) -> tu
     if link.connections is not None and not link.conn.reusable:
         await link.reopen()
     field = b"Authorization: " + authorization.encode("latin-1")
-    return await link.conn.exchange(request_head(plan, field), details.method)
+    return await _exchange(link, request_head(plan, field), details.method)
 
 
 def digest_authorization(plan: Plan, head: Head) -> str:

@@ -182,7 +182,8 @@ class Pump:
                 f"server's {event.reply.code} reply): {exc.message}"
             ) from None
         self.data = DataChannel(net.Stream(sock, options))
-        self.data.stream.bulk()
+        if not self.machine.details.listing:
+            self.data.stream.bulk()  # (a file: possibly large; a listing is read by lines)
         if control.tls is not None:
             # RFC 4217 §9 (PROT P): the data connection is TLS too, resuming the control
             # connection's session.  The handshake runs beside the transfer command: vsftpd

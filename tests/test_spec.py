@@ -92,7 +92,8 @@ def scheme_names_in(path: Path) -> list[str]:
                 modules = [a.name for a in node.names]
             for module in modules:
                 parts = module.split(".")
-                if "resolvers" in parts and any(p in BUILTIN_NAMES | {"nntp"} for p in parts):
+                owned = "resolvers" in parts or "schemes" in parts
+                if owned and any(p in BUILTIN_NAMES for p in parts):
                     found.append(f"{path.name}:{node.lineno}: import {module}")
     return found
 
@@ -103,6 +104,7 @@ def test_the_checker_finds_what_it_must() -> None:
     sample.write_text(
         '"""A docstring about gopher: allowed."""\n'
         "import omniurl.resolvers.gopher.planner\n"
+        "from omniurl.schemes.news import NewsURL\n"
         "def f(url):\n"
         '    """ftp is fine here."""\n'
         '    if url.scheme == "gopher":\n'
@@ -116,10 +118,11 @@ def test_the_checker_finds_what_it_must() -> None:
     finally:
         sample.unlink()
     assert sorted(found) == [
+        "_spec_sample.py:10: 'https'",
         "_spec_sample.py:2: import omniurl.resolvers.gopher.planner",
-        "_spec_sample.py:5: 'gopher'",
-        "_spec_sample.py:7: 'news:'",
-        "_spec_sample.py:9: 'https'",
+        "_spec_sample.py:3: import omniurl.schemes.news",
+        "_spec_sample.py:6: 'gopher'",
+        "_spec_sample.py:8: 'news:'",
     ]
 
 

@@ -7,8 +7,7 @@ referrals through the same two gates, a bounded number of times.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator
+from collections.abc import Coroutine, Generator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl import schemes
@@ -108,7 +107,7 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
 
         try:
             async with asyncio.timeout(limit) as waiting:
-                token = PAUSE.set(_pauser(guard, waiting))
+                token = PAUSE.set(_Pauser(guard, waiting))
                 try:
                     if options.ask is not None:
                         options = options.with_(ask=_paused(options.ask, guard, waiting))
@@ -133,43 +132,44 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
     return resource
 
 
-def _pauser(
-    guard: Guard, waiting: asyncio.Timeout
-) -> Callable[[], contextlib.AbstractAsyncContextManager[None]]:
+class _Pauser:
     """How :func:`resolvers.deadline.queued` stops this resolve's clocks: the setup timer
-    is suspended and the guard's start moved on by the time spent waiting."""
+    is suspended and the guard's start moved on by the time spent waiting.  A class, not a
+    decorated closure: one is made for every resolve, and ``asynccontextmanager``'s
+    decoration cost more than the rest of it."""
 
-    depth = 0  # a pause inside a pause (a question while queued) counts once
+    __slots__ = ("depth", "guard", "started", "waiting", "when")
 
-    @contextlib.asynccontextmanager
-    async def pause() -> AsyncIterator[None]:
-        nonlocal depth
-        depth += 1
-        if depth > 1:
-            try:
-                yield
-            finally:
-                depth -= 1
-            return
-        started = guard.clock()
-        when = waiting.when()
-        waiting.reschedule(None)
-        try:
-            yield
-        finally:
-            depth -= 1
-            spent = guard.clock() - started
-            guard.started += spent
-            if when is not None:
-                waiting.reschedule(when + spent)
+    def __init__(self, guard: Guard, waiting: asyncio.Timeout) -> None:
+        self.guard = guard
+        self.waiting = waiting
+        self.depth = 0  # a pause inside a pause (a question while queued) counts once
+        self.started = 0.0
+        self.when: float | None = None
 
-    return pause
+    def __call__(self) -> _Pauser:
+        return self
+
+    async def __aenter__(self) -> None:
+        self.depth += 1
+        if self.depth == 1:
+            self.started = self.guard.clock()
+            self.when = self.waiting.when()
+            self.waiting.reschedule(None)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            spent = self.guard.clock() - self.started
+            self.guard.started += spent
+            if self.when is not None:
+                self.waiting.reschedule(self.when + spent)
 
 
 def _paused(ask: Ask, guard: Guard, waiting: asyncio.Timeout) -> Ask:
     """``ask`` with the time a person takes to answer (a password, search words) left out
     of the deadlines: the server is not slow while we wait for the keyboard."""
-    pause = _pauser(guard, waiting)
+    pause = _Pauser(guard, waiting)
 
     async def asking(*args: Any, **kwargs: Any) -> str:
         async with pause():

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from omniurl.schemes.secrets import mask_passwords
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .deadline import Guard
 
 ResourceKind = Literal["content", "listing", "session"]
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,7 @@ class Resource:
         replies: Sequence[str] = (),
         metadata: dict[str, Any] | None = None,
         close: Callable[[], Awaitable[None]] | None = None,
+        result: object | None = None,
     ) -> None:
         self.plan = plan
         self.url = plan.url
@@ -125,6 +127,9 @@ class Resource:
         self.size = size
         self.replies: list[str] = list(replies)
         self.metadata: dict[str, Any] = dict(metadata or {})
+        #: What the resolver found out, typed: a frozen dataclass of the scheme's (mailto's
+        #: ``Sent``…), read with :meth:`result_as`; ``metadata`` is its JSON (``--json``).
+        self.result = result
         self.chain: list[str] = []
         self._close = close
         self._closed = False
@@ -265,6 +270,10 @@ class Resource:
         tb: TracebackType | None,
     ) -> None:
         await self.aclose()
+
+    def result_as(self, kind: type[R]) -> R | None:
+        """:attr:`result` if it is a ``kind`` (the scheme's typed result), else None."""
+        return self.result if isinstance(self.result, kind) else None
 
     def describe(self) -> dict[str, Any]:
         """Metadata as JSON (``omniurl get --json``)."""

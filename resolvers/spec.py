@@ -272,9 +272,10 @@ class SchemeSpec:
     resume_note: str | None = None
     #: The name of its local test server (``omniurl serve NAME``), if it has one.
     test_server: str | None = None
-    #: The plan's typed details (``Plan.details``) and the listing's entry model, for
-    #: readers of the API (documentation; the surfaces do not need them).
+    #: The plan's typed details (``Plan.details``) and the resource's typed result
+    #: (``Resource.result_as``), for readers of the API (the surfaces need neither).
     details: type | Ref | None = None
+    result: type | Ref | None = None
 
     @property
     def name(self) -> str:

@@ -265,3 +265,17 @@ async def test_a_refused_login_is_one_auth_attempt_as_planned() -> None:
             await resolve("mailto:joe@example.org", options)
         auths = [ln for ln in recording_of(rec).lines() if ln.upper().startswith(b"AUTH")]
     assert auths == [b"AUTH CRAM-MD5"]  # the preferred mechanism, once
+
+
+async def test_a_sent_message_is_a_typed_result(smtp: testservers.RunningServer) -> None:
+    """What the relay took is ``Resource.result_as(Sent)`` (the JSON keeps its metadata)."""
+    from omniurl.resolvers.mailto.settings import Sent
+
+    async with await resolve("mailto:joe@example.org?body=hi", relay_options(smtp)) as res:
+        sent = res.result_as(Sent)
+    assert sent is not None
+    assert (sent.recipients, sent.relay) == (("joe@example.org",), smtp.netloc)
+    assert sent.last_reply.startswith("250")
+    assert res.metadata["message_id"] == sent.message_id
+    async with await resolve("mailto:joe@example.org?body=hi", Options()) as draft:
+        assert draft.result_as(Sent) is None

@@ -24,7 +24,7 @@ from ..plan import Plan
 from ..policy import Policy
 from ..resource import Resource
 from ..spec import Presentation, SchemeSpec
-from .settings import MailtoOptions
+from .settings import MailtoOptions, Sent
 
 if TYPE_CHECKING:
     import argparse
@@ -70,12 +70,11 @@ class MailtoPresentation(Presentation):
 
     async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
         """After sending, say so on stderr; a draft is shown as content (the default)."""
-        if resource.metadata.get("sent") and not getattr(args, "json", False):
-            envelope = resource.metadata["envelope"]
-            last = resource.replies[-2] if len(resource.replies) > 1 else ""
+        sent = resource.result_as(Sent)
+        if sent is not None and not getattr(args, "json", False):
             sys.stderr.write(
-                f"omniurl: sent {resource.metadata['message_id']} to "
-                f"{', '.join(envelope['rcpt_to'])} via {resource.metadata['relay']} ({last})\n"
+                f"omniurl: sent {sent.message_id} to {', '.join(sent.recipients)} via "
+                f"{sent.relay} ({sent.last_reply})\n"
             )
             return 0
         return None
@@ -153,6 +152,8 @@ SPEC = SchemeSpec(
     resolver=MailtoResolver,
     options=MailtoOptions,
     presentation=MailtoPresentation,
+    details="omniurl.resolvers.mailto.planner:MailtoDetails",
+    result=Sent,
     # a message is composed, not fetched: no file system or urlopen reads it
     fsspec=False,
     urllib=False,

@@ -28,6 +28,7 @@ from .machine import (
     StartTLS,
 )
 from .planner import MailtoDetails, Relay, SMTPRole
+from .settings import Sent
 
 
 async def _draft(data: bytes) -> AsyncIterator[bytes]:
@@ -103,7 +104,7 @@ async def execute(plan: Plan, options: Options) -> Resource:
         "message_id": details.message_id,
     }
     relay: Relay | None = details.relay
-    if relay is None:
+    if relay is None:  # a draft: no result (the message is the content)
         return Resource(
             plan,
             kind="content",
@@ -113,6 +114,13 @@ async def execute(plan: Plan, options: Options) -> Resource:
             metadata={**metadata, "sent": False},
         )
     replies = await _send(plan, options, relay)
+    sent = Sent(
+        message_id=details.message_id,
+        sender=details.sender,
+        recipients=details.recipients,
+        relay=f"{relay.host}:{relay.port}",
+        last_reply=replies[-2] if len(replies) > 1 else "",
+    )
     return Resource(
         plan,
         kind="content",
@@ -120,5 +128,6 @@ async def execute(plan: Plan, options: Options) -> Resource:
         media_type=None,
         size=0,
         replies=replies,
-        metadata={**metadata, "sent": True, "relay": f"{relay.host}:{relay.port}"},
+        metadata={**metadata, "sent": True, "relay": sent.relay},
+        result=sent,
     )

@@ -10,6 +10,19 @@ from ..spec import flag
 
 
 @dataclass(frozen=True)
+class Sent:
+    """A message handed to the relay (``Resource.result_as(Sent)``; a draft has none)."""
+
+    message_id: str | None
+    sender: str
+    recipients: tuple[str, ...]
+    #: ``host:port`` of the relay.
+    relay: str
+    #: The relay's answer to the message's data (``250 …``).
+    last_reply: str
+
+
+@dataclass(frozen=True)
 class MailtoOptions:
     """Without ``smtp`` the message is a draft (``message/rfc822``); with it, it is sent."""
 
@@ -66,4 +79,4 @@ class MailtoOptions:
     date: datetime | None = None
 
 
-__all__ = ["MailtoOptions"]
+__all__ = ["MailtoOptions", "Sent"]

@@ -14,9 +14,10 @@ import pytest_asyncio
 pytest.importorskip("textual", reason="the [browse] extra (Textual) is not installed")
 
 from textual.pilot import Pilot
+from textual.widgets import TextArea
 
 from omniurl import testservers
-from omniurl.browse.app import Browser, PageView, Prompt, TextScreen
+from omniurl.browse.app import Browser, Compose, PageView, Prompt, TextScreen
 from omniurl.testservers.recording import recording_of, start_recording
 
 SIZE = (80, 24)
@@ -321,5 +322,60 @@ async def test_wais_asks_for_words_and_lists_hits(tree: Path, tmp_path: Path) ->
             await settle(pilot, app)
             assert app.view.page.url == f"wais://127.0.0.1:{server.port}/pub?hello"
             assert app.view.page.links, rows(app)
+    finally:
+        await server.close()
+
+
+async def test_mailto_composes_shows_the_exact_message_then_sends(tmp_path: Path) -> None:
+    async with await testservers.start("smtp", tmp_path) as smtp:
+        url = "mailto:someone@example.org?subject=Hi"
+        app = Browser(url, folder=tmp_path / "data", smtp=smtp.netloc)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, Compose)
+            await pilot.press(*"first", "space", *"line", "space", *"and", "space", *"more")
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            shown = [line.text for line in app.screen.query_one(PageView).page.lines]
+            assert "  3  RCPT TO:<someone@example.org>" in shown
+            assert "Subject: Hi" in shown
+            assert shown[shown.index("MIME-Version: 1.0") + 2] == "first line and more"
+            assert smtp.info["messages"] == []  # nothing sent yet
+            await pilot.press("ctrl+s")
+            for _ in range(100):  # 5 s at most
+                await pilot.pause(0.05)
+                if app.status.startswith(("Sent", "Not sent")):
+                    break
+            assert app.status.startswith("Sent"), app.status
+        [message] = smtp.info["messages"]
+        assert message["rcpt_to"] == ["someone@example.org"]
+        assert message["data"].endswith(b"\r\n\r\nfirst line and more\r\n")
+
+
+async def test_mailto_without_a_relay_sends_nothing(tmp_path: Path) -> None:
+    app = browser("mailto:someone@example.org?body=as%20given", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, Compose)
+        body = app.screen.query_one("#body", TextArea)
+        assert body.text == "as given" and body.read_only
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.status.startswith("No relay")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.status == "Not sent."
+
+
+async def test_telnet_session_is_not_handed_over_without_a_terminal(
+    tree: Path, tmp_path: Path
+) -> None:
+    server = await testservers.start("telnet", tree)
+    try:
+        app = browser(f"telnet://127.0.0.1:{server.port}/", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert app.status == "A session: not handed over."
+            assert rows(app)[0] == "A session"
     finally:
         await server.close()

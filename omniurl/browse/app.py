@@ -18,14 +18,14 @@ from typing import Any, ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Label, Static, TextArea
 
 from omniurl.resolvers.errors import InputNeeded, PlanError, PolicyError
 from omniurl.resolvers.options import Options
@@ -232,10 +232,101 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class Compose(ModalScreen[None]):
+    """A form URL (mailto:): the body edited here; below it, the exact lines that would be
+    sent — the plan of the message, with nothing sent — updated by Ctrl+P; Ctrl+S sends
+    through the relay ``--smtp`` names (none: nothing can be sent)."""
+
+    DEFAULT_CSS = """
+    Compose > Vertical { background: $panel; }
+    Compose #to { background: $accent; width: 100%; }
+    Compose TextArea { height: 6; }
+    Compose PageView { height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Cancel"),
+        Binding("ctrl+p", "preview", "Show the message"),
+        Binding("ctrl+s", "send", "Send"),
+    ]
+
+    def __init__(self, browser: Browser, url: str, presentation: Presentation) -> None:
+        super().__init__()
+        self.browser = browser
+        self.url = url
+        self.presentation = presentation
+
+    def compose(self) -> ComposeResult:
+        from omniurl import schemes
+
+        try:
+            fields = getattr(schemes.parse(self.url), "headers", ())
+        except URLError:
+            fields = ()
+        body = next((v for n, v in fields if n.lower() == "body"), "")
+        with Vertical():
+            yield Static(f"Compose: {self.url}", id="to", markup=False)
+            # A body the URL gives is the message's (RFC 6068 §2: the scheme's planner takes
+            # it over any other): shown, not edited.
+            yield TextArea(body, id="body", read_only=bool(body))
+            yield Static("Ctrl+P shows the message, Ctrl+S sends it, Esc cancels", markup=False)
+            yield PageView(id="preview")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+        self.action_preview()
+
+    def send_options(self) -> Options | str:
+        """The options the message is sent with (the scheme's ``gateway_post`` given the
+        body), or why it cannot be."""
+        from types import SimpleNamespace
+
+        config = SimpleNamespace(smtp=self.browser.smtp or "localhost", max_render_bytes=MAX_TEXT)
+        options = self.presentation.gateway_options(self.browser.options, config)
+        body = self.query_one(TextArea).text
+        return self.presentation.gateway_post(self.url, {"body": body}, options, config)
+
+    def action_preview(self) -> None:
+        from omniurl.resolvers import check
+
+        options = self.send_options()
+        view = self.query_one(PageView)
+        if isinstance(options, str):
+            view.show(message_page(self.url, "Not sendable", options))
+            return
+        try:
+            text = plan_text(check(self.url, options).to_json())
+        except OmniurlError as exc:
+            view.show(self.browser._refused(self.url, exc))
+            return
+        if not self.browser.smtp:
+            text += "\n(no relay: omniurl browse --smtp HOST[:PORT] sends it)\n"
+        page = text_page(self.url, text, max(view.size.width, 40))
+        page.links.clear()
+        view.show(page)
+
+    def action_send(self) -> None:
+        if not self.browser.smtp:
+            self.browser.say("No relay: start omniurl browse --smtp HOST[:PORT] to send mail.")
+            self.action_preview()
+            return
+        options = self.send_options()
+        if isinstance(options, str):
+            self.browser.say(options)
+            return
+        self.browser.send(self.url, options)
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.browser.say("Not sent.")
+        self.dismiss(None)
+
+
 class Browser(App[None]):
     """The browser: one page at a time, a status line, lynx's keys."""
 
     TITLE = "omniurl browse"
+    #: (Ctrl+P is the compose form's "show the message", as no palette is needed here.)
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     #url { height: 1; background: $primary; color: $text; }
     #status { height: 1; background: $panel; }
@@ -269,6 +360,7 @@ class Browser(App[None]):
         folder: Path | None = None,
         max_time: float = MAX_TIME,
         download_dir: Path | None = None,
+        smtp: str | None = None,
     ) -> None:
         super().__init__()
         self.start_url = url
@@ -278,6 +370,8 @@ class Browser(App[None]):
         self.bookmarks = Bookmarks(self.folder)
         self.max_time = max_time
         self.download_dir = download_dir
+        #: The mail relay a composed message is sent through (``--smtp``); None: none sent.
+        self.smtp = smtp
         self.words = ""
         self.hit = -1
         #: What the status line says (tests read it).
@@ -357,7 +451,7 @@ class Browser(App[None]):
             url = self._search_url(url, words, presentation) or url
             presentation = presentation_for(url)
         try:
-            plan = check(url, self.options)  # the policy: a refusal sends nothing
+            check(url, self.options)  # the policy: a refusal sends nothing
         except InputNeeded as exc:
             await self._ask_words(url, exc, presentation)
             return
@@ -369,17 +463,10 @@ class Browser(App[None]):
             self.show_page(message_page(url, "Cannot resolve", exc.message), push=True)
             self.say(type(exc).__name__)
             return
-        if type(presentation).gateway_page is not Presentation.gateway_page:
-            self.show_page(
-                message_page(
-                    url,
-                    "Not a page",
-                    "This URL is a session or a form, not a page; its plan follows (nothing "
-                    "was sent):\n\n" + plan_text(plan.to_json()),
-                ),
-                push=True,
-            )
-            self.say("Not opened in the browser (use omniurl get).")
+        if type(presentation).gateway_post is not Presentation.gateway_post:
+            # A form, not a page (a mailto: URL): composed here, sent only when asked.
+            self.busy = False
+            await self.push_screen_wait(Compose(self, url, presentation))
             return
         try:
             async with asyncio.timeout(self.max_time):
@@ -437,6 +524,9 @@ class Browser(App[None]):
 
     async def _render(self, url: str, resource: Any, presentation: Presentation) -> None:
         async with resource:
+            if resource.kind == "session":
+                await self._hand_over(url, resource, presentation)
+                return
             if resource.kind == "listing":
                 await self._stream_listing(url, resource)
                 return
@@ -480,6 +570,29 @@ class Browser(App[None]):
             self.say(
                 f"{media}, {len(held)} bytes{' (cut)' if cut else ''}, {len(page.links)} links"
             )
+
+    async def _hand_over(self, url: str, resource: Any, presentation: Presentation) -> None:
+        """A session (telnet): the terminal is the session's until it ends (the scheme's
+        ``present`` attaches it, as ``omniurl get`` does), then the browser comes back."""
+        import argparse
+
+        try:
+            with self.suspend():
+                status = await presentation.present(resource, argparse.Namespace(json=False))
+        except SuspendNotSupported:
+            self.show_page(
+                message_page(
+                    url,
+                    "A session",
+                    "This URL is an interactive session; this terminal cannot be handed over "
+                    "to it (no real terminal here). omniurl get URL attaches it.",
+                ),
+                push=True,
+            )
+            self.say("A session: not handed over.")
+            return
+        self.refresh()
+        self.say(f"Session ended (status {status}).")
 
     async def _stream_listing(self, url: str, resource: Any) -> None:
         """Entries shown as they arrive: the page is up with the first ones, and grows."""
@@ -666,6 +779,24 @@ class Browser(App[None]):
         finally:
             timer.stop()
 
+    def send(self, url: str, options: Options) -> None:
+        self.say(f"Sending {url} …")
+        self._send(url, options)
+
+    @work(group="send", exit_on_error=False)
+    async def _send(self, url: str, options: Options) -> None:
+        from omniurl.resolvers import resolve
+
+        try:
+            async with asyncio.timeout(self.max_time):
+                resource = await resolve(url, options)
+                await resource.aclose()
+        except (OmniurlError, TimeoutError) as exc:
+            self.say(f"Not sent ({type(exc).__name__}): {exc}")
+            return
+        last = resource.replies[-2] if len(resource.replies) > 1 else ""
+        self.say(f"Sent: {last}")
+
     def action_sort(self) -> None:
         """``s``: the listing in the next order (server's, name, size, date, thread)."""
         page = self.view.page
@@ -736,10 +867,10 @@ def _fold_headers(text: str, presentation: Presentation) -> str:
     return "\n".join(lines) + "\n\n" + body
 
 
-def run(url: str | None, options: Options | None = None) -> int:
+def run(url: str | None, options: Options | None = None, smtp: str | None = None) -> int:
     """Run the browser in this terminal until ``q``."""
-    Browser(url, options=options).run()
+    Browser(url, options=options, smtp=smtp).run()
     return 0
 
 
-__all__ = ["Browser", "PageView", "Prompt", "TextScreen", "run"]
+__all__ = ["Browser", "Compose", "PageView", "Prompt", "TextScreen", "run"]

@@ -464,6 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("url", nargs="?", metavar="URL", help="the page to open first")
+    p.add_argument("--smtp", metavar="HOST[:PORT]", help="send composed mail through this relay")
     p.set_defaults(func=cmd_browse)
 
     servers = dict(

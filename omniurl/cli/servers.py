@@ -62,7 +62,7 @@ def cmd_browse(args: argparse.Namespace) -> int:
             f"omniurl: the browser needs its extra: pip install 'omniurl[browse]' ({exc})\n"
         )
         return EXIT_FAILURE
-    return run(args.url)
+    return run(args.url, smtp=args.smtp)
 
 
 def _serve_gateway(args: argparse.Namespace) -> int:

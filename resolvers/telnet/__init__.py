@@ -87,8 +87,11 @@ class TelnetPresentation(Presentation):
                 sys.stdout.buffer.write(bytes(session.history))
                 sys.stdout.flush()
             return 0
-        user = resource.metadata.get("user")
-        if user is not None and not resource.metadata.get("logged_in"):
+        from .planner import TelnetRole
+
+        user = details.user if isinstance(details, TelnetDetails) else None
+        logged_in = any(s.role is TelnetRole.LOGIN_OUTCOME for s in resource.plan.steps)
+        if user is not None and not logged_in:
             sys.stderr.write(
                 f"omniurl: advisory user {user!r} (RFC 1738 §3.8); --login answers the prompts\n"
             )

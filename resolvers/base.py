@@ -29,11 +29,21 @@ class Follow(Exception):
     The core catches it, checks the new URL against the policy and resolves it; with
     ``Options(follow=False)`` the caller gets :class:`~resolvers.errors.NotFollowed`."""
 
-    def __init__(self, target: URL, *, reason: str, replies: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        target: URL,
+        *,
+        reason: str,
+        replies: list[str] | None = None,
+        limit: int | None = None,
+    ) -> None:
         super().__init__(f"{reason}: {target}")
         self.target = target
         self.reason = reason
         self.replies = replies or []
+        #: The protocol's own bound on a chain of these (a Gemini client follows at most 5
+        #: redirects), below the policy's ``max_redirects``; None: the policy's alone.
+        self.limit = limit
 
 
 class Resolver:

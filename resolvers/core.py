@@ -230,6 +230,12 @@ async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
                     reason=follow.reason,
                     replies=follow.replies,
                 ) from None
+            if follow.limit is not None and len(chain) >= follow.limit:
+                raise TooManyRedirects(
+                    f"more than {follow.limit} redirects ({follow.reason}); stopped at "
+                    f"{current}, which leads to {follow.target}",
+                    component="location",
+                ) from None
             try:
                 options.policy.check_redirect(current, follow.target, kind=follow.reason)
             except PolicyError as exc:

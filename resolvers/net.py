@@ -588,6 +588,15 @@ class Stream:
         obj = None if self._tls is None else self._tls[1].get_extra_info("ssl_object")
         return None if obj is None else obj.session
 
+    def peer_certificate(self) -> bytes | None:
+        """The certificate the peer presented (DER), or None on a plain stream: what trust
+        on first use pins (it is there even when the context verified nothing)."""
+        if self._tls is None:
+            return None
+        obj = self._tls[1].get_extra_info("ssl_object")
+        der = None if obj is None else obj.getpeercert(binary_form=True)
+        return der if isinstance(der, bytes) else None
+
     def peer_address(self) -> str | None:
         """The address this stream reached (after DNS, ``--resolve`` and the policy)."""
         try:

@@ -182,6 +182,16 @@ class Presentation:
         page; a mailto: URL is a form), or ``None`` to resolve and render the resource."""
         return None
 
+    def gateway_html(
+        self, resource: Resource, text: str, link: Callable[[str], str | None]
+    ) -> str | None:
+        """A text resource as an HTML fragment of the scheme's own (a document format with
+        links: gemtext), or ``None`` for the text in ``<pre>``.  ``text`` is the content
+        decoded; ``link(url)`` gives the gateway's link to a URL (None: not to be linked).
+        The fragment must escape everything it takes from ``text``; the page around it keeps
+        the gateway's CSP."""
+        return None
+
     def gateway_options(self, options: Options, config: Any) -> Options:
         """The options the gateway resolves this scheme's URLs with, given its
         configuration (e.g. its mail relay; listing what a strict policy would not

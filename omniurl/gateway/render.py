@@ -260,10 +260,18 @@ class Pages:
             ]
             text = rest if headers else text
         views = presentation.views(resource)
+        # (control characters shown as escapes, as everywhere on the page, before the
+        # scheme's own markup is made of the text)
+        fragment = presentation.gateway_html(
+            resource,
+            terminal_safe(text, keep="\t\n\r"),
+            lambda target: gateway_link(target, proxy=self.proxy),
+        )
         return self.page(
             "text.html",
             url=url,
             text=text,
+            document=None if fragment is None else Markup(fragment),
             headers=headers,
             chain=self._chain(resource),
             views=views,

@@ -29,6 +29,7 @@ SPECS: dict[str, str] = {
     "mailto": "omniurl.resolvers.mailto:SPEC",
     "wais": "omniurl.resolvers.wais:SPEC",
     "prospero": "omniurl.resolvers.prospero:SPEC",
+    "gemini": "omniurl.resolvers.gemini:SPEC",
 }
 
 __all__ = ["SPECS"]

@@ -48,6 +48,7 @@ BUILTIN_SCHEMES: dict[str, tuple[str, str]] = {
     "wais": ("wais", "WAISURL"),
     "file": ("file", "FileURL"),
     "prospero": ("prospero", "ProsperoURL"),
+    "gemini": ("gemini", "GeminiURL"),
     "mid": ("rfc1630", "MidURL"),
     "cid": ("rfc1630", "CidURL"),
     "urn": ("rfc1630", "URNURL"),

@@ -55,7 +55,9 @@ def registered() -> None:
 def test_entry_points_register_only_protocols_fsspec_lacks() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     specs = project["project"]["entry-points"]["fsspec.specs"]
-    assert sorted(specs) == sorted(["gopher", "gophers", "wais", "nntp", "news", "prospero"])
+    assert sorted(specs) == sorted(
+        ["gopher", "gophers", "wais", "nntp", "news", "prospero", "gemini"]
+    )
     assert set(specs.values()) == {"omniurl.integrations.fsspec:OmniurlFileSystem"}
     assert not {"ftp", "http", "https", "file"} & set(specs)
 

@@ -191,7 +191,7 @@ def test_exported_errors_are_one_list() -> None:
         assert getattr(omniurl, name) is getattr(errors, name)
 
 
-@pytest.mark.parametrize("name", ["gopher", "wais", "news", "mailto", "telnet"])
+@pytest.mark.parametrize("name", ["gopher", "wais", "news", "mailto", "telnet", "gemini"])
 def test_resolver_packages_import_no_terminal_library(name: str) -> None:
     """A resolver package is imported for every `omniurl get` (its flags) and by library
     callers: neither rich nor argparse there (the presentation imports them when used)."""
@@ -242,3 +242,49 @@ def test_the_older_entry_point_group_still_works(monkeypatch: pytest.MonkeyPatch
     assert spec.resolver_type() is OldResolver and spec.options is None
     assert spec.present() is DEFAULT_PRESENTATION
     assert isinstance(registry.get("x-old-style"), OldResolver)
+
+
+#: Where ``gemini`` — the first scheme added entirely through the spec — may be named: its
+#: own modules, and the registration data (the built-ins' table, the parsing side's table,
+#: the test servers' catalog, pyproject's entry points).
+GEMINI_OWN = {
+    ROOT / "schemes" / "gemini.py",
+    ROOT / "resolvers" / "gemini",
+    ROOT / "testservers" / "gemini.py",
+    OMNIURL / "demos" / "gemini.py",
+}
+GEMINI_REGISTRATION = {
+    ROOT / "resolvers" / "builtin.py",
+    ROOT / "schemes" / "registry.py",
+    ROOT / "testservers" / "catalog.py",
+    ROOT / "testservers" / "base.py",
+}
+
+
+def test_nothing_outside_geminis_own_modules_names_it() -> None:
+    """Not only the surfaces: no module of schemes/, resolvers/, testservers/ or omniurl/
+    names gemini in code (a string or an import) but its own and the registration data."""
+    found = []
+    for top in (ROOT / "schemes", ROOT / "resolvers", ROOT / "testservers", OMNIURL):
+        for path in sorted(top.rglob("*.py")):
+            if top == OMNIURL and path.relative_to(OMNIURL).parts[0] in SUBPACKAGES:
+                continue  # (the links to the top-level packages, walked above)
+            if path in GEMINI_REGISTRATION or any(
+                path == own or own in path.parents for own in GEMINI_OWN
+            ):
+                continue
+            source = path.read_text(encoding="utf-8")
+            if "gemini" not in source.lower():
+                continue
+            tree = ast.parse(source)
+            docs = _docstrings(tree)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    if id(node) not in docs and "gemini" in node.value.lower():
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+                elif isinstance(node, ast.ImportFrom | ast.Import):
+                    names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                    names += [a.name for a in node.names]
+                    if any("gemini" in n for n in names):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: import")
+    assert found == []

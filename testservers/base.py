@@ -31,6 +31,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "omniurl.testservers.smtp",
     "omniurl.testservers.wais",
     "omniurl.testservers.prospero",
+    "omniurl.testservers.gemini",
     "omniurl.testservers.recording",
 )
 

@@ -75,6 +75,11 @@ BUILTIN_SERVERS: dict[str, tuple[str, str]] = {
         "omniurl.testservers.prospero",
         "a Prospero directory server (ARDP over UDP) with a sample object table",
     ),
+    "gemini": (
+        "omniurl.testservers.gemini",
+        "serve a directory over Gemini (TLS, throw-away certificates; input, redirect and "
+        "client-certificate paths)",
+    ),
     "recording": (
         "omniurl.testservers.recording",
         "record every byte received on TCP (nothing is answered)",

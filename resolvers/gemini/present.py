@@ -1,0 +1,99 @@
+"""How ``gemini:`` resources are shown: gemtext on the terminal, in ``--json`` and in the
+gateway (the spec's presentation hooks; the surfaces never name the scheme)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterable, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import LimitExceeded
+from ..resource import Resource
+from ..spec import Presentation
+from .gemtext import GemLine, Reader, render_html, render_text
+
+if TYPE_CHECKING:
+    import argparse
+
+    from omniurl.schemes.base import URL
+
+
+def is_gemtext(resource: Resource) -> bool:
+    return (resource.media_type or "").split(";", 1)[0].strip().lower() == "text/gemini"
+
+
+def _charset(resource: Resource) -> str:
+    charset = resource.metadata.get("charset")
+    return charset if isinstance(charset, str) else "utf-8"
+
+
+def _to_terminal(args: argparse.Namespace) -> bool:
+    """Whether the content goes to standard output (not ``-o FILE``, ``-O``)."""
+    output = getattr(args, "output", None)
+    return (output in (None, "-")) and not getattr(args, "remote_name", False)
+
+
+async def gem_lines(resource: Resource, limit: int) -> AsyncIterator[GemLine]:
+    """The document's lines as they arrive (one line at most ``limit`` bytes)."""
+    import codecs
+
+    reader = Reader(str(resource.url))
+    decoder = codecs.getincrementaldecoder(_charset(resource))("replace")
+    held = ""
+    async for chunk in resource:
+        held += decoder.decode(chunk)
+        *lines, held = held.split("\n")
+        if len(held) > limit:
+            raise LimitExceeded(f"a gemtext line is longer than {limit} bytes")
+        for line in lines:
+            yield reader.line(line)
+    held += decoder.decode(b"", final=True)
+    if held:
+        yield reader.line(held)
+
+
+class GeminiPresentation(Presentation):
+    """Gemtext: on a terminal, headings, items, quotes and preformatted blocks, each link a
+    numbered entry with its absolute URL (as a Gopher menu is shown); ``--json`` the parsed
+    lines; the gateway an HTML page whose links go through the gateway.  Other media types,
+    and gemtext saved to a file, are the bytes received."""
+
+    index_name = "index.gmi"
+
+    def text_source(
+        self, resource: Resource, args: argparse.Namespace
+    ) -> AsyncIterable[bytes] | None:
+        if not is_gemtext(resource) or not _to_terminal(args) or getattr(args, "raw", False):
+            return None
+        return self._rendered(resource, 64 * 1024)
+
+    async def _rendered(self, resource: Resource, limit: int) -> AsyncIterator[bytes]:
+        async for line in gem_lines(resource, limit):
+            yield render_text([line]).encode("utf-8")
+
+    async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
+        """``--json`` of a gemtext document to standard output: the resource's description
+        with its parsed lines (``gemtext``), instead of the text and then the JSON."""
+        if not (getattr(args, "json", False) and is_gemtext(resource) and _to_terminal(args)):
+            return None
+        lines = [line.to_json() async for line in gem_lines(resource, 64 * 1024)]
+        out: dict[str, Any] = {**self.describe(resource), "gemtext": lines}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+        return 0
+
+    def is_index(self, url: URL, path: str) -> bool:
+        return False
+
+    def gateway_html(
+        self, resource: Resource, text: str, link: Callable[[str], str | None]
+    ) -> str | None:
+        if not is_gemtext(resource):
+            return None
+        from .gemtext import parse
+
+        return render_html(parse(text, str(resource.url)), link)
+
+
+__all__ = ["GeminiPresentation", "gem_lines", "is_gemtext"]

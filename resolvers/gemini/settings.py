@@ -1,0 +1,30 @@
+"""The ``gemini:`` scheme's typed options (cheap: imported for every ``omniurl get --help``).
+
+TLS trust is the command line's own (``-k/--insecure``, ``--cacert``, ``--cert``/``--key``:
+``Options.verify_tls``, ``ca_file``, ``client_cert``/``client_key``); what only Gemini has is
+where the certificates met on first use are remembered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..spec import flag
+
+
+@dataclass(frozen=True)
+class GeminiOptions:
+    """What a ``gemini:`` URL cannot say."""
+
+    #: The known-hosts file of trust on first use (None: ``$XDG_DATA_HOME/omniurl/
+    #: gemini_known_hosts``, ``~/.local/share`` when unset).
+    known_hosts: str | None = flag(
+        "--gemini-known-hosts",
+        default=None,
+        metavar="FILE",
+        help="gemini: remember the certificates first met (trust on first use) in FILE "
+        "(default: $XDG_DATA_HOME/omniurl/gemini_known_hosts)",
+    )
+
+
+__all__ = ["GeminiOptions"]

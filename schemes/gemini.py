@@ -1,0 +1,118 @@
+"""gemini: URLs (the Gemini protocol specification, "Gemini URI scheme").
+
+::
+
+    gemini-URI = "gemini://" host [ ":" port ] path-abempty [ "?" query ]
+
+RFC 3986's generic syntax with three rules of its own: the authority is a host (never empty)
+and an optional port — a user name or password is refused, in every reading —, the default
+port is 1965, and the request a client sends *is* the absolute URL, so path and query are kept
+as on the wire (still encoded), as ``http:``'s are.  The fragment is split off and never sent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import grammar
+from .authority import expect_slashes, format_fragment, parse_hostport, split_fragment
+from .base import InternetURL
+from .errors import AuthorityError, HostError
+from .percent import check
+
+_BAD_PATH = grammar.bad_char(grammar.HSEGMENT + "/")
+_BAD_QUERY = grammar.bad_char(grammar.SEARCH)
+# Outside the letter's characters (the default reading's second try, the lenient one):
+# what never stands raw on a request line (controls, space, non-ASCII, §2.2's unsafe ones)
+# is encoded at parse time, so the request is always one clean line.
+_NEVER_RAW = re.compile(r'[^\x21-\x7e]|["<>\\^`{|}]')
+
+
+def _encode_never_raw(text: str) -> str:
+    return _NEVER_RAW.sub(
+        lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "surrogateescape")),
+        text,
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class GeminiURL(InternetURL):
+    """``gemini://host:port/path?query``."""
+
+    #: The path as on the wire, still encoded, with its leading "/"; "" when absent.
+    path: str = ""
+    #: The query after "?", still encoded (the answer to a 1x input request); None: no "?".
+    query: str | None = None
+
+    schemes: ClassVar[tuple[str, ...]] = ("gemini",)
+    DEFAULT_PORT: ClassVar[int | None] = 1965
+
+    @classmethod
+    def from_text(cls, text: str, *, scheme: str, rest: str, strict: bool = True) -> GeminiURL:
+        return cls._parse_at(text, len(text) - len(rest), scheme, strict)
+
+    @classmethod
+    def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GeminiURL:
+        end, fragment = split_fragment(text, start, strict)
+        login = expect_slashes(text, start, scheme)
+        # RFC 3986 §3.2: the authority ends at the first "/", "?" (or the end).
+        auth_end = end
+        for stop in ("/", "?"):
+            found = text.find(stop, login, auth_end)
+            if found >= 0:
+                auth_end = found
+        at = text.find("@", login, auth_end)
+        if at >= 0:
+            raise AuthorityError(
+                "a gemini: URL has no user name or password (Gemini specification: the "
+                "userinfo subcomponent is not allowed)",
+                component="user",
+                offset=login,
+            )
+        if login == auth_end:
+            raise HostError("a gemini: URL names a host", component="host", offset=login)
+        host, port = parse_hostport(text, login, auth_end, strict=strict)
+        q = text.find("?", auth_end, end)
+        path_end = end if q < 0 else q
+        if strict:
+            check(text, auth_end, path_end, _BAD_PATH, "path", "'?' ends the path")
+            if q >= 0:
+                check(text, q + 1, end, _BAD_QUERY, "query", "'/' and '?' in the query")
+        path = text[auth_end:path_end]
+        query = None if q < 0 else text[q + 1 : end]
+        if not strict:
+            path = _encode_never_raw(path)
+            query = None if query is None else _encode_never_raw(query)
+        return cls._make(
+            {
+                "scheme": scheme,
+                "fragment": fragment,
+                "user": None,
+                "password": None,
+                "host": host,
+                "port": port,
+                "path": path,
+                "query": query,
+            }
+        )
+
+    def __str__(self) -> str:
+        return self.request_url + format_fragment(self.fragment)
+
+    @property
+    def request_url(self) -> str:
+        """The absolute URL as written, without its fragment (which is never sent)."""
+        port = "" if self.port is None else f":{self.port}"
+        query = "" if self.query is None else "?" + self.query
+        return f"{self.scheme}://{self.host}{port}{self.path}{query}"
+
+    def components(self) -> dict[str, Any]:
+        out = self.authority_json()
+        out["path"] = self.path
+        out["query"] = self.query
+        return out
+
+
+__all__ = ["GeminiURL"]

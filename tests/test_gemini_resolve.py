@@ -1,0 +1,425 @@
+"""gemini: against the recording test server (testservers/gemini.py) — the exact bytes of
+every request, trust on first use, input, redirects and their limits, failures, client
+certificates — and on the surfaces (CLI, gateway, urllib, fsspec) through the spec."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import ssl
+import threading
+import urllib.request
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import ROOT, run_omniurl
+
+from omniurl import testservers
+from omniurl.resolvers import Options, fetch, resolve
+from omniurl.resolvers.errors import (
+    AuthError,
+    InputNeeded,
+    NotFound,
+    PlanError,
+    RedirectRefused,
+    StatusError,
+    TooManyRedirects,
+)
+from omniurl.resolvers.gemini.settings import GeminiOptions
+from omniurl.resolvers.gemini.tofu import CertificateChanged, pin_of
+from omniurl.testservers.gemini import Certificates
+from omniurl.testservers.recording import recording_of, start_recording
+
+INDEX = (
+    b"# Gemini test capsule\n"
+    b"\n"
+    b"Some text.\n"
+    b"=> /input Say hello\n"
+    b"=> docs/ The docs\n"
+    b"=> gemini://elsewhere.example/ Elsewhere\n"
+    b"* an item\n"
+    b"> a quote\n"
+    b"```\n"
+    b"=> preformatted\n"
+    b"```\n"
+)
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[testservers.RunningServer]:
+    root = tmp_path / "root"
+    (root / "docs").mkdir(parents=True)
+    (root / "index.gmi").write_bytes(INDEX)
+    (root / "docs" / "notes.txt").write_bytes(b"plain\r\nbytes\x00\xff")
+    srv = await testservers.start("gemini", root)
+    yield srv
+    await srv.close()
+
+
+def certs(server: testservers.RunningServer) -> Certificates:
+    found = server.info["certificates"]
+    assert isinstance(found, Certificates)
+    return found
+
+
+def received(server: testservers.RunningServer) -> list[bytes]:
+    return list(server.info["received"])
+
+
+def options(tmp_path: Path, **kw: Any) -> Options:
+    return Options(**kw).with_scheme(GeminiOptions(known_hosts=str(tmp_path / "known_hosts")))
+
+
+def server_der(server: testservers.RunningServer) -> bytes:
+    return ssl.PEM_cert_to_DER_cert(certs(server).server_cert.read_text())
+
+
+def url(server: testservers.RunningServer, path: str) -> str:
+    return f"gemini://127.0.0.1:{server.port}{path}"
+
+
+# -- content, byte for byte ----------------------------------------------------------------
+
+
+async def test_a_document_and_the_request_byte_for_byte(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    async with resolve(url(server, "/"), options(tmp_path)) as resource:
+        body = b"".join([chunk async for chunk in resource])
+        assert resource.media_type == "text/gemini"
+        assert resource.replies == ["20 text/gemini"]
+        assert resource.metadata["charset"] == "utf-8"
+    assert body == INDEX
+    assert received(server) == [f"gemini://127.0.0.1:{server.port}/\r\n".encode()]
+
+
+async def test_binary_content_is_streamed_unchanged(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    data = await fetch(url(server, "/docs/notes.txt?x#frag"), options(tmp_path))
+    assert data == b"plain\r\nbytes\x00\xff"
+    # the fragment is never sent; the query is
+    assert received(server) == [f"gemini://127.0.0.1:{server.port}/docs/notes.txt?x\r\n".encode()]
+
+
+async def test_a_request_over_1024_bytes_is_refused_with_zero_bytes_sent() -> None:
+    async with await start_recording() as recorder:
+        head = f"gemini://127.0.0.1:{recorder.port}/"
+        with pytest.raises(PlanError) as info:
+            await fetch(head + "a" * (1025 - len(head)), Options(verify_tls=False))
+        await asyncio.sleep(0.05)
+        recording = recording_of(recorder)
+    assert info.value.component == "path"
+    assert recording.connections == 0 and recording.received == b""
+
+
+# -- trust on first use --------------------------------------------------------------------
+
+
+async def test_first_contact_is_recorded_then_trusted(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    notes: list[str] = []
+    opts = options(tmp_path, transcript=lambda d, t: notes.append(f"{d} {t}"))
+    await fetch(url(server, "/"), opts)
+    der = server_der(server)
+    pin = pin_of(der)
+    assert pin.expires is not None
+    expected = (
+        f"127.0.0.1:{server.port} SHA256:{hashlib.sha256(der).hexdigest()} "
+        f"{pin.expires:%Y-%m-%dT%H:%M:%SZ}\n"
+    )
+    assert (tmp_path / "known_hosts").read_text() == expected
+    assert any("first contact" in n for n in notes)
+    notes.clear()
+    await fetch(url(server, "/"), opts)
+    assert any("matches the pin" in n for n in notes)
+    assert (tmp_path / "known_hosts").read_text() == expected
+
+
+async def test_a_changed_certificate_is_refused_with_both_fingerprints(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    old = "ab" * 32
+    line = f"127.0.0.1:{server.port} SHA256:{old} 2030-01-01T00:00:00Z\n"
+    (tmp_path / "known_hosts").write_text(line)
+    with pytest.raises(CertificateChanged) as info:
+        await fetch(url(server, "/"), options(tmp_path))
+    new = hashlib.sha256(server_der(server)).hexdigest()
+    assert f"known SHA256:{old}" in info.value.message
+    assert f"presented SHA256:{new}" in info.value.message
+    assert (info.value.known.fingerprint, info.value.presented.fingerprint) == (old, new)
+    assert b"".join(received(server)) == b""  # connections, but no request was sent
+    assert (tmp_path / "known_hosts").read_text() == line  # the pin is kept
+
+
+async def test_a_changed_certificate_a_ca_vouches_for_is_accepted_and_pinned(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    (tmp_path / "known_hosts").write_text(f"127.0.0.1:{server.port} SHA256:{'ab' * 32} -\n")
+    opts = options(tmp_path, ca_file=str(certs(server).ca))
+    assert await fetch(url(server, "/"), opts) == INDEX
+    new = hashlib.sha256(server_der(server)).hexdigest()
+    assert f"SHA256:{new}" in (tmp_path / "known_hosts").read_text()
+    assert received(server)[-1] == f"gemini://127.0.0.1:{server.port}/\r\n".encode()
+
+
+async def test_insecure_checks_no_pin_and_records_none(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    line = f"127.0.0.1:{server.port} SHA256:{'ab' * 32} -\n"
+    (tmp_path / "known_hosts").write_text(line)
+    assert await fetch(url(server, "/"), options(tmp_path, verify_tls=False)) == INDEX
+    assert (tmp_path / "known_hosts").read_text() == line
+
+
+# -- input ---------------------------------------------------------------------------------
+
+
+async def test_input_is_asked_and_sent_as_the_query(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    asked: list[tuple[str, bool]] = []
+
+    async def ask(prompt: str, secret: bool = False) -> str:
+        asked.append((prompt, secret))
+        return "Ada Lovelace & co/?"
+
+    data = await fetch(url(server, "/input"), options(tmp_path, ask=ask))
+    assert data == b"# Hello\n\nHello, Ada Lovelace & co/?!\n"
+    assert asked == [("What is your name?: ", False)]
+    base = f"gemini://127.0.0.1:{server.port}/input"
+    assert received(server) == [
+        f"{base}\r\n".encode(),
+        f"{base}?Ada%20Lovelace%20%26%20co%2F%3F\r\n".encode(),
+    ]
+
+
+async def test_sensitive_input_is_asked_without_echo(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    asked: list[tuple[str, bool]] = []
+
+    async def ask(prompt: str, secret: bool = False) -> str:
+        asked.append((prompt, secret))
+        return "hunter2"
+
+    assert await fetch(url(server, "/secret"), options(tmp_path, ask=ask)) == b"7 characters\n"
+    assert asked == [("Password: ", True)]
+
+
+async def test_input_without_a_way_to_ask_is_input_needed(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    with pytest.raises(InputNeeded) as info:
+        await fetch(url(server, "/input"), options(tmp_path))
+    assert info.value.prompt == "What is your name?" and info.value.component == "query"
+
+
+# -- redirects -----------------------------------------------------------------------------
+
+
+async def test_a_redirect_is_followed(server: testservers.RunningServer, tmp_path: Path) -> None:
+    async with resolve(url(server, "/redirect"), options(tmp_path)) as resource:
+        assert b"".join([c async for c in resource]) == INDEX
+        assert resource.chain == [url(server, "/redirect")]
+        assert str(resource.url) == url(server, "/index.gmi")
+    assert received(server) == [
+        f"{url(server, '/redirect')}\r\n".encode(),
+        f"{url(server, '/index.gmi')}\r\n".encode(),
+    ]
+
+
+async def test_at_most_five_redirects(server: testservers.RunningServer, tmp_path: Path) -> None:
+    with pytest.raises(TooManyRedirects, match="more than 5 redirects"):
+        await fetch(url(server, "/loop/0"), options(tmp_path))
+    assert received(server) == [f"{url(server, f'/loop/{n}')}\r\n".encode() for n in range(6)]
+
+
+async def test_a_redirect_to_another_scheme_is_not_followed(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    with pytest.raises(RedirectRefused) as info:
+        await fetch(url(server, "/elsewhere"), options(tmp_path))
+    assert "http://127.0.0.1/" in info.value.message
+    assert info.value.sent  # says what was sent before the refusal
+    assert received(server) == [f"{url(server, '/elsewhere')}\r\n".encode()]
+
+
+async def test_not_followed_when_asked(server: testservers.RunningServer, tmp_path: Path) -> None:
+    from omniurl.resolvers.errors import NotFollowed
+
+    with pytest.raises(NotFollowed) as info:
+        await fetch(url(server, "/moved"), options(tmp_path, follow=False))
+    assert info.value.reason == "permanent redirect" and info.value.replies == ["31 /index.gmi"]
+
+
+# -- failures and certificates -------------------------------------------------------------
+
+
+async def test_failures_are_typed(server: testservers.RunningServer, tmp_path: Path) -> None:
+    with pytest.raises(NotFound) as nf:
+        await fetch(url(server, "/no/such"), options(tmp_path))
+    assert nf.value.reply == "51 Not found"
+    with pytest.raises(NotFound):
+        await fetch(url(server, "/gone"), options(tmp_path))
+    with pytest.raises(StatusError) as slow:
+        await fetch(url(server, "/slow-down"), options(tmp_path))
+    assert slow.value.status == 44
+
+
+async def test_a_client_certificate_when_one_is_wanted(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    with pytest.raises(AuthError, match="wants a client certificate: give one with --cert"):
+        await fetch(url(server, "/private/"), options(tmp_path))
+    c = certs(server)
+    data = await fetch(
+        url(server, "/private/"),
+        options(tmp_path, client_cert=str(c.client_cert), client_key=str(c.client_key)),
+    )
+    der = ssl.PEM_cert_to_DER_cert(c.client_cert.read_text())
+    assert data == f"# Private\n\nYour certificate: {hashlib.sha256(der).hexdigest()}\n".encode()
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+async def cli(tmp_path: Path, *args: str) -> tuple[int, bytes, bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env.update(PYTHONPATH=str(ROOT), HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "xdg"))
+    return await run_omniurl(*args, timeout=60, env=env)
+
+
+async def test_cli_shows_gemtext_with_numbered_links(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    status, out, err = await cli(tmp_path, "get", url(server, "/"))
+    assert status == 0, err
+    assert out.decode().splitlines() == [
+        "Gemini test capsule",
+        "===================",
+        "",
+        "Some text.",
+        f"[1] Say hello  <gemini://127.0.0.1:{server.port}/input>",
+        f"[2] The docs  <gemini://127.0.0.1:{server.port}/docs/>",
+        "[3] Elsewhere  <gemini://elsewhere.example/>",
+        "  • an item",
+        "  │ a quote",
+        "=> preformatted",
+    ]
+    known = (tmp_path / "xdg" / "omniurl" / "gemini_known_hosts").read_text()
+    assert known.startswith(f"127.0.0.1:{server.port} SHA256:")
+    # to a file: the bytes as received
+    status, _, err = await cli(tmp_path, "get", "-o", str(tmp_path / "saved"), url(server, "/"))
+    assert status == 0, err
+    assert (tmp_path / "saved").read_bytes() == INDEX
+
+
+async def test_cli_json_gives_the_parsed_lines(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    status, out, err = await cli(tmp_path, "get", "--json", url(server, "/"))
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["media_type"] == "text/gemini" and doc["url"] == url(server, "/")
+    assert doc["gemtext"][0] == {"kind": "heading", "text": "Gemini test capsule", "level": 1}
+    assert doc["gemtext"][3] == {
+        "kind": "link",
+        "text": "Say hello",
+        "url": url(server, "/input"),
+        "number": 1,
+    }
+
+
+async def test_cli_exit_statuses_and_the_plan(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    assert (await cli(tmp_path, "get", url(server, "/nothing")))[0] == 5
+    status, _, err = await cli(tmp_path, "get", url(server, "/private/"))
+    assert status == 7 and b"--cert" in err
+    status, out, _ = await cli(tmp_path, "plan", url(server, "/x"))
+    assert status == 0
+    plan = json.loads(out)
+    assert plan["steps"][1] == url(server, "/x")
+    assert "the certificate must match the pin SHA256:" in plan["steps"][0]
+    (tmp_path / "xdg" / "omniurl" / "gemini_known_hosts").write_text(
+        f"127.0.0.1:{server.port} SHA256:{'ab' * 32} -\n"
+    )
+    status, _, err = await cli(tmp_path, "get", url(server, "/"))
+    assert status == 2 and f"known SHA256:{'ab' * 32}".encode() in err
+    status, out, _ = await cli(tmp_path, "get", "-k", url(server, "/docs/notes.txt"))
+    assert (status, out) == (0, b"plain\r\nbytes\x00\xff")
+
+
+# -- the gateway, urllib and fsspec --------------------------------------------------------
+
+
+async def test_the_gateway_renders_gemtext_as_html(
+    server: testservers.RunningServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("starlette")
+    import httpx
+
+    from omniurl.gateway import GatewayConfig, create_app
+    from omniurl.gateway.render import CSP
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    (Path(server.info["server"].root) / "evil.gmi").write_text(
+        "# <script>alert(1)</script>\n=> javascript:alert(1) click\n=> /docs/ Docs\n"
+    )
+    config = GatewayConfig(
+        allow_hosts=frozenset({"127.0.0.1"}), allow_ports=frozenset({server.port})
+    )
+    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://gw.test") as client:
+        reply = await client.get("/" + url(server, "/evil.gmi"))
+    assert reply.status_code == 200
+    assert reply.headers["content-security-policy"] == CSP
+    page = reply.text
+    assert "<h2>&lt;script&gt;alert(1)&lt;/script&gt;</h2>" in page
+    assert "<script>" not in page
+    assert f'<a href="/gemini://127.0.0.1:{server.port}/docs/">Docs</a>' in page
+    assert 'href="javascript:' not in page
+
+
+@pytest.fixture
+def threaded_server(tmp_path: Path) -> Iterator[str]:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "index.gmi").write_bytes(INDEX)
+    (root / "a.csv").write_text("x,y\n1,2\n")
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    srv: Any = asyncio.run_coroutine_threadsafe(testservers.start("gemini", root), loop).result(10)
+    yield f"gemini://127.0.0.1:{srv.port}"
+    asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+    loop.close()
+
+
+def test_urllib_and_fsspec_read_gemini_through_the_spec(
+    threaded_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fsspec = pytest.importorskip("fsspec")
+    from omniurl.integrations import urllib as ou
+    from omniurl.integrations.fsspec import PROTOCOLS, OmniurlFileSystem
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert "gemini" in PROTOCOLS and "gemini" in ou.schemes()
+    opener = ou.install()
+    try:
+        with urllib.request.urlopen(f"{threaded_server}/a.csv") as response:
+            assert response.read() == b"x,y\n1,2\n"
+    finally:
+        urllib.request.install_opener(None)  # type: ignore[arg-type]
+    assert opener is not None
+    fsspec.register_implementation("gemini", OmniurlFileSystem, clobber=True)
+    with fsspec.open(f"{threaded_server}/index.gmi") as f:
+        assert f.read() == INDEX

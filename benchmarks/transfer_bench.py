@@ -50,6 +50,8 @@ TARGETS = {"ftp": 1.0, "http": 1.0, "gopher": 1.0}
 RSS_LIMIT_MIB = 50
 PROTOCOLS = tuple(TARGETS)
 GOPHERNICUS = "/usr/sbin/gophernicus"
+#: GNU time: the client's own peak RSS (see run()).
+GNU_TIME = "/usr/bin/time"
 
 
 @contextlib.contextmanager
@@ -115,18 +117,23 @@ PYCACHE: str | None = None
 
 
 def run(argv: list[str]) -> Run:
-    """One client process: wall time and its own peak RSS (wait4).  The client is exec'd
-    from a small shell: Linux carries the forking process's high-water RSS into the child's
-    ru_maxrss across exec, so a client forked straight from this script showed at least
-    this script's RSS (34 MiB for curl too)."""
+    """One client process: wall time, CPU time (wait4) and its own peak RSS.  Linux carries
+    the forking process's high-water RSS into the child's ru_maxrss across exec, so a client
+    forked from this script showed at least this script's RSS (34 MiB, for curl too): where
+    GNU time is installed, it runs the client and reports the client's own peak."""
     env = client_env()
     if PYCACHE is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = PYCACHE
+    rss_file = None
+    if os.path.exists(GNU_TIME):
+        fd, rss_file = tempfile.mkstemp(prefix="omniurl-bench-rss-")
+        os.close(fd)
+        argv = [GNU_TIME, "-f", "%M", "-o", rss_file, *argv]
     start = time.perf_counter()
     proc = subprocess.Popen(
-        ["/bin/sh", "-c", 'exec "$@"', "sh", *argv], cwd=ROOT, env=env,
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )  # fmt: skip
     assert proc.stderr is not None
     _pid, status, usage = os.wait4(proc.pid, 0)
@@ -136,7 +143,12 @@ def run(argv: list[str]) -> Run:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"{argv} exited {proc.returncode}: {err.decode(errors='replace')}")
-    return Run(seconds, usage.ru_maxrss, usage.ru_utime + usage.ru_stime)
+    rss_kib = usage.ru_maxrss
+    if rss_file is not None:
+        with contextlib.suppress(OSError, ValueError):
+            rss_kib = int(Path(rss_file).read_text().split()[-1])
+        os.unlink(rss_file)
+    return Run(seconds, rss_kib, usage.ru_utime + usage.ru_stime)
 
 
 def clients(url: str) -> dict[str, list[str]]:

@@ -379,3 +379,68 @@ async def test_telnet_session_is_not_handed_over_without_a_terminal(
             assert rows(app)[0] == "A session"
     finally:
         await server.close()
+
+
+async def test_a_huge_menu_streams_in_and_is_cut_at_the_bound(tree: Path, tmp_path: Path) -> None:
+    server = await testservers.start("adversary", tree, mode="huge-gopher-menu", count=10**7)
+    try:
+        app = Browser(
+            f"gopher://127.0.0.1:{server.port}/1/", folder=tmp_path / "data", max_entries=20_000
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            seen_while_busy = 0
+            for _ in range(600):  # 30 s at most
+                await pilot.pause(0.05)
+                if app.busy and app.view.page.lines:
+                    seen_while_busy = max(seen_while_busy, len(app.view.page.lines))
+                if not app.busy:
+                    break
+            assert 0 < seen_while_busy < 20_000  # the page was up before the listing ended
+            lines = app.view.page.lines
+            assert len(lines) == 20_001
+            assert lines[-1].text == "[cut at 20000 entries: the browser holds no more]"
+            await pilot.press("end")
+            assert app.view.cursor == len(app.view.page.links) - 1
+            assert app.view.scroll_y == app.view.max_scroll_y > 0
+    finally:
+        await server.close()
+
+
+async def test_a_click_on_a_link_follows_it(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    app = browser(f"gopher://127.0.0.1:{gopher.port}/1/", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert await pilot.click(PageView, offset=(9, 1))  # on "pub"
+        await settle(pilot, app)
+        assert app.view.page.url == f"gopher://127.0.0.1:{gopher.port}/1/pub"
+
+
+async def test_no_color_is_honoured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = browser(None, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.no_color
+        assert {type(f).__name__ for f in app._filters} & {"Monochrome", "NoColor"}
+
+
+async def test_keys_over_a_shown_page_scroll_it_only(tmp_path: Path) -> None:
+    page = tmp_path / "page.txt"
+    page.write_text("".join(f"line {n} <URL:file:///x{n}>\n" for n in range(100)))
+    app = browser(page.as_uri(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("backslash")
+        await pilot.pause()
+        shown = app.screen.query_one(PageView)
+        await pilot.press("down", "down", "end")
+        await pilot.pause()
+        assert shown.scroll_y == shown.max_scroll_y > 0
+        assert app.view.cursor == 0  # the page under it did not move
+        await pilot.press("q")
+        await pilot.pause()
+        assert not isinstance(app.screen, TextScreen)
+        await pilot.press("end")
+        assert app.view.cursor == 99

@@ -63,6 +63,15 @@ class PageView(ScrollView, can_focus=True):
     without links scrolls."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"pageview--link", "pageview--cursor"}
+    #: (A scroll view binds these to scrolling; here they move the cursor, as in lynx.)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("home", "nav('edge', 0)", "Top", show=False),
+        Binding("end", "nav('edge', 1)", "Bottom", show=False),
+        Binding("pagedown", "nav('page', 1)", "Page down", show=False),
+        Binding("pageup", "nav('page', -1)", "Page up", show=False),
+        Binding("up", "nav('move', -1)", show=False),
+        Binding("down", "nav('move', 1)", show=False),
+    ]
     DEFAULT_CSS = """
     PageView { height: 1fr; }
     PageView > .pageview--link { text-style: underline; }
@@ -82,6 +91,19 @@ class PageView(ScrollView, can_focus=True):
         if page.links:
             self.reveal(self.cursor)
         self.refresh()
+
+    def action_nav(self, what: str, n: int) -> None:
+        """The browser's page moves (``move``, ``page``, ``edge``) for its page; a page
+        shown over it (``=``, ``p``, ``\\``) only scrolls."""
+        app = self.app
+        if isinstance(app, Browser) and app.view is self:
+            getattr(app, f"action_{what}")(n)
+        elif what == "move":
+            self.scroll_to(y=self.scroll_y + n, animate=False)
+        elif what == "page":
+            self.scroll_to(y=self.scroll_y + n * max(self.size.height - 1, 1), animate=False)
+        else:
+            self.scroll_to(y=self.max_scroll_y if n else 0, animate=False)
 
     def update_size(self) -> None:
         width = max((len(line.text) for line in self.page.lines[-2000:]), default=0)
@@ -336,6 +358,8 @@ class Browser(App[None]):
         Binding("up,k", "move(-1)", "Up", show=False),
         Binding("pagedown,space", "page(1)", "Page down", show=False),
         Binding("pageup,b", "page(-1)", "Page up", show=False),
+        Binding("home", "edge(0)", "Top", show=False),
+        Binding("end", "edge(1)", "Bottom", show=False),
         Binding("enter,right,l", "follow", "Follow"),
         Binding("left,h", "go_back", "Back"),
         Binding("g", "go", "Go to URL"),
@@ -361,6 +385,7 @@ class Browser(App[None]):
         max_time: float = MAX_TIME,
         download_dir: Path | None = None,
         smtp: str | None = None,
+        max_entries: int = MAX_ENTRIES,
     ) -> None:
         super().__init__()
         self.start_url = url
@@ -372,6 +397,8 @@ class Browser(App[None]):
         self.download_dir = download_dir
         #: The mail relay a composed message is sent through (``--smtp``); None: none sent.
         self.smtp = smtp
+        self.max_entries = max_entries
+        self._view = PageView(id="page")
         self.words = ""
         self.hit = -1
         #: What the status line says (tests read it).
@@ -381,7 +408,7 @@ class Browser(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="url", markup=False)
-        yield PageView(id="page")
+        yield self._view
         yield Static("", id="status", markup=False)
 
     def on_mount(self) -> None:
@@ -393,11 +420,12 @@ class Browser(App[None]):
 
     @property
     def view(self) -> PageView:
-        return self.query_one("#page", PageView)
+        """The page (on the main screen, whatever is shown over it)."""
+        return self._view
 
     def say(self, text: str) -> None:
         self.status = text
-        self.query_one("#status", Static).update(text)
+        self.screen_stack[0].query_one("#status", Static).update(text)
 
     def show_page(self, page: Page, *, push: bool) -> None:
         if push:
@@ -600,8 +628,8 @@ class Browser(App[None]):
         self.show_page(page, push=True)
         shown = 0
         async for entry in resource.aiter_entries():
-            if len(page.lines) >= MAX_ENTRIES:
-                page.add_line(f"[cut at {MAX_ENTRIES} entries]")
+            if len(page.lines) >= self.max_entries:
+                page.add_line(f"[cut at {self.max_entries} entries: the browser holds no more]")
                 break
             page.add_entry(entry)
             if len(page.lines) - shown >= 500:
@@ -634,6 +662,12 @@ class Browser(App[None]):
             view.select(index if index is not None else len(view.page.links) - 1)
         else:
             view.scroll_to(y=view.scroll_y + direction * height, animate=False)
+
+    def action_edge(self, end: int) -> None:
+        view = self.view
+        if view.page.links:
+            view.select(len(view.page.links) - 1 if end else 0)
+        view.scroll_to(y=view.max_scroll_y if end else 0, animate=False, immediate=True)
 
     def action_follow(self) -> None:
         link = self.view.link

@@ -227,10 +227,10 @@ async def test_a_redirect_is_followed(server: testservers.RunningServer, tmp_pat
     async with resolve(url(server, "/redirect"), options(tmp_path)) as resource:
         assert b"".join([c async for c in resource]) == INDEX
         assert resource.chain == [url(server, "/redirect")]
-        assert str(resource.url) == url(server, "/index.gmi")
+        assert str(resource.url) == url(server, "/")
     assert received(server) == [
         f"{url(server, '/redirect')}\r\n".encode(),
-        f"{url(server, '/index.gmi')}\r\n".encode(),
+        f"{url(server, '/')}\r\n".encode(),
     ]
 
 
@@ -255,7 +255,7 @@ async def test_not_followed_when_asked(server: testservers.RunningServer, tmp_pa
 
     with pytest.raises(NotFollowed) as info:
         await fetch(url(server, "/moved"), options(tmp_path, follow=False))
-    assert info.value.reason == "permanent redirect" and info.value.replies == ["31 /index.gmi"]
+    assert info.value.reason == "permanent redirect" and info.value.replies == ["31 /"]
 
 
 # -- failures and certificates -------------------------------------------------------------

@@ -6,7 +6,7 @@ Paths (the Gemini specification's status codes, each one reachable):
   ``index.gmi``, or a generated gemtext list of what it holds;
 * ``/input`` -> ``10 What is your name?``; with a query, a greeting naming the decoded answer;
 * ``/secret`` -> ``11 Password``; with a query, how many characters came (never the words);
-* ``/redirect`` -> ``30 /index.gmi``; ``/moved`` -> ``31 /index.gmi``; ``/loop/N`` ->
+* ``/redirect`` -> ``30 /``; ``/moved`` -> ``31 /``; ``/loop/N`` ->
   ``30 /loop/N+1``; ``/elsewhere`` -> ``30 http://127.0.0.1/`` (another scheme);
 * ``/private/`` -> ``60 A certificate is needed`` without a client certificate, otherwise the
   SHA-256 of the one presented;
@@ -220,9 +220,9 @@ class GeminiServer:
                 return b"11 Password\r\n"
             return b"20 text/plain\r\n" + f"{len(unquote(query))} characters\n".encode()
         if path == "/redirect":
-            return b"30 /index.gmi\r\n"
+            return b"30 /\r\n"
         if path == "/moved":
-            return b"31 /index.gmi\r\n"
+            return b"31 /\r\n"
         if path.startswith("/loop/"):
             n = path.removeprefix("/loop/")
             return f"30 /loop/{int(n) + 1 if n.isdigit() else 1}\r\n".encode()

@@ -150,13 +150,17 @@ def _reply(pump: Pump, plan: Plan, first: Event, *, replies: list[str]) -> Resou
 
 
 async def _body(pump: Pump, first: Event) -> AsyncIterator[bytes]:
+    """The content as it arrives.  The pump's loop is written out here: for a large item
+    this runs once a read (thousands of times), and each layer of generators costs."""
+    machine, stream, what = pump.machine, pump.stream, pump.what
     try:
-        if isinstance(first, Data):
-            yield first.data
-        elif isinstance(first, EndOfReply):
-            return
-        async for data in pump.content():
-            yield data
+        event: Event | _Sentinel = first
+        while not isinstance(event, EndOfReply):
+            if isinstance(event, Data):
+                yield event.data
+            elif isinstance(event, _Sentinel):
+                machine.receive_data(await stream.read(what))
+            event = machine.next_event()
     finally:
         await pump.close()
 

@@ -388,20 +388,32 @@ async def test_a_huge_menu_streams_in_and_is_cut_at_the_bound(tree: Path, tmp_pa
             f"gopher://127.0.0.1:{server.port}/1/", folder=tmp_path / "data", max_entries=20_000
         )
         async with app.run_test(size=SIZE) as pilot:
-            seen_while_busy = 0
-            for _ in range(600):  # 30 s at most
-                await pilot.pause(0.05)
-                if app.busy and app.view.page.lines:
-                    seen_while_busy = max(seen_while_busy, len(app.view.page.lines))
-                if not app.busy:
-                    break
-            assert 0 < seen_while_busy < 20_000  # the page was up before the listing ended
+            await settle(pilot, app, 30.0)
             lines = app.view.page.lines
             assert len(lines) == 20_001
             assert lines[-1].text == "[cut at 20000 entries: the browser holds no more]"
             await pilot.press("end")
             assert app.view.cursor == len(app.view.page.links) - 1
             assert app.view.scroll_y == app.view.max_scroll_y > 0
+    finally:
+        await server.close()
+
+
+async def test_a_menu_is_shown_as_it_arrives(tree: Path, tmp_path: Path) -> None:
+    server = await testservers.start("adversary", tree, mode="trickle-gopher-menu", interval=0.002)
+    try:
+        app = browser(f"gopher://127.0.0.1:{server.port}/1/", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(200):  # 10 s at most
+                await pilot.pause(0.05)
+                if len(app.view.page.lines) >= 3:
+                    break
+            assert app.busy  # 1000 items trickle for a minute: the first ones are up
+            assert rows(app)[:3] == ["(TEXT)  slow item"] * 3
+            await pilot.press("escape")
+            await settle(pilot, app, 3.0)
+            assert app.status == "Cancelled."
+            assert 3 <= len(rows(app)) < 1000  # what came is kept
     finally:
         await server.close()
 

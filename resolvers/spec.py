@@ -182,6 +182,12 @@ class Presentation:
         page; a mailto: URL is a form), or ``None`` to resolve and render the resource."""
         return None
 
+    def rendered_text(self, resource: Resource, text: str) -> str | None:
+        """A text resource as a reader should see it (a document format rendered, its links
+        absolute URLs that the browser makes followable), or ``None`` for the text as it
+        is; ``text`` is the content decoded (``omniurl browse``)."""
+        return None
+
     def gateway_html(
         self, resource: Resource, text: str, link: Callable[[str], str | None]
     ) -> str | None:

@@ -385,6 +385,17 @@ async def test_the_gateway_renders_gemtext_as_html(
     assert "<script>" not in page
     assert f'<a href="/gemini://127.0.0.1:{server.port}/docs/">Docs</a>' in page
     assert 'href="javascript:' not in page
+    # a 1x input: the gateway's search form, answered through the spec's search_url
+    async with httpx.AsyncClient(transport=transport, base_url="http://gw.test") as client:
+        form = await client.get("/" + url(server, "/input"))
+        assert form.status_code == 200 and "What is your name?" in form.text
+        answered = await client.get(
+            "/_/search", params={"url": url(server, "/input"), "q": "Ada L"}
+        )
+        assert answered.status_code == 303
+        assert answered.headers["location"] == "/" + url(server, "/input?Ada%20L")
+        greeting = await client.get(answered.headers["location"])
+    assert "Hello, Ada L!" in greeting.text
 
 
 @pytest.fixture

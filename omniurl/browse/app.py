@@ -589,6 +589,7 @@ class Browser(App[None]):
             text = bytes(held[:MAX_TEXT]).decode("utf-8", "replace")
             if presentation.article_headers(resource):
                 text = _fold_headers(text, presentation)
+            text = presentation.rendered_text(resource, text) or text
             width = max(self.view.size.width, 40)
             page = text_page(url, text, width)
             page.source = bytes(held[:MAX_TEXT]).decode("utf-8", "replace")

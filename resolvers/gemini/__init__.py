@@ -63,6 +63,7 @@ SPEC = SchemeSpec(
     test_server="gemini",
     resume_note="Gemini has no resume: a request always returns the whole document",
     details="omniurl.resolvers.gemini.planner:GeminiDetails",
+    result="omniurl.resolvers.gemini.machine:GeminiResult",
 )
 
 __all__ = ["SPEC", "GeminiResolver"]

@@ -25,7 +25,16 @@ from ..errors import ConnectError, InputNeeded, ProtocolError, RedirectRefused, 
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
-from .machine import NEED_DATA, Data, EndOfReply, GeminiMachine, Header, Kind, meaning
+from .machine import (
+    NEED_DATA,
+    Data,
+    EndOfReply,
+    GeminiMachine,
+    GeminiResult,
+    Header,
+    Kind,
+    meaning,
+)
 from .planner import GeminiDetails, GeminiRole
 from .tofu import CertificateChanged, KnownHosts, judge, pin_of
 
@@ -145,6 +154,7 @@ async def execute_gemini(plan: Plan, options: Options) -> Resource:
                 media_type=meant.media_type,
                 replies=[header.line],
                 metadata={"status": header.status, "meta": header.meta, "charset": meant.charset},
+                result=GeminiResult(header.status, header.meta, meant.media_type, meant.charset),
                 close=stream.aclose,
             )
     except BaseException:

@@ -104,9 +104,11 @@ class Reader:
         return GemLine("text", line)
 
 
-def render_text(lines: Iterable[GemLine]) -> str:
+def render_text(lines: Iterable[GemLine], *, wrapper: str = "<{}>") -> str:
     """The terminal's view: headings underlined, items bulleted, quotes marked, preformatted
-    lines as they are, and each link a numbered entry with its absolute URL."""
+    lines as they are, and each link a numbered entry with its absolute URL, written in
+    ``wrapper`` (``"<URL:{}>"``: RFC 1738's appendix form, which a reader of any scheme's
+    URLs in text recognises — ``omniurl browse`` makes those links)."""
     out: list[str] = []
     for line in lines:
         if line.kind == "heading":
@@ -118,7 +120,7 @@ def render_text(lines: Iterable[GemLine]) -> str:
             out.append(f"  │ {line.text}")
         elif line.kind == "link":
             shown = "" if line.text == line.url else f"{line.text}  "
-            out.append(f"[{line.number}] {shown}<{line.url}>")
+            out.append(f"[{line.number}] {shown}" + wrapper.format(line.url))
         elif line.kind == "toggle":
             continue
         else:

@@ -172,6 +172,17 @@ class Meaning:
     permanent: bool = False
 
 
+@dataclass(frozen=True)
+class GeminiResult:
+    """A content response, typed (``Resource.result_as(GeminiResult)``): the status (20-29),
+    the META as sent, the MIME type and its charset."""
+
+    status: int
+    meta: str
+    media_type: str
+    charset: str
+
+
 #: The default MIME type of a 2x whose META is empty (Gemini specification, 20 SUCCESS).
 DEFAULT_MEDIA_TYPE = "text/gemini; charset=utf-8"
 
@@ -227,6 +238,7 @@ __all__ = [
     "EndOfReply",
     "Event",
     "GeminiMachine",
+    "GeminiResult",
     "Header",
     "Kind",
     "Meaning",

@@ -24,8 +24,10 @@ def is_gemtext(resource: Resource) -> bool:
 
 
 def _charset(resource: Resource) -> str:
-    charset = resource.metadata.get("charset")
-    return charset if isinstance(charset, str) else "utf-8"
+    from .machine import GeminiResult
+
+    result = resource.result_as(GeminiResult)
+    return result.charset if result is not None else "utf-8"
 
 
 def _to_terminal(args: argparse.Namespace) -> bool:
@@ -85,6 +87,25 @@ class GeminiPresentation(Presentation):
 
     def is_index(self, url: URL, path: str) -> bool:
         return False
+
+    def search_url(self, url: URL, words: str) -> str | None:
+        """A 1x input's answer: the URL with the words as its query, percent-encoded (the
+        gateway's and the browser's way to answer a server that asks)."""
+        from urllib.parse import quote
+
+        from omniurl.schemes.gemini import GeminiURL
+
+        if not isinstance(url, GeminiURL):
+            return None
+        query = quote(words.encode("utf-8", "surrogateescape"), safe="")
+        return str(url.replace(query=query, fragment=None))
+
+    def rendered_text(self, resource: Resource, text: str) -> str | None:
+        if not is_gemtext(resource):
+            return None
+        from .gemtext import parse
+
+        return render_text(parse(text, str(resource.url)), wrapper="<URL:{}>")
 
     def gateway_html(
         self, resource: Resource, text: str, link: Callable[[str], str | None]

@@ -302,7 +302,14 @@ async def start(
         host,
         bound,
         close,
-        info={"server": handler, "received": handler.received, "certificates": certificates},
+        info={
+            "server": handler,
+            "received": handler.received,
+            "certificates": certificates,
+            "note": f"a client certificate for /private/: --cert {certificates.client_cert} "
+            f"--key {certificates.client_key}; the server's CA (instead of a pin): --cacert "
+            f"{certificates.ca}",
+        },
     )
 
 

@@ -34,6 +34,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"omniurl: {args.name} server on {server.transport} {server.netloc}, serving "
             f"{args.root}{trust}; Ctrl-C stops it\n"
         )
+        note = server.info.get("note")
+        if isinstance(note, str):  # (what a client needs to know: a server's own certificates)
+            sys.stderr.write(f"omniurl: {note}\n")
         try:
             await asyncio.Event().wait()
         finally:

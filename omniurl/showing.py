@@ -38,6 +38,7 @@ MARKERS = {
     "entry": "[ENTRY]",
     "document": "[DOC]",
     "link": "[LINK]",
+    "access-method": "[METHOD]",  # an object's ways of access (a Prospero link, §3.11)
     "error": "[ERR]",
 }
 

@@ -456,3 +456,23 @@ async def test_keys_over_a_shown_page_scroll_it_only(tmp_path: Path) -> None:
         assert not isinstance(app.screen, TextScreen)
         await pilot.press("end")
         assert app.view.cursor == 99
+
+
+async def test_prospero_access_methods_are_links(tree: Path, tmp_path: Path) -> None:
+    ftp = await testservers.start("ftp", tree)
+    pros = await testservers.start("prospero", tree, ftp=(ftp.host, ftp.port))
+    try:
+        app = browser(f"prospero://{pros.netloc}//pub/hello.txt", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert rows(app)[0] == (
+                f"(METHOD) AFTP INTERNET-D 127.0.0.1({ftp.port}) ASCII /pub/hello.txt TEXT"
+            )
+            assert app.view.link is not None
+            assert app.view.link.url == f"ftp://127.0.0.1:{ftp.port}/pub/hello.txt;type=a"
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert rows(app)[0] == (tree / "pub" / "hello.txt").read_text().rstrip("\n")
+    finally:
+        await pros.close()
+        await ftp.close()

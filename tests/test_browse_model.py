@@ -35,7 +35,7 @@ def test_lynx_labels_come_from_the_entry_kind() -> None:
         "(?)     Find",
         "(BIN)   Tarball",
         "        Welcome \\x1b[2J",
-        "(WEIRD-KI)Odd",
+        "(WEIRD-KI) Odd",
     ]
     assert [link.url for link in page.links] == [
         "gopher://h/1/docs",

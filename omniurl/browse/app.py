@@ -423,6 +423,11 @@ class Browser(App[None]):
         """The page (on the main screen, whatever is shown over it)."""
         return self._view
 
+    @property
+    def wrap_width(self) -> int:
+        """The columns a text is wrapped to: the page's, less one for a scroll bar."""
+        return max(self.view.size.width - 1, 40)
+
     def say(self, text: str) -> None:
         self.status = text
         self.screen_stack[0].query_one("#status", Static).update(text)
@@ -498,7 +503,7 @@ class Browser(App[None]):
             return
         try:
             async with asyncio.timeout(self.max_time):
-                resource = await resolve(url, self.options)
+                resource = await resolve(url, self._options_for(presentation))
                 await self._render(url, resource, presentation)
         except InputNeeded as exc:  # (found by the server: a searchable database)
             await self._ask_words(url, exc, presentation)
@@ -513,6 +518,19 @@ class Browser(App[None]):
         except OmniurlError as exc:
             self.show_page(message_page(url, f"Error: {type(exc).__name__}", str(exc)), push=True)
             self.say(type(exc).__name__)
+
+    def _options_for(self, presentation: Presentation) -> Options:
+        """The options a page of this scheme is resolved with: the scheme's own for a reader
+        who follows links one at a time (``gateway_options`` given a policy that changes no
+        scheme by itself: a Prospero link's access methods are listed as links, each checked
+        when followed, rather than the first one followed unseen); else the browser's."""
+        import dataclasses
+
+        one_at_a_time = self.options.with_(
+            policy=dataclasses.replace(self.options.policy, redirect_scheme_change=False)
+        )
+        own = presentation.gateway_options(one_at_a_time, None)
+        return self.options if own is one_at_a_time else own.with_(policy=self.options.policy)
 
     async def _ask_words(self, url: str, exc: InputNeeded, presentation: Presentation) -> None:
         """A search (Gopher type 7, a WAIS database): ask for the words, then open the URL
@@ -574,7 +592,7 @@ class Browser(App[None]):
                 return
             if media.startswith("text/html"):
                 raw = await _read_bounded(resource)
-                page = text_page(url, _html_as_text(raw[0], url), max(self.view.size.width, 40))
+                page = text_page(url, _html_as_text(raw[0], url), self.wrap_width)
                 page.source = raw[0].decode("utf-8", "replace")
                 self.show_page(page, push=True)
                 self.say(f"{media}, {len(raw[0])} bytes, {len(page.links)} links")
@@ -590,8 +608,7 @@ class Browser(App[None]):
             if presentation.article_headers(resource):
                 text = _fold_headers(text, presentation)
             text = presentation.rendered_text(resource, text) or text
-            width = max(self.view.size.width, 40)
-            page = text_page(url, text, width)
+            page = text_page(url, text, self.wrap_width)
             page.source = bytes(held[:MAX_TEXT]).decode("utf-8", "replace")
             if cut:
                 page.add_line(f"[cut at {MAX_TEXT} bytes]")

@@ -26,7 +26,7 @@ from omniurl.showing import entry_marker
 #: The width the type labels take on a listing line: "(DIR)   name".
 LABEL_WIDTH = 8
 #: Lynx's words for two of the markers (the rest are the marker in parentheses).
-_LYNX = {"SEARCH": "?", "MENU": "DIR"}
+_LYNX = {"SEARCH": "?", "MENU": "DIR", "TELNET": "TEL", "TN3270": "3270", "SND": "SOUND"}
 
 
 def label_of(entry: Entry) -> str:
@@ -100,7 +100,7 @@ class Page:
             if entry.info.get(key) not in (None, "")
         ]
         tail = ("  " + "  ".join(details)) if details else ""
-        head = f"{label:<{LABEL_WIDTH}}" if label else " " * LABEL_WIDTH
+        head = f"{label:<{LABEL_WIDTH - 1}} " if label else " " * LABEL_WIDTH
         if entry.url and label:
             link = Link(entry.url, search=entry.kind == "search")
             self.add_line(head + name + tail, [(len(head), len(head) + len(name), link)])

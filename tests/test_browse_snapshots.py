@@ -1,0 +1,110 @@
+"""``omniurl browse``'s screens at 80×24, compared with the SVG snapshots kept beside this
+file (``__snapshots__/``; pytest-textual-snapshot, ``--snapshot-update`` after a deliberate
+change, checked by eye).  Pages are built from fixed entries or sent nowhere, so a snapshot
+holds no port or date of the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual", reason="the [browse] extra (Textual) is not installed")
+pytest.importorskip("pytest_textual_snapshot", reason="pytest-textual-snapshot is not installed")
+
+from textual.pilot import Pilot
+
+from omniurl.browse.app import Browser
+from omniurl.browse.model import listing_page, text_page
+from omniurl.resolvers.resource import Entry
+
+SIZE = (80, 24)
+MENU = [
+    Entry("Welcome to the 1994 box", "info"),
+    Entry("", "info"),
+    Entry("About this server", "file", "gopher://gopher.example.org/0/about.txt"),
+    Entry("Software archive", "directory", "gopher://gopher.example.org/1/pub"),
+    Entry("Search the archive", "search", "gopher://gopher.example.org/7/search"),
+    Entry("gopher-2.3.tar.Z", "binary", "gopher://gopher.example.org/9/pub/gopher.tar.Z"),
+    Entry("Campus map", "image", "gopher://gopher.example.org/I/map.gif"),
+    Entry("Library catalogue", "telnet", "telnet://library.example.org/"),
+    Entry("Odd item \x1b[2J", "weird", "gopher://gopher.example.org/Z/odd"),
+]
+ARCHIVE = [
+    Entry(name, kind, f"ftp://ftp.example.org/pub/{name}", {"size": size, "modify": modify})
+    for name, kind, size, modify in [
+        ("README", "file", 1187, "1994-03-01T12:00:00Z"),
+        ("gopher/", "directory", 512, "1994-02-11T09:30:00Z"),
+        ("rfc1738.txt", "file", 51613, "1994-12-20T00:00:00Z"),
+    ]
+]
+TEXT = (
+    "Uniform Resource Locators (URL)\n\n"
+    "This document specifies a Uniform Resource Locator (URL), the syntax and semantics "
+    "of formalized information for location and access of resources via the Internet. "
+    "See <URL:ftp://ftp.example.org/pub/rfc1738.txt> for the whole text, and "
+    "gopher://gopher.example.org/1/pub for the software.\n"
+)
+
+
+def shown(page_of: Any, *keys: str) -> Any:
+    """A ``run_before``: the page shown (as the browser shows a fetched one), then keys."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        assert isinstance(app, Browser)
+        await pilot.pause()  # (laid out: the page's width is known)
+        app.show_page(page_of(app), push=True)
+        await pilot.pause()
+        if keys:
+            await pilot.press(*keys)
+            await pilot.pause()
+
+    return run_before
+
+
+def test_gopher_menu(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    page = shown(lambda _: listing_page("gopher://gopher.example.org/1/", MENU), "j")
+    assert snap_compare(app, terminal_size=SIZE, run_before=page)
+
+
+def test_ftp_directory_sorted_by_size(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    page = shown(lambda _: listing_page("ftp://ftp.example.org/pub/", ARCHIVE), "s", "s")
+    assert snap_compare(app, terminal_size=SIZE, run_before=page)
+
+
+def test_text_with_links(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    page = shown(lambda a: text_page("gopher://gopher.example.org/0/about.txt", TEXT, a.wrap_width))
+    assert snap_compare(app, terminal_size=SIZE, run_before=page)
+
+
+def test_plan_of_a_link(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    page = shown(lambda _: listing_page("gopher://gopher.example.org/1/", MENU), "p")
+    assert snap_compare(app, terminal_size=SIZE, run_before=page)
+
+
+def test_a_refusal(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser("gopher://gopher.example.org:25/1/", folder=tmp_path)
+
+    async def refused(pilot: Pilot[None]) -> None:
+        for _ in range(100):  # 5 s at most
+            await pilot.pause(0.05)
+            if not app.busy:
+                break
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=refused)
+
+
+def test_go_to_url_prompt(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    assert snap_compare(app, terminal_size=SIZE, press=["g"])
+
+
+def test_welcome_and_empty_bookmarks(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    assert snap_compare(app, terminal_size=SIZE, press=["v"])

@@ -314,6 +314,10 @@ async def test_cli_shows_gemtext_with_numbered_links(
     ]
     known = (tmp_path / "xdg" / "omniurl" / "gemini_known_hosts").read_text()
     assert known.startswith(f"127.0.0.1:{server.port} SHA256:")
+    # the server's control characters never reach the terminal
+    (Path(server.info["server"].root) / "esc.gmi").write_bytes(b"# \x1b[2Jred\n")
+    status, out, err = await cli(tmp_path, "get", url(server, "/esc.gmi"))
+    assert (status, out) == (0, b"\\x1b[2Jred\n=======\n"), err
     # to a file: the bytes as received
     status, _, err = await cli(tmp_path, "get", "-o", str(tmp_path / "saved"), url(server, "/"))
     assert status == 0, err

@@ -41,7 +41,10 @@ async def gem_lines(resource: Resource, limit: int) -> AsyncIterator[GemLine]:
     import codecs
 
     reader = Reader(str(resource.url))
-    decoder = codecs.getincrementaldecoder(_charset(resource))("replace")
+    try:
+        decoder = codecs.getincrementaldecoder(_charset(resource))("replace")
+    except LookupError:  # (a charset Python does not know: read as UTF-8, replacing)
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
     held = ""
     async for chunk in resource:
         held += decoder.decode(chunk)
@@ -71,8 +74,12 @@ class GeminiPresentation(Presentation):
         return self._rendered(resource, 64 * 1024)
 
     async def _rendered(self, resource: Resource, limit: int) -> AsyncIterator[bytes]:
+        """Line by line as it arrives; the server's control characters (ESC…) shown as
+        escapes, never sent to the terminal (as the gateway and browse show them)."""
+        from omniurl.cli.emit import terminal_safe
+
         async for line in gem_lines(resource, limit):
-            yield render_text([line]).encode("utf-8")
+            yield terminal_safe(render_text([line]), keep="\t\n").encode("utf-8")
 
     async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
         """``--json`` of a gemtext document to standard output: the resource's description

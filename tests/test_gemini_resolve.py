@@ -168,6 +168,20 @@ async def test_a_changed_certificate_a_ca_vouches_for_is_accepted_and_pinned(
     assert received(server)[-1] == f"gemini://127.0.0.1:{server.port}/\r\n".encode()
 
 
+async def test_a_known_hosts_file_that_cannot_be_written_is_a_typed_error(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    from omniurl.resolvers.errors import ConfigurationError
+
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    opts = Options().with_scheme(GeminiOptions(known_hosts=str(blocked / "known_hosts")))
+    with pytest.raises(ConfigurationError) as info:
+        await fetch(url(server, "/"), opts)
+    assert info.value.component == "known_hosts" and "--gemini-known-hosts" in info.value.message
+    assert b"".join(received(server)) == b""
+
+
 async def test_insecure_checks_no_pin_and_records_none(
     server: testservers.RunningServer, tmp_path: Path
 ) -> None:

@@ -21,7 +21,14 @@ from omniurl.schemes.errors import URLError
 
 from .. import net
 from ..base import Follow
-from ..errors import ConnectError, InputNeeded, ProtocolError, RedirectRefused, ResolveError
+from ..errors import (
+    ConfigurationError,
+    ConnectError,
+    InputNeeded,
+    ProtocolError,
+    RedirectRefused,
+    ResolveError,
+)
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
@@ -36,7 +43,7 @@ from .machine import (
     meaning,
 )
 from .planner import GeminiDetails, GeminiRole
-from .tofu import CertificateChanged, KnownHosts, judge, pin_of
+from .tofu import CertificateChanged, KnownHosts, Pin, judge, pin_of
 
 #: The specification: "clients SHOULD limit the number of redirects they follow to 5".
 MAX_REDIRECTS = 5
@@ -87,7 +94,7 @@ async def check_certificate(stream: net.Stream, plan: Plan, options: Options) ->
     known = store.lookup(details.host_key)  # (read again: the plan may be older)
     verdict = judge(known, presented)
     if verdict.outcome == "first":
-        store.record(details.host_key, presented)
+        _record(store, details, presented)
     elif verdict.outcome == "changed":
         assert known is not None
         if not await _vouched_by_ca(plan, options, der):
@@ -98,11 +105,24 @@ async def check_certificate(stream: net.Stream, plan: Plan, options: Options) ->
                 known=known,
                 presented=presented,
             )
-        store.record(details.host_key, presented)
+        _record(store, details, presented)
         verdict_note = f"{verdict.note}; a CA vouches for the new one: the pin is updated"
         options.note("*", verdict_note)
         return
     options.note("*", verdict.note)
+
+
+def _record(store: KnownHosts, details: GeminiDetails, pin: Pin) -> None:
+    """Remember ``pin``; a file that cannot be written is a typed error (nothing is sent
+    under a pin that would not be kept)."""
+    try:
+        store.record(details.host_key, pin)
+    except OSError as exc:
+        raise ConfigurationError(
+            f"cannot record the certificate of {details.host_key} in {details.known_hosts}: "
+            f"{exc.strerror or exc}; give a writable file with --gemini-known-hosts",
+            component="known_hosts",
+        ) from None
 
 
 class Pump:

@@ -452,3 +452,22 @@ def test_urllib_and_fsspec_read_gemini_through_the_spec(
     fsspec.register_implementation("gemini", OmniurlFileSystem, clobber=True)
     with fsspec.open(f"{threaded_server}/index.gmi") as f:
         assert f.read() == INDEX
+
+
+async def test_the_batch_saves_gemini_content_under_its_names(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    from omniurl.batch import fetch_many
+
+    urls = [url(server, "/"), url(server, "/docs/notes.txt"), url(server, "/missing")]
+    out = tmp_path / "out"
+    out.mkdir()
+    results = {
+        r.index: r
+        async for r in fetch_many(urls, options=options(tmp_path), output_dir=out, per_host=2)
+    }
+    assert [results[i].ok for i in range(3)] == [True, True, False]
+    assert (results[2].error_type, results[2].exit_status) == ("NotFound", 5)
+    assert (out / "index.gmi").read_bytes() == INDEX  # the spec's index_name
+    assert (out / "notes.txt").read_bytes() == b"plain\r\nbytes\x00\xff"
+    assert results[0].sha256 == hashlib.sha256(INDEX).hexdigest()

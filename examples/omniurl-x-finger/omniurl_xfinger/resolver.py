@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from omniurl.resolvers import Entry, Options, Plan, Resolver, Resource, Step, WireValue
 from omniurl.resolvers.errors import LimitExceeded, PlanError
-from omniurl.resolvers.net import close_writer, open_tcp, read_chunks, with_timeout
+from omniurl.resolvers.net import connect
 from omniurl.schemes.base import URL
 
 from .spec import FingerOptions
@@ -68,27 +68,27 @@ class FingerResolver(Resolver):
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
         assert plan.host is not None and plan.port is not None
-        reader, writer = await open_tcp(plan.host, plan.port, options)
+        # One stream to the server (the policy's address rules, --resolve and proxies
+        # applied; every wait bounded; every failure a typed error).
+        stream = await connect(plan.host, plan.port, options)
         try:
             (step,) = plan.steps
             options.note(">", step.shown)
-            writer.write(step.data + b"\r\n")
-            await with_timeout(writer.drain(), options.read_timeout, "sending the query")
+            await stream.write(step.data + b"\r\n", "the query")
         except BaseException:
-            await close_writer(writer)
+            await stream.aclose()
             raise
 
         async def body() -> AsyncIterator[bytes]:
-            async for chunk in read_chunks(reader, options, what="the Finger answer"):
+            async for chunk in stream.chunks("the Finger answer"):
                 yield chunk
-
-        async def close() -> None:
-            await close_writer(writer)
 
         if plan.details_as(FingerDetails).listing:
             entries = _users(body(), plan, options)
-            return Resource(plan, kind="listing", entry_stream=entries, close=close)
-        return Resource(plan, kind="content", body=body(), media_type="text/plain", close=close)
+            return Resource(plan, kind="listing", entry_stream=entries, close=stream.aclose)
+        return Resource(
+            plan, kind="content", body=body(), media_type="text/plain", close=stream.aclose
+        )
 
 
 async def _users(

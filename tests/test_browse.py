@@ -14,10 +14,10 @@ import pytest_asyncio
 pytest.importorskip("textual", reason="the [browse] extra (Textual) is not installed")
 
 from textual.pilot import Pilot
-from textual.widgets import TextArea
+from textual.widgets import Input, TextArea
 
 from omniurl import testservers
-from omniurl.browse.app import Browser, Compose, PageView, Prompt, TextScreen
+from omniurl.browse.app import AskForm, Browser, Compose, PageView, Prompt, TextScreen
 from omniurl.testservers.recording import recording_of, start_recording
 
 SIZE = (80, 24)
@@ -476,3 +476,43 @@ async def test_prospero_access_methods_are_links(tree: Path, tmp_path: Path) -> 
     finally:
         await pros.close()
         await ftp.close()
+
+
+async def test_gopher_plus_ask_form_and_views(tmp_path: Path) -> None:
+    (tmp_path / "doc.txt").write_text("English text\n")
+    (tmp_path / "doc.txt.De_DE").write_text("Deutscher Text\n")
+    server = await testservers.start("gopher", tmp_path)
+    base = f"gopher://127.0.0.1:{server.port}"
+    try:
+        app = Browser(f"{base}/0/form%09%09%3F", folder=tmp_path / "data")
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(100):  # 5 s at most
+                await pilot.pause(0.05)
+                if isinstance(app.screen, AskForm):
+                    break
+            form = app.screen
+            assert isinstance(form, AskForm)
+            inputs = list(form.query(Input))
+            assert [i.value for i in inputs] == ["anonymous", "gopher", "0"]
+            inputs[0].value, inputs[1].value, inputs[2].value = "Ada", "ftp", "1"
+            await pilot.press("enter", "enter", "enter")
+            await settle(pilot, app)
+            assert server.info["server"].requests[-3:] == [b"Ada", b"ftp", b"1"]
+            assert any("Thank you. Your answers:" in row for row in rows(app))
+
+            app.open(f"{base}/1/%09%09%2B")
+            await settle(pilot, app)
+            index = next(i for i, link in enumerate(app.view.page.links) if "doc.txt" in link.url)
+            app.view.select(index)
+            assert app.view.link is not None and app.view.link.attributes, app.view.page.links
+            await pilot.press("+")
+            await settle(pilot, app)
+            assert app.view.page.url == f"{base}/0/doc.txt%09%09!", app.status
+            views = [link.url for link in app.view.page.links]
+            assert f"{base}/0/doc.txt%09%09+text/plain%20De_DE" in views
+            app.view.select(views.index(f"{base}/0/doc.txt%09%09+text/plain%20De_DE"))
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert rows(app)[0] == "Deutscher Text"
+    finally:
+        await server.close()

@@ -20,13 +20,14 @@ from rich.style import Style
 from textual import events, work
 from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input, Label, Static, TextArea
 
+from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.errors import InputNeeded, PlanError, PolicyError
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.spec import Presentation
@@ -216,6 +217,65 @@ class Prompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class AskForm(ModalScreen[list[str] | None]):
+    """A Gopher+ +ASK form (§2.8): a line per field that takes an answer (its default
+    filled in; a choice's options named), the Notes as text.  Enter moves on, Enter on the
+    last field (or Ctrl+S) sends, Esc cancels."""
+
+    DEFAULT_CSS = """
+    AskForm > VerticalScroll { background: $panel; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "send", "Send"),
+    ]
+
+    def __init__(self, fields: list[Any]) -> None:
+        super().__init__()
+        self.fields = fields
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Label("A form (Gopher+ +ASK): Enter on the last field sends, Esc cancels")
+            n = 0
+            for field in self.fields:
+                prompt = terminal_safe(str(field.prompt))
+                if not field.answered:
+                    yield Label(prompt)
+                    continue
+                choices = tuple(field.choices)
+                if choices:
+                    prompt += "  (" + " | ".join(terminal_safe(c) for c in choices) + ")"
+                elif field.kind == "Select":
+                    prompt += "  (0 or 1)"
+                yield Label(prompt)
+                yield Input(
+                    value=str(field.default or ""),
+                    password=field.kind == "AskP",
+                    id=f"f{n}",
+                )
+                n += 1
+
+    def on_mount(self) -> None:
+        inputs = list(self.query(Input))
+        if inputs:
+            inputs[0].focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        inputs = list(self.query(Input))
+        index = inputs.index(event.input)
+        if index + 1 < len(inputs):
+            inputs[index + 1].focus()
+        else:
+            self.action_send()
+
+    def action_send(self) -> None:
+        self.dismiss([field.value for field in self.query(Input)])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class TextScreen(ModalScreen[None]):
     """A page over the page (``=``, ``p``, ``\\``, a download's outcome): Esc or q closes."""
 
@@ -371,6 +431,7 @@ class Browser(App[None]):
         Binding("a", "bookmark", "Bookmark", show=False),
         Binding("s", "sort", "Sort", show=False),
         Binding("d", "download", "Download", show=False),
+        Binding("plus", "attributes", "Attributes", show=False),
         Binding("v", "bookmarks", "Bookmarks", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("q", "quit", "Quit"),
@@ -389,7 +450,7 @@ class Browser(App[None]):
     ) -> None:
         super().__init__()
         self.start_url = url
-        self.options = (options or Options()).with_(stream_listings=True)
+        self.options = (options or Options()).with_(stream_listings=True, form=self._ask_form)
         self.folder = folder if folder is not None else data_dir()
         self.history = History(self.folder)
         self.bookmarks = Bookmarks(self.folder)
@@ -469,6 +530,12 @@ class Browser(App[None]):
         except asyncio.CancelledError:
             self.say("Cancelled.")
             raise
+        except Exception as exc:  # a defect: shown, never a silent stop
+            self.show_page(
+                message_page(url, f"Error: {type(exc).__name__}", str(exc) or repr(exc)),
+                push=True,
+            )
+            self.say(f"Error: {type(exc).__name__}")
         finally:
             self.busy = False
 
@@ -531,6 +598,25 @@ class Browser(App[None]):
         )
         own = presentation.gateway_options(one_at_a_time, None)
         return self.options if own is one_at_a_time else own.with_(policy=self.options.policy)
+
+    async def _ask_form(self, fields: Any, _url: Any) -> list[str]:
+        """A Gopher+ +ASK form (§2.8): its fields asked in a form screen; the answers of
+        the fields that take one, in order.  Esc cancels the fetch."""
+        fields = list(fields)
+        self.busy = False
+        answers = await self.push_screen_wait(AskForm(fields))
+        if answers is None:
+            raise asyncio.CancelledError
+        self.busy = True
+        return answers
+
+    def action_attributes(self) -> None:
+        """``+``: the link's attributes (Gopher+ ``!``: its views, abstract, admin)."""
+        link = self.view.link
+        if link is None or link.attributes is None:
+            self.say("This link has no attributes.")
+            return
+        self.open(link.attributes)
 
     async def _ask_words(self, url: str, exc: InputNeeded, presentation: Presentation) -> None:
         """A search (Gopher type 7, a WAIS database): ask for the words, then open the URL
@@ -610,6 +696,7 @@ class Browser(App[None]):
             text = presentation.rendered_text(resource, text) or text
             page = text_page(url, text, self.wrap_width)
             page.source = bytes(held[:MAX_TEXT]).decode("utf-8", "replace")
+            _add_views(page, url, presentation, resource)
             if cut:
                 page.add_line(f"[cut at {MAX_TEXT} bytes]")
             self.show_page(page, push=True)
@@ -866,6 +953,25 @@ class Browser(App[None]):
             self.say("Cancelled.")
 
 
+def _add_views(page: Page, url: str, presentation: Presentation, resource: Any) -> None:
+    """The other views a resource offers (Gopher+ +VIEWS), each a link to that view, under
+    the text (the gateway's choice form, as links)."""
+    views = presentation.views(resource)
+    if not views:
+        return
+    page.add_line("")
+    page.add_line("Views:")
+    for view in views:
+        target = presentation.view_url(url, view.view)
+        label = terminal_safe(
+            str(getattr(view, "label", None) or f"{view.view} {getattr(view, 'size', '')}")
+        ).strip()
+        if target is None:
+            page.add_line("  " + label)
+        else:
+            page.add_line("  " + label, [(2, 2 + len(label), Link(target))])
+
+
 async def _read_bounded(resource: Any) -> tuple[bytes, bool]:
     """At most :data:`MAX_TEXT` bytes of the content, and whether there was more."""
     held = bytearray()
@@ -925,4 +1031,4 @@ def run(url: str | None, options: Options | None = None, smtp: str | None = None
     return 0
 
 
-__all__ = ["Browser", "Compose", "PageView", "Prompt", "TextScreen", "run"]
+__all__ = ["AskForm", "Browser", "Compose", "PageView", "Prompt", "TextScreen", "run"]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.resource import Entry
-from omniurl.showing import entry_marker
+from omniurl.showing import entry_marker, presentation_for
 
 #: The width the type labels take on a listing line: "(DIR)   name".
 LABEL_WIDTH = 8
@@ -46,6 +46,8 @@ class Link:
 
     url: str
     search: bool = False
+    #: The URL of the entry's attributes (Gopher+ ``!``: its views, abstract), or None.
+    attributes: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +104,8 @@ class Page:
         tail = ("  " + "  ".join(details)) if details else ""
         head = f"{label:<{LABEL_WIDTH - 1}} " if label else " " * LABEL_WIDTH
         if entry.url and label:
-            link = Link(entry.url, search=entry.kind == "search")
+            attributes = presentation_for(entry.url).attributes_url(entry)
+            link = Link(entry.url, search=entry.kind == "search", attributes=attributes)
             self.add_line(head + name + tail, [(len(head), len(head) + len(name), link)])
         else:
             self.add_line(head + name + tail)

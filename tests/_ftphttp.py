@@ -206,8 +206,10 @@ async def start_pureftpd(root: Path, scratch: Path) -> tuple[asyncio.subprocess.
         f"{user}:{hashed.decode().strip()}:{nobody.pw_uid}:{nobody.pw_gid}::{home}::::::::::::\n"
     )
     await run([PURE_PW, "mkdb", str(pdb), "-f", str(passwd)])
-    # -A chroot, -E no anonymous, -H no DNS lookups, -j create no home directory
+    # -A chroot, -E no anonymous, -H no DNS lookups; -p passive ports in the dynamic range,
+    # none of which the policy refuses (as for ProFTPD: PROFTPD_CONF)
     argv = [PURE_FTPD, "-S", f"127.0.0.1,{port}", "-l", f"puredb:{pdb}", "-A", "-E", "-H"]
+    argv += ["-p", "49152:60999"]
     return await start_daemon(argv, port), port
 
 
@@ -292,6 +294,9 @@ DelayTable none
 WtmpLog off
 TransferLog none
 UseFtpUsers off
+# Without a range ProFTPD picks passive ports of its own, below the kernel's ephemeral range
+# too: 5984 (CouchDB), which the policy refuses, failed a resume test now and then.
+PassivePorts 49152 60999
 <Anonymous {root}>
   User nobody
   Group nogroup

@@ -516,3 +516,12 @@ async def test_gopher_plus_ask_form_and_views(tmp_path: Path) -> None:
             assert rows(app)[0] == "Deutscher Text"
     finally:
         await server.close()
+
+
+async def test_colours_can_follow_the_terminal(tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path / "data", terminal_colors=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        await pilot.pause()
+        assert app.theme == "ansi-dark"
+        assert app.ansi_color

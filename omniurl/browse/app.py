@@ -448,8 +448,11 @@ class Browser(App[None]):
         download_dir: Path | None = None,
         smtp: str | None = None,
         max_entries: int = MAX_ENTRIES,
+        terminal_colors: bool = False,
     ) -> None:
-        super().__init__()
+        super().__init__(ansi_color=terminal_colors or None)
+        #: The terminal's own colours (Textual's ANSI theme), not a theme's RGB ones.
+        self.terminal_colors = terminal_colors
         self.start_url = url
         self.options = (options or Options()).with_(stream_listings=True, form=self._ask_form)
         self.folder = folder if folder is not None else data_dir()
@@ -474,6 +477,8 @@ class Browser(App[None]):
         yield Static("", id="status", markup=False)
 
     def on_mount(self) -> None:
+        if self.terminal_colors:
+            self.theme = "ansi-dark"  # (the terminal's own palette, ANSI colour names)
         self.view.focus()
         if self.start_url:
             self.open(self.start_url)
@@ -1028,7 +1033,7 @@ def _fold_headers(text: str, presentation: Presentation) -> str:
 
 def run(url: str | None, options: Options | None = None, smtp: str | None = None) -> int:
     """Run the browser in this terminal until ``q``."""
-    Browser(url, options=options, smtp=smtp).run()
+    Browser(url, options=options, smtp=smtp, terminal_colors=True).run()
     return 0
 
 

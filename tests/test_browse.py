@@ -525,3 +525,24 @@ async def test_colours_can_follow_the_terminal(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.theme == "ansi-dark"
         assert app.ansi_color
+
+
+async def test_a_file_directory_is_a_listing(tree: Path, tmp_path: Path) -> None:
+    app = browser((tree / "pub").as_uri() + "/", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert [row.split()[1] for row in rows(app)] == ["README.txt", "data.bin", "hello.txt"]
+        app.view.select(2)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert rows(app)[0] == (tree / "pub" / "hello.txt").read_text().rstrip("\n")
+        await pilot.press("h")
+        await pilot.pause()
+        app.view.select(1)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert rows(app)[:3] == [
+            "A file",
+            "",
+            "application/octet-stream, 16384 bytes: not shown as a page; d saves it.",
+        ]

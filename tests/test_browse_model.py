@@ -3,8 +3,12 @@ links, the page search, history and bookmarks on disk, a plan as text."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
+
+from omniurl import cli
 from omniurl.browse.model import (
     Bookmarks,
     History,
@@ -116,3 +120,12 @@ def test_articles_thread_by_their_last_reference() -> None:
         ("a3", 0),
     ]
     assert [e.name for e, _ in sorted_entries(entries, "name")] == ["a1", "a2", "a3", "a4", "a5"]
+
+
+def test_without_the_extra_the_command_says_which_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "textual", None)  # (import textual raises ImportError)
+    monkeypatch.delitem(sys.modules, "omniurl.browse.app", raising=False)
+    assert cli.main(["browse", "file:///"]) == 1
+    assert "pip install 'omniurl[browse]'" in capsys.readouterr().err

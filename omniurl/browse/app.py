@@ -676,7 +676,7 @@ class Browser(App[None]):
                         "A file",
                         f"{media}"
                         + (f", {resource.size} bytes" if resource.size is not None else "")
-                        + ": not shown as a page.",
+                        + ": not shown as a page; d saves it.",
                     ),
                     push=True,
                 )

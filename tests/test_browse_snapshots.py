@@ -108,3 +108,52 @@ def test_go_to_url_prompt(snap_compare: Any, tmp_path: Path) -> None:
 def test_welcome_and_empty_bookmarks(snap_compare: Any, tmp_path: Path) -> None:
     app = Browser(None, folder=tmp_path)
     assert snap_compare(app, terminal_size=SIZE, press=["v"])
+
+
+OVERVIEW = [
+    Entry(
+        subject,
+        "article",
+        f"nntp://news.example.org/comp.infosystems.gopher/{n}",
+        {"message_id": f"<{n}@example.org>", "references": refs, "from": who, "date": "1994"},
+    )
+    for n, subject, refs, who in [
+        (1, "Gopher+ views?", "", "ada@example.org"),
+        (2, "Re: Gopher+ views?", "<1@example.org>", "bob@example.org"),
+        (3, "URLs in RFC 1738", "", "tim@example.org"),
+        (4, "Re: Gopher+ views?", "<1@example.org> <2@example.org>", "ada@example.org"),
+    ]
+]
+
+
+def test_news_overview_threaded(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+
+    def threaded(_: Browser) -> Any:
+        from omniurl.browse.model import relist
+
+        page = listing_page("news://news.example.org/comp.infosystems.gopher", OVERVIEW)
+        relist(page, "thread")
+        return page
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=shown(threaded))
+
+
+def test_gopher_plus_ask_form(snap_compare: Any, tmp_path: Path) -> None:
+    from omniurl.browse.app import AskForm
+    from omniurl.resolvers.gopher.gopherplus import AskField
+
+    app = Browser(None, folder=tmp_path)
+    fields = [
+        AskField("Note", "A small Gopher+ form."),
+        AskField("Ask", "Your name?", "anonymous"),
+        AskField("Choose", "Favourite protocol?", "gopher", ("gopher", "ftp", "http")),
+        AskField("Select", "Send me the newsletter", "0"),
+    ]
+
+    async def form(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        app.push_screen(AskForm(fields))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=form)

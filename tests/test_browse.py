@@ -164,7 +164,10 @@ async def test_plan_url_and_source_are_shown_and_nothing_sent(tmp_path: Path) ->
             await pilot.pause()
             assert isinstance(app.screen, TextScreen)
             shown = app.screen.query_one(PageView).page.lines
-            assert shown[0].text == f"gopher://127.0.0.1:{rec.port}/0/x.txt"
+            assert [line.text for line in shown[:2]] == [
+                f"Link: gopher://127.0.0.1:{rec.port}/0/x.txt",
+                f"Page: {page.as_uri()}",
+            ]
             await pilot.press("escape")
             await pilot.press("p")
             await pilot.pause()

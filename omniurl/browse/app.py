@@ -298,7 +298,7 @@ class TextScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.title_text, id="title", markup=False)
+            yield Static(terminal_safe(self.title_text), id="title", markup=False)
             yield PageView(self.page, id="text")
 
     def on_mount(self) -> None:
@@ -496,7 +496,8 @@ class Browser(App[None]):
         return max(self.view.size.width - 1, 40)
 
     def say(self, text: str) -> None:
-        self.status = text
+        """The status line (server words in it shown escaped, as everywhere)."""
+        self.status = text = terminal_safe(text)
         self.screen_stack[0].query_one("#status", Static).update(text)
 
     def show_page(self, page: Page, *, push: bool) -> None:
@@ -829,12 +830,16 @@ class Browser(App[None]):
         self.say(f"Found {self.words!r} on line {row + 1}")
 
     def action_show_url(self) -> None:
-        link = self.view.link
-        current = self.history.current
-        url = link.url if link else (current.url if current else "")
+        """``=``: the link's URL and the page's (lynx's information page)."""
         from omniurl.schemes.secrets import mask_passwords
 
-        self.push_screen(TextScreen("URL", text_page(url, mask_passwords(url))))
+        link = self.view.link
+        current = self.history.current
+        page_url = current.url if current else ""
+        text = f"Link: {mask_passwords(link.url)}\n" if link else "Link: (none here)\n"
+        text += f"Page: {mask_passwords(page_url)}\n"
+        url = link.url if link else page_url
+        self.push_screen(TextScreen("URL", text_page(url, text, 10 + len(text))))  # (unwrapped)
 
     def action_show_plan(self) -> None:
         """``p``: the plan of the link under the cursor — the exact lines it would send,

@@ -549,3 +549,23 @@ async def test_a_file_directory_is_a_listing(tree: Path, tmp_path: Path) -> None
             "",
             "application/octet-stream, 16384 bytes: not shown as a page; d saves it.",
         ]
+
+
+async def test_a_page_arriving_under_a_prompt_is_shown_under_it(tree: Path, tmp_path: Path) -> None:
+    server = await testservers.start("adversary", tree, mode="trickle-gopher-text", interval=0.05)
+    try:
+        page = tmp_path / "page.txt"
+        page.write_text("hello\n")
+        app = browser(f"gopher://127.0.0.1:{server.port}/0/slow", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(0.1)
+            await pilot.press("g")  # a prompt over the page while the fetch goes on
+            await pilot.pause()
+            assert isinstance(app.screen, Prompt)
+            app.open(page.as_uri())  # (another fetch replaces the first, under the prompt)
+            await settle(pilot, app)
+            assert isinstance(app.screen, Prompt)
+            assert rows(app) == ["hello", ""]
+            await pilot.press("escape")
+    finally:
+        await server.close()

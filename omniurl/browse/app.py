@@ -506,10 +506,11 @@ class Browser(App[None]):
             if current is not None:
                 current.cursor, current.top = self.view.cursor, int(self.view.scroll_y)
             self.history.push(page)
-        from omniurl.cli.emit import terminal_safe
         from omniurl.schemes.secrets import mask_passwords
 
-        self.query_one("#url", Static).update(terminal_safe(mask_passwords(page.url)))
+        # (the main screen's bar, whatever is shown over it: a prompt, a form)
+        bar = self.screen_stack[0].query_one("#url", Static)
+        bar.update(terminal_safe(mask_passwords(page.url)))
         self.view.show(page)
         self.hit = -1
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -24,6 +25,7 @@ pytest.importorskip("fsspec", reason="the [dask] extra is not installed")
 import dask.bag as db  # noqa: E402
 import dask.dataframe as dd  # noqa: E402
 import pandas as pd  # noqa: E402
+from helpers import ROOT  # noqa: E402
 
 from omniurl import testservers  # noqa: E402
 from omniurl.integrations import dask as odask  # noqa: E402
@@ -143,6 +145,7 @@ def test_cli_dask_local_writes_the_batch_manifest(gopher: str, tmp_path: Path) -
     urls = tmp_path / "urls.txt"
     urls.write_text("".join(f"{gopher}/0/a.txt\n" for _ in range(6)) + "gopher://h:99999/\n")
     manifest = tmp_path / "m.jsonl"
+    (tmp_path / "out").mkdir()  # (a missing --output-dir is refused before anything is fetched)
     proc = subprocess.run(
         [
             sys.executable, "-m", "omniurl", "get", "-i", str(urls), "--dask", "local:2",
@@ -152,6 +155,9 @@ def test_cli_dask_local_writes_the_batch_manifest(gopher: str, tmp_path: Path) -
         text=True,
         timeout=180,
         cwd=tmp_path,
+        # this checkout's omniurl, in the command and in the workers it starts, whatever
+        # copy is installed
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     rows = [json.loads(line) for line in manifest.read_text().splitlines()]
     assert [r["index"] for r in rows] == list(range(7))

@@ -50,9 +50,9 @@ from .machine import (
     PasswordWanted,
     Received,
     Send,
+    Sentinel,
     StartTLS,
     TransferReady,
-    _Sentinel,
 )
 from .planner import CONTEXT, FTPDetails
 from .replies import ReplyReader
@@ -127,7 +127,7 @@ class Pump:
                 self.control.sent.append(event.shown)
                 await stream.write(event.data, event.shown)
             else:
-                assert not isinstance(event, _Sentinel), "the FTP machine paused unanswered"
+                assert not isinstance(event, Sentinel), "the FTP machine paused unanswered"
                 return event
 
     async def until_done(self) -> Done | NothingMissing | Facts | TransferReady:

@@ -36,7 +36,7 @@ import enum
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar
 
 from ..errors import (
     AuthError,
@@ -48,6 +48,7 @@ from ..errors import (
 )
 from ..plan import Plan, Step
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
+from ..sansio import NEED_DATA, PAUSED, Sentinel
 from .planner import FTPDetails, FTPRole, Password
 from .replies import (
     Reply,
@@ -63,22 +64,6 @@ from .replies import (
     transfer_started,
 )
 from .settings import ListingFormat
-
-
-class _Sentinel:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-#: ``next_event``: nothing to decide until more of the control connection is received.
-NEED_DATA: Final = _Sentinel("NEED_DATA")
-#: ``next_event``: the machine waits for the executor (a handshake, a password, a data
-#: connection, the data connection's end): answer with the method the last event named.
-PAUSED: Final = _Sentinel("PAUSED")
-
 
 #: RFC 1738 §3.2.1: the user name sent when the URL (and the caller) give none.
 ANONYMOUS = (b"USER anonymous", b"USER ftp")
@@ -264,7 +249,7 @@ class FTPMachine:
         else:
             self._eof = True
 
-    def next_event(self) -> Event | _Sentinel:
+    def next_event(self) -> Event | Sentinel:
         """The next event, :data:`NEED_DATA` or :data:`PAUSED`; a refusal raises."""
         if not self._events and self._error is not None:
             raise self._error

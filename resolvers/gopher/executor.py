@@ -42,8 +42,8 @@ from .machine import (
     GopherMachine,
     MenuLine,
     PlusError,
+    Sentinel,
     StatusLine,
-    _Sentinel,
 )
 from .menu import item_url, parse_menu, parse_menu_line, to_entry
 from .planner import GopherDetails, Mode
@@ -77,7 +77,7 @@ class Pump:
         machine = self.machine
         while True:
             event = machine.next_event()
-            if not isinstance(event, _Sentinel):
+            if not isinstance(event, Sentinel):
                 return event
             machine.receive_data(await self.stream.read(self.what))
 
@@ -154,11 +154,11 @@ async def _body(pump: Pump, first: Event) -> AsyncIterator[bytes]:
     this runs once a read (thousands of times), and each layer of generators costs."""
     machine, stream, what = pump.machine, pump.stream, pump.what
     try:
-        event: Event | _Sentinel = first
+        event: Event | Sentinel = first
         while not isinstance(event, EndOfReply):
             if isinstance(event, Data):
                 yield event.data
-            elif isinstance(event, _Sentinel):
+            elif isinstance(event, Sentinel):
                 machine.receive_data(await stream.read(what))
             event = machine.next_event()
     finally:

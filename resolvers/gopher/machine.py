@@ -25,9 +25,9 @@ from __future__ import annotations
 import enum
 from collections import deque
 from dataclasses import dataclass
-from typing import Final
 
 from ..errors import ConnectionClosed, LimitExceeded, ProtocolError
+from ..sansio import NEED_DATA, Sentinel
 from .gopherplus import Status, parse_status
 from .menu import raise_if_error
 from .planner import GopherDetails, Mode
@@ -35,17 +35,6 @@ from .text import DotTextDecoder
 
 #: The most a Gopher+ error's text may hold (it is buffered to make the message).
 MAX_ERROR_TEXT = 16 * 1024
-
-
-class _Sentinel:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-NEED_DATA: Final = _Sentinel("NEED_DATA")
 
 
 class State(enum.Enum):
@@ -144,7 +133,7 @@ class GopherMachine:
         else:
             self._buffer += data
 
-    def next_event(self) -> Event | _Sentinel:
+    def next_event(self) -> Event | Sentinel:
         while not self._events:
             if self.state is State.DONE:
                 return NEED_DATA

@@ -25,28 +25,16 @@ import hmac
 import re
 from collections import deque
 from dataclasses import dataclass
-from typing import Final
 
 from ..errors import AuthError, ConnectionClosed, LimitExceeded, ProtocolError, ReplyError
 from ..plan import Plan, Step
+from ..sansio import NEED_DATA, PAUSED, Sentinel
 from .planner import Login, MailtoDetails, Recipient, SMTPRole
 
 #: The mechanisms omniurl speaks, strongest first (aiosmtplib's order, kept).
 MECHANISMS = ("CRAM-MD5", "PLAIN", "LOGIN")
 MAX_REPLY_LINES = 1000
 _REPLY = re.compile(rb"(\d{3})([ -]?)(.*)")
-
-
-class _Sentinel:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-NEED_DATA: Final = _Sentinel("NEED_DATA")
-PAUSED: Final = _Sentinel("PAUSED")
 
 
 class State(enum.Enum):
@@ -134,7 +122,7 @@ class SMTPMachine:
         else:
             self._eof = True
 
-    def next_event(self) -> Event | _Sentinel:
+    def next_event(self) -> Event | Sentinel:
         while not self._events:
             if self.state is not State.REPLY:
                 return PAUSED

@@ -31,8 +31,8 @@ from .machine import (
     NNTPMachine,
     Received,
     Send,
+    Sentinel,
     StartTLS,
-    _Sentinel,
 )
 from .planner import NNTPDetails
 from .replies import parse_active, parse_article_number, parse_overview
@@ -76,7 +76,7 @@ class Pump:
             elif isinstance(event, StartTLS):
                 await self._start_tls()
             else:
-                assert not isinstance(event, _Sentinel), "the NNTP machine paused unanswered"
+                assert not isinstance(event, Sentinel), "the NNTP machine paused unanswered"
                 return event
 
     async def _start_tls(self) -> None:

@@ -28,7 +28,7 @@ import enum
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar
 
 from omniurl.resolvers.errors import (
     AuthError,
@@ -42,6 +42,7 @@ from omniurl.resolvers.errors import (
 from omniurl.resolvers.lines import dot_unstuff
 from omniurl.resolvers.plan import Plan, Step
 
+from ..sansio import NEED_DATA, PAUSED, Sentinel
 from .conditions import NNTPRole, Seen
 from .planner import NNTPDetails, RangeSlot
 from .replies import GroupInfo, Reply, parse_capabilities, parse_group, parse_status
@@ -65,18 +66,6 @@ BLOCKS = {
     NNTPRole.LIST_ACTIVE: "the list of newsgroups",
     NNTPRole.LIST: "the list of newsgroups",
 }
-
-
-class _Sentinel:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-NEED_DATA: Final = _Sentinel("NEED_DATA")
-PAUSED: Final = _Sentinel("PAUSED")
 
 
 class State(enum.Enum):
@@ -200,7 +189,7 @@ class NNTPMachine:
         else:
             self._eof = True
 
-    def next_event(self) -> Event | _Sentinel:
+    def next_event(self) -> Event | Sentinel:
         if not self._events and self._error is not None:
             raise self._error
         while not self._events:

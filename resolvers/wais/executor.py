@@ -26,10 +26,10 @@ from .machine import (
     Hits,
     Received,
     Send,
+    Sentinel,
     State,
     Text,
     WAISMachine,
-    _Sentinel,
 )
 from .machine import text as _text
 from .planner import DEFAULT_TYPE, WAISDetails, document_url, escape
@@ -70,7 +70,7 @@ class Pump:
                 self.replies.append(event.summary)
                 options.note("<", event.summary)
             else:
-                assert not isinstance(event, _Sentinel), "the WAIS machine paused unasked"
+                assert not isinstance(event, Sentinel), "the WAIS machine paused unasked"
                 return event
 
     async def close(self) -> None:

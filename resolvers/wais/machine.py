@@ -18,10 +18,10 @@ import enum
 import re
 from collections import deque
 from dataclasses import dataclass
-from typing import Final
 
 from ..errors import ConnectionClosed, LimitExceeded, NotFound, ProtocolError, ReplyError
 from ..plan import Plan, Step
+from ..sansio import NEED_DATA, PAUSED, Sentinel
 from .apdu import (
     APDU,
     Diagnostic,
@@ -34,19 +34,6 @@ from .header import HEADER_LENGTH, parse_header
 from .planner import MESSAGE_SIZE, Repeated, WAISDetails, WAISRole, retrieval_message
 
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]+")
-
-
-class _Sentinel:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-NEED_DATA: Final = _Sentinel("NEED_DATA")
-#: The machine waits for the caller (:meth:`WAISMachine.more`) or is done.
-PAUSED: Final = _Sentinel("PAUSED")
 
 
 class State(enum.Enum):
@@ -151,7 +138,7 @@ class WAISMachine:
         else:
             self._eof = True
 
-    def next_event(self) -> Event | _Sentinel:
+    def next_event(self) -> Event | Sentinel:
         while not self._events:
             if self.state in (State.PAUSED, State.DONE):
                 return PAUSED

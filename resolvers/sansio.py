@@ -1,0 +1,32 @@
+"""What every protocol machine shares: h11's two sentinels.
+
+Each conversation (FTP, NNTP, SMTP, Gopher, WAIS…) is a pure machine in h11's shape:
+``receive_data(bytes)``, then ``next_event()`` until it answers :data:`NEED_DATA` (nothing to
+decide until more bytes arrive) or :data:`PAUSED` (it waits for the executor — a TLS
+handshake, a password, a data connection — to call the method the last event named).  The
+executor tells the two apart from events with ``isinstance(event, Sentinel)``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+
+class Sentinel:
+    """A named marker that ``next_event`` returns instead of an event (h11's ``NEED_DATA``
+    and ``PAUSED``); compared by identity."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+#: ``next_event``: nothing to decide until more of the connection is received.
+NEED_DATA: Final = Sentinel("NEED_DATA")
+#: ``next_event``: the machine waits for the executor: answer with the method the last
+#: event named.
+PAUSED: Final = Sentinel("PAUSED")
+
+__all__ = ["NEED_DATA", "PAUSED", "Sentinel"]

@@ -184,6 +184,50 @@ async def read_until(fd: int, needle: bytes, seen: bytearray, timeout: float = 1
                 raise AssertionError(f"pty closed; got {bytes(seen)!r}") from None
 
 
+def on_a_terminal(
+    *args: str, cwd: Path, columns: int = 100, timeout: float = 30
+) -> tuple[int, bytes]:
+    """``python -m omniurl ARGS`` with stdout and stderr on a pty (stdin ``/dev/null``), run
+    to its end: its exit status and every byte it wrote.  Blocking (call it through
+    ``asyncio.to_thread`` when the servers run on the test's loop); at most ``timeout`` s,
+    then the command is killed and the test fails with what it wrote."""
+    import pty
+    import select
+    import subprocess
+    import time
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": str(columns)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "omniurl", *args], stdout=follower, stderr=follower,
+        stdin=subprocess.DEVNULL, cwd=cwd, env=env,
+    )  # fmt: skip
+    os.close(follower)
+    out = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            if not select.select([leader], [], [], left)[0]:
+                break  # (the deadline)
+            try:
+                data = os.read(leader, 65536)
+            except OSError:  # EIO: the command closed the pty
+                break
+            if not data:
+                break
+            out += data
+    finally:
+        os.close(leader)
+    try:
+        return proc.wait(max(deadline - time.monotonic(), 0.5)), bytes(out)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise AssertionError(
+            f"omniurl {' '.join(args)} overstayed {timeout:g} s: {out!r}"
+        ) from None
+
+
 def throwaway_pki(folder: Path, host: str = "localhost") -> tuple[ssl.SSLContext, str]:
     """A server TLS context with a certificate for ``host`` from a fresh CA (trustme, the
     test extra: skips without it), and the path of that CA's certificate for ``ca_file``."""

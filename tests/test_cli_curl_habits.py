@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import run_cli
+from helpers import on_a_terminal
 
 from omniurl.testservers import RunningServer
 from omniurl.testservers.ftp import start_ftp
@@ -433,36 +434,6 @@ def test_rate_falls_and_says_stalled_when_bytes_stop() -> None:
     assert rate.text(108.0).endswith("KiB/s")  # 1 MiB over the last 5 s: 204.8 KiB/s
 
 
-def on_terminal(*args: str, cwd: Path) -> tuple[int, bytes]:
-    """``omniurl ARGS`` with stdout and stderr on a pseudo-terminal (bounded: 30 s)."""
-    import pty
-    import subprocess
-    import sys
-
-    from _ftphttp import ROOT
-
-    leader, follower = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "omniurl", *args], stdout=follower, stderr=follower,
-        stdin=subprocess.DEVNULL, cwd=cwd, env=env,
-    )  # fmt: skip
-    os.close(follower)
-    out = b""
-    try:
-        while True:
-            try:
-                data = os.read(leader, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
-    finally:
-        os.close(leader)
-    return proc.wait(30), out
-
-
 async def test_progress_bar_of_a_stalled_transfer(root: Path) -> None:
     import asyncio
 
@@ -479,7 +450,13 @@ async def test_progress_bar_of_a_stalled_transfer(root: Path) -> None:
     port = server.sockets[0].getsockname()[1]
     try:
         status, out = await asyncio.to_thread(
-            on_terminal, "get", "-o", "big", f"http://127.0.0.1:{port}/big", cwd=root / "out"
+            on_a_terminal,
+            "get",
+            "-o",
+            "big",
+            f"http://127.0.0.1:{port}/big",
+            cwd=root / "out",
+            columns=120,
         )
     finally:
         server.close()
@@ -499,7 +476,7 @@ async def test_ftp_listing_on_a_terminal_has_size_and_date(ftp: RunningServer, r
     import asyncio
 
     status, out = await asyncio.to_thread(
-        on_terminal, "get", f"ftp://{ftp.netloc}/pub/", cwd=root / "out"
+        on_a_terminal, "get", f"ftp://{ftp.netloc}/pub/", cwd=root / "out", columns=120
     )
     assert status == 0, out
     lines = {line.split()[-1]: line for line in out.decode().splitlines()[1:]}

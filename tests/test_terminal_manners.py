@@ -5,42 +5,13 @@ takes a sanitised Content-Disposition name, a summary line after a transfer to a
 from __future__ import annotations
 
 import asyncio
-import os
-import pty
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from _ftphttp import run_cli
+from helpers import on_a_terminal
 
 from omniurl import testservers
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def run_on_terminal(*args: str, cwd: Path) -> tuple[int, bytes]:
-    """``omniurl ARGS`` with stdout and stderr on a pseudo-terminal (bounded)."""
-    leader, follower = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "omniurl", *args], stdout=follower, stderr=follower,
-        stdin=subprocess.DEVNULL, cwd=cwd, env=env,
-    )  # fmt: skip
-    os.close(follower)
-    out = b""
-    try:
-        while True:
-            try:
-                data = os.read(leader, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
-    finally:
-        os.close(leader)
-    return proc.wait(30), out
 
 
 @pytest.fixture
@@ -54,9 +25,9 @@ async def test_binary_is_not_written_to_a_terminal(site: Path, tmp_path: Path) -
     srv = await testservers.start("http", site)
     try:
         url = f"http://127.0.0.1:{srv.port}/bin.dat"
-        status, out = await asyncio.to_thread(run_on_terminal, "get", url, cwd=tmp_path)
+        status, out = await asyncio.to_thread(on_a_terminal, "get", url, cwd=tmp_path)
         assert status == 1 and b"binary output" in out and b"-o -" in out
-        status, out = await asyncio.to_thread(run_on_terminal, "get", "-o", "-", url, cwd=tmp_path)
+        status, out = await asyncio.to_thread(on_a_terminal, "get", "-o", "-", url, cwd=tmp_path)
         assert status == 0 and b"binary" in out
     finally:
         await srv.close()
@@ -109,7 +80,7 @@ async def test_a_summary_line_after_a_transfer_to_a_file(site: Path, tmp_path: P
     try:
         target = tmp_path / "copy.txt"
         status, out = await asyncio.to_thread(
-            run_on_terminal,
+            on_a_terminal,
             "get",
             "-o",
             str(target),
@@ -119,7 +90,7 @@ async def test_a_summary_line_after_a_transfer_to_a_file(site: Path, tmp_path: P
         assert status == 0, out
         assert b"27 B in " in out and f"-> {target}".encode() in out
         status, out = await asyncio.to_thread(
-            run_on_terminal,
+            on_a_terminal,
             "get",
             "-s",
             "-o",

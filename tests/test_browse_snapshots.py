@@ -157,3 +157,18 @@ def test_gopher_plus_ask_form(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=form)
+
+
+def test_link_info(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    page = shown(lambda _: listing_page("gopher://gopher.example.org/1/", MENU), "j", "equals_sign")
+    assert snap_compare(app, terminal_size=SIZE, run_before=page)
+
+
+def test_raw_source(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    page = shown(
+        lambda a: text_page("gopher://gopher.example.org/0/about.txt", TEXT, a.wrap_width),
+        "backslash",
+    )
+    assert snap_compare(app, terminal_size=SIZE, run_before=page)

@@ -1,14 +1,15 @@
 """Bounded, first-come-first-served waits for a connection: a client's per-host slots and
 its HTTP pool's connections.
 
-Why a queue of our own in front of httpcore's pool: httpcore re-scans every queued request
-against every connection each time a request starts or ends (``_assign_requests_to_
-connections``), so N requests queued on C connections cost O(N·C) per event and O(N²·C) in
-all — profiled: 1,000 concurrent gets through 100 connections spent 25 s of CPU there
-(16 M ``Origin.__eq__`` calls for 500), and the requests still queued ran out of their
-pool timeout (``ResolveTimeout``) while the server waited for them.  Here a request waits
-in an ``asyncio.Semaphore`` (FIFO, O(1) a wake-up) before it reaches the pool, so the pool
-only ever holds requests it can serve at once.
+Why a FIFO semaphore rather than a pool that scans its queue: httpcore's pool (which
+omniurl's HTTP connections went through before :mod:`resolvers.http.pool`) re-scanned
+every queued request against every connection each time a request started or ended, so N
+requests queued on C connections cost O(N·C) per event and O(N²·C) in all — profiled:
+1,000 concurrent gets through 100 connections spent 25 s of CPU there (16 M
+``Origin.__eq__`` calls for 500), and the requests still queued ran out of their pool
+timeout (``ResolveTimeout``).  Here a request waits in an ``asyncio.Semaphore`` (FIFO,
+O(1) a wake-up) before it reaches :class:`resolvers.http.pool.HTTPPool`, so the pool only ever
+holds requests it can serve at once.
 
 A wait for a slot is a queue, not a slow server: it runs inside
 :func:`resolvers.deadline.queued` (the resolve's ``--max-time``/``--speed-time`` clocks

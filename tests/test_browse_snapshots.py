@@ -5,6 +5,7 @@ holds no port or date of the run."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from textual.pilot import Pilot
 
 from omniurl.browse.app import Browser
 from omniurl.browse.model import listing_page, text_page
+from omniurl.resolvers import Options
+from omniurl.resolvers.mailto.settings import MailtoOptions
 from omniurl.resolvers.resource import Entry
 
 SIZE = (80, 24)
@@ -172,3 +175,20 @@ def test_raw_source(snap_compare: Any, tmp_path: Path) -> None:
         "backslash",
     )
     assert snap_compare(app, terminal_size=SIZE, run_before=page)
+
+
+# The message's Date (and the Message-ID derived from it) fixed, so the preview is the same
+# on every run.
+FIXED_DATE = Options(schemes=(MailtoOptions(date=datetime(1994, 12, 20, 12, 0, 0, tzinfo=UTC)),))
+
+
+def test_mailto_compose_form(snap_compare: Any, tmp_path: Path) -> None:
+    url = "mailto:someone@example.org?subject=Hi"
+    app = Browser(url, folder=tmp_path, smtp="relay.example.org:25", options=FIXED_DATE)
+    assert snap_compare(app, terminal_size=SIZE, press=[*"first", "space", *"line"])
+
+
+def test_mailto_compose_preview(snap_compare: Any, tmp_path: Path) -> None:
+    url = "mailto:someone@example.org?subject=Hi"
+    app = Browser(url, folder=tmp_path, smtp="relay.example.org:25", options=FIXED_DATE)
+    assert snap_compare(app, terminal_size=SIZE, press=[*"first", "space", *"line", "ctrl+p"])

@@ -23,6 +23,7 @@ from omniurl.resolvers.errors import (
 )
 from omniurl.resolvers.prospero import protocol
 from omniurl.resolvers.prospero.settings import ProsperoOptions
+from omniurl.testservers.recording import recording_of, start_recording
 
 FAST = Options(
     connect_timeout=5,
@@ -139,15 +140,14 @@ async def test_delimiters_refused_and_nothing_sent(
 
 
 async def test_refused_url_sends_zero_bytes_to_a_recording_server() -> None:
-    recording = pytest.importorskip("omniurl.testservers.recording")
-    async with await recording.start_recording(transport="udp") as rec:
+    async with await start_recording(transport="udp") as rec:
         url = f"prospero://127.0.0.1:{rec.port}//pub/x%0D%0Ay"
         with pytest.raises(DelimiterRefused):
             await resolvers.resolve(url, FAST)
         strict = FAST.with_(policy=resolvers.STRICT)
         with pytest.raises(resolvers.errors.PolicyError):
             await resolvers.resolve(f"prospero://127.0.0.1:{rec.port}//pub/x", strict)
-        assert recording.recording_of(rec).received == b""
+        assert recording_of(rec).received == b""
 
 
 # -- the executor ------------------------------------------------------------------------------

@@ -26,15 +26,20 @@ import os
 import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import (
+    ConfigurationError,
     ConnectError,
     ConnectionClosed,
     LimitExceeded,
+    ProtocolError,
     ResolveTimeout,
 )
 from .options import Options
+
+if TYPE_CHECKING:
+    from .proxy import ProxySpec
 
 T = TypeVar("T")
 
@@ -540,9 +545,19 @@ class Stream:
         by the connect timeout; afterwards every read and write is protected.  Bytes given
         back with :meth:`unread` would be plaintext: a protocol upgrades only between replies
         (RFC 4217 §4, RFC 4642 §2.2.2), so there are none."""
-        assert self._tls is None and not self._pending
         what = what or f"the TLS handshake with {authority(host, port)}"
+        if self._pending:  # (a peer that spoke before the handshake: never plaintext kept)
+            raise ProtocolError(f"unasked bytes arrived before {what}")
         try:
+            if self._tls is not None:
+                # TLS inside TLS (an https:// proxy's tunnel; asyncio does it from 3.11 on):
+                # the writer's transport becomes the inner session, the reader reads it.
+                await with_timeout(
+                    self._tls[1].start_tls(context, server_hostname=tls_name(host)),
+                    self.options.connect_timeout,
+                    f"in {what}",
+                )
+                return
             self._tls = await with_timeout(
                 asyncio.open_connection(
                     sock=self.sock,
@@ -629,7 +644,15 @@ async def connect(
     """A :class:`Stream` to ``host:port``: the ``--resolve`` mapping, the policy's address
     rules and the proxy (SOCKS5, HTTP ``CONNECT``) apply before ``connect()``; with ``tls``,
     the handshake (the certificate checked for ``host``) is part of it."""
-    stream = Stream(await open_socket(host, port, options), options)
+    spec = None
+    if options.proxy is not None:
+        from .proxy import proxy_for
+
+        spec = proxy_for(host, options.proxy, options.noproxy)
+    if spec is not None and spec.scheme == "https":
+        stream = await _via_tls_proxy(host, port, options, spec)
+    else:
+        stream = Stream(await open_socket(host, port, options), options)
     if tls is not None:
         try:
             await stream.start_tls(tls, host, port)
@@ -639,16 +662,13 @@ async def connect(
     return stream
 
 
-async def _via_proxy(host: str, port: int, options: Options, spec: object) -> socket.socket:
+async def _via_proxy(host: str, port: int, options: Options, spec: ProxySpec) -> socket.socket:
     """A socket connected to ``host:port`` through a SOCKS5 proxy or an HTTP ``CONNECT``
     tunnel (resolvers.proxy).  The proxy's address passes the policy as any connection
     does; so does the URL's host where omniurl resolves it (socks5) or it is an address
     literal (socks5h, CONNECT: the proxy resolves a name)."""
-    from .http.planner import shown_field
     from .proxy import (
-        ProxySpec,
         connect_request,
-        http_connect_request,
         parse_connect_reply,
         parse_http_connect_reply,
         parse_login_reply,
@@ -657,18 +677,13 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
         socks_login,
     )
 
-    assert isinstance(spec, ProxySpec)
-    target = host
-    if spec.scheme == "socks5":
-        mapped = await resolve_addresses(host, port, options)  # (the policy, here)
-        target, port = mapped[0]
-    else:
-        mapped_host, port = options.map_address(host, port)
-        bare = mapped_host.strip("[]")
-        target = bare
-        if _is_ip_literal(bare.split("%", 1)[0]):
-            options.policy.check_address(bare, host=host)
-    options.note("*", f"through the proxy {spec} to {target} port {port}")
+    if spec.scheme == "https":
+        raise ConfigurationError(
+            f"the proxy {spec}: this connection reads a plain socket, which an https:// "
+            "proxy's TLS cannot carry (use an http:// or socks5:// proxy for it)",
+            component="proxy",
+        )
+    target, port = await _tunnel_target(host, port, options, spec)
     sock = await open_socket(spec.host, spec.port, options.with_(proxy=None))
     loop = asyncio.get_running_loop()
 
@@ -697,11 +712,7 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
                 await exchange(b"", parse_connect_reply(head))
                 options.note("<", "SOCKS5 succeeded")
             else:
-                request = http_connect_request(target, port, spec.authorization)
-                for line in request.decode("latin-1").split("\r\n"):
-                    name, _, value = line.partition(": ")
-                    if line:
-                        options.note(">", shown_field(name, value) or line)
+                request = _connect_request(target, port, spec, options)
                 await loop.sock_sendall(sock, request)
                 reply = b""
                 while b"\r\n\r\n" not in reply:
@@ -720,6 +731,76 @@ async def _via_proxy(host: str, port: int, options: Options, spec: object) -> so
         sock.close()
         raise
     return sock
+
+
+async def _tunnel_target(
+    host: str, port: int, options: Options, spec: ProxySpec
+) -> tuple[str, int]:
+    """What a tunnel asks the proxy to connect to, after the policy: an address omniurl
+    resolved (socks5), or the URL's host as a name (socks5h, CONNECT: the proxy resolves
+    it; only an address literal can be checked here)."""
+    if spec.scheme == "socks5":
+        mapped = await resolve_addresses(host, port, options)  # (the policy, here)
+        target, port = mapped[0]
+    else:
+        mapped_host, port = options.map_address(host, port)
+        target = mapped_host.strip("[]")
+        if _is_ip_literal(target.split("%", 1)[0]):
+            options.policy.check_address(target, host=host)
+    options.note("*", f"through the proxy {spec} to {target} port {port}")
+    return target, port
+
+
+def _connect_request(target: str, port: int, spec: ProxySpec, options: Options) -> bytes:
+    """RFC 9110 §9.3.6's ``CONNECT`` head, each line shown (``-v``) as it will be sent, the
+    proxy's login masked."""
+    from .http.planner import shown_field
+    from .proxy import http_connect_request
+
+    request = http_connect_request(target, port, spec.authorization)
+    for line in request.decode("latin-1").split("\r\n"):
+        name, _, value = line.partition(": ")
+        if line:
+            options.note(">", shown_field(name, value) or line)
+    return request
+
+
+async def _via_tls_proxy(host: str, port: int, options: Options, spec: ProxySpec) -> Stream:
+    """A stream to ``host:port`` through an ``https://`` proxy: TLS to the proxy (its
+    certificate checked for the proxy's name, with the same trust anchors as any other
+    TLS: ``--cacert``, ``-k``), then ``CONNECT`` inside it.  What goes through the tunnel
+    is protected by the proxy's TLS; an ``https:`` origin's own TLS starts inside it
+    (:meth:`Stream.start_tls`), so the proxy sees only ciphertext."""
+    from .proxy import parse_http_connect_reply
+    from .tls import ssl_context
+
+    target, port = await _tunnel_target(host, port, options, spec)
+    stream = await connect(
+        spec.host, spec.port, options.with_(proxy=None), tls=ssl_context(options)
+    )
+    what = f"the CONNECT reply of the proxy {spec}"
+    try:
+        async with asyncio.timeout(options.connect_timeout):
+            await stream.write(_connect_request(target, port, spec, options), what)
+            reply = b""
+            while b"\r\n\r\n" not in reply:
+                chunk = await stream.read(what)
+                if not chunk or len(reply) > 16384:
+                    raise ConnectionClosed("the proxy ended its CONNECT reply early")
+                reply += chunk
+            reply, _, after = reply.partition(b"\r\n\r\n")
+            stream.unread(after)  # (a proxy that sends before it is asked: the peer's bytes)
+            options.note("<", reply.split(b"\r\n", 1)[0].decode("latin-1"))
+            parse_http_connect_reply(reply + b"\r\n\r\n")
+    except TimeoutError:
+        stream.close()
+        raise ResolveTimeout(
+            f"timed out after {options.connect_timeout:g} s in the proxy handshake with {spec}"
+        ) from None
+    except BaseException:
+        stream.close()
+        raise
+    return stream
 
 
 def recv_ready(sock: socket.socket, size: int) -> bytes | None:

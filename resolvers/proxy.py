@@ -5,9 +5,11 @@ their handshakes (pure: no socket here; :mod:`resolvers.net` moves the bytes).
   applies to it, as without a proxy) and asks the proxy to connect to that address;
 * ``socks5h://host:port``: the proxy resolves the name (the URL's host goes as a name; only an
   address literal can be checked by the policy here — say so to users of ``--strict``);
-* ``http://host:port`` (or ``https:``): an HTTP proxy — ``http:``/``https:`` URLs go through
-  it as absolute-form requests and ``CONNECT`` (httpcore); every other TCP scheme is tunnelled
-  with ``CONNECT host:port`` (RFC 9110 §9.3.6), as curl does for gopher.
+* ``http://host:port`` (or ``https:``, TLS to the proxy): an HTTP proxy — ``http:`` URLs
+  (and ``ftp:`` ones, as curl does) are asked of it in absolute form, ``https:`` URLs and
+  every other TCP scheme are tunnelled with ``CONNECT host:port`` (RFC 9110 §9.3.6), as curl
+  does for gopher; through an ``https://`` proxy an ``https:`` origin's TLS runs inside the
+  proxy's.
 
 The proxy's own address is checked by the policy like any other connection.
 """
@@ -17,14 +19,19 @@ from __future__ import annotations
 import ipaddress
 import struct
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from .errors import AuthError, ConfigurationError, ConnectError
+
+if TYPE_CHECKING:
+    from .options import Options
 
 __all__ = [
     "ProxySpec",
     "bypassed",
     "connect_request",
+    "environment_proxy",
     "http_connect_request",
     "http_proxy_for",
     "parse_connect_reply",
@@ -35,6 +42,7 @@ __all__ = [
     "proxy_for",
     "socks_greeting",
     "socks_login",
+    "with_environment_proxy",
 ]
 
 SCHEMES = ("socks5", "socks5h", "http", "https")
@@ -121,11 +129,35 @@ def proxy_for(host: str, proxy: str | None, noproxy: tuple[str, ...]) -> ProxySp
 
 
 def http_proxy_for(host: str, proxy: str | None, noproxy: tuple[str, ...]) -> ProxySpec | None:
-    """The ``-x http://`` proxy that ``host`` is asked through in absolute form (``GET
-    http://…``, ``GET ftp://…``), or None: no proxy, ``--noproxy``, SOCKS, or an
-    ``https://`` proxy (those carry the connection instead)."""
+    """The ``-x http://`` or ``https://`` proxy that ``host`` is asked through in absolute
+    form (``GET http://…``, ``GET ftp://…``), or None: no proxy, ``--noproxy`` or SOCKS
+    (which carries the connection instead)."""
     spec = proxy_for(host, proxy, noproxy)
-    return spec if spec is not None and spec.scheme == "http" else None
+    return spec if spec is not None and not spec.is_socks else None
+
+
+def environment_proxy(scheme: str, host: str) -> str | None:
+    """The proxy the environment names for a ``scheme`` URL to ``host`` (``http_proxy``,
+    ``https_proxy``, ``all_proxy``; ``no_proxy`` bypasses), as curl reads them — only asked
+    with ``--proxy-env`` (``Options.trust_env``).  Checked here (:func:`parse_proxy`), so a
+    broken variable is a :class:`ConfigurationError` naming it, not a failure later."""
+    import urllib.request
+
+    environment = urllib.request.getproxies_environment()
+    proxy = environment.get(scheme) or environment.get("all")
+    # (proxy_bypass_environment: the environment's no_proxy only, on every platform, as
+    # curl; typeshed does not list it)
+    bypass = urllib.request.proxy_bypass_environment  # type: ignore[attr-defined]
+    if not proxy or bypass(host, environment):
+        return None
+    try:
+        parse_proxy(proxy)
+    except ConfigurationError as exc:
+        raise ConfigurationError(
+            f"the proxy {proxy!r} from the environment is unusable: {exc.message}",
+            component="proxy",
+        ) from None
+    return proxy
 
 
 def socks_greeting(login: bool = False) -> bytes:
@@ -241,3 +273,13 @@ def parse_http_connect_reply(head: bytes) -> None:
         )
     if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].startswith("2"):
         raise ConnectError(f"the proxy refused the tunnel: {line[:200]!r}", component="proxy")
+
+
+def with_environment_proxy(options: Options, scheme: str, host: str | None) -> Options:
+    """``options`` with the environment's proxy for this URL as ``-x`` (``--proxy-env``;
+    an explicit ``-x`` wins), so that the planner writes its request line and the
+    connection goes through it exactly as with ``-x``: one path, the plan is the wire."""
+    if not options.trust_env or options.proxy is not None or not host:
+        return options
+    proxy = environment_proxy(scheme, host)
+    return options if proxy is None else options.with_(proxy=proxy)

@@ -12,7 +12,8 @@ import socket
 
 import pytest
 
-from omniurl.resolvers.http.transport import SocketStream
+from omniurl.resolvers.net import Stream
+from omniurl.resolvers.options import Options
 
 HIGH = 1500
 
@@ -31,15 +32,17 @@ def _high_pair() -> tuple[socket.socket, socket.socket]:
     return high, theirs
 
 
-def test_is_readable_on_a_descriptor_above_1024() -> None:
+async def test_the_idle_check_works_on_a_descriptor_above_1024() -> None:
+    """A kept connection is checked before reuse (:meth:`Stream.idle_ended`: a
+    non-blocking peek, no ``select``), whatever its descriptor's number."""
     ours, theirs = _high_pair()
     with ours, theirs:
         assert ours.fileno() >= 1024
-        stream = SocketStream(ours, 65536)
-        assert stream.get_extra_info("is_readable") is False
+        stream = Stream(ours, Options())
+        assert stream.idle_ended() is False
         theirs.sendall(b"x")
-        assert stream.get_extra_info("is_readable") is True
+        assert stream.idle_ended() is True  # said something unasked
         assert ours.recv(1) == b"x"  # the check only peeked
-        assert stream.get_extra_info("is_readable") is False
+        assert stream.idle_ended() is False
         theirs.close()
-        assert stream.get_extra_info("is_readable") is True  # EOF: the server closed
+        assert stream.idle_ended() is True  # EOF: the server closed

@@ -363,7 +363,7 @@ async def test_a_host_idna_refuses_is_a_typed_error() -> None:
 
 
 @pytest.mark.parametrize(
-    "proxy", ["http://[x", "garbage", "http://127.0.0.1:99999", "socks5://127.0.0.1:1080"]
+    "proxy", ["http://[x", "garbage://h", "http://127.0.0.1:99999", "ftp://127.0.0.1:21"]
 )
 async def test_a_malformed_environment_proxy_is_a_configuration_error(
     proxy: str, monkeypatch: pytest.MonkeyPatch

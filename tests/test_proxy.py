@@ -249,3 +249,86 @@ async def test_digest_through_an_http_proxy_names_the_origin_path(tmp_path: Path
             assert len(proxy.targets) == 1  # one connection: the answer went on the kept one
     finally:
         await web.close()
+
+
+async def test_an_https_proxy_gets_the_planned_bytes_inside_its_tls(tmp_path: Path) -> None:
+    """``-x https://``: TLS to the proxy (its certificate checked), then the plan's own bytes
+    inside it — an ``http:`` URL's absolute-form head exactly as planned, an ``https:``
+    URL's origin TLS inside the proxy's (the proxy relays ciphertext), gopher through
+    CONNECT.  Before, httpx sent its own head for http and every other scheme sent its
+    CONNECT in the clear to the TLS port."""
+    server_context, ca_file = throwaway_pki(tmp_path)
+    (tmp_path / "a.txt").write_text("via tls proxy\n")
+    web = await testservers.start("http", tmp_path)
+    secure = await testservers.start("http", tmp_path, tls=server_context)
+    gopher = await testservers.start("gopher", tmp_path)
+    try:
+        async with HTTPProxy(tls=server_context) as proxy:
+            options = Options(proxy=f"https://localhost:{proxy.port}", ca_file=ca_file)
+            url = f"http://127.0.0.1:{web.port}/a.txt"
+            plan = resolvers.plan(url, options)
+            assert plan.to_json()["steps"][0] == f"GET {url} HTTP/1.1"
+            async with await resolvers.resolve(url, options) as res:
+                assert await res.read() == b"via tls proxy\n"
+            assert proxy.heads == ["\r\n".join([*plan.to_json()["steps"], "", ""]).encode()]
+
+            secure_url = f"https://localhost:{secure.port}/a.txt"
+            assert resolvers.plan(secure_url, options).to_json()["steps"][0] == (
+                "GET /a.txt HTTP/1.1"
+            )
+            async with await resolvers.resolve(secure_url, options) as res:
+                assert await res.read() == b"via tls proxy\n"
+            assert proxy.request_lines[1] == f"CONNECT localhost:{secure.port} HTTP/1.1".encode()
+            assert [(m, t) for m, t, _h in secure.info["requests"]] == [(b"GET", b"/a.txt")]
+
+            async with await resolvers.resolve(
+                f"gopher://127.0.0.1:{gopher.port}/0/a.txt", options
+            ) as res:
+                assert await res.read() == b"via tls proxy\r\n"
+            assert proxy.request_lines[2] == f"CONNECT 127.0.0.1:{gopher.port} HTTP/1.1".encode()
+
+            # an untrusted proxy certificate ends it before the proxy is asked anything
+            with pytest.raises(resolvers.errors.ConnectError, match="certificate"):
+                await resolvers.resolve(url, options.with_(ca_file=None))
+            assert len(proxy.request_lines) == 3
+    finally:
+        await web.close()
+        await secure.close()
+        await gopher.close()
+
+
+async def test_the_environment_proxy_is_planned_and_sent_as_minus_x(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--proxy-env``: ``http_proxy`` is planned as ``-x`` is (the absolute form in the
+    plan, sent byte for byte), ``no_proxy`` goes direct, ``https_proxy`` tunnels."""
+    (tmp_path / "a.txt").write_text("via env proxy\n")
+    web = await testservers.start("http", tmp_path)
+    try:
+        async with HTTPProxy() as proxy:
+            monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{proxy.port}")
+            monkeypatch.setenv("no_proxy", "")
+            options = Options(trust_env=True)
+            url = f"http://127.0.0.1:{web.port}/a.txt"
+            steps = resolvers.plan(url, options).to_json()["steps"]
+            assert steps[0] == f"GET {url} HTTP/1.1"
+            assert resolvers.plan(url, Options()).to_json()["steps"][0] == "GET /a.txt HTTP/1.1"
+            async with await resolvers.resolve(url, options) as res:
+                assert await res.read() == b"via env proxy\n"
+            assert proxy.heads == ["\r\n".join([*steps, "", ""]).encode()]
+
+            monkeypatch.setenv("no_proxy", "127.0.0.1")
+            assert resolvers.plan(url, options).to_json()["steps"][0] == "GET /a.txt HTTP/1.1"
+            async with await resolvers.resolve(url, options) as res:
+                assert await res.read() == b"via env proxy\n"
+            assert len(proxy.heads) == 1  # direct
+
+            # -x wins over the environment
+            async with HTTPProxy() as other:
+                monkeypatch.setenv("no_proxy", "")
+                chosen = options.with_(proxy=f"http://127.0.0.1:{other.port}")
+                async with await resolvers.resolve(url, chosen) as res:
+                    assert await res.read() == b"via env proxy\n"
+                assert len(other.heads) == 1 and len(proxy.heads) == 1
+    finally:
+        await web.close()

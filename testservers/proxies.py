@@ -1,7 +1,8 @@
 """Proxies for the tests of ``-x``: a SOCKS5 server (RFC 1928; with ``login``, RFC 1929's
 username/password) and an HTTP proxy (absolute-form ``http://`` requests forwarded,
 ``GET ftp://…`` answered by fetching the URL with omniurl as squid would, ``CONNECT``
-tunnels; with ``login``, a 407 without the right ``Proxy-Authorization``), each recording
+tunnels; with ``login``, a 407 without the right ``Proxy-Authorization``; with ``tls``, an
+``https://`` proxy), each recording
 the targets it was asked for — so a test sees whether a name or an address reached the
 proxy — and the HTTP proxy every request head as received."""
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import ssl
 import struct
 from types import TracebackType
 
@@ -44,7 +46,9 @@ def _origin_form(head: bytes) -> bytes:
 
 
 class _Server:
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
+        #: With a server context, clients speak TLS to the proxy (an ``https://`` proxy).
+        self.tls = tls
         self.port = 0
         self.targets: list[tuple[str, int]] = []
         self._server: asyncio.Server | None = None
@@ -67,7 +71,7 @@ class _Server:
                 writer.close()
 
     async def __aenter__(self) -> _Server:
-        self._server = await asyncio.start_server(self._track, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._track, "127.0.0.1", 0, ssl=self.tls)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
@@ -136,8 +140,10 @@ class HTTPProxy(_Server):
     login check and the forms are written here from the RFCs, never with omniurl's own
     encoders, so a test of omniurl's bytes is not omniurl checking itself."""
 
-    def __init__(self, login: tuple[str, str] | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self, login: tuple[str, str] | None = None, tls: ssl.SSLContext | None = None
+    ) -> None:
+        super().__init__(tls)
         self.login = login
         self.request_lines: list[bytes] = []
         #: Every request head as received, CRLFs and all.

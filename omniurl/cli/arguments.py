@@ -150,7 +150,8 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
     g.add_argument(
         "--proxy-env",
         action="store_true",
-        help="use proxies from the environment (HTTP_PROXY...); off by default",
+        help="http(s) URLs use the environment's proxy (http_proxy, https_proxy, all_proxy; "
+        "no_proxy bypasses) as if given with -x (-x wins); off by default",
     )
     add_tls_arguments(parser)
     add_request_arguments(parser)

@@ -280,6 +280,7 @@ def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
         options,
         proxy=(proxy.host, proxy.port),
         proxy_authorization=proxy.authorization,
+        proxy_tls=proxy.scheme == "https",
         host=host_header(ftp),
         shown_target=mask_passwords(str(ftp).split("#", 1)[0]),
         values=values,

@@ -30,11 +30,19 @@ class HTTPResolver(Resolver):
     def plan(self, url: URL, options: Options) -> Plan:
         from .planner import plan_http
 
+        if options.trust_env:  # (--proxy-env: the environment's proxy, planned as -x's)
+            from ..proxy import with_environment_proxy
+
+            options = with_environment_proxy(options, url.scheme, getattr(url, "hostname", None))
         return plan_http(url, options)
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
         from .executor import execute_http
 
+        if options.trust_env:
+            from ..proxy import with_environment_proxy
+
+            options = with_environment_proxy(options, plan.scheme, plan.host)
         return await execute_http(plan, options)
 
 

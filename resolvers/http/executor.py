@@ -7,15 +7,15 @@ same policy (ports, schemes, ``file:`` never).  Error statuses become :class:`St
 carrying the status (401/407: :class:`AuthError`).  The body is streamed exactly as received
 (``Accept-Encoding: identity``, as curl does without ``--compressed``), so ``size`` is the
 number of bytes that will arrive.  Connections come from :mod:`resolvers.http.connection`
-(a client's shared pool when it has one); a proxy omniurl's connections do not speak (from
-the environment, or ``https://``) is left to httpx (:mod:`resolvers.http.transport`).
+(a client's shared pool when it has one), through any proxy (resolvers.net), so the bytes
+sent are the plan's on every path.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from omniurl import schemes
 from omniurl.schemes.errors import URLError
@@ -33,16 +33,13 @@ from .pool import HTTPPool, make_pool
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .reply import Head, digest_challenged, failure, redirect_location
 
-if TYPE_CHECKING:
-    from .transport import HttpxConnection
-
 
 @dataclass
 class _Link:
     """The connection a resolve uses, and where it goes back to when the resolve ends."""
 
-    conn: Connection | HttpxConnection
-    connections: Connections | None  # None: the httpx path
+    conn: Connection
+    connections: Connections
     options: Options
     #: Gives the client's connection slot back (resolvers.slots); None: the connections are
     #: this resolve's own, closed after it.
@@ -51,7 +48,6 @@ class _Link:
 
     async def reopen(self) -> None:
         """A new connection to the same origin (the old one cannot carry another request)."""
-        assert self.connections is not None and isinstance(self.conn, Connection)
         self.connections.release(self.conn)
         self.conn = await self.connections.connect(*self.conn.origin, self.options)
 
@@ -60,11 +56,6 @@ class _Link:
             return
         self.released = True
         try:
-            if self.connections is None:
-                assert not isinstance(self.conn, Connection)
-                await self.conn.aclose()
-                return
-            assert isinstance(self.conn, Connection)
             self.connections.release(self.conn)
             if self.give_back is None:
                 await self.connections.aclose()
@@ -77,8 +68,9 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     details = plan.details_as(HTTPDetails)
     if details.forward is not None:
         # GET http://… or ftp://… to an HTTP proxy: the proxy is the origin connected to
-        # (its address passes the policy), the absolute URL the request target.
-        scheme, (host, port) = "http", details.forward
+        # (its address passes the policy; TLS to an https:// one), the absolute URL the
+        # request target.
+        scheme, (host, port) = "https" if details.forward_tls else "http", details.forward
         options = options.with_(proxy=None)
     else:
         assert isinstance(plan.url, HTTPURL) and plan.host is not None
@@ -110,7 +102,7 @@ async def _exchange(link: _Link, head: bytes, method: str) -> tuple[Head, Any]:
         try:
             return await link.conn.exchange(head, method)
         except StaleConnection:
-            if method not in IDEMPOTENT or link.connections is None:
+            if method not in IDEMPOTENT:
                 raise
             link.options.note("*", "the kept connection was closed by the server; reconnecting")
             await link.reopen()
@@ -119,10 +111,6 @@ async def _exchange(link: _Link, head: bytes, method: str) -> tuple[Head, Any]:
 async def _connect(scheme: str, host: str, port: int, options: Options) -> _Link:
     """A connection to the origin: from the client's pool (once one of its slots is free),
     or of this resolve's own."""
-    if _via_httpx(options, scheme, host):
-        from .transport import HttpxConnection
-
-        return _Link(HttpxConnection(options, scheme, host, port), None, options)
     pool = options.shared.get(HTTPPool, make_pool) if options.shared is not None else None
     lease = await pool.lease(options, scheme, host) if pool is not None else None
     connections, give_back = lease if lease is not None else (Connections(options), None)
@@ -135,20 +123,6 @@ async def _connect(scheme: str, host: str, port: int, options: Options) -> _Link
     return _Link(conn, connections, options, give_back)
 
 
-def _via_httpx(options: Options, scheme: str, host: str) -> bool:
-    """A proxy from the environment (``--proxy-env``) or an ``https://`` proxy applies."""
-    if options.proxy is not None:  # (-x wins over the environment)
-        from ..proxy import proxy_for
-
-        spec = proxy_for(host, options.proxy, options.noproxy)
-        return spec is not None and spec.scheme == "https"
-    if options.trust_env:
-        from .transport import env_proxy
-
-        return env_proxy(scheme, host) is not None
-    return False
-
-
 async def _answer_digest(plan: Plan, link: _Link, reader: Any, head: Head) -> tuple[Head, Any]:
     """RFC 7616: a 401 that asks for Digest, when the plan has Digest credentials, is answered
     once — the planned head again with the plan's conditional Authorization step."""
@@ -158,7 +132,7 @@ async def _answer_digest(plan: Plan, link: _Link, reader: Any, head: Head) -> tu
     link.options.note("<", f"{head.status} (Digest challenge)")
     link.options.note(">", step.shown)
     await link.conn.drain(reader)
-    if link.connections is not None and not link.conn.reusable:
+    if not link.conn.reusable:
         await link.reopen()
     field = b"Authorization: " + authorization.encode("latin-1")
     return await _exchange(link, request_head(plan, field), details.method)

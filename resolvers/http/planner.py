@@ -70,6 +70,8 @@ class HTTPDetails:
     #: An HTTP proxy asked for the URL (``GET http://…`` or, as curl does, ``GET ftp://…``):
     #: its host and port, connected to as the origin (the policy checks its address).
     forward: tuple[str, int] | None = None
+    #: The forwarding proxy is an ``https://`` one: TLS to it, its certificate checked.
+    forward_tls: bool = False
 
 
 #: A 401 that asks for Digest (RFC 7616 §3.3): the conditional step's words and decision.
@@ -192,6 +194,7 @@ def plan_forwarded(
     proxy: tuple[str, int],
     proxy_authorization: str | None,
     host: str,
+    proxy_tls: bool = False,
     shown_target: str,
     values: list[WireValue],
 ) -> Plan:
@@ -230,6 +233,7 @@ def plan_forwarded(
             offset=options.resume_from if ranges else 0,
             method=method,
             forward=proxy,
+            forward_tls=proxy_tls,
         ),
     )
 
@@ -254,8 +258,8 @@ def plan_http(url: URL, options: Options) -> Plan:
         values=[WireValue("path", target.encode("utf-8", "surrogateescape"), "http-target")],
         role=HTTPRole.REQUEST,
     )
-    # Every header field the executor sends, in order, as it goes on the wire (httpx adds
-    # none of its own: the executor hands these to the transport).  -C adds RFC 9110 §14.2
+    # Every header field the executor sends, in order, as it goes on the wire (the executor
+    # sends exactly these: resolvers.http.connection).  -C adds RFC 9110 §14.2
     # Range from the kept bytes on and If-Range with the first response's validator.
     ranges = tuple(range_headers(options.resume_from, options.resume_validator))
     given = options.headers
@@ -298,6 +302,7 @@ def plan_http(url: URL, options: Options) -> Plan:
             digest=digest,
             method=method,
             forward=None if proxy is None else (proxy.host, proxy.port),
+            forward_tls=proxy is not None and proxy.scheme == "https",
         ),
     )
 
@@ -311,10 +316,11 @@ def request_head(plan: Plan, *extra: bytes) -> bytes:
 
 
 def _forwarding_proxy(url: HTTPURL, options: Options) -> ProxySpec | None:
-    """The ``-x http://`` proxy an ``http:`` URL is asked of, or None.  Its request — the
-    absolute form, ``Proxy-Authorization`` — is planned here and sent by omniurl's own
-    transport, so the plan shows every byte (httpcore's proxy support would build its own).
-    https (a CONNECT tunnel), SOCKS and an ``https://`` proxy stay with the transport."""
+    """The ``-x http://`` or ``https://`` proxy an ``http:`` URL is asked of, or None.  Its
+    request — the absolute form, ``Proxy-Authorization`` — is planned here and sent by
+    omniurl's own connection, so the plan shows every byte.  An ``https:`` URL goes through
+    a ``CONNECT`` tunnel and SOCKS carries the connection (resolvers.net): the request inside
+    is the origin form, as planned."""
     if url.scheme != "http" or options.proxy is None:  # (no import without a proxy)
         return None
     from ..proxy import http_proxy_for

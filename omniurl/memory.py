@@ -10,12 +10,17 @@ more than the copy itself (measured against vsftpd: 0.85 s for 1 GiB, 0.38 s tun
 
 Fixed thresholds above the chunk size keep freed buffers in the heap for the next read.
 Process-wide, so only the ``omniurl`` command sets them (never a program that imports the
-library); a no-op where the C library is not glibc.
+library); a no-op where the C library is not glibc.  ``mallopt`` is reached through ctypes,
+whose import cost 2.4-3.4 ms CPU of a start (measured after asyncio's and omniurl's own
+imports, ``python -S``): a batch sets the thresholds at once, one URL only
+once its transfer passes :data:`BULK` bytes (:func:`tune_when_bulk`), so fetching a small
+file never imports ctypes.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncIterable, AsyncIterator
 
 #: mallopt() parameters, from glibc's <malloc.h>.
 M_TRIM_THRESHOLD = -1
@@ -50,3 +55,37 @@ def tune_for_transfers(chunk_size: int) -> bool:
     return bool(
         mallopt(M_MMAP_THRESHOLD, mmap_threshold) and mallopt(M_TRIM_THRESHOLD, trim_threshold)
     )
+
+
+#: Bytes a transfer carries before :func:`bulk` raises the thresholds: below it a transfer
+#: has a few buffers to map, fewer page faults than importing ctypes costs.
+BULK = 1024 * 1024
+
+#: The chunk size to tune for once a transfer passes :data:`BULK` (set by the ``omniurl``
+#: command: :func:`tune_when_bulk`); None: nothing pending (a library caller, or done).
+_pending: int | None = None
+
+
+def tune_when_bulk(chunk_size: int) -> None:
+    """Have :func:`bulk` raise the thresholds for ``chunk_size`` once a transfer passes
+    :data:`BULK` bytes (the ``omniurl`` command's ``get`` of one URL)."""
+    global _pending
+    _pending = chunk_size
+
+
+def bulk(source: AsyncIterable[bytes]) -> AsyncIterable[bytes]:
+    """``source`` as it is, or (while :func:`tune_when_bulk` is pending) its chunks counted
+    on their way, the thresholds raised when :data:`BULK` bytes have passed."""
+    return source if _pending is None else _counted(source)
+
+
+async def _counted(source: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
+    global _pending
+    seen = 0
+    async for chunk in source:
+        if _pending is not None:
+            seen += len(chunk)
+            if seen >= BULK:
+                tune_for_transfers(_pending)
+                _pending = None
+        yield chunk

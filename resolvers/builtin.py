@@ -32,4 +32,35 @@ SPECS: dict[str, str] = {
     "gemini": "omniurl.resolvers.gemini:SPEC",
 }
 
-__all__ = ["SPECS"]
+#: The command-line flags each built-in spec's options declare (:func:`resolvers.spec.flag`),
+#: as data: ``plan`` and ``get`` import a spec for its flags only when the command line
+#: names one of them, or asks for help, never on every start (importing the eight other
+#: packages cost 8.6-9 ms CPU of each ``omniurl get``: their settings dataclasses,
+#: datetime, urllib.parse).  tests/test_spec.py holds this equal to what the specs declare.
+FLAGS: dict[str, tuple[str, ...]] = {
+    "omniurl.resolvers.ftp:SPEC": ("--ftp-ssl",),
+    "omniurl.resolvers.nntp:SPEC": ("--nntp-server", "--nntp-max-articles", "--nntp-starttls"),
+    "omniurl.resolvers.telnet:SPEC": ("--login", "--login-prompt", "--password-prompt", "--script"),
+    "omniurl.resolvers.mailto:SPEC": (
+        "--smtp",
+        "--starttls",
+        "--smtp-tls",
+        "--smtp-user",
+        "--from",
+        "--body",
+        "--allow-header",
+    ),
+    "omniurl.resolvers.wais:SPEC": ("--wais-max-docs", "--wais-chunk"),
+    "omniurl.resolvers.prospero:SPEC": ("--access-methods", "--ardp-retry"),
+    "omniurl.resolvers.gemini:SPEC": ("--gemini-known-hosts",),
+}
+
+#: Environment variables that a built-in spec's command-line hook
+#: (``Presentation.cli_options``) reads: while one is set, ``plan`` and ``get`` build that
+#: spec's options whatever the URLs given (a redirect may lead to one of its URLs), as they
+#: do for the schemes of the URLs given and for a spec whose flag is given.  With none of
+#: them set, the other specs' command-line options are their defaults (tests/test_spec.py
+#: checks each built-in's hooks change nothing then).
+ENVIRONMENT: dict[str, str] = {"NNTPSERVER": "omniurl.resolvers.nntp:SPEC"}
+
+__all__ = ["ENVIRONMENT", "FLAGS", "SPECS"]

@@ -23,7 +23,7 @@ import pytest
 
 import omniurl
 from omniurl.resolvers import errors, registry
-from omniurl.resolvers.builtin import SPECS
+from omniurl.resolvers.builtin import ENVIRONMENT, FLAGS, SPECS
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.spec import DEFAULT_PRESENTATION, Presentation, SchemeSpec, flags_of
 from omniurl.schemes import registry as parsing
@@ -149,6 +149,44 @@ def test_builtins_register_as_plugins_do() -> None:
         assert name in parsing.BUILTIN_SCHEMES
 
 
+def test_the_builtins_flags_as_data_are_what_their_specs_declare() -> None:
+    """``plan``/``get`` add a built-in's flags only when the command line names one of
+    them (builtin.FLAGS): the table must list every flag each spec's options declare."""
+    declared = {}
+    for ref in dict.fromkeys(SPECS.values()):
+        spec = registry.spec_for(next(n for n, r in SPECS.items() if r == ref))
+        names = [n for _name, f in flags_of(spec.options) for n in f.names] if spec.options else []
+        if names:
+            declared[ref] = tuple(names)
+    assert declared == FLAGS
+
+
+def test_builtin_command_line_hooks_change_nothing_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``plan``/``get`` build a built-in's options only for the URLs' schemes, a flag given,
+    or an environment variable of builtin.ENVIRONMENT that is set: for any other scheme the
+    hooks must give back the defaults (else a redirect to it would see other options)."""
+    for variable in ENVIRONMENT:
+        monkeypatch.delenv(variable, raising=False)
+    policy = Options().policy
+    hooked = set(ENVIRONMENT.values())
+    for ref in dict.fromkeys(SPECS.values()):
+        spec = registry.spec_for(next(n for n, r in SPECS.items() if r == ref))
+        if spec.options is None:
+            continue
+        default = spec.options()
+        presentation = spec.present()
+        assert presentation.cli_options(default, ["x-other:/"]) == default, ref
+        assert presentation.cli_options(default, []) == default, ref
+        assert presentation.cli_policy(policy, default) == policy, ref
+        if ref in hooked:
+            for variable in (v for v, r in ENVIRONMENT.items() if r == ref):
+                monkeypatch.setenv(variable, "news.example:119")
+            assert presentation.cli_options(default, []) != default, ref
+    assert hooked <= set(SPECS.values())
+
+
 def test_every_spec_is_well_formed() -> None:
     for spec in registry.all_specs(plugins=False):
         assert spec.names and all(n == n.lower() for n in spec.names)
@@ -193,8 +231,8 @@ def test_exported_errors_are_one_list() -> None:
 
 @pytest.mark.parametrize("name", ["gopher", "wais", "news", "mailto", "telnet", "gemini"])
 def test_resolver_packages_import_no_terminal_library(name: str) -> None:
-    """A resolver package is imported for every `omniurl get` (its flags) and by library
-    callers: neither rich nor argparse there (the presentation imports them when used)."""
+    """A resolver package is imported for an `omniurl get` of its URLs (or its flags) and by
+    library callers: neither rich nor argparse there (the presentation imports them when used)."""
     import subprocess
     import sys
 

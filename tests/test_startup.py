@@ -125,6 +125,32 @@ def test_plan_imports_no_event_loop_no_tls_and_no_executor(url: str) -> None:
     assert "steps" in json.loads(out)
     assert not {"asyncio", "ssl", "httpx", "aioftp", "telnetlib3"} & top(modules)
     assert not [m for m in modules if m.endswith(".executor") or ".sessions." in m]
+    # no other scheme's package either: its flags are data (resolvers/builtin.py's FLAGS)
+    own = registry.BUILTIN_SCHEMES[url.partition(":")[0]]
+    assert own in modules
+    assert resolver_packages(modules) == {own}
+
+
+def resolver_packages(modules: list[str]) -> set[str]:
+    """The built-in resolver packages among ``modules``."""
+    return {m for m in modules if m in registry.BUILTIN_MODULES}
+
+
+def test_a_flag_or_its_environment_variable_brings_its_schemes_options() -> None:
+    """A scheme's options are built for the URLs' schemes, for a flag of its given, and
+    while an environment variable its command line reads is set (NNTPSERVER)."""
+    nntp = registry.BUILTIN_SCHEMES["news"]
+    _status, _out, modules = run_probe("plan", "gopher://h/1/")
+    assert nntp not in modules
+    status, out, modules = run_probe("plan", "--nntp-max-articles", "3", "gopher://h/1/")
+    assert status == 0, out
+    assert resolver_packages(modules) == set(registry.BUILTIN_MODULES)  # all, as --help
+    code = "import os; os.environ['NNTPSERVER'] = 'news.example'\n" + PROBE
+    status, out, modules = run_probe("plan", "gopher://h/1/", code=code)
+    assert status == 0, out
+    assert nntp in modules
+    status, out, _modules = run_probe("plan", "news:comp.x", code=code)
+    assert json.loads(out)["host"] == "news.example"
 
 
 @pytest.mark.parametrize(
@@ -239,6 +265,12 @@ async def test_get_imports_only_its_schemes_resolver(
     assert "httpx._main" not in modules
     assert "importlib.metadata" not in modules
     assert "email" not in top(modules)  # (httpx imports urllib.request, and with it email)
+    # No other scheme's package (its flags are data), no batch machinery for one URL, no
+    # ctypes for a small file (memory.bulk), tempfile/shutil (output.make_part) or netrc
+    # without a ~/.netrc.  Each was 1-6 ms CPU of the command (README, Start-up).
+    assert resolver_packages(modules) == {registry.BUILTIN_SCHEMES[scheme]}
+    assert not {"omniurl.cli.batch", "omniurl.batch", "omniurl.cli.inputs"} & set(modules)
+    assert not {"ctypes", "tempfile", "shutil", "netrc", "hashlib"} & set(modules)
 
 
 # -- the registries ------------------------------------------------------------------------

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from omniurl.resolvers.options import Options
+    from omniurl.resolvers.spec import SchemeSpec
 
 
 def _parse_resolve(spec: str) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
@@ -59,6 +61,28 @@ def add_syntax_arguments(parser: argparse.ArgumentParser, *, lenient: bool = Fal
 def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = True) -> None:
     """The options of ``plan`` and ``get``: ours, then every resolver's (``plugins=False``:
     the built-in resolvers' only, without reading the entry points; see :class:`_Parser`)."""
+    add_our_resolve_arguments(parser)
+    add_resolver_arguments(parser, plugins=plugins)
+
+
+def add_resolve_arguments_named(parser: argparse.ArgumentParser, args: Sequence[str]) -> None:
+    """The first stage of ``plan`` and ``get`` (:class:`.parser._Parser`): ours, and the
+    built-in resolvers' only when ``args`` name one of their flags (a flag given imports
+    every built-in spec, as before: the parser's groups stay in the order ``--help`` shows).
+    Without them a built-in scheme's options are its defaults, completed in
+    :func:`options_from_args` for the URLs' own schemes."""
+    from omniurl.resolvers.builtin import FLAGS
+
+    add_our_resolve_arguments(parser)
+    named = {name for names in FLAGS.values() for name in names}
+    if any(arg.partition("=")[0] in named for arg in args if arg.startswith("--")):
+        add_resolver_arguments(parser, plugins=False)
+    elif parser.get_default("scheme_specs") is None:
+        parser.set_defaults(scheme_specs=())
+
+
+def add_our_resolve_arguments(parser: argparse.ArgumentParser) -> None:
+    """omniurl's own options of ``plan`` and ``get`` (no resolver's)."""
     add_syntax_arguments(parser)
     g = parser.add_argument_group("safety and connection")
     g.add_argument(
@@ -155,7 +179,6 @@ def add_resolve_arguments(parser: argparse.ArgumentParser, *, plugins: bool = Tr
     )
     add_tls_arguments(parser)
     add_request_arguments(parser)
-    add_resolver_arguments(parser, plugins=plugins)
 
 
 def _header(text: str) -> tuple[str, str]:
@@ -377,6 +400,32 @@ def spec_options(spec: Any, args: argparse.Namespace) -> Any:
     return done
 
 
+def implied_specs(args: argparse.Namespace) -> list[SchemeSpec]:
+    """The built-in specs whose options ``plan``/``get`` build although the parser added
+    none of their flags: those of the URLs' schemes (every built-in for a batch whose URLs
+    come from a list, or a URL whose scheme is not a built-in's), and those whose
+    command-line hook reads an environment variable that is set (``resolvers/builtin.py``'s
+    ``ENVIRONMENT``).  Any other built-in's options are their defaults on the command line
+    (tests/test_spec.py), which a resolver gets without them (``Options.of``)."""
+    import os
+
+    from omniurl.resolvers import registry
+    from omniurl.resolvers.builtin import ENVIRONMENT, SPECS
+
+    urls = getattr(args, "urls", None)
+    if urls is None:
+        text = getattr(args, "url", None)
+        urls = [text] if isinstance(text, str) else []
+    if getattr(args, "input", None) or getattr(args, "dask", None) is not None:
+        return registry.all_specs(plugins=False)
+    names = [url.partition(":")[0].lower() for url in urls]
+    if not all(name in SPECS for name in names):
+        return registry.all_specs(plugins=False)
+    wanted = {ref for variable, ref in ENVIRONMENT.items() if os.environ.get(variable)}
+    names += [name for name, ref in SPECS.items() if ref in wanted]
+    return list({id(s): s for s in map(registry.spec_for, names)}.values())
+
+
 def names_other_scheme(args: argparse.Namespace) -> bool:
     """Whether a URL given to ``plan``/``get`` is of a scheme no built-in resolver handles
     (a plugin's, whose resolver may take options of its own)."""
@@ -405,6 +454,10 @@ async def _terminal_ask(prompt: str, secret: bool = False) -> str:
 def _netrc_credentials(path: str | None = None) -> dict[str, tuple[str, str]]:
     """~/.netrc (or ``path``: ``--netrc-file``) as host -> (login, password); a file given
     on the command line that cannot be read is an error, ~/.netrc's absence is not."""
+    import os
+
+    if path is None and not os.path.exists(os.path.join(os.path.expanduser("~"), ".netrc")):
+        return {}  # (netrc's own test, without importing netrc and shlex for nothing)
     import netrc
 
     try:
@@ -435,7 +488,11 @@ def options_from_args(args: argparse.Namespace) -> Options:
         policy = policy.with_(max_redirects=max_redirs)
     per_scheme: dict[type, Any] = {}
     specs = getattr(args, "scheme_specs", None)
-    for spec in registry.all_specs() if specs is None else specs:
+    if specs is None:
+        specs = registry.all_specs()
+    else:
+        specs = [*specs, *(s for s in implied_specs(args) if s not in specs)]
+    for spec in specs:
         if spec.options is not None:
             value = spec_options(spec, args)
             per_scheme[spec.options] = value

@@ -29,6 +29,7 @@ from omniurl.batch import FetchResult, Opener, Unreadable, fetch_many
 from omniurl.resolvers.errors import ConfigurationError
 from omniurl.resolvers.options import Options
 
+from .get import is_batch
 from .inputs import count_urls, url_source
 
 
@@ -268,19 +269,6 @@ def _write_out(fmt: str, result: FetchResult, err: TextIO) -> None:
 def _clear(err: TextIO, show_progress: bool) -> None:
     if show_progress:
         err.write("\r\x1b[K")
-
-
-def is_batch(args: argparse.Namespace) -> bool:
-    """Whether ``get`` was given a batch: several URLs, an input list, ``-Z``, an output
-    folder or a manifest."""
-    return bool(
-        len(args.urls) != 1
-        or args.input
-        or args.parallel
-        or args.output_dir is not None
-        or args.manifest is not None
-        or getattr(args, "dask", None) is not None
-    )
 
 
 def batch_usage_error(args: argparse.Namespace) -> str | None:

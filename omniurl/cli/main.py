@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from omniurl.schemes.errors import OmniurlError
 
-from .get import cmd_get
+from .get import cmd_get, is_batch
 from .parser import build_parser
 from .status import EXIT_WRITE
 
@@ -30,10 +30,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if argv is None and args.func is cmd_get:
-        from omniurl.memory import tune_for_transfers
+        from omniurl import memory
         from omniurl.resolvers.options import Options
 
-        tune_for_transfers(Options.chunk_size)
+        if is_batch(args):
+            memory.tune_for_transfers(Options.chunk_size)
+        else:  # one URL: once its transfer proves large (no ctypes for a small file)
+            memory.tune_when_bulk(Options.chunk_size)
     try:
         return int(args.func(args))
     except BrokenPipeError:

@@ -121,7 +121,9 @@ async def write_content(
 ) -> None:
     """Stream the body (or ``chunks``) to stdout or to a file, atomically: a temporary file in
     the same folder, renamed over the target only once the transfer completed."""
-    source: AsyncIterable[bytes] = resource if chunks is None else chunks
+    from omniurl.memory import bulk
+
+    source = bulk(resource if chunks is None else chunks)
     if resume is not None:
         await _write_resumed(resume[0], resume[1], resource, source)
         return
@@ -132,7 +134,7 @@ async def write_content(
     if path is None and args.json:
         # stdout carries the metadata JSON: the content is read (to know it arrived whole)
         # and counted, not printed.
-        async for _chunk in resource:
+        async for _chunk in bulk(resource):
             pass
         resource.metadata["bytes"] = resource.bytes_read
         return
@@ -164,14 +166,13 @@ async def write_content(
     if _is_special(path):
         await _write_special(path, resource, source)
         return
-    import tempfile
     from pathlib import Path
 
     folder = path.parent if str(path.parent) else Path(".")
     try:
         if getattr(args, "create_dirs", False):
             folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+        fd, tmp = make_part(folder, path.name)
     except OSError as exc:
         raise _output_failed(path, exc) from None
     progress = Progress(resource) if show_progress(args) else None
@@ -236,6 +237,22 @@ async def _write_resumed(
         if progress:
             progress.stop()
     resource.metadata.update(bytes=written, output=str(partial.target))
+
+
+def make_part(folder: Path, name: str) -> tuple[int, str]:
+    """A new private file ``.NAME.XXXXXXXX.part`` in ``folder``, open for writing: its
+    descriptor and absolute path.  ``tempfile.mkstemp``'s way (``O_EXCL``, never through a
+    symbolic link, mode 0600, a random name tried again if taken), without importing
+    tempfile, which imports shutil (bz2, lzma) and random: 3-4.7 ms CPU of every ``get -o``."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _attempt in range(100):
+        tmp = os.path.abspath(os.path.join(folder, f".{name}.{os.urandom(5).hex()}.part"))
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name for {name} in {folder}")
 
 
 def _is_special(path: Path) -> bool:

@@ -4,13 +4,12 @@ adds the resolvers' options only when ``plan`` or ``get`` needs them."""
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .arguments import (
-    add_resolve_arguments,
+    add_resolve_arguments_named,
     add_resolver_arguments,
     add_syntax_arguments,
     names_other_scheme,
@@ -26,11 +25,13 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser that adds some of its arguments only when they are needed.
 
     ``plan`` and ``get`` take every resolver's options: adding them imports every resolver
-    package (``omniurl parse`` or ``omniurl --help`` has no use for that), and the plugins'
-    options need the entry points read (~15 ms, which a built-in scheme has no use for).  So
-    such a parser is given ``stages`` (each adds arguments) and ``wants_more``:
+    package (``omniurl parse`` or ``omniurl --help`` has no use for that, nor a ``get`` of
+    one gopher URL), and the plugins' options need the entry points read (~15 ms, which a
+    built-in scheme has no use for).  So such a parser is given ``stages`` (each adds
+    arguments, given the arguments to parse) and ``wants_more``:
 
-    - before it parses anything, the first stage is run (ours and the built-in resolvers');
+    - before it parses anything, the first stage is run (ours, and the built-in resolvers'
+      when the arguments name one of their flags: ``resolvers/builtin.py``'s ``FLAGS``);
     - if that parse leaves an argument unrecognized, or ``wants_more(namespace)`` (a URL of a
       scheme that is not built in), the other stages are run and the arguments parsed again;
     - before it formats its usage or help, every stage is run.
@@ -44,7 +45,7 @@ class _Parser(argparse.ArgumentParser):
     def __init__(
         self,
         *args: Any,
-        stages: Sequence[Callable[[argparse.ArgumentParser], None]] = (),
+        stages: Sequence[Callable[[argparse.ArgumentParser, Sequence[str]], None]] = (),
         wants_more: Callable[[argparse.Namespace], bool] | None = None,
         intermixed: str | None = None,
         **kwargs: Any,
@@ -58,17 +59,17 @@ class _Parser(argparse.ArgumentParser):
         self._wants_more = wants_more
         self._intermixed = intermixed
 
-    def _run_stages(self, *, every: bool) -> None:
+    def _run_stages(self, *, every: bool, args: Sequence[str] = ()) -> None:
         while self._stages and (every or not self._started):
             self._started = True
-            self._stages.pop(0)(self)
+            self._stages.pop(0)(self, args)
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: Any = None
     ) -> tuple[Any, list[str]]:
-        self._run_stages(every=namespace is not None)
+        args = sys.argv[1:] if args is None else list(args)
+        self._run_stages(every=namespace is not None, args=args)
         if self._stages:
-            args = sys.argv[1:] if args is None else list(args)
             parsed, extras = self._absorb(*super().parse_known_args(args, None))
             if not extras and not (self._wants_more and self._wants_more(parsed)):
                 return parsed, extras
@@ -233,10 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"omniurl {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    # plan and get: our options and the built-in resolvers', then the plugins' (see _Parser).
+    # plan and get: our options (and the built-in resolvers' when the command line names
+    # one of their flags), then the built-in resolvers', then the plugins' (see _Parser).
     resolve_stages = (
-        functools.partial(add_resolve_arguments, plugins=False),
-        add_resolver_arguments,
+        add_resolve_arguments_named,
+        lambda parser, _args: add_resolver_arguments(parser, plugins=False),
+        lambda parser, _args: add_resolver_arguments(parser),
     )
 
     p = sub.add_parser(

@@ -219,7 +219,9 @@ class Policy:
                 port=port,
                 reason="not the default port",
             )
-        reason = why_blocked(port) if port in self.blocked_ports else None
+        reason = None
+        if port in self.blocked_ports:  # (a port the caller added has no reason on file)
+            reason = why_blocked(port) or f"on the {self.name} policy's list of blocked ports"
         if reason is None and self.refuse_reserved_ports and port < 1024:
             reason = "in the reserved space below 1024 (RFC 1738 §6)"
         if reason is not None:
@@ -232,7 +234,9 @@ class Policy:
         ports only" does not apply: passive ports are never default ones."""
         if port in self.allow_ports:
             return
-        reason = why_blocked(port) if port in self.blocked_ports else None
+        reason = None
+        if port in self.blocked_ports:  # (a port the caller added has no reason on file)
+            reason = why_blocked(port) or f"on the {self.name} policy's list of blocked ports"
         if reason is None and port < 1024:
             reason = "in the reserved space below 1024 (RFC 1738 §6)"
         if reason is not None:

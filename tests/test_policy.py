@@ -72,6 +72,18 @@ def test_allow_ports_lets_a_refused_port_through() -> None:
     resolvers.check("ftp://h:80/f", OPTS.with_(policy=DEFAULT.allowing_ports([80])))
 
 
+def test_a_port_the_caller_adds_to_blocked_ports_is_refused() -> None:
+    """``blocked_ports`` is the caller's to extend: a port added there is refused although
+    neither list of resolvers.ports gives a reason for it (it once passed silently)."""
+    policy = DEFAULT.with_(blocked_ports=BLOCKED_PORTS | {8081})
+    with pytest.raises(PortRefused) as info:
+        resolvers.check("http://h:8081/", OPTS.with_(policy=policy))
+    assert info.value.reason == "on the default policy's list of blocked ports"
+    with pytest.raises(PortRefused, match="data port 8081 refused"):
+        policy.check_data_port(8081)
+    resolvers.check("http://h:8082/", OPTS.with_(policy=policy))
+
+
 def test_unlisted_high_port_is_allowed_by_default_and_refused_by_strict() -> None:
     resolvers.check("http://h:8080/", OPTS)
     with pytest.raises(PortRefused) as info:

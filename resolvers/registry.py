@@ -10,8 +10,11 @@ A scheme joins it in one of three ways, all ending in :func:`register_spec`:
 
 The older way — a resolver class in the ``omniurl.resolvers`` group (and its URL class in
 ``omniurl.schemes``), or the ``@register("scheme")`` class decorator — still works: it makes
-a spec with the default presentation and no options.  A plugin never replaces a built-in
-through an entry point; an in-process registration always wins (on purpose).
+a spec with the default presentation and no options.  Its resolver's command-line hooks
+(``add_arguments``, ``options_from_args``) are not called: registering a class that defines
+them warns (:class:`PluginDeprecationWarning`), naming the way to a spec.  A plugin never
+replaces a built-in through an entry point; an in-process registration always wins (on
+purpose).
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ def register_spec(spec: SchemeSpec) -> SchemeSpec:
     when it is one (imported on the first URL)."""
     from omniurl.schemes import registry as parsing
 
+    if isinstance(spec.resolver, type):
+        _warn_legacy_hooks(spec.resolver, spec.names)
     for name in spec.names:
         _specs[name.lower()] = spec
         if spec.url_class is not None and name.lower() not in parsing.BUILTIN_SCHEMES:
@@ -59,15 +64,49 @@ def register_spec(spec: SchemeSpec) -> SchemeSpec:
     return spec
 
 
+class PluginDeprecationWarning(FutureWarning):
+    """A plugin uses a way of joining omniurl that no longer does all it did.  A
+    ``FutureWarning``, shown by default: the person running ``omniurl`` is the one who
+    finds its flags missing."""
+
+
+#: The command-line hooks an older resolver class defined; nothing calls them any more.
+LEGACY_HOOKS = ("add_arguments", "options_from_args")
+
+
+def _warn_legacy_hooks(cls: type[Resolver], names: tuple[str, ...]) -> None:
+    """Say once, when an older resolver is registered, that its command-line hooks are not
+    called: its flags would otherwise vanish in silence ("unrecognized arguments")."""
+    hooks = [hook for hook in LEGACY_HOOKS if hasattr(cls, hook)]
+    if not hooks:
+        return
+    import warnings
+
+    warnings.warn(
+        PluginDeprecationWarning(
+            f"{cls.__module__}.{cls.__qualname__} ({', '.join(names)}:) defines "
+            f"{' and '.join(hooks)}, which omniurl no longer calls (Options.extra is gone): "
+            "its URLs still parse, plan and resolve, but without its flags.  Declare them "
+            "as flag() fields of an options dataclass in a SchemeSpec, registered in the "
+            "'omniurl.specs' entry-point group (see the plugin guide, "
+            "examples/omniurl-x-finger/README.md)."
+        ),
+        stacklevel=3,
+    )
+
+
 def register(*schemes: str) -> Callable[[R], R]:
     """Class decorator (the older way): ``@register("x-demo")`` makes the class resolve
-    ``x-demo:`` URLs, with a spec of defaults."""
+    ``x-demo:`` URLs, with a spec of defaults.  A class that still defines the older
+    command-line hooks (:data:`LEGACY_HOOKS`) gets a :class:`PluginDeprecationWarning`:
+    they are not called."""
 
     def decorate(cls: R) -> R:
         names = schemes or cls.schemes
         if not names:
             raise ValueError(f"{cls.__name__} names no scheme")
         cls.schemes = tuple(n.lower() for n in names)
+        _warn_legacy_hooks(cls, cls.schemes)
         for name in cls.schemes:
             _specs[name] = SchemeSpec(names=(name,), url_class=None, resolver=cls)
         return cls
@@ -193,6 +232,8 @@ __all__ = [
     "BUILTIN_SCHEMES",
     "ENTRY_POINT_GROUP",
     "LEGACY_GROUP",
+    "LEGACY_HOOKS",
+    "PluginDeprecationWarning",
     "all_classes",
     "all_specs",
     "find",

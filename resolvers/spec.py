@@ -152,13 +152,15 @@ class Presentation:
 
     def head_lines(self, resource: Resource) -> list[str]:
         """``-I``: what the server said about the resource, as header-field lines.  The
-        default: the size and modification time the resolver found."""
+        default: the size and modification time the resolver found, and ``Accept-ranges``
+        only when the plan could start at an offset (``Plan.resumable``: ``-C`` works)."""
         lines = []
         if resource.metadata.get("modified"):
             lines.append(f"Last-Modified: {resource.metadata['modified']}")
         if resource.metadata.get("size") is not None:
             lines.append(f"Content-Length: {resource.metadata['size']}")
-        lines.append("Accept-ranges: bytes")
+        if resource.plan.resumable:
+            lines.append("Accept-ranges: bytes")
         return lines
 
     def describe(self, resource: Resource) -> dict[str, Any]:
@@ -286,8 +288,13 @@ class SchemeSpec:
     #: Why ``-C`` cannot continue its transfers (None: its plans say ``resumable``, or a
     #: generic sentence).
     resume_note: str | None = None
-    #: The name of its local test server (``omniurl serve NAME``), if it has one.
-    test_server: str | None = None
+    #: Its local test server, which ``omniurl serve SCHEME`` (and ``testservers.start``)
+    #: starts: the name of one of omniurl's own servers (``"nntp"``), or a plugin's
+    #: ``"module:callable"`` — ``await callable(host=..., port=..., root=...)`` starts
+    #: listening (port 0: any free port) and returns the server, an object with the ``port``
+    #: it bound and an awaitable ``close()``.  None: the scheme has none (``omniurl serve``
+    #: says so).
+    test_server: str | Ref | None = None
     #: The plan's typed details (``Plan.details``) and the resource's typed result
     #: (``Resource.result_as``), for readers of the API (the surfaces need neither).
     details: type | Ref | None = None

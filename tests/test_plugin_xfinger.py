@@ -343,3 +343,75 @@ async def test_gateway_page(registered: None, finger: Any) -> None:
         other = await web.get("/x-finger://127.0.0.1:7/bob")
         assert other.status_code == 403 and "PortRefused" in other.text
     assert b"a\r\n" not in b"".join(finger.queries)
+
+
+async def test_policy_refuses_port_and_address_with_nothing_sent(
+    registered: None, finger: Any
+) -> None:
+    """The policy's port and address rules hold for a plugin's plans as for a built-in's:
+    a refusal before any connection (the server counts none, receives no byte)."""
+    from omniurl.resolvers import DEFAULT, STRICT, Options
+    from omniurl.resolvers.errors import AddressRefused
+
+    url = f"x-finger://127.0.0.1:{finger.port}/bob"
+    blocked = Options(policy=DEFAULT.with_(blocked_ports=frozenset({finger.port})))
+    with pytest.raises(PortRefused) as port:
+        await resolvers.resolve(url, blocked)
+    assert port.value.port == finger.port
+    strict = Options(policy=STRICT.allowing_ports([finger.port]))
+    with pytest.raises(AddressRefused):
+        await resolvers.resolve(url, strict)
+    await asyncio.sleep(0.05)
+    assert (finger.connections, finger.queries) == (0, [])
+
+
+# -- omniurl serve SCHEME: the test server the spec declares ----------------------------------
+
+
+async def test_serve_starts_the_test_server_the_spec_declares(plugin_site: Path) -> None:
+    """``omniurl serve x-finger``: the spec's ``test_server = "module:callable"``, started
+    in the foreground like a built-in server, answering on the port it prints."""
+    import re
+    import signal
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "omniurl", "serve", "x-finger",
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE, cwd=str(plugin_site), env=_env(plugin_site),
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        line = await asyncio.wait_for(proc.stderr.readline(), 30)
+        m = re.search(rb"x-finger server on tcp 127\.0\.0\.1:(\d+)", line)
+        assert m is not None, line
+        status, out, err = await _omniurl(
+            plugin_site, "get", f"x-finger://127.0.0.1:{int(m.group(1))}/bob"
+        )
+        assert (status, out) == (0, "Login: bob\t\t\tName: Bob Dobbs\r\nNo plan.\r\n"), err
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 0
+
+
+async def test_testservers_start_a_scheme_by_name(registered: None, tmp_path: Path) -> None:
+    from omniurl import testservers
+
+    server = await testservers.start("x-finger", tmp_path)
+    try:
+        assert (server.name, server.host, server.transport) == ("x-finger", "127.0.0.1", "tcp")
+        body = await resolvers.fetch(f"x-finger://{server.netloc}/alice")
+        assert isinstance(body, bytes) and body.startswith(b"Login: alice")
+    finally:
+        await server.close()
+
+
+async def test_serve_a_name_that_is_neither_a_server_nor_a_scheme(plugin_site: Path) -> None:
+    status, _out, err = await _omniurl(plugin_site, "serve", "x-no-such-thing")
+    assert status == 2
+    assert err.startswith("omniurl serve: no test server named 'x-no-such-thing', and no scheme")
+    assert err.count("\n") == 1  # one line, no traceback

@@ -326,3 +326,101 @@ def test_nothing_outside_geminis_own_modules_names_it() -> None:
                     if any("gemini" in n for n in names):
                         found.append(f"{path.relative_to(ROOT)}:{node.lineno}: import")
     assert found == []
+
+
+def test_every_builtin_test_server_is_one_omniurl_serve_starts() -> None:
+    """A built-in spec's ``test_server`` is a name of omniurl's own servers (a plugin's is
+    a ``"module:callable"``: tests/test_plugin_xfinger.py)."""
+    from omniurl import testservers
+
+    servers = testservers.known()
+    for spec in registry.all_specs(plugins=False):
+        if spec.test_server is not None:
+            assert spec.test_server in servers, spec.name
+
+
+async def test_a_scheme_without_a_test_server_says_so(tmp_path: Path) -> None:
+    from omniurl import testservers
+    from omniurl.resolvers.base import Resolver
+
+    class NoServer(Resolver):
+        pass
+
+    spec = SchemeSpec(names=("x-no-server",), resolver=NoServer)
+    registry.register_spec(spec)
+    with pytest.raises(KeyError, match=r"the x-no-server: scheme declares no test server"):
+        await testservers.start("x-no-server", tmp_path)
+
+
+class _NotAServer:
+    pass
+
+
+async def _bad_starter(**kw: object) -> _NotAServer:
+    return _NotAServer()
+
+
+async def test_a_declared_test_server_that_breaks_the_contract_is_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    from omniurl.testservers.base import start_declared
+
+    with pytest.raises(LookupError, match=r"'no_such_module_here:start' cannot be loaded"):
+        await start_declared("x-demo", "no_such_module_here:start", tmp_path)
+    with pytest.raises(TypeError, match=r"returned _NotAServer, which has no int port"):
+        await start_declared("x-demo", f"{__name__}:_bad_starter", tmp_path)
+
+
+def test_older_command_line_hooks_warn_that_they_are_not_called(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The older resolver hooks (``add_arguments``, ``options_from_args``) are not called:
+    registering a class that defines them says so, and the way to a spec; one without them
+    registers quietly."""
+    import warnings
+
+    from omniurl.resolvers.base import Resolver
+
+    monkeypatch.setattr(registry, "_specs", dict(registry._specs))
+
+    class Hooked(Resolver):
+        @classmethod
+        def add_arguments(cls, parser: object) -> None: ...
+
+        def options_from_args(self, args: object, options: object) -> object:
+            return options
+
+    with pytest.warns(registry.PluginDeprecationWarning) as caught:
+        registry.register("x-hooked")(Hooked)
+    message = str(caught[0].message)
+    assert "defines add_arguments and options_from_args, which omniurl no longer calls" in message
+    assert "flag() fields of an options dataclass in a SchemeSpec" in message
+    assert registry.spec_for("x-hooked").resolver_type() is Hooked  # still resolves
+
+    class Quiet(Resolver):
+        pass
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        registry.register("x-quiet")(Quiet)
+        registry.register_spec(SchemeSpec(names=("x-quiet2",), resolver=Quiet))
+
+
+def test_default_head_lines_offer_ranges_only_for_a_resumable_plan() -> None:
+    """``-I`` of a scheme with the default presentation: ``Accept-ranges`` only where
+    ``-C`` works (the plan says ``resumable``)."""
+    from dataclasses import dataclass
+
+    from omniurl.resolvers.plan import Plan
+    from omniurl.resolvers.resource import Resource
+    from omniurl.schemes.generic import GenericURL
+
+    @dataclass(frozen=True)
+    class Details:
+        resumable: bool
+
+    url = omniurl.parse("x-anything://h/x")
+    assert isinstance(url, GenericURL)
+    for resumable, expected in ((False, []), (True, ["Accept-ranges: bytes"])):
+        plan = Plan(url, "x-anything", "h", 1, "tcp", (), details=Details(resumable))
+        assert DEFAULT_PRESENTATION.head_lines(Resource(plan)) == expected

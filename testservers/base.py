@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,15 +184,80 @@ async def start(
 ) -> RunningServer:
     """Start the named server serving ``root`` on ``host:port`` (0: any free port).
 
-    Imports only that server's module (or, for a name not built in, every module)."""
+    ``name`` is a server's (``gopher``) or a scheme's: then the server its spec's
+    ``test_server`` names — a server of this registry, or a plugin's ``"module:callable"``
+    (:func:`start_declared`).  Imports only that server's module (or, for a name not built
+    in, every module)."""
     if name not in _servers:
         builtin = BUILTIN_SERVERS.get(name)
         if builtin is not None:
             _import(builtin[0])
         if name not in _servers:
             _load()
+    entry = _servers.get(name)
+    if entry is not None:
+        return await entry.starter(root, host=host, port=port, **kw)
+    from omniurl.resolvers import registry
+
+    spec = registry.find(name)
+    if spec is None:
+        raise KeyError(
+            f"no test server named {name!r}, and no scheme {name!r} (servers: {', '.join(known())})"
+        )
+    if spec.test_server is None:
+        raise KeyError(
+            f"the {name}: scheme declares no test server (its SchemeSpec's test_server is "
+            f"None; servers: {', '.join(known())})"
+        )
+    if ":" not in spec.test_server:  # a server of this registry (a built-in scheme's)
+        return await start(spec.test_server, root, host=host, port=port, **kw)
+    if kw:
+        raise TypeError(
+            f"the {name}: scheme's test server takes no {', '.join('--' + k for k in kw)}"
+        )
+    return await start_declared(spec.name, spec.test_server, root, host=host, port=port)
+
+
+async def start_declared(
+    name: str, ref: str, root: Path, *, host: str = "127.0.0.1", port: int = 0
+) -> RunningServer:
+    """Start the test server a scheme's spec declares as ``"module:callable"``.
+
+    The contract (the plugin guide's): ``await callable(host=host, port=port, root=root)``
+    starts listening (port 0: any free one) and returns the server — a
+    :class:`RunningServer`, or any object with the ``port`` it bound and an awaitable
+    ``close()`` (or ``aclose()``); its ``host``, when it has one, is the address bound."""
+    from omniurl.resolvers.spec import load
+
     try:
-        entry = _servers[name]
-    except KeyError:
-        raise KeyError(f"no test server named {name!r} (known: {', '.join(known())})") from None
-    return await entry.starter(root, host=host, port=port, **kw)
+        starter = load(ref)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise LookupError(
+            f"the {name}: scheme's test server {ref!r} cannot be loaded: {exc}"
+        ) from exc
+    if not callable(starter):
+        raise TypeError(f"the {name}: scheme's test server {ref!r} is not callable")
+    server = await starter(host=host, port=port, root=root)
+    if isinstance(server, RunningServer):
+        return server
+    close = getattr(server, "close", None) or getattr(server, "aclose", None)
+    bound = getattr(server, "port", None)
+    if not isinstance(bound, int) or close is None:
+        raise TypeError(
+            f"the {name}: scheme's test server {ref!r} returned {type(server).__name__}, "
+            "which has no int port and no close(): see the plugin guide"
+        )
+
+    async def close_fn() -> None:
+        assert close is not None
+        result = close()
+        if inspect.isawaitable(result):
+            await result
+
+    return RunningServer(
+        name,
+        str(getattr(server, "host", None) or host),
+        bound,
+        close_fn,
+        transport=str(getattr(server, "transport", "tcp")),
+    )

@@ -483,10 +483,11 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run a local test server (" + ", ".join(servers) + ")",
         description="Run one of omniurl's local protocol servers in the foreground.\n\n"
-        + "\n".join(f"  {name:10} {text}" for name, text in servers.items()),
+        + "\n".join(f"  {name:10} {text}" for name, text in servers.items())
+        + "\n\nNAME may also be a scheme: the test server its spec declares (a plugin's too).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("name", choices=sorted(servers), metavar="NAME")
+    p.add_argument("name", metavar="NAME", help="a server above, or a scheme")
     p.add_argument(
         "--root", default=".", help="the directory to serve (default: the current directory)"
     )

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .status import EXIT_FAILURE, EXIT_OK
+from .status import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -46,6 +46,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         asyncio.run(run())
     except KeyboardInterrupt:
         return EXIT_OK
+    except LookupError as exc:  # no such server or scheme; a scheme without a test server
+        sys.stderr.write(f"omniurl serve: {exc.args[0] if exc.args else exc}\n")
+        return EXIT_REFUSED
     except (ValueError, TypeError) as exc:  # an unknown --mode, an option this server lacks
         sys.stderr.write(f"omniurl: cannot serve {args.name}: {exc}\n")
         return EXIT_FAILURE

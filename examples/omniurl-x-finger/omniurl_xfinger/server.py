@@ -1,9 +1,11 @@
 """A small Finger server (RFC 1288) for the tests and for trying the plugin out.
 
-``python -m omniurl_xfinger.server [PORT]`` serves a fixed table of users on 127.0.0.1.
+``omniurl serve x-finger --port PORT`` (the spec's ``test_server`` names :func:`start`), or
+``python -m omniurl_xfinger.server [PORT]``, serves a fixed table of users on 127.0.0.1.
 Queries are bounded (one line of at most 512 octets, 5 s to send it); forwarding queries
 (``user@host``) are declined as RFC 1288 §3.2.1 recommends.  Every query received is kept in
-``FingerServer.queries`` so a test can check the exact bytes.
+``FingerServer.queries`` so a test can check the exact bytes (and ``connections`` counts
+the connections, so a test can check that a refused URL made none).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ USERS: dict[str, str] = {
 class FingerServer:
     users: dict[str, str] = field(default_factory=lambda: dict(USERS))
     queries: list[bytes] = field(default_factory=list)
+    #: Connections accepted (a refused URL must not even connect).
+    connections: int = 0
     server: asyncio.Server | None = None
 
     @property
@@ -45,6 +49,7 @@ class FingerServer:
         return (info + ("Verbose: yes\r\n" if verbose else "")).encode()
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
         try:
             query = await asyncio.wait_for(reader.readuntil(b"\n"), 5)
             self.queries.append(query)
@@ -65,6 +70,13 @@ class FingerServer:
         if self.server is not None:
             self.server.close()
             await asyncio.wait_for(self.server.wait_closed(), 5)
+
+
+async def start(*, host: str = "127.0.0.1", port: int = 0, root: object = None) -> FingerServer:
+    """``omniurl serve x-finger`` starts this (the spec's ``test_server``): a server
+    listening on ``host:port`` (0: any free port), with ``port`` and ``close()``.  ``root``
+    (``--root``) is not used: the users are a fixed table."""
+    return await FingerServer().start(host, port)
 
 
 async def _main(port: int) -> None:

@@ -38,6 +38,8 @@ SPEC = SchemeSpec(
     # fsspec.open("x-finger://…") and urllib's urlopen (install()) serve it: the defaults.
     fsspec=True,
     urllib=True,
+    # ``omniurl serve x-finger`` starts it: an async callable (host=, port=, root=).
+    test_server="omniurl_xfinger.server:start",
 )
 
 __all__ = ["SPEC", "FingerOptions"]

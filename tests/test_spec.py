@@ -360,6 +360,58 @@ async def _bad_starter(**kw: object) -> _NotAServer:
     return _NotAServer()
 
 
+async def _asyncio_starter(*, host: str, port: int, root: Path) -> object:
+    import asyncio
+
+    async def answer(reader: object, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"hello\r\n")
+        writer.close()
+
+    return await asyncio.start_server(answer, host, port)
+
+
+class _Stoppable:
+    def __init__(self, server: object, port: int) -> None:
+        self.server, self.port, self.stopped = server, port, False
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.server.close()  # type: ignore[attr-defined]
+
+
+_stoppables: list[_Stoppable] = []
+
+
+async def _stoppable_starter(*, host: str, port: int, root: Path) -> _Stoppable:
+    server = await _asyncio_starter(host=host, port=port, root=root)
+    made = _Stoppable(server, server.sockets[0].getsockname()[1])  # type: ignore[attr-defined]
+    _stoppables.append(made)
+    return made
+
+
+async def test_a_declared_test_server_may_be_an_asyncio_server_or_have_stop(
+    tmp_path: Path,
+) -> None:
+    """The sensible defaults of the contract: what ``asyncio.start_server`` returns, or an
+    object with ``port`` and a plain ``stop()``."""
+    import asyncio
+
+    from omniurl.testservers.base import start_declared
+
+    for ref in ("_asyncio_starter", "_stoppable_starter"):
+        server = await start_declared("x-demo", f"{__name__}:{ref}", tmp_path)
+        try:
+            assert server.host == "127.0.0.1" and server.port > 0
+            reader, writer = await asyncio.open_connection(server.host, server.port)
+            assert await asyncio.wait_for(reader.read(), 5) == b"hello\r\n"
+            writer.close()
+        finally:
+            await server.close()
+        with pytest.raises(OSError):
+            await asyncio.open_connection(server.host, server.port)
+    assert _stoppables[-1].stopped
+
+
 async def test_a_declared_test_server_that_breaks_the_contract_is_a_clear_error(
     tmp_path: Path,
 ) -> None:

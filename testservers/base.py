@@ -224,9 +224,10 @@ async def start_declared(
     """Start the test server a scheme's spec declares as ``"module:callable"``.
 
     The contract (the plugin guide's): ``await callable(host=host, port=port, root=root)``
-    starts listening (port 0: any free one) and returns the server — a
-    :class:`RunningServer`, or any object with the ``port`` it bound and an awaitable
-    ``close()`` (or ``aclose()``); its ``host``, when it has one, is the address bound."""
+    starts listening (port 0: any free one) and returns the server: a
+    :class:`RunningServer`; an ``asyncio.Server``; or any object with the ``port`` it bound
+    (an ``int``) and a ``close()``, ``aclose()`` or ``stop()``, awaitable or not.  Its
+    ``host``, when it has one, is the address bound."""
     from omniurl.resolvers.spec import load
 
     try:
@@ -240,23 +241,30 @@ async def start_declared(
     server = await starter(host=host, port=port, root=root)
     if isinstance(server, RunningServer):
         return server
-    close = getattr(server, "close", None) or getattr(server, "aclose", None)
-    bound = getattr(server, "port", None)
-    if not isinstance(bound, int) or close is None:
+    bound_host, bound = getattr(server, "host", None), getattr(server, "port", None)
+    sockets = getattr(server, "sockets", None)
+    if bound is None and sockets:  # an asyncio.Server: the address of its first socket
+        bound_host, bound = sockets[0].getsockname()[:2]
+    stop = next(
+        (m for m in (getattr(server, a, None) for a in ("aclose", "close", "stop")) if m), None
+    )
+    if not isinstance(bound, int) or not callable(stop):
         raise TypeError(
             f"the {name}: scheme's test server {ref!r} returned {type(server).__name__}, "
-            "which has no int port and no close(): see the plugin guide"
+            "which has no int port or no close(), aclose() or stop(): see the plugin guide"
         )
 
     async def close_fn() -> None:
-        assert close is not None
-        result = close()
+        result = stop()
         if inspect.isawaitable(result):
-            await result
+            await asyncio.wait_for(result, 5)
+        wait_closed = getattr(server, "wait_closed", None)
+        if callable(wait_closed):
+            await _wait_closed(server, 5)
 
     return RunningServer(
         name,
-        str(getattr(server, "host", None) or host),
+        str(bound_host or host),
         bound,
         close_fn,
         transport=str(getattr(server, "transport", "tcp")),

@@ -23,6 +23,7 @@ from omniurl.schemes.base import URL
 
 from .errors import (
     AddressRefused,
+    ConfigurationError,
     DelimiterRefused,
     HeaderRefused,
     MailAddressRefused,
@@ -410,9 +411,28 @@ VALUE_RULES: dict[str, Callable[[Policy, WireValue], None]] = {
 }
 
 
+def add_context(context: str, octets: Iterable[int]) -> None:
+    """Make ``context`` a wire context refusing ``octets`` (and CR, LF, NUL, as every
+    context does): a plugin's, declared by its spec's ``delimiters``.  Declaring one again
+    with the same octets is harmless; changing one (a built-in's above all) is refused."""
+    forbidden = frozenset(octets) | _CR_LF_NUL
+    known = DELIMITERS.get(context)
+    if known is not None and known != forbidden:
+        raise ValueError(f"the wire context {context!r} exists with other delimiters")
+    DELIMITERS[context] = forbidden
+
+
 def check_value(component: str, value: bytes, context: str) -> None:
     """Refuse a decoded value that carries a delimiter of its wire context."""
-    forbidden = DELIMITERS[context]
+    forbidden = DELIMITERS.get(context)
+    if forbidden is None:
+        # A resolver's defect (a plugin's, usually), caught before anything is sent.
+        raise ConfigurationError(
+            f"{component} is planned in the wire context {context!r}, which the policy does "
+            f"not know (known: {', '.join(sorted(DELIMITERS))}; a plugin declares its own "
+            "with its SchemeSpec's delimiters); nothing was sent",
+            component=component,
+        )
     for index, octet in enumerate(value):
         if octet in forbidden:
             raise DelimiterRefused(

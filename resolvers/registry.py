@@ -52,16 +52,27 @@ R = TypeVar("R", bound=type[Resolver])
 def register_spec(spec: SchemeSpec) -> SchemeSpec:
     """Make ``spec`` serve its schemes (a later registration of a name replaces an earlier
     one).  Its URL class is handed to the parsing side (``schemes.register``), by reference
-    when it is one (imported on the first URL)."""
+    when it is one (imported on the first URL); its own wire contexts (``delimiters``) join
+    the policy's."""
     from omniurl.schemes import registry as parsing
 
     if isinstance(spec.resolver, type):
         _warn_legacy_hooks(spec.resolver, spec.names)
+    _add_contexts(spec)
     for name in spec.names:
         _specs[name.lower()] = spec
         if spec.url_class is not None and name.lower() not in parsing.BUILTIN_SCHEMES:
             parsing.register_lazy(name, spec.url_class)
     return spec
+
+
+def _add_contexts(spec: SchemeSpec) -> None:
+    """The spec's own wire contexts join the policy's (``resolvers.policy.add_context``)."""
+    if spec.delimiters:
+        from .policy import add_context
+
+        for context, octets in spec.delimiters.items():
+            add_context(context, octets)
 
 
 class PluginDeprecationWarning(FutureWarning):
@@ -135,6 +146,7 @@ def _import_builtin(name: str) -> None:
         importlib.import_module(module)
         return
     spec = load(ref)
+    _add_contexts(spec)
     for scheme in spec.names:
         _specs.setdefault(scheme, spec)
 

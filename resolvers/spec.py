@@ -295,6 +295,10 @@ class SchemeSpec:
     #: it bound and an awaitable ``close()``.  None: the scheme has none (``omniurl serve``
     #: says so).
     test_server: str | Ref | None = None
+    #: Wire contexts of its own (``WireValue.context`` -> the octets a value sent there may
+    #: not carry), for a protocol none of ``resolvers.policy.DELIMITERS`` fits; registered
+    #: with the spec (CR, LF and NUL are always added; a built-in context is never changed).
+    delimiters: Mapping[str, Iterable[int]] | None = None
     #: The plan's typed details (``Plan.details``) and the resource's typed result
     #: (``Resource.result_as``), for readers of the API (the surfaces need neither).
     details: type | Ref | None = None

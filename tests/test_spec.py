@@ -476,3 +476,49 @@ def test_default_head_lines_offer_ranges_only_for_a_resumable_plan() -> None:
     for resumable, expected in ((False, []), (True, ["Accept-ranges: bytes"])):
         plan = Plan(url, "x-anything", "h", 1, "tcp", (), details=Details(resumable))
         assert DEFAULT_PRESENTATION.head_lines(Resource(plan)) == expected
+
+
+def test_a_plugin_declares_its_own_wire_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A protocol whose arguments end at a space (none of the policy's contexts) declares
+    its context in the spec; the policy then refuses its delimiters, CR/LF/NUL always.  A
+    context the policy does not know is a clear error before anything is sent, never a
+    KeyError."""
+    from omniurl.resolvers import policy
+    from omniurl.resolvers.base import Resolver
+    from omniurl.resolvers.errors import ConfigurationError, DelimiterRefused
+    from omniurl.resolvers.plan import Plan, Step, WireValue
+    from omniurl.schemes.percent import to_octets
+
+    monkeypatch.setattr(policy, "DELIMITERS", dict(policy.DELIMITERS))
+    monkeypatch.setattr(registry, "_specs", dict(registry._specs))
+
+    def resolver_for(context: str) -> type[Resolver]:
+        class Words(Resolver):
+            def plan(self, url: omniurl.URL, options: Options) -> Plan:
+                word = str(url).partition("://h/")[2].replace("%20", " ").replace("%0A", "\n")
+                step = Step.line(
+                    f"WORD {word}", values=[WireValue("word", to_octets(word), context)]
+                )
+                return Plan(url, url.scheme, "h", 4321, "tcp", (step,))
+
+        return Words
+
+    registry.register_spec(
+        SchemeSpec(
+            names=("x-words",),
+            resolver=resolver_for("x-words-arg"),
+            delimiters={"x-words-arg": b" \t"},
+        )
+    )
+    assert policy.DELIMITERS["x-words-arg"] == frozenset(b" \t\r\n\x00")
+    omniurl.check("x-words://h/one")
+    for text, octet in (("x-words://h/one%20two", 0x20), ("x-words://h/a%0Ab", 0x0A)):
+        with pytest.raises(DelimiterRefused) as info:
+            omniurl.check(text)
+        assert (info.value.component, info.value.octet) == ("word", octet)
+    with pytest.raises(ValueError, match="'line' exists with other delimiters"):
+        policy.add_context("line", b" ")
+
+    registry.register_spec(SchemeSpec(names=("x-words2",), resolver=resolver_for("x-nowhere")))
+    with pytest.raises(ConfigurationError, match="wire context 'x-nowhere', which the policy"):
+        omniurl.check("x-words2://h/one")

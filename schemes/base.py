@@ -31,8 +31,10 @@ class URL:
 
     A plugin class implements :meth:`from_text` (it receives the URL without its fragment),
     ``__str__`` (ending with ``schemes.authority.format_fragment(self.fragment)``) and
-    :meth:`components`, and registers with ``schemes.register(name, cls)`` or the
-    ``omniurl.schemes`` entry-point group.
+    :meth:`components`; its scheme spec names it (``SchemeSpec.url_class``, registered
+    through the ``omniurl.specs`` entry-point group: the plugin guide,
+    examples/omniurl-x-finger/README.md).  ``schemes.register(name, cls)`` and the older
+    ``omniurl.schemes`` group still register a parser alone.
     """
 
     scheme: str

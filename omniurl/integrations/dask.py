@@ -20,8 +20,9 @@ replaces its own files, so the manifest and the folder agree, with no orphans an
 absolute on the client): a worker's working directory is not.  The manifest goes to Parquet
 with :data:`MANIFEST_SCHEMA` (pyarrow), one row per URL.
 
-Workers find omniurl's plugins (the ``omniurl.schemes`` and ``omniurl.resolvers`` entry
-points) as the client does: the registries load them on the first URL a worker sees.
+Workers find omniurl's plugins (the ``omniurl.specs`` entry points) as the client does: the
+registry loads them on the first URL a worker sees; a scheme's options travel with the
+``Options`` (plain frozen dataclasses).
 """
 
 from __future__ import annotations

@@ -415,3 +415,23 @@ async def test_serve_a_name_that_is_neither_a_server_nor_a_scheme(plugin_site: P
     assert status == 2
     assert err.startswith("omniurl serve: no test server named 'x-no-such-thing', and no scheme")
     assert err.count("\n") == 1  # one line, no traceback
+
+
+async def test_listing_entries_of_an_ipv6_host_keep_its_brackets(registered: None) -> None:
+    """Each user's URL is the listing's URL with the user as target, written by the URL
+    class: ``x-finger://[::1]:P/alice``, not the socket's ``::1`` pasted into a URL."""
+    from omniurl_xfinger.server import FingerServer
+
+    try:
+        server = await FingerServer().start("::1", 0)
+    except OSError as exc:
+        pytest.skip(f"no IPv6 loopback here: {exc}")
+    try:
+        listing = await resolvers.fetch(f"x-finger://[::1]:{server.port}/;w#top")
+        assert [e.url for e in listing] == [  # type: ignore[union-attr]
+            f"x-finger://[::1]:{server.port}/alice",
+            f"x-finger://[::1]:{server.port}/bob",
+        ]
+        assert server.queries == [b"/W\r\n"]
+    finally:
+        await server.close()

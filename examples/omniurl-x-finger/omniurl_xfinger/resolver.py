@@ -19,7 +19,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from omniurl.resolvers import Entry, Options, Plan, Resolver, Resource, Step, WireValue
-from omniurl.resolvers.errors import LimitExceeded, PlanError
+from omniurl.resolvers.errors import PlanError
+from omniurl.resolvers.lines import split_lines
 from omniurl.resolvers.net import connect
 from omniurl.schemes.base import URL
 
@@ -36,7 +37,7 @@ class FingerDetails:
 
 
 class FingerResolver(Resolver):
-    """Resolves ``x-finger:`` URLs (registered through the ``omniurl.resolvers`` entry point)."""
+    """Resolves ``x-finger:`` URLs (its spec, ``omniurl_xfinger.spec:SPEC``, names it)."""
 
     schemes = ("x-finger",)
 
@@ -94,22 +95,14 @@ class FingerResolver(Resolver):
 async def _users(
     chunks: AsyncIterator[bytes], plan: Plan, options: Options
 ) -> AsyncIterator[Entry]:
-    """The users logged in, one ``Entry`` per line as the lines arrive, each with the URL
-    that fingers that user (a line longer than ``options.max_line`` is an error)."""
-    from urllib.parse import quote
-
-    port = "" if plan.url.port is None else f":{plan.url.port}"  # type: ignore[attr-defined]
-    base = f"{plan.scheme}://{plan.host}{port}/"
-    held = b""
-    async for chunk in chunks:
-        held += chunk
-        *lines, held = held.split(b"\n")
-        if len(held) > options.max_line:
-            raise LimitExceeded(f"a Finger line is longer than {options.max_line} bytes")
-        for line in lines:
-            name = line.rstrip(b"\r").decode("utf-8", "replace").strip()
-            if name:
-                yield Entry(name=name, kind="user", url=base + quote(name, safe=""))
-    if held.strip():
-        name = held.decode("utf-8", "replace").strip()
-        yield Entry(name=name, kind="user", url=base + quote(name, safe=""))
+    """The users logged in, one ``Entry`` per line as the lines arrive (``split_lines``:
+    each bounded by ``options.max_line``; a last line without its LF counts), each with the
+    URL that fingers that user: the listing's own URL with the user as its target (written
+    by the URL class, so an IPv6 host keeps its brackets)."""
+    url = plan.url
+    assert isinstance(url, FingerURL)
+    async for line in split_lines(chunks, options.max_line, what="Finger line"):
+        name = line.decode("utf-8", "replace").strip()
+        if name:
+            entry_url = url.replace(target=name, whois=False, fragment=None)
+            yield Entry(name=name, kind="user", url=str(entry_url))

@@ -522,3 +522,60 @@ def test_a_plugin_declares_its_own_wire_context(monkeypatch: pytest.MonkeyPatch)
     registry.register_spec(SchemeSpec(names=("x-words2",), resolver=resolver_for("x-nowhere")))
     with pytest.raises(ConfigurationError, match="wire context 'x-nowhere', which the policy"):
         omniurl.check("x-words2://h/one")
+
+
+LEGACY_PLUGIN = """
+from omniurl.resolvers import Plan, Resolver, Step
+
+
+class LegacyResolver(Resolver):
+    @classmethod
+    def add_arguments(cls, parser):
+        parser.add_argument("--legacy-flag")
+
+    def options_from_args(self, args, options):
+        return options
+
+    def plan(self, url, options):
+        return Plan(url, url.scheme, "h", 9999, "tcp", (Step.line("HELLO"),), explicit_port=True)
+"""
+
+
+async def test_the_cli_says_why_an_older_plugins_flag_is_unrecognized(tmp_path: Path) -> None:
+    """An older plugin (an ``omniurl.resolvers`` entry point, found through a distribution
+    on the path) with its command-line hooks: its URLs plan, and the command says in one
+    line of its own — not Python's file-and-line report — why its flag is refused."""
+    import os
+
+    from helpers import run_omniurl
+
+    (tmp_path / "legacy_mod.py").write_text(LEGACY_PLUGIN)
+    info = tmp_path / "omniurl_x_legacy-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: omniurl-x-legacy\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[omniurl.resolvers]\nx-legacy = legacy_mod:LegacyResolver\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    warning = (
+        b"omniurl: warning: legacy_mod.LegacyResolver (x-legacy:) defines add_arguments and "
+        b"options_from_args, which omniurl no longer calls"
+    )
+    status, out, err = await run_omniurl("plan", "x-legacy:foo", env=env, timeout=60)
+    assert status == 0, err
+    assert json_steps(out) == ["HELLO"]
+    assert err.startswith(warning) and err.count(b"\n") == 1
+    status, out, err = await run_omniurl(
+        "plan", "--legacy-flag", "1", "x-legacy:foo", env=env, timeout=60
+    )
+    assert status == 2 and out == b""
+    first, *rest = err.splitlines()
+    assert first.startswith(warning)
+    assert rest[-1] == b"omniurl: error: unrecognized arguments: --legacy-flag"
+
+
+def json_steps(out: bytes) -> list[str]:
+    import json
+
+    steps: list[str] = json.loads(out)["steps"]
+    return steps

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 from omniurl.schemes.errors import OmniurlError
 
@@ -23,10 +24,36 @@ def _skip_unused_optional_imports() -> None:
         sys.modules.setdefault(name, None)  # type: ignore[arg-type]
 
 
+def _plain_plugin_warnings() -> None:
+    """Show a plugin's deprecation (``resolvers.registry.PluginDeprecationWarning``: its
+    command-line hooks are not called) as one ``omniurl: warning:`` line, as the command's
+    other messages are, not as Python's file-and-line report.  Only for the ``omniurl``
+    process itself (the category is matched by name: nothing imported for it)."""
+    import warnings
+
+    shown = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if category.__name__ == "PluginDeprecationWarning":
+            (file or sys.stderr).write(f"omniurl: warning: {message}\n")
+            return
+        shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``omniurl`` command; ``argv`` (default ``sys.argv[1:]``) without the program name."""
     if argv is None:
         _skip_unused_optional_imports()
+        _plain_plugin_warnings()
     parser = build_parser()
     args = parser.parse_args(argv)
     if argv is None and args.func is cmd_get:

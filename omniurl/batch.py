@@ -260,7 +260,7 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
             opts = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
             async with opener(job.url, opts) as resource:
                 kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
-                status, effective = _status_of(resource), shown(str(resource.url))
+                status, effective = resource.status, shown(str(resource.url))
                 facts = resume_facts(resource)
                 if facts.outcome == "refetch":  # the part is longer than the resource: whole
                     kept = Kept(0, None, None)
@@ -315,7 +315,7 @@ async def _fetch_one(
     try:
         async with opener(job.url, options) as resource:
             kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
-            status, effective = _status_of(resource), shown(str(resource.url))
+            status, effective = resource.status, shown(str(resource.url))
             if resource.kind == "session":
                 raise ConfigurationError(
                     f"{job.url.scheme}: an interactive session cannot be fetched in a batch",
@@ -420,11 +420,6 @@ def _failed(
         error=exc,
         status=getattr(exc, "status", None),
     )
-
-
-def _status_of(resource: Resource) -> int | None:
-    status = resource.metadata.get("status")
-    return status if isinstance(status, int) else None
 
 
 async def fetch_many(

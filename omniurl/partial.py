@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from omniurl.resolvers.errors import ConfigurationError, ConnectionClosed
+from omniurl.resolvers.resume import Outcome
 
 if TYPE_CHECKING:
     from omniurl.resolvers.resource import Resource
@@ -37,21 +38,19 @@ class ResumeFacts:
     ``refetch`` (the kept part is longer than the resource: fetch it whole), ``complete``
     (nothing is missing) —, the resource's ``total`` size, and its ``validator``."""
 
-    outcome: str
+    outcome: Outcome
     total: int | None
     validator: str | None
 
 
 def resume_facts(resource: Resource) -> ResumeFacts:
-    """The resume facts of ``resource``; a first attempt (nothing kept) has none: a
-    ``restart`` of the size the server announced."""
-    outcome = str(resource.metadata.get("resume") or "restart")
-    total = resource.metadata.get("total")
-    validator = resource.metadata.get("validator")
+    """The resume facts of ``resource`` (its ``resumed``, ``total`` and ``validator``); a
+    first attempt (nothing kept) has none: a ``restart`` of the size the server announced."""
+    resumed = resource.resumed
     return ResumeFacts(
-        outcome,
-        total if isinstance(total, int) else resource.size,
-        validator if isinstance(validator, str) else None,
+        resumed.outcome if resumed is not None else Outcome.RESTART,
+        resource.total if resource.total is not None else resource.size,
+        resource.validator,
     )
 
 
@@ -114,7 +113,7 @@ class Partial:
             json.dump(record, fh)
         os.replace(tmp, self.sidecar)
 
-    def open(self, kept: Kept, outcome: str) -> IO[bytes]:
+    def open(self, kept: Kept, outcome: Outcome) -> IO[bytes]:
         """The part file, ready for the bytes the server sends: appended to the kept ones
         (``append``), or empty (``restart``/``refetch``: the server sends it whole)."""
         if outcome != "append" or kept.offset == 0:

@@ -4,6 +4,13 @@ A :class:`Resource` is an async context manager that owns the connection it came
 leaving the ``async with`` (or :meth:`Resource.aclose`) closes it, even when the body was
 not read to the end.  Content is streamed (``async for chunk in resource``), never buffered
 unless the caller asks (:meth:`Resource.read`).
+
+What a resolver found out is typed, in two layers (httpx's ``Response.status_code``, never
+``metadata["…"]``): the few facts the surfaces read for every scheme are attributes of the
+resource (``status``, ``modified``, ``total``, ``validator``, ``resumed``), and everything
+else is the scheme's own frozen dataclass in :attr:`Resource.result` (``HTTPResult``,
+``FTPResult``…, read with :meth:`Resource.result_as`), whose ``to_json()`` is the
+``"metadata"`` object of ``omniurl get --json``.
 """
 
 from __future__ import annotations
@@ -19,7 +26,10 @@ from .errors import LimitExceeded
 from .plan import Plan
 
 if TYPE_CHECKING:
+    import datetime
+
     from .deadline import Guard
+    from .resume import Outcome
 
 ResourceKind = Literal["content", "listing", "session"]
 R = TypeVar("R")
@@ -72,6 +82,20 @@ class Listing(Sequence[Entry]):
         return {"url": self.url, "entries": [entry.to_json() for entry in self.entries]}
 
 
+@dataclass(frozen=True)
+class Resumed:
+    """What the server said to a transfer asked to start at byte ``offset`` (``-C``,
+    :mod:`resolvers.resume`): the ``outcome`` for the partial file, and the offset the bytes
+    sent start at (0 when they start at the beginning)."""
+
+    outcome: Outcome
+    offset: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``resume`` and ``offset`` keys of a result's JSON."""
+        return {"resume": self.outcome.value, "offset": self.offset}
+
+
 async def read_all(resource: Resource) -> bytes:
     """The whole content, in about its own size of memory.
 
@@ -94,6 +118,23 @@ class Resource:
     ``session`` (an interactive session object in :attr:`session`).  ``media_type`` and
     ``size`` are set when known; ``replies`` are the server's replies in order (what ``-v``
     shows); ``chain`` lists the URLs followed to get here (redirects, Prospero referrals).
+
+    The facts every surface may read, whatever the scheme (None: the server did not say):
+
+    - ``status`` — the server's numeric status for the request (HTTP's, Gemini's): ``-w
+      %{http_code}``, the batch manifest's ``status``;
+    - ``modified`` — when the resource last changed (FTP ``MDTM``): ``-I``'s
+      ``Last-Modified``;
+    - ``total`` — the whole resource's size as the server stated it, where that is not
+      ``size`` (``-I``'s ``SIZE``; the complete length a range belongs to): ``-I``'s
+      ``Content-Length``, ``-C``'s check that a part is complete;
+    - ``validator`` — what a later resume must present for its part to still be valid
+      (HTTP's strong ``ETag`` or ``Last-Modified``, sent back in ``If-Range``): ``-C``'s
+      sidecar;
+    - ``resumed`` — the answer to a transfer asked to start at an offset (:class:`Resumed`);
+      None when none was asked.
+
+    ``result`` is the scheme's own typed result (see the module doc).
     """
 
     def __init__(
@@ -108,9 +149,13 @@ class Resource:
         media_type: str | None = None,
         size: int | None = None,
         replies: Sequence[str] = (),
-        metadata: dict[str, Any] | None = None,
         close: Callable[[], Awaitable[None]] | None = None,
         result: object | None = None,
+        status: int | None = None,
+        modified: datetime.datetime | None = None,
+        total: int | None = None,
+        validator: str | None = None,
+        resumed: Resumed | None = None,
     ) -> None:
         self.plan = plan
         self.url = plan.url
@@ -126,10 +171,15 @@ class Resource:
         self.media_type = media_type
         self.size = size
         self.replies: list[str] = list(replies)
-        self.metadata: dict[str, Any] = dict(metadata or {})
-        #: What the resolver found out, typed: a frozen dataclass of the scheme's (mailto's
-        #: ``Sent``…), read with :meth:`result_as`; ``metadata`` is its JSON (``--json``).
+        #: What the resolver found out, typed: a frozen dataclass of the scheme's
+        #: (``HTTPResult``, mailto's ``Sent``…), read with :meth:`result_as`; its
+        #: ``to_json()`` is :attr:`metadata` (``--json``).
         self.result = result
+        self.status = status
+        self.modified = modified
+        self.total = total
+        self.validator = validator
+        self.resumed = resumed
         self.chain: list[str] = []
         self._close = close
         self._closed = False
@@ -275,8 +325,17 @@ class Resource:
         """:attr:`result` if it is a ``kind`` (the scheme's typed result), else None."""
         return self.result if isinstance(self.result, kind) else None
 
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The typed :attr:`result` as JSON: its ``to_json()``, or ``{}`` when there is no
+        result or it has no ``to_json``.  Derived, read-only, a new dict each time: the
+        ``"metadata"`` object of ``omniurl get --json``; programs read the typed
+        attributes instead."""
+        to_json = getattr(self.result, "to_json", None)
+        return dict(to_json()) if callable(to_json) else {}
+
     def describe(self) -> dict[str, Any]:
-        """Metadata as JSON (``omniurl get --json``)."""
+        """The resource as JSON (``omniurl get --json``)."""
         return {
             "url": mask_passwords(str(self.url)),
             "kind": self.kind,

@@ -16,15 +16,24 @@ saying why, rather than fetching the whole item again and appending it to the pa
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import StrEnum
 
 from .errors import ResumeUnsupported
 from .plan import Plan
 
-#: ``append``: the server sends the bytes from the offset on; ``restart``: it sends the whole
-#: file (the partial one is discarded); ``complete``: nothing is missing; ``refetch``: the
-#: partial file is longer than the resource, which is fetched again from byte 0.
-Outcome = Literal["append", "restart", "complete", "refetch"]
+
+class Outcome(StrEnum):
+    """What a resumed transfer's server said about the partial file (a ``str``: the
+    ``resume`` value of ``omniurl get --json``)."""
+
+    #: The server sends the bytes from the offset on.
+    APPEND = "append"
+    #: It sends the whole file (the partial one is discarded).
+    RESTART = "restart"
+    #: Nothing is missing.
+    COMPLETE = "complete"
+    #: The partial file is longer than the resource, which is fetched again from byte 0.
+    REFETCH = "refetch"
 
 
 #: Why a scheme cannot resume, for the error message.
@@ -54,18 +63,18 @@ def ftp_size_outcome(code: str, size: int | None, offset: int) -> Outcome:
     without ``SIZE`` (500/502) or one that refuses it (550): ``REST`` decides.
     """
     if code != "213" or size is None:
-        return "append"
+        return Outcome.APPEND
     if size == offset:
-        return "complete"
+        return Outcome.COMPLETE
     if size < offset:
-        return "refetch"
-    return "append"
+        return Outcome.REFETCH
+    return Outcome.APPEND
 
 
 def ftp_rest_outcome(code: str) -> Outcome:
     """``350`` to ``REST n``: the server starts at n; any other reply: it cannot, and the
     file comes whole (RFC 959 §4.1.3: REST is answered with 350 when accepted)."""
-    return "append" if code == "350" else "restart"
+    return Outcome.APPEND if code == "350" else Outcome.RESTART
 
 
 def parse_size_reply(text: str) -> int | None:

@@ -152,20 +152,31 @@ class Presentation:
 
     def head_lines(self, resource: Resource) -> list[str]:
         """``-I``: what the server said about the resource, as header-field lines.  The
-        default: the size and modification time the resolver found, and ``Accept-ranges``
-        only when the plan could start at an offset (``Plan.resumable``: ``-C`` works)."""
+        default: the modification time and the whole size the resolver found
+        (``resource.modified``, ``resource.total``), as curl shows an FTP file's, and
+        ``Accept-ranges`` only when the plan could start at an offset (``Plan.resumable``:
+        ``-C`` works)."""
         lines = []
-        if resource.metadata.get("modified"):
-            lines.append(f"Last-Modified: {resource.metadata['modified']}")
-        if resource.metadata.get("size") is not None:
-            lines.append(f"Content-Length: {resource.metadata['size']}")
+        if resource.modified is not None:
+            import email.utils
+
+            when = email.utils.format_datetime(resource.modified, usegmt=True)
+            lines.append(f"Last-Modified: {when}")  # an HTTP-date (RFC 9110 §5.6.7)
+        if resource.total is not None:
+            lines.append(f"Content-Length: {resource.total}")
         if resource.plan.resumable:
             lines.append("Accept-ranges: bytes")
         return lines
 
     def describe(self, resource: Resource) -> dict[str, Any]:
-        """The resource as ``--json`` prints it (a stable set of keys)."""
+        """The resource as ``--json`` prints it (a stable set of keys; ``"metadata"`` is
+        ``resource.result.to_json()``)."""
         return resource.describe()
+
+    def suggested_name(self, resource: Resource) -> str | None:
+        """``-J``: the file name the server suggested for the content, as sent (the CLI
+        makes it a bare, safe name), or None: the name comes from the URL."""
+        return None
 
     # -- file names (-O, the batch, the gateway's downloads) -------------------------------
 
@@ -300,9 +311,10 @@ class SchemeSpec:
     #: with the spec (CR, LF and NUL are always added; a built-in context is never changed).
     delimiters: Mapping[str, Iterable[int]] | None = None
     #: The plan's typed details (``Plan.details``) and the resource's typed result
-    #: (``Resource.result_as``), for readers of the API (the surfaces need neither).
+    #: (``Resource.result_as``; a tuple when it is one of several), for readers of the API
+    #: (the surfaces read the result only as ``to_json()``, the ``--json`` metadata).
     details: type | Ref | None = None
-    result: type | Ref | None = None
+    result: type | Ref | tuple[type | Ref, ...] | None = None
 
     @property
     def name(self) -> str:

@@ -3,6 +3,7 @@ no socket — every reply-code decision of the executor, asserted on the bytes i
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 
 import pytest
@@ -282,7 +283,7 @@ def test_head_sends_size_and_mdtm_and_reads_their_facts() -> None:
     replies = dict(RETR, SIZE=b"213 1234\r\n", MDTM=b"213 19940101120000\r\n")
     sent, events = converse(FTPMachine(plan("ftp://h/pub/f.bin", head=True)), replies)
     assert sent[3:] == ["TYPE I", "SIZE f.bin", "MDTM f.bin", "QUIT"]
-    assert events[0] == Facts(1234, "Sat, 01 Jan 1994 12:00:00 GMT")
+    assert events[0] == Facts(1234, datetime.datetime(1994, 1, 1, 12, 0, 0, tzinfo=datetime.UTC))
     with pytest.raises(NotFound):
         converse(FTPMachine(plan("ftp://h/pub/f.bin", head=True)), dict(RETR, SIZE=b"550 no\r\n"))
 

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from omniurl.resolvers.options import Options
     from omniurl.resolvers.resource import Resource
 
+    from .output import Written
+
 GET_EXAMPLES = """\
 examples:
   omniurl get ftp://ftp.example.org/pub/README
@@ -270,6 +272,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             sys.stdout.flush()
         return EXIT_OK
     presentation = presentation_of(resource.url.scheme)
+    written: Written | None = None
     async with resource:
         try:
             presented = await presentation.present(resource, args)
@@ -277,36 +280,37 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return presented
             text = presentation.text_source(resource, args) if resume is None else None
             if resource.kind == "listing" and output_path(args, resource) is not None:
-                await write_content(args, resource, listing_lines(resource))
+                written = await write_content(args, resource, listing_lines(resource))
             elif resource.kind == "listing":
                 await show_listing(args, resource)
             elif resource.kind == "session":
                 sys.stderr.write("omniurl: this resolver opened a session it cannot show\n")
                 return EXIT_FAILURE
             elif text is not None:
-                await write_content(args, resource, text)
+                written = await write_content(args, resource, text)
             else:
-                await write_content(args, resource, resume=resume)
+                written = await write_content(args, resource, resume=resume)
         except OmniurlError as exc:
             _note_transfer(args, resource)
             return report(args, exc)
-    _note_transfer(args, resource)
+    _note_transfer(args, resource, written)
     if args.json:
-        print_json(presentation.describe(resource))
+        described = presentation.describe(resource)
+        print_json(written.merged(described) if written is not None else described)
     return EXIT_OK
 
 
-def _note_transfer(args: argparse.Namespace, resource: Resource) -> None:
+def _note_transfer(
+    args: argparse.Namespace, resource: Resource, written: Written | None = None
+) -> None:
     """What ``-w`` reports of this transfer so far (the URL redirects led to, the status,
-    the bytes)."""
+    the bytes written, else those read)."""
     transfer = getattr(args, "transfer", None)
     if transfer is None:
         return
     transfer.url = str(resource.url)
-    status = resource.metadata.get("status")
-    transfer.http_code = status if isinstance(status, int) else None
-    written = resource.metadata.get("bytes")
-    transfer.size = written if isinstance(written, int) else resource.bytes_read
+    transfer.http_code = resource.status
+    transfer.size = written.size if written is not None else resource.bytes_read
 
 
 #: The size and date columns of a listing on a terminal: "  12.3 MiB 2026-11-26 23:31".

@@ -8,7 +8,8 @@ import contextlib
 import os
 import sys
 from collections.abc import AsyncIterable, AsyncIterator
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from omniurl.schemes.errors import OmniurlError
 
@@ -24,6 +25,27 @@ if TYPE_CHECKING:
 class OutputError(OmniurlError):
     """The content arrived but cannot be written where ``-o``/``-O`` says (no such folder, a
     folder in the way, a full disk): exit status 1, never a traceback."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """What the command wrote of a content: ``size`` bytes, to the file ``output`` (None:
+    read and counted for ``--json`` on standard output).  Not the resolver's: ``-w``
+    reports it, and ``--json`` adds it to the resource's ``"metadata"`` (:meth:`to_json`)."""
+
+    size: int
+    output: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``bytes`` and ``output`` (when written to a file), the keys ``--json`` adds."""
+        if self.output is None:
+            return {"bytes": self.size}
+        return {"bytes": self.size, "output": self.output}
+
+    def merged(self, described: dict[str, Any]) -> dict[str, Any]:
+        """``described`` (the ``--json`` object) with :meth:`to_json` after its
+        ``"metadata"``."""
+        return {**described, "metadata": {**(described.get("metadata") or {}), **self.to_json()}}
 
 
 def show_progress(args: argparse.Namespace) -> bool:
@@ -64,20 +86,13 @@ def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
 
 
 def header_name(resource: Resource) -> str | None:
-    """``-J``: the file name of an HTTP ``Content-Disposition`` (RFC 6266; ``filename*``
-    wins), as a bare name: no directory, no leading dots, no control characters, at most
-    200 characters — or None when there is none left (curl's -J, made safe)."""
-    headers = resource.metadata.get("headers")
-    if not isinstance(headers, dict):
-        return None
-    value = next((v for k, v in headers.items() if k.lower() == "content-disposition"), None)
-    if not value:
-        return None
-    from email.message import Message
+    """``-J``: the file name the server suggested (the scheme's ``suggested_name`` hook:
+    HTTP's ``Content-Disposition``, RFC 6266), as a bare name: no directory, no leading
+    dots, no control characters, at most 200 characters — or None when there is none left
+    (curl's -J, made safe)."""
+    from omniurl.resolvers.registry import presentation_of
 
-    message = Message()
-    message["Content-Disposition"] = str(value)
-    name = message.get_filename()
+    name = presentation_of(resource.url.scheme).suggested_name(resource)
     if not name:
         return None
     name = name.replace("\\", "/").rsplit("/", 1)[-1]
@@ -96,11 +111,10 @@ def binary_guard(args: argparse.Namespace, first: bytes) -> None:
         )
 
 
-def summary(args: argparse.Namespace, resource: Resource, path: Path, seconds: float) -> None:
+def summary(args: argparse.Namespace, size: int, path: Path, seconds: float) -> None:
     """One line on a terminal's stderr after a transfer to a file: size, time, rate, where."""
     if getattr(args, "silent", False) or not sys.stderr.isatty():
         return
-    size = int(resource.metadata.get("bytes", resource.bytes_read) or 0)
     rate = size / seconds if seconds > 0 else 0.0
     sys.stderr.write(
         f"omniurl: {human_size(size)} in {seconds:.1f} s ({human_size(rate)}/s) -> {path}\n"
@@ -118,15 +132,15 @@ async def write_content(
     resource: Resource,
     chunks: AsyncIterable[bytes] | None = None,
     resume: tuple[Partial, Kept] | None = None,
-) -> None:
+) -> Written | None:
     """Stream the body (or ``chunks``) to stdout or to a file, atomically: a temporary file in
-    the same folder, renamed over the target only once the transfer completed."""
+    the same folder, renamed over the target only once the transfer completed.  What was
+    written (None: the content went to standard output as it is)."""
     from omniurl.memory import bulk
 
     source = bulk(resource if chunks is None else chunks)
     if resume is not None:
-        await _write_resumed(resume[0], resume[1], resource, source)
-        return
+        return await _write_resumed(resume[0], resume[1], resource, source)
     # Each chunk below is written before the next is asked for: the resource may hand out
     # views of one buffer it reuses (resolvers.resource.Resource.views_ok).
     resource.views_ok = chunks is None
@@ -136,8 +150,7 @@ async def write_content(
         # and counted, not printed.
         async for _chunk in bulk(resource):
             pass
-        resource.metadata["bytes"] = resource.bytes_read
-        return
+        return Written(resource.bytes_read)
     if path is None:
         out = sys.stdout.buffer
         # Content redirected to a file or pipe while a person watches stderr: show progress
@@ -162,10 +175,9 @@ async def write_content(
         finally:
             if bar:
                 bar.stop()
-        return
+        return None
     if _is_special(path):
-        await _write_special(path, resource, source)
-        return
+        return await _write_special(path, source)
     from pathlib import Path
 
     folder = path.parent if str(path.parent) else Path(".")
@@ -198,12 +210,11 @@ async def write_content(
             finish(tmp, path)
         except OSError as exc:
             raise _output_failed(path, exc) from None
-        resource.metadata["bytes"] = written
-        resource.metadata["output"] = str(path)
         if progress:
             progress.stop()
             progress = None
-        summary(args, resource, path, time.monotonic() - started)
+        summary(args, written, path, time.monotonic() - started)
+        return Written(written, str(path))
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -215,7 +226,7 @@ async def write_content(
 
 async def _write_resumed(
     partial: Partial, kept: Kept, resource: Resource, source: AsyncIterable[bytes]
-) -> None:
+) -> Written:
     """``-C``: the bytes go to ``.NAME.part`` (appended to the kept ones when the server
     sent a range), which becomes ``NAME`` once its size is the server's.  A failure or an
     interruption keeps the part and its sidecar for the next ``-C -``."""
@@ -236,7 +247,7 @@ async def _write_resumed(
     finally:
         if progress:
             progress.stop()
-    resource.metadata.update(bytes=written, output=str(partial.target))
+    return Written(written, str(partial.target))
 
 
 def make_part(folder: Path, name: str) -> tuple[int, str]:
@@ -266,7 +277,7 @@ def _is_special(path: Path) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
 
 
-async def _write_special(path: Path, resource: Resource, source: AsyncIterable[bytes]) -> None:
+async def _write_special(path: Path, source: AsyncIterable[bytes]) -> Written:
     """Stream into a FIFO or a device as it is: there is no file to swap in atomically.  The
     wait for a FIFO's reader, and for room in it, is the event loop's (cli.inputs): a
     blocking open() or write() there would leave SIGTERM and Ctrl-C unanswered."""
@@ -283,5 +294,4 @@ async def _write_special(path: Path, resource: Resource, source: AsyncIterable[b
             os.close(fd)
     except OSError as exc:
         raise _output_failed(path, exc) from None
-    resource.metadata["bytes"] = written
-    resource.metadata["output"] = str(path)
+    return Written(written, str(path))

@@ -7,6 +7,7 @@ from typing import Any
 
 from omniurl.demo import DemoCase, DemoContext
 from omniurl.resolvers.gopher.gopherplus import AskField
+from omniurl.resolvers.gopher.result import GopherResult
 from omniurl.resolvers.resource import Resource
 
 ORDER = 30
@@ -15,7 +16,8 @@ SCHEME = "gopher"
 
 async def _attributes(resource: Resource) -> str:
     await resource.read()
-    attrs = resource.metadata.get("attributes", {})
+    result = resource.result_as(GopherResult)
+    attrs = result.attributes if result is not None else {}
     return "attributes: " + "; ".join(
         f"{name} = {value.splitlines()[0] if value else ''!r}" for name, value in attrs.items()
     )

@@ -4,7 +4,7 @@ draft without a relay, and two URLs the policy refuses (header injection, a Bcc 
 from __future__ import annotations
 
 from omniurl.resolvers import Options
-from omniurl.resolvers.mailto.settings import MailtoOptions
+from omniurl.resolvers.mailto.settings import MailtoOptions, Sent
 from omniurl.resolvers.resource import Resource
 
 from ..demo import DemoCase, DemoContext
@@ -22,8 +22,10 @@ async def cases(ctx: DemoContext) -> list[DemoCase]:
 
     async def sent(resource: Resource) -> str:
         captured = server.info["messages"][-1]
+        done = resource.result_as(Sent)
+        message_id, relay = (done.message_id, done.relay) if done else ("?", "?")
         return (
-            f"sent {resource.metadata['message_id']} via {resource.metadata['relay']}: the "
+            f"sent {message_id} via {relay}: the "
             f"server captured {len(captured['data'])} bytes for {', '.join(captured['rcpt_to'])} "
             f"in {server.info['folder']}/{len(server.info['messages']):04d}.eml"
         )

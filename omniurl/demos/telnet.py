@@ -6,6 +6,7 @@ from __future__ import annotations
 from omniurl.resolvers import Options
 from omniurl.resolvers.resource import Resource
 from omniurl.resolvers.telnet import parse_script
+from omniurl.resolvers.telnet.result import TelnetResult
 from omniurl.resolvers.telnet.settings import TelnetOptions
 
 from ..demo import DemoCase, DemoContext
@@ -21,8 +22,10 @@ async def _transcript(resource: Resource) -> str:
     lines = bytes(session.history).decode("utf-8", "replace").splitlines()
     answered = [line for line in lines if line.startswith("$ echo")]
     reply = lines[lines.index(answered[0]) + 1] if answered else "?"
+    result = resource.result_as(TelnetResult)
+    user = result.user if result is not None else None
     return (
-        f"session: logged in as {resource.metadata['user']} ({len(lines)} transcript lines); "
+        f"session: logged in as {user} ({len(lines)} transcript lines); "
         f"sent {session.sent!r}; the shell answered {reply!r}"
     )
 

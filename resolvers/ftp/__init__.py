@@ -78,6 +78,7 @@ SPEC = SchemeSpec(
     fsspec=False,
     urllib=False,
     test_server="ftp",
+    result="omniurl.resolvers.ftp.result:FTPResult",
 )
 
 __all__ = ["SPEC", "FTPOptions", "FTPResolver", "FTPSessions", "execute_ftp", "plan_ftp"]

@@ -36,7 +36,8 @@ from ..lines import split_lines
 from ..options import ClientLimits, Options
 from ..plan import Plan
 from ..policy import check_value
-from ..resource import Entry, Resource
+from ..resource import Entry, Resource, Resumed
+from ..resume import Outcome
 from ..tls import ResumingContext, resuming_context
 from .listing import parse_list_line, parse_mlsd_line, parse_nlst_line
 from .machine import (
@@ -56,6 +57,7 @@ from .machine import (
 )
 from .planner import CONTEXT, FTPDetails
 from .replies import ReplyReader
+from .result import FTPResult
 from .sessions import FTPSessions
 from .settings import ListingFormat, TLSMode
 
@@ -354,8 +356,8 @@ def _transfer(
             entry_stream=entries(),
             media_type="text/plain",
             replies=control.replies,
-            metadata={"command": what},
             close=close,
+            result=FTPResult(command=what),
         )
 
     async def body() -> AsyncGenerator[bytes, None]:
@@ -371,13 +373,12 @@ def _transfer(
     raw = body()
     stream: AsyncIterator[bytes] = _ascii_to_local(raw) if details.type == "A" else raw
     size = ready.size
-    metadata: dict[str, object] = {"type": details.type}
+    resumed = None
     if ready.outcome is not None:
-        offset = details.offset if ready.outcome == "append" else 0
-        metadata.update(resume=ready.outcome, offset=offset)
+        resumed = Resumed(ready.outcome, details.offset if ready.outcome == "append" else 0)
         if ready.total is not None:
-            metadata["total"] = ready.total
-            size = ready.total - offset
+            size = ready.total - resumed.offset
+    total = ready.total if resumed is not None else None
     return Resource(
         plan,
         kind="content",
@@ -385,8 +386,10 @@ def _transfer(
         media_type=_media_type(details.name),
         size=size if details.type == "I" else None,
         replies=control.replies,
-        metadata=metadata,
         close=close,
+        result=FTPResult(typecode=details.type, resumed=resumed, total=total),
+        total=total,
+        resumed=resumed,
     )
 
 
@@ -416,33 +419,34 @@ async def _nothing() -> AsyncIterator[bytes]:
 
 
 def _head(plan: Plan, control: Control, facts: Facts) -> Resource:
-    """``-I``: SIZE and MDTM (RFC 3659) as metadata (``size``, ``modified`` as an
-    HTTP-date), as curl shows them."""
-    metadata: dict[str, object] = {}
-    if facts.size is not None:
-        metadata["size"] = facts.size
-    if facts.modified is not None:
-        metadata["modified"] = facts.modified
+    """``-I``: what SIZE and MDTM said (RFC 3659), as curl shows them."""
     return Resource(
         plan,
         kind="content",
         body=_nothing(),
         size=0,
         replies=control.replies,
-        metadata={"head": True, **metadata, "total": facts.size},
+        result=FTPResult(head=True, size=facts.size, modified=facts.modified, total=facts.size),
+        modified=facts.modified,
+        total=facts.size,
     )
 
 
 def _nothing_missing(plan: Plan, control: Control, event: NothingMissing) -> Resource:
-    """A resumed transfer whose ``SIZE`` equals what is kept: an empty, complete content."""
+    """A resumed transfer whose ``SIZE`` equals what is kept (the offset): an empty,
+    complete content."""
+    details = plan.details_as(FTPDetails)
+    resumed = Resumed(Outcome.COMPLETE, details.offset)
     return Resource(
         plan,
         kind="content",
         body=_nothing(),
-        media_type=_media_type(plan.details_as(FTPDetails).name),
+        media_type=_media_type(details.name),
         size=0,
         replies=control.replies,
-        metadata={"type": "I", "resume": "complete", "offset": event.total, "total": event.total},
+        result=FTPResult(typecode="I", resumed=resumed, total=event.total),
+        total=event.total,
+        resumed=resumed,
     )
 
 

@@ -36,7 +36,7 @@ import enum
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import (
     AuthError,
@@ -64,6 +64,9 @@ from .replies import (
     transfer_started,
 )
 from .settings import ListingFormat
+
+if TYPE_CHECKING:
+    import datetime
 
 #: RFC 1738 §3.2.1: the user name sent when the URL (and the caller) give none.
 ANONYMOUS = (b"USER anonymous", b"USER ftp")
@@ -170,7 +173,7 @@ class Facts:
     """``-I``: what SIZE and MDTM said (None where the server did not say)."""
 
     size: int | None
-    modified: str | None
+    modified: datetime.datetime | None
 
 
 @dataclass(frozen=True)
@@ -291,7 +294,7 @@ class FTPMachine:
             if rest.due(self._outcome):
                 self._send(rest, None, State.REST)
                 return
-            self._outcome = "restart"  # the part is longer than the file: fetched whole
+            self._outcome = Outcome.RESTART  # the part is longer than the file: fetched whole
         self._send_transfer()
 
     def data_done(self, received: int) -> None:

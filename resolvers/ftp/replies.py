@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import LimitExceeded, ProtocolError
 from ..plan import Condition
 from ..resume import Outcome
+
+if TYPE_CHECKING:
+    import datetime
 
 #: A multi-line reply longer than this many lines is refused (bounded reads).
 MAX_REPLY_LINES = 1000
@@ -127,19 +130,18 @@ def expected_bytes(announced: int | None, total: int | None, offset: int) -> set
     return {announced, announced - offset} if offset else {announced}
 
 
-def mdtm_time(reply: str) -> str | None:
-    """``213 YYYYMMDDHHMMSS[.sss]`` (RFC 3659 §3, UTC) as an HTTP-date (RFC 9110 §5.6.7)."""
+def mdtm_time(reply: str) -> datetime.datetime | None:
+    """``213 YYYYMMDDHHMMSS[.sss]`` (RFC 3659 §3: UTC) as an aware datetime (the fraction
+    dropped, as an HTTP-date has none), or None when the reply says no time."""
     import datetime
-    import email.utils
 
     m = _MDTM.search(reply)
     if m is None:
         return None
     try:
-        when = datetime.datetime.strptime(m.group(1), "%Y%m%d%H%M%S").replace(tzinfo=datetime.UTC)
+        return datetime.datetime.strptime(m.group(1), "%Y%m%d%H%M%S").replace(tzinfo=datetime.UTC)
     except ValueError:
         return None
-    return email.utils.format_datetime(when, usegmt=True)
 
 
 LoginStep = Literal["done", "password", "account", "refused"]

@@ -173,8 +173,8 @@ async def execute_gemini(plan: Plan, options: Options) -> Resource:
                 body=pump.content(),
                 media_type=meant.media_type,
                 replies=[header.line],
-                metadata={"status": header.status, "meta": header.meta, "charset": meant.charset},
                 result=GeminiResult(header.status, header.meta, meant.media_type, meant.charset),
+                status=header.status,
                 close=stream.aclose,
             )
     except BaseException:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final
+from typing import Any, Final
 
 from ..errors import (
     AuthError,
@@ -181,6 +181,10 @@ class GeminiResult:
     meta: str
     media_type: str
     charset: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``"metadata"`` of ``omniurl get --json`` (keys kept stable)."""
+        return {"status": self.status, "meta": self.meta, "charset": self.charset}
 
 
 #: The default MIME type of a 2x whose META is empty (Gemini specification, 20 SUCCESS).

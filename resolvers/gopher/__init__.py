@@ -90,11 +90,13 @@ class GopherPresentation(Presentation):
         return _with_gopher_plus(url, "+" + view)
 
     def views(self, resource: Resource) -> list[Any]:
-        attributes = resource.metadata.get("attributes")
-        if isinstance(attributes, dict) and "+VIEWS" in attributes:
+        from .result import GopherResult
+
+        result = resource.result_as(GopherResult)
+        if result is not None and result.single and "+VIEWS" in result.attributes:
             from .gopherplus import parse_views
 
-            return list(parse_views(str(attributes["+VIEWS"])))
+            return list(parse_views(result.attributes["+VIEWS"]))
         return []
 
 
@@ -106,6 +108,7 @@ SPEC = SchemeSpec(
     default_port=70,
     test_server="gopher",
     resume_note="Gopher (RFC 1436) has no resume: a selector always returns the whole item",
+    result="omniurl.resolvers.gopher.result:GopherResult",
 )
 
 __all__ = ["SPEC", "GopherPresentation", "GopherResolver"]

@@ -47,6 +47,7 @@ from .machine import (
 )
 from .menu import item_url, parse_menu, parse_menu_line, to_entry
 from .planner import GopherDetails, Mode
+from .result import GopherResult
 
 #: ``await form(fields, url) -> answers`` (one per answered field, ``Note`` fields skipped):
 #: how a library caller fills in a Gopher+ +ASK form (``Options.form``).
@@ -205,16 +206,15 @@ async def _plus(pump: Pump, plan: Plan, options: Options, status: StatusLine) ->
     items = parse_attributes(block)
     if details.mode is Mode.ASK:
         await _fill_form(plan, options, items)
-    attrs: Any = [i.blocks for i in items]
-    if details.request == "attributes":
-        attrs = items[0].blocks if items else {}
     return Resource(
         plan,
         body=_one(block),
         media_type="text/plain",
         size=len(block),
         replies=[status.text],
-        metadata={"attributes": attrs},
+        result=GopherResult(
+            tuple(dict(i.blocks) for i in items), single=details.request == "attributes"
+        ),
     )
 
 

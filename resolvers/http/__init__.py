@@ -63,6 +63,20 @@ class HTTPPresentation(Presentation):
     def head_lines(self, resource: Resource) -> list[str]:
         return list(resource.replies)
 
+    def suggested_name(self, resource: Resource) -> str | None:
+        """``Content-Disposition``'s file name (RFC 6266 §4.3: ``filename*`` wins)."""
+        from .result import HTTPResult
+
+        result = resource.result_as(HTTPResult)
+        value = result.headers.get("content-disposition") if result else None
+        if not value:
+            return None
+        from email.message import Message
+
+        message = Message()
+        message["Content-Disposition"] = value
+        return message.get_filename()
+
 
 SPEC = SchemeSpec(
     names=("http", "https"),
@@ -74,6 +88,7 @@ SPEC = SchemeSpec(
     fsspec=False,
     urllib=False,
     test_server="http",
+    result="omniurl.resolvers.http.result:HTTPResult",
 )
 
 __all__ = ["SPEC", "HTTPResolver", "plan_http"]

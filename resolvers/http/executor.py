@@ -25,13 +25,14 @@ from ..base import Follow
 from ..errors import PlanError, ProtocolError
 from ..options import Options
 from ..plan import Plan
-from ..resource import Resource
+from ..resource import Resource, Resumed
 from .connection import Connection, Connections, StaleConnection
 from .decoding import codings, decoded
 from .planner import HeaderField, HTTPDetails, HTTPRole, request_head, request_target
 from .pool import HTTPPool, make_pool
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .reply import Head, digest_challenged, failure, redirect_location
+from .result import HTTPResult
 
 
 @dataclass
@@ -217,19 +218,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
             ratio=options.max_expansion,
         )
         size = None  # the size on the wire is not the content's
-    metadata: dict[str, object] = {
-        "status": head.status,
-        "headers": headers,
-        "location": headers.get("location"),
-        "validator": validator_of(headers),
-    }
-    if outcome is not None:
-        metadata.update(resume=outcome, offset=offset if outcome == "append" else 0)
-        total = size
-        if outcome == "append":
-            total = parse_content_range(headers["content-range"]).complete_length
-        if total is not None:
-            metadata["total"] = total
+    result = _result(head, headers, outcome, offset, size)
     content_type = headers.get("content-type")
     resource = Resource(
         plan,
@@ -238,8 +227,12 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         media_type=content_type.split(";", 1)[0].strip() if content_type else None,
         size=size,
         replies=replies,
-        metadata=metadata,
         close=link.release,
+        result=result,
+        status=head.status,
+        total=result.total,
+        validator=result.validator,
+        resumed=result.resumed,
     )
     made.append(resource)
     return resource
@@ -262,16 +255,41 @@ def _no_body(plan: Plan, replies: list[str], head: Head, outcome: Outcome, offse
         return
         yield b""
 
-    metadata: dict[str, object] = {
-        "status": head.status,
-        "headers": head.headers(),
-        "resume": outcome,
-        "offset": offset if outcome == "complete" else 0,
-    }
-    if outcome == "complete":
-        metadata["total"] = offset
+    resumed = Resumed(outcome, offset if outcome is Outcome.COMPLETE else 0)
+    total = offset if outcome is Outcome.COMPLETE else None
+    result = HTTPResult(head.status, head.headers(), resumed=resumed, total=total, unsatisfied=True)
     return Resource(
-        plan, kind="content", body=nothing(), size=0, replies=replies, metadata=metadata
+        plan,
+        kind="content",
+        body=nothing(),
+        size=0,
+        replies=replies,
+        result=result,
+        status=head.status,
+        total=total,
+        resumed=resumed,
+    )
+
+
+def _result(
+    head: Head, headers: dict[str, str], outcome: Outcome | None, offset: int, size: int | None
+) -> HTTPResult:
+    """The typed result of a response with content; under ``-C``, what the range came to
+    and the complete length (``Content-Range``'s, else the size of the whole sent)."""
+    resumed: Resumed | None = None
+    total: int | None = None
+    if outcome is not None:
+        resumed = Resumed(outcome, offset if outcome is Outcome.APPEND else 0)
+        total = size
+        if outcome is Outcome.APPEND:
+            total = parse_content_range(headers["content-range"]).complete_length
+    return HTTPResult(
+        head.status,
+        headers,
+        location=headers.get("location"),
+        validator=validator_of(headers),
+        resumed=resumed,
+        total=total,
     )
 
 

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
 from ..errors import ProtocolError
-
-Outcome = Literal["append", "restart", "complete", "refetch"]
+from ..resume import Outcome
 
 # Content-Range = range-unit SP ( range-resp / unsatisfied-range )      (RFC 9110 §14.4)
 # range-resp = incl-range "/" ( complete-length / "*" )
@@ -89,7 +87,7 @@ def range_outcome(status: int, content_range: str | None, offset: int) -> Outcom
     Only 200, 206 and 416 are asked about; other statuses are the executor's usual errors.
     """
     if offset <= 0:
-        return "restart"
+        return Outcome.RESTART
     if status == 206:
         if content_range is None:
             raise ProtocolError(
@@ -101,15 +99,15 @@ def range_outcome(status: int, content_range: str | None, offset: int) -> Outcom
                 f"asked for bytes from {offset}, the server sent {content_range!r}",
                 component="content-range",
             )
-        return "append"
+        return Outcome.APPEND
     if status == 416:
         if (
             content_range is not None
             and parse_content_range(content_range).complete_length == offset
         ):
-            return "complete"
-        return "refetch"
-    return "restart"
+            return Outcome.COMPLETE
+        return Outcome.REFETCH
+    return Outcome.RESTART
 
 
 __all__ = [

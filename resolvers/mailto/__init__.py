@@ -24,7 +24,7 @@ from ..plan import Plan
 from ..policy import Policy
 from ..resource import Resource
 from ..spec import Presentation, SchemeSpec
-from .settings import MailtoOptions, Sent
+from .settings import Draft, MailtoOptions, Sent
 
 if TYPE_CHECKING:
     import argparse
@@ -153,7 +153,7 @@ SPEC = SchemeSpec(
     options=MailtoOptions,
     presentation=MailtoPresentation,
     details="omniurl.resolvers.mailto.planner:MailtoDetails",
-    result=Sent,
+    result=(Sent, Draft),
     # a message is composed, not fetched: no file system or urlopen reads it
     fsspec=False,
     urllib=False,

@@ -10,7 +10,6 @@ handshake runs when the machine pauses for it, and the AUTH password is looked u
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 from .. import net
 from ..errors import AuthError, ConnectError
@@ -28,7 +27,7 @@ from .machine import (
     StartTLS,
 )
 from .planner import MailtoDetails, Relay, SMTPRole
-from .settings import Sent
+from .settings import Draft, Sent
 
 
 async def _draft(data: bytes) -> AsyncIterator[bytes]:
@@ -95,23 +94,15 @@ async def execute(plan: Plan, options: Options) -> Resource:
     """Send the message (relay configured) or return it as a draft."""
     message = next(s for s in plan.steps if s.role is SMTPRole.MESSAGE)
     details = plan.details_as(MailtoDetails)
-    envelope = {
-        "mail_from": details.sender,
-        "rcpt_to": list(details.recipients),
-    }
-    metadata: dict[str, Any] = {
-        "envelope": envelope,
-        "message_id": details.message_id,
-    }
     relay: Relay | None = details.relay
-    if relay is None:  # a draft: no result (the message is the content)
+    if relay is None:  # a draft: the message is the content
         return Resource(
             plan,
             kind="content",
             body=_draft(message.data),
             media_type="message/rfc822",
             size=len(message.data),
-            metadata={**metadata, "sent": False},
+            result=Draft(details.message_id, details.sender, details.recipients),
         )
     replies = await _send(plan, options, relay)
     sent = Sent(
@@ -128,6 +119,5 @@ async def execute(plan: Plan, options: Options) -> Resource:
         media_type=None,
         size=0,
         replies=replies,
-        metadata={**metadata, "sent": True, "relay": sent.relay},
         result=sent,
     )

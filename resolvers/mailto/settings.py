@@ -5,13 +5,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ..spec import flag
 
 
+def _envelope(message_id: str | None, sender: str, recipients: tuple[str, ...]) -> dict[str, Any]:
+    """The keys a draft's and a sent message's JSON share (RFC 5321 §3.3's envelope)."""
+    envelope = {"mail_from": sender, "rcpt_to": list(recipients)}
+    return {"envelope": envelope, "message_id": message_id}
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A message not sent (no relay): its content is the message (``message/rfc822``);
+    this is the envelope it would be sent with (``Resource.result_as(Draft)``)."""
+
+    message_id: str | None
+    sender: str
+    recipients: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``"metadata"`` of ``omniurl get --json`` (keys kept stable)."""
+        return {**_envelope(self.message_id, self.sender, self.recipients), "sent": False}
+
+
 @dataclass(frozen=True)
 class Sent:
-    """A message handed to the relay (``Resource.result_as(Sent)``; a draft has none)."""
+    """A message handed to the relay (``Resource.result_as(Sent)``; a draft's is a
+    :class:`Draft`)."""
 
     message_id: str | None
     sender: str
@@ -20,6 +42,11 @@ class Sent:
     relay: str
     #: The relay's answer to the message's data (``250 …``).
     last_reply: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``"metadata"`` of ``omniurl get --json`` (keys kept stable)."""
+        shared = _envelope(self.message_id, self.sender, self.recipients)
+        return {**shared, "sent": True, "relay": self.relay}
 
 
 @dataclass(frozen=True)

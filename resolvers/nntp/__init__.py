@@ -82,6 +82,7 @@ SPEC = SchemeSpec(
     default_port=119,
     test_server="nntp",
     resume_note="NNTP (RFC 3977) has no resume: ARTICLE always returns the whole article",
+    result="omniurl.resolvers.nntp.result:NNTPResult",
 )
 
 __all__ = [

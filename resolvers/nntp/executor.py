@@ -36,6 +36,7 @@ from .machine import (
 )
 from .planner import NNTPDetails
 from .replies import parse_active, parse_article_number, parse_overview
+from .result import NNTPResult
 
 
 class Pump:
@@ -137,7 +138,7 @@ async def execute(plan: Plan, options: Options) -> Resource:
     if isinstance(event, Done):
         pump.close()
         return Resource(plan, kind="listing", entries=[], replies=pump.replies,
-                        metadata=_metadata(machine))  # fmt: skip
+                        result=_result(machine))  # fmt: skip
     assert isinstance(event, BlockStarted)
     if event.role is NNTPRole.ARTICLE:
         resource = Resource(
@@ -145,7 +146,7 @@ async def execute(plan: Plan, options: Options) -> Resource:
             kind="content",
             body=_article_body(pump),
             media_type="message/rfc822",
-            metadata={"reply": event.reply.line},
+            result=NNTPResult(reply=event.reply.line),
             close=pump.aclose,
         )
         resource.replies = pump.replies  # the same list: QUIT's reply joins it at the end
@@ -155,23 +156,19 @@ async def execute(plan: Plan, options: Options) -> Resource:
         kind="listing",
         entry_stream=_entries(pump, _entry_maker(plan, event.role, options)),
         replies=pump.replies,
-        metadata=_metadata(machine),
+        result=_result(machine),
         close=pump.aclose,
     )
 
 
-def _metadata(machine: NNTPMachine) -> dict[str, object]:
+def _result(machine: NNTPMachine) -> NNTPResult:
     seen = machine.seen
-    metadata: dict[str, object] = {}
-    if machine.greeting is not None:
-        metadata["greeting"] = machine.greeting.line
-    if seen.capabilities is not None:
-        metadata["capabilities"] = sorted(seen.capabilities)
-    if seen.upgraded:
-        metadata["tls"] = "STARTTLS"
-    if seen.group is not None:
-        metadata.update(count=seen.group.count, low=seen.group.low, high=seen.group.high)
-    return metadata
+    return NNTPResult(
+        greeting=machine.greeting.line if machine.greeting is not None else None,
+        capabilities=None if seen.capabilities is None else dict(seen.capabilities),
+        starttls=seen.upgraded,
+        group=seen.group,
+    )
 
 
 async def _lines(pump: Pump) -> AsyncIterator[bytes]:

@@ -62,6 +62,7 @@ SPEC = SchemeSpec(
     default_port=1525,
     test_server="prospero",
     resume_note="Prospero names objects; its access methods carry no byte offsets",
+    result="omniurl.resolvers.prospero.result:ProsperoResult",
 )
 
 __all__ = ["SPEC", "ProsperoOptions", "ProsperoResolver"]

@@ -39,6 +39,7 @@ from .machine import ARDPMachine, Complete, Note, SendDatagrams
 from .methods import prospero_url, to_url
 from .planner import ProsperoDetails, ProsperoRole, Version
 from .protocol import AccessMethod, Reply, join_host, parse_reply
+from .result import ProsperoResult
 from .settings import DEFAULT_RETRIES as DEFAULT_RETRIES
 from .settings import DEFAULT_RETRY_TIMEOUT as DEFAULT_RETRY_TIMEOUT
 from .settings import ProsperoOptions
@@ -278,5 +279,5 @@ def _listing(plan: Plan, entries: list[Entry], reply: Reply, version: int) -> Re
         kind="listing",
         entries=entries,
         replies=reply.lines,
-        metadata={"prospero_protocol_version": version},
+        result=ProsperoResult(version),
     )

@@ -81,7 +81,9 @@ class TelnetPresentation(Presentation):
             await session.close()
             if getattr(args, "json", False):
                 described = resource.describe()
-                described["metadata"]["transcript"] = session.history.decode("utf-8", "replace")
+                transcript = session.history.decode("utf-8", "replace")
+                metadata = {**described["metadata"], "transcript": transcript}
+                described = {**described, "metadata": metadata}
                 sys.stdout.write(json.dumps(described, ensure_ascii=False) + "\n")
             else:
                 sys.stdout.buffer.write(bytes(session.history))
@@ -132,4 +134,5 @@ SPEC = SchemeSpec(
     urllib=False,
     test_server="telnet",
     resume_note="a telnet session is not a transfer",
+    result="omniurl.resolvers.telnet.result:TelnetResult",
 )

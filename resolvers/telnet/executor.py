@@ -21,6 +21,7 @@ from ..resource import Resource
 from .login import login_outcome
 from .nvt import NVTMachine
 from .planner import SHELL_PROMPT, Awaited, LoginCheck, TelnetDetails, TelnetRole
+from .result import TelnetResult
 from .session import TelnetSession
 
 #: How long the login outcome may stay silent before we take the login as accepted (when no
@@ -89,13 +90,12 @@ async def execute(plan: Plan, options: Options) -> Resource:
         plan,
         kind="session",
         session=session,
-        metadata={
-            "host": plan.host,
-            "port": plan.port,
-            "user": user,
-            "password_given": details.password_given,
-            "advisory": True,
-            "logged_in": any(s.role is TelnetRole.LOGIN_OUTCOME for s in plan.steps),
-        },
+        result=TelnetResult(
+            host=plan.host,
+            port=plan.port,
+            user=user,
+            password_given=details.password_given,
+            logged_in=any(s.role is TelnetRole.LOGIN_OUTCOME for s in plan.steps),
+        ),
         close=session.close,
     )

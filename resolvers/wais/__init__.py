@@ -95,6 +95,7 @@ SPEC = SchemeSpec(
     default_port=210,
     test_server="wais",
     resume_note="WAIS (Z39.50) retrieval has no byte offsets",
+    result="omniurl.resolvers.wais.result:WAISResult",
 )
 
 __all__ = ["SPEC", "WAISOptions", "WAISPresentation", "WAISResolver"]

@@ -33,6 +33,7 @@ from .machine import (
 )
 from .machine import text as _text
 from .planner import DEFAULT_TYPE, WAISDetails, document_url, escape
+from .result import WAISResult
 
 #: Media types for the WAIS TYPE strings servers commonly sent.
 MEDIA_TYPES = {
@@ -111,10 +112,7 @@ async def execute_wais(plan: Plan, options: Options) -> Resource:
                 kind="listing",
                 entries=[_entry(plan, h) for h in event.headers],
                 replies=pump.replies,
-                metadata={
-                    "result_count": event.result_count,
-                    "seed_words_used": event.seed_words_used,
-                },
+                result=WAISResult(event.result_count, event.seed_words_used),
             )
         assert isinstance(event, Text | Done)
     except BaseException:
@@ -127,7 +125,7 @@ async def execute_wais(plan: Plan, options: Options) -> Resource:
         body=_body(pump, event),
         media_type=MEDIA_TYPES.get(wtype.upper(), "application/octet-stream"),
         replies=pump.replies,
-        metadata={"wtype": _text(wtype), "chunk_size": details.chunk_size},
+        result=WAISResult(wtype=_text(wtype), chunk_size=details.chunk_size),
         close=pump.close,
     )
 

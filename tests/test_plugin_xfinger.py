@@ -382,7 +382,11 @@ async def test_serve_starts_the_test_server_the_spec_declares(plugin_site: Path)
     try:
         assert proc.stderr is not None
         line = await asyncio.wait_for(proc.stderr.readline(), 30)
-        m = re.search(rb"x-finger server on tcp 127\.0\.0\.1:(\d+)", line)
+        m = re.search(
+            rb"^omniurl: x-finger server on tcp 127\.0\.0\.1:(\d+) "
+            rb"\(omniurl_xfinger\.server:start\); Ctrl-C stops it$",
+            line.rstrip(b"\n"),
+        )
         assert m is not None, line
         status, out, err = await _omniurl(
             plugin_site, "get", f"x-finger://127.0.0.1:{int(m.group(1))}/bob"

@@ -227,7 +227,7 @@ async def start_declared(
     starts listening (port 0: any free one) and returns the server: a
     :class:`RunningServer`; an ``asyncio.Server``; or any object with the ``port`` it bound
     (an ``int``) and a ``close()``, ``aclose()`` or ``stop()``, awaitable or not.  Its
-    ``host``, when it has one, is the address bound."""
+    ``host``, when it has one, is the address bound.  ``info["declared"]`` is ``ref``."""
     from omniurl.resolvers.spec import load
 
     try:
@@ -240,6 +240,7 @@ async def start_declared(
         raise TypeError(f"the {name}: scheme's test server {ref!r} is not callable")
     server = await starter(host=host, port=port, root=root)
     if isinstance(server, RunningServer):
+        server.info.setdefault("declared", ref)
         return server
     bound_host, bound = getattr(server, "host", None), getattr(server, "port", None)
     sockets = getattr(server, "sockets", None)
@@ -268,4 +269,5 @@ async def start_declared(
         bound,
         close_fn,
         transport=str(getattr(server, "transport", "tcp")),
+        info={"declared": ref},
     )

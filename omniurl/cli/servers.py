@@ -30,9 +30,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server = await testservers.start(
             args.name, Path(args.root), host=args.host, port=args.port, **extra
         )
+        declared = server.info.get("declared")  # a plugin's own: --root is its to use
+        serving = f" ({declared})" if declared else f", serving {args.root}"
         sys.stderr.write(
-            f"omniurl: {args.name} server on {server.transport} {server.netloc}, serving "
-            f"{args.root}{trust}; Ctrl-C stops it\n"
+            f"omniurl: {args.name} server on {server.transport} {server.netloc}{serving}"
+            f"{trust}; Ctrl-C stops it\n"
         )
         note = server.info.get("note")
         if isinstance(note, str):  # (what a client needs to know: a server's own certificates)

@@ -373,6 +373,22 @@ async def open_socket(
 
 #: The receive buffer of a bulk transfer's socket (:meth:`Stream.bulk`).
 BULK_RCVBUF = 4 << 20
+#: The buffer a bulk transfer reads into (:meth:`Stream.fill_into`), and the low-water mark
+#: its waits use: the loop wakes once this much has arrived, not at every segment.  Measured,
+#: 512 MiB from gophernicus over loopback (a raw asyncio client, 1 MiB buffer): no mark,
+#: ~4,100 waits, CPU 0.39–0.50 s; 256 KiB, ~1,700 waits, 0.27–0.35 s; 1 MiB, ~450 waits,
+#: 0.19–0.21 s (curl: 0.21–0.29 s).
+BULK_READ = 1 << 20
+#: How long a wait under the low-water mark may last before it takes what has come: a peer
+#: that sends less than the mark and pauses (a slow or bursty server) delays its bytes by at
+#: most this much a wait (the mark is never above the bytes still expected: the end of a
+#: reply on a kept-alive connection is not held back).
+BULK_LINGER = 0.02
+
+
+def _wake(waiter: asyncio.Future[bool], value: bool) -> None:
+    if not waiter.done():
+        waiter.set_result(value)
 
 
 class Stream:
@@ -394,6 +410,10 @@ class Stream:
         self._pending = b""
         self._eof = False
         self._tls: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        #: Bulk reads may ask the kernel for a low-water mark (:meth:`fill_into`); the mark
+        #: now set on the socket (1: none).
+        self._bulk = False
+        self._lowat = 1
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -413,6 +433,8 @@ class Stream:
             return b""
         size = self._chunk if max_bytes is None else max_bytes
         wait = self.options.read_timeout if timeout == -1.0 else timeout
+        if self._lowat > 1:
+            self._set_lowat(1)  # (a plain read takes what comes: no mark)
         try:
             if self._tls is not None:
                 async with asyncio.timeout(wait):
@@ -439,6 +461,8 @@ class Stream:
             data = await self.read(what, len(buffer))
             buffer[: len(data)] = data
             return len(data)
+        if self._lowat > 1:
+            self._set_lowat(1)
         try:
             try:
                 n = self.sock.recv_into(buffer)
@@ -454,6 +478,71 @@ class Stream:
         if not n:
             self._eof = True
         return n
+
+    async def fill_into(self, buffer: memoryview, what: str) -> int:
+        """Receive into ``buffer`` until it is full, the peer closes, or the kernel holds no
+        more (after at least one byte): the bulk path's read, 0 at end of stream.
+
+        Fewer, fuller reads: what has arrived is taken read after read without a trip
+        through the loop, and a stream marked :meth:`bulk` waits under a low-water mark
+        (``SO_RCVLOWAT``, at most ``len(buffer)``): the loop wakes once :data:`BULK_READ`
+        bytes have arrived, not at each of the sender's writes.  A peer that sends less and
+        pauses costs at most :data:`BULK_LINGER` a wait: then the wait takes what comes.
+        Every wait is bounded by the read timeout.  A TLS stream reads as :meth:`read_into` does."""
+        if self._pending or self._eof or self._tls is not None:
+            return await self.read_into(buffer, what)
+        sock, size, got = self.sock, len(buffer), 0
+        try:
+            while got < size:
+                try:
+                    n = sock.recv_into(buffer[got:] if got else buffer)
+                except (BlockingIOError, InterruptedError):
+                    if got:
+                        return got
+                    await self._readable(size, what)
+                    continue
+                if not n:
+                    self._eof = True
+                    return got
+                got += n
+        except (ConnectionError, OSError) as exc:
+            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        return got
+
+    async def _readable(self, size: int, what: str) -> None:
+        """Wait until the socket is readable (under the low-water mark, if any: see
+        :meth:`fill_into`).  No bytes are read here: a wait cancelled or timed out loses
+        none (a ``sock_recv_into`` cancelled after its read would)."""
+        mark = min(size, BULK_READ) if self._bulk else 1
+        if mark != self._lowat:
+            self._set_lowat(mark)
+        if self._lowat > 1:
+            if await self._wait_readable(BULK_LINGER):
+                return
+            self._set_lowat(1)  # (a slower peer: this wait takes what comes)
+        if not await self._wait_readable(self.options.read_timeout):
+            raise ResolveTimeout(
+                f"timed out after {self.options.read_timeout:g} s waiting for {what}"
+            )
+
+    async def _wait_readable(self, timeout: float) -> bool:
+        """Whether the socket became readable within ``timeout`` seconds."""
+        loop, fd = self._loop, self.sock.fileno()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        loop.add_reader(fd, _wake, waiter, True)
+        timer = loop.call_later(timeout, _wake, waiter, False)
+        try:
+            return await waiter
+        finally:
+            loop.remove_reader(fd)
+            timer.cancel()
+
+    def _set_lowat(self, mark: int) -> None:
+        try:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, mark)
+        except (OSError, AttributeError):  # (a system without it: waits wake at any byte)
+            self._bulk, mark = False, 1
+        self._lowat = mark
 
     def unread(self, data: bytes) -> None:
         """Give back bytes read too far (the next read returns them first)."""
@@ -508,6 +597,7 @@ class Stream:
         grows the buffer on its own only up to ``tcp_rmem``'s maximum as the window opens."""
         with contextlib.suppress(OSError):
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, BULK_RCVBUF)
+        self._bulk = True
 
     # -- writing ---------------------------------------------------------------------------
 

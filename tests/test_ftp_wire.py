@@ -88,6 +88,26 @@ async def test_anonymous_binary_retrieval_streams_exact_bytes(ftp: RunningServer
     ]
 
 
+async def test_a_consumer_that_writes_at_once_gets_views_of_one_buffer(
+    ftp: RunningServer,
+) -> None:
+    """The bulk path: with ``views_ok`` a TYPE I file comes as views of one reused buffer
+    filled from the data connection, each complete when handed out; TYPE A (converted)
+    and a consumer that keeps its chunks get bytes."""
+    url = f"ftp://{ftp.netloc}/pub/data.bin"
+    async with await resolvers.resolve(url, OPTS) as resource:
+        resource.views_ok = True
+        written = bytearray()
+        kinds = set()
+        async for chunk in resource:
+            kinds.add(type(chunk))
+            written += chunk  # (written before the next chunk is asked for)
+    assert bytes(written) == bytes(range(256)) * 1024 and kinds == {memoryview}
+    async with await resolvers.resolve(f"{url};type=a", OPTS) as resource:
+        resource.views_ok = True
+        assert {type(c) async for c in resource} == {bytes}
+
+
 async def test_type_a_converts_crlf_to_local_line_endings(ftp: RunningServer) -> None:
     url = f"ftp://{ftp.netloc}/pub/notes.txt;type=a"
     async with await resolvers.resolve(url, OPTS) as resource:
@@ -195,6 +215,22 @@ async def test_server_dying_mid_transfer_is_connection_closed(ftp_root: Path) ->
                 async for chunk in r:
                     received += chunk
         assert len(received) == 1000
+    finally:
+        await server.close()
+
+
+async def test_server_dying_mid_transfer_is_connection_closed_on_the_bulk_path(
+    ftp_root: Path,
+) -> None:
+    server = await start_ftp(ftp_root, break_retr_after=1000)
+    try:
+        async with await resolvers.resolve(f"ftp://{server.netloc}/pub/data.bin", OPTS) as r:
+            r.views_ok = True
+            received = bytearray()
+            with pytest.raises(ConnectionClosed):
+                async for chunk in r:
+                    received += chunk
+        assert received == (bytes(range(256)) * 4)[:1000]
     finally:
         await server.close()
 

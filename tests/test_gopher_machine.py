@@ -9,6 +9,7 @@ from omniurl import resolvers
 from omniurl.resolvers.errors import ConnectionClosed, LimitExceeded, NotFound, ProtocolError
 from omniurl.resolvers.gopher.machine import (
     NEED_DATA,
+    UNTIL_CLOSE,
     Data,
     EndOfReply,
     GopherMachine,
@@ -115,3 +116,65 @@ def test_lines_are_bounded() -> None:
         events(machine("gopher://h/1/", max_line=20), b"0a\t/a\th\t70\r\n" + b"x" * 30)
     with pytest.raises(LimitExceeded, match="status line: line longer than 20 bytes"):
         events(machine("gopher://h/0/t%09%09+", max_line=20), b"+" + b"1" * 30)
+
+
+# -- the bulk path: content read past the machine, which only counts ------------------------
+
+
+def test_binary_content_may_bypass_the_machine_until_the_close() -> None:
+    m = machine("gopher://h/9/x.bin")
+    assert m.raw_wanted() == 0  # (the first bytes are sniffed for a type-3 error line)
+    m.receive_data(b"\x00\x01")
+    assert m.next_event() == Data(b"\x00\x01")
+    assert m.next_event() is NEED_DATA
+    assert m.raw_wanted() == UNTIL_CLOSE
+    m.raw_received(1 << 20)
+    assert m.raw_wanted() == UNTIL_CLOSE and m.next_event() is NEED_DATA
+    m.raw_received(0)  # the server's close: the end of the content
+    assert m.raw_wanted() == 0
+    assert m.next_event() == EndOfReply()
+
+
+def test_a_gopher_plus_length_lets_past_exactly_what_remains() -> None:
+    m = machine("gopher://h/9/x.bin%09%09+")
+    m.receive_data(b"+10\r\nabc")
+    assert isinstance(m.next_event(), StatusLine)
+    assert m.next_event() == Data(b"abc")
+    assert m.next_event() is NEED_DATA
+    assert m.raw_wanted() == 7
+    m.raw_received(4)
+    assert m.raw_wanted() == 3
+    m.raw_received(3)
+    assert m.raw_wanted() == 0
+    assert m.next_event() == EndOfReply()
+
+
+def test_a_gopher_plus_length_cut_short_past_the_machine_is_connection_closed() -> None:
+    m = machine("gopher://h/9/x.bin%09%09+")
+    m.receive_data(b"+10\r\nabc")
+    assert [m.next_event(), m.next_event()][1] == Data(b"abc")
+    m.raw_received(2)
+    m.raw_received(0)
+    with pytest.raises(ConnectionClosed, match="5 bytes of the Gopher"):
+        m.next_event()
+
+
+@pytest.mark.parametrize("url", ["gopher://h/1/", "gopher://h/0/x.txt"])
+def test_menus_and_text_never_bypass_the_machine(url: str) -> None:
+    """A menu is cut into lines, text is dot-unstuffed: every byte goes through."""
+    m = machine(url)
+    m.receive_data(b"iabc\r\n")
+    while m.next_event() is not NEED_DATA:
+        pass
+    assert m.raw_wanted() == 0
+
+
+def test_buffered_bytes_go_out_before_any_bypass() -> None:
+    m = machine("gopher://h/9/x.bin")
+    m.receive_data(b"3")  # (could be an error line: held until its line ends)
+    assert m.next_event() is NEED_DATA
+    assert m.raw_wanted() == 0
+    m.receive_data(b"x\n")  # (a line without tabs: content, not an error item)
+    assert m.raw_wanted() == 0  # (buffered, not yet handed out)
+    assert m.next_event() == Data(b"3x\n")
+    assert m.raw_wanted() == UNTIL_CLOSE

@@ -117,6 +117,22 @@ async def test_binary_is_exact_and_streamed(gopher: Any) -> None:
     assert max(len(c) for c in chunks) <= Options().chunk_size
 
 
+async def test_a_consumer_that_writes_at_once_gets_views_of_one_buffer(gopher: Any) -> None:
+    """The bulk path: with ``views_ok``, after the first bytes (read through the machine,
+    which looks for a type-3 error line) the chunks are views of one reused buffer filled
+    from the socket, each complete when handed out."""
+    expected = bytes(range(256)) * 4096
+    async with await resolve(f"{gopher.info['base']}/9/pub/big.bin", Options()) as resource:
+        resource.views_ok = True
+        written = bytearray()
+        kinds = []
+        async for chunk in resource:
+            kinds.append(type(chunk))
+            written += chunk  # (written before the next chunk is asked for)
+    assert bytes(written) == expected
+    assert memoryview in kinds and set(kinds[1:]) == {memoryview}
+
+
 async def test_missing_selector_is_not_found(gopher: Any) -> None:
     for url in ("/0/nope.txt", "/1/nope", "/9/nope.bin"):
         with pytest.raises(NotFound) as info:
@@ -464,6 +480,26 @@ async def test_gopher_plus_exact_length_ignores_what_follows() -> None:
         resource = await fetch(f"gopher://127.0.0.1:{port}/9/t%09%09+")
     assert resource.data == b"hello"
     assert resource.size == 5
+
+
+async def views(url: str) -> bytes:
+    async with await resolve(url, Options()) as resource:
+        resource.views_ok = True
+        out = bytearray()
+        async for chunk in resource:
+            out += chunk
+        return bytes(out)
+
+
+async def test_gopher_plus_length_past_the_machine_stops_at_the_count() -> None:
+    """The bulk path reads at most the ``+N`` octets still due, and a close before them is
+    a typed error naming how many are missing."""
+    data = bytes(range(256)) * 2400  # 600 KiB: more than a first read takes
+    async with scripted(b"+%d\r\n" % len(data) + data + b"NOT PART OF IT") as port:
+        assert await views(f"gopher://127.0.0.1:{port}/9/t%09%09+") == data
+    async with scripted(b"+%d\r\n" % (len(data) + 1000) + data) as port:
+        with pytest.raises(ConnectionClosed, match="1000 bytes of the Gopher"):
+            await views(f"gopher://127.0.0.1:{port}/9/t%09%09+")
 
 
 async def test_gopher_plus_moved_to_a_malformed_item_is_a_protocol_error() -> None:

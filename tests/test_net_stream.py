@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import unittest.mock
 
 import pytest
 
 from omniurl.resolvers.errors import ConnectionClosed, LimitExceeded, ResolveTimeout
-from omniurl.resolvers.net import Stream
+from omniurl.resolvers.net import BULK_READ, Stream
 from omniurl.resolvers.options import Options
 
 
@@ -87,3 +88,95 @@ async def test_a_long_line_and_a_short_body_are_typed_errors() -> None:
         with pytest.raises(ConnectionClosed, match="7 bytes of the item still to come"):
             async for _ in Stream(ours, Options()).chunks("the item", size=10):
                 pass
+
+
+# -- the bulk path: fill_into ---------------------------------------------------------------
+
+
+def _tcp_pair() -> tuple[socket.socket, socket.socket]:
+    """A loopback TCP connection (the low-water mark is TCP's: a socketpair ignores it)."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        ours = socket.create_connection(listener.getsockname())
+        theirs, _ = listener.accept()
+    ours.setblocking(False)
+    return ours, theirs
+
+
+async def test_fill_into_takes_what_has_arrived_until_the_buffer_is_full() -> None:
+    ours, theirs = _pair()
+    with ours, theirs:
+        stream = Stream(ours, Options())
+        for part in (b"abc", b"defg", b"hijkl"):
+            theirs.sendall(part)
+        buffer = memoryview(bytearray(8))
+        assert await stream.fill_into(buffer, "the item") == 8
+        assert bytes(buffer) == b"abcdefgh"
+        assert await stream.fill_into(buffer, "the item") == 4  # (what there is: no wait)
+        assert bytes(buffer[:4]) == b"ijkl"
+        theirs.shutdown(socket.SHUT_WR)
+        assert await stream.fill_into(buffer, "the item") == 0
+
+
+async def test_fill_into_waits_are_bounded_by_the_read_timeout() -> None:
+    ours, theirs = _tcp_pair()
+    with ours, theirs:
+        stream = Stream(ours, Options(read_timeout=0.2))
+        stream.bulk()
+        with pytest.raises(ResolveTimeout, match=r"timed out after 0\.2 s waiting for the item"):
+            await stream.fill_into(memoryview(bytearray(1 << 20)), "the item")
+
+
+async def test_a_bulk_wait_takes_fewer_bytes_than_the_mark_when_the_peer_pauses() -> None:
+    """The low-water mark wakes the loop once a large read's worth has arrived; a peer that
+    sends less and stops (a slow server, the end of a reply on a kept connection) is not
+    held up for the read timeout: the wait takes what came."""
+    ours, theirs = _tcp_pair()
+    with ours, theirs:
+        stream = Stream(ours, Options(read_timeout=2))
+        stream.bulk()
+        asyncio.get_running_loop().call_later(0.05, theirs.sendall, b"ten bytes!")
+        buffer = memoryview(bytearray(BULK_READ))
+        assert await stream.fill_into(buffer, "the item") == 10
+        assert bytes(buffer[:10]) == b"ten bytes!"
+        assert ours.getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT) == 1
+
+
+async def test_the_mark_is_never_above_the_bytes_still_expected() -> None:
+    ours, theirs = _tcp_pair()
+    with ours, theirs:
+        stream = Stream(ours, Options(read_timeout=2))
+        stream.bulk()
+        marks: list[int] = []
+        setsockopt = ours.setsockopt
+
+        def spy(level: int, option: int, value: int) -> None:
+            if option == socket.SO_RCVLOWAT:
+                marks.append(value)
+            setsockopt(level, option, value)
+
+        stream.sock = unittest.mock.Mock(wraps=ours, setsockopt=spy)
+        asyncio.get_running_loop().call_later(0.05, theirs.sendall, b"0123456789")
+        buffer = memoryview(bytearray(BULK_READ))
+        assert await stream.fill_into(buffer[:10], "the body") == 10
+        assert marks[0] == 10 and max(marks) == 10  # (the last 10 bytes of a reply)
+        theirs.sendall(b"next")  # a plain read after it takes what comes: no mark
+        assert await stream.read("the next reply") == b"next"
+        assert ours.getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT) == 1
+
+
+async def test_a_cancelled_bulk_wait_loses_no_bytes() -> None:
+    """A wait is cancelled (``--max-time``, Ctrl-C) before any byte is read: what comes
+    afterwards is all there for the next read."""
+    ours, theirs = _tcp_pair()
+    with ours, theirs:
+        stream = Stream(ours, Options(read_timeout=2))
+        stream.bulk()
+        buffer = memoryview(bytearray(BULK_READ))
+        waiting = asyncio.ensure_future(stream.fill_into(buffer, "the item"))
+        await asyncio.sleep(0.01)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        theirs.sendall(b"all of it")
+        assert await stream.fill_into(buffer, "the item") == 9
+        assert bytes(buffer[:9]) == b"all of it"

@@ -140,27 +140,49 @@ def _reply(pump: Pump, plan: Plan, first: Event, *, replies: list[str]) -> Resou
     view = details.view
     media_type = view.split()[0] if view else details.media_type
     status = pump.machine.status
-    return Resource(
+    made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
+    resource = Resource(
         plan,
-        body=_body(pump, first),
+        body=_body(pump, first, lambda: bool(made) and made[0].views_ok),
         media_type=media_type,
         size=status.length if status is not None and status.length >= 0 else None,
         replies=replies,
         close=pump.close,
     )
+    made.append(resource)
+    return resource
 
 
-async def _body(pump: Pump, first: Event) -> AsyncIterator[bytes]:
+async def _body(
+    pump: Pump, first: Event, views: Callable[[], bool] = lambda: False
+) -> AsyncIterator[bytes]:
     """The content as it arrives.  The pump's loop is written out here: for a large item
-    this runs once a read (thousands of times), and each layer of generators costs."""
+    this runs once a read (thousands of times), and each layer of generators costs.
+
+    While ``views()`` holds (the consumer writes each chunk before asking for the next:
+    ``Resource.views_ok``) and the machine lets bytes past it (binary content:
+    ``GopherMachine.raw_wanted``), the content comes as ``memoryview`` chunks of one reused
+    buffer, filled straight from the socket (``Stream.fill_into``): 512 MiB from gophernicus
+    took ~4,300 chunks of 120 KiB on average, each through the machine; so, ~550."""
     machine, stream, what = pump.machine, pump.stream, pump.what
+    buffer: memoryview | None = None
     try:
         event: Event | Sentinel = first
         while not isinstance(event, EndOfReply):
             if isinstance(event, Data):
                 yield event.data
             elif isinstance(event, Sentinel):
-                machine.receive_data(await stream.read(what))
+                want = machine.raw_wanted()
+                if want and views():
+                    if buffer is None:
+                        buffer = memoryview(bytearray(min(want, net.BULK_READ)))
+                    space = buffer[:want] if want < len(buffer) else buffer
+                    n = await stream.fill_into(space, what)
+                    machine.raw_received(n)
+                    if n:
+                        yield buffer[:n]  # type: ignore[misc]
+                else:
+                    machine.receive_data(await stream.read(what))
             event = machine.next_event()
     finally:
         await pump.close()

@@ -17,7 +17,8 @@ everything a reply can mean; the executor only moves bytes (:meth:`GopherMachine
   until close; ``-1``/``-2``/``-3`` an error whose text (capped) comes as :class:`PlusError`.
 
 Every byte of the content passes through unchanged where no framing applies (binary: the
-chunk received is the chunk handed out, no copy).
+chunk received is the chunk handed out, no copy); there the executor may read past the
+machine altogether (:meth:`GopherMachine.raw_wanted`), which then only counts.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from .text import DotTextDecoder
 
 #: The most a Gopher+ error's text may hold (it is buffered to make the message).
 MAX_ERROR_TEXT = 16 * 1024
+#: :meth:`GopherMachine.raw_wanted` for content that ends when the server closes.
+UNTIL_CLOSE = 1 << 62
 
 
 class State(enum.Enum):
@@ -132,6 +135,36 @@ class GopherMachine:
             self._content(data)  # (no copy: the chunk is handed out as it came)
         else:
             self._buffer += data
+
+    def raw_wanted(self) -> int:
+        """How many content bytes the caller may read straight from the connection, past
+        this machine, else 0: the content is binary (until the close, or Gopher+'s ``+N``
+        octets), nothing is buffered or waiting to be handed out — so the bulk path copies
+        from the socket into its own buffer and the machine only counts."""
+        if (
+            self.state is not State.BODY
+            or self.menu
+            or self._buffer
+            or self._events
+            or self._eof
+            or self._decoder is not None
+        ):
+            return 0
+        if self._framing is Framing.LENGTH:
+            return self._remaining
+        return UNTIL_CLOSE
+
+    def raw_received(self, n: int) -> None:
+        """``n`` content bytes were read past the machine (at most :meth:`raw_wanted`); an
+        ``n`` of 0 is the server's close (the end of the content, or too early for ``+N``:
+        :class:`~resolvers.errors.ConnectionClosed`)."""
+        if n == 0:
+            self._eof = True
+            return
+        if self._framing is Framing.LENGTH:
+            self._remaining -= n
+            if self._remaining == 0:
+                self._finish()
 
     def next_event(self) -> Event | Sentinel:
         while not self._events:
@@ -310,6 +343,7 @@ class GopherMachine:
 __all__ = [
     "MAX_ERROR_TEXT",
     "NEED_DATA",
+    "UNTIL_CLOSE",
     "Data",
     "EndOfReply",
     "Event",

@@ -88,7 +88,10 @@ class Connection:
                 # one buffer, read after read (readinto); the machine only counts.
                 if buffer is None:
                     buffer = memoryview(bytearray(min(want, BULK_READ)))
-                n = await stream.read_into(buffer[:want], "the body")
+                    if want > HEAD_READ:
+                        stream.bulk()  # (fuller, fewer reads: Stream.fill_into)
+                space = buffer[:want] if want < len(buffer) else buffer
+                n = await stream.fill_into(space, "the body")
                 reader.raw_received(n)
                 if n:
                     yield buffer[:n]  # type: ignore[misc]

@@ -21,7 +21,7 @@ from .options import Options
 from .plan import Plan, Step, WireValue
 from .policy import DEFAULT, STRICT, Policy
 from .registry import known, register
-from .resource import Entry, Listing, Resource
+from .resource import Entry, Listing, Resource, Resumed
 
 __all__ = [
     "DEFAULT",
@@ -35,6 +35,7 @@ __all__ = [
     "Resolver",
     "Resolving",
     "Resource",
+    "Resumed",
     "Step",
     "WireValue",
     "check",

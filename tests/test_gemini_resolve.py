@@ -29,6 +29,7 @@ from omniurl.resolvers.errors import (
     StatusError,
     TooManyRedirects,
 )
+from omniurl.resolvers.gemini.machine import GeminiResult
 from omniurl.resolvers.gemini.settings import GeminiOptions
 from omniurl.resolvers.gemini.tofu import CertificateChanged, pin_of
 from omniurl.testservers.gemini import Certificates
@@ -92,7 +93,10 @@ async def test_a_document_and_the_request_byte_for_byte(
         body = b"".join([chunk async for chunk in resource])
         assert resource.media_type == "text/gemini"
         assert resource.replies == ["20 text/gemini"]
-        assert resource.metadata["charset"] == "utf-8"
+        result = resource.result_as(GeminiResult)
+        assert result == GeminiResult(20, "text/gemini", "text/gemini", "utf-8")
+        assert resource.status == 20
+        assert resource.metadata == {"status": 20, "meta": "text/gemini", "charset": "utf-8"}
     assert body == INDEX
     assert received(server) == [f"gemini://127.0.0.1:{server.port}/\r\n".encode()]
 

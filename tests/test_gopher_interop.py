@@ -24,6 +24,7 @@ from helpers import free_port, run
 
 from omniurl.resolvers import Options, resolve
 from omniurl.resolvers.errors import NotFound, ReplyError
+from omniurl.resolvers.gopher.result import GopherResult
 
 pytestmark = pytest.mark.interop
 
@@ -214,7 +215,7 @@ async def test_pygopherd_gopher_plus_data_with_length(pygopherd: str) -> None:
 
 async def test_pygopherd_item_attributes(pygopherd: str) -> None:
     resource = await fetch(pygopherd + "/0/hello.txt%09%09!")
-    attrs = resource.metadata["attributes"]
+    attrs = resource.result_as(GopherResult).attributes
     assert attrs["+INFO"].startswith("0hello.txt\t/hello.txt\t127.0.0.1\t")
     assert "Admin:" in attrs["+ADMIN"]
     assert attrs["+VIEWS"].startswith("text/plain")

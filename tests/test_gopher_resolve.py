@@ -26,6 +26,7 @@ from omniurl.resolvers.errors import (
     ResolveTimeout,
 )
 from omniurl.resolvers.gopher.gopherplus import AskField
+from omniurl.resolvers.gopher.result import GopherResult
 from omniurl.testservers.recording import recording_of, start_recording
 
 TEXT = "first line\n.dot at start\n..two dots\nlast line\n"
@@ -199,7 +200,7 @@ async def test_gopher_plus_menu(gopher: Any) -> None:
 
 async def test_item_attributes(gopher: Any) -> None:
     resource = await fetch(f"{gopher.info['base']}/0/pub/hello.txt%09%09!")
-    attrs = resource.metadata["attributes"]
+    attrs = resource.result_as(GopherResult).attributes
     assert attrs["+INFO"].startswith("0hello.txt\t/pub/hello.txt\t127.0.0.1\t")
     assert attrs["+VIEWS"] == "text/plain En_US: <1k>\ntext/plain Es_ES: <1k>"
     assert attrs["+ABSTRACT"] == "A greeting.\nIn two lines."
@@ -208,12 +209,12 @@ async def test_item_attributes(gopher: Any) -> None:
 
 async def test_selected_attributes(gopher: Any) -> None:
     resource = await fetch(f"{gopher.info['base']}/0/pub/hello.txt%09%09!+ABSTRACT")
-    assert set(resource.metadata["attributes"]) == {"+INFO", "+ABSTRACT"}
+    assert set(resource.result_as(GopherResult).attributes) == {"+INFO", "+ABSTRACT"}
 
 
 async def test_directory_attributes(gopher: Any) -> None:
     resource = await fetch(f"{gopher.info['base']}/1/pub%09%09$+VIEWS")
-    items = resource.metadata["attributes"]
+    items = resource.result_as(GopherResult).items
     names = [i["+INFO"].split("\t")[0] for i in items]
     assert "0hello.txt" in names and "9data.bin" in names
     assert all(set(i) == {"+INFO", "+VIEWS"} for i in items)

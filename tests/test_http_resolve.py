@@ -25,6 +25,7 @@ from omniurl.resolvers.errors import (
     ResolveTimeout,
     StatusError,
 )
+from omniurl.resolvers.http.result import HTTPResult
 from omniurl.resolvers.policy import STRICT
 from omniurl.testservers import RunningServer
 from omniurl.testservers.http import start_http
@@ -136,8 +137,9 @@ async def test_no_follow_returns_the_redirect_itself(web: RunningServer) -> None
     async with await resolvers.resolve(
         f"http://{web.netloc}/moved", OPTS.with_(follow=False)
     ) as resource:
-        assert resource.metadata["status"] == 301
-        assert resource.metadata["location"] == "/pub/hello.txt"
+        result = resource.result_as(HTTPResult)
+        assert resource.status == result.status == 301
+        assert result.location == "/pub/hello.txt"
     assert requests(web) == [(b"GET", b"/moved")]
 
 

@@ -24,7 +24,7 @@ from omniurl.resolvers.errors import (
     ReplyError,
     ResolveTimeout,
 )
-from omniurl.resolvers.mailto.settings import MailtoOptions
+from omniurl.resolvers.mailto.settings import Draft, MailtoOptions, Sent
 from omniurl.testservers.recording import recording_of, start_recording
 
 DATE = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -53,7 +53,12 @@ async def test_sent_message_is_exactly_the_planned_one(smtp) -> None:
     options = relay_options(smtp)
     planned = next(s for s in check(url, options).steps if s.kind == "message").data
     async with await resolve(url, options) as resource:
-        assert resource.metadata["sent"] is True
+        sent = resource.result_as(Sent)
+        assert sent is not None
+        assert (sent.sender, sent.recipients) == (
+            "me@example.org",
+            ("joe@example.org", "ann@example.org"),
+        )
         assert resource.metadata["envelope"] == {
             "mail_from": "me@example.org",
             "rcpt_to": ["joe@example.org", "ann@example.org"],
@@ -142,7 +147,8 @@ async def test_draft_without_relay(tmp_path: Path) -> None:
     options = Options(email="me@example.org", schemes=(MailtoOptions(date=DATE),))
     url = "mailto:joe@example.org?subject=Draft"
     async with await resolve(url, options) as r:
-        assert (r.kind, r.media_type, r.metadata["sent"]) == ("content", "message/rfc822", False)
+        assert (r.kind, r.media_type) == ("content", "message/rfc822")
+        assert r.result_as(Draft) is not None and r.result_as(Sent) is None
         data = await r.read()
     assert data == next(s for s in check(url, options).steps if s.kind == "message").data
     assert r.size == len(data)
@@ -210,7 +216,7 @@ async def test_mail_and_rcpt_lines_are_exactly_the_planned_ones(url: str, sender
         options = relay_options(rec).with_(email=sender)
         planned = [s.data for s in check(url, options).steps if s.role in ("mail", "rcpt")]
         async with await resolve(url, options) as r:
-            assert r.metadata["sent"] is True
+            assert r.result_as(Sent) is not None
         lines = recording_of(rec).received.split(b"\r\n")
     assert [ln for ln in lines if ln.startswith((b"MAIL ", b"RCPT "))] == planned
     assert planned[0] == f"MAIL FROM:<{sender}>".encode()

@@ -18,6 +18,7 @@ import pytest_asyncio
 from omniurl import resolvers, schemes, testservers
 from omniurl.resolvers.errors import AuthError, ConnectError
 from omniurl.resolvers.nntp.grammar import wildmat_matches
+from omniurl.resolvers.nntp.result import NNTPResult
 from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.resolvers.options import Options
 from omniurl.schemes import SchemeSyntaxError, URLError
@@ -260,7 +261,7 @@ async def test_starttls_when_offered(tmp_path: Path, pki: tuple[ssl.SSLContext, 
         options = Options(ca_file=ca, schemes=(NNTPOptions(starttls="auto"),))
         async with await resolvers.resolve(url, options) as res:
             assert res.entries
-            assert res.metadata["tls"] == "STARTTLS"
+            assert res.result_as(NNTPResult).starttls
         assert sent(srv)[:4] == [b"CAPABILITIES", b"STARTTLS", b"<TLS started>", b"CAPABILITIES"]
     finally:
         await srv.close()

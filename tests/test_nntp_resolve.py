@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from omniurl import testservers
 from omniurl.resolvers import Options, resolve
 from omniurl.resolvers.errors import AuthError, NotFound, ReplyError
+from omniurl.resolvers.nntp.result import NNTPResult
 from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.testservers.nntp import Newsgroup, make_article
 
@@ -134,7 +135,7 @@ async def test_group_listing_has_nntp_urls_and_subjects(server: testservers.Runn
     assert second["message_id"] == "<dots@omniurl.test>"
     assert second["news_url"] == "news:dots@omniurl.test"
     assert second["references"] == "<welcome@omniurl.test>"
-    assert res.metadata["count"] == 3
+    assert (g := res.result_as(NNTPResult).group) is not None and g.count == 3
     assert server.info["log"] == [b"CAPABILITIES", b"GROUP omniurl.test", b"OVER 1-3", b"QUIT"]
 
 

@@ -22,6 +22,7 @@ from omniurl.resolvers.errors import (
     ReplyError,
 )
 from omniurl.resolvers.prospero import protocol
+from omniurl.resolvers.prospero.result import ProsperoResult
 from omniurl.resolvers.prospero.settings import ProsperoOptions
 from omniurl.testservers.recording import recording_of, start_recording
 
@@ -166,6 +167,7 @@ async def test_access_methods_listing(
         assert res.entries[0].name == (
             f"AFTP INTERNET-D 127.0.0.1({ftp.port}) ASCII /pub/hello.txt TEXT"
         )
+        assert res.result_as(ProsperoResult) == ProsperoResult(5)
         assert res.metadata == {"prospero_protocol_version": 5}
     # --access-methods (ProsperoOptions.list_methods) lists too, with following still on
     async with await execute(
@@ -302,6 +304,7 @@ async def test_version_one_fallback(tree: Path, ftp: testservers.RunningServer) 
         "prospero", tree, versions=(1,), ftp=(ftp.host, ftp.port)
     ) as server:
         res = await execute(url_of(server, "/pub/hello.txt"), FAST.with_(follow=False))
+        assert res.result_as(ProsperoResult) == ProsperoResult(1)
         assert res.metadata == {"prospero_protocol_version": 1}
         assert res.entries[0].url == f"ftp://127.0.0.1:{ftp.port}/pub/hello.txt;type=a"
         assert [r.split(b"\n")[0] for r in server.info["requests"]] == [

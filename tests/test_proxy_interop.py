@@ -20,6 +20,7 @@ from helpers import free_port, throwaway_pki
 
 from omniurl import resolvers, testservers
 from omniurl.resolvers.errors import AuthError, StatusError
+from omniurl.resolvers.http.result import HTTPResult
 
 pytestmark = pytest.mark.interop
 
@@ -111,7 +112,7 @@ async def test_squid_forwards_absolute_form_http(squid: int, tree: Path) -> None
             f"http://127.0.0.1:{web.port}/pub/blob.bin", options
         ) as res:
             assert await res.read() == BLOB
-            assert "squid" in res.metadata["headers"].get("via", "")
+            assert "squid" in res.result_as(HTTPResult).headers.get("via", "")
     finally:
         await web.close()
 

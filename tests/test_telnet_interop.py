@@ -19,6 +19,7 @@ from helpers import free_port
 from omniurl.resolvers import Options, resolve
 from omniurl.resolvers.errors import AuthError
 from omniurl.resolvers.telnet import parse_script
+from omniurl.resolvers.telnet.result import TelnetResult
 from omniurl.resolvers.telnet.settings import TelnetOptions
 
 pytestmark = pytest.mark.interop
@@ -81,7 +82,7 @@ async def test_login_and_script_against_inetutils_telnetd(telnetd: int) -> None:
     script = parse_script("expect $ \nsend whoami\nexpect-re demo\\r\\n\\$ \nsend exit\n")
     options = Options(schemes=(TelnetOptions(login=True, script=script),), read_timeout=10)
     async with await resolve(f"telnet://demo:demo@127.0.0.1:{telnetd}/", options) as r:
-        assert r.metadata["logged_in"] is True
+        assert (t := r.result_as(TelnetResult)) is not None and t.logged_in
         await r.session.read_until_quiet(2.0, limit=5)
         transcript = bytes(r.session.history)
         # "exit" ended the shell and telnetd closed the connection.

@@ -21,6 +21,7 @@ from omniurl.resolvers.errors import (
     ResolveTimeout,
 )
 from omniurl.resolvers.telnet import TelnetSession, parse_script
+from omniurl.resolvers.telnet.result import TelnetResult
 from omniurl.resolvers.telnet.settings import TelnetOptions
 from omniurl.testservers.recording import recording_of, start_recording
 
@@ -52,8 +53,8 @@ async def test_auto_login_sends_exactly_user_and_password_lines(server) -> None:
         assert resource.kind == "session"
         session = resource.session
         assert isinstance(session, TelnetSession)
-        assert resource.metadata["logged_in"] is True
-        assert resource.metadata["user"] == "demo"
+        result = resource.result_as(TelnetResult)
+        assert result is not None and result.logged_in and result.user == "demo"
         await session.expect("$ ")
         await session.send("whoami")
         match = await session.expect(re.compile(rb"whoami\r\n(\w+)\r\n\$ "))
@@ -66,7 +67,7 @@ async def test_auto_login_sends_exactly_user_and_password_lines(server) -> None:
 
 async def test_without_login_the_advisory_credentials_are_not_sent(server) -> None:
     async with await resolve(f"telnet://demo:demo@{server.netloc}/", LOGIN.with_(schemes=())) as r:
-        assert r.metadata["logged_in"] is False
+        assert not r.result_as(TelnetResult).logged_in
         await r.session.expect("login: ")
         assert b"omniurl test telnet server" in r.session.history
     await asyncio.sleep(0.05)
@@ -155,7 +156,7 @@ async def test_ipv6_literal(tree: Path) -> None:
         pytest.skip("no IPv6 loopback")
     async with srv:
         async with await resolve(f"telnet://demo:demo@[::1]:{srv.port}/", LOGIN) as r:
-            assert r.metadata["logged_in"] is True
+            assert r.result_as(TelnetResult).logged_in
             await r.session.expect("$ ")
         assert srv.info["lines"][-1] == [b"demo\r\n", b"demo\r\n"]
 

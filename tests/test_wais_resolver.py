@@ -41,6 +41,7 @@ from omniurl.resolvers.wais.apdu import (
     decode_apdu,
 )
 from omniurl.resolvers.wais.header import HEADER_LENGTH, frame
+from omniurl.resolvers.wais.result import WAISResult
 from omniurl.resolvers.wais.settings import WAISOptions
 from omniurl.testservers.wais import WAISServer
 
@@ -187,7 +188,7 @@ async def test_search_returns_a_listing_and_sends_exactly_the_plan(
     assert top.info["score"] == 1000
     assert top.info["size"] == len(BIG)
     assert top.info["types"] == ["TEXT"]
-    assert resource.metadata["result_count"] == len(entries)
+    assert resource.result_as(WAISResult) == WAISResult(len(entries), "omniurl document")
     assert resource.replies[0].startswith("Init-Response (accept")
 
 

@@ -140,12 +140,23 @@ async def test_cli_get_resolves_through_the_plugin(plugin_site: Path, finger: An
     assert status == 0, err
     assert out == "Login: bob\t\t\tName: Bob Dobbs\r\nNo plan.\r\n"
     assert finger.queries == [b"bob\r\n"]
+    # --json: the plugin's typed result as "metadata", with what the command wrote.
+    status, out, err = await _omniurl(
+        plugin_site, "get", "--json", f"x-finger://127.0.0.1:{finger.port}/bob;w"
+    )
+    assert status == 0, err
+    answer = "Login: bob\t\t\tName: Bob Dobbs\r\nNo plan.\r\nVerbose: yes\r\n"
+    assert json.loads(out)["metadata"] == {"target": "bob", "verbose": True, "bytes": len(answer)}
 
 
 async def test_in_process_resolve_exact_query(registered: None, finger: Any) -> None:
     url = f"x-finger://127.0.0.1:{finger.port}/alice;w"
+    from omniurl_xfinger.resolver import FingerResult
+
     async with await resolvers.resolve(url) as resource:
         assert resource.media_type == "text/plain"
+        assert resource.result_as(FingerResult) == FingerResult(target="alice", verbose=True)
+        assert (resource.status, resource.modified, resource.total) == (None, None, None)
         text = await resource.read()
     assert text.startswith(b"Login: alice") and text.endswith(b"Verbose: yes\r\n")
     assert finger.queries == [b"/W alice\r\n"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 from omniurl.resolvers import Entry, Options, Plan, Resolver, Resource, Step, WireValue
 from omniurl.resolvers.errors import PlanError
@@ -31,9 +32,27 @@ from .url import FingerURL
 @dataclass(frozen=True)
 class FingerDetails:
     """The plan's typed facts (``plan.details_as(FingerDetails)``): is the answer a list of
-    users?"""
+    users, and was the verbose answer (``/W``) asked for?"""
 
     listing: bool
+    verbose: bool = False
+
+
+@dataclass(frozen=True)
+class FingerResult:
+    """What this resolve found out, typed (``resource.result_as(FingerResult)``): whom the
+    query asked about (``""``: the users logged in) and whether it asked for the verbose
+    answer (``/W``).  ``to_json()`` is the ``"metadata"`` of ``omniurl get --json``.
+
+    Facts every surface reads whatever the scheme are ``Resource``'s own keyword arguments
+    instead (``status=``, ``modified=``, ``total=``, ``validator=``, ``resumed=``); Finger
+    (RFC 1288) states none of them."""
+
+    target: str
+    verbose: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.target, "verbose": self.verbose}
 
 
 class FingerResolver(Resolver):
@@ -64,7 +83,7 @@ class FingerResolver(Resolver):
             transport="tcp",
             steps=(step,),
             explicit_port=url.port is not None,
-            details=FingerDetails(listing=not target),
+            details=FingerDetails(listing=not target, verbose=verbose),
         )
 
     async def execute(self, plan: Plan, options: Options) -> Resource:
@@ -84,11 +103,22 @@ class FingerResolver(Resolver):
             async for chunk in stream.chunks("the Finger answer"):
                 yield chunk
 
-        if plan.details_as(FingerDetails).listing:
+        details = plan.details_as(FingerDetails)
+        url = plan.url
+        assert isinstance(url, FingerURL)
+        result = FingerResult(target=url.target, verbose=details.verbose)
+        if details.listing:
             entries = _users(body(), plan, options)
-            return Resource(plan, kind="listing", entry_stream=entries, close=stream.aclose)
+            return Resource(
+                plan, kind="listing", entry_stream=entries, close=stream.aclose, result=result
+            )
         return Resource(
-            plan, kind="content", body=body(), media_type="text/plain", close=stream.aclose
+            plan,
+            kind="content",
+            body=body(),
+            media_type="text/plain",
+            close=stream.aclose,
+            result=result,
         )
 
 

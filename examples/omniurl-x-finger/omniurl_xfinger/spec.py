@@ -40,6 +40,8 @@ SPEC = SchemeSpec(
     urllib=True,
     # ``omniurl serve x-finger`` starts it: an async callable (host=, port=, root=).
     test_server="omniurl_xfinger.server:start",
+    # The typed result its resources carry (resource.result_as(FingerResult)).
+    result="omniurl_xfinger.resolver:FingerResult",
 )
 
 __all__ = ["SPEC", "FingerOptions"]

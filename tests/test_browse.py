@@ -402,6 +402,107 @@ async def test_a_huge_menu_streams_in_and_is_cut_at_the_bound(tree: Path, tmp_pa
         await server.close()
 
 
+async def test_a_listing_is_cut_at_its_memory_bound(tree: Path, tmp_path: Path) -> None:
+    server = await testservers.start("adversary", tree, mode="huge-gopher-menu", count=10**7)
+    try:
+        url = f"gopher://127.0.0.1:{server.port}/1/"
+        app = Browser(url, folder=tmp_path / "data", max_listing_bytes=1 << 20)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app, 30.0)
+            store = app.view.page.store
+            assert store is not None
+            count = len(store) - 1
+            assert 1 << 20 <= store.nbytes < (1 << 20) + 1000
+            assert app.view.page.lines[-1].text == (
+                f"[cut at {count} entries (1 MB held, the browser's bound): "
+                "the browser holds no more]"
+            )
+    finally:
+        await server.close()
+
+
+def _rss() -> int:
+    """This process's resident memory in bytes (Linux), or 0 where it cannot be read."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            line = next(line for line in status if line.startswith("VmRSS:"))
+    except (OSError, StopIteration):
+        return 0
+    return int(line.split()[1]) * 1024
+
+
+def _screen(app: Browser) -> list[str]:
+    """The rows the terminal shows now (the screen as Textual draws it, as text)."""
+    import html
+    import re
+
+    svg = html.unescape(app.export_screenshot())
+    return [row.rstrip() for row in re.sub(r"<[^>]*>", "", svg).replace("\xa0", " ").split("\n")]
+
+
+async def test_a_million_item_menu_opens_at_once_scrolls_and_stays_small(
+    tree: Path, tmp_path: Path
+) -> None:
+    """Issue 24: a 10⁶-item menu is up with its first screen while the rest arrives, scrolls
+    to its last item, and is searched, followed, shown (=, p) and downloaded (d) from there;
+    the page holds under 100 bytes an entry above the menu's own text (RSS)."""
+    n = 10**6
+    server = await testservers.start("adversary", tree, mode="huge-gopher-menu", count=n)
+    base = f"gopher://127.0.0.1:{server.port}"
+    raw = sum(len(f"0item {i}\t/item/{i}\t127.0.0.1\t{server.port}\r\n") for i in range(n))
+    try:
+        app = browser(f"{base}/1/", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            before = _rss()
+            for _ in range(200):  # 10 s at most
+                await pilot.pause(0.05)
+                if len(app.view.page.lines) >= 30:
+                    break
+            await pilot.pause(0.2)
+            assert app.busy and len(app.view.page.lines) < n  # still arriving
+            assert "(TEXT)  item 0" in _screen(app)
+            await settle(pilot, app, 110.0)
+            after = _rss()
+            assert app.status == f"{n} entries, {n} links"
+            page = app.view.page
+            assert len(page.lines) == len(page.links) == n
+            if before and after:  # (measured: 58 bytes an entry above the text, 102 MB in all)
+                assert (after - before - raw) / n < 100
+            await pilot.press("pagedown")
+            assert app.view.cursor == app.view.size.height - 1
+            await pilot.press("end")
+            assert app.view.cursor == n - 1
+            shown_rows = app.view.scrollable_content_region.height
+            assert app.view.scroll_y == app.view.max_scroll_y == n - shown_rows
+            assert "(TEXT)  item 999999" in _screen(app)
+            await pilot.press("home", "slash", *"item 999998", "enter")
+            await pilot.pause()
+            assert app.hit == n - 2 and app.view.cursor == n - 2
+            assert app.view.link is not None
+            assert app.view.link.url == f"{base}/0/item/999998"
+            await pilot.press("equals_sign")
+            await pilot.pause()
+            assert isinstance(app.screen, TextScreen)
+            shown = app.screen.query_one(PageView).page.lines
+            assert shown[0].text == f"Link: {base}/0/item/999998"
+            await pilot.press("escape", "p")
+            await pilot.pause()
+            shown = app.screen.query_one(PageView).page.lines
+            assert "  1  /item/999998" in [line.text for line in shown]
+            await pilot.press("escape", "d")
+            await pilot.pause()
+            assert isinstance(app.screen, Prompt)
+            assert app.screen.question == f"Save {base}/0/item/999998 into folder:"
+            await pilot.press("escape", "enter")
+            await settle(pilot, app)
+            assert app.view.page.url == f"{base}/0/item/999998"  # (the menu again, as text)
+            await pilot.press("h")
+            await pilot.pause()
+            assert app.view.page is page and app.view.cursor == n - 2
+    finally:
+        await server.close()
+
+
 async def test_a_menu_is_shown_as_it_arrives(tree: Path, tmp_path: Path) -> None:
     server = await testservers.start("adversary", tree, mode="trickle-gopher-menu", interval=0.002)
     try:

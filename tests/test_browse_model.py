@@ -4,6 +4,8 @@ links, the page search, history and bookmarks on disk, a plan as text."""
 from __future__ import annotations
 
 import sys
+import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,8 +14,10 @@ from omniurl import cli
 from omniurl.browse.model import (
     Bookmarks,
     History,
+    is_threaded,
     listing_page,
     plan_text,
+    relist,
     sorted_entries,
     text_page,
     threaded,
@@ -49,7 +53,7 @@ def test_lynx_labels_come_from_the_entry_kind() -> None:
         "gopher://h/Z/odd",
     ]
     assert [link.search for link in page.links] == [False, False, True, False, False]
-    assert page.link_lines == [0, 1, 2, 3, 5]
+    assert list(page.link_lines) == [0, 1, 2, 3, 5]
     assert page.lines[0].spans == ((8, 12, 0),)
 
 
@@ -129,3 +133,99 @@ def test_without_the_extra_the_command_says_which_to_install(
     monkeypatch.delitem(sys.modules, "omniurl.browse.app", raising=False)
     assert cli.main(["browse", "file:///"]) == 1
     assert "pip install 'omniurl[browse]'" in capsys.readouterr().err
+
+
+def _gopher_items(n: int, port: int = 7070) -> Iterator[Entry]:
+    for i in range(n):
+        info = {"type": "0", "selector": f"/item/{i}".encode(), "host": "127.0.0.1", "port": port}
+        yield Entry(f"item {i}", "file", f"gopher://127.0.0.1:{port}/0/item/{i}", info)
+
+
+def test_a_listing_holds_under_100_bytes_an_entry_above_its_text() -> None:
+    """Issue 24: a listing's page holds its rows compact (the store's buffers), not an object
+    an entry: under 100 bytes an entry above the menu's own text, as tracemalloc counts every
+    allocation (measured: ~64; it was ~870 with an Entry, a Line and a Link an entry)."""
+    n = 100_000
+    raw = sum(len(f"0item {i}\t/item/{i}\t127.0.0.1\t7070\r\n") for i in range(n))
+    items = _gopher_items(n)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        page = listing_page("gopher://127.0.0.1:7070/1/", items)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(page.lines) == len(page.links) == n
+    assert page.lines[n - 1].text == f"(TEXT)  item {n - 1}"
+    assert page.links[-1].url == f"gopher://127.0.0.1:7070/0/item/{n - 1}"
+    assert (held - raw) / n < 100
+
+
+def test_a_listing_is_searched_across_its_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from omniurl.browse import store
+
+    monkeypatch.setattr(store, "_SEARCH_CHUNK", 64)  # (a few rows a chunk)
+    page = listing_page("gopher://h/1/", _gopher_items(1000))
+    assert page.find("ITEM 5") == 5
+    assert page.find("item 5", 5) == 50
+    assert page.find("item 999") == 999
+    assert page.find("item 7", 990) == 7  # (round the end)
+    assert page.find("item 1000") is None
+    assert page.find("tem 12", 900) == 12
+    relist(page, "name")  # item 0, item 1, item 10, item 100, item 101, … item 999
+    assert page.lines[3].text == "(TEXT)  item 100"
+    assert page.find("ITEM 10") == 2
+    assert page.find("item 10", 2) == 3
+    assert page.find("item 999") == 999
+    assert page.find("item 1", 998) == 1  # (round the end)
+    assert page.find("item 1000") is None
+
+
+def test_a_sorted_listing_is_an_order_over_the_same_rows() -> None:
+    entries = [
+        Entry("Welcome", "info"),
+        Entry("b.txt", "file", "ftp://h/b.txt", {"size": 10, "modify": "1994-01-02"}),
+        Entry("A.txt", "file", "ftp://h/A.txt", {"size": 300, "modify": "1994-01-01"}),
+        Entry("c/", "directory", "ftp://h/c/", {"size": 20, "modify": "1994-01-03"}),
+    ]
+    page = listing_page("ftp://h/", entries)
+    store = page.store
+    relist(page, "name")
+    assert page.store is store
+    assert [line.text.split()[-3 if i else -1] for i, line in enumerate(page.lines)] == [
+        "Welcome",
+        "A.txt",
+        "b.txt",
+        "c/",
+    ]
+    assert [link.url for link in page.links] == ["ftp://h/A.txt", "ftp://h/b.txt", "ftp://h/c/"]
+    assert list(page.link_lines) == [1, 2, 3]
+    assert page.lines[2].spans == ((8, 13, 1),)
+    assert page.find("B.TXT") == 2
+    relist(page, "size")
+    assert [link.url for link in page.links] == ["ftp://h/A.txt", "ftp://h/c/", "ftp://h/b.txt"]
+    relist(page, "date")
+    assert [link.url for link in page.links] == ["ftp://h/c/", "ftp://h/b.txt", "ftp://h/A.txt"]
+    assert page.plain().lines[0].text == "        Welcome"
+    assert page.plain().links == [] and page.plain().lines[1].spans == ()
+    relist(page, "server")
+    assert [link.url for link in page.links] == ["ftp://h/b.txt", "ftp://h/A.txt", "ftp://h/c/"]
+
+
+def test_a_threaded_listing_indents_replies_over_the_same_rows() -> None:
+    def art(n: int, refs: str = "") -> Entry:
+        info = {"message_id": f"<{n}@h>", "references": refs}
+        return Entry(f"a{n}", "article", f"news:{n}@h", info)
+
+    page = listing_page("news:g", [art(1), art(2, "<1@h>"), art(3), art(4, "<1@h> <2@h>")])
+    assert is_threaded(page)
+    relist(page, "thread")
+    assert [line.text for line in page.lines] == [
+        "(ART)   a1",
+        "(ART)     > a2",
+        "(ART)       > a4",
+        "(ART)   a3",
+    ]
+    assert page.lines[2].spans == ((8, 16, 2),)
+    assert [link.url for link in page.links] == ["news:1@h", "news:2@h", "news:4@h", "news:3@h"]
+    assert page.find("A4") == 2

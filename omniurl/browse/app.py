@@ -51,11 +51,15 @@ from .model import (
 
 #: Bytes of a text shown as a page; beyond, the page says so (``d`` saves the whole).
 MAX_TEXT = 4 << 20
-#: Listing entries held (each entry, its line and its link: ~870 bytes, measured with
-#: tracemalloc for Gopher items — 100,000 are ~87 MB); beyond, the listing is cut and the
-#: page says so.
-MAX_ENTRIES = 100_000
-#: Seconds a page may take, connect to last byte of the part shown.
+#: Bytes a listing may hold (:class:`~omniurl.browse.store.ListingStore`: its rows' text, its
+#: URLs and ~45 bytes of offsets an entry — a 10⁶-item Gopher menu holds ~100 MB); beyond,
+#: the listing is cut and the page says so.  A safety bound only, ~10⁷ Gopher items: the
+#: page no longer holds an object per entry (that was ~870 bytes an entry, and a cut at 10⁵).
+MAX_LISTING_BYTES = 1 << 30
+#: Seconds a page may take, connect to last byte of the part shown; a listing, to its first
+#: screen (the rest streams in, bounded by the resolvers' speed limit — ``speed_limit``
+#: bytes/s over ``speed_time`` — and :data:`MAX_LISTING_BYTES`; Esc stops it).  A 10⁶-item
+#: menu takes ~25-50 s to arrive whole over loopback, which a whole-page bound would cut.
 MAX_TIME = 60.0
 
 
@@ -108,8 +112,7 @@ class PageView(ScrollView, can_focus=True):
             self.scroll_to(y=self.max_scroll_y if n else 0, animate=False)
 
     def update_size(self) -> None:
-        width = max((len(line.text) for line in self.page.lines[-2000:]), default=0)
-        self.virtual_size = Size(max(width, self.size.width), len(self.page.lines))
+        self.virtual_size = Size(max(self.page.width, self.size.width), len(self.page.lines))
 
     @property
     def link(self) -> Link | None:
@@ -303,7 +306,7 @@ class TextScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         view = self.query_one(PageView)
-        view.page.links.clear()  # (shown, not followed)
+        view.page.forget_links()  # (shown, not followed)
         view.focus()
         self.call_after_refresh(view.update_size)
 
@@ -384,7 +387,7 @@ class Compose(ModalScreen[None]):
         if not self.browser.smtp:
             text += "\n(no relay: omniurl browse --smtp HOST[:PORT] sends it)\n"
         page = text_page(self.url, text, max(view.size.width, 40))
-        page.links.clear()
+        page.forget_links()
         view.show(page)
 
     def action_send(self) -> None:
@@ -447,7 +450,8 @@ class Browser(App[None]):
         max_time: float = MAX_TIME,
         download_dir: Path | None = None,
         smtp: str | None = None,
-        max_entries: int = MAX_ENTRIES,
+        max_entries: int | None = None,
+        max_listing_bytes: int = MAX_LISTING_BYTES,
         terminal_colors: bool = False,
     ) -> None:
         super().__init__(ansi_color=terminal_colors or None)
@@ -462,7 +466,9 @@ class Browser(App[None]):
         self.download_dir = download_dir
         #: The mail relay a composed message is sent through (``--smtp``); None: none sent.
         self.smtp = smtp
+        #: At most this many entries of a listing (None: only :attr:`max_listing_bytes`).
         self.max_entries = max_entries
+        self.max_listing_bytes = max_listing_bytes
         self._view = PageView(id="page")
         self.words = ""
         self.hit = -1
@@ -577,9 +583,9 @@ class Browser(App[None]):
             await self.push_screen_wait(Compose(self, url, presentation))
             return
         try:
-            async with asyncio.timeout(self.max_time):
+            async with asyncio.timeout(self.max_time) as deadline:
                 resource = await resolve(url, self._options_for(presentation))
-                await self._render(url, resource, presentation)
+                await self._render(url, resource, presentation, deadline)
         except InputNeeded as exc:  # (found by the server: a searchable database)
             await self._ask_words(url, exc, presentation)
         except TimeoutError:
@@ -662,13 +668,15 @@ class Browser(App[None]):
         )
         return message_page(url, "Refused", text)
 
-    async def _render(self, url: str, resource: Any, presentation: Presentation) -> None:
+    async def _render(
+        self, url: str, resource: Any, presentation: Presentation, deadline: asyncio.Timeout
+    ) -> None:
         async with resource:
             if resource.kind == "session":
                 await self._hand_over(url, resource, presentation)
                 return
             if resource.kind == "listing":
-                await self._stream_listing(url, resource)
+                await self._stream_listing(url, resource, deadline)
                 return
             media = media_type_of(resource)
             if not media.startswith(("text/", "message/")) and "html" not in media:
@@ -735,24 +743,41 @@ class Browser(App[None]):
         self.refresh()
         self.say(f"Session ended (status {status}).")
 
-    async def _stream_listing(self, url: str, resource: Any) -> None:
-        """Entries shown as they arrive: the page is up with the first ones, and grows."""
+    async def _stream_listing(self, url: str, resource: Any, deadline: asyncio.Timeout) -> None:
+        """Entries shown as they arrive: the page is up with the first ones, and grows.  The
+        interface's loop gets a turn every 256 entries (Esc, scrolling) and the view is
+        redrawn at most every 0.1 s; the page holds at most :attr:`max_listing_bytes`.
+        Once the first screen is up, :attr:`max_time` no longer applies (see
+        :data:`MAX_TIME`)."""
         page = listing_page(url, ())
+        store = page.store
+        assert store is not None
         self.show_page(page, push=True)
-        shown = 0
+        drawn = -1.0
+        loop = asyncio.get_running_loop()
         async for entry in resource.aiter_entries():
-            if len(page.lines) >= self.max_entries:
-                page.add_line(f"[cut at {self.max_entries} entries: the browser holds no more]")
+            count = len(store)
+            if self.max_entries is not None and count >= self.max_entries:
+                page.add_line(f"[cut at {count} entries: the browser holds no more]")
+                break
+            if store.nbytes >= self.max_listing_bytes:
+                page.add_line(
+                    f"[cut at {count} entries ({store.nbytes >> 20} MB held, the browser's "
+                    "bound): the browser holds no more]"
+                )
                 break
             page.add_entry(entry)
-            if len(page.lines) - shown >= 500:
-                shown = len(page.lines)
-                if self.view.page is page:
-                    self.view.update_size()
-                    self.view.refresh()
-                self.say(f"{shown} entries …")
+            if count & 255 == 0:
+                if count:
+                    deadline.reschedule(None)  # (the page is up: the rest streams in)
+                if loop.time() - drawn >= 0.1:
+                    drawn = loop.time()
+                    if self.view.page is page:
+                        self.view.update_size()
+                        self.view.refresh()
+                    self.say(f"{count + 1} entries …")
                 await asyncio.sleep(0)
-        if page.entries and is_threaded(page.entries):
+        if is_threaded(page):
             relist(page, "thread")
         if self.view.page is page:
             self.view.update_size()
@@ -860,11 +885,8 @@ class Browser(App[None]):
 
     def action_show_source(self) -> None:
         page = self.view.page
-        if page.source is None:
-            text = "\n".join(line.text for line in page.lines[:MAX_ENTRIES])
-        else:
-            text = page.source
-        self.push_screen(TextScreen(f"Source of {page.url}", text_page(page.url, text)))
+        shown = page.plain() if page.source is None else text_page(page.url, page.source)
+        self.push_screen(TextScreen(f"Source of {page.url}", shown))
 
     def action_bookmark(self) -> None:
         current = self.history.current
@@ -951,7 +973,7 @@ class Browser(App[None]):
     def action_sort(self) -> None:
         """``s``: the listing in the next order (server's, name, size, date, thread)."""
         page = self.view.page
-        if page.entries is None or self.busy:
+        if page.store is None or self.busy:
             self.say("Only a listing sorts.")
             return
         relist(page, SORTS[(SORTS.index(page.order) + 1) % len(SORTS)])

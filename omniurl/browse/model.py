@@ -14,14 +14,19 @@ the scheme's presentation first), never from a scheme name.
 
 from __future__ import annotations
 
+import bisect
 import os
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.resource import Entry
 from omniurl.showing import entry_marker, presentation_for
+
+from .store import ListingLinks, ListingRows, ListingStore, indent_of
 
 #: The width the type labels take on a listing line: "(DIR)   name".
 LABEL_WIDTH = 8
@@ -61,14 +66,16 @@ class Line:
 
 @dataclass
 class Page:
-    """What the browser shows for one URL."""
+    """What the browser shows for one URL.  A listing's rows are held compact
+    (:class:`~omniurl.browse.store.ListingStore`: ``lines`` and ``links`` are views that
+    make a :class:`Line` or a :class:`Link` when one is read); a text's are lists."""
 
     url: str
     title: str
-    lines: list[Line] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    #: The line of each link (``links[i]`` is first on ``link_lines[i]``).
-    link_lines: list[int] = field(default_factory=list)
+    lines: list[Line] | ListingRows = field(default_factory=list)
+    links: list[Link] | ListingLinks = field(default_factory=list)
+    #: The line of each link (``links[i]`` is first on ``link_lines[i]``), ascending.
+    link_lines: list[int] | array[int] = field(default_factory=list)
     #: The source as received (``\\`` shows it), escaped; None: a listing (its lines are it).
     source: str | None = None
     #: ``listing``, ``text`` or ``message`` (an error, a refusal, a note).
@@ -76,45 +83,61 @@ class Page:
     #: Where the cursor was when the page was left (restored on "back").
     cursor: int = 0
     top: int = 0
-    #: A listing's entries as received (``s`` sorts them; the lines are rebuilt).
-    entries: list[Entry] | None = None
+    #: A listing's entries as received (``s`` sorts them: another order over the same).
+    store: ListingStore | None = None
     #: How a listing is ordered now (one of :data:`SORTS`).
     order: str = "server"
 
     def add_line(self, text: str, links: Iterable[tuple[int, int, Link]] = ()) -> None:
-        spans = []
+        if self.store is not None:
+            spans = list(links)
+            if len(spans) > 1:
+                raise ValueError("a listing row holds one link at most")
+            if spans:
+                self.store.add(text, spans[0][0], spans[0][1], spans[0][2])
+            else:
+                self.store.add(text)
+            return
+        assert isinstance(self.lines, list) and isinstance(self.links, list)
+        assert isinstance(self.link_lines, list)
+        numbered = []
         for start, end, link in links:
             self.link_lines.append(len(self.lines))
             self.links.append(link)
-            spans.append((start, end, len(self.links) - 1))
-        self.lines.append(Line(text, tuple(spans)))
+            numbered.append((start, end, len(self.links) - 1))
+        self.lines.append(Line(text, tuple(numbered)))
 
-    def add_entry(self, entry: Entry, depth: int = 0) -> None:
-        """A listing entry as one line: label, name, details (size, date, score); a reply
-        in a thread indented by its ``depth``."""
-        if self.entries is not None:
-            self.entries.append(entry)
-        name = ("  " * min(depth, 8) + "> " if depth else "") + terminal_safe(entry.name)
-        label = label_of(entry)
-        details = [
-            f"{terminal_safe(str(entry.info[key]))}"
-            for key in ("size", "modify", "from", "date", "score")
-            if entry.info.get(key) not in (None, "")
-        ]
-        tail = ("  " + "  ".join(details)) if details else ""
-        head = f"{label:<{LABEL_WIDTH - 1}} " if label else " " * LABEL_WIDTH
-        if entry.url and label:
-            attributes = presentation_for(entry.url).attributes_url(entry)
-            link = Link(entry.url, search=entry.kind == "search", attributes=attributes)
-            self.add_line(head + name + tail, [(len(head), len(head) + len(name), link)])
+    def forget_links(self) -> None:
+        """The links shown, not followed (a page shown over the page: ``=``, ``p``)."""
+        if isinstance(self.links, list):
+            self.links.clear()
         else:
-            self.add_line(head + name + tail)
+            plain = self.plain()
+            self.lines, self.links, self.link_lines = plain.lines, plain.links, plain.link_lines
+
+    def add_entry(self, entry: Entry) -> None:
+        """A listing entry as one line: label, name, details (size, date, score)."""
+        text, start, end, link = entry_row(entry)
+        if self.store is not None:
+            self.store.add(text, start, end, link, _extra_of(entry))
+        else:
+            self.add_line(text, [(start, end, link)] if link else [])
+
+    @property
+    def width(self) -> int:
+        """The widest row (columns): a listing keeps it as it grows; a text's last 2000
+        rows are measured."""
+        if isinstance(self.lines, ListingRows):
+            return self.lines.width
+        return max((len(line.text) for line in self.lines[-2000:]), default=0)
 
     def line_of_link(self, index: int) -> int:
         return self.link_lines[index] if 0 <= index < len(self.link_lines) else 0
 
     def find(self, words: str, after: int = -1) -> int | None:
         """The first line after ``after`` holding ``words`` (case-folded), wrapping round."""
+        if isinstance(self.lines, ListingRows):
+            return self.lines.find(words, after)
         needle = words.casefold()
         if not needle or not self.lines:
             return None
@@ -127,14 +150,66 @@ class Page:
 
     def link_at_or_after(self, line: int) -> int | None:
         """The first link on ``line`` or below (for a search hit: the cursor goes there)."""
-        import bisect
-
         i = bisect.bisect_left(self.link_lines, line)
         return i if i < len(self.link_lines) else None
 
+    def plain(self) -> Page:
+        """The page's rows as text without links (``\\`` on a listing: what was received,
+        shown from the same store, nothing copied)."""
+        if isinstance(self.lines, ListingRows):
+            rows = self.lines
+            shown = ListingRows(rows.store, rows.order, rows.depths, plain=True)
+            return Page(self.url, self.title, lines=shown, kind="text")
+        return text_page(self.url, "\n".join(line.text for line in self.lines))
+
+
+def entry_row(entry: Entry, depth: int = 0) -> tuple[str, int, int, Link | None]:
+    """A listing entry's row: its text (lynx's label, the name — a reply in a thread indented
+    by its ``depth`` —, the details: size, date, score), where the name is, and its link."""
+    name = indent_of(depth) + terminal_safe(entry.name)
+    label = label_of(entry)
+    details = [
+        f"{terminal_safe(str(entry.info[key]))}"
+        for key in ("size", "modify", "from", "date", "score")
+        if entry.info.get(key) not in (None, "")
+    ]
+    tail = ("  " + "  ".join(details)) if details else ""
+    head = f"{label:<{LABEL_WIDTH - 1}} " if label else " " * LABEL_WIDTH
+    link = None
+    if entry.url and label:
+        attributes = presentation_for(entry.url).attributes_url(entry)
+        link = Link(entry.url, search=entry.kind == "search", attributes=attributes)
+    return head + name + tail, len(head), len(head) + len(name), link
+
+
+def _extra_of(entry: Entry) -> tuple[Any, ...] | None:
+    """What sorting and threading read of an entry (:meth:`ListingStore.extra_of`), or None
+    when it has none of it (a Gopher item: nothing held)."""
+    info = entry.info
+    size = info.get("size") or info.get("bytes")
+    extra = (
+        size if isinstance(size, int) else (str(size) if size else None),
+        _date_of(entry) or None,
+        str(info["message_id"]) if info.get("message_id") else None,
+        str(info["references"]) if info.get("references") else None,
+    )
+    return extra if any(v is not None for v in extra) else None
+
 
 def listing_page(url: str, entries: Iterable[Entry], title: str | None = None) -> Page:
-    page = Page(url, title or url, kind="listing", entries=[])
+    """A listing, held compact (:mod:`omniurl.browse.store`); more entries may be added
+    (:meth:`Page.add_entry`) as they arrive."""
+    store = ListingStore()
+    rows = ListingRows(store)
+    page = Page(
+        url,
+        title or url,
+        lines=rows,
+        links=ListingLinks(rows),
+        link_lines=rows.link_lines,
+        kind="listing",
+        store=store,
+    )
     for entry in entries:
         page.add_entry(entry)
     return page
@@ -149,24 +224,57 @@ def _date_of(entry: Entry) -> str:
     return str(entry.info.get("modify") or entry.info.get("date") or "")
 
 
+def _size_key(size: Any) -> int:
+    try:
+        return -int(size or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _newest_first(date: str) -> str:
+    return "".join(chr(0x10FFFF - ord(c)) for c in date)
+
+
+def _order(
+    count: int,
+    order: str,
+    is_link: Callable[[int], bool],
+    key: Callable[[int], tuple[str, int]],
+    thread: Callable[[], list[tuple[int, int]]],
+) -> list[tuple[int, int]]:
+    """Positions ``0..count-1`` in ``order``, each with its depth in a thread.  Info lines
+    keep no place of their own once sorted (they go first, in their order)."""
+    if order == "thread":
+        return thread()
+    if order == "server":
+        return [(i, 0) for i in range(count)]
+    info = [i for i in range(count) if not is_link(i)]
+    rest = sorted((i for i in range(count) if is_link(i)), key=key)
+    return [(i, 0) for i in info + rest]
+
+
+def _sort_key(order: str, name: str, size: Any, date: str) -> tuple[str, int]:
+    if order == "name":
+        return (name.casefold() + "\0" + name, 0)
+    if order == "size":
+        return ("", _size_key(size))
+    return (_newest_first(date), 0)
+
+
 def sorted_entries(entries: list[Entry], order: str) -> list[tuple[Entry, int]]:
     """``entries`` in ``order``, each with its depth (a reply's in a thread, else 0).  Info
     lines keep no place of their own once sorted (they go first, in their order)."""
-    if order == "thread":
-        return threaded(entries)
-    if order == "server":
-        return [(e, 0) for e in entries]
 
-    def key(e: Entry) -> tuple[str, int]:
-        if order == "name":
-            return (e.name.casefold() + "\0" + e.name, 0)
-        if order == "size":
-            return ("", -int(e.info.get("size") or e.info.get("bytes") or 0))
-        return ("".join(chr(0x10FFFF - ord(c)) for c in _date_of(e)), 0)  # newest first
+    def key(i: int) -> tuple[str, int]:
+        e = entries[i]
+        return _sort_key(order, e.name, e.info.get("size") or e.info.get("bytes"), _date_of(e))
 
-    info = [e for e in entries if e.url is None]
-    rest = sorted((e for e in entries if e.url is not None), key=key)
-    return [(e, 0) for e in info + rest]
+    def thread() -> list[tuple[int, int]]:
+        ids = [e.info.get("message_id") or None for e in entries]
+        return _threaded(ids, [str(e.info.get("references") or "") for e in entries])
+
+    positions = _order(len(entries), order, lambda i: entries[i].url is not None, key, thread)
+    return [(entries[i], depth) for i, depth in positions]
 
 
 def threaded(entries: list[Entry]) -> list[tuple[Entry, int]]:
@@ -174,44 +282,68 @@ def threaded(entries: list[Entry]) -> list[tuple[Entry, int]]:
     parent): each reply under its parent, one level deeper; a reply whose parent is not in
     the listing starts a thread of its own.  Entries without a ``message_id`` keep their
     place at the top level."""
-    by_id = {e.info["message_id"]: e for e in entries if e.info.get("message_id")}
-    children: dict[str, list[Entry]] = {}
-    roots: list[Entry] = []
-    for entry in entries:
-        refs = str(entry.info.get("references") or "").split()
-        parent = next(
-            (r for r in reversed(refs) if r in by_id and r != entry.info.get("message_id")), None
-        )
+    return sorted_entries(entries, "thread")
+
+
+def _threaded(ids: Sequence[str | None], refs: Sequence[str]) -> list[tuple[int, int]]:
+    """:func:`threaded` over positions: ``ids[i]`` the message-id of the ``i``-th article,
+    ``refs[i]`` its References."""
+    by_id = {mid: i for i, mid in enumerate(ids) if mid}
+    children: dict[str, list[int]] = {}
+    roots: list[int] = []
+    for i, own in enumerate(ids):
+        parent = next((r for r in reversed(refs[i].split()) if r in by_id and r != own), None)
         if parent is None:
-            roots.append(entry)
+            roots.append(i)
         else:
-            children.setdefault(parent, []).append(entry)
-    out: list[tuple[Entry, int]] = []
+            children.setdefault(parent, []).append(i)
+    out: list[tuple[int, int]] = []
     seen: set[int] = set()
-    stack = [(e, 0) for e in reversed(roots)]
+    stack = [(i, 0) for i in reversed(roots)]
     while stack:
-        entry, depth = stack.pop()
-        if id(entry) in seen:
+        i, depth = stack.pop()
+        if i in seen:
             continue
-        seen.add(id(entry))
-        out.append((entry, depth))
-        mine = children.get(entry.info.get("message_id") or "", [])
+        seen.add(i)
+        out.append((i, depth))
+        mine = children.get(ids[i] or "", [])
         stack.extend((child, depth + 1) for child in reversed(mine))
     return out
 
 
-def is_threaded(entries: list[Entry]) -> bool:
+def is_threaded(page: Page) -> bool:
     """Whether a listing is articles that refer to each other (shown threaded)."""
-    return any(e.info.get("references") for e in entries)
+    return page.store is not None and page.store.threaded
 
 
 def relist(page: Page, order: str) -> None:
-    """Show ``page``'s listing in another order (its lines and links rebuilt in place)."""
-    entries = page.entries or []
-    page.lines, page.links, page.link_lines, page.entries = [], [], [], []
+    """Show ``page``'s listing in another order: a permutation over its store (the rows'
+    text is not copied; 5 bytes a row), its links renumbered in that order."""
+    store = page.store
+    if store is None:
+        return
+    count = len(store)
+
+    def key(i: int) -> tuple[str, int]:
+        size, date, _mid, _refs = store.extra_of(i)
+        name = store.text_of(i)[store.name_at[i] : store.name_end[i]]
+        return _sort_key(order, name, size, date or "")
+
+    def thread() -> list[tuple[int, int]]:
+        extras = [store.extra_of(i) for i in range(count)]
+        return _threaded([e[2] for e in extras], [e[3] or "" for e in extras])
+
+    positions = _order(count, order, lambda i: store.link_of[i] >= 0, key, thread)
+    if order == "server":
+        rows = ListingRows(store)
+    else:
+        rows = ListingRows(
+            store,
+            array("I", (i for i, _ in positions)),
+            bytes(min(depth, 255) for _, depth in positions),
+        )
+    page.lines, page.links, page.link_lines = rows, ListingLinks(rows), rows.link_lines
     page.order, page.cursor, page.top = order, 0, 0
-    for entry, depth in sorted_entries(entries, order):
-        page.add_entry(entry, depth)
 
 
 def wrap_offsets(text: str, width: int) -> Iterator[tuple[int, int]]:
@@ -263,6 +395,8 @@ def text_page(url: str, text: str, width: int = 80, title: str | None = None) ->
 
 def _add_row(page: Page, text: str, spans: list[tuple[int, int, Link]]) -> None:
     """A row whose spans may continue a link begun on the row above (same :class:`Link`)."""
+    assert isinstance(page.lines, list) and isinstance(page.links, list)
+    assert isinstance(page.link_lines, list)
     out = []
     for start, end, link in spans:
         if page.links and page.links[-1] is link:
@@ -394,6 +528,7 @@ __all__ = [
     "Link",
     "Page",
     "data_dir",
+    "entry_row",
     "is_threaded",
     "label_of",
     "listing_page",

@@ -24,9 +24,9 @@ import functools
 import ipaddress
 import os
 import socket
-import ssl
+import sys
 from collections.abc import AsyncIterator, Awaitable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from .errors import (
     ConfigurationError,
@@ -39,9 +39,24 @@ from .errors import (
 from .options import Options
 
 if TYPE_CHECKING:
+    import ssl
+
     from .proxy import ProxySpec
 
 T = TypeVar("T")
+
+
+class _NoTLSError(Exception):
+    """Raised by nothing: what :func:`ssl_errors` gives while no TLS can have happened."""
+
+
+def ssl_errors() -> type[ssl.SSLError]:
+    """``ssl.SSLError``, for an ``except`` clause, without importing the ssl module: while
+    it is not loaded, no connection has spoken TLS and no such error exists, so a class
+    nothing raises stands in.  A plain connection then never loads OpenSSL (~18 ms CPU of
+    a start; the ``omniurl`` command imports asyncio without it: omniurl/sslimport.py)."""
+    module = sys.modules.get("ssl")
+    return cast("type[ssl.SSLError]", _NoTLSError if module is None else module.SSLError)
 
 
 def authority(host: str, port: int | None) -> str:
@@ -194,7 +209,7 @@ async def open_tcp(
                     options.connect_timeout,
                     f"connecting to {authority(host, port)}",
                 )
-            except ssl.SSLError as exc:
+            except ssl_errors() as exc:
                 sock.close()
                 raise tls_error(exc, host, port) from None
     addresses = await resolve_addresses(host, port, options)
@@ -215,7 +230,7 @@ async def open_tcp(
             )
         except ResolveTimeout as exc:
             last = exc
-        except ssl.SSLError as exc:
+        except ssl_errors() as exc:
             raise tls_error(exc, host, port) from None
         except OSError as exc:
             last = exc
@@ -233,6 +248,8 @@ def tls_name(host: str) -> str:
 
 def tls_error(exc: ssl.SSLError, host: str, port: int) -> ConnectError:
     """A failed TLS handshake as omniurl's error, saying whether the certificate was to blame."""
+    import ssl  # (loaded: the handshake that failed used it)
+
     if isinstance(exc, ssl.SSLCertVerificationError):
         return ConnectError(
             f"TLS certificate verification failed for {authority(host, port)}: "
@@ -254,7 +271,7 @@ async def start_tls(
             options.connect_timeout,
             f"in the TLS handshake with {authority(host, port)}",
         )
-    except ssl.SSLError as exc:
+    except ssl_errors() as exc:
         raise tls_error(exc, host, port) from None
     except (ConnectionError, OSError) as exc:
         raise ConnectionClosed(f"the connection broke in the TLS handshake: {exc}") from None
@@ -658,7 +675,7 @@ class Stream:
                 self.options.connect_timeout,
                 f"in {what}",
             )
-        except ssl.SSLError as exc:
+        except ssl_errors() as exc:
             raise tls_error(exc, host, port) from None
         except (ConnectionError, OSError) as exc:
             raise ConnectionClosed(f"the connection broke in {what}: {exc}") from None

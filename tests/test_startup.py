@@ -15,6 +15,7 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -271,6 +272,78 @@ async def test_get_imports_only_its_schemes_resolver(
     assert resolver_packages(modules) == {registry.BUILTIN_SCHEMES[scheme]}
     assert not {"omniurl.cli.batch", "omniurl.batch", "omniurl.cli.inputs"} & set(modules)
     assert not {"ctypes", "tempfile", "shutil", "netrc", "hashlib"} & set(modules)
+    # nor OpenSSL: asyncio imported without ssl, loaded on a TLS connection's first use
+    assert "ssl" not in modules and "omniurl.sslimport" in modules
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
+    """A throw-away CA (trustme) and a server context of its, for 127.0.0.1."""
+    import ssl
+
+    trustme = pytest.importorskip("trustme", reason="trustme (test extra) is not installed")
+    ca = trustme.CA()
+    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(server)
+    path = tmp_path_factory.mktemp("pki") / "ca.pem"
+    ca.cert_pem.write_to_path(str(path))
+    return server, str(path)
+
+
+async def test_get_loads_openssl_only_when_a_connection_speaks_tls(
+    tmp_path: Path, pki: tuple[Any, str]
+) -> None:
+    """The ``omniurl`` command imports asyncio without ssl (omniurl/sslimport.py): a plain
+    get never loads it (the get test above), and TLS still works when it is used — from the
+    first byte (gophers:, asyncio's create_connection), upgraded in place (NNTP's STARTTLS,
+    asyncio's start_tls), and a refused certificate is still the typed error."""
+    import asyncio
+
+    context, ca = pki
+    (tmp_path / "hello.txt").write_bytes(b"hello over TLS\r\n")
+    gophers = await testservers.start("gopher", tmp_path, tls=context)
+    nntp = await testservers.start("nntp", tmp_path, tls=context)
+    try:
+        url = f"gophers://{gophers.netloc}/0/hello.txt"
+        status, out, modules = await asyncio.to_thread(run_probe, "get", "--cacert", ca, url)
+        assert (status, out.replace(b"\r\n", b"\n")) == (0, b"hello over TLS\n")
+        assert "ssl" in modules and "omniurl.sslimport" in modules
+        news = f"news://{nntp.netloc}/omniurl.test"
+        args = ("get", "--cacert", ca, "--nntp-starttls", "require", news)
+        status, out, _modules = await asyncio.to_thread(run_probe, *args)
+        assert status == 0 and f"nntp://{nntp.netloc}/omniurl.test/".encode() in out
+        assert b"<TLS started>" in list(nntp.info["log"])
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(ROOT)}
+        done = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "omniurl", "get", url],  # no --cacert
+            capture_output=True, cwd=ROOT, env=env, timeout=60, check=False,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert (done.returncode, done.stdout) == (4, b"")  # a transport error, nothing out
+        assert b"TLS certificate verification failed for 127.0.0.1:" in done.stderr
+    finally:
+        await gophers.close()
+        await nntp.close()
+
+
+def test_ssl_deferral_gives_asyncio_the_module_on_first_import() -> None:
+    """In a fresh interpreter: asyncio imported without ssl, then the first ``import ssl``
+    (anyone's) hands it to asyncio's modules before the import returns."""
+    code = (
+        "import sys, json; from omniurl.sslimport import defer_ssl, ASYNCIO_SSL_MODULES\n"
+        "done = defer_ssl(); before = 'ssl' in sys.modules\n"
+        "held = [sys.modules[m].ssl for m in ASYNCIO_SSL_MODULES]\n"
+        "import ssl, asyncio.sslproto as p\n"
+        "after = [sys.modules[m].ssl is ssl for m in ASYNCIO_SSL_MODULES]\n"
+        "again = defer_ssl()\n"
+        "print(json.dumps([done, before, held, after, again,"
+        " p.SSLAgainErrors == (ssl.SSLWantReadError, ssl.SSLSyscallError)]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60,
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
+    )  # fmt: skip
+    assert json.loads(done.stdout) == [True, False, [None, None, None], [True] * 3, False, True]
 
 
 # -- the registries ------------------------------------------------------------------------

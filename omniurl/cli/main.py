@@ -59,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None and args.func is cmd_get:
         from omniurl import memory
         from omniurl.resolvers.options import Options
+        from omniurl.sslimport import defer_ssl
+
+        defer_ssl()  # OpenSSL loaded when a connection speaks TLS, not for every get
 
         if is_batch(args):
             memory.tune_for_transfers(Options.chunk_size)

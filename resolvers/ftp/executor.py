@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import mimetypes
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import TYPE_CHECKING
 
 from omniurl.schemes.ftp import FTPURL
 
@@ -38,7 +39,6 @@ from ..plan import Plan
 from ..policy import check_value
 from ..resource import Entry, Resource, Resumed
 from ..resume import Outcome
-from ..tls import ResumingContext, resuming_context
 from .listing import parse_list_line, parse_mlsd_line, parse_nlst_line
 from .machine import (
     NEED_DATA,
@@ -60,6 +60,9 @@ from .replies import ReplyReader
 from .result import FTPResult
 from .sessions import FTPSessions
 from .settings import ListingFormat, TLSMode
+
+if TYPE_CHECKING:
+    from ..tls import ResumingContext
 
 
 class Control:
@@ -279,7 +282,11 @@ async def _connect(plan: Plan, options: Options) -> Control:
     """A new control connection (TLS from the first byte for ftps:)."""
     assert plan.host is not None and plan.port is not None
     mode = plan.details_as(FTPDetails).tls
-    context = resuming_context(options) if mode is not None else None
+    context = None
+    if mode is not None:  # (the TLS module, and OpenSSL with it, only for a TLS session)
+        from ..tls import resuming_context
+
+        context = resuming_context(options)
     tls_now = context if mode is TLSMode.IMPLICIT else None
     stream = await net.connect(plan.host, plan.port, options, tls=tls_now)
     return Control(stream, options, context)

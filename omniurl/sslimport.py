@@ -1,0 +1,91 @@
+"""asyncio without OpenSSL until a connection speaks TLS: the ``omniurl`` command's start.
+
+asyncio imports ``ssl`` as it is imported (``base_events``, ``selector_events`` and
+``sslproto`` each ``try: import ssl``, on every Python from 3.11 to 3.13), whether or not a
+connection will ever speak TLS, and loading OpenSSL's libraries is the largest single cost
+of starting an ``omniurl get`` of a plain gopher:, ftp: or http: URL: measured with
+``python -S``, ``import asyncio`` took 59 ms CPU with ssl and ~41 ms without (``import ssl``
+alone: 18 ms over ``python -S -c pass``'s 9 ms).
+
+:func:`defer_ssl` imports asyncio while ``ssl`` is marked absent (``None`` in
+``sys.modules``: those modules then hold ``ssl = None``, as on a Python built without
+OpenSSL), takes the mark away at once, and has the first real ``import ssl`` — by omniurl's
+TLS code (``resolvers/tls.py``) or anyone's — give the module to those asyncio modules (and
+define ``sslproto.SSLAgainErrors``, which it defines only when ssl exists) before anything
+can hand asyncio a TLS context: a context is made from the module.  So what runs is what
+ran before; only the loading of OpenSSL waits until it is used.
+
+Process-wide and a reach into asyncio's modules, so only the ``omniurl`` command does it
+(never a program that imports the library), only on the Pythons whose asyncio is known to
+import ssl this way, and only when neither ssl nor asyncio is loaded yet.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+#: The asyncio modules that import ssl when they are imported (3.11-3.13).
+ASYNCIO_SSL_MODULES = ("asyncio.base_events", "asyncio.selector_events", "asyncio.sslproto")
+#: The Pythons whose asyncio this was checked against.
+CHECKED = ((3, 11), (3, 12), (3, 13))
+
+
+def defer_ssl() -> bool:
+    """Import asyncio without ssl; True if ssl's loading now waits for its first import."""
+    if sys.version_info[:2] not in CHECKED or "ssl" in sys.modules or "asyncio" in sys.modules:
+        return False
+    sys.modules["ssl"] = None  # type: ignore[assignment]
+    try:
+        import asyncio  # noqa: F401 - imported here, without ssl
+    finally:
+        if sys.modules.get("ssl", 0) is None:
+            del sys.modules["ssl"]
+    waiting = [sys.modules.get(name) for name in ASYNCIO_SSL_MODULES]
+    if any(module is None or getattr(module, "ssl", 0) is not None for module in waiting):
+        import ssl  # not as expected: give them the module now (nothing is saved)
+
+        _give(ssl)
+        return False
+    sys.meta_path.insert(0, _OnImport())
+    return True
+
+
+def _give(ssl: ModuleType) -> None:
+    """Hand ``ssl`` to the asyncio modules that found it absent."""
+    for name in ASYNCIO_SSL_MODULES:
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "ssl", 0) is None:
+            module.ssl = ssl  # type: ignore[attr-defined]
+    sslproto = sys.modules.get("asyncio.sslproto")
+    if sslproto is not None and not hasattr(sslproto, "SSLAgainErrors"):
+        sslproto.SSLAgainErrors = (ssl.SSLWantReadError, ssl.SSLSyscallError)  # type: ignore[attr-defined]
+
+
+class _OnImport:
+    """A ``sys.meta_path`` finder that steps aside on the first ``import ssl``: the module
+    is found and loaded as ever (by the finders after it), then given to asyncio
+    (:func:`_give`) before the import statement returns it."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: Any = None) -> Any:
+        if fullname != "ssl":
+            return None
+        sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = None if find is None else find(fullname, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        run = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            run(module)
+            _give(module)
+
+        loader.exec_module = exec_module
+        return spec

@@ -17,7 +17,15 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from omniurl import testservers
-from omniurl.browse.app import AskForm, Browser, Compose, PageView, Prompt, TextScreen
+from omniurl.browse.app import (
+    AskForm,
+    Browser,
+    Compose,
+    PageView,
+    Prompt,
+    TextScreen,
+    ViewChoice,
+)
 from omniurl.testservers.recording import recording_of, start_recording
 
 SIZE = (80, 24)
@@ -618,6 +626,64 @@ async def test_gopher_plus_ask_form_and_views(tmp_path: Path) -> None:
             await pilot.press("enter")
             await settle(pilot, app)
             assert rows(app)[0] == "Deutscher Text"
+    finally:
+        await server.close()
+
+
+async def test_a_gopher_plus_item_with_several_views_offers_a_choice(tmp_path: Path) -> None:
+    """Issue 24: following a Gopher+ item asks for its attributes; with several +VIEWS the
+    views are offered (each with the request its plan sends), the chosen one is fetched with
+    that view's Gopher+ request, Esc fetches nothing; an item of one view is fetched as is."""
+    (tmp_path / "doc.txt").write_text("English text\n")
+    (tmp_path / "doc.txt.De_DE").write_text("Deutscher Text\n")
+    (tmp_path / "one.txt").write_text("Only one view\n")
+    server = await testservers.start("gopher", tmp_path)
+    base = f"gopher://127.0.0.1:{server.port}"
+    requests = server.info["server"].requests
+    try:
+        app = browser(f"{base}/1/%09%09%2B", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            links = [link.url for link in app.view.page.links]
+            doc = links.index(f"{base}/0/doc.txt")
+            assert app.view.page.links[doc].views
+
+            async def choice() -> ViewChoice:
+                for _ in range(100):  # 5 s at most
+                    await pilot.pause(0.05)
+                    if isinstance(app.screen, ViewChoice):
+                        return app.screen
+                raise AssertionError(f"no choice of views: {app.status!r}")
+
+            app.view.select(doc)
+            await pilot.press("enter")
+            form = await choice()
+            assert requests[-1] == b"/doc.txt\t!"
+            assert [label for label, _ in form.views] == [
+                "text/plain En_US  <1k>",
+                "text/plain De_DE  <1k>",
+            ]
+            assert "  1  /doc.txt\\t+text/plain En_US" in form.request.splitlines()
+            await pilot.press("down")
+            assert "  1  /doc.txt\\t+text/plain De_DE" in form.request.splitlines()
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert app.view.page.url == f"{base}/0/doc.txt%09%09+text/plain%20De_DE"
+            assert rows(app)[0] == "Deutscher Text"
+            assert requests[-1] == b"/doc.txt\t+text/plain De_DE"
+
+            await pilot.press("h", "enter")
+            await choice()
+            await pilot.press("escape")
+            await settle(pilot, app)
+            assert app.status == "No view chosen: nothing fetched."
+            assert requests[-1] == b"/doc.txt\t!" and len(requests) == 4
+
+            app.view.select(links.index(f"{base}/0/one.txt"))
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert requests[-2:] == [b"/one.txt\t!", b"/one.txt"]
+            assert rows(app)[0] == "Only one view"
     finally:
         await server.close()
 

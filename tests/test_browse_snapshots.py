@@ -192,3 +192,28 @@ def test_mailto_compose_preview(snap_compare: Any, tmp_path: Path) -> None:
     url = "mailto:someone@example.org?subject=Hi"
     app = Browser(url, folder=tmp_path, smtp="relay.example.org:25", options=FIXED_DATE)
     assert snap_compare(app, terminal_size=SIZE, press=[*"first", "space", *"line", "ctrl+p"])
+
+
+def test_gopher_plus_views_choice(snap_compare: Any, tmp_path: Path) -> None:
+    from omniurl.browse.app import ViewChoice
+    from omniurl.showing import presentation_for
+
+    url = "gopher://gopher.example.org/0/rfc1738.txt"
+    views = [
+        (f"{view}  {size}", presentation_for(url).view_url(url, view) or "")
+        for view, size in [
+            ("text/plain En_US", "<51k>"),
+            ("application/pdf En_US", "<120k>"),
+            ("text/plain Fr_FR", "<55k>"),
+        ]
+    ]
+    app = Browser(None, folder=tmp_path)
+
+    async def choice(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        app.push_screen(ViewChoice(url, views, app.options))
+        await pilot.pause()
+        await pilot.press("down")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=choice)

@@ -25,7 +25,7 @@ from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input, Label, Static, TextArea
+from textual.widgets import Input, Label, OptionList, Static, TextArea
 
 from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.errors import InputNeeded, PlanError, PolicyError
@@ -275,6 +275,66 @@ class AskForm(ModalScreen[list[str] | None]):
 
     def action_send(self) -> None:
         self.dismiss([field.value for field in self.query(Input)])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ViewChoice(ModalScreen[str | None]):
+    """An item offered in several views (Gopher+ §2.5, ``+VIEWS``: formats, languages), as
+    the UMN client asks: the views listed with the server's size estimates, and below, the
+    request the highlighted one would send — its plan, nothing sent.  Enter fetches that
+    view (its URL, RFC 1738 §3.4.8: ``+<view> <language>``), Esc fetches nothing."""
+
+    DEFAULT_CSS = """
+    ViewChoice { align: center middle; }
+    ViewChoice > Vertical { width: 100%; height: 100%; background: $panel; }
+    ViewChoice #title { background: $accent; width: 100%; }
+    ViewChoice Label, ViewChoice #request { padding: 0 1; }
+    ViewChoice OptionList { height: auto; max-height: 50%; }
+    ViewChoice #request { height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, url: str, views: list[tuple[str, str]], options: Options) -> None:
+        super().__init__()
+        self.url = url
+        #: Each view's label (``text/plain De_DE  <1k>``) and its URL.
+        self.views = views
+        self.options = options
+        #: What the request line shows (tests read it).
+        self.request = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(terminal_safe(f"Views of {self.url}"), id="title", markup=False)
+            yield Label("Enter fetches the view, Esc cancels")
+            yield OptionList(*(terminal_safe(label) for label, _ in self.views), id="views")
+            yield Static("", id="request", markup=False)
+
+    def on_mount(self) -> None:
+        choices = self.query_one(OptionList)
+        choices.highlighted = 0
+        choices.focus()
+        self.show_request(0)
+
+    def show_request(self, index: int) -> None:
+        """The plan of the highlighted view: where it connects and the lines it sends."""
+        from omniurl.resolvers import check
+
+        url = self.views[index][1]
+        try:
+            text = plan_text(check(url, self.options).to_json())
+        except OmniurlError as exc:
+            text = f"{url}\n\nRefused ({type(exc).__name__}): {exc}"
+        self.request = terminal_safe(text, keep="\n")
+        self.query_one("#request", Static).update(self.request)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.show_request(event.option_index)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.views[event.option_index][1])
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -532,14 +592,21 @@ class Browser(App[None]):
 
     # -- loading ------------------------------------------------------------------------
 
-    def open(self, url: str, *, search: bool = False) -> None:
+    def open(self, url: str, *, search: bool = False, views: str | None = None) -> None:
+        """Fetch ``url`` and show it (``search``: ask for words first; ``views``: the URL of
+        its attributes, whose views are offered first when there are several)."""
         self.busy = True
         self.say(f"Fetching {url} … (Esc cancels)")
-        self._load(url, search)
+        self._load(url, search, views)
 
     @work(group="load", exclusive=True, exit_on_error=False)
-    async def _load(self, url: str, search: bool) -> None:
+    async def _load(self, url: str, search: bool, views: str | None = None) -> None:
         try:
+            if views is not None:
+                chosen = await self._choose_view(url, views)
+                if chosen is None:
+                    return
+                url = chosen
             await self._fetch(url, search)
         except asyncio.CancelledError:
             self.say("Cancelled.")
@@ -599,6 +666,41 @@ class Browser(App[None]):
         except OmniurlError as exc:
             self.show_page(message_page(url, f"Error: {type(exc).__name__}", str(exc)), push=True)
             self.say(type(exc).__name__)
+
+    async def _choose_view(self, url: str, attributes: str) -> str | None:
+        """The URL of the view of ``url`` to fetch: its attributes asked for (through the
+        policy, within :attr:`max_time`) and, when they offer several views (Gopher+
+        ``+VIEWS``), the one chosen in a :class:`ViewChoice`; ``url`` itself when they
+        offer one or none or cannot be had (a server that is not Gopher+ after all); None
+        when the choice is cancelled (nothing fetched)."""
+        from omniurl.resolvers import check, resolve
+
+        presentation = presentation_for(url)
+        self.say(f"Asking for the views of {url} … (Esc cancels)")
+        try:
+            check(attributes, self.options)
+            async with asyncio.timeout(self.max_time):
+                resource = await resolve(attributes, self._options_for(presentation))
+                async with resource:
+                    offered = presentation.views(resource)
+        except (OmniurlError, TimeoutError):
+            return url
+        views = []
+        for view in offered:
+            target = presentation.view_url(url, view.view)
+            if target is not None:
+                size = str(getattr(view, "size", "") or "")
+                views.append((f"{view.view}  {size}".rstrip(), target))
+        if len(views) < 2:
+            return url
+        self.busy = False
+        chosen = await self.push_screen_wait(ViewChoice(url, views, self.options))
+        if chosen is None:
+            self.say("No view chosen: nothing fetched.")
+            return None
+        self.busy = True
+        self.say(f"Fetching {chosen} … (Esc cancels)")
+        return chosen
 
     def _options_for(self, presentation: Presentation) -> Options:
         """The options a page of this scheme is resolved with: the scheme's own for a reader
@@ -812,7 +914,7 @@ class Browser(App[None]):
         if link is None:
             self.say("No link here.")
             return
-        self.open(link.url, search=link.search)
+        self.open(link.url, search=link.search, views=link.attributes if link.views else None)
 
     def action_go_back(self) -> None:
         self.workers.cancel_group(self, "load")
@@ -1065,4 +1167,13 @@ def run(url: str | None, options: Options | None = None, smtp: str | None = None
     return 0
 
 
-__all__ = ["AskForm", "Browser", "Compose", "PageView", "Prompt", "TextScreen", "run"]
+__all__ = [
+    "AskForm",
+    "Browser",
+    "Compose",
+    "PageView",
+    "Prompt",
+    "TextScreen",
+    "ViewChoice",
+    "run",
+]

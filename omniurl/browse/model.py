@@ -53,6 +53,9 @@ class Link:
     search: bool = False
     #: The URL of the entry's attributes (Gopher+ ``!``: its views, abstract), or None.
     attributes: str | None = None
+    #: Whether the item may come in several views (a Gopher+ item that is not a menu or a
+    #: search): following it asks for its attributes first, and offers a choice of views.
+    views: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +181,9 @@ def entry_row(entry: Entry, depth: int = 0) -> tuple[str, int, int, Link | None]
     link = None
     if entry.url and label:
         attributes = presentation_for(entry.url).attributes_url(entry)
-        link = Link(entry.url, search=entry.kind == "search", attributes=attributes)
+        search = entry.kind == "search"
+        views = attributes is not None and not search and entry.kind != "directory"
+        link = Link(entry.url, search=search, attributes=attributes, views=views)
     return head + name + tail, len(head), len(head) + len(name), link
 
 

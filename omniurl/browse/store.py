@@ -104,7 +104,8 @@ class ListingStore:
         else:
             self.link_of.append(len(self.link_row))
             self.link_row.append(row)
-            record = f"{link.url}\0{link.attributes or ''}\0{'s' if link.search else ''}"
+            flags = ("s" if link.search else "") + ("v" if link.views else "")
+            record = f"{link.url}\0{link.attributes or ''}\0{flags}"
             self.link_data += record.encode("utf-8", "surrogatepass")
             self.link_at.append(len(self.link_data))
         if extra is not None:
@@ -125,7 +126,7 @@ class ListingStore:
 
         raw = self.link_data[self.link_at[k] : self.link_at[k + 1]]
         url, attributes, flags = raw.decode("utf-8", "surrogatepass").split("\0")
-        return Link(url, search=flags == "s", attributes=attributes or None)
+        return Link(url, "s" in flags, attributes or None, "v" in flags)
 
     def extra_of(self, row: int) -> tuple[Any, ...]:
         """``(size, date, message_id, references)`` of a row (Nones when it has none)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import mimetypes
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from omniurl.schemes.ftp import FTPURL
@@ -406,6 +406,21 @@ def _transfer(
 
     raw = body()
     stream: AsyncIterator[bytes] = _ascii_to_local(raw) if details.type == "A" else raw
+    resource = _content(plan, ready, stream, control.replies, close)
+    made.append(resource)
+    return resource
+
+
+def _content(
+    plan: Plan,
+    ready: TransferReady,
+    stream: AsyncIterator[bytes],
+    replies: list[str],
+    close: Callable[[], Awaitable[None]],
+) -> Resource:
+    """The file's content as a resource: its size (known for ``TYPE I``: the 150's, or
+    under ``-C`` what is left of SIZE's total) and what ``-C`` came to (RFC 3659 §4-5)."""
+    details = plan.details_as(FTPDetails)
     size = ready.size
     resumed = None
     if ready.outcome is not None:
@@ -413,20 +428,18 @@ def _transfer(
         if ready.total is not None:
             size = ready.total - resumed.offset
     total = ready.total if resumed is not None else None
-    resource = Resource(
+    return Resource(
         plan,
         kind="content",
         body=stream,
         media_type=_media_type(details.name),
         size=size if details.type == "I" else None,
-        replies=control.replies,
+        replies=replies,
         close=close,
         result=FTPResult(typecode=details.type, resumed=resumed, total=total),
         total=total,
         resumed=resumed,
     )
-    made.append(resource)
-    return resource
 
 
 class _counted:

@@ -44,18 +44,23 @@ from .model import (
     is_threaded,
     listing_page,
     message_page,
+    ordered_rows,
     plan_text,
     relist,
+    show_rows,
     text_page,
 )
+from .store import ListingRows
 
 #: Bytes of a text shown as a page; beyond, the page says so (``d`` saves the whole).
 MAX_TEXT = 4 << 20
 #: Bytes a listing may hold (:class:`~omniurl.browse.store.ListingStore`: its rows' text, its
-#: URLs and ~45 bytes of offsets an entry — a 10⁶-item Gopher menu holds ~100 MB); beyond,
+#: URLs and 40 bytes of offsets an entry — a 10⁶-item Gopher menu holds ~100 MB); beyond,
 #: the listing is cut and the page says so.  A safety bound only, ~10⁷ Gopher items: the
 #: page no longer holds an object per entry (that was ~870 bytes an entry, and a cut at 10⁵).
 MAX_LISTING_BYTES = 1 << 30
+#: Entries a listing sorts on the interface's loop (in ~0.1 s); a longer one sorts in a thread.
+SORT_IN_PLACE = 20_000
 #: Seconds a page may take, connect to last byte of the part shown; a listing, to its first
 #: screen (the rest streams in, bounded by the resolvers' speed limit — ``speed_limit``
 #: bytes/s over ``speed_time`` — and :data:`MAX_LISTING_BYTES`; Esc stops it).  A 10⁶-item
@@ -1078,9 +1083,27 @@ class Browser(App[None]):
         if page.store is None or self.busy:
             self.say("Only a listing sorts.")
             return
-        relist(page, SORTS[(SORTS.index(page.order) + 1) % len(SORTS)])
-        self.view.show(page)
-        self.say(f"Sorted by {page.order}")
+        order = SORTS[(SORTS.index(page.order) + 1) % len(SORTS)]
+        if len(page.store) < SORT_IN_PLACE:
+            relist(page, order)
+            self.view.show(page)
+            self.say(f"Sorted by {page.order}")
+            return
+        self.say(f"Sorting {len(page.store)} entries by {order} …")
+        self._sort(page, order)
+
+    @work(group="sort", exclusive=True, thread=True, exit_on_error=False)
+    def _sort(self, page: Page, order: str) -> None:
+        """A long listing sorted in a thread (the interface keeps its turns), then shown."""
+        assert page.store is not None
+        rows = ordered_rows(page.store, order)
+        self.call_from_thread(self._sorted, page, rows, order)
+
+    def _sorted(self, page: Page, rows: ListingRows, order: str) -> None:
+        show_rows(page, rows, order)
+        if self.view.page is page:
+            self.view.show(page)
+        self.say(f"Sorted by {order}")
 
     def action_cancel(self) -> None:
         if self.busy:

@@ -324,9 +324,13 @@ def is_threaded(page: Page) -> bool:
 def relist(page: Page, order: str) -> None:
     """Show ``page``'s listing in another order: a permutation over its store (the rows'
     text is not copied; 5 bytes a row), its links renumbered in that order."""
-    store = page.store
-    if store is None:
-        return
+    if page.store is not None:
+        show_rows(page, ordered_rows(page.store, order), order)
+
+
+def ordered_rows(store: ListingStore, order: str) -> ListingRows:
+    """The rows of ``store`` in ``order`` (reads the store only: the browser computes it
+    off the interface's loop for a long listing — 10⁶ rows sort by name in 2-4 s)."""
     count = len(store)
 
     def key(i: int) -> tuple[str, int]:
@@ -338,15 +342,18 @@ def relist(page: Page, order: str) -> None:
         extras = [store.extra_of(i) for i in range(count)]
         return _threaded([e[2] for e in extras], [e[3] or "" for e in extras])
 
-    positions = _order(count, order, lambda i: store.link_of[i] >= 0, key, thread)
     if order == "server":
-        rows = ListingRows(store)
-    else:
-        rows = ListingRows(
-            store,
-            array("I", (i for i, _ in positions)),
-            bytes(min(depth, 255) for _, depth in positions),
-        )
+        return ListingRows(store)
+    positions = _order(count, order, lambda i: store.link_of[i] >= 0, key, thread)
+    return ListingRows(
+        store,
+        array("I", (i for i, _ in positions)),
+        bytes(min(depth, 255) for _, depth in positions),
+    )
+
+
+def show_rows(page: Page, rows: ListingRows, order: str) -> None:
+    """``page`` shows ``rows`` (of its store, in ``order``), the cursor on the first link."""
     page.lines, page.links, page.link_lines = rows, ListingLinks(rows), rows.link_lines
     page.order, page.cursor, page.top = order, 0, 0
 
@@ -538,8 +545,10 @@ __all__ = [
     "label_of",
     "listing_page",
     "message_page",
+    "ordered_rows",
     "plan_text",
     "relist",
+    "show_rows",
     "sorted_entries",
     "text_page",
     "threaded",

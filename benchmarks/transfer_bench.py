@@ -3,13 +3,14 @@
     python benchmarks/transfer_bench.py                 # quick: a 256 MiB file
     python benchmarks/transfer_bench.py --size 512M     # the performance issue's figure
     python benchmarks/transfer_bench.py --size 1G --json --protocols ftp,gopher
+    python benchmarks/transfer_bench.py --size 512M --to-file   # -o FILE instead of stdout
 
 The servers are vsftpd, nginx and gophernicus when installed (so the server is not the
 bottleneck; each started here on loopback with a private config, as the test suite does),
 else omniurl's own (``omniurl serve ftp|http|gopher`` in a subprocess).  Each client is a
 separate process writing the content to /dev/null (curl: ``curl -s URL``; omniurl: ``omniurl
-get URL``); wall time is measured around the process and peak RSS comes from ``wait4()``'s
-rusage of that process.
+get URL``), or with ``--to-file`` into a file (``-o FILE``); wall time is measured around
+the process and peak RSS comes from ``wait4()``'s rusage of that process.
 
 Two ratios are printed for each protocol (omniurl throughput / curl throughput):
 
@@ -116,7 +117,7 @@ class Run:
 PYCACHE: str | None = None
 
 
-def run(argv: list[str]) -> Run:
+def run(argv: list[str], output: Path | None = None) -> Run:
     """One client process: wall time, CPU time (wait4) and its own peak RSS.  Linux carries
     the forking process's high-water RSS into the child's ru_maxrss across exec, so a client
     forked from this script showed at least this script's RSS (34 MiB, for curl too): where
@@ -148,13 +149,18 @@ def run(argv: list[str]) -> Run:
         with contextlib.suppress(OSError, ValueError):
             rss_kib = int(Path(rss_file).read_text().split()[-1])
         os.unlink(rss_file)
+    if output is not None:
+        output.unlink()  # (it must be there: the transfer completed)
     return Run(seconds, rss_kib, usage.ru_utime + usage.ru_stime)
 
 
-def clients(url: str) -> dict[str, list[str]]:
+def clients(url: str, output: Path | None = None) -> dict[str, list[str]]:
+    """Each client's command: the content to stdout (/dev/null), or with ``output`` into
+    that file (``-o``: omniurl writes a temporary file and renames it when complete)."""
+    to = ["-o", str(output)] if output is not None else []
     return {
-        "curl": ["curl", "-s", "--fail", url],
-        "omniurl": [sys.executable, "-m", "omniurl", "get", url],
+        "curl": ["curl", "-s", "--fail", *to, url],
+        "omniurl": [sys.executable, "-m", "omniurl", "get", *to, url],
     }
 
 
@@ -167,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--protocols", default=",".join(PROTOCOLS), help="which to race "
                         "(comma-separated; default: all)")  # fmt: skip
+    parser.add_argument("--to-file", action="store_true", help="write the content to a file "
+                        "(-o FILE, removed after each run) instead of stdout")  # fmt: skip
     args = parser.parse_args(argv)
     if shutil.which("curl") is None:
         print("curl is not installed: nothing to compare with", file=sys.stderr)
@@ -187,12 +195,15 @@ def main(argv: list[str] | None = None) -> int:
                 name,
             ):
                 row: dict[str, object] = {"server": name}
-                for client, big_argv in clients(base + _path(proto, "big.bin")).items():
-                    tiny_argv = clients(base + _path(proto, "tiny.bin"))[client]
-                    run(tiny_argv)  # warm-up (and, for omniurl, compiled modules written)
-                    tiny = min((run(tiny_argv) for _ in range(args.repeat)),
+                output = Path(tmp) / "out" / "content" if args.to_file else None
+                if output is not None:
+                    output.parent.mkdir(exist_ok=True)
+                for client, big_argv in clients(base + _path(proto, "big.bin"), output).items():
+                    tiny_argv = clients(base + _path(proto, "tiny.bin"), output)[client]
+                    run(tiny_argv, output)  # warm-up (and, for omniurl, compiled modules written)
+                    tiny = min((run(tiny_argv, output) for _ in range(args.repeat)),
                                key=lambda r: r.seconds)  # fmt: skip
-                    runs = [run(big_argv) for _ in range(args.repeat)]
+                    runs = [run(big_argv, output) for _ in range(args.repeat)]
                     best = min(runs, key=lambda r: r.seconds)
                     row[client] = {
                         "seconds": round(best.seconds, 3),
@@ -213,9 +224,10 @@ def main(argv: list[str] | None = None) -> int:
                 row["rss_ok"] = o["peak_rss_mib"] < RSS_LIMIT_MIB
                 results[proto] = row
     if args.json:
-        print(json.dumps({"size": size, "results": results}, indent=2))
+        print(json.dumps({"size": size, "to_file": args.to_file, "results": results}, indent=2))
         return 0
-    print(f"file size {size} bytes ({size / (1 << 20):.0f} MiB), best of {args.repeat}")
+    where = "to a file (-o)" if args.to_file else "to stdout (/dev/null)"
+    print(f"file size {size} bytes ({size / (1 << 20):.0f} MiB), {where}, best of {args.repeat}")
     for proto, row in results.items():
         print(f"\n{proto.upper()} from {row['server']}:")
         for client in ("curl", "omniurl"):

@@ -187,19 +187,17 @@ def output_name(url: URL) -> str:
     return decoded[:200]
 
 
-def _finish_file(tmp: Path, folder: Path, name: str) -> Path:
+def _finish_file(tmp: str, folder: str, name: str) -> str:
     """Give the complete temporary file its name without ever replacing an existing file
     (``os.link`` fails when the name is taken: ``a.txt``, then ``a.1.txt``, ``a.2.txt``…).
-    The name is always new, so the file gets a new file's mode (``0666 & ~umask``), not
-    mkstemp's private 0600."""
-    from omniurl.partial import new_file_mode
-
-    os.chmod(tmp, new_file_mode())
+    The temporary file was made with a new file's mode (``0666 & ~umask``, what the name
+    being new calls for), so nothing is left to change but its name.  Plain strings and
+    ``os`` calls: ``pathlib`` objects cost a tenth of a small file's CPU here."""
     stem, dot, ext = name.rpartition(".")
     if not dot or not stem:
         stem, ext = name, ""
     for n in range(100_000):
-        candidate = folder / (name if n == 0 else f"{stem}.{n}{'.' + ext if ext else ''}")
+        candidate = os.path.join(folder, name if n == 0 else f"{stem}.{n}{dot}{ext}")
         try:
             os.link(tmp, candidate)
         except FileExistsError:
@@ -298,6 +296,13 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
         raise
 
 
+#: A body up to this size is held and written with one call once complete (most files of a
+#: batch): no file exists until the transfer succeeded, one ``write`` instead of one a
+#: chunk.  Larger ones go to their temporary file as they arrive (memory stays bounded:
+#: 50 transfers at once hold at most 50 × 256 KiB).
+HELD_BODY = 256 * 1024
+
+
 async def _fetch_one(
     job: _Job, options: Options, opener: Opener, output_dir: Path | None
 ) -> FetchResult:
@@ -306,12 +311,15 @@ async def _fetch_one(
     started = time.monotonic()
     digest = hashlib.sha256()
     count = 0
-    tmp: Path | None = None
+    tmp: str | None = None
+    fd = -1
     saved_as = ""
     media_type = kind = None
     chain: tuple[str, ...] = ()
     status: int | None = None
     effective: str | None = None
+    folder = str(output_dir) if output_dir is not None else None
+    held: list[bytes] = []
     try:
         async with opener(job.url, options) as resource:
             kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
@@ -322,34 +330,38 @@ async def _fetch_one(
                     component="scheme",
                 )
             chunks = _listing_bytes(resource) if resource.kind == "listing" else resource
-            handle = None
-            if output_dir is not None and job.fixed and job.name is not None:
-                # One temporary name per file, not per attempt: a retry truncates what a
-                # killed attempt left instead of leaving it beside the file.
-                tmp = output_dir / retry_temp_name(job.name)
-                handle = open(tmp, "wb")  # noqa: SIM115 (closed in the finally below)
-            elif output_dir is not None:
+            if folder is not None:
                 saved_as = output_name(job.url)
-                fd, name = _temp_file(output_dir, saved_as)
-                tmp = Path(name)
-                handle = os.fdopen(fd, "wb")
             try:
                 async for chunk in chunks:
                     digest.update(chunk)
                     count += len(chunk)
-                    if handle is not None:
-                        handle.write(chunk)
+                    if folder is None:
+                        continue
+                    if fd < 0 and count <= HELD_BODY:
+                        held.append(chunk if isinstance(chunk, bytes) else bytes(chunk))
+                        continue
+                    if fd < 0:
+                        fd, tmp = _open_temp(folder, job, saved_as)
+                        _write_all(fd, b"".join(held))
+                        held.clear()
+                    _write_all(fd, chunk)
+                if folder is not None and fd < 0:
+                    # Complete, and small: its file is made now, in one write.
+                    fd, tmp = _open_temp(folder, job, saved_as)
+                    _write_all(fd, held[0] if len(held) == 1 else b"".join(held))
             finally:
-                if handle is not None:
-                    handle.close()
+                if fd >= 0:
+                    os.close(fd)
         path = None
-        if tmp is not None and output_dir is not None and job.fixed and job.name is not None:
+        if tmp is not None and folder is not None and job.fixed and job.name is not None:
             from omniurl.partial import finish
 
-            finish(tmp, output_dir / job.name)  # over an earlier attempt's file, atomically
-            path, tmp = str(output_dir / job.name), None
-        elif tmp is not None and output_dir is not None:
-            path = str(_finish_file(tmp, output_dir, saved_as))
+            path = os.path.join(folder, job.name)
+            finish(tmp, path)  # over an earlier attempt's file, atomically
+            tmp = None
+        elif tmp is not None and folder is not None:
+            path = _finish_file(tmp, folder, saved_as)
             tmp = None
         return FetchResult(
             index=job.index,
@@ -370,7 +382,27 @@ async def _fetch_one(
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
-                tmp.unlink()
+                os.unlink(tmp)
+
+
+def _open_temp(folder: str, job: _Job, saved_as: str) -> tuple[int, str]:
+    """The file a transfer's bytes go to until complete: a fixed name's one temporary name
+    (truncated: a retry replaces what a killed attempt left instead of leaving it beside
+    the file), else a new ``.NAME.PID-N.part``."""
+    if job.fixed and job.name is not None:
+        path = os.path.join(folder, retry_temp_name(job.name))
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+        return os.open(path, flags, 0o666), path
+    return _temp_file(folder, saved_as)
+
+
+def _write_all(fd: int, data: bytes | memoryview) -> None:
+    """All of ``data`` to ``fd`` (``os.write`` may take less than it is given)."""
+    written = os.write(fd, data)
+    if written < len(data):
+        view = memoryview(data)
+        while written < len(view):
+            written += os.write(fd, view[written:])
 
 
 def retry_temp_name(name: str) -> str:
@@ -384,13 +416,14 @@ def retry_temp_name(name: str) -> str:
 _TEMP_NUMBERS = itertools.count()
 
 
-def _temp_file(folder: Path, name: str) -> tuple[int, str]:
-    """A new private file (0600, as mkstemp's) ``.NAME.PID-N.part`` in ``folder``."""
+def _temp_file(folder: str, name: str) -> tuple[int, str]:
+    """A new file ``.NAME.PID-N.part`` in ``folder``, with a new file's mode (``0666 &
+    ~umask``: its name will be new too, so nothing needs changing when it gets it)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
         path = os.path.join(folder, f".{name}.{os.getpid()}-{next(_TEMP_NUMBERS)}.part")
         try:
-            return os.open(path, flags, 0o600), path
+            return os.open(path, flags, 0o666), path
         except FileExistsError:  # left by a run killed earlier with the same pid: go on
             continue
 
@@ -467,15 +500,98 @@ async def fetch_many(
     taken: set[str] = set()
     limit = max(window or 4 * concurrency, concurrency)
     source = _source(urls).__aiter__()
+    loop = asyncio.get_running_loop()
+    # A pool of at most ``concurrency`` worker coroutines (started as work arrives), each
+    # taking the next job itself when it finishes one: no task, done-callback or
+    # ``asyncio.wait`` over every running transfer per URL (2,000 small files: that
+    # bookkeeping was a tenth of the batch's CPU).  The jobs wait per host, in input order.
     waiting: dict[HostKey, deque[_Job]] = {}
     active: dict[HostKey, int] = {}
-    running: dict[asyncio.Task[FetchResult], HostKey] = {}
-    queued = 0
+    finished: deque[FetchResult | BaseException] = deque()
+    idle: deque[asyncio.Future[_Job]] = deque()
+    workers: set[asyncio.Task[None]] = set()
+    queued = 0  # jobs waiting for a worker
+    running = 0  # jobs a worker has taken and not finished
+    wake: asyncio.Future[None] | None = None  # set while this generator waits for a result
+    closing = False
+
+    def take() -> _Job | None:
+        """The next job a worker may start: the lowest input index among the hosts below
+        their limit (with concurrency 1 the URLs run exactly in the order given)."""
+        nonlocal queued, running
+        best: deque[_Job] | None = None
+        for key, jobs in waiting.items():
+            if active.get(key, 0) < per_host and (best is None or jobs[0].index < best[0].index):
+                best = jobs
+        if best is None:
+            return None
+        job = best.popleft()
+        if not best:
+            del waiting[job.key]
+        active[job.key] = active.get(job.key, 0) + 1
+        queued -= 1
+        running += 1
+        return job
+
+    async def work(job: _Job | None) -> None:
+        nonlocal running, wake
+        me = asyncio.current_task()
+        assert me is not None
+        while True:
+            if job is None:
+                job = take()
+            if job is None:
+                ready: asyncio.Future[_Job] = loop.create_future()
+                idle.append(ready)
+                job = await ready
+            result: FetchResult | BaseException
+            try:
+                result = await _fetch_one(job, options, opener, folder)
+            except asyncio.CancelledError as exc:
+                if closing or me.cancelling():  # the worker itself is cancelled: it ends
+                    raise
+                result = exc
+            except (KeyboardInterrupt, SystemExit):
+                raise  # (out of the event loop, as from any task)
+            except BaseException as exc:  # a defect: raised by the iterator, as a task's was
+                result = exc
+            running -= 1
+            key = job.key
+            active[key] -= 1
+            if not active[key]:
+                del active[key]
+            finished.append(result)
+            if wake is not None and not wake.done():
+                wake.set_result(None)
+            job = None
+
+    def dispatch() -> None:
+        """Hand the jobs that may start to idle workers, or to new ones."""
+        while queued:
+            while idle and idle[0].done():  # (cancelled with its worker)
+                idle.popleft()
+            if not idle and len(workers) >= concurrency:
+                return
+            job = take()
+            if job is None:
+                return
+            if idle:
+                idle.popleft().set_result(job)
+            else:
+                worker = asyncio.create_task(work(job))
+                workers.add(worker)
+
     index = 0
     exhausted = False
     try:
         while True:
-            while not exhausted and queued + len(running) < limit:
+            while finished:
+                result = finished.popleft()
+                if isinstance(result, BaseException):
+                    raise result
+                yield result
+            # (a result not yet handed on still counts against the window)
+            while not exhausted and queued + running + len(finished) < limit:
                 try:
                     item = await anext(source)
                 except StopAsyncIteration:
@@ -507,38 +623,29 @@ async def fetch_many(
                         )
                 else:
                     name = _names_in_input_order(taken, output_name(url)) if resume else None
-                waiting.setdefault(key, deque()).append(
-                    _Job(index, text, url, key, name, fixed=fixed)
-                )
+                jobs = waiting.get(key)
+                if jobs is None:
+                    jobs = waiting[key] = deque()
+                jobs.append(_Job(index, text, url, key, name, fixed=fixed))
                 index += 1
                 queued += 1
-            # Input order across hosts (each host's queue is in order already): with
-            # concurrency 1 the URLs run exactly in the order given.
-            for key in sorted(waiting, key=lambda k: waiting[k][0].index):
-                jobs = waiting[key]
-                while jobs and len(running) < concurrency and active.get(key, 0) < per_host:
-                    job = jobs.popleft()
-                    queued -= 1
-                    active[key] = active.get(key, 0) + 1
-                    task = asyncio.create_task(_fetch_one(job, options, opener, folder))
-                    running[task] = key
-                if not jobs:
-                    del waiting[key]
+            dispatch()
+            if finished:
+                continue
             if not running:
                 if exhausted and not queued:
                     return
                 continue
-            done, _pending = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                key = running.pop(task)
-                active[key] -= 1
-                if not active[key]:
-                    del active[key]
-                yield task.result()
+            wake = loop.create_future()
+            try:
+                await wake
+            finally:
+                wake = None
     finally:
-        for task in running:
-            task.cancel()
-        if running:
-            await asyncio.gather(*running, return_exceptions=True)
+        closing = True
+        for worker in workers:
+            worker.cancel()
+        if workers:
+            await asyncio.gather(*workers, return_exceptions=True)
         if hasattr(source, "aclose"):
             await source.aclose()

@@ -3,9 +3,10 @@
 asyncio imports ``ssl`` as it is imported (``base_events``, ``selector_events`` and
 ``sslproto`` each ``try: import ssl``, on every Python from 3.11 to 3.13), whether or not a
 connection will ever speak TLS, and loading OpenSSL's libraries is the largest single cost
-of starting an ``omniurl get`` of a plain gopher:, ftp: or http: URL: measured with
-``python -S``, ``import asyncio`` took 59 ms CPU with ssl and ~41 ms without (``import ssl``
-alone: 18 ms over ``python -S -c pass``'s 9 ms).
+of starting an ``omniurl get`` of a plain gopher:, ftp: or http: URL: measured after the
+modules such a get has loaded by then (``python -S``, medians of 25 interpreters, load 4-5),
+``import asyncio`` took ~28 ms CPU with ssl and ~20 ms without; ``import ssl`` alone beside
+``python -S -c pass`` costs 18-22 ms.
 
 :func:`defer_ssl` imports asyncio while ``ssl`` is marked absent (``None`` in
 ``sys.modules``: those modules then hold ``ssl = None``, as on a Python built without

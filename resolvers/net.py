@@ -53,8 +53,8 @@ class _NoTLSError(Exception):
 def ssl_errors() -> type[ssl.SSLError]:
     """``ssl.SSLError``, for an ``except`` clause, without importing the ssl module: while
     it is not loaded, no connection has spoken TLS and no such error exists, so a class
-    nothing raises stands in.  A plain connection then never loads OpenSSL (~18 ms CPU of
-    a start; the ``omniurl`` command imports asyncio without it: omniurl/sslimport.py)."""
+    nothing raises stands in.  A plain connection then never loads OpenSSL (~10 ms CPU of
+    a get; the ``omniurl`` command imports asyncio without it: omniurl/sslimport.py)."""
     module = sys.modules.get("ssl")
     return cast("type[ssl.SSLError]", _NoTLSError if module is None else module.SSLError)
 

@@ -17,20 +17,25 @@ pytest.importorskip("starlette", reason="the [gateway] extra is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="the [gateway] extra is not installed")
 pytest.importorskip("jinja2", reason="the [gateway] extra is not installed")
 
-from omniurl.gateway import GatewayConfig, create_app  # noqa: E402
-from omniurl.gateway.guard import guarded_protocol  # noqa: E402
+from omniurl.gateway import GatewayConfig, create_app, guard  # noqa: E402
 
 
-@pytest_asyncio.fixture
-async def gateway() -> AsyncIterator[int]:
-    """The gateway as ``omniurl serve gateway`` runs it, with short bounds for the test."""
+@pytest_asyncio.fixture(params=["httptools", "h11"])
+async def gateway(request: pytest.FixtureRequest) -> AsyncIterator[int]:
+    """The gateway as ``omniurl serve gateway`` runs it, with short bounds for the test:
+    on httptools (what the gateway extra installs) and on h11 (where httptools is absent)."""
     config = GatewayConfig(head_timeout=1.0, max_connections_per_client=4)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    http = guarded_protocol(
-        head_timeout=config.head_timeout,
-        max_connections_per_client=config.max_connections_per_client,
-    )
+    if request.param == "httptools":
+        pytest.importorskip("httptools", reason="httptools is not installed")
+        assert guard.guarded_protocol(head_timeout=1.0, max_connections_per_client=4).__name__ == (
+            "GuardedHttpToolsProtocol"
+        )
+        make = guard._httptools_protocol
+    else:
+        make = guard._h11_protocol
+    http = make(config.head_timeout, config.max_connections_per_client)
     server = uvicorn.Server(
         uvicorn.Config(create_app(config), http=http, log_level="warning", lifespan="off")
     )
@@ -118,3 +123,34 @@ async def test_one_address_holds_at_most_its_share_of_connections(gateway: int) 
                 break
             await asyncio.sleep(0.05)
     assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+
+
+async def test_a_target_h11_refuses_is_refused_with_400_on_either_parser(gateway: int) -> None:
+    """A byte outside visible ASCII in the request target (RFC 9112 §3.2): 400, nothing
+    resolved — httptools alone would take it."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", gateway)
+    writer.write(b"GET /gopher://127.0.0.1:1/0/\xe9t\xe9 HTTP/1.1\r\nHost: gw\r\n\r\n")
+    try:
+        answer = await _read_all(reader, 5)
+    finally:
+        writer.close()
+    assert answer.startswith(b"HTTP/1.1 400 ")
+
+
+async def test_an_absolute_form_target_reaches_the_app_whole_on_either_parser(
+    gateway: int,
+) -> None:
+    """``GET gopher://h/1/ HTTP/1.1`` (a proxy request) is the page of that URL: the refusal
+    page names the whole URL, scheme, host and query included (httptools' own parse kept
+    only the path)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", gateway)
+    writer.write(
+        b"GET gopher://127.0.0.1:1/0/n%09x?q HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n"
+    )
+    try:
+        answer = await _read_all(reader, 30)
+    finally:
+        writer.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split()[1] == b"403", head  # (loopback is refused by the default policy)
+    assert b"gopher://127.0.0.1:1/0/n%09x?q" in body, body[:2000]

@@ -312,7 +312,7 @@ def _link_safe(url: str) -> str:
 def run(
     config: GatewayConfig, host: str, port: int, *, sock: socket.socket | None = None, **kw: Any
 ) -> None:
-    """Serve until interrupted (h11: only it hands an absolute-form target over whole),
+    """Serve until interrupted (httptools, else h11; an absolute-form target kept whole),
     each request head bounded in time and each client address in connections
     (:mod:`omniurl.gateway.guard`).  ``sock``: a socket already bound (so known to be
     free) to serve on: a busy port is found before anything is announced."""

@@ -71,7 +71,7 @@ class MailtoURL(URL):
             d["scheme"] = scheme
             d["fragment"] = fragment
             d["address"] = decode(address) if "%" in address else address
-            d["headers"] = ()
+            # (headers: (), the class default; a store saved)
             return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -52,8 +52,7 @@ class NNTPURL(InternetURL):
                 d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
                 d["scheme"] = scheme
                 d["fragment"] = fragment
-                d["user"] = None
-                d["password"] = None
+                # (user and password: None, the class defaults; two stores saved)
                 d["host"] = host
                 d["port"] = None if port is None else int(port)
                 d["newsgroup"] = group

@@ -84,13 +84,12 @@ class ProsperoURL(InternetURL):
                 d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
                 d["scheme"] = scheme
                 d["fragment"] = fragment
-                d["user"] = None
-                d["password"] = None
+                # (user and password: None, the class defaults; two stores saved)
                 d["host"] = host
                 d["port"] = None if port is None else int(port)
                 d["hsoname"] = decode(hsoname) if "%" in hsoname else hsoname
                 d["fields"] = fields
-                d["version"] = None
+                # (version: None, the class default)
                 return obj
         return cls._parse_slow(text, start, scheme, strict)
 

@@ -106,8 +106,14 @@ async def read_all(resource: Resource) -> bytes:
     import io
 
     buffer = io.BytesIO()
-    async for chunk in resource:
-        buffer.write(chunk)
+    # Each chunk is copied before the next is asked for: the executor may hand out views of
+    # one buffer it reuses (Resource.views_ok: no new object a read, fewer and fuller reads).
+    views, resource.views_ok = resource.views_ok, True
+    try:
+        async for chunk in resource:
+            buffer.write(chunk)
+    finally:
+        resource.views_ok = views
     return buffer.getvalue()
 
 

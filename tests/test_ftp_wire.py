@@ -19,6 +19,7 @@ from omniurl.resolvers.errors import (
     ProtocolError,
     ResolveTimeout,
 )
+from omniurl.resolvers.resource import Resource
 from omniurl.testservers import RunningServer
 from omniurl.testservers.ftp import start_ftp
 from omniurl.testservers.recording import recording_of, start_recording
@@ -106,6 +107,26 @@ async def test_a_consumer_that_writes_at_once_gets_views_of_one_buffer(
     async with await resolvers.resolve(f"{url};type=a", OPTS) as resource:
         resource.views_ok = True
         assert {type(c) async for c in resource} == {bytes}
+
+
+async def test_read_takes_views_and_leaves_the_resource_as_it_was(
+    ftp: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``read()`` copies each chunk at once, so it takes the bulk path's views (fewer, fuller
+    reads into one buffer): the bytes are exact, and the caller's setting is back after."""
+    kinds: set[type] = set()
+    chunks = Resource.__aiter__
+
+    async def spy(self: Resource) -> AsyncIterator[bytes]:
+        async for chunk in chunks(self):
+            kinds.add(type(chunk))
+            yield chunk
+
+    monkeypatch.setattr(Resource, "__aiter__", spy)
+    async with await resolvers.resolve(f"ftp://{ftp.netloc}/pub/data.bin", OPTS) as resource:
+        assert await resource.read() == bytes(range(256)) * 1024
+        assert resource.views_ok is False
+    assert kinds == {memoryview}
 
 
 async def test_type_a_converts_crlf_to_local_line_endings(ftp: RunningServer) -> None:

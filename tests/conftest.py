@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from pathlib import Path
 
 import pytest
@@ -14,3 +15,12 @@ def tree(tmp_path: Path) -> Path:
 
     build_tree(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> tuple[ssl.SSLContext, str]:
+    """A throw-away CA's server context for 127.0.0.1 and the CA's certificate path, one per
+    test module (helpers.throwaway_pki; skips without trustme, the test extra)."""
+    from helpers import throwaway_pki
+
+    return throwaway_pki(tmp_path_factory.mktemp("pki"), "127.0.0.1")

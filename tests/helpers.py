@@ -19,6 +19,7 @@ from pathlib import Path
 
 from omniurl import resolvers
 from omniurl.resolvers import Options
+from omniurl.resolvers.resource import Resource
 
 #: The worktree root: where ``python -m omniurl`` finds the packages.
 ROOT = Path(__file__).resolve().parent.parent
@@ -240,3 +241,16 @@ def throwaway_pki(folder: Path, host: str = "localhost") -> tuple[ssl.SSLContext
     path = folder / "ca.pem"
     ca.cert_pem.write_to_path(str(path))
     return context, str(path)
+
+
+async def read_as_writer(resource: Resource) -> tuple[bytes, list[type]]:
+    """Read ``resource`` as the CLI's writers do (``views_ok``: each chunk written before the
+    next is asked for, so an executor may hand out views of one reused buffer): the bytes,
+    and each chunk's type in order."""
+    resource.views_ok = True
+    written = bytearray()
+    kinds: list[type] = []
+    async for chunk in resource:
+        kinds.append(type(chunk))
+        written += chunk  # (written before the next chunk is asked for)
+    return bytes(written), kinds

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import OPTS, transcript
-from helpers import cancel_mid_transfer
+from helpers import cancel_mid_transfer, read_as_writer
 
 from omniurl import resolvers
 from omniurl.resolvers.errors import (
@@ -97,13 +97,8 @@ async def test_a_consumer_that_writes_at_once_gets_views_of_one_buffer(
     and a consumer that keeps its chunks get bytes."""
     url = f"ftp://{ftp.netloc}/pub/data.bin"
     async with await resolvers.resolve(url, OPTS) as resource:
-        resource.views_ok = True
-        written = bytearray()
-        kinds = set()
-        async for chunk in resource:
-            kinds.add(type(chunk))
-            written += chunk  # (written before the next chunk is asked for)
-    assert bytes(written) == bytes(range(256)) * 1024 and kinds == {memoryview}
+        written, kinds = await read_as_writer(resource)
+    assert written == bytes(range(256)) * 1024 and set(kinds) == {memoryview}
     async with await resolvers.resolve(f"{url};type=a", OPTS) as resource:
         resource.views_ok = True
         assert {type(c) async for c in resource} == {bytes}

@@ -20,16 +20,6 @@ trustme = pytest.importorskip("trustme", reason="trustme (test extra) is not ins
 PAYLOAD = bytes(range(256)) * 400  # 100 KiB, binary
 
 
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> tuple[ssl.SSLContext, str]:
-    ca = trustme.CA()
-    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1").configure_cert(server)
-    path = tmp_path_factory.mktemp("pki") / "ca.pem"
-    ca.cert_pem.write_to_path(str(path))
-    return server, str(path)
-
-
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     (tmp_path / "pub").mkdir()

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from helpers import read_as_writer
 
 from omniurl import testservers
 from omniurl.resolvers import Options, resolve
@@ -124,13 +125,8 @@ async def test_a_consumer_that_writes_at_once_gets_views_of_one_buffer(gopher: A
     from the socket, each complete when handed out."""
     expected = bytes(range(256)) * 4096
     async with await resolve(f"{gopher.info['base']}/9/pub/big.bin", Options()) as resource:
-        resource.views_ok = True
-        written = bytearray()
-        kinds = []
-        async for chunk in resource:
-            kinds.append(type(chunk))
-            written += chunk  # (written before the next chunk is asked for)
-    assert bytes(written) == expected
+        written, kinds = await read_as_writer(resource)
+    assert written == expected
     assert memoryview in kinds and set(kinds[1:]) == {memoryview}
 
 
@@ -485,11 +481,7 @@ async def test_gopher_plus_exact_length_ignores_what_follows() -> None:
 
 async def views(url: str) -> bytes:
     async with await resolve(url, Options()) as resource:
-        resource.views_ok = True
-        out = bytearray()
-        async for chunk in resource:
-            out += chunk
-        return bytes(out)
+        return (await read_as_writer(resource))[0]
 
 
 async def test_gopher_plus_length_past_the_machine_stops_at_the_count() -> None:

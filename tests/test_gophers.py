@@ -15,18 +15,6 @@ from omniurl import resolvers, schemes, testservers
 from omniurl.resolvers.errors import ConnectError
 from omniurl.resolvers.options import Options
 
-trustme = pytest.importorskip("trustme", reason="trustme (test extra) is not installed")
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> tuple[ssl.SSLContext, str]:
-    ca = trustme.CA()
-    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1").configure_cert(server)
-    path = tmp_path_factory.mktemp("pki") / "ca.pem"
-    ca.cert_pem.write_to_path(str(path))
-    return server, str(path)
-
 
 @pytest_asyncio.fixture
 async def server(

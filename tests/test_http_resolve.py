@@ -13,7 +13,12 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import OPTS, transcript
-from helpers import assert_no_new_connections, cancel_mid_transfer, connected_sockets
+from helpers import (
+    assert_no_new_connections,
+    cancel_mid_transfer,
+    connected_sockets,
+    read_as_writer,
+)
 
 from omniurl import resolvers, schemes
 from omniurl.resolvers.errors import (
@@ -78,14 +83,9 @@ async def test_a_consumer_that_writes_at_once_gets_views_of_one_buffer(web: Runn
     each complete when handed out; without it, each chunk is bytes of its own to keep."""
     url = f"http://{web.netloc}/pub/big.bin"
     async with await resolvers.resolve(url, OPTS) as resource:
-        resource.views_ok = True
-        written = bytearray()
-        kinds = set()
-        async for chunk in resource:
-            kinds.add(type(chunk))
-            written += chunk  # (written before the next chunk is asked for)
-    assert bytes(written) == BIG
-    assert kinds == {memoryview}
+        written, kinds = await read_as_writer(resource)
+    assert written == BIG
+    assert set(kinds) == {memoryview}
     async with await resolvers.resolve(url, OPTS) as resource:
         kept = [chunk async for chunk in resource]
     assert {type(c) for c in kept} == {bytes} and b"".join(kept) == BIG

@@ -23,9 +23,6 @@ from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.resolvers.options import Options
 from omniurl.schemes import SchemeSyntaxError, URLError
 
-trustme = pytest.importorskip("trustme", reason="trustme (test extra) is not installed")
-
-
 # -- parsing ----------------------------------------------------------------------------------
 
 
@@ -179,16 +176,6 @@ def test_tls_steps_are_planned() -> None:
 
 
 # -- against omniurl's NNTP server -----------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> tuple[ssl.SSLContext, str]:
-    ca = trustme.CA()
-    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1").configure_cert(server)
-    path = tmp_path_factory.mktemp("pki") / "ca.pem"
-    ca.cert_pem.write_to_path(str(path))
-    return server, str(path)
 
 
 @pytest_asyncio.fixture

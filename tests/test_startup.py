@@ -304,20 +304,6 @@ async def test_get_imports_only_its_schemes_resolver(
     assert "ssl" not in modules and "omniurl.sslimport" in modules
 
 
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
-    """A throw-away CA (trustme) and a server context of its, for 127.0.0.1."""
-    import ssl
-
-    trustme = pytest.importorskip("trustme", reason="trustme (test extra) is not installed")
-    ca = trustme.CA()
-    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1").configure_cert(server)
-    path = tmp_path_factory.mktemp("pki") / "ca.pem"
-    ca.cert_pem.write_to_path(str(path))
-    return server, str(path)
-
-
 async def test_get_loads_openssl_only_when_a_connection_speaks_tls(
     tmp_path: Path, pki: tuple[Any, str]
 ) -> None:

@@ -97,6 +97,28 @@ async def test_walks_a_menu_and_comes_back(
     ]
 
 
+async def test_back_to_a_page_let_go_for_memory_fetches_it_again(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    """Past the history's bound the oldest page lets its rows go; "back" to it fetches its
+    URL again and shows it whole."""
+    top = f"gopher://127.0.0.1:{gopher.port}/1/"
+    app = browser(top, tmp_path)
+    app.history.max_held = 1  # (every page behind the current one lets go)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        first = app.view.page
+        await pilot.press("j", "enter")
+        await settle(pilot, app)
+        assert app.view.page.url == f"gopher://127.0.0.1:{gopher.port}/1/pub"
+        assert first.dropped and len(first.lines) == 0
+        await pilot.press("h")
+        await settle(pilot, app)
+        assert app.view.page is not first and app.view.page.url == top
+        assert {"(HTML)  index.html", "(DIR)   pub"} <= set(rows(app))
+        assert [page.url for page in app.history.pages] == [top]
+
+
 async def test_a_text_wraps_with_its_urls_as_links_and_escapes_shown(
     gopher: testservers.RunningServer, tmp_path: Path
 ) -> None:

@@ -229,3 +229,21 @@ def test_a_threaded_listing_indents_replies_over_the_same_rows() -> None:
     assert page.lines[2].spans == ((8, 16, 2),)
     assert [link.url for link in page.links] == ["news:1@h", "news:2@h", "news:4@h", "news:3@h"]
     assert page.find("A4") == 2
+
+
+def test_the_history_lets_the_oldest_rows_go_past_its_bound() -> None:
+    """Pages behind the current one hold at most ``max_held`` bytes together: the oldest
+    drop their rows first (URL, title and place kept), the current page never."""
+    history = History(None, max_held=45)
+    pages = [text_page(f"file:///{n}", "x" * 10) for n in range(4)]
+    assert pages[0].held == 20  # (the source and its rows)
+    for page in pages:
+        history.push(page)
+    assert [page.dropped for page in pages] == [True, False, False, False]
+    assert pages[0].lines == [] and pages[0].held == 0 and pages[0].url == "file:///0"
+    big = text_page("file:///big", "y" * 100)
+    history.push(big)  # (the current page: never dropped, whatever its size)
+    assert not big.dropped and [page.dropped for page in pages] == [True, True, False, False]
+    history.push(text_page("file:///next", "z"))
+    assert all(page.dropped for page in pages) and big.dropped
+    assert history.back() is big and big.dropped  # (the browser fetches it again)

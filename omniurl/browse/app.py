@@ -930,6 +930,10 @@ class Browser(App[None]):
         if page is None:
             self.say("No page before this one.")
             return
+        if page.dropped:  # (let go to bound the history's memory: fetched again)
+            self.history.pages.pop()
+            self.open(page.url)
+            return
         self.show_page(page, push=False)
         self.say("")
 

@@ -90,6 +90,9 @@ class Page:
     store: ListingStore | None = None
     #: How a listing is ordered now (one of :data:`SORTS`).
     order: str = "server"
+    #: Its rows were let go to bound the history's memory (:class:`History`): going back
+    #: to it fetches the URL again.
+    dropped: bool = False
 
     def add_line(self, text: str, links: Iterable[tuple[int, int, Link]] = ()) -> None:
         if self.store is not None:
@@ -133,6 +136,19 @@ class Page:
         if isinstance(self.lines, ListingRows):
             return self.lines.width
         return max((len(line.text) for line in self.lines[-2000:]), default=0)
+
+    @property
+    def held(self) -> int:
+        """About the bytes this page's rows hold (a listing's store as counted by
+        :attr:`ListingStore.nbytes`; a text's characters), for the history's bound."""
+        if self.store is not None:
+            return self.store.nbytes
+        return len(self.source or "") + sum(len(line.text) for line in self.lines)
+
+    def drop(self) -> None:
+        """Let the rows go (the URL, title and place are kept): see :class:`History`."""
+        self.lines, self.links, self.link_lines = [], [], []
+        self.store, self.source, self.dropped = None, None, True
 
     def line_of_link(self, index: int) -> int:
         return self.link_lines[index] if 0 <= index < len(self.link_lines) else 0
@@ -437,12 +453,18 @@ def data_dir() -> Path:
 
 class History:
     """The pages walked in this session (back goes to the one before) and every URL visited,
-    kept in ``history`` in the data folder (one URL a line, the last :attr:`keep`)."""
+    kept in ``history`` in the data folder (one URL a line, the last :attr:`keep`).
+
+    The pages behind the current one hold at most ``max_held`` bytes of rows together:
+    past it the oldest let theirs go (:meth:`Page.drop`) and are fetched again when "back"
+    reaches them, as lynx does past its cache.  A 10⁶-item menu holds ~100 MB, so without a
+    bound a session that opened several would grow by that much each."""
 
     keep = 1000
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, *, max_held: int = 256 << 20) -> None:
         self.folder = folder
+        self.max_held = max_held
         self.pages: list[Page] = []
         self.visited: list[str] = _read_lines(folder / "history") if folder else []
 
@@ -452,6 +474,7 @@ class History:
 
     def push(self, page: Page) -> None:
         self.pages.append(page)
+        self._bound()
         if page.kind == "message":
             return
         self.visited.append(page.url)
@@ -465,6 +488,20 @@ class History:
             return None
         self.pages.pop()
         return self.pages[-1]
+
+    def _bound(self) -> None:
+        """The oldest pages behind the current one let their rows go until those behind it
+        hold at most :attr:`max_held` bytes (the current page is never touched: it may
+        still be arriving, bounded by the browser's own listing bound)."""
+        behind = self.pages[:-1]
+        held = [page.held for page in behind]
+        total = sum(held)
+        for page, size in zip(behind, held, strict=True):
+            if total <= self.max_held:
+                return
+            if size and not page.dropped:
+                page.drop()
+                total -= size
 
 
 class Bookmarks:

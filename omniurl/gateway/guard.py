@@ -52,9 +52,8 @@ def guarded_protocol(*, head_timeout: float, max_connections_per_client: int) ->
 
 
 class _Bounds:
-    """What both protocol classes share: the per-address count and the head timer.
-    ``arm`` at a connection's start and at each request's first byte, ``disarm`` once the
-    head is whole."""
+    """One server's bounds: the head timeout, and the connections each client address holds
+    (``admit`` when one opens, ``leave`` when it closes)."""
 
     def __init__(self, head_timeout: float, max_connections_per_client: int) -> None:
         self.head_timeout = head_timeout
@@ -75,32 +74,64 @@ class _Bounds:
             del self.per_client[address]
 
 
+class _Guard:
+    """The two bounds, mixed into a uvicorn protocol class (before it, so ``super()`` is
+    uvicorn's): the per-address cap when a connection opens, the head timer armed then and
+    disarmed by the subclass once the head is whole.  ``client``, ``loop``, ``transport``
+    and ``_unset_keepalive_if_required`` are the uvicorn protocol's own."""
+
+    bounds: _Bounds
+    client: Any
+    loop: Any
+    transport: Any
+    _head_timer: asyncio.TimerHandle | None = None
+    _address: str | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        address = self.client[0] if self.client else "?"
+        if not self.bounds.admit(address):
+            transport.write(_429)
+            transport.close()
+            return
+        self._address = address
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        if self._address is not None:
+            self.bounds.leave(self._address)
+            self._address = None
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(self.bounds.head_timeout, self._head_too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _awaiting_head(self) -> bool:
+        """Whether the parser still waits for a request head (no request under way)."""
+        return True
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if self.transport.is_closing() or not self._awaiting_head():
+            return
+        self._unset_keepalive_if_required()  # type: ignore[attr-defined]
+        self.transport.write(_408)
+        self.transport.close()
+
+
 def _h11_protocol(head_timeout: float, max_connections_per_client: int) -> type[Any]:
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    bounds = _Bounds(head_timeout, max_connections_per_client)
-
-    class GuardedH11Protocol(H11Protocol):
-        _head_timer: asyncio.TimerHandle | None = None
-        _address: str | None = None
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            address = self.client[0] if self.client else "?"
-            if not bounds.admit(address):
-                transport.write(_429)
-                transport.close()
-                return
-            self._address = address
-            self._arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            if self._address is not None:
-                bounds.leave(self._address)
-                self._address = None
-            super().connection_lost(exc)
+    class GuardedH11Protocol(_Guard, H11Protocol):
+        bounds = _Bounds(head_timeout, max_connections_per_client)
 
         def data_received(self, data: bytes) -> None:
             if self._head_timer is None and self.conn.their_state is h11.IDLE:
@@ -109,22 +140,8 @@ def _h11_protocol(head_timeout: float, max_connections_per_client: int) -> type[
             if self.conn.their_state is not h11.IDLE:
                 self._disarm()  # the head is whole (h11 moved on to the body or its end)
 
-        def _arm(self) -> None:
-            self._disarm()
-            self._head_timer = self.loop.call_later(head_timeout, self._head_too_slow)
-
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
-
-        def _head_too_slow(self) -> None:
-            self._head_timer = None
-            if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
-                return
-            self._unset_keepalive_if_required()
-            self.transport.write(_408)
-            self.transport.close()
+        def _awaiting_head(self) -> bool:
+            return self.conn.their_state is h11.IDLE
 
     return GuardedH11Protocol
 
@@ -141,29 +158,9 @@ class BadTarget(Exception):
 def _httptools_protocol(head_timeout: float, max_connections_per_client: int) -> type[Any]:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    bounds = _Bounds(head_timeout, max_connections_per_client)
-
-    class GuardedHttpToolsProtocol(HttpToolsProtocol):
-        _head_timer: asyncio.TimerHandle | None = None
-        _address: str | None = None
+    class GuardedHttpToolsProtocol(_Guard, HttpToolsProtocol):
+        bounds = _Bounds(head_timeout, max_connections_per_client)
         _target = b""
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            address = self.client[0] if self.client else "?"
-            if not bounds.admit(address):
-                transport.write(_429)
-                transport.close()
-                return
-            self._address = address
-            self._arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            if self._address is not None:
-                bounds.leave(self._address)
-                self._address = None
-            super().connection_lost(exc)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -191,23 +188,6 @@ def _httptools_protocol(head_timeout: float, max_connections_per_client: int) ->
             self.scope["path"] = self.root_path + path
             self.scope["raw_path"] = self.root_path.encode("ascii") + raw_path
             self.scope["query_string"] = query
-
-        def _arm(self) -> None:
-            self._disarm()
-            self._head_timer = self.loop.call_later(head_timeout, self._head_too_slow)
-
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
-
-        def _head_too_slow(self) -> None:
-            self._head_timer = None
-            if self.transport.is_closing():
-                return
-            self._unset_keepalive_if_required()
-            self.transport.write(_408)
-            self.transport.close()
 
     return GuardedHttpToolsProtocol
 

@@ -22,12 +22,9 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import check_host, format_fragment, split_fragment
-from .base import URL
+from .base import URL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError, URLError
 from .percent import char_error, decode, display, quote
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 #: Left raw in the path ("?" would start an RFC 3986 query: escaped, decoded the same).
@@ -42,6 +39,7 @@ _FAST = re.compile(
 )
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class FileURL(URL):
     """``file://host/path`` (§3.10)."""
@@ -66,13 +64,8 @@ class FileURL(URL):
             and (strict or not m.group(2).startswith("//"))
         ):
             host, path, fragment = m.groups()
-            obj = _new(cls)
-            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-            d["scheme"] = scheme
-            d["fragment"] = fragment
-            d["host"] = host or ""
-            d["path"] = decode(path) if "%" in path else path
-            return obj
+            # scheme, fragment, host, path (tuple_backed)
+            return _tnew(cls, (scheme, fragment, host or "", decode(path) if "%" in path else path))
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod

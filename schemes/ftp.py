@@ -21,12 +21,9 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL
+from .base import InternetURL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import char_error, decode, display, quote
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
@@ -46,6 +43,7 @@ _FAST = re.compile(
 )
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class FTPURL(InternetURL):
     """``ftp://user:password@host:port/cwd1/cwd2/name;type=typecode`` (§3.2)."""
@@ -82,18 +80,22 @@ class FTPURL(InternetURL):
                         segments = decode(path).split("/")
                 else:
                     segments = path.split("/")
-                obj = _new(cls)
-                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-                d["scheme"] = scheme
-                d["fragment"] = fragment
-                d["user"] = decode(user) if user and "%" in user else user
-                d["password"] = decode(password) if password and "%" in password else password
-                d["host"] = host
-                d["port"] = None if port is None else int(port)
-                d["name"] = segments.pop()
-                d["cwd"] = tuple(segments)
-                d["typecode"] = None if typecode is None else typecode.lower()
-                return obj
+                name = segments.pop()
+                # scheme, fragment, user, password, host, port, cwd, name, typecode
+                return _tnew(
+                    cls,
+                    (
+                        scheme,
+                        fragment,
+                        decode(user) if user and "%" in user else user,
+                        decode(password) if password and "%" in password else password,
+                        host,
+                        None if port is None else int(port),
+                        tuple(segments),
+                        name,
+                        None if typecode is None else typecode.lower(),
+                    ),
+                )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod
@@ -146,6 +148,7 @@ class FTPURL(InternetURL):
         return out
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class FTPSURL(FTPURL):
     """``ftps://…``: FTP over implicit TLS (RFC 4217 §2's "implicit" mode, port 990) — the

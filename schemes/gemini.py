@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import expect_slashes, format_fragment, parse_hostport, split_fragment
-from .base import InternetURL
+from .base import InternetURL, tuple_backed
 from .errors import AuthorityError, HostError
 from .percent import check
 
@@ -37,6 +37,7 @@ def _encode_never_raw(text: str) -> str:
     )
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class GeminiURL(InternetURL):
     """``gemini://host:port/path?query``."""

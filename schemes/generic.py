@@ -22,7 +22,7 @@ from typing import Any
 
 from . import grammar
 from .authority import format_fragment, split_fragment
-from .base import URL
+from .base import URL, _tnew, tuple_backed
 from .percent import check, display
 
 # schemepart = *xchar | ip-schemepart
@@ -33,6 +33,7 @@ _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 _FAST = re.compile(f"({grammar.fast(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class GenericURL(URL):
     """``scheme:schemepart`` for a scheme omniurl has no parser for (§5)."""
@@ -49,12 +50,8 @@ class GenericURL(URL):
         m = _FAST.fullmatch(text, start)
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             ssp, fragment = m.groups()
-            obj = object.__new__(cls)
-            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-            d["scheme"] = scheme
-            d["fragment"] = fragment
-            d["scheme_specific_part"] = ssp
-            return obj
+            # scheme, fragment, scheme_specific_part (tuple_backed)
+            return _tnew(cls, (scheme, fragment, ssp))
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod

@@ -29,12 +29,9 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL
+from .base import InternetURL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, to_octets
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 _TAB = re.compile(r"%09|\t")
@@ -49,6 +46,7 @@ _FAST = re.compile(
 )
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class GopherURL(InternetURL):
     """``gopher://host:port/<gtype><selector>%09<search>%09<gopher+_string>`` (§3.4)."""
@@ -89,18 +87,23 @@ class GopherURL(InternetURL):
                             plus = parts[2] if len(parts) > 2 else None
                         if gtype == "%" or ("%0" in path and _has_line_end(selector, search)):
                             return cls._parse_slow(text, start, scheme, strict)
-                obj = _new(cls)
-                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-                d["scheme"] = scheme
-                d["fragment"] = fragment
-                # (user and password: None, the class defaults; two stores saved)
-                d["host"] = host
-                d["port"] = None if port is None else int(port)
-                d["gtype"] = gtype
-                d["selector"] = selector
-                d["search"] = search
-                d["gopher_plus"] = plus
-                return obj
+                # scheme, fragment, user, password, host, port, gtype, selector, search,
+                # gopher_plus (tuple_backed)
+                return _tnew(
+                    cls,
+                    (
+                        scheme,
+                        fragment,
+                        None,
+                        None,
+                        host,
+                        None if port is None else int(port),
+                        gtype,
+                        selector,
+                        search,
+                        plus,
+                    ),
+                )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod
@@ -182,6 +185,7 @@ def _split_tabs(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return spans
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class GophersURL(GopherURL):
     """``gophers://host:port/…``: Gopher over TLS, as curl and phetch speak it — the syntax

@@ -21,11 +21,8 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL
+from .base import InternetURL, _tnew, tuple_backed
 from .percent import check
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 _BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
@@ -51,6 +48,7 @@ _FAST = re.compile(
 )
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class HTTPURL(InternetURL):
     """``http://host:port/path?search`` (§3.3)."""
@@ -73,16 +71,20 @@ class HTTPURL(InternetURL):
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, path, search, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = _new(cls)
-                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-                d["scheme"] = scheme
-                d["fragment"] = fragment
-                # (user and password: None, the class defaults; two stores saved)
-                d["host"] = host
-                d["port"] = None if port is None else int(port)
-                d["path"] = path or ""
-                d["search"] = search
-                return obj
+                # scheme, fragment, user, password, host, port, path, search (tuple_backed)
+                return _tnew(
+                    cls,
+                    (
+                        scheme,
+                        fragment,
+                        None,
+                        None,
+                        host,
+                        None if port is None else int(port),
+                        path or "",
+                        search,
+                    ),
+                )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod
@@ -129,6 +131,7 @@ class HTTPURL(InternetURL):
         return out
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class HTTPSURL(HTTPURL):
     """``https://host:port/path?search`` — HTTP over TLS (RFC 2818), the syntax of §3.3."""

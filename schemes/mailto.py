@@ -26,12 +26,9 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, split_fragment
-from .base import URL
+from .base import URL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, quote_addr_specs
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 _BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
 _BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")
@@ -45,6 +42,7 @@ HFIELD_SAFE = ";/:@"
 _FAST = re.compile(f"({grammar.fast_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST)
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class MailtoURL(URL):
     """``mailto:addr-spec`` (§3.5) and ``mailto:addr?subject=...&body=...`` (RFC 6068)."""
@@ -66,13 +64,10 @@ class MailtoURL(URL):
         m = _FAST.fullmatch(text, start)
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             address, fragment = m.groups()
-            obj = _new(cls)
-            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-            d["scheme"] = scheme
-            d["fragment"] = fragment
-            d["address"] = decode(address) if "%" in address else address
-            # (headers: (), the class default; a store saved)
-            return obj
+            # scheme, fragment, address, headers (tuple_backed)
+            return _tnew(
+                cls, (scheme, fragment, decode(address) if "%" in address else address, ())
+            )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod

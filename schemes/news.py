@@ -27,12 +27,9 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import check_host, format_fragment, format_login, parse_hostport, split_fragment
-from .base import URL
+from .base import URL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import char_error, check, decode, display, quote
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 _BAD_UNIQUE = grammar.bad_char(grammar.ARTICLE)
 _NOT_GROUP = re.compile(r"[^A-Za-z0-9\-.+_]")
@@ -50,6 +47,7 @@ _FAST = re.compile(
 )
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class NewsURL(URL):
     """``news:<newsgroup-name>``, ``news:*`` or ``news:<message-id>`` (§3.6), with RFC
@@ -103,13 +101,18 @@ class NewsURL(URL):
         m = None if not strict and text.startswith("//", start) else _FAST.fullmatch(text, start)
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             group, article, fragment = m.groups()
-            obj = _new(cls)
-            d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-            d["scheme"] = scheme
-            d["fragment"] = fragment
-            d["newsgroup"] = group
-            d["message_id"] = decode(article) if article and "%" in article else article
-            return obj
+            # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
+            return _tnew(
+                cls,
+                (
+                    scheme,
+                    fragment,
+                    group,
+                    decode(article) if article and "%" in article else article,
+                    None,
+                    None,
+                ),
+            )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod
@@ -199,6 +202,7 @@ class NewsURL(URL):
         return out
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class SNewsURL(NewsURL):
     """``snews://server/…``: news over TLS (RFC 5538 §2.1; NNTP over TLS, port 563)."""

@@ -13,13 +13,10 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL
+from .base import InternetURL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError
 from .news import _group_error
 from .percent import decode, display, quote
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 # nntpurl = "nntp://" hostport "/" group [ "/" digits ]      (the fast path, see grammar)
 _FAST = re.compile(
@@ -27,6 +24,7 @@ _FAST = re.compile(
 )
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class NNTPURL(InternetURL):
     """``nntp://host:port/<newsgroup-name>/<article-number>`` (§3.7)."""
@@ -48,16 +46,20 @@ class NNTPURL(InternetURL):
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, group, article, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = _new(cls)
-                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-                d["scheme"] = scheme
-                d["fragment"] = fragment
-                # (user and password: None, the class defaults; two stores saved)
-                d["host"] = host
-                d["port"] = None if port is None else int(port)
-                d["newsgroup"] = group
-                d["article"] = None if article is None else int(article)
-                return obj
+                # scheme, fragment, user, password, host, port, newsgroup, article (tuple_backed)
+                return _tnew(
+                    cls,
+                    (
+                        scheme,
+                        fragment,
+                        None,
+                        None,
+                        host,
+                        None if port is None else int(port),
+                        group,
+                        None if article is None else int(article),
+                    ),
+                )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod

@@ -23,12 +23,9 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL
+from .base import InternetURL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 _BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
 _BAD_FIELD = grammar.bad_char(grammar.FIELD)
@@ -50,6 +47,7 @@ _FAST = re.compile(
 _FIELDSPEC = re.compile(f";({_FIELDS})=({_FIELDS})")
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class ProsperoURL(InternetURL):
     """``prospero://host:port/<hsoname>;<field>=<value>`` (§3.11)."""
@@ -80,17 +78,21 @@ class ProsperoURL(InternetURL):
                     if "%" in specs:
                         pairs = [(decode(name), decode(value)) for name, value in pairs]
                     fields = tuple(pairs)
-                obj = _new(cls)
-                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-                d["scheme"] = scheme
-                d["fragment"] = fragment
-                # (user and password: None, the class defaults; two stores saved)
-                d["host"] = host
-                d["port"] = None if port is None else int(port)
-                d["hsoname"] = decode(hsoname) if "%" in hsoname else hsoname
-                d["fields"] = fields
-                # (version: None, the class default)
-                return obj
+                # the fields in order (tuple_backed): scheme, fragment, user, password, …
+                return _tnew(
+                    cls,
+                    (
+                        scheme,
+                        fragment,
+                        None,
+                        None,
+                        host,
+                        None if port is None else int(port),
+                        decode(hsoname) if "%" in hsoname else hsoname,
+                        fields,
+                        None,
+                    ),
+                )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, split_fragment
-from .base import URL
+from .base import URL, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote_addr_specs
 
@@ -45,6 +45,7 @@ def _addr_spec(text: str, start: int, end: int, component: str, strict: bool) ->
     return decode(text[start:end], component, start)
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class MidURL(URL):
     """``mid:<message-id>[/<content-id>]`` — a mail message, or a part of one."""
@@ -90,6 +91,7 @@ class MidURL(URL):
         }
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class CidURL(URL):
     """``cid:<content-id>`` — a MIME body part of the same message."""
@@ -128,6 +130,7 @@ class CidURL(URL):
         return {"content_id": display(self.content_id)}
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class URNURL(URL):
     """``urn:<nid>:<nss>`` (RFC 2141), or RFC 1630's early ``urn:/iana/...`` form."""

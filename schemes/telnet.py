@@ -17,16 +17,14 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL
+from .base import InternetURL, _tnew, tuple_backed
 from .percent import decode
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 # telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
 _FAST = re.compile("//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST)
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class TelnetURL(InternetURL):
     """``telnet://user:password@host:port/`` (§3.8); user and password are advisory."""
@@ -47,16 +45,19 @@ class TelnetURL(InternetURL):
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             user, password, host, port, slash, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = _new(cls)
-                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-                d["scheme"] = scheme
-                d["fragment"] = fragment
-                d["user"] = decode(user) if user and "%" in user else user
-                d["password"] = decode(password) if password and "%" in password else password
-                d["host"] = host
-                d["port"] = None if port is None else int(port)
-                d["trailing_slash"] = slash is not None
-                return obj
+                # scheme, fragment, user, password, host, port, trailing_slash (tuple_backed)
+                return _tnew(
+                    cls,
+                    (
+                        scheme,
+                        fragment,
+                        decode(user) if user and "%" in user else user,
+                        decode(password) if password and "%" in password else password,
+                        host,
+                        None if port is None else int(port),
+                        slash is not None,
+                    ),
+                )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod

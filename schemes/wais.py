@@ -23,12 +23,9 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL
+from .base import InternetURL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
-
-#: The fast path builds instances without the frozen dataclass's __init__ (see URL._make).
-_new = object.__new__
 
 _BAD_UCHAR = grammar.bad_char(grammar.UCHAR)
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
@@ -45,6 +42,7 @@ _FAST = re.compile(
 )
 
 
+@tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class WAISURL(InternetURL):
     """``wais://host:port/database[?search | /wtype/wpath]`` (§3.9)."""
@@ -67,18 +65,22 @@ class WAISURL(InternetURL):
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, database, search, wtype, wpath, fragment = m.groups()
             if port is None or len(port) < 5 or int(port) < 65536:
-                obj = _new(cls)
-                d = obj.__dict__  # (plain stores: no kwargs dict, no __setattr__)
-                d["scheme"] = scheme
-                d["fragment"] = fragment
-                # (user and password: None, the class defaults; two stores saved)
-                d["host"] = host
-                d["port"] = None if port is None else int(port)
-                d["database"] = decode(database) if "%" in database else database
-                d["search"] = decode(search) if search and "%" in search else search
-                d["wtype"] = decode(wtype) if wtype and "%" in wtype else wtype
-                d["wpath"] = decode(wpath) if wpath and "%" in wpath else wpath
-                return obj
+                # the fields in order (tuple_backed): scheme, fragment, user, password, …
+                return _tnew(
+                    cls,
+                    (
+                        scheme,
+                        fragment,
+                        None,
+                        None,
+                        host,
+                        None if port is None else int(port),
+                        decode(database) if "%" in database else database,
+                        decode(search) if search and "%" in search else search,
+                        decode(wtype) if wtype and "%" in wtype else wtype,
+                        decode(wpath) if wpath and "%" in wpath else wpath,
+                    ),
+                )
         return cls._parse_slow(text, start, scheme, strict)
 
     @classmethod

@@ -14,6 +14,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: Runs ``omniurl ARGS`` as ``python -m omniurl`` does, then prints, as JSON on the last line
+#: of stderr, the modules imported since the interpreter started (beyond its own start):
+#: what startup_bench.py's heavy-import column and tests/test_startup.py's budgets read.
+PROBE = """\
+import atexit, json, runpy, sys
+before = set(sys.modules)
+def report():
+    sys.stdout.flush()
+    new = sorted(m for m in sys.modules if m not in before and sys.modules[m] is not None)
+    sys.stderr.write("\\n" + json.dumps(new) + "\\n")
+atexit.register(report)
+sys.argv = ["omniurl", *sys.argv[1:]]
+runpy.run_module("omniurl", run_name="__main__", alter_sys=True)
+"""
+
 
 def parse_size(text: str) -> int:
     """``256M``, ``1G``, ``1GiB``, ``512k`` or plain bytes -> bytes."""

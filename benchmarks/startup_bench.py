@@ -41,27 +41,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import client_env, free_port, serving
+from _common import PROBE, client_env, free_port, serving
 
 #: Issue 21's ratios to ``python -c pass``.
 PARSE_PLAN_GOAL = 3.0
 GET_GOAL = 5.0
 #: Modules a command must not import unless its URL is https:// (or it lists them itself).
 HEAVY = ("ssl", "certifi", "httpx", "httpcore")
-
-#: Prints, on the last line of stderr, the modules the command imported (beyond the
-#: interpreter's own start), then runs it as ``python -m omniurl`` does.
-PROBE = """\
-import atexit, json, runpy, sys
-before = set(sys.modules)
-def report():
-    sys.stdout.flush()
-    new = sorted(m for m in sys.modules if m not in before and sys.modules[m] is not None)
-    sys.stderr.write("\\n" + json.dumps(new) + "\\n")
-atexit.register(report)
-sys.argv = ["omniurl", *sys.argv[1:]]
-runpy.run_module("omniurl", run_name="__main__", alter_sys=True)
-"""
 
 
 def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:

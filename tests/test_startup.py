@@ -8,6 +8,7 @@ the interpreter's own start-up had loaded are left out, so a site hook cannot fa
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -49,19 +51,19 @@ LAZY_RESOLVERS = (
     "prospero",
 )
 
-#: Runs ``omniurl ARGS`` as ``python -m omniurl`` does, then prints, as JSON on the last line
-#: of stderr, the modules imported since the interpreter started.
-PROBE = """\
-import atexit, json, runpy, sys
-before = set(sys.modules)
-def report():
-    sys.stdout.flush()
-    new = sorted(m for m in sys.modules if m not in before and sys.modules[m] is not None)
-    sys.stderr.write("\\n" + json.dumps(new) + "\\n")
-atexit.register(report)
-sys.argv = ["omniurl", *sys.argv[1:]]
-runpy.run_module("omniurl", run_name="__main__", alter_sys=True)
-"""
+
+def _bench_common() -> ModuleType:
+    """benchmarks/_common.py, loaded by path (benchmarks/ is not a package): its PROBE is the
+    one the start-up benchmark runs, so the budgets here and its figures read the same."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "_common.py"
+    spec = importlib.util.spec_from_file_location("omniurl_bench_common", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PROBE: str = _bench_common().PROBE
 
 
 def run_probe(*args: str, code: str = PROBE, bare: bool = False) -> tuple[int, bytes, list[str]]:

@@ -1,4 +1,5 @@
-"""What every protocol machine shares: h11's two sentinels.
+"""What every protocol machine shares: h11's two sentinels, and the event that sends a
+planned step.
 
 Each conversation (FTP, NNTP, SMTP, Gopher, WAIS…) is a pure machine in h11's shape:
 ``receive_data(bytes)``, then ``next_event()`` until it answers :data:`NEED_DATA` (nothing to
@@ -9,7 +10,11 @@ executor tells the two apart from events with ``isinstance(event, Sentinel)``.
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .plan import Step
 
 
 class Sentinel:
@@ -29,4 +34,20 @@ NEED_DATA: Final = Sentinel("NEED_DATA")
 #: event named.
 PAUSED: Final = Sentinel("PAUSED")
 
-__all__ = ["NEED_DATA", "PAUSED", "Sentinel"]
+
+@dataclass(frozen=True)
+class Send:
+    """Write ``data``: a planned step's bytes as they go on the wire (the command line and
+    its CR LF); ``shown`` is what a transcript prints (the step's, a password masked).  The
+    line protocols' machines (FTP, NNTP) hand it out; SMTP and WAIS carry only a shown text
+    and bytes of their own making, so their ``Send`` is theirs."""
+
+    step: Step
+    data: bytes
+
+    @property
+    def shown(self) -> str:
+        return self.step.shown
+
+
+__all__ = ["NEED_DATA", "PAUSED", "Send", "Sentinel"]

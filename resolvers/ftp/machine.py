@@ -48,7 +48,7 @@ from ..errors import (
 )
 from ..plan import Plan, Step
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
-from ..sansio import NEED_DATA, PAUSED, Sentinel
+from ..sansio import NEED_DATA, PAUSED, Send, Sentinel
 from .planner import FTPDetails, FTPRole, Password
 from .replies import (
     Reply,
@@ -105,19 +105,6 @@ class Received:
     """A whole reply arrived (for the transcript: ``-v`` prints it)."""
 
     reply: Reply
-
-
-@dataclass(frozen=True)
-class Send:
-    """Write ``data`` (a command line with its CR LF); ``shown`` is what a transcript
-    prints (a password masked)."""
-
-    step: Step
-    data: bytes
-
-    @property
-    def shown(self) -> str:
-        return self.step.shown
 
 
 @dataclass(frozen=True)

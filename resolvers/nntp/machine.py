@@ -42,7 +42,7 @@ from omniurl.resolvers.errors import (
 from omniurl.resolvers.lines import dot_unstuff
 from omniurl.resolvers.plan import Plan, Step
 
-from ..sansio import NEED_DATA, PAUSED, Sentinel
+from ..sansio import NEED_DATA, PAUSED, Send, Sentinel
 from .conditions import NNTPRole, Seen
 from .planner import NNTPDetails, RangeSlot
 from .replies import GroupInfo, Reply, parse_capabilities, parse_group, parse_status
@@ -85,18 +85,6 @@ class Received:
     """A status line arrived (for the transcript)."""
 
     reply: Reply
-
-
-@dataclass(frozen=True)
-class Send:
-    """Write ``data`` (the command line and its CR LF); ``shown`` masks a password."""
-
-    step: Step
-    data: bytes
-
-    @property
-    def shown(self) -> str:
-        return self.step.shown
 
 
 @dataclass(frozen=True)

@@ -339,8 +339,8 @@ async def open_socket(
 ) -> socket.socket:
     """Connect a non-blocking socket to ``host:port`` (policy-checked addresses, bounded).
 
-    For bulk transfers, where :func:`recv_chunks` reads straight from the socket instead of
-    going through a ``StreamReader`` (one copy fewer, no task per read).  ``checked_as``:
+    What :func:`connect` wraps in a :class:`Stream`, and what an FTP data connection reads
+    straight from (one copy fewer than a ``StreamReader``, no task per read).  ``checked_as``:
     see :func:`resolve_addresses`.
     """
     loop = asyncio.get_running_loop()
@@ -908,49 +908,3 @@ async def _via_tls_proxy(host: str, port: int, options: Options, spec: ProxySpec
         stream.close()
         raise
     return stream
-
-
-def recv_ready(sock: socket.socket, size: int) -> bytes | None:
-    """Up to ``size`` bytes the non-blocking ``sock`` holds already (``b""`` at EOF), or None
-    when a read would have to wait; ``OSError`` as ``recv`` raises it."""
-    try:
-        return sock.recv(size)
-    except (BlockingIOError, InterruptedError):
-        return None
-
-
-async def recv_chunks(
-    sock: socket.socket, options: Options, *, what: str, size: int | None = None
-) -> AsyncIterator[bytes]:
-    """Stream what ``sock`` receives until EOF (or exactly ``size`` bytes), each wait bounded
-    by the read timeout; ``ConnectionClosed`` if EOF comes before ``size`` bytes."""
-    loop = asyncio.get_running_loop()
-    remaining = size
-    while remaining is None or remaining > 0:
-        want = options.chunk_size if remaining is None else min(options.chunk_size, remaining)
-        try:
-            # What the kernel already holds is taken at once (loop.sock_recv tries the same
-            # first, without yielding): no deadline to set up and cancel for a read that
-            # cannot wait.  Only a read that must wait gets one — a fresh deadline per wait
-            # (asyncio.timeout: no task per read, unlike wait_for), and none while the consumer
-            # holds a chunk: the timeout bounds our waits only.  recv fills a new bytes object
-            # straight from the kernel: one copy.
-            chunk = recv_ready(sock, want)
-            if chunk is None:
-                async with asyncio.timeout(options.read_timeout):
-                    chunk = await loop.sock_recv(sock, want)
-        except TimeoutError:
-            raise ResolveTimeout(
-                f"timed out after {options.read_timeout:g} s reading {what}"
-            ) from None
-        except (ConnectionError, OSError) as exc:
-            raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
-        if not chunk:
-            if remaining is not None:
-                raise ConnectionClosed(
-                    f"connection closed with {remaining} bytes of {what} still to come"
-                )
-            return
-        if remaining is not None:
-            remaining -= len(chunk)
-        yield chunk

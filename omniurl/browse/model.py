@@ -26,7 +26,7 @@ from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.resource import Entry
 from omniurl.showing import entry_marker, presentation_for
 
-from .store import ListingLinks, ListingRows, ListingStore, indent_of
+from .store import Line, Link, ListingLinks, ListingRows, ListingStore, indent_of
 
 #: The width the type labels take on a listing line: "(DIR)   name".
 LABEL_WIDTH = 8
@@ -42,29 +42,6 @@ def label_of(entry: Entry) -> str:
     if not inner:
         return ""
     return f"({_LYNX.get(inner, inner)})"
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """A link on a page: the URL it follows, and whether following it asks for words first
-    (a search item: Gopher type 7, a WAIS database)."""
-
-    url: str
-    search: bool = False
-    #: The URL of the entry's attributes (Gopher+ ``!``: its views, abstract), or None.
-    attributes: str | None = None
-    #: Whether the item may come in several views (a Gopher+ item that is not a menu or a
-    #: search): following it asks for its attributes first, and offers a choice of views.
-    views: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One screen row: its text (already escaped) and the links on it, each ``(start, end,
-    link index)`` in columns of ``text``."""
-
-    text: str
-    spans: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass

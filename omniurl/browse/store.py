@@ -1,11 +1,11 @@
 """A listing held compact, so that a menu of 10⁶ items opens at once and costs little.
 
 A listing page used to hold, for every entry, the :class:`~omniurl.resolvers.resource.Entry`,
-its :class:`~omniurl.browse.model.Line` and its :class:`~omniurl.browse.model.Link`: about
+its :class:`Line` and its :class:`Link`: about
 870 bytes an entry (tracemalloc, Gopher items), 870 MB for a 10⁶-item menu.  Here every row
 is its text in one ``bytearray`` (UTF-8, each row ended by ``\\n``) found through an
-``array('Q')`` of offsets, every link its URL in another; a :class:`~omniurl.browse.model.Line`
-or a :class:`~omniurl.browse.model.Link` is built only for a row drawn (the view renders a
+``array('Q')`` of offsets, every link its URL in another; a :class:`Line`
+or a :class:`Link` is built only for a row drawn (the view renders a
 row at a time) or a link followed: 40 bytes of offsets and indices an entry, plus the row's
 text and the URL.
 
@@ -27,15 +27,36 @@ import marshal
 import re
 from array import array
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, overload
-
-if TYPE_CHECKING:
-    from .model import Line, Link
+from dataclasses import dataclass
+from typing import Any, overload
 
 #: The bytes of text decoded at a time by a search of the page (a row never straddles two).
 _SEARCH_CHUNK = 1 << 20
 #: How deep a reply in a thread is indented at most (as the list-based rows do).
 MAX_DEPTH = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link on a page: the URL it follows, and whether following it asks for words first
+    (a search item: Gopher type 7, a WAIS database)."""
+
+    url: str
+    search: bool = False
+    #: The URL of the entry's attributes (Gopher+ ``!``: its views, abstract), or None.
+    attributes: str | None = None
+    #: Whether the item may come in several views (a Gopher+ item that is not a menu or a
+    #: search): following it asks for its attributes first, and offers a choice of views.
+    views: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One screen row: its text (already escaped) and the links on it, each ``(start, end,
+    link index)`` in columns of ``text``."""
+
+    text: str
+    spans: tuple[tuple[int, int, int], ...] = ()
 
 
 def indent_of(depth: int) -> str:
@@ -122,7 +143,6 @@ class ListingStore:
         )
 
     def link(self, k: int) -> Link:
-        from .model import Link
 
         raw = self.link_data[self.link_at[k] : self.link_at[k + 1]]
         url, attributes, flags = raw.decode("utf-8", "surrogatepass").split("\0")
@@ -174,7 +194,6 @@ class ListingRows(Sequence["Line"]):
     def __getitem__(self, row: int | slice) -> Line | list[Line]:
         if isinstance(row, slice):
             return [self[i] for i in range(*row.indices(len(self)))]
-        from .model import Line
 
         count = len(self)
         if row < 0:
@@ -313,4 +332,4 @@ class ListingLinks(Sequence["Link"]):
             yield self[k]
 
 
-__all__ = ["ListingLinks", "ListingRows", "ListingStore", "indent_of"]
+__all__ = ["Line", "Link", "ListingLinks", "ListingRows", "ListingStore", "indent_of"]

@@ -29,7 +29,6 @@ from omniurl.batch import FetchResult, Opener, Unreadable, fetch_many
 from omniurl.resolvers.errors import ConfigurationError
 from omniurl.resolvers.options import Options
 
-from .get import is_batch
 from .inputs import count_urls, url_source
 
 
@@ -303,7 +302,8 @@ def to_stdout(args: argparse.Namespace) -> bool:
 
 
 async def run_from_args(args: argparse.Namespace, options: Options) -> int:
-    """``omniurl get`` of a batch (see :func:`is_batch`), with its documented exit status."""
+    """``omniurl get`` of a batch (see :func:`omniurl.cli.get.is_batch`), with its documented
+    exit status."""
     folder = args.output_dir if args.output_dir is not None else "." if args.remote_name else None
     urls = as_typed(url_source(args.urls, args.input), options.syntax, strict=args.strict)
     silent = bool(getattr(args, "silent", False))
@@ -350,7 +350,6 @@ __all__ = [
     "as_typed",
     "batch_usage_error",
     "count_urls",
-    "is_batch",
     "read_url_lines",
     "run_batch",
     "run_from_args",

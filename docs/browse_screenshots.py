@@ -1,7 +1,7 @@
-"""The README's screenshots of ``omniurl browse`` (SVG, Textual's own ``save_screenshot``):
-run ``python docs/browse_screenshots.py`` from the repository's root with the ``[browse]``
-extra installed.  The pages are the snapshot tests' (tests/test_browse_snapshots.py): fixed
-entries, nothing fetched."""
+"""The screenshots of ``omniurl browse`` in docs/browse.md (SVG, Textual's own
+``save_screenshot``): run ``python docs/browse_screenshots.py`` from the repository's root
+with the ``[browse]`` extra installed.  The pages are the snapshot tests'
+(tests/test_browse_snapshots.py): fixed entries, nothing fetched."""
 
 from __future__ import annotations
 

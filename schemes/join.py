@@ -32,6 +32,7 @@ from typing import Literal, NamedTuple
 
 from .base import URL
 from .errors import SchemeError, URLError
+from .percent import check_octets
 from .rfc3986 import check_reference
 
 __all__ = ["Reference", "join", "remove_dot_segments", "split_reference"]
@@ -359,11 +360,15 @@ def join(
     Raises :class:`schemes.URLError` (``component`` ``"base"`` or ``"reference"``, and the
     offset) when the base is not absolute or either is not a URI reference (RFC 3986 §4.1:
     whitespace, a character of no component, a bad escape, host or port, a first segment
-    holding ":"), or, with ``rfc="1630"``, when a path reference is given against a base
-    without hierarchy (``mailto:``, ``news:``).
+    holding ":", a lone surrogate, which stands for no octets), or, with ``rfc="1630"``,
+    when a path reference is given against a base without hierarchy (``mailto:``,
+    ``news:``).
     """
     base_text = str(base) if isinstance(base, URL) else base
     ref = str(ref) if isinstance(ref, URL) else ref
+    # A lone surrogate has no octets: a typed error here, not UnicodeEncodeError later.
+    check_octets(base_text, "base")
+    check_octets(ref, "reference")
     if rfc == "3986":
         return _join_3986(base_text, ref, strict, check)
     if rfc == "1630":

@@ -42,6 +42,19 @@ HFIELD_SAFE = ";/:@"
 _FAST = re.compile(f"({grammar.fast_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST)
 
 
+def _authority_error(start: int) -> SchemeSyntaxError:
+    """``mailto://…`` in the default reading: RFC 6068 §2 has no authority (``mailtoURI =
+    "mailto:" [ to ] [ hfields ]``), its addr-spec has no raw "/" (``qchar`` excludes it),
+    and RFC 3986 §3.3 would read the "//" as an authority (``mailto://test:test``: host
+    "test", port "test").  RFC 1738's letter (``*xchar``) still takes it."""
+    return SchemeSyntaxError(
+        "a mailto: URL has no authority: '//' cannot start it (RFC 6068 §2: to = addr-spec, "
+        "in which '/' is written %2F)",
+        component="address",
+        offset=start,
+    )
+
+
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
 class MailtoURL(URL):
@@ -61,6 +74,8 @@ class MailtoURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
+        if not strict and text.startswith("//", start):
+            raise _authority_error(start)
         m = _FAST.fullmatch(text, start)
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             address, fragment = m.groups()
@@ -116,6 +131,13 @@ class MailtoURL(URL):
                 "headers": tuple(headers),
             }
         )
+
+    @classmethod
+    def reads_alike(cls, text: str, start: int) -> bool:
+        """RFC 1738's letter reads ``mailto://x`` as the address ``//x`` (``*xchar``); the
+        default reading refuses it (see :func:`_authority_error`), so the letter's parser is
+        never asked first for such a URL."""
+        return not text.startswith("//", start)
 
     def __str__(self) -> str:
         # RFC 6068 §2 and §6: an "@" or "," inside a quoted local part is escaped, in the

@@ -39,6 +39,7 @@ import re
 from .base import URL
 from .errors import EncodingError, PortError, SchemeError
 from .join import remove_dot_segments
+from .percent import _NOT_OCTETS, check_octets
 
 __all__ = ["DEFAULT_PORTS", "equivalent", "normalize"]
 
@@ -180,7 +181,8 @@ def normalize(url: str | URL) -> str:
     """The normal form of ``url``: equivalent URLs (RFC 1630 §4.1.2) give the same text.
 
     Idempotent: ``normalize(normalize(u)) == normalize(u)``.  Raises
-    :class:`~schemes.errors.EncodingError` for a ``%`` without two hex digits after it and
+    :class:`~schemes.errors.EncodingError` for a ``%`` without two hex digits after it or a
+    lone surrogate (no octets to encode), and
     :class:`~schemes.errors.SchemeError` when the text does not start with ``scheme:``.
     """
     text = str(url) if isinstance(url, URL) else url
@@ -189,6 +191,10 @@ def normalize(url: str | URL) -> str:
         raise SchemeError(
             "a URL starts with a scheme name and ':' (§2.1)", component="scheme", offset=0
         )
+    if not text.isascii():
+        bad_char = _NOT_OCTETS.search(text)
+        if bad_char is not None:  # no UTF-8 for it, so no %XX (RFC 3986 §2.5)
+            check_octets(text, _component_at(text, bad_char.start()))
     bad = _BAD_ESCAPE.search(text)
     if bad is not None:
         raise EncodingError(

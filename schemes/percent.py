@@ -13,6 +13,7 @@ Encoding is per component: only alphanumerics and ``$-_.+!*'(),`` are always lef
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from re import Pattern
 
@@ -21,6 +22,7 @@ from .errors import EncodingError
 
 __all__ = [
     "check",
+    "check_octets",
     "decode",
     "display",
     "encode",
@@ -35,6 +37,32 @@ _HEXBYTE: dict[str, int] = {a + b: int(a + b, 16) for a in _HEX for b in _HEX}
 #: "XX" -> its character, for the escapes of US-ASCII octets (00-7F): what most escapes in
 #: a URL are (%20, %09, %2F), decoded without the round trip through bytes.
 _ASCII_ESCAPE: dict[str, str] = {k: chr(v) for k, v in _HEXBYTE.items() if v < 0x80}
+
+
+#: A lone surrogate that stands for no octets: UTF-8 has none for U+D800-U+DFFF, and only
+#: U+DC80-U+DCFF are ``surrogateescape``'s stand-ins for the octets 80-FF.
+_NOT_OCTETS = re.compile("[\ud800-\udc7f\udd00-\udfff]")
+
+
+def check_octets(text: str, component: str | None, *, start: int = 0) -> None:
+    """Raise :class:`EncodingError` at the first lone surrogate of ``text`` that stands for
+    no octets (``offset`` counted from ``start``).
+
+    A URL is octets (RFC 3986 §2.1 and §2.5: characters are UTF-8 before they are
+    percent-encoded); ``"\\ud800"`` has no UTF-8 form, so a text holding it names no URL.
+    Every public text function (``parse``, ``join``, ``normalize``, ``url_safe``) asks this
+    first, so such a text is a typed URL error, never ``UnicodeEncodeError``.
+    """
+    if text.isascii():
+        return
+    bad = _NOT_OCTETS.search(text)
+    if bad is not None:
+        raise EncodingError(
+            f"a lone surrogate (U+{ord(bad.group()):04X}) stands for no character and no "
+            "octets (RFC 3986 §2.5: a URL's characters are UTF-8 octets)",
+            component=component,
+            offset=start + bad.start(),
+        )
 
 
 def to_octets(value: str) -> bytes:

@@ -153,6 +153,16 @@ class URNURL(URL):
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> URNURL:
         """Component by component: the whole grammar, and the offset of any error."""
+        if not strict and text.startswith("//", start):
+            # RFC 8141 §2: assigned-name = "urn" ":" NID ":" NSS, NID starting with an
+            # alphanumeric; RFC 1630's early form is "urn:/iana/…".  "//" is neither, and
+            # RFC 3986 §3.2 would read it as an authority (urn://test:test: port "test").
+            raise SchemeSyntaxError(
+                "a URN has no authority: '//' cannot start it (RFC 8141 §2: "
+                "urn:NID:NSS, the NID starting with a letter or digit)",
+                component="nid",
+                offset=start,
+            )
         end, fragment = split_fragment(text, start, strict)
         if strict:
             check(text, start, end, _BAD_XCHARS, "nss", "RFC 1630 §5.6")
@@ -167,6 +177,12 @@ class URNURL(URL):
         return cls._make(
             {"scheme": scheme, "fragment": fragment, "nid": nid, "nss": text[nss_start:end]}
         )
+
+    @classmethod
+    def reads_alike(cls, text: str, start: int) -> bool:
+        """RFC 1738's letter reads ``urn://x`` as ``*xchar``; the default reading refuses
+        it (RFC 8141), so the letter's parser is never asked first for such a URL."""
+        return not text.startswith("//", start)
 
     def __str__(self) -> str:
         body = self.nss if self.nid is None else f"{self.nid}:{self.nss}"

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from .percent import check_octets
+
 __all__ = ["TABLE", "Action", "UnsafeChar", "url_safe"]
 
 Action = Literal["remove", "replace", "encode"]
@@ -115,12 +117,14 @@ def url_safe(
 
     A ``%`` in ``text`` is data, so it is encoded (``%25``), never taken for an escape.
     Characters beyond US-ASCII count as unsafe: they are encoded as their UTF-8 octets,
-    removed or replaced like the others.
+    removed or replaced like the others.  A lone surrogate, which has no UTF-8 form, is
+    :class:`~schemes.errors.EncodingError` (component ``"text"``).
     """
     if len(neutral) != 1 or neutral not in _SAFE:
         raise ValueError(
             f"the neutral character must be one of letters, digits, '-_.': {neutral!r}"
         )
+    check_octets(text, "text")  # a lone surrogate has no UTF-8 octets to encode
     overrides = actions or {}
     out: list[str] = []
     for char in text:

@@ -199,6 +199,12 @@ class LimitExceeded(ProtocolError):
     """A line or reply exceeded omniurl's bound (no unbounded reads, ever)."""
 
 
+class ContentDecodingError(ProtocolError):
+    """A body's content coding (``--compressed``: gzip, deflate) did not decode to its end:
+    the stream was cut, a check value (gzip's CRC-32 or ISIZE, zlib's Adler-32) was wrong,
+    or bytes followed its end (RFC 9110 §8.4.1: the coding is the content, all of it)."""
+
+
 class ReplyError(ResolveError):
     """The server answered with a refusal; ``reply`` holds its words, ``code`` its code."""
 
@@ -263,6 +269,7 @@ __all__ = [
     "ConfigurationError",
     "ConnectError",
     "ConnectionClosed",
+    "ContentDecodingError",
     "DeadlineExceeded",
     "DelimiterRefused",
     "HeaderRefused",

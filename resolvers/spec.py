@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import argparse
+    import datetime
 
     from omniurl.schemes.base import URL
 
@@ -109,6 +110,43 @@ def flags_of(options_type: type) -> list[tuple[str, Flag]]:
 # -- presentation: what each surface shows -------------------------------------------------
 
 
+@dataclass(frozen=True)
+class TreePath:
+    """Where a URL sits in its server's tree, for ``omniurl mirror``: the path's segments,
+    decoded (never empty, never checked: the mirror maps each to a safe local name), and
+    whether it is a ``container`` (a directory, a menu: listed or read for links, its
+    children below it)."""
+
+    segments: tuple[str, ...]
+    container: bool
+
+
+@dataclass(frozen=True)
+class MirrorFacts:
+    """What a fetched content says for keeping a mirror current: its modification time
+    (set on the local file) and the validators a later run sends back (``revalidate``)."""
+
+    modified: datetime.datetime | None = None
+    validators: Mapping[str, str] = field(default_factory=dict)
+
+
+def generic_tree_path(url: URL) -> TreePath | None:
+    """A hierarchical URL's path (RFC 3986 §3.3) split at "/", each segment percent-decoded
+    (octets that are not UTF-8 kept with ``surrogateescape``); None for a URL with a query
+    (not a place in a tree) or without an authority."""
+    from omniurl.schemes.percent import unquote_to_bytes
+
+    text = str(url).split("#", 1)[0]
+    if "?" in text or "://" not in text:
+        return None
+    tail = text.split("://", 1)[1]
+    path = "/" + tail.split("/", 1)[1] if "/" in tail else ""
+    segments = tuple(
+        unquote_to_bytes(s).decode("utf-8", "surrogateescape") for s in path.split("/") if s
+    )
+    return TreePath(segments, path == "" or path.endswith("/"))
+
+
 class Presentation:
     """How a scheme's resources are shown, by each surface.  Every hook has a default that
     fits any scheme; a scheme overrides the few that differ (a plugin usually none).
@@ -185,6 +223,50 @@ class Presentation:
         authority), whose content is saved as :attr:`index_name` although its path ends in
         a name (a path ending in "/", or none, always is)."""
         return False
+
+    # -- omniurl mirror ----------------------------------------------------------------------
+
+    #: Whether a listing (a menu) is itself a document worth keeping in a mirror, saved
+    #: beside its items under a name no item can take (omniurl.mirror.walk.listing_name);
+    #: False: a listing is only a directory (FTP, file).
+    saves_listing: bool = False
+
+    def tree_path(self, url: URL) -> TreePath | None:
+        """Where ``url`` sits in its server's tree (``omniurl mirror`` follows and names
+        files by it), or None when it is no place in a tree (a search, a session): by
+        default the generic path of a hierarchical URL (:func:`generic_tree_path`)."""
+        return generic_tree_path(url)
+
+    def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
+        """The absolute URLs a content links to (an HTML page's, a gemtext document's), or
+        None when ``media_type`` is no document with links; ``data`` is the content."""
+        return None
+
+    def generated_listing(self, media_type: str | None, data: bytes) -> bool:
+        """Whether a container's content is a listing the server generated (an autoindex
+        page): followed for its links, not saved as a file of the tree."""
+        return False
+
+    def revalidate(self, options: Options, validators: Mapping[str, str]) -> Options | None:
+        """The options of a conditional request that transfers nothing when the content is
+        still the one ``validators`` (from :meth:`mirror_facts`) describe, or None when the
+        scheme has none (the content is fetched again and compared)."""
+        return None
+
+    def unchanged(self, resource: Resource) -> bool:
+        """Whether ``resource`` answers a conditional request with "not modified"."""
+        return False
+
+    def wire_exchange(self, resource: Resource) -> tuple[bytes, bytes] | None:
+        """The request as sent and the response's head as received, for WARC ``request``
+        and ``response`` records (ISO 28500 §6.4, §6.5: HTTP's), or None: the content
+        is archived as a ``resource`` record."""
+        return None
+
+    def mirror_facts(self, resource: Resource) -> MirrorFacts:
+        """The modification time and validators of a fetched content (see
+        :class:`MirrorFacts`); by default ``resource.modified`` and none."""
+        return MirrorFacts(resource.modified)
 
     # -- the gateway (omniurl serve gateway) -----------------------------------------------
 
@@ -366,11 +448,14 @@ def options_of(values: Mapping[type, Any], kind: type[T]) -> T:
 __all__ = [
     "DEFAULT_PRESENTATION",
     "Flag",
+    "MirrorFacts",
     "Presentation",
     "Ref",
     "SchemeSpec",
+    "TreePath",
     "flag",
     "flags_of",
+    "generic_tree_path",
     "load",
     "options_of",
 ]

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from omniurl.partial import Kept, Partial
-    from omniurl.resolvers.resource import Resource
+    from omniurl.resolvers.resource import Entry, Resource
 
 
 class OutputError(OmniurlError):
@@ -121,10 +121,15 @@ def summary(args: argparse.Namespace, size: int, path: Path, seconds: float) -> 
     )
 
 
+def listing_line(e: Entry) -> bytes:
+    """One entry of a listing saved to a file (``-o``, ``omniurl mirror``'s menus)."""
+    return f"{e.kind}\t{e.name}\t{e.url or ''}\n".encode("utf-8", "surrogateescape")
+
+
 async def listing_lines(resource: Resource) -> AsyncIterator[bytes]:
     """A listing as ``show_listing`` prints it when stdout is no terminal (for ``-o``)."""
     async for e in resource.aiter_entries():
-        yield f"{e.kind}\t{e.name}\t{e.url or ''}\n".encode("utf-8", "surrogateescape")
+        yield listing_line(e)
 
 
 async def write_content(

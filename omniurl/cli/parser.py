@@ -15,6 +15,7 @@ from .arguments import (
     names_other_scheme,
 )
 from .get import GET_EXAMPLES, cmd_get
+from .mirror import add_mirror_arguments, cmd_mirror
 from .plan import cmd_plan
 from .servers import cmd_browse, cmd_demo, cmd_serve
 from .status import EXIT_STATUS_HELP
@@ -451,6 +452,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_batch_arguments(p)
     p.set_defaults(func=cmd_get, outputs=[], remote_name=False)
+
+    p = sub.add_parser(
+        "mirror",
+        help="copy the tree under a URL into a folder, and keep it current (lftp mirror, wget -m)",
+        description="Copy the tree under URL into DIR: an FTP directory, an HTTP directory\n"
+        "(autoindex and the links of its pages), a Gopher hole, a Gemini capsule, a file:\n"
+        "folder.  Only the same server (host and port) and paths below URL are followed.\n"
+        "Run again, only what changed is transferred (FTP size and time, HTTP conditional\n"
+        "requests; Gopher and Gemini fetched again and written only when they differ).\n"
+        "A file appears under its name only once complete; a killed run completes when run\n"
+        "again.  DIR/.omniurl-mirror holds the mirror's state.",
+        epilog="Examples:\n"
+        "  omniurl mirror ftp://ftp.example.org/pub/ pub/        (lftp -e 'mirror /pub pub')\n"
+        "  omniurl mirror http://h/dir/ dir/ --delete             (wget -m -np http://h/dir/)\n"
+        "  omniurl mirror gopher://h/1/ hole/ --warc hole.warc.gz\n\n" + EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        stages=resolve_stages,
+        wants_more=names_other_scheme,
+    )
+    add_mirror_arguments(p)
+    p.set_defaults(func=cmd_mirror)
 
     p = sub.add_parser(
         "browse",

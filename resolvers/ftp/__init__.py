@@ -11,7 +11,7 @@ from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
-from ..spec import Presentation, SchemeSpec
+from ..spec import Presentation, SchemeSpec, TreePath
 from .settings import FTPOptions
 
 if TYPE_CHECKING:
@@ -65,6 +65,14 @@ class FTPPresentation(Presentation):
 
     def entry_marker(self, entry: Entry) -> str | None:
         return "[FILE]" if entry.kind == "file" else None
+
+    def tree_path(self, url: URL) -> TreePath | None:
+        """RFC 1738 §3.2.2: the CWD segments and the name (decoded: a segment may hold a
+        "/" of its own, which the mirror escapes); a URL without a name is a directory."""
+        cwd = tuple(getattr(url, "cwd", ()))
+        name = getattr(url, "name", "")
+        segments = tuple(s for s in (*cwd, name) if s)
+        return TreePath(segments, not name or getattr(url, "typecode", None) == "d")
 
 
 SPEC = SchemeSpec(

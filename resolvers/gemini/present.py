@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import AsyncIterable, AsyncIterator, Callable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LimitExceeded
@@ -65,6 +65,19 @@ class GeminiPresentation(Presentation):
     and gemtext saved to a file, are the bytes received."""
 
     index_name = "index.gmi"
+
+    def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
+        """A gemtext document's link lines (``=>``), resolved against ``url``."""
+        if (media_type or "").split(";", 1)[0].strip().lower() != "text/gemini":
+            return None
+        from .gemtext import iter_lines
+
+        text = data.decode("utf-8", "replace")
+        return (
+            line.url.split("#", 1)[0]
+            for line in iter_lines(text.splitlines(), url)
+            if line.kind == "link" and line.url
+        )
 
     def text_source(
         self, resource: Resource, args: argparse.Namespace

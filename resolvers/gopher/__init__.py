@@ -16,7 +16,7 @@ from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
-from ..spec import Presentation, SchemeSpec
+from ..spec import Presentation, SchemeSpec, TreePath
 
 if TYPE_CHECKING:
     import argparse
@@ -76,6 +76,22 @@ class GopherPresentation(Presentation):
     def is_index(self, url: URL, path: str) -> bool:
         # "/1…" and "/7…" are menus; "" or "/x" (a type alone) the server's root menu.
         return len(path.strip("/")) <= 1 or path[:1] in ("1", "7")
+
+    #: A menu is a document of its own (the hole's text between the items): kept.
+    saves_listing = True
+
+    def tree_path(self, url: URL) -> TreePath | None:
+        """RFC 1436 §3: the selector, split at "/" (a convention of most servers, not of
+        the protocol: a selector without one is one name); type 1 is a container.  Searches
+        (7), CSO (2), sessions (8, T), forms (+ASK) and selectors with a search are no
+        place in a tree."""
+        gtype = getattr(url, "gtype", "1")
+        if gtype in "728T+i3" or getattr(url, "search", None) is not None:
+            return None
+        if getattr(url, "gopher_plus", None) is not None:
+            return None
+        selector = getattr(url, "selector", "")
+        return TreePath(tuple(s for s in selector.split("/") if s), gtype == "1")
 
     def search_url(self, url: URL, words: str) -> str | None:
         """RFC 1738 §3.4: the search after an encoded TAB."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from omniurl.schemes.base import URL
@@ -12,7 +12,7 @@ from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
-from ..spec import Presentation, SchemeSpec
+from ..spec import MirrorFacts, Presentation, SchemeSpec
 
 if TYPE_CHECKING:
     from .planner import plan_http
@@ -76,6 +76,76 @@ class HTTPPresentation(Presentation):
         message = Message()
         message["Content-Disposition"] = value
         return message.get_filename()
+
+    # -- omniurl mirror: wget -m's reading of a site ---------------------------------------
+
+    def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
+        """An HTML page's links (resolvers/http/links.py); other media have none."""
+        kind = (media_type or "").split(";", 1)[0].strip().lower()
+        if kind not in ("text/html", "application/xhtml+xml"):
+            return None
+        from .links import html_links
+
+        return html_links(data.decode("utf-8", "replace"), url)
+
+    def generated_listing(self, media_type: str | None, data: bytes) -> bool:
+        """nginx's and Apache's autoindex pages say "Index of /path" in their title: a
+        listing, not a document of the tree (lftp mirror does not keep them either)."""
+        return b"<title>Index of " in data[:4096]
+
+    def revalidate(self, options: Options, validators: Mapping[str, str]) -> Options | None:
+        """RFC 9110 §13.1.2 If-None-Match with the stored entity tag, and §13.1.3
+        If-Modified-Since with the stored Last-Modified (a server ignores the second when
+        it evaluates the first)."""
+        fields = []
+        if validators.get("etag"):
+            fields.append(("If-None-Match", validators["etag"]))
+        if validators.get("last-modified"):
+            fields.append(("If-Modified-Since", validators["last-modified"]))
+        if not fields:
+            return None
+        return options.with_(headers=(*options.headers, *fields))
+
+    def unchanged(self, resource: Resource) -> bool:
+        """RFC 9110 §15.4.5: 304 Not Modified (no content is sent)."""
+        return resource.status == 304
+
+    def wire_exchange(self, resource: Resource) -> tuple[bytes, bytes] | None:
+        """The planned request head (every byte sent, resolvers/http/planner.py) and the
+        response's status line and fields as received; a ``Transfer-Encoding`` field is
+        left out, since the content archived is the de-chunked one (as wget's WARCs)."""
+        from .planner import request_head
+
+        if not resource.replies:
+            return None
+        lines = [
+            line for line in resource.replies if not line.lower().startswith("transfer-encoding:")
+        ]
+        head = "\r\n".join([*lines, "", ""]).encode("latin-1", "replace")
+        return request_head(resource.plan), head
+
+    def mirror_facts(self, resource: Resource) -> MirrorFacts:
+        """Last-Modified (RFC 9110 §8.8.2) as the file's time; ETag and Last-Modified as
+        the validators a later run sends back."""
+        from .result import HTTPResult
+
+        result = resource.result_as(HTTPResult)
+        if result is None:
+            return MirrorFacts(resource.modified)
+        validators = {
+            name: result.headers[name]
+            for name in ("etag", "last-modified")
+            if result.headers.get(name)
+        }
+        modified = None
+        if "last-modified" in validators:
+            import email.utils
+
+            try:
+                modified = email.utils.parsedate_to_datetime(validators["last-modified"])
+            except (TypeError, ValueError):
+                modified = None
+        return MirrorFacts(modified, validators)
 
 
 SPEC = SchemeSpec(

@@ -1,0 +1,711 @@
+"""``omniurl mirror``'s executor: walks the tree through an :class:`~omniurl.AsyncClient`
+(its kept HTTP and FTP connections, every request planned and checked by the policy as any
+``get``), and moves bytes; every decision is :mod:`omniurl.mirror.walk`'s.
+
+Atomic by construction: a file's bytes go to a temporary file in ``DIR/.omniurl-mirror/tmp``
+(the same disk) and are renamed over the final name only once complete, so a run killed at
+any moment (SIGKILL included) leaves old files or new ones, never a partial one under a
+final name; the next run clears the temporary files and completes, fetching only what is
+not already current (:func:`omniurl.mirror.walk.decide`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import hashlib
+import os
+import shutil
+import stat
+import time
+from collections import deque
+from collections.abc import AsyncIterable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from omniurl.batch import FetchResult, _failed, shown
+from omniurl.resolvers.errors import ConfigurationError, LimitExceeded, NotFollowed
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.resource import Resource
+from omniurl.schemes import URL, parse
+from omniurl.schemes.errors import OmniurlError
+
+from .state import Item, State
+from .walk import (
+    STATE_DIR,
+    Action,
+    Listed,
+    Local,
+    Place,
+    Refused,
+    Start,
+    after_head,
+    decide,
+    listing_name,
+    place,
+    selected,
+    start_of,
+)
+
+if TYPE_CHECKING:
+    from omniurl.client import AsyncClient
+    from omniurl.resolvers.spec import Presentation
+
+    from .warc import WarcLog
+
+#: A page read whole for its links (HTML, gemtext) may be at most this large.
+MAX_PAGE = 32 * 1024 * 1024
+
+
+@dataclass
+class Config:
+    """What ``omniurl mirror`` was asked (see the command's help)."""
+
+    url: str
+    folder: Path
+    delete: bool = False
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_depth: int | None = None
+    max_filesize: int | None = None
+    concurrency: int = 1
+    warc: str | None = None
+
+
+@dataclass
+class Counts:
+    """Files and bytes done and known to do (the progress line and the summary)."""
+
+    files_done: int = 0
+    files_known: int = 0
+    bytes_done: int = 0
+    bytes_known: int = 0
+    fetched: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    failed: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+
+class _Skip(Exception):
+    """A file left out while transferring it (larger than ``--max-filesize``)."""
+
+
+class Mirror:
+    """One run of ``omniurl mirror`` (see module doc)."""
+
+    def __init__(
+        self,
+        config: Config,
+        options: Options,
+        client: AsyncClient,
+        on_result: Callable[[FetchResult], None],
+        warc: WarcLog | None = None,
+    ) -> None:
+        self.config = config
+        self.options = options.with_(follow=False, stream_listings=True)
+        self.client = client
+        self.on_result = on_result
+        self.warc = warc
+        self.counts = Counts()
+        self.folder = config.folder
+        self.state_dir = self.folder / STATE_DIR
+        self.tmp_dir = self.state_dir / "tmp"
+        self.listing_failed = False
+        self.first_failure: FetchResult | None = None
+        self._made_dirs: set[str] = set()
+        self._temp_numbers = 0
+        self._text_args = argparse.Namespace(
+            raw=False, output="-mirror-", remote_name=True, json=False
+        )
+
+    # -- setting up ---------------------------------------------------------------------
+
+    def _prepare(self) -> tuple[State, Start, URL, Presentation]:
+        from omniurl.resolvers.registry import spec_for
+
+        url = parse(self.config.url, syntax=self.options.syntax)
+        spec = spec_for(url.scheme)
+        presentation = spec.present()
+        start = start_of(url, presentation, spec.names)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.state_dir.mkdir(exist_ok=True)
+            if self.tmp_dir.exists():
+                shutil.rmtree(self.tmp_dir)  # what a killed run was writing
+            self.tmp_dir.mkdir()
+        except OSError as exc:
+            raise ConfigurationError(
+                f"cannot make the folder {self.folder}: {exc.strerror or exc}",
+                component="output",
+            ) from None
+        state = State(self.state_dir / "state.sqlite", case_insensitive=self._case_insensitive())
+        return state, start, url, presentation
+
+    def _case_insensitive(self) -> bool:
+        probe = self.tmp_dir / "Case-probe"
+        probe.write_bytes(b"")
+        try:
+            return (self.tmp_dir / "case-PROBE").exists()
+        finally:
+            probe.unlink()
+
+    # -- the walk -------------------------------------------------------------------------
+
+    async def run(self) -> int:
+        state, start, url, presentation = self._prepare()
+        self.state = state
+        self.start = start
+        self.start_url = url
+        self.presentation = presentation
+        try:
+            state.new_run()
+            tree = presentation.tree_path(url)
+            assert tree is not None
+            if tree.container:
+                state.claim("", True)
+                state.enqueue(str(url), "", True, 0)
+            else:
+                first = place(start, url, presentation, start.spec_names)
+                assert isinstance(first, Place)
+                state.claim(first.text, False)
+                state.enqueue(str(url), first.text, False, 0)
+            self.counts.files_known += 1
+            await self._work(state)
+            if self.config.delete and not self.listing_failed:
+                self._delete(state)
+            state.commit()
+        finally:
+            state.close()
+            with contextlib.suppress(OSError):
+                shutil.rmtree(self.tmp_dir)
+        return 0 if self.first_failure is None else self.first_failure.exit_status
+
+    async def _work(self, state: State) -> None:
+        """Workers take queued items in order; the queue is read a page at a time."""
+        buffer: deque[Item] = deque()
+        cursor = 0
+        busy = 0
+        wake = asyncio.Event()
+
+        def next_item() -> Item | None:
+            nonlocal cursor
+            if not buffer:
+                page = state.items_after(cursor, 256)
+                if page:
+                    cursor = page[-1].seq
+                    buffer.extend(page)
+            return buffer.popleft() if buffer else None
+
+        async def worker() -> None:
+            nonlocal busy
+            while True:
+                item = next_item()
+                if item is None:
+                    if busy == 0:
+                        wake.set()
+                        return
+                    wake.clear()
+                    await wake.wait()
+                    continue
+                busy += 1
+                try:
+                    await self._visit(item)
+                finally:
+                    busy -= 1
+                    wake.set()
+
+        await asyncio.gather(*(worker() for _ in range(max(1, self.config.concurrency))))
+
+    async def _visit(self, item: Item) -> None:
+        started = time.monotonic()
+        url = parse(item.url, syntax=self.options.syntax)
+        try:
+            if item.container:
+                row = await self._container(item, url, started)
+            else:
+                row = await self._file(item, url, started)
+        except NotFollowed as exc:
+            self._found(item, str(exc.target))
+            row = FetchResult(
+                index=item.seq - 1,
+                url=shown(item.url),
+                ok=True,
+                elapsed=time.monotonic() - started,
+                chain=(shown(str(exc.target)),),
+            )
+        except _Skip:
+            row = None
+        except (OmniurlError, OSError) as exc:
+            if item.container:
+                self.listing_failed = True
+            row = _failed(item.seq - 1, item.url, exc, time.monotonic() - started)
+            row = dataclasses.replace(row, path=self._shown_path(item.path))
+        self.counts.files_done += 1
+        if row is None:
+            return
+        if not row.ok:
+            self.counts.failed += 1
+            if self.first_failure is None:
+                self.first_failure = row
+        self.on_result(row)
+
+    def _shown_path(self, path: str) -> str:
+        return str(self.folder / path) if path else str(self.folder)
+
+    def _found(self, parent: Item, link: str, listed: Listed | None = None) -> None:
+        """A link found in a listing or a page: queued when :func:`place` follows it and
+        the filters and depth allow it."""
+        from omniurl.resolvers.registry import spec_for
+
+        if self.config.max_depth is not None and parent.depth + 1 > self.config.max_depth:
+            return
+        try:
+            url = parse(link, syntax=self.options.syntax)
+            spec = spec_for(url.scheme)
+        except OmniurlError:
+            return
+        where = place(self.start, url, spec.present(), spec.names)
+        if isinstance(where, Refused):
+            return
+        url = self._with_password(where.url)
+        if not selected(where.text, where.container, self.config.include, self.config.exclude):
+            return
+        if self.state.claim(where.text, where.container) is not None:
+            return
+        listed = listed or Listed()
+        if self.state.enqueue(
+            str(url), where.text, where.container, parent.depth + 1, listed.size, listed.modify
+        ):
+            self.counts.files_known += 1
+            self.counts.bytes_known += listed.size or 0
+
+    def _with_password(self, url: URL) -> URL:
+        """A listing's URLs leave the password out (they are shown); the start's login
+        goes on with them to the same server."""
+        password = getattr(self.start_url, "password", None)
+        if password is None or getattr(url, "password", None) is not None:
+            return url
+        if getattr(url, "user", None) != getattr(self.start_url, "user", None):
+            return url
+        try:
+            return cast(URL, dataclasses.replace(cast(Any, url), password=password))
+        except (TypeError, ValueError):
+            return url
+
+    # -- containers ------------------------------------------------------------------------
+
+    async def _container(self, item: Item, url: URL, started: float) -> FetchResult:
+        self._ensure_dir(item.path)
+        count = 0
+        kind = media = None
+        async with self.client.stream(url, options=self.options) as resource:
+            kind, media = resource.kind, resource.media_type
+            if resource.kind == "listing":
+                count = await self._listing(item, resource)
+            elif resource.kind == "content":
+                count = await self._page(item, resource)
+            else:
+                raise ConfigurationError(
+                    f"{url}: a {resource.kind} cannot be mirrored", component="scheme"
+                )
+        return FetchResult(
+            index=item.seq - 1,
+            url=shown(item.url),
+            ok=True,
+            bytes=count,
+            kind=kind,
+            media_type=media,
+            elapsed=time.monotonic() - started,
+            path=self._shown_path(item.path),
+        )
+
+    async def _listing(self, item: Item, resource: Resource) -> int:
+        """A listing's entries, each followed or not as it arrives; a listing the scheme
+        keeps (a menu) is written as ``get -o`` writes it, under :func:`listing_name`."""
+        from omniurl.cli.output import listing_line
+
+        saved = self.presentation.saves_listing
+        name = self._join(item.path, listing_name(self.presentation)) if saved else None
+        if name is not None and self.state.claim(name, False) is not None:
+            name = None
+        fd, tmp = self._temp() if name is not None else (-1, "")
+        digest = hashlib.sha256()
+        count = 0
+        try:
+            async for entry in resource.aiter_entries():
+                if fd >= 0:
+                    line = listing_line(entry)
+                    _write_all(fd, line)
+                    digest.update(line)
+                    count += len(line)
+                if entry.url is None or entry.kind == "link":
+                    continue
+                info = entry.info
+                size = info.get("size")
+                modify = info.get("modify")
+                listed = Listed(
+                    size if isinstance(size, int) else None,
+                    modify if isinstance(modify, str) else None,
+                )
+                self._found(item, entry.url, listed)
+            if fd >= 0:
+                os.close(fd)
+                fd = -1
+                assert name is not None
+                await self._archive(resource, tmp)
+                self._settle(name, tmp, digest.hexdigest(), count, None, {}, None, Listed())
+                tmp = ""
+        finally:
+            if fd >= 0:
+                os.close(fd)
+            if tmp:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        return count
+
+    async def _page(self, item: Item, resource: Resource) -> int:
+        """A container's content (a directory's page): read for its links; saved as the
+        scheme's index name unless the server generated it (an autoindex)."""
+        fd, tmp = self._temp()
+        try:
+            count, digest = await self._copy(resource, fd, limit=MAX_PAGE)
+        finally:
+            os.close(fd)
+        try:
+            with open(tmp, "rb") as fh:
+                data = fh.read()
+            links = self.presentation.page_links(str(resource.url), resource.media_type, data)
+            for link in links or ():
+                self._found(item, link)
+            generated = self.presentation.generated_listing(resource.media_type, data)
+            await self._archive(resource, tmp)
+            name = self._join(item.path, self.presentation.index_name)
+            if not generated and self.state.claim(name, False) is None:
+                facts = self.presentation.mirror_facts(resource)
+                self._settle(
+                    name, tmp, digest, count, facts.modified, dict(facts.validators),
+                    resource.media_type, Listed(),
+                )  # fmt: skip
+                tmp = ""
+        finally:
+            if tmp:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        return count
+
+    # -- files -----------------------------------------------------------------------------
+
+    async def _file(self, item: Item, url: URL, started: float) -> FetchResult:
+        listed = Listed(item.size, item.modify)
+        limit = self.config.max_filesize
+        if limit is not None and listed.size is not None and listed.size > limit:
+            raise _Skip
+        target = self._target(item.path)
+        local = _local(target)
+        record = self.state.record(item.path)
+        action = decide(local, record, listed)
+        if action is Action.HEAD:
+            assert local is not None
+            size, modified = await self._head(url)
+            action = after_head(local, size, modified)
+        if action is Action.SKIP:
+            return self._unchanged(item, started)
+        options = self.options
+        validators = (record or {}).get("validators") or {}
+        if local is not None and validators:
+            options = self.presentation.revalidate(options, validators) or options
+        async with self.client.stream(url, options=options) as resource:
+            if self.presentation.unchanged(resource):
+                self._links_of_kept(item, record, target)
+                return self._unchanged(item, started)
+            if resource.kind != "content":
+                raise ConfigurationError(
+                    f"{url}: a {resource.kind}, not a file", component="scheme"
+                )
+            fd, tmp = self._temp()
+            try:
+                try:
+                    text = self.presentation.text_source(resource, self._text_args)
+                    count, digest = await self._copy(
+                        resource, fd, source=text, limit=limit, skip=True
+                    )
+                finally:
+                    os.close(fd)
+                await self._archive(resource, tmp)
+                facts = self.presentation.mirror_facts(resource)
+                modified = facts.modified or listed.exact_time
+                if modified is None and listed.size is not None:
+                    _size, modified = await self._head(url)  # LIST's rough time: MDTM's
+                media = resource.media_type
+                wrote = self._settle(
+                    item.path, tmp, digest, count, modified, dict(facts.validators), media, listed
+                )
+                tmp = ""
+            finally:
+                if tmp:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
+            links = self.presentation.page_links(item.url, media, b"") is not None
+            if links and count <= MAX_PAGE:
+                with open(target, "rb") as fh:
+                    for link in self.presentation.page_links(item.url, media, fh.read()) or ():
+                        self._found(item, link)
+        if wrote:
+            self.counts.fetched += 1
+        else:
+            self.counts.unchanged += 1
+        return FetchResult(
+            index=item.seq - 1,
+            url=shown(item.url),
+            ok=True,
+            bytes=count,
+            sha256=digest,
+            media_type=media,
+            kind="content",
+            elapsed=time.monotonic() - started,
+            path=str(target),
+            status=resource.status,
+        )
+
+    def _links_of_kept(self, item: Item, record: dict[str, Any] | None, target: Path) -> None:
+        """A page unchanged since the last run (304) still links to its files: read them
+        from the local copy."""
+        media = (record or {}).get("media_type")
+        if self.presentation.page_links(item.url, media, b"") is None:
+            return
+        with contextlib.suppress(OSError):
+            if target.stat().st_size <= MAX_PAGE:
+                data = target.read_bytes()
+                for link in self.presentation.page_links(item.url, media, data) or ():
+                    self._found(item, link)
+
+    def _unchanged(self, item: Item, started: float) -> FetchResult:
+        self.counts.unchanged += 1
+        self.counts.bytes_done += item.size or 0
+        return FetchResult(
+            index=item.seq - 1,
+            url=shown(item.url),
+            ok=True,
+            kind="content",
+            elapsed=time.monotonic() - started,
+            path=str(self._target(item.path)),
+        )
+
+    async def _head(self, url: URL) -> tuple[int | None, Any]:
+        """``-I``: the exact size and modification time (FTP SIZE and MDTM)."""
+        async with self.client.stream(url, options=self.options.with_(head=True)) as resource:
+            return resource.total, resource.modified
+
+    async def _copy(
+        self,
+        resource: Resource,
+        fd: int,
+        *,
+        source: AsyncIterable[bytes] | None = None,
+        limit: int | None = None,
+        skip: bool = False,
+    ) -> tuple[int, str]:
+        """The content to ``fd``, hashed and counted (``limit``: at most so many bytes; a
+        longer file is left out, ``skip``, or refused)."""
+        digest = hashlib.sha256()
+        count = 0
+        resource.views_ok = source is None
+        async for chunk in source if source is not None else resource:
+            count += len(chunk)
+            if limit is not None and count > limit:
+                if skip:
+                    raise _Skip
+                raise LimitExceeded(
+                    f"{resource.url}: a page larger than {limit} bytes", component="size"
+                )
+            digest.update(chunk)
+            _write_all(fd, chunk)
+            self.counts.bytes_done += len(chunk)
+        return count, digest.hexdigest()
+
+    async def _archive(self, resource: Resource, tmp: str) -> None:
+        if self.warc is not None:
+            await self.warc.record(resource, tmp)
+
+    def _settle(
+        self,
+        path: str,
+        tmp: str,
+        digest: str,
+        count: int,
+        modified: Any,
+        validators: dict[str, str],
+        media: str | None,
+        listed: Listed,
+    ) -> bool:
+        """Give the complete temporary file its final name — unless the local file already
+        holds the same bytes (then it is left as it is, and the temporary file removed).
+        Returns whether the file was written."""
+        from omniurl.partial import finish
+
+        target = self._target(path)
+        local = _local(target)
+        record = self.state.record(path) or {}
+        same = (
+            local is not None
+            and local.size == count
+            and (record.get("sha256") == digest or _sha256(target) == digest)
+        )
+        if same:
+            os.unlink(tmp)
+        else:
+            self._clear_way(target)
+            finish(tmp, target)
+        if modified is not None:
+            stamp = modified.timestamp()
+            os.utime(target, (stamp, stamp), follow_symlinks=False)
+        info = target.lstat()
+        self.state.remember(
+            path,
+            {
+                "size": listed.size,
+                "listed": listed.modify,
+                "local_size": info.st_size,
+                "local_mtime": info.st_mtime,
+                "sha256": digest,
+                "validators": validators,
+                "media_type": media,
+            },
+        )
+        return not same
+
+    # -- the local tree ------------------------------------------------------------------
+
+    @staticmethod
+    def _join(parent: str, name: str) -> str:
+        return f"{parent}/{name}" if parent else name
+
+    def _target(self, path: str) -> Path:
+        parent = path.rpartition("/")[0]
+        if parent:
+            self._ensure_dir(parent)
+        return self.folder / path
+
+    def _ensure_dir(self, path: str) -> None:
+        """``path``'s folders under the mirror's, made one by one: an existing file or a
+        symbolic link in the way is replaced by a folder (a link is never followed out)."""
+        if not path or path in self._made_dirs:
+            return
+        current = self.folder
+        for part in path.split("/"):
+            current = current / part
+            try:
+                info = current.lstat()
+            except FileNotFoundError:
+                current.mkdir()
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                continue
+            current.unlink()  # a file (or a link) where the server now has a folder
+            current.mkdir()
+        if len(self._made_dirs) > 10_000:
+            self._made_dirs.clear()
+        self._made_dirs.add(path)
+
+    @staticmethod
+    def _clear_way(target: Path) -> None:
+        """A folder where the server now has a file goes (it is inside the mirror)."""
+        with contextlib.suppress(FileNotFoundError):
+            info = target.lstat()
+            if stat.S_ISDIR(info.st_mode):
+                shutil.rmtree(target)
+
+    def _temp(self) -> tuple[int, str]:
+        self._temp_numbers += 1
+        path = str(self.tmp_dir / f"{self._temp_numbers}.part")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+        return os.open(path, flags, 0o666), path
+
+    def _delete(self, state: State) -> None:
+        """``--delete``: every file and folder under the mirror's that this run did not
+        claim (gone from the source), the state directory excepted."""
+        for root, dirs, files in os.walk(self.folder):
+            rel = os.path.relpath(root, self.folder)
+            rel = "" if rel == "." else rel.replace(os.sep, "/")
+            if not rel:
+                dirs[:] = [d for d in dirs if d != STATE_DIR]
+            for name in files:
+                path = self._join(rel, name)
+                if not state.claimed(path):
+                    os.unlink(os.path.join(root, name))
+                    state.forget(path)
+                    self.counts.deleted += 1
+            for name in list(dirs):
+                path = self._join(rel, name)
+                full = os.path.join(root, name)
+                if os.path.islink(full) or not state.claimed(path):
+                    if os.path.islink(full):
+                        os.unlink(full)
+                    else:
+                        shutil.rmtree(full)
+                    dirs.remove(name)
+                    self.counts.deleted += 1
+
+
+def _local(target: Path) -> Local | None:
+    """The regular file at ``target`` (a link or a folder is no local copy)."""
+    try:
+        info = target.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return Local(info.st_size, info.st_mtime)
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def _write_all(fd: int, data: bytes | memoryview) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+async def mirror(
+    config: Config,
+    options: Options,
+    on_result: Callable[[FetchResult], None],
+    *,
+    on_start: Callable[[Mirror], None] | None = None,
+) -> tuple[int, Counts]:
+    """Mirror ``config.url`` into ``config.folder``; each URL's row to ``on_result``.
+    Returns the exit status (0, or the first failure's) and the counts."""
+    from omniurl.client import AsyncClient
+
+    warc = None
+    if config.warc is not None:
+        from .warc import WarcLog
+
+        warc = WarcLog(config.warc)
+    n = max(1, config.concurrency)
+    async with AsyncClient(
+        options, max_per_host=n, max_keepalive_connections=max(n, 20), max_idle_ftp=max(n, 4)
+    ) as client:
+        run = Mirror(config, options, client, on_result, warc)
+        if on_start is not None:
+            on_start(run)
+        try:
+            status = await run.run()
+        finally:
+            if warc is not None:
+                warc.close()
+    return status, run.counts
+
+
+__all__ = ["Config", "Counts", "Mirror", "mirror"]

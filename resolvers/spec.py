@@ -238,7 +238,7 @@ class Presentation:
         return generic_tree_path(url)
 
     def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
-        """The absolute URLs a content links to (an HTML page's, a gemtext document's), or
+        """The absolute URLs a content links to (an HTML page's, a document format's), or
         None when ``media_type`` is no document with links; ``data`` is the content."""
         return None
 

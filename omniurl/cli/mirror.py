@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from omniurl.schemes.errors import OmniurlError
@@ -84,6 +83,8 @@ def add_mirror_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_mirror(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from omniurl.cli.batch import Manifest
     from omniurl.mirror.run import Config, mirror
 

@@ -457,10 +457,11 @@ def build_parser() -> argparse.ArgumentParser:
         "mirror",
         help="copy the tree under a URL into a folder, and keep it current (lftp mirror, wget -m)",
         description="Copy the tree under URL into DIR: an FTP directory, an HTTP directory\n"
-        "(autoindex and the links of its pages), a Gopher hole, a Gemini capsule, a file:\n"
-        "folder.  Only the same server (host and port) and paths below URL are followed.\n"
+        "(autoindex and the links of its pages), a Gopher hole, a capsule of linked\n"
+        "documents, a file: folder.\n"
+        "Only the same server (host and port) and paths below URL are followed.\n"
         "Run again, only what changed is transferred (FTP size and time, HTTP conditional\n"
-        "requests; Gopher and Gemini fetched again and written only when they differ).\n"
+        "requests; menus and documents fetched again and written only when they differ).\n"
         "A file appears under its name only once complete; a killed run completes when run\n"
         "again.  DIR/.omniurl-mirror holds the mirror's state.",
         epilog="Examples:\n"

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
     from .warc import WarcLog
 
-#: A page read whole for its links (HTML, gemtext) may be at most this large.
+#: A page read whole for its links (an HTML page, a document of links) may be at most this large.
 MAX_PAGE = 32 * 1024 * 1024
 
 

@@ -1,0 +1,317 @@
+"""``omniurl mirror`` against omniurl's own servers on loopback and hostile ones: trees byte
+for byte, incremental re-runs, --delete, the manifest and exit status, WARC, safety."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from omniurl import testservers
+from omniurl.batch import FetchResult
+from omniurl.mirror.run import Config, Counts, mirror
+from omniurl.resolvers import Options
+from omniurl.testservers.recording import recording_of, start_recording
+
+OPTS = Options(email="tester@example.org", connect_timeout=5, read_timeout=10)
+
+TREE = {
+    "a.txt": b"alpha\n",
+    "b.txt": b"bravo\n",
+    "sub/c.bin": bytes(range(256)) * 300,
+    "sub/deep/d.txt": b"delta\n",
+    "sub/deep/e.txt": b"echo\n",
+    "empty/": b"",
+}
+
+
+def write_tree(root: Path, files: dict[str, bytes]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        if name.endswith("/"):
+            (root / name).mkdir(parents=True, exist_ok=True)
+            continue
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+        os.utime(root / name, (1_700_000_000, 1_700_000_000))
+    return root
+
+
+def tree_of(folder: Path, *, skip_menus: bool = False) -> dict[str, bytes]:
+    """Every file and folder under ``folder`` but the mirror's state."""
+    out: dict[str, bytes] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if rel.split("/")[0] == ".omniurl-mirror":
+            continue
+        if skip_menus and path.name.startswith("%"):
+            continue
+        out[rel + "/" if path.is_dir() else rel] = b"" if path.is_dir() else path.read_bytes()
+    return out
+
+
+async def run_mirror(url: str, folder: Path, **kw: object) -> tuple[int, Counts, list[FetchResult]]:
+    rows: list[FetchResult] = []
+    config = Config(url=url, folder=folder, **kw)  # type: ignore[arg-type]
+    status, counts = await asyncio.wait_for(mirror(config, OPTS, rows.append), 60)
+    return status, counts, rows
+
+
+@pytest.fixture
+async def served(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[tuple[str, Path]]:
+    name = request.param
+    root = write_tree(tmp_path / "src", TREE)
+    server = await testservers.start(name, root)
+    try:
+        yield f"{name}://127.0.0.1:{server.port}/", root
+    finally:
+        await server.close()
+
+
+@pytest.mark.parametrize("served", ["ftp", "http"], indirect=True)
+async def test_tree_byte_for_byte_then_only_the_changes(
+    served: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, root = served
+    out = tmp_path / "out"
+    status, counts, rows = await run_mirror(url, out)
+    assert status == 0
+    got = tree_of(out)
+    if url.startswith("http"):  # (omniurl's own server's index pages are documents)
+        got = {k: v for k, v in got.items() if not k.endswith("index.html")}
+    assert got == tree_of(root)
+    assert all(row.ok for row in rows)
+    if url.startswith("ftp"):  # MLSD's modify fact is the local file's time
+        assert (out / "sub/c.bin").stat().st_mtime == 1_700_000_000
+    names = {".omniurl-mirror", "a.txt", "b.txt", "empty", "sub"}
+    assert {p.name for p in out.iterdir()} - {"index.html"} == names
+
+    # two changed, one added, one removed
+    (root / "a.txt").write_bytes(b"ALPHA, longer now\n")
+    (root / "sub/deep/d.txt").write_bytes(b"DELTA\n")
+    os.utime(root / "sub/deep/d.txt", (1_700_000_500, 1_700_000_500))
+    (root / "sub/new.txt").write_bytes(b"new\n")
+    (root / "b.txt").unlink()
+    status, counts, rows = await run_mirror(url, out, delete=True)
+    assert status == 0
+    written = sorted(
+        Path(r.path or "").relative_to(out).as_posix()
+        for r in rows
+        if r.bytes and r.kind == "content" and r.sha256
+    )
+    if url.startswith("ftp"):
+        assert written == ["a.txt", "sub/deep/d.txt", "sub/new.txt"]
+        assert counts.fetched == 3
+    assert counts.deleted == 1
+    got = tree_of(out)
+    got = {k: v for k, v in got.items() if not k.endswith("index.html")}
+    assert got == tree_of(root)
+    assert not (out / "b.txt").exists()
+
+
+async def test_without_delete_a_removed_file_stays(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "src", TREE)
+    async with await testservers.start("ftp", root) as server:
+        url = f"ftp://127.0.0.1:{server.port}/"
+        await run_mirror(url, tmp_path / "out")
+        (root / "b.txt").unlink()
+        status, counts, _rows = await run_mirror(url, tmp_path / "out")
+    assert status == 0 and counts.deleted == 0 and counts.fetched == 0
+    assert (tmp_path / "out/b.txt").read_bytes() == b"bravo\n"
+
+
+async def test_gopher_hole(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "src", {k: v for k, v in TREE.items()})
+    async with await testservers.start("gopher", root) as server:
+        url = f"gopher://127.0.0.1:{server.port}/1/"
+        status, counts, rows = await run_mirror(url, tmp_path / "out")
+        assert status == 0, [r.error_message for r in rows if not r.ok]
+        out = tree_of(tmp_path / "out", skip_menus=True)
+        for name, data in tree_of(root).items():
+            assert out[name] == data
+        # each menu saved under a name no item can take, as get -o writes it
+        menu = (tmp_path / "out" / "sub" / "%gophermap.txt").read_text()
+        assert "\tc.bin\t" in menu and menu.count("\n") >= 2
+        # a second run fetches again, writes nothing that did not change
+        (root / "a.txt").write_bytes(b"changed\n")
+        status, counts, rows = await run_mirror(url, tmp_path / "out")
+    assert status == 0
+    assert counts.fetched == 1
+    assert (tmp_path / "out/a.txt").read_bytes() == b"changed\n"
+
+
+async def test_file_tree(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "src", TREE)
+    status, _counts, _rows = await run_mirror(root.as_uri() + "/", tmp_path / "out")
+    assert status == 0
+    assert tree_of(tmp_path / "out") == tree_of(root)
+
+
+async def test_include_exclude_and_depth(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "src", TREE)
+    url = root.as_uri() + "/"
+    await run_mirror(url, tmp_path / "o1", exclude=("sub/deep/",))
+    assert "sub/deep/" not in tree_of(tmp_path / "o1") and "sub/c.bin" in tree_of(tmp_path / "o1")
+    await run_mirror(url, tmp_path / "o2", include=("*.bin",))
+    assert [k for k in tree_of(tmp_path / "o2") if not k.endswith("/")] == ["sub/c.bin"]
+    await run_mirror(url, tmp_path / "o3", max_depth=1)
+    assert "sub/c.bin" not in tree_of(tmp_path / "o3") and "a.txt" in tree_of(tmp_path / "o3")
+    await run_mirror(url, tmp_path / "o4", max_filesize=1000)
+    assert "sub/c.bin" not in tree_of(tmp_path / "o4") and "a.txt" in tree_of(tmp_path / "o4")
+
+
+async def hostile_gopher(menu: bytes) -> tuple[asyncio.Server, int, list[bytes]]:
+    """A Gopher server answering every selector with ``menu`` ({port} filled in), except
+    selectors starting with "f", which get a file."""
+    seen: list[bytes] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        line = await asyncio.wait_for(reader.readline(), 5)
+        seen.append(line)
+        selector = line.rstrip(b"\r\n")
+        if selector.rsplit(b"/", 1)[-1].startswith(b"f"):
+            writer.write(b"pwned " + selector + b"\n")
+        else:
+            writer.write(menu.replace(b"{port}", str(port).encode()) + b".\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    return server, port, seen
+
+
+async def test_hostile_names_and_links_write_nothing_outside_and_send_nothing_elsewhere(
+    tmp_path: Path,
+) -> None:
+    async with await start_recording() as elsewhere:
+        other = elsewhere.port
+        menu = (
+            b"0up\t../../f-up\t127.0.0.1\t{port}\r\n"
+            b"0up2\t/d/../../f-up2\t127.0.0.1\t{port}\r\n"
+            b"9abs\t/etc/f-passwd\t127.0.0.1\t{port}\r\n"
+            b"0bs\t..\\..\\f-bs\t127.0.0.1\t{port}\r\n"
+            b"0state\t/.omniurl-mirror/f-state\t127.0.0.1\t{port}\r\n"
+            b"0menu\t/%gophermap.txt/f\t127.0.0.1\t{port}\r\n"
+            b"1loop\t/\t127.0.0.1\t{port}\r\n"
+            b"1deeper loop\t/d/\t127.0.0.1\t{port}\r\n"
+            b"0redis\t/f-x\t127.0.0.1\t" + str(other).encode() + b"\r\n"
+            b"0redis2\tSET x y\t127.0.0.1\t6379\r\n"
+            b"0elsewhere\t/f-y\texample.org\t{port}\r\n"
+        )
+        server, _port, seen = await hostile_gopher(menu)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            out = tmp_path / "box" / "out"
+            status, _counts, rows = await run_mirror(f"gopher://127.0.0.1:{port}/1/", out)
+        finally:
+            server.close()
+            await server.wait_closed()
+        assert recording_of(elsewhere).connections == 0
+    assert status == 0, [r.error_message for r in rows if not r.ok]
+    # nothing beside the folder
+    assert sorted(p.name for p in (tmp_path / "box").iterdir()) == ["out"]
+    files = {k for k in tree_of(out) if not k.endswith("/")}
+    assert files == {
+        "%gophermap.txt",
+        "d/%gophermap.txt",
+        "etc/f-passwd",
+        "..%5C..%5Cf-bs",
+        "%2Eomniurl-mirror/f-state",
+        "%25gophermap.txt/f",
+    }
+    assert (out / "etc/f-passwd").read_bytes() == b"pwned /etc/f-passwd\n"
+    # the loops ended: the root and /d/ each asked for once
+    assert sorted(seen).count(b"/\r\n") == 1 and sorted(seen).count(b"/d/\r\n") == 1
+
+
+async def test_warc_records_match_the_files(tmp_path: Path) -> None:
+    from warcio.archiveiterator import ArchiveIterator
+
+    root = write_tree(tmp_path / "src", TREE)
+    warc = tmp_path / "m.warc.gz"
+    async with await testservers.start("http", root) as http:
+        await run_mirror(f"http://127.0.0.1:{http.port}/", tmp_path / "h", warc=str(warc))
+    async with await testservers.start("gopher", root) as gopher:
+        await run_mirror(f"gopher://127.0.0.1:{gopher.port}/1/", tmp_path / "g", warc=str(warc))
+    kinds: dict[str, int] = {}
+    with open(warc, "rb") as fh:
+        for record in ArchiveIterator(fh):
+            kinds[record.rec_type] = kinds.get(record.rec_type, 0) + 1
+            uri = record.rec_headers.get_header("WARC-Target-URI")
+            if record.rec_type == "response":
+                assert record.http_headers.get_statuscode() == "200"
+                if uri.endswith("/sub/c.bin"):
+                    assert record.content_stream().read() == TREE["sub/c.bin"]
+                    assert record.rec_headers.get_header("WARC-Payload-Digest")
+            if record.rec_type == "request":
+                assert record.rec_headers.get_header("WARC-Concurrent-To")
+                assert record.http_headers.protocol == "GET"
+            if record.rec_type == "resource" and uri.endswith("/sub/deep/d.txt"):
+                assert record.content_stream().read() == TREE["sub/deep/d.txt"]
+                assert record.rec_headers.get_header("WARC-Date")
+                assert record.rec_headers.get_header("WARC-Payload-Digest")
+            if record.rec_type == "metadata":
+                assert record.rec_headers.get_header("WARC-Concurrent-To")
+                assert b"plan: " in record.content_stream().read()
+    assert kinds["warcinfo"] == 1  # (the second run appends to the same file)
+    assert kinds["request"] == kinds["response"] >= 6
+    assert kinds["resource"] == kinds["metadata"] >= 8
+
+
+def cli_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+async def test_cli_exit_status_and_manifest(tmp_path: Path) -> None:
+    import json
+
+    from helpers import run_omniurl
+
+    root = write_tree(tmp_path / "src", TREE)
+    (root / "page.html").write_text('<a href="missing.txt">gone</a>')
+    async with await testservers.start("http", root) as http:
+        url = f"http://127.0.0.1:{http.port}/"
+        code, _out, err = await run_omniurl(
+            "mirror", url, str(tmp_path / "out"), "--manifest", str(tmp_path / "m.jsonl"),
+            "-Z", timeout=60, env=cli_env(),
+        )  # fmt: skip
+    rows = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
+    failed = [r for r in rows if not r["ok"]]
+    assert code == 5, err
+    assert [(r["url"], r["error_type"]) for r in failed] == [(url + "missing.txt", "StatusError")]
+    assert len({r["url"] for r in rows}) == len(rows)  # one row per URL
+    assert (tmp_path / "out/sub/c.bin").read_bytes() == TREE["sub/c.bin"]
+
+
+async def test_sigkill_at_any_moment_then_a_rerun_completes(tmp_path: Path) -> None:
+    files = {f"d{i % 7}/f{i}.bin": os.urandom(20_000 + i) for i in range(150)}
+    files["big.bin"] = os.urandom(6_000_000)
+    root = write_tree(tmp_path / "src", files)
+    out = tmp_path / "out"
+    async with await testservers.start("http", root) as http:
+        url = f"http://127.0.0.1:{http.port}/"
+        argv = [sys.executable, "-m", "omniurl", "mirror", url, str(out), "-s"]
+        for delay in (0.8, 1.5):
+            proc = await asyncio.create_subprocess_exec(*argv, cwd=ROOT, env=cli_env())
+            await asyncio.sleep(delay)
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGKILL)
+            await asyncio.wait_for(proc.wait(), 30)
+            # every file under its final name is complete
+            for name, data in tree_of(out).items():
+                if not name.endswith("/") and not name.endswith("index.html"):
+                    assert data == files[name], name
+        proc = await asyncio.create_subprocess_exec(*argv, cwd=ROOT, env=cli_env())
+        assert await asyncio.wait_for(proc.wait(), 60) == 0
+    got = {k: v for k, v in tree_of(out).items() if not k.endswith("/") and "index.html" not in k}
+    assert got == files
+    assert list((out / ".omniurl-mirror").glob("tmp/*")) == []

@@ -1,0 +1,234 @@
+"""omniurl mirror's pure decisions (omniurl/mirror/walk.py, the spec's tree hooks, the HTML
+link reader): which links are followed, local names, whether a file is fetched again."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from omniurl.mirror.state import State
+from omniurl.mirror.walk import (
+    STATE_DIR,
+    Action,
+    Listed,
+    Local,
+    Place,
+    Refused,
+    after_head,
+    decide,
+    listing_name,
+    local_name,
+    place,
+    selected,
+    start_of,
+)
+from omniurl.resolvers.http.links import html_links
+from omniurl.resolvers.registry import spec_for
+from omniurl.resolvers.spec import TreePath
+from omniurl.schemes import parse
+
+
+def where(start: str, link: str) -> Place | Refused:
+    s = parse(start)
+    spec = spec_for(s.scheme)
+    first = start_of(s, spec.present(), spec.names)
+    u = parse(link)
+    other = spec_for(u.scheme)
+    return place(first, u, other.present(), other.names)
+
+
+@pytest.mark.parametrize(
+    ("segment", "name"),
+    [
+        ("a.txt", "a.txt"),
+        ("a/b", "a%2Fb"),
+        ("..\\..\\x", "..%5C..%5Cx"),
+        ("a\x00b", "a%00b"),
+        ("tab\there", "tab%09here"),
+        ("%gophermap.txt", "%25gophermap.txt"),
+        ("100%.txt", "100%.txt"),
+        ("caf\udcc3", "caf%C3"),
+        (".hidden", ".hidden"),
+    ],
+)
+def test_local_names(segment: str, name: str) -> None:
+    assert local_name(segment) == name
+
+
+@pytest.mark.parametrize("segment", ["", ".", "..", "x" * 256])
+def test_no_local_name(segment: str) -> None:
+    assert local_name(segment) is None
+
+
+def test_the_state_directory_cannot_be_named_by_a_server() -> None:
+    assert local_name(STATE_DIR, top=True) == "%2Eomniurl-mirror"
+    assert local_name(STATE_DIR) == STATE_DIR  # (only at the top is it the mirror's)
+
+
+def test_a_saved_menu_cannot_collide_with_an_item() -> None:
+    name = listing_name(spec_for("gopher").present())
+    assert name == "%gophermap.txt"
+    assert local_name(name) != name
+
+
+@pytest.mark.parametrize(
+    ("link", "path", "container"),
+    [
+        ("ftp://h/pub/a.txt", ("a.txt",), False),
+        ("ftp://h/pub/sub/", ("sub",), True),
+        ("ftps://h:21/pub/a.txt", ("a.txt",), False),  # one family, the same port
+    ],
+)
+def test_ftp_places(link: str, path: tuple[str, ...], container: bool) -> None:
+    got = where("ftp://h/pub/", link)
+    assert isinstance(got, Place)
+    assert (got.path, got.container) == (path, container)
+
+
+@pytest.mark.parametrize(
+    ("link", "reason"),
+    [
+        ("http://h:8080/d/x", "another server (host or port)"),
+        ("http://other/d/x", "another server (host or port)"),
+        ("https://h/d/x", "another server (host or port)"),
+        ("gopher://h/d/x", "another scheme (gopher:)"),
+        ("http://h/dx/y", "outside the starting path"),
+        ("http://h/e/", "outside the starting path"),
+        ("http://h/d/x?C=N;O=D", "no place in the tree (a search, a session, a query)"),
+    ],
+)
+def test_http_links_not_followed(link: str, reason: str) -> None:
+    got = where("http://h/d/", link)
+    assert isinstance(got, Refused)
+    assert got.reason == reason
+
+
+def test_http_link_below_is_followed_and_decoded() -> None:
+    got = where("http://h/d/", "http://h/d/sub/a%20b%2Fc.txt")
+    assert isinstance(got, Place)
+    assert got.path == ("sub", "a b%2Fc.txt")
+    assert got.text == "sub/a b%2Fc.txt"
+
+
+def test_ftps_on_its_own_port_is_another_server() -> None:
+    got = where("ftp://h/pub/", "ftps://h/pub/a.txt")
+    assert isinstance(got, Refused) and got.reason == "another server (host or port)"
+
+
+def test_gopher_menu_to_another_port_is_not_followed() -> None:
+    got = where("gopher://h/1/", "gopher://h:6379/0/x")
+    assert isinstance(got, Refused) and got.reason == "another server (host or port)"
+
+
+@pytest.mark.parametrize(
+    ("link", "expected"),
+    [
+        ("gopher://h/1/pub/sub", (("sub",), True)),
+        ("gopher://h/0/pub/a.txt", (("a.txt",), False)),
+        ("gopher://h/9/pub/b.bin", (("b.bin",), False)),
+        ("gopher://h/0/pub2/x", "outside the starting path"),
+        ("gopher://h/7/pub/search", "no place in the tree (a search, a session, a query)"),
+        ("gopher://h/0/pub/../../etc/passwd", "unsafe name '..'"),
+    ],
+)
+def test_gopher_places(link: str, expected: object) -> None:
+    got = where("gopher://h/1/pub", link)
+    if isinstance(expected, str):
+        assert isinstance(got, Refused) and got.reason == expected
+    else:
+        assert isinstance(got, Place) and (got.path, got.container) == expected
+
+
+def test_gopher_root_holds_every_selector() -> None:
+    got = where("gopher://h/", "gopher://h/0/a/b")
+    assert isinstance(got, Place) and got.path == ("a", "b")
+
+
+def test_tree_paths_of_the_specs() -> None:
+    assert spec_for("ftp").present().tree_path(parse("ftp://h/a/b/c.txt")) == TreePath(
+        ("a", "b", "c.txt"), False
+    )
+    assert spec_for("file").present().tree_path(parse("file:///tmp/x/")) == TreePath(
+        ("tmp", "x"), True
+    )
+    assert spec_for("gemini").present().tree_path(parse("gemini://h/a/")) == TreePath(("a",), True)
+    assert spec_for("gopher").present().tree_path(parse("gopher://h/7/s")) is None
+
+
+def test_selected_by_globs() -> None:
+    assert selected("a/b.txt", False, (), ())
+    assert not selected("a/b.txt", False, (), ("*.txt",))
+    assert not selected("tmp", True, (), ("tmp/",))
+    assert selected("tmp", True, ("*.iso",), ())  # directories are walked to find files
+    assert not selected("a/b.txt", False, ("*.iso",), ())
+    assert selected("a/b.iso", False, ("*.iso",), ())
+
+
+T = datetime.datetime(2024, 3, 5, 6, 7, 8, tzinfo=datetime.UTC)
+
+
+def test_decide_with_exact_facts() -> None:
+    listed = Listed(10, "2024-03-05T06:07:08Z")
+    assert decide(None, None, listed) is Action.FETCH
+    assert decide(Local(10, T.timestamp()), None, listed) is Action.SKIP
+    assert decide(Local(11, T.timestamp()), None, listed) is Action.FETCH
+    assert decide(Local(10, T.timestamp() + 60), None, listed) is Action.FETCH
+
+
+def test_decide_with_rough_facts_asks_the_exact_ones() -> None:
+    listed = Listed(10, "2024-03-05T06:07")
+    assert decide(Local(10, T.timestamp()), None, listed) is Action.HEAD
+    assert after_head(Local(10, T.timestamp()), 10, T) is Action.SKIP
+    assert after_head(Local(10, T.timestamp()), 12, T) is Action.FETCH
+    assert after_head(Local(10, T.timestamp()), None, None) is Action.FETCH
+
+
+def test_decide_without_facts_fetches() -> None:
+    assert decide(Local(10, 0), None, Listed()) is Action.FETCH
+
+
+def test_html_links() -> None:
+    page = (
+        '<base href="/base/"><a href="x/">x</a><a href="../y#f">y</a><img src="i.png">'
+        '<a name="n">no link</a><link href="s.css">'
+    )
+    assert list(html_links(page, "http://h/d/p.html")) == [
+        "http://h/base/x/",
+        "http://h/y",
+        "http://h/base/i.png",
+        "http://h/base/s.css",
+    ]
+
+
+def test_autoindex_pages_are_listings() -> None:
+    http = spec_for("http").present()
+    assert http.generated_listing("text/html", b"<html><head><title>Index of /d/</title>")
+    assert not http.generated_listing("text/html", b"<html><head><title>Home</title>")
+
+
+def test_paths_are_claimed_once(tmp_path: Path) -> None:
+    state = State(tmp_path / "s.sqlite")
+    assert state.claim("a", False) is None
+    assert state.claim("a", False) == "'a' is already the local name of another URL"
+    assert state.claim("A", False) is None  # a case-sensitive disk
+    assert state.claim("d", True) is None and state.claim("d", True) is None
+    state.close()
+
+
+def test_names_differing_in_case_on_a_case_insensitive_disk(tmp_path: Path) -> None:
+    state = State(tmp_path / "s.sqlite", case_insensitive=True)
+    assert state.claim("dir/Readme", False) is None
+    assert state.claim("dir/README", False) == (
+        "'dir/README' and 'dir/Readme' differ only in case on this disk"
+    )
+    state.close()
+
+
+def test_the_queue_ends_loops(tmp_path: Path) -> None:
+    state = State(tmp_path / "s.sqlite")
+    assert state.enqueue("gopher://h/1/", "", True, 0)
+    assert not state.enqueue("gopher://h/1/", "", True, 3)
+    assert [i.url for i in state.items_after(0, 10)] == ["gopher://h/1/"]
+    state.close()

@@ -157,6 +157,8 @@ async def run_demo(*, only: list[str] | None = None, out: Any = None) -> int:
         )
         return 2
     failures = 0
+    for line in INTRO:
+        printer.write(line, style="bold" if line == INTRO[0] else "")
     with tempfile.TemporaryDirectory(prefix="omniurl-demo-") as tmp:
         root = Path(tmp)
         build_tree(root)
@@ -174,7 +176,34 @@ async def run_demo(*, only: list[str] | None = None, out: Any = None) -> int:
         f"demo finished: {failures} unexpected failure(s)",
         style="bold green" if not failures else "bold red",
     )
+    printer.write("")
+    for line in NEXT_STEPS:
+        printer.write(line)
     return 1 if failures else 0
+
+
+#: What the tour is, before its first scheme: what each block shows and how to read it.
+INTRO = (
+    "omniurl demo: a tour that needs no network.",
+    "",
+    "Sample files are put in a temporary folder and omniurl's own servers started",
+    "on 127.0.0.1, one per scheme; then, scheme by scheme, a few URLs. For each:",
+    "  # what it shows",
+    "  plan:    the protocol lines it stands for, exactly as sent (secrets masked;",
+    "           [if ...] marks a line sent only when a reply calls for it)",
+    "  outcome: what resolving it gave (error: a refusal the tour expects)",
+    "Everything is stopped and removed at the end.",
+)
+
+#: Where to go after the tour.
+NEXT_STEPS = (
+    "Next steps:",
+    "  omniurl plan URL               the plan of any URL (nothing is sent)",
+    "  omniurl get URL                fetch it (get --help: options, exit statuses)",
+    "  omniurl serve gopher --root .  one of these servers, for your own files",
+    "  omniurl browse URL             walk menus, folders, groups in a terminal",
+    "  omniurl demo --only ftp        this tour for one scheme",
+)
 
 
 def _steps(plan: Plan) -> str:

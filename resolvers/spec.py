@@ -381,6 +381,11 @@ class SchemeSpec:
     #: Why ``-C`` cannot continue its transfers (None: its plans say ``resumable``, or a
     #: generic sentence).
     resume_note: str | None = None
+    #: Whether its plans honour ``Options.head`` (``-I``: only what the server says about
+    #: the resource, never its content — HTTP ``HEAD``, FTP ``SIZE``/``MDTM``).  False: the
+    #: protocol has no such request, and ``omniurl get -I`` refuses its URLs before sending
+    #: anything (a Gopher selector, a mailto message would otherwise go out whole).
+    head: bool = False
     #: Its local test server, which ``omniurl serve SCHEME`` (and ``testservers.start``)
     #: starts: the name of one of omniurl's own servers (``"nntp"``), or a plugin's
     #: ``"module:callable"`` — ``await callable(host=..., port=..., root=...)`` starts

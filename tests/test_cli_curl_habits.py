@@ -219,7 +219,7 @@ async def test_output_dir_missing_is_refused_before_fetching(
 async def test_create_dirs_for_o(web: RunningServer, root: Path) -> None:
     target = root / "out" / "x" / "y" / "a"
     status, _out, err = await run_cli("get", "-o", str(target), f"http://{web.netloc}/pub/a.txt")
-    assert status == 1 and b"No such file or directory" in err
+    assert status == 23 and b"does not exist (--create-dirs makes it)" in err
     status, _out, err = await run_cli(
         "get", "--create-dirs", "-o", str(target), f"http://{web.netloc}/pub/a.txt"
     )

@@ -298,7 +298,7 @@ async def test_unwritable_output_is_a_clean_error_not_a_traceback(
     _ftp, web = servers
     target = root / "out" / "no" / "such" / "x" if where == "missing-folder" else root / "out"
     status, out, err = await run_cli("get", "-o", str(target), f"http://{web.netloc}/pub/hello.txt")
-    assert status == 1  # "any other failure": the network side worked
+    assert status == 23  # curl's write error: the network side worked (issue 31 item 5)
     assert out == b""
     assert b"Traceback" not in err
     assert err.startswith(b"omniurl: cannot write ") and str(target).encode() in err
@@ -306,7 +306,7 @@ async def test_unwritable_output_is_a_clean_error_not_a_traceback(
     status, out, err = await run_cli(
         "get", "--json", "-o", str(target), f"http://{web.netloc}/pub/hello.txt"
     )
-    assert status == 1
+    assert status == 23
     assert b"Traceback" not in err
     error = json.loads(out)["error"]
     assert error["type"] == "OutputError"
@@ -332,7 +332,7 @@ async def test_stdout_that_cannot_be_written_is_a_clean_error(
     _out, err = await asyncio.wait_for(proc.communicate(), 60)
     assert b"Traceback" not in err
     assert err.startswith(b"omniurl: cannot write standard output: ")
-    assert proc.returncode == 1
+    assert proc.returncode == 23
 
 
 async def test_output_to_a_fifo_writes_into_it_and_leaves_it_a_fifo(

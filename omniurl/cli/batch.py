@@ -10,8 +10,9 @@ batch's exit status — the terminal side of :func:`omniurl.batch.fetch_many`.
   and ``#`` comments skipped), read lazily: a list of 10⁶ URLs is never held at once.
 - ``--manifest FILE`` gets one JSON object per URL (:meth:`FetchResult.to_json`), in
   completion order, flushed as it goes, so an interrupted batch keeps what it did.
-- The exit status is 0 when every URL succeeded, else the status of the first failure's
-  class (the documented statuses of a single ``get``), with the counts on stderr.
+- The exit status is 0 when every URL succeeded, else the status of the first failure in
+  input order (the documented statuses of a single ``get``), whatever order the
+  transfers ended in, with the counts on stderr.
 """
 
 from __future__ import annotations
@@ -99,7 +100,10 @@ class Tally:
         self.bytes += result.bytes
         if not result.ok:
             self.failed += 1
-            if self.first_failure is None:
+            # The first in input order, not in completion order: under -Z a later URL
+            # that fails fast must not decide the status ahead of an earlier one.
+            first = self.first_failure
+            if first is None or result.index < first.index:
                 self.first_failure = result
 
     def line(self) -> str:

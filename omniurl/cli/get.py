@@ -29,7 +29,7 @@ examples:
   omniurl get -o motd 'ftp://me@host.example/%2Fetc/motd'
       CWD /etc (%2F stays inside its argument); asks for the password on a terminal
   omniurl get --json 'ftp://host.example/pub/'
-      a directory listing (NLST) as JSON, each entry with its own URL
+      a directory listing (MLSD, else LIST) as JSON, each entry with its own URL
   omniurl get -O -v https://example.org/files/report.pdf
       saved as report.pdf (atomically), the conversation shown on stderr
   omniurl plan 'ftp://host.example/pub/file;type=i'
@@ -47,7 +47,8 @@ interrupted or failed transfer leaves the previous file, if any, untouched.  A F
 device (-o /dev/null) is written into directly, never replaced.
 
 a batch (several URLs, -i, -Z) exits 0 when every URL succeeded, else with the status
-of the first failure (below), and prints the counts on stderr.
+of the first failure in input order (below; with -Z too, whichever ended first), and
+prints the counts on stderr.
 
 """
 
@@ -57,6 +58,10 @@ def cmd_get(args: argparse.Namespace) -> int:
 
     if args.remote_name_all and not args.outputs:
         args.remote_name = True
+    if not args.urls and not args.input:
+        sys.stderr.write(f"omniurl: {no_url_message(args)}\n")
+        return EXIT_REFUSED
+    warn_extra_outputs(args)
     batch = is_batch(args)
     if batch:
         # Only a batch imports the batch machinery (the manifest, hashing, the input
@@ -94,6 +99,33 @@ def cmd_get(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     except OmniurlError as exc:  # an unreadable -i list, an unwritable manifest
         return report(args, exc)
+
+
+def no_url_message(args: argparse.Namespace) -> str:
+    """curl's "no URL specified!", naming the ``-o`` that took a URL as its file name
+    (``get -o http://h/a.txt``: nothing is fetched, nothing written, exit 2)."""
+    taken = [given for given in args.outputs if given is not None and "://" in given]
+    if taken:
+        return (
+            f"no URL specified: -o took {taken[0]} as its file name (write -o FILE URL, "
+            "or -O URL to name the file after the URL)"
+        )
+    return "no URL specified: get needs a URL (or -i FILE with one URL a line)"
+
+
+def warn_extra_outputs(args: argparse.Namespace) -> None:
+    """curl's warning for ``-o``/``-O`` left over when every URL has one (``-O URL -o
+    extra.txt``: extra.txt goes with no URL and is not written).  An ``-i`` list's URLs
+    are not counted before the transfers, so a command with one is not judged."""
+    outputs = args.outputs
+    if args.input or len(outputs) <= max(len(args.urls), 1):
+        return
+    extra = outputs[len(args.urls) :]
+    named = ", ".join("-O" if given is None else f"-o {given}" for given in extra)
+    sys.stderr.write(
+        f"omniurl: warning: got more output options than URLs: {named} goes with no URL "
+        "and is not written\n"
+    )
 
 
 def is_batch(args: argparse.Namespace) -> bool:
@@ -243,7 +275,10 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 args.transfer.url = args.url
         for warning in presentation_of(url.scheme).warnings(url):
             sys.stderr.write(f"omniurl: warning: {warning}\n")
+        if getattr(args, "head", False):
+            _has_head(url)
         if getattr(args, "continue_at", None) is not None:
+            _can_resume(args, url, options)
             resume = _kept(args, url)
             if resume is None:
                 sys.stderr.write("omniurl: -C continues a file: give -o FILE or -O\n")
@@ -336,6 +371,38 @@ def head_lines(resource: Resource) -> str:
     from omniurl.resolvers.registry import presentation_of
 
     return _head_text(presentation_of(resource.url.scheme).head_lines(resource))
+
+
+def _has_head(url: schemes.URL) -> None:
+    """``-I`` of a scheme whose protocol cannot ask about a resource without fetching it
+    (the spec's ``head``: Gopher, telnet, mailto…): a typed refusal before anything is sent
+    (exit 2), not a blank head after the item was asked for (or a mail sent)."""
+    from omniurl.resolvers.errors import PlanError
+    from omniurl.resolvers.registry import find
+
+    spec = find(url.scheme)
+    if spec is None or spec.head:
+        return  # (no resolver: the resolve says so)
+    raise PlanError(
+        f"-I: {url.scheme}: URLs have no head to show: the protocol has no request for "
+        "what a server knows of a resource without sending it; nothing was sent (fetch it "
+        "without -I)",
+        component="scheme",
+    )
+
+
+def _can_resume(args: argparse.Namespace, url: schemes.URL, options: Options) -> None:
+    """``-C N``: refuse a URL whose scheme cannot start at an offset (Gopher has no way to
+    ask for one) before the kept file is looked at, so that the reason given is the
+    protocol's, not "only 0 bytes are kept".  (``-C -`` with nothing kept fetches whole;
+    with a part kept, the core refuses it the same way.)"""
+    from omniurl.resolvers.core import plan
+    from omniurl.resolvers.resume import check_resumable
+
+    if args.continue_at == "-" or int(args.continue_at) == 0:
+        return
+    offset = int(args.continue_at)
+    check_resumable(plan(url, options.with_(resume_from=offset)), offset)
 
 
 def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | None:

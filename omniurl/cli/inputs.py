@@ -259,13 +259,14 @@ def count_urls(urls: Iterable[str], input_files: Iterable[str]) -> int | None:
 # -- writing into a FIFO -------------------------------------------------------------------
 
 
-async def open_for_writing(path: str, *, poll: float = 0.05) -> int:
-    """``path`` (a FIFO or a device) opened for writing, non-blocking.  A FIFO without a
-    reader refuses a non-blocking open (ENXIO): it is tried again every ``poll`` seconds,
-    the loop free meanwhile (signals end the wait)."""
+async def open_for_writing(path: str, *, poll: float = 0.05, truncate: bool = False) -> int:
+    """``path`` (a FIFO or a device; with ``truncate``, a file written in place) opened for
+    writing, non-blocking.  A FIFO without a reader refuses a non-blocking open (ENXIO): it
+    is tried again every ``poll`` seconds, the loop free meanwhile (signals end the wait)."""
+    flags = os.O_WRONLY | os.O_NONBLOCK | (os.O_TRUNC if truncate else 0)
     while True:
         try:
-            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            return os.open(path, flags)
         except OSError as exc:
             if exc.errno != errno.ENXIO:
                 raise

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 class OutputError(OmniurlError):
     """The content arrived but cannot be written where ``-o``/``-O`` says (no such folder, a
-    folder in the way, a full disk): exit status 1, never a traceback."""
+    folder in the way, a full disk, a file size limit): exit status 23 (curl's write
+    error), the operating system's own reason, never a traceback."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,25 @@ def show_progress(args: argparse.Namespace) -> bool:
 
 def _output_failed(path: Path, exc: OSError) -> OutputError:
     return OutputError(f"cannot write {path}: {exc.strerror or exc}", component="output")
+
+
+def _no_part(path: Path, folder: Path, exc: OSError) -> OutputError | None:
+    """Why no temporary file can be made beside ``path`` (in ``folder``), in the words
+    that fit: its folder is missing (``--create-dirs``), or the OS's reason.  None when the
+    folder exists and ``path`` is a file there although the folder takes no new file: a
+    kernel interface of /proc or /sys (ENOENT), written into as a device is, so that what
+    the OS says of the write itself is the error ("Input/output error", "Permission
+    denied"), as curl reports it — never the folder's "No such file or directory"."""
+    import errno
+
+    if exc.errno == errno.ENOENT and not folder.is_dir():
+        return OutputError(
+            f"cannot write {path}: the folder {folder} does not exist (--create-dirs makes it)",
+            component="output",
+        )
+    if exc.errno == errno.ENOENT and path.is_file():
+        return None
+    return _output_failed(path, exc)
 
 
 def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
@@ -185,13 +205,18 @@ async def write_content(
         return await _write_special(path, source)
     from pathlib import Path
 
+    if path.is_dir():  # before a byte is read: the content could never go there
+        raise OutputError(f"cannot write {path}: Is a directory", component="output")
     folder = path.parent if str(path.parent) else Path(".")
     try:
         if getattr(args, "create_dirs", False):
             folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = make_part(folder, path.name)
     except OSError as exc:
-        raise _output_failed(path, exc) from None
+        refused = _no_part(path, folder, exc)
+        if refused is not None:
+            raise refused from None
+        return await _write_special(path, source)
     progress = Progress(resource) if show_progress(args) else None
     written = 0
     import time
@@ -290,7 +315,7 @@ async def _write_special(path: Path, source: AsyncIterable[bytes]) -> Written:
 
     written = 0
     try:
-        fd = await open_for_writing(str(path))
+        fd = await open_for_writing(str(path), truncate=not _is_special(path))
         try:
             async for chunk in source:  # resources raise typed errors, never OSError
                 await write_all(fd, chunk)

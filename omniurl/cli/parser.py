@@ -49,6 +49,7 @@ class _Parser(argparse.ArgumentParser):
         stages: Sequence[Callable[[argparse.ArgumentParser, Sequence[str]], None]] = (),
         wants_more: Callable[[argparse.Namespace], bool] | None = None,
         intermixed: str | None = None,
+        describe: Callable[[], str] | None = None,
         **kwargs: Any,
     ) -> None:
         # No prefix matching of long options: "--proxy URL" must never be read as another
@@ -59,6 +60,9 @@ class _Parser(argparse.ArgumentParser):
         self._started = False
         self._wants_more = wants_more
         self._intermixed = intermixed
+        #: Makes the description when help is shown (it may read the registry), never on
+        #: a start that shows none.
+        self._describe = describe
 
     def _run_stages(self, *, every: bool, args: Sequence[str] = ()) -> None:
         while self._stages and (every or not self._started):
@@ -134,6 +138,8 @@ class _Parser(argparse.ArgumentParser):
 
     def format_help(self) -> str:
         self._run_stages(every=True)
+        if self._describe is not None:
+            self.description, self._describe = self._describe(), None
         return super().format_help()
 
 
@@ -217,13 +223,27 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _description() -> str:
+    """The top-level help's first words: every scheme the registry serves (the built-ins
+    and the plugins installed), read from it, never a list kept by hand."""
+    import textwrap
+
+    from omniurl.resolvers.registry import known
+
+    return textwrap.fill(
+        "Do what a URL says, for every RFC 1738 scheme and those added since: "
+        + ", ".join(known())
+        + " (the schemes registered here, plugins included).  Start with `omniurl demo`.",
+        width=88,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     from omniurl.testservers import catalog
 
     parser = _Parser(
         prog="omniurl",
-        description="Do what a URL says, for every RFC 1738 scheme: ftp, http(s), gopher, "
-        "mailto, news, nntp, telnet, wais, file, prospero.  Start with `omniurl demo`.",
+        describe=_description,
         epilog="Examples:\n"
         "  omniurl parse 'ftp://myname@host.dom/%2Fetc/motd'\n"
         "  omniurl plan 'gopher://localhost:7070/7search%09words'\n"

@@ -15,7 +15,7 @@ EXIT_REPLY = 5  # the server refused (not found, HTTP error status, Gopher error
 EXIT_PROTOCOL = 6  # the server broke the protocol or a limit
 EXIT_AUTH = 7  # credentials missing or refused
 EXIT_HTTP_FAIL = 22  # -f/--fail and an HTTP status of 400 or above (curl's 22)
-EXIT_WRITE = 23  # the output's reader went away (| head): curl's write error
+EXIT_WRITE = 23  # the output cannot be written (a full disk, no such folder, | head): curl's
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUS_HELP = """\
@@ -30,7 +30,9 @@ exit status:
   6  the server broke the protocol (or exceeded a size limit, or redirected in a loop)
   7  credentials missing or refused
  22  with -f/--fail: the HTTP server answered 400 or above (as curl)
- 23  the output could not be written: its reader went away (| head), as curl
+ 23  the output could not be written (a full disk, a missing folder, a folder or
+     a read-only file in the way, a file size limit, its reader went away: | head),
+     as curl; nothing is left looking complete
 130  interrupted (Ctrl-C); 143 / 129: ended by SIGTERM / SIGHUP (temporary files
      removed, the old file kept, a batch's manifest complete so far)
 """
@@ -50,7 +52,14 @@ def exit_status(exc: BaseException) -> int:
         UnsupportedScheme,
     )
 
+    from .output import OutputError
+
+    if isinstance(exc, OSError):
+        # Resolvers raise typed errors, never OSError: one that reaches here is the
+        # output's (a batch's file: a full disk, a folder gone), curl's write error.
+        return EXIT_WRITE
     for cls, status in (
+        (OutputError, EXIT_WRITE),
         (URLError, EXIT_REFUSED),
         (PolicyError, EXIT_REFUSED),
         (UnsupportedScheme, EXIT_UNSUPPORTED),

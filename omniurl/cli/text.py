@@ -135,23 +135,46 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 def parse_given(text: str, syntax: str = "rfc3986") -> schemes.URL:
     """``schemes.parse`` of a URL a person typed; one without a scheme that looks like a host
-    (``127.0.0.1:8081/x``, ``example.org/a``) gets the question a person needs: "no scheme:
-    did you mean http://…?" instead of "no resolver for 127.0.0.1: URLs"."""
+    (``127.0.0.1:8081/x``, ``example.org/a``, ``localhost:8081/x``, ``[::1]:8081/``) gets
+    the question a person needs: "no scheme: did you mean http://…?" instead of "no
+    resolver for localhost: URLs".  omniurl refuses it (exit 2, nothing sent) rather than
+    guess as curl does: where a URL leads is never guessed.  The scheme suggested is
+    curl's guess: the host's first label when that is a scheme of a server
+    (``ftp.example.org`` → ftp://, ``gopher.floodgap.com`` → gopher://), else http."""
     head = text.split("/", 1)[0]
-    if "://" not in text and head:
-        host, _, port = head.partition(":")
+    if "://" not in text and head and " " not in text:
+        if head.startswith("["):  # an IPv6 literal, [::1]:8081
+            host, _, rest = head[1:].partition("]")
+            port = rest[1:] if rest.startswith(":") else rest
+            looks_like_host = bool(host) and ":" in host
+        else:
+            host, _, port = head.partition(":")
+            looks_like_host = "." in host or host.lower() == "localhost" or bool(port)
         if (
-            "." in host
-            and (not port or port.isdigit())
-            and " " not in text
+            looks_like_host
+            and (not port or (port.isascii() and port.isdigit()))
             and schemes.scheme_class(host) is None  # a scheme written without "//"
         ):
+            guess = _guessed_scheme(host)
             raise schemes.URLError(
-                f"no scheme: did you mean http://{text} ? (omniurl needs the scheme written)",
+                f"no scheme: did you mean {guess}://{text} ? (omniurl needs the scheme "
+                "written; it does not guess where a URL leads)",
                 component="scheme",
                 offset=0,
             )
     return schemes.parse(text, syntax=syntax)
+
+
+def _guessed_scheme(host: str) -> str:
+    """curl's guess for a URL without a scheme: the host's first label when it names a
+    scheme of a server (``ftp.``, ``gopher.``, ``news.``), else the web's."""
+    from omniurl.schemes.base import InternetURL
+
+    label = host.split(".", 1)[0].lower()
+    found = schemes.scheme_class(label) if "." in host else None
+    if found is not None and issubclass(found, InternetURL):
+        return label
+    return "http"  # not a scheme: the word of a suggestion, not a dispatch
 
 
 #: A '%' that starts no escape (RFC 3986 §2.1: pct-encoded = "%" HEXDIG HEXDIG).

@@ -85,6 +85,7 @@ SPEC = SchemeSpec(
     # fsspec and urllib ship their own ftp: registering ours would replace theirs.
     fsspec=False,
     urllib=False,
+    head=True,
     test_server="ftp",
     result="omniurl.resolvers.ftp.result:FTPResult",
 )

@@ -157,6 +157,7 @@ SPEC = SchemeSpec(
     # fsspec and urllib ship their own http(s): registering ours would replace theirs.
     fsspec=False,
     urllib=False,
+    head=True,
     test_server="http",
     result="omniurl.resolvers.http.result:HTTPResult",
 )

@@ -1,0 +1,293 @@
+"""``omniurl get`` beside curl, what a new user met (issue 31, items 1, 4-12, 23): each test
+runs ``python -m omniurl`` in a subprocess against servers on loopback and judges the exit
+status, the files, the bytes on the wire and what is on the screen."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import resource
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from _ftphttp import run_cli
+from helpers import ROOT
+
+from omniurl.testservers import RunningServer
+from omniurl.testservers.gopher import start as start_gopher
+from omniurl.testservers.http import start_http
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "srv" / "dir").mkdir(parents=True)
+    (tmp_path / "srv" / "hello.txt").write_bytes(b"hello\n")
+    (tmp_path / "srv" / "dir" / "x.txt").write_bytes(b"x\n")
+    (tmp_path / "srv" / "big.bin").write_bytes(bytes(range(256)) * 400)  # 100 KiB
+    (tmp_path / "out").mkdir()
+    return tmp_path
+
+
+@pytest_asyncio.fixture
+async def web(root: Path) -> AsyncIterator[RunningServer]:
+    routes = {
+        "/gone": (404, [("Content-Type", "text/html")], b"<h1>no such page</h1>\n"),
+        "/moved": (301, [("Location", "/hello.txt")], b"moved\n"),
+    }
+    server = await start_http(root / "srv", routes=routes)
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+@pytest_asyncio.fixture
+async def gopher(root: Path) -> AsyncIterator[RunningServer]:
+    server = await start_gopher(root / "srv")
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+def requests_of(server: RunningServer) -> list[tuple[bytes, bytes]]:
+    return [(method, target) for method, target, _headers in server.info["requests"]]
+
+
+# --- 1. -o with no file name after it -------------------------------------------------------
+
+
+async def test_o_followed_by_a_url_is_refused_and_nothing_is_fetched(
+    web: RunningServer, root: Path
+) -> None:
+    url = f"http://{web.netloc}/hello.txt"
+    status, out, err = await run_cli("get", "-o", url, cwd=root / "out")
+    assert (status, out) == (2, b"")
+    assert err.decode() == (
+        f"omniurl: no URL specified: -o took {url} as its file name (write -o FILE URL, or "
+        "-O URL to name the file after the URL)\n"
+    )
+    assert list((root / "out").iterdir()) == []
+    assert requests_of(web) == []
+
+
+# --- 5. write failures: 23 and the OS's own reason ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("/dev/full", "No space left on device"),
+        ("{root}/missing/x", "the folder {root}/missing does not exist (--create-dirs makes it)"),
+        ("{root}/out", "Is a directory"),
+    ],
+    ids=["dev-full", "missing-folder", "a-folder"],
+)
+async def test_write_failures_exit_23_with_the_reason(
+    web: RunningServer, root: Path, target: str, reason: str
+) -> None:
+    target = target.format(root=root)
+    status, _out, err = await run_cli("get", "-o", target, f"http://{web.netloc}/hello.txt")
+    assert status == 23
+    assert err.decode() == f"omniurl: cannot write {target}: {reason.format(root=root)}\n"
+    assert list((root / "out").iterdir()) == []  # no temporary file left behind
+
+
+async def test_a_kernel_file_says_what_the_os_says_not_no_such_file(web: RunningServer) -> None:
+    """/proc takes no new file (ENOENT for a temporary file there): /proc/version is
+    written into, and the OS's answer to that is the error (EIO as root, EACCES else)."""
+    status, _out, err = await run_cli(
+        "get", "-o", "/proc/version", f"http://{web.netloc}/hello.txt"
+    )
+    assert status == 23
+    assert re.fullmatch(
+        rb"omniurl: cannot write /proc/version: (Input/output error|Permission denied)\n", err
+    ), err
+
+
+async def test_standard_output_on_a_full_disk_exits_23(web: RunningServer) -> None:
+    with open("/dev/full", "wb") as full:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "omniurl", "get", f"http://{web.netloc}/hello.txt",
+            stdout=full, stderr=subprocess.PIPE, cwd=ROOT,
+        )  # fmt: skip
+        _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 23
+    assert err == b"omniurl: cannot write standard output: No space left on device\n"
+
+
+async def test_a_file_size_limit_exits_23(web: RunningServer, root: Path) -> None:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))
+
+    target = root / "out" / "big.bin"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "omniurl", "get", "-o", str(target),
+        f"http://{web.netloc}/big.bin",
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=limit,
+    )  # fmt: skip
+    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 23
+    assert err == f"omniurl: cannot write {target}: File too large\n".encode()
+    assert list((root / "out").iterdir()) == []
+
+
+# --- 9. a URL typed without its scheme ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("localhost:8081/x", "http://localhost:8081/x"),
+        ("[::1]:8081/x", "http://[::1]:8081/x"),
+        ("ftp.example.org/pub/", "ftp://ftp.example.org/pub/"),
+        ("example.org/a", "http://example.org/a"),
+    ],
+)
+async def test_no_scheme_asks_did_you_mean(typed: str, meant: str) -> None:
+    status, out, err = await run_cli("get", typed)
+    assert (status, out) == (2, b"")
+    assert err.decode().startswith(f"omniurl: no scheme: did you mean {meant} ? ")
+
+
+# --- 10. -C on a scheme that cannot resume --------------------------------------------------
+
+
+async def test_continue_at_on_gopher_says_gopher_cannot_resume(
+    gopher: RunningServer, root: Path
+) -> None:
+    url = f"gopher://{gopher.netloc}/0/hello.txt"
+    status, _out, err = await run_cli("get", "-C", "5", "-o", "y.txt", url, cwd=root / "out")
+    assert status == 2
+    assert err.decode() == (
+        f"omniurl: cannot resume {url} at byte 5: Gopher (RFC 1436) has no resume: a selector "
+        "always returns the whole item; fetch it whole without -C\n"
+    )
+    assert list((root / "out").iterdir()) == []
+
+
+# --- 11. more -o/-O than URLs -------------------------------------------------------------
+
+
+async def test_more_outputs_than_urls_warns(web: RunningServer, root: Path) -> None:
+    status, _out, err = await run_cli(
+        "get", "-O", f"http://{web.netloc}/hello.txt", "-o", "extra.txt", cwd=root / "out"
+    )
+    assert status == 0
+    assert err == (
+        b"omniurl: warning: got more output options than URLs: -o extra.txt goes with no URL "
+        b"and is not written\n"
+    )
+    assert {p.name: p.read_bytes() for p in (root / "out").iterdir()} == {"hello.txt": b"hello\n"}
+
+
+# --- 12. a -Z batch's status: the first failure in input order ------------------------------
+
+
+@contextlib.asynccontextmanager
+async def slow_404(delay: float) -> AsyncIterator[int]:
+    """A server answering every request with a 404 after ``delay`` seconds."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+            await reader.readuntil(b"\r\n\r\n")
+            await asyncio.sleep(delay)
+            writer.write(
+                b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_parallel_batch_status_is_the_first_failure_in_input_order(
+    web: RunningServer, root: Path
+) -> None:
+    async with slow_404(0.5) as port:
+        lines = [f"http://{web.netloc}/hello.txt"] * 4 + [f"http://127.0.0.1:{port}/slow"]
+        lines += [f"http://{web.netloc}/hello.txt"] * 4 + ["http://[::1/bad"]
+        (root / "urls.txt").write_text("\n".join(lines) + "\n")
+        status, _out, err = await run_cli(
+            "get", "-Z", "-i", str(root / "urls.txt"), "--manifest", str(root / "m.jsonl"),
+            cwd=root / "out",
+        )  # fmt: skip
+    assert status == 5, err  # line 5's 404, though line 10's invalid URL (2) ended first
+    rows = (root / "m.jsonl").read_text().splitlines()
+    assert '"index": 9' in rows[0]  # (the bad line did end first)
+
+
+# --- 23. documentation and -I on a scheme without a head ------------------------------------
+
+
+def python_blocks(path: Path) -> list[tuple[int, str]]:
+    text = path.read_text(encoding="utf-8")
+    return [
+        (text.count("\n", 0, m.start()) + 1, m.group(1))
+        for m in re.finditer(r"```python\n(.*?)```", text, re.S)
+    ]
+
+
+PAGES = ["README.md", *sorted(p.name for p in (REPO / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_python_in_the_docs_compiles_as_a_file(page: str) -> None:
+    """A snippet pasted into a file must run: no top-level ``async with`` or ``await``."""
+    path = REPO / page if page == "README.md" else REPO / "docs" / page
+    for line, code in python_blocks(path):
+        try:
+            compile(code, f"{page}:{line}", "exec")
+        except SyntaxError as exc:
+            pytest.fail(f"{page}, the block at line {line}: {exc}")
+
+
+def test_top_level_help_lists_every_registered_scheme() -> None:
+    from omniurl.resolvers.registry import known
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "omniurl", "--help"],
+        capture_output=True, cwd=ROOT, timeout=60, check=True,
+    )  # fmt: skip
+    words = " ".join(proc.stdout.decode().split())
+    assert ", ".join(known()) in words
+    assert "gemini" in known()
+
+
+async def test_head_of_a_gopher_url_is_refused_before_sending(gopher: RunningServer) -> None:
+    status, out, err = await run_cli("get", "-I", f"gopher://{gopher.netloc}/0/hello.txt")
+    assert (status, out) == (2, b"")
+    assert err.decode().startswith("omniurl: -I: gopher: URLs have no head to show")
+    assert "nothing was sent" in err.decode()
+
+
+async def test_demo_says_what_follows_and_what_next() -> None:
+    import io
+
+    from omniurl.demo import run_demo
+
+    out = io.StringIO()
+    assert await run_demo(only=["ftp"], out=out) == 0
+    text = out.getvalue()
+    assert text.startswith("omniurl demo: a tour that needs no network.\n")
+    assert text.index("plan:    the protocol lines") < text.index("=== ftp ===")
+    assert text.rstrip().splitlines()[-1].startswith("  omniurl demo --only ftp")
+    assert "Next steps:" in text
+    assert "(NLST)" not in text
+    listing = " ".join(text[text.index("/pub/\n") :].split())
+    assert listing.startswith(
+        "/pub/ # a URL ending in / lists the directory with its facts: FEAT, then MLSD where "
+        "the server offers MLST (RFC 3659), else LIST plan:"
+    )

@@ -53,6 +53,7 @@ _ERROR_NAMES = [
     "ConfigurationError",
     "ConnectError",
     "ConnectionClosed",
+    "ContentDecodingError",
     "DeadlineExceeded",
     "DelimiterRefused",
     "HeaderRefused",

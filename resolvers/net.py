@@ -408,6 +408,34 @@ def _wake(waiter: asyncio.Future[bool], value: bool) -> None:
         waiter.set_result(value)
 
 
+def _tls_buffered(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+    """Whether a TLS stream holds bytes from the peer above the socket, or has ended.
+
+    asyncio's SSL transport keeps them in three places: the StreamReader's buffer
+    (decrypted, handed on), the ``SSLObject`` (decrypted, not yet handed on: reading paused)
+    and the incoming ``MemoryBIO`` (ciphertext not yet decrypted); a TLS-in-TLS transport
+    (an ``https://`` proxy's tunnel) has the last two once per layer.  The transport has no
+    public way to ask for them, so its attributes are read where they are (CPython 3.11+'s
+    ``asyncio.sslproto``), each missing one counted as empty."""
+    if getattr(reader, "_buffer", None) or reader.at_eof() or reader.exception() is not None:
+        return True
+    transport: object = writer.transport
+    if writer.transport.is_closing():
+        return True
+    for _layer in range(4):  # (a tunnel's TLS inside a proxy's: two; never more than a few)
+        protocol = getattr(transport, "_ssl_protocol", None)
+        if protocol is None:
+            break
+        sslobj = getattr(protocol, "_sslobj", None)
+        if sslobj is not None and sslobj.pending():
+            return True
+        incoming = getattr(protocol, "_incoming", None)
+        if incoming is not None and incoming.pending:
+            return True
+        transport = getattr(protocol, "_transport", None)
+    return False
+
+
 class Stream:
     """One connected byte stream, every wait bounded by ``Options.read_timeout``.
 
@@ -693,11 +721,20 @@ class Stream:
 
     def idle_ended(self) -> bool:
         """Whether an idle stream can no longer be used: the peer closed it or said
-        something unasked (a ``421`` timeout notice), or it was closed here."""
-        if self._pending:
+        something unasked (a ``421`` timeout notice, bytes behind an HTTP reply), or it was
+        closed here.
+
+        Every buffer between the socket and the caller is looked at (issue 30: a check of
+        the socket alone missed the bytes TLS had already decrypted): bytes given back with
+        :meth:`unread`; over TLS the :class:`asyncio.StreamReader`'s buffer, each TLS layer's
+        decrypted-but-unread bytes (``SSLObject.pending()``) and the ciphertext waiting in its
+        incoming ``MemoryBIO`` (a tunnel's TLS inside a proxy's: both layers); then the
+        kernel's socket buffer (a non-blocking ``MSG_PEEK``; over TLS too: a record the loop
+        has not yet read is a byte nobody asked for all the same)."""
+        if self._pending or self._eof:
             return True
-        if self._tls is not None:
-            return self._tls[1].is_closing() or self._tls[0].at_eof()
+        if self._tls is not None and _tls_buffered(*self._tls):
+            return True
         try:
             return self.sock.fileno() < 0 or self.sock.recv(1, socket.MSG_PEEK) is not None
         except (BlockingIOError, InterruptedError):

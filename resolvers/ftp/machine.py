@@ -166,7 +166,9 @@ class Facts:
 @dataclass(frozen=True)
 class Done:
     """The conversation is over.  ``keep``: the connection may serve a later URL with the
-    same login and CWDs (RFC 1738 §3.2.5; no ``QUIT`` was sent); else ``QUIT`` went out."""
+    same login and CWDs (RFC 1738 §3.2.5; no ``QUIT`` was sent); else ``QUIT`` went out, or
+    the server said more than it was asked after the final reply (the connection is then
+    closed: a reply nobody can match to a command)."""
 
     keep: bool
 
@@ -561,8 +563,11 @@ class FTPMachine:
         if quit_step.due(self.keep):
             self._send(quit_step, None, State.QUIT)
         else:
+            # Bytes behind the final reply were sent unasked (a second 226, a 421 notice):
+            # the connection is out of step — closed, never kept, or the next URL would read
+            # them as its first reply (issue 30).
             self.state = State.DONE
-            self._events.append(Done(keep=True))
+            self._events.append(Done(keep=not self._buffer))
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -93,6 +93,9 @@ class FTPSessions:
         """Keep a connection whose transfer completed; beyond ``max_idle`` for its key or
         ``max_total`` in all — or once the sessions are closed (a transfer that ends after
         its client closed) — end it with QUIT."""
+        if control.idle_ended():
+            control.close()  # (it said something unasked, or hung up: QUIT would misread it)
+            return
         under = _opened_under(control.options)
         full = (key, under) if under is not None else None
         kept = self._idle.get(full, []) if full is not None else []

@@ -42,6 +42,14 @@ class StaleConnection(ConnectionClosed):
     (RFC 9112 §9.3.1)."""
 
 
+def framed_twice(head: Head) -> bool:
+    """A reply with both ``Transfer-Encoding`` and ``Content-Length``: RFC 9112 §6.1 — such a
+    message "ought to be handled as an error", and a client "MUST close the connection after
+    processing the response" (request smuggling hides in the disagreement)."""
+    names = {name.lower() for name, _ in head.fields}
+    return "transfer-encoding" in names and "content-length" in names
+
+
 class Connection:
     """One HTTP/1.1 connection to ``origin`` (scheme, host, port) over a :class:`Stream`."""
 
@@ -53,6 +61,8 @@ class Connection:
         self.idle_since = 0.0
         #: Taken from the kept connections (it carried a request before this one).
         self.reused = False
+        #: The reply's head forbids reuse whatever its framing says (RFC 9112 §6.1).
+        self._last = False
 
     async def exchange(self, head: bytes, method: str) -> tuple[Head, ReplyReader]:
         """Send ``head`` exactly and read the reply's head (interim 1xx replies skipped)."""
@@ -70,6 +80,7 @@ class Connection:
                 raise StaleConnection(*exc.args) from None
             raise
         assert isinstance(event, Head)
+        self._last = framed_twice(event)
         return event, reader
 
     async def body(
@@ -110,8 +121,23 @@ class Connection:
                 yield event.data
             else:
                 assert isinstance(event, End)
-                self.reusable = event.keep_alive
+                self.reusable = self._reusable(event, reader)
                 return
+
+    def _reusable(self, end: End, reader: ReplyReader) -> bool:
+        """Whether the connection may carry another request after this reply: the reply
+        says so (``End.keep_alive``: HTTP/1.1, no ``Connection: close``, not read to the
+        close), its head was not framed twice, and not a byte the server sent is left
+        unread — neither past the reply's end in the reader nor anywhere between the socket
+        and here (:meth:`Stream.idle_ended`).  Bytes a server sends between replies are
+        never read as the next reply (issue 30: through one client over https, a few bytes
+        behind the first reply came back as the second ``get``'s)."""
+        return (
+            end.keep_alive
+            and not self._last
+            and not reader.trailing()
+            and not self.stream.idle_ended()
+        )
 
     async def drain(self, reader: ReplyReader, limit: int = 1 << 20) -> None:
         """Read a body nobody wants (a 401's page before the Digest answer), at most
@@ -134,7 +160,8 @@ class Connections:
     At most ``max_keepalive`` idle ones are kept, each for ``keepalive_expiry`` seconds (how
     many are open at once is the client's :class:`~resolvers.http.pool.HTTPPool`'s to
     bound).  A kept connection the server has closed meanwhile (or written to unasked) is
-    noticed — a non-blocking peek — and not reused.
+    noticed — every buffer between the socket and the reader looked at
+    (:meth:`Stream.idle_ended`) — and not reused.
     """
 
     def __init__(

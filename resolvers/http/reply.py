@@ -201,6 +201,12 @@ class ReplyReader:
             self._eof = True
         self._remaining -= n
 
+    def trailing(self) -> int:
+        """How many bytes past the end of the reply this machine was given (0 before its
+        :class:`End`): bytes nobody asked for, which forbid reusing the connection (the
+        connection's check; issue 30)."""
+        return len(self._buffer) if self._done else 0
+
     # -- output --------------------------------------------------------------------------
 
     def next_event(self) -> Event:

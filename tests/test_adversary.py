@@ -19,6 +19,7 @@ from omniurl.resolvers.errors import (
     NotFound,
     ReplyError,
     ResolveError,
+    ResolveTimeout,
 )
 from omniurl.resolvers.nntp.settings import NNTPOptions
 from omniurl.resolvers.options import Options
@@ -196,3 +197,63 @@ async def test_listings_stream_their_first_entries_long_before_the_end(
         tracemalloc.stop()
     assert len(seen) == 10 and time.monotonic() - start < 3
     assert peak < 16 * 2**20, f"{peak / 2**20:.1f} MiB"
+
+
+@pytest.mark.parametrize("adversary", [("telnet-negotiation-flood", 0)], indirect=True)
+async def test_a_telnet_negotiation_flood_ends_at_the_timeout(
+    adversary: testservers.RunningServer,
+) -> None:
+    """Negotiations without end and never a byte of data (issue 31 item 19): every read
+    found something at once, so a bound per read never ran out (still running after 40 s)."""
+    from helpers import run_omniurl
+
+    from omniurl.resolvers.telnet.settings import TelnetOptions
+
+    url = f"telnet://u:p@{adversary.netloc}/"
+    error, elapsed = await _bounded(
+        url, Options(read_timeout=1.0, schemes=(TelnetOptions(login=True),))
+    )
+    assert isinstance(error, ResolveTimeout), repr(error)
+    assert elapsed < 4.0, elapsed
+    start = time.monotonic()
+    status, _out, err = await run_omniurl("get", "--timeout", "2", "--login", url, timeout=30)
+    assert status == 4, err
+    assert b"timed out after 2 s" in err
+    assert time.monotonic() - start < 12
+
+
+@pytest.mark.parametrize("adversary", [("telnet-negotiation-flood", 0)], indirect=True)
+async def test_sigterm_ends_a_telnet_negotiation_flood(
+    adversary: testservers.RunningServer,
+) -> None:
+    """The client gives its loop a turn between negotiation-only chunks, so a signal is
+    handled (before, the loop never ran a callback: SIGTERM was ignored)."""
+    import signal
+    import sys
+
+    from helpers import ROOT
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "omniurl",
+        "get",
+        "--timeout",
+        "60",
+        "--login",
+        f"telnet://u:p@{adversary.netloc}/",
+        cwd=ROOT,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        await asyncio.sleep(3)  # started and flooded
+        assert proc.returncode is None
+        proc.send_signal(signal.SIGTERM)
+        status = await asyncio.wait_for(proc.wait(), 8)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert status != 0

@@ -24,6 +24,7 @@ ADVERSARY_MODES: tuple[str, ...] = (
     "huge-ftp-nlst",
     "huge-gopher-menu",
     "huge-nntp-list",
+    "telnet-negotiation-flood",
     "trickle-ftp-greeting",
     "trickle-gopher-menu",
     "trickle-gopher-text",

@@ -68,14 +68,33 @@ class TelnetSession:
         return self._eof and not self._buffer
 
     async def fill(self, timeout: float | None, what: str = "data") -> bool:
-        """Read one more chunk into the buffer (see :meth:`peek`); False at end of
-        connection, :class:`ResolveTimeout` after ``timeout`` seconds (``None``: no bound)."""
-        if self._eof:
-            return False
+        """Read until some data arrives into the buffer (see :meth:`peek`); False at end of
+        connection, :class:`ResolveTimeout` after ``timeout`` seconds (``None``: no bound).
+
+        The bound holds for the whole wait, not for each read: a server that sends option
+        negotiations without end and never a byte of data always has something to read at
+        once, so a bound per read never ran out (issue 31 item 19: ``--timeout 2 --login``
+        still running after 40 s).  Between such chunks the loop is given a turn, so a
+        signal (SIGTERM, Ctrl-C) and the caller's own deadlines are seen.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while True:
+            if self._eof:
+                return False
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                raise ResolveTimeout(f"timed out after {timeout:g} s waiting for {what}")
+            if await self._fill_once(left, what):
+                return not self._eof
+            await asyncio.sleep(0)  # (negotiation only: let the loop run)
+
+    async def _fill_once(self, timeout: float | None, what: str) -> bool:
+        """One chunk from the stream: True when it held data (or the connection ended)."""
         raw = await self._stream.read(what, self.options.chunk_size, timeout=timeout)
         if not raw:
             self._eof = True
-            return False
+            return True
         self._nvt.receive_data(raw)
         received = bytearray()
         while (event := self._nvt.next_event()) is not None:
@@ -89,7 +108,7 @@ class TelnetSession:
         # bare CR (RFC 854): drop the NULs, as a terminal would.
         data = data.replace(b"\x00", b"")
         if not data:
-            return True
+            return False
         if len(self._buffer) + len(data) > self.options.max_buffered:
             raise LimitExceeded(f"more than {self.options.max_buffered} bytes without {what}")
         self._buffer += data

@@ -24,6 +24,7 @@ ftp-short                   150 announces 1,000,000 bytes, 1,000 arrive, then 22
 escape-gopher-error         a type-3 error whose text holds terminal escape sequences
 escape-ftp-550              a 550 reply holding terminal escape sequences
 gopher-plus-moved           a Gopher+ ``--3`` moved reply pointing at another Gopher+ item
+telnet-negotiation-flood    option negotiation without end and never a byte of data
 ==========================  ========================================================================
 """
 
@@ -347,6 +348,29 @@ async def _huge_list(r: asyncio.StreamReader, w: asyncio.StreamWriter, p: Params
         return True
 
     await _nntp(r, w, p, answer)
+
+
+# -- telnet ------------------------------------------------------------------------------
+
+
+@mode("telnet-negotiation-flood", "option negotiation without end, never a byte of data")
+async def _telnet_flood(r: asyncio.StreamReader, w: asyncio.StreamWriter, p: Params) -> None:
+    # WILL BINARY, DO ECHO, WILL SGA, DONT TTYPE, WILL 99 (refused every time), IAC NOP:
+    # each chunk is complete commands, so the client always has something to read at once
+    # and never a byte of data.  What the client answers is read and dropped.
+    chunk = bytes([255, 251, 0, 255, 253, 1, 255, 251, 3, 255, 254, 24, 255, 251, 99, 255, 241])
+    drain = asyncio.ensure_future(_discard(r))
+    try:
+        while True:
+            w.write(chunk * 256)
+            await w.drain()
+    finally:
+        drain.cancel()
+
+
+async def _discard(reader: asyncio.StreamReader) -> None:
+    while await reader.read(65536):
+        pass
 
 
 __all__ = ["MODES", "Params"]

@@ -171,22 +171,22 @@ T = datetime.datetime(2024, 3, 5, 6, 7, 8, tzinfo=datetime.UTC)
 
 def test_decide_with_exact_facts() -> None:
     listed = Listed(10, "2024-03-05T06:07:08Z")
-    assert decide(None, None, listed) is Action.FETCH
-    assert decide(Local(10, T.timestamp()), None, listed) is Action.SKIP
-    assert decide(Local(11, T.timestamp()), None, listed) is Action.FETCH
-    assert decide(Local(10, T.timestamp() + 60), None, listed) is Action.FETCH
+    assert decide(None, listed) is Action.FETCH
+    assert decide(Local(10, T.timestamp()), listed) is Action.SKIP
+    assert decide(Local(11, T.timestamp()), listed) is Action.FETCH
+    assert decide(Local(10, T.timestamp() + 60), listed) is Action.FETCH
 
 
 def test_decide_with_rough_facts_asks_the_exact_ones() -> None:
     listed = Listed(10, "2024-03-05T06:07")
-    assert decide(Local(10, T.timestamp()), None, listed) is Action.HEAD
+    assert decide(Local(10, T.timestamp()), listed) is Action.HEAD
     assert after_head(Local(10, T.timestamp()), 10, T) is Action.SKIP
     assert after_head(Local(10, T.timestamp()), 12, T) is Action.FETCH
     assert after_head(Local(10, T.timestamp()), None, None) is Action.FETCH
 
 
 def test_decide_without_facts_fetches() -> None:
-    assert decide(Local(10, 0), None, Listed()) is Action.FETCH
+    assert decide(Local(10, 0), Listed()) is Action.FETCH
 
 
 def test_html_links() -> None:

@@ -407,7 +407,7 @@ class Mirror:
         target = self._target(item.path)
         local = _local(target)
         record = self.state.record(item.path)
-        action = decide(local, record, listed)
+        action = decide(local, listed)
         if action is Action.HEAD:
             assert local is not None
             size, modified = await self._head(url)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime
 import enum
 import fnmatch
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from omniurl.resolvers.spec import Presentation, TreePath
@@ -204,14 +204,13 @@ class Listed:
             return None
 
 
-def decide(local: Local | None, record: Mapping[str, object] | None, listed: Listed) -> Action:
+def decide(local: Local | None, listed: Listed) -> Action:
     """Whether a listed file is fetched (lftp mirror's rule: same size and same time is the
     same file).
 
     - exact size and time in the listing (MLSD): compared with the local file;
-    - a LIST line's size and rough time: the same as the last run recorded for this file,
-      and the local file as that run left it: skipped; otherwise its exact time and size
-      are asked (:attr:`Action.HEAD`) when there is a local file to compare them with;
+    - a LIST line's size and rough time: its exact time and size are asked
+      (:attr:`Action.HEAD`: SIZE and MDTM) when there is a local file to compare them with;
     - nothing listed (a menu, a page): fetched (and compared byte for byte by the caller).
     """
     if local is None:
@@ -221,20 +220,11 @@ def decide(local: Local | None, record: Mapping[str, object] | None, listed: Lis
         same = listed.size == local.size and abs(exact.timestamp() - local.mtime) < 1
         return Action.SKIP if same else Action.FETCH
     if listed.size is not None:
-        if (
-            record is not None
-            and record.get("size") == listed.size
-            and record.get("listed") == listed.modify
-            and record.get("local_size") == local.size
-            and _close(record.get("local_mtime"), local.mtime)
-        ):
-            return Action.SKIP
+        # A LIST line's time is to the minute, or the day for an older file: a file
+        # rewritten with its size kept looks the same there (a rule of "same listing line
+        # as last run" missed vsftpd's changed files).  Only MDTM's time can tell.
         return Action.HEAD
     return Action.FETCH
-
-
-def _close(recorded: object, mtime: float) -> bool:
-    return isinstance(recorded, int | float) and abs(float(recorded) - mtime) < 1
 
 
 def after_head(local: Local, size: int | None, modified: datetime.datetime | None) -> Action:

@@ -1,0 +1,237 @@
+"""``omniurl mirror`` against real servers from Debian on loopback — vsftpd (LIST, MDTM),
+nginx autoindex (ETag, Last-Modified, 304), gophernicus, molly-brown — and beside
+``lftp mirror`` and ``wget -m`` on the same trees.  Each skips where its server is absent."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from _ftphttp import (
+    NGINX,
+    VSFTPD,
+    running,
+    start_nginx,
+    start_vsftpd,
+    world_readable_tree,
+)
+from helpers import free_port
+
+from omniurl.batch import FetchResult
+from omniurl.mirror.run import Config, Counts, mirror
+from omniurl.resolvers import Options
+
+pytestmark = pytest.mark.interop
+
+TREE = {
+    "a.txt": b"alpha\n",
+    "b.txt": b"bravo\n",
+    "sub/c.bin": bytes(range(256)) * 300,
+    "sub/deep/d.txt": b"delta\n",
+    "sub/deep/e.txt": b"echo\n",
+    "empty/": b"",
+}
+LFTP = shutil.which("lftp")
+WGET = shutil.which("wget")
+
+
+def files_of(folder: Path, *, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if rel.split("/")[0] == ".omniurl-mirror" or path.name.startswith(skip):
+            continue
+        out[rel + "/" if path.is_dir() else rel] = b"" if path.is_dir() else path.read_bytes()
+    return out
+
+
+def mtimes(folder: Path) -> dict[str, int]:
+    return {
+        p.relative_to(folder).as_posix(): int(p.stat().st_mtime)
+        for p in folder.rglob("*")
+        if p.is_file() and ".omniurl-mirror" not in p.parts
+    }
+
+
+async def run_mirror(
+    url: str, folder: Path, options: Options | None = None, **kw: object
+) -> tuple[int, Counts, list[FetchResult]]:
+    rows: list[FetchResult] = []
+    config = Config(url=url, folder=folder, **kw)  # type: ignore[arg-type]
+    opts = options or Options(connect_timeout=5, read_timeout=10)
+    status, counts = await asyncio.wait_for(mirror(config, opts, rows.append), 120)
+    return status, counts, rows
+
+
+def change(root: Path) -> None:
+    """Two files changed, one added, one removed."""
+    (root / "a.txt").write_bytes(b"ALPHA, longer now\n")
+    (root / "sub/deep/d.txt").write_bytes(b"DELTA\n")
+    os.utime(root / "sub/deep/d.txt", (1_700_000_500, 1_700_000_500))
+    (root / "sub/new.txt").write_bytes(b"new\n")
+    (root / "sub/new.txt").chmod(0o644)
+    (root / "b.txt").unlink()
+
+
+def dated(root: Path) -> None:
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (1_700_000_000, 1_700_000_000))
+
+
+async def peer(*argv: str, cwd: Path) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        *argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    await asyncio.wait_for(proc.wait(), 120)
+
+
+@pytest.mark.skipif(not os.path.exists(VSFTPD), reason="vsftpd not installed")
+async def test_vsftpd_tree_mtimes_and_changes(tmp_path: Path) -> None:
+    with world_readable_tree(TREE) as root:
+        dated(root)
+        async with running(start_vsftpd, root, tmp_path / "scratch") as netloc:
+            url = f"ftp://{netloc}/"
+            out = tmp_path / "out"
+            status, counts, rows = await run_mirror(url, out)
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+            assert files_of(out) == files_of(root)
+            assert set(mtimes(out).values()) == {1_700_000_000}  # MDTM's, LIST has minutes
+            if LFTP is not None:
+                (tmp_path / "lftp").mkdir()
+                await peer(LFTP, "-e", "mirror . lftp; quit", f"ftp://{netloc}", cwd=tmp_path)
+                assert files_of(tmp_path / "lftp") == files_of(out)
+            change(root)
+            status, counts, rows = await run_mirror(url, out, delete=True)
+            assert status == 0
+            assert files_of(out) == files_of(root)
+            assert counts.fetched == 3 and counts.deleted == 1, [(r.path, r.bytes) for r in rows]
+            status, counts, rows = await run_mirror(url, out, delete=True)
+            assert (counts.fetched, counts.deleted) == (0, 0)
+
+
+@pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx not installed")
+async def test_nginx_autoindex_conditional_reruns(tmp_path: Path) -> None:
+    with world_readable_tree(TREE) as root:
+        dated(root)
+        async with running(start_nginx, root, tmp_path / "scratch") as netloc:
+            url = f"http://{netloc}/"
+            out = tmp_path / "out"
+            status, counts, rows = await run_mirror(url, out)
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+            # autoindex pages are listings, not files of the tree
+            assert files_of(out) == files_of(root)
+            assert set(mtimes(out).values()) == {1_700_000_000}  # Last-Modified
+            if WGET is not None:
+                await peer(WGET, "-q", "-m", "-np", "-nH", "-P", "wget", url, cwd=tmp_path)
+                wget = {
+                    k: v for k, v in files_of(tmp_path / "wget").items()
+                    if not k.endswith("index.html") and not k.endswith("/")
+                }  # fmt: skip
+                assert wget == {k: v for k, v in files_of(out).items() if not k.endswith("/")}
+            change(root)
+            sent: list[str] = []
+            opts = Options(connect_timeout=5, read_timeout=10).with_(
+                transcript=lambda d, t: sent.append(f"{d} {t}")
+            )
+            status, counts, rows = await run_mirror(url, out, opts, delete=True)
+            assert status == 0
+            assert counts.fetched == 3 and counts.deleted == 1
+            assert files_of(out) == files_of(root)
+            # every file kept was asked for conditionally and answered 304, with no body
+            assert sum(1 for line in sent if line.startswith("> If-None-Match:")) == 4
+            assert sum(1 for line in sent if line.startswith("< HTTP/1.1 304")) == 2
+            assert all(r.bytes == 0 for r in rows if r.path and r.path.endswith("c.bin"))
+
+
+GOPHERNICUS = "/usr/sbin/gophernicus"
+ACTIVATE = shutil.which("systemd-socket-activate")
+
+
+@pytest.mark.skipif(
+    not os.path.exists(GOPHERNICUS) or ACTIVATE is None,
+    reason="gophernicus (and systemd-socket-activate) not installed",
+)
+async def test_gophernicus_hole(tmp_path: Path) -> None:
+    from _ftphttp import wait_listening
+
+    with world_readable_tree(TREE) as root:
+        port = free_port()
+        command = [GOPHERNICUS, "-h", "127.0.0.1", "-p", str(port), "-r", str(root)]
+        command += ["-nu", "-nm", "-ns"]
+        if os.geteuid() == 0:
+            setpriv = shutil.which("setpriv")
+            if setpriv is None:
+                pytest.skip("running as root and setpriv is missing")
+            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        proc = subprocess.Popen(
+            [ACTIVATE, "-l", f"127.0.0.1:{port}", "--inetd", "-a", *command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            await wait_listening(port)
+            out = tmp_path / "out"
+            status, _counts, rows = await run_mirror(f"gopher://127.0.0.1:{port}/1/", out)
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+            got = files_of(out, skip=("%",))
+            assert {k: v for k, v in got.items() if not k.endswith("/")} == {
+                k: v for k, v in files_of(root).items() if not k.endswith("/")
+            }
+            assert (out / "%gophermap.txt").exists() and (out / "sub/%gophermap.txt").exists()
+        finally:
+            proc.terminate()
+            proc.wait(5)
+
+
+MOLLY = shutil.which("molly-brown")
+
+
+@pytest.mark.skipif(MOLLY is None, reason="molly-brown not installed")
+async def test_molly_brown_capsule(tmp_path: Path) -> None:
+    from _ftphttp import wait_listening
+
+    from omniurl.resolvers.gemini.settings import GeminiOptions
+    from omniurl.testservers.gemini import make_certificates
+
+    assert MOLLY is not None
+    docs = tmp_path / "docs"
+    files = {
+        "index.gmi": b"# Capsule\n=> hello.txt Hello\n=> sub/ Below\n=> gemini://elsewhere/ x\n",
+        "hello.txt": b"hello\n",
+        "sub/index.gmi": b"# Below\n=> page.gmi A page\n=> ../index.gmi Up\n",
+        "sub/page.gmi": b"# Page\n",
+    }
+    for name, data in files.items():
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / name).write_bytes(data)
+    certs = make_certificates(tmp_path / "certs")
+    port = free_port()
+    config = tmp_path / "molly.conf"
+    config.write_text(
+        f'Port = {port}\nHostname = "127.0.0.1"\nCertPath = "{certs.server_cert}"\n'
+        f'KeyPath = "{certs.server_key}"\nDocBase = "{docs}/"\n'
+        f'AccessLog = "{tmp_path / "access.log"}"\nErrorLog = "{tmp_path / "error.log"}"\n'
+    )
+    proc = await asyncio.create_subprocess_exec(
+        MOLLY, "-c", str(config), cwd=tmp_path,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_listening(port)
+        opts = Options(connect_timeout=5, read_timeout=10).with_scheme(
+            GeminiOptions(known_hosts=str(tmp_path / "known_hosts"))
+        )
+        out = tmp_path / "out"
+        status, counts, rows = await run_mirror(f"gemini://127.0.0.1:{port}/", out, opts)
+        assert status == 0, [r.error_message for r in rows if not r.ok]
+        assert {k: v for k, v in files_of(out).items() if not k.endswith("/")} == files
+        status, counts, rows = await run_mirror(f"gemini://127.0.0.1:{port}/", out, opts)
+        assert counts.fetched == 0  # fetched again, nothing written: the bytes are the same
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), 5)

@@ -28,6 +28,29 @@ async def _form(fields: Sequence[AskField], url: Any) -> list[str]:
     return ["Ada", "gopher", "yes"]
 
 
+def _mirror(ctx: DemoContext) -> Any:
+    """``omniurl mirror`` of the hole's /pub menu into a folder beside the demo tree."""
+
+    async def outcome(resource: Resource) -> str:
+        from omniurl.mirror.run import Config, mirror
+
+        await resource.aclose()
+        folder = ctx.root.parent / "mirrored-hole"
+        status, counts = await mirror(
+            Config(url=str(resource.url), folder=folder), ctx.options, lambda row: None
+        )
+        files = sorted(
+            p.relative_to(folder).as_posix()
+            for p in folder.rglob("*")
+            if p.is_file() and ".omniurl-mirror" not in p.parts
+        )
+        listed = ", ".join(files)
+        done = counts.files_done
+        return f"omniurl mirror (exit {status}): {done} URLs, {len(files)} files: {listed}"
+
+    return outcome
+
+
 async def cases(ctx: DemoContext) -> list[DemoCase]:
     server = await ctx.server("gopher")
     base = f"gopher://{server.netloc}"
@@ -53,4 +76,9 @@ async def cases(ctx: DemoContext) -> list[DemoCase]:
             expect_error=True,
         ),
         DemoCase(f"{base}/7/search", "a search without words: input needed", expect_error=True),
+        DemoCase(
+            f"{base}/1/pub",
+            "omniurl mirror URL DIR: the hole below /pub copied, each menu as %gophermap.txt",
+            outcome=_mirror(ctx),
+        ),
     ]

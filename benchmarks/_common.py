@@ -13,6 +13,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Set (by benchmarks/_venv.py) when the benchmark runs in the fresh venv holding
+#: ``pip install .``: the measured commands then run the installed omniurl, never the checkout.
+INSTALLED = os.environ.get("OMNIURL_BENCH_INSTALLED") == "1"
 
 #: Runs ``omniurl ARGS`` as ``python -m omniurl`` does, then prints, as JSON on the last line
 #: of stderr, the modules imported since the interpreter started (beyond its own start):
@@ -61,9 +64,12 @@ def wait_listening(port: int, timeout: float = 10) -> None:
 
 def client_env() -> dict[str, str]:
     """The environment of a measured process: no proxies (loopback goes direct, for curl and
-    omniurl alike), and this checkout on PYTHONPATH."""
+    omniurl alike), and this checkout on PYTHONPATH unless the installed omniurl is measured."""
     out = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-    out["PYTHONPATH"] = str(ROOT)
+    if INSTALLED:
+        out.pop("PYTHONPATH", None)
+    else:
+        out["PYTHONPATH"] = str(ROOT)
     return out
 
 
@@ -72,8 +78,8 @@ def serving(argv: list[str], port: int, env: Mapping[str, str] | None = None) ->
     """Run a server (``argv``, told to listen on ``port``) for the block: wait until it
     listens, then stop it (terminate; kill after 5 s)."""
     proc = subprocess.Popen(
-        argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        argv, cwd=os.getcwd() if INSTALLED else ROOT, env=env, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
         wait_listening(port)

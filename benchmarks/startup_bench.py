@@ -1,6 +1,11 @@
 """Start-up: whole ``omniurl`` commands beside ``python -c pass`` on the same interpreter.
 
-    python benchmarks/startup_bench.py [--rounds 20] [--json]
+    python benchmarks/startup_bench.py [--rounds 20] [--json] [--here]
+
+Measured as a user would meet it (issue 32 item 1): the script re-runs itself in a fresh venv
+holding ``pip install .`` of this checkout (benchmarks/_venv.py, cached by a hash of the
+sources), and every command, the peer ``python -c pass`` included, is that venv's
+interpreter; ``--here`` keeps the current interpreter and the checkout (development only).
 
 Issue 21's goals: ``omniurl parse`` and ``omniurl plan`` within 3× ``python -c pass``; one
 small file fetched (``omniurl get`` of 4 KiB from omniurl's own Gopher, FTP and HTTP test
@@ -41,7 +46,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import PROBE, client_env, free_port, serving
+if __name__ == "__main__":
+    from _venv import reexec_in_venv
+
+    reexec_in_venv(__file__, sys.argv[1:])
+
+from _common import INSTALLED, PROBE, client_env, free_port, serving
 
 #: Issue 21's ratios to ``python -c pass``.
 PARSE_PLAN_GOAL = 3.0
@@ -82,6 +92,7 @@ def main() -> int:
         help="the interpreter's start: as installed, without site (-S), or both (both)",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--here", action="store_true", help="this interpreter and checkout")
     args = parser.parse_args()
     env = client_env()
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
@@ -93,8 +104,20 @@ def main() -> int:
         missed |= start == "site" and any(r["missed"] for r in rows)
         if not args.json:
             print_table(start, rows, args.rounds)
+    where = {
+        "python": sys.version.split()[0],
+        "prefix": sys.prefix,
+        "installed": INSTALLED,
+        "load_1min": round(os.getloadavg()[0], 2),
+        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+    }
     if args.json:
-        print(json.dumps({"python": sys.version.split()[0], "rounds": args.rounds, **results}))
+        print(json.dumps({**where, "rounds": args.rounds, **results}))
+    else:
+        print(
+            f"{where['prefix']} ({'pip install . in a fresh venv' if INSTALLED else 'checkout'}), "
+            f"load {where['load_1min']}, {where['date']}"
+        )
     return 1 if missed else 0
 
 

@@ -1,4 +1,5 @@
-"""The benchmark runs, and its URL mix is what it claims: distinct, valid, every scheme."""
+"""The benchmark runs, and its URL mixes are what they claim: distinct, valid in the default
+reading, every scheme, every family in both the main and the held-out mix."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ from omniurl import schemes
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "parse_bench.py"
 
+SCHEMES = {
+    "ftp", "http", "https", "gopher", "mailto", "news", "nntp", "telnet", "wais", "file",
+    "prospero", "gemini", "mid", "cid",
+}  # fmt: skip
+
 
 def load_bench() -> ModuleType:
     spec = importlib.util.spec_from_file_location("parse_bench", BENCH)
@@ -22,30 +28,49 @@ def load_bench() -> ModuleType:
     return module
 
 
-def test_url_mix_is_distinct_valid_and_covers_every_scheme() -> None:
+@pytest.mark.parametrize("mix", ["main", "heldout"])
+def test_url_mix_is_distinct_valid_and_covers_every_scheme(mix: str) -> None:
     bench = load_bench()
-    urls = bench.make_urls(2000)
-    assert len(set(urls)) == 2000
-    kinds = {schemes.parse(u).scheme for u in urls}  # strict: every one is valid
-    assert kinds == {
-        "ftp",
-        "http",
-        "https",
-        "gopher",
-        "mailto",
-        "news",
-        "nntp",
-        "telnet",
-        "wais",
-        "file",
-        "prospero",
-    }
+    blocks = bench.make_blocks(200 * 2 * len(bench.MAIN), mix)
+    urls = [u for _f, block in blocks for u in block]
+    assert len(set(urls)) == len(urls)
+    parsed = [schemes.parse(u) for u in urls]  # the default reading: every one is valid
+    assert {u.scheme for u in parsed} == SCHEMES
+    assert {f for f, _ in blocks} == set(bench.MAIN) == set(bench.HELDOUT)
+    # the components the issue lists all occur
+    texts = "\n".join(urls)
+    for piece in (
+        "@",
+        ";type=",
+        "%09",
+        "?subject=",
+        "[",
+        "#",
+        "%C3%A9" if mix == "main" else "%E2",
+    ):
+        assert piece in texts, piece
+    assert any(getattr(u, "gopher_plus", None) for u in parsed)
+    assert any(getattr(u, "fields", None) for u in parsed)  # Prospero attributes
+    assert any(getattr(u, "headers", None) for u in parsed)  # mailto queries
+    assert any(getattr(u, "port", None) for u in parsed)
 
 
-def test_bench_prints_rates_and_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_mixes_differ_and_a_seed_changes_the_urls() -> None:
     bench = load_bench()
-    bench.main(["--count", "300", "--rounds", "1", "--json"])
+    main = bench.make_urls(500, mix="main")
+    assert not set(main) & set(bench.make_urls(500, mix="heldout"))
+    assert main == bench.make_urls(500, mix="main")
+    assert main != bench.make_urls(500, seed=7, mix="main")
+
+
+def test_bench_prints_rates_ratios_and_the_worst_family(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load_bench()
+    bench.main(["--count", "400", "--rounds", "1", "--mix", "main", "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert out["urls"] == 300
-    assert {"schemes.parse", "urllib.parse.urlsplit"} <= set(out["rates"])
-    assert out["ratio_vs_urlsplit"] > 0
+    [result] = out["results"]
+    assert result["urls"] == 400
+    assert {"schemes.parse", "urlsplit"} <= set(result["rates"])
+    assert result["ratio_vs_urlsplit"] > 0
+    family, ratio = result["worst_family"]
+    assert ratio == min(result["by_family"].values()) and family in result["by_family"]
+    assert {"python", "load_1min", "date"} <= set(out["environment"])

@@ -34,9 +34,12 @@ _DRIVE = re.compile(r"[A-Za-z][:|](?=/|$|#)")
 
 
 # fileurl = "file://" [ host | "localhost" ] "/" fpath      (the fast path, see grammar)
-_FAST = re.compile(
+_PATTERN = (
     f"//({grammar.HOSTNAME_FAST})?(/{grammar.fast(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
 )
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~").
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -57,7 +60,19 @@ class FileURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
-        m = _FAST.fullmatch(text, start)
+        m = (_FAST if strict else _LAX).fullmatch(text, start)
+        url = cls._fast(m, text, start, scheme, strict)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> FileURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme, False)
+
+    @classmethod
+    def _fast(
+        cls, m: re.Match[str] | None, text: str, start: int, scheme: str, strict: bool
+    ) -> FileURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
         if (
             m is not None
             and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None)
@@ -66,7 +81,7 @@ class FileURL(URL):
             host, path, fragment = m.groups()
             # scheme, fragment, host, path (tuple_backed)
             return _tnew(cls, (scheme, fragment, host or "", decode(path) if "%" in path else path))
-        return cls._parse_slow(text, start, scheme, strict)
+        return None
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:

@@ -35,12 +35,15 @@ _TYPECODES = {"a": "a", "i": "i", "d": "d", "A": "a", "I": "i", "D": "d"}
 
 
 # ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]     (the fast path, see grammar)
-_FAST = re.compile(
+_PATTERN = (
     "//"
     + grammar.LOGIN_FAST
     + rf"(?:/({grammar.fast(grammar.FSEGMENT + '/')})(?:;[Tt][Yy][Pp][Ee]=([AIDaid]))?)?"
     + grammar.FRAGMENT_FAST
 )
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -64,10 +67,21 @@ class FTPURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
-        m = _FAST.fullmatch(text, start)
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> FTPURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> FTPURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             user, password, host, port, path, typecode, fragment = m.groups()
-            if port is None or len(port) < 5 or int(port) < 65536:
+            if (port is None or len(port) < 5 or int(port) < 65536) and (
+                host[0] != "[" or grammar.ipv6_ok(host)
+            ):
                 if path is None:
                     segments = [""]
                 elif "%" in path:
@@ -96,7 +110,7 @@ class FTPURL(InternetURL):
                         None if typecode is None else typecode.lower(),
                     ),
                 )
-        return cls._parse_slow(text, start, scheme, strict)
+        return None
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:

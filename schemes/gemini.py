@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import expect_slashes, format_fragment, parse_hostport, split_fragment
-from .base import InternetURL, tuple_backed
+from .base import InternetURL, _tnew, tuple_backed
 from .errors import AuthorityError, HostError
 from .percent import check
 
@@ -35,6 +35,19 @@ def _encode_never_raw(text: str) -> str:
         lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "surrogateescape")),
         text,
     )
+
+
+# "gemini://" hostport [ "/" hpath ] [ "?" search ]     (the fast path, see grammar)
+_PATTERN = (
+    "//"
+    + grammar.HOSTPORT_FAST
+    + rf"(/{grammar.fast(grammar.HSEGMENT + '/')})?"
+    + rf"(?:\?({grammar.fast(grammar.SEARCH)}))?"
+    + grammar.FRAGMENT_FAST
+)
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~").
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -56,6 +69,41 @@ class GeminiURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GeminiURL:
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> GeminiURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> GeminiURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+            return None
+        host, port, path, query, fragment = m.groups()
+        if port is not None and len(port) == 5 and int(port) > 65535:
+            return None
+        if host[0] == "[" and not grammar.ipv6_ok(host):
+            return None
+        # scheme, fragment, user, password, host, port, path, query (tuple_backed)
+        return _tnew(
+            cls,
+            (
+                scheme,
+                fragment,
+                None,
+                None,
+                host,
+                None if port is None else int(port),
+                path or "",
+                query,
+            ),
+        )
+
+    @classmethod
+    def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GeminiURL:
+        """Component by component: the whole grammar, and the offset of any error."""
         end, fragment = split_fragment(text, start, strict)
         login = expect_slashes(text, start, scheme)
         # RFC 3986 §3.2: the authority ends at the first "/", "?" (or the end).

@@ -41,9 +41,12 @@ PATH_SAFE = grammar.RESERVED
 
 
 # gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search ... ] ] ] ]  (fast path)
-_FAST = re.compile(
+_PATTERN = (
     "//" + grammar.HOSTPORT_FAST + f"(?:/({grammar.fast(grammar.XCHAR)}))?" + grammar.FRAGMENT_FAST
 )
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -70,10 +73,21 @@ class GopherURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
-        m = _FAST.fullmatch(text, start)
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> GopherURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> GopherURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, path, fragment = m.groups()
-            if port is None or len(port) < 5 or int(port) < 65536:
+            if (port is None or len(port) < 5 or int(port) < 65536) and (
+                host[0] != "[" or grammar.ipv6_ok(host)
+            ):
                 gtype, selector, search, plus = "1", "", None, None
                 if path:
                     gtype = path[0]
@@ -86,7 +100,7 @@ class GopherURL(InternetURL):
                             search = parts[1]
                             plus = parts[2] if len(parts) > 2 else None
                         if gtype == "%" or ("%0" in path and _has_line_end(selector, search)):
-                            return cls._parse_slow(text, start, scheme, strict)
+                            return None
                 # scheme, fragment, user, password, host, port, gtype, selector, search,
                 # gopher_plus (tuple_backed)
                 return _tnew(
@@ -104,7 +118,7 @@ class GopherURL(InternetURL):
                         plus,
                     ),
                 )
-        return cls._parse_slow(text, start, scheme, strict)
+        return None
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, tuple_backed
-from .percent import check
+from .percent import check, decode
 
 _BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
@@ -39,13 +39,17 @@ def _encode_never_raw(text: str) -> str:
 
 
 # httpurl = "http://" hostport [ "/" hpath [ "?" search ]]      (the fast path, see grammar)
-_FAST = re.compile(
+# The login's user and password groups serve the default reading (RFC 3986 §3.2.1 allows a
+# userinfo; §3.3 of RFC 1738 does not: the strict reading refuses a URL that fills them).
+_PATTERN = (
     "//"
-    + grammar.HOSTPORT_FAST
+    + grammar.LOGIN_FAST
     + rf"(?:(/{grammar.fast(grammar.HSEGMENT + '/')})"
     + rf"(?:\?({grammar.fast(grammar.SEARCH)}))?)?"
     + grammar.FRAGMENT_FAST
 )
+_FAST = re.compile(_PATTERN)
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -67,25 +71,44 @@ class HTTPURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
-        m = _FAST.fullmatch(text, start)
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            host, port, path, search, fragment = m.groups()
-            if port is None or len(port) < 5 or int(port) < 65536:
-                # scheme, fragment, user, password, host, port, path, search (tuple_backed)
-                return _tnew(
-                    cls,
-                    (
-                        scheme,
-                        fragment,
-                        None,
-                        None,
-                        host,
-                        None if port is None else int(port),
-                        path or "",
-                        search,
-                    ),
-                )
-        return cls._parse_slow(text, start, scheme, strict)
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        if url is None or (strict and url.user is not None):
+            return cls._parse_slow(text, start, scheme, strict)
+        return url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> HTTPURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> HTTPURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+            return None
+        user, password, host, port, path, search, fragment = m.groups()
+        if port is not None and len(port) == 5 and int(port) > 65535:
+            return None
+        if host[0] == "[" and not grammar.ipv6_ok(host):
+            return None
+        if user is not None:
+            if "%" in user:
+                user = decode(user)
+            if password is not None and "%" in password:
+                password = decode(password)
+        # scheme, fragment, user, password, host, port, path, search (tuple_backed)
+        return _tnew(
+            cls,
+            (
+                scheme,
+                fragment,
+                user,
+                password,
+                host,
+                None if port is None else int(port),
+                path or "",
+                search,
+            ),
+        )
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:

@@ -38,8 +38,17 @@ ADDRESS_SAFE = ":"
 HFIELD_SAFE = ";/:@"
 
 
-# mailtourl = "mailto:" encoded822addr      (no header fields: the fast path, see grammar)
-_FAST = re.compile(f"({grammar.fast_plus(grammar.UNRESERVED + ';/:@&=')})" + grammar.FRAGMENT_FAST)
+# mailtourl = "mailto:" encoded822addr [ "?" hfield *( "&" hfield ) ]   (the fast path)
+# hfield = hfname "=" hfvalue (RFC 6068 §2; neither part holds "&" or "=")
+_HFIELD = grammar.fast(grammar.UNRESERVED + ";/:@")
+_PATTERN = (
+    f"({grammar.fast_plus(grammar.UNRESERVED + ';/:@&=')})"
+    + rf"(?:\?({_HFIELD}={_HFIELD}(?:&{_HFIELD}={_HFIELD})*+))?"
+    + grammar.FRAGMENT_FAST
+)
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~").
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 def _authority_error(start: int) -> SchemeSyntaxError:
@@ -76,14 +85,32 @@ class MailtoURL(URL):
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
         if not strict and text.startswith("//", start):
             raise _authority_error(start)
-        m = _FAST.fullmatch(text, start)
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            address, fragment = m.groups()
-            # scheme, fragment, address, headers (tuple_backed)
-            return _tnew(
-                cls, (scheme, fragment, decode(address) if "%" in address else address, ())
-            )
-        return cls._parse_slow(text, start, scheme, strict)
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> MailtoURL | None:
+        if text.startswith("//", start):  # refused in this reading: the general way says so
+            return None
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> MailtoURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+            return None
+        address, fields, fragment = m.groups()
+        headers: tuple[tuple[str, str], ...] = ()
+        if fields is not None:
+            pairs = [field.partition("=") for field in fields.split("&")]
+            if "%" in fields:
+                headers = tuple((decode(n), decode(v)) for n, _eq, v in pairs)
+            else:
+                headers = tuple((n, v) for n, _eq, v in pairs)
+        # scheme, fragment, address, headers (tuple_backed)
+        return _tnew(
+            cls, (scheme, fragment, decode(address) if "%" in address else address, headers)
+        )
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:

@@ -41,10 +41,13 @@ ARTICLE_SAFE = ";:&="
 
 
 # grouppart = "*" | group | article      (article with a hostname: the fast path, see grammar)
-_FAST = re.compile(
+_PATTERN = (
     rf"(?:(\*|{grammar.GROUP})|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}))"
     + grammar.FRAGMENT_FAST
 )
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~").
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -98,7 +101,20 @@ class NewsURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
-        m = None if not strict and text.startswith("//", start) else _FAST.fullmatch(text, start)
+        m = None
+        if strict or not text.startswith("//", start):
+            m = (_FAST if strict else _LAX).fullmatch(text, start)
+        url = cls._fast(m, text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> NewsURL | None:
+        """(Asked only where :meth:`reads_alike`: never for ``news://server/``.)"""
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> NewsURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             group, article, fragment = m.groups()
             # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
@@ -113,7 +129,7 @@ class NewsURL(URL):
                     None,
                 ),
             )
-        return cls._parse_slow(text, start, scheme, strict)
+        return None
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:

@@ -19,9 +19,12 @@ from .news import _group_error
 from .percent import decode, display, quote
 
 # nntpurl = "nntp://" hostport "/" group [ "/" digits ]      (the fast path, see grammar)
-_FAST = re.compile(
+_PATTERN = (
     "//" + grammar.HOSTPORT_FAST + rf"/({grammar.GROUP})(?:/([0-9]+))?" + grammar.FRAGMENT_FAST
 )
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -42,10 +45,21 @@ class NNTPURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
-        m = _FAST.fullmatch(text, start)
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> NNTPURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> NNTPURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, group, article, fragment = m.groups()
-            if port is None or len(port) < 5 or int(port) < 65536:
+            if (port is None or len(port) < 5 or int(port) < 65536) and (
+                host[0] != "[" or grammar.ipv6_ok(host)
+            ):
                 # scheme, fragment, user, password, host, port, newsgroup, article (tuple_backed)
                 return _tnew(
                     cls,
@@ -60,7 +74,7 @@ class NNTPURL(InternetURL):
                         None if article is None else int(article),
                     ),
                 )
-        return cls._parse_slow(text, start, scheme, strict)
+        return None
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:

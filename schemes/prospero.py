@@ -36,12 +36,15 @@ FIELD_SAFE = ":@&"
 
 # prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]      (the fast path)
 _FIELDS = grammar.fast(grammar.FIELD)
-_FAST = re.compile(
+_PATTERN = (
     "//"
     + grammar.HOSTPORT_FAST
     + f"/({grammar.fast(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
     + grammar.FRAGMENT_FAST
 )
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
+_LAX = re.compile(grammar.lax(_PATTERN))
 # fieldspec = ";" fieldname "=" fieldvalue: each, once the fast path matched (neither part
 # holds ";" or "=", so one findall splits them all).
 _FIELDSPEC = re.compile(f";({_FIELDS})=({_FIELDS})")
@@ -68,10 +71,25 @@ class ProsperoURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
-        m = _FAST.fullmatch(text, start)
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> ProsperoURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(
+        cls, m: re.Match[str] | None, text: str, start: int, scheme: str
+    ) -> ProsperoURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, hsoname, specs, fragment = m.groups()
-            if "%00" not in hsoname and (port is None or len(port) < 5 or int(port) < 65536):
+            if (
+                "%00" not in hsoname
+                and (port is None or len(port) < 5 or int(port) < 65536)
+                and (host[0] != "[" or grammar.ipv6_ok(host))
+            ):
                 fields: tuple[tuple[str, str], ...] = ()
                 if specs:
                     pairs = _FIELDSPEC.findall(specs)  # [(name, value), ...]
@@ -93,7 +111,7 @@ class ProsperoURL(InternetURL):
                         None,
                     ),
                 )
-        return cls._parse_slow(text, start, scheme, strict)
+        return None
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, split_fragment
-from .base import URL, tuple_backed
+from .base import URL, _tnew, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote_addr_specs
 
@@ -28,6 +28,19 @@ _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 #: Left raw in an id ("?" would start an RFC 3986 query; "@" and "," delimit an addr-spec
 #: and are escaped inside quotes, see ``quote_addr_specs``).
 ID_SAFE = ";:@&="
+# The fast paths: an addr-spec is characters with an "@" after the first one (RFC 2392 §2).
+_ID = (
+    grammar.fast_plus(grammar.UNRESERVED + ";?:&=")
+    + "@"
+    + grammar.fast(grammar.UNRESERVED + ";?:@&=")
+)
+# midaddress = "mid:" addr-spec [ "/" addr-spec ];  cidaddress = "cid:" addr-spec
+_MID = f"({_ID})(?:/({_ID}))?" + grammar.FRAGMENT_FAST
+_CID = f"({_ID})" + grammar.FRAGMENT_FAST
+_MID_FAST = re.compile(_MID)
+_MID_LAX = re.compile(grammar.lax(_MID))  # (the default reading's: "~" too, RFC 3986 §2.3)
+_CID_FAST = re.compile(_CID)
+_CID_LAX = re.compile(grammar.lax(_CID))
 # NID = let-num [ 1*31let-num-hyp ]   (RFC 2141 §2)
 _NID = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{0,31}")
 
@@ -61,7 +74,25 @@ class MidURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
-        return cls._parse_slow(text, start, scheme, strict)
+        m = (_MID_FAST if strict else _MID_LAX).fullmatch(text, start)
+        url = cls._fast(m, text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> MidURL | None:
+        return cls._fast(_MID_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> MidURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+            return None
+        message_id, content_id, fragment = m.groups()
+        if "%" in message_id:
+            message_id = decode(message_id)
+        if content_id is not None and "%" in content_id:
+            content_id = decode(content_id)
+        return _tnew(cls, (scheme, fragment, message_id, content_id))  # (tuple_backed order)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> MidURL:
@@ -106,7 +137,23 @@ class CidURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
-        return cls._parse_slow(text, start, scheme, strict)
+        m = (_CID_FAST if strict else _CID_LAX).fullmatch(text, start)
+        url = cls._fast(m, text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> CidURL | None:
+        return cls._fast(_CID_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> CidURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+            return None
+        content_id, fragment = m.groups()
+        if "%" in content_id:
+            content_id = decode(content_id)
+        return _tnew(cls, (scheme, fragment, content_id))  # (tuple_backed order)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> CidURL:

@@ -21,7 +21,10 @@ from .base import InternetURL, _tnew, tuple_backed
 from .percent import decode
 
 # telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
-_FAST = re.compile("//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST)
+_PATTERN = "//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -41,10 +44,21 @@ class TelnetURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
-        m = _FAST.fullmatch(text, start)
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> TelnetURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> TelnetURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             user, password, host, port, slash, fragment = m.groups()
-            if port is None or len(port) < 5 or int(port) < 65536:
+            if (port is None or len(port) < 5 or int(port) < 65536) and (
+                host[0] != "[" or grammar.ipv6_ok(host)
+            ):
                 # scheme, fragment, user, password, host, port, trailing_slash (tuple_backed)
                 return _tnew(
                     cls,
@@ -58,7 +72,7 @@ class TelnetURL(InternetURL):
                         slash is not None,
                     ),
                 )
-        return cls._parse_slow(text, start, scheme, strict)
+        return None
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:

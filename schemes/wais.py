@@ -34,12 +34,15 @@ SEARCH_SAFE = ";:@&="
 
 # waisurl = "wais://" hostport "/" database [ "?" search | "/" wtype "/" wpath ]   (fast path)
 _UCHARS = grammar.fast(grammar.UCHAR)
-_FAST = re.compile(
+_PATTERN = (
     "//"
     + grammar.HOSTPORT_FAST
     + rf"/({_UCHARS})(?:\?({grammar.fast(grammar.SEARCH)})|/({_UCHARS})/({_UCHARS}))?"
     + grammar.FRAGMENT_FAST
 )
+_FAST = re.compile(_PATTERN)
+#: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
+_LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
@@ -61,10 +64,21 @@ class WAISURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
-        m = _FAST.fullmatch(text, start)
+        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        return cls._parse_slow(text, start, scheme, strict) if url is None else url
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> WAISURL | None:
+        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+
+    @classmethod
+    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> WAISURL | None:
+        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             host, port, database, search, wtype, wpath, fragment = m.groups()
-            if port is None or len(port) < 5 or int(port) < 65536:
+            if (port is None or len(port) < 5 or int(port) < 65536) and (
+                host[0] != "[" or grammar.ipv6_ok(host)
+            ):
                 # the fields in order (tuple_backed): scheme, fragment, user, password, …
                 return _tnew(
                     cls,
@@ -81,7 +95,7 @@ class WAISURL(InternetURL):
                         decode(wpath) if wpath and "%" in wpath else wpath,
                     ),
                 )
-        return cls._parse_slow(text, start, scheme, strict)
+        return None
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:

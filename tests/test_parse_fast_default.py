@@ -1,0 +1,185 @@
+"""The default reading's one-match fast paths (each built-in class's ``_parse_default``) give
+exactly what the general way gives (the letter's parser, then RFC 3986's check and mapping,
+then the class's non-1738 parser): the same URL object, field for field, or the same error.
+
+Compared on both benchmark mixes (benchmarks/parse_bench.py: every component of every
+scheme, two differently shaped generators), on hand-picked edges, and on Hypothesis' URLs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import ipaddress
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from omniurl import schemes
+from omniurl.schemes import grammar, registry
+from omniurl.schemes.errors import URLError
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "parse_bench.py"
+
+
+def load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("parse_bench_fast", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def outcome(text: str) -> object:
+    try:
+        u = schemes.parse(text)
+    except URLError as exc:
+        return (type(exc).__name__, exc.component, exc.offset)
+    return (type(u).__name__, u.to_json(), str(u), u)
+
+
+def general(text: str) -> object:
+    """What :func:`schemes.parse` gives with no class's ``_parse_default``."""
+    for name in registry.BUILTIN_SCHEMES:
+        registry.builtin_class(name)
+    saved = dict(registry._parsers)
+    try:
+        for name, entry in saved.items():
+            registry._parsers[name] = (entry[0], entry[1], None)
+        return outcome(text)
+    finally:
+        registry._parsers.clear()
+        registry._parsers.update(saved)
+
+
+def used_fast(text: str) -> bool:
+    colon = text.find(":")
+    entry = registry._parsers.get(text[:colon])
+    return (
+        entry is not None
+        and entry[2] is not None
+        and entry[2](text, colon + 1, text[:colon]) is not None
+    )
+
+
+EDGES = [
+    "http://u@h/p%20a/b?a=%41#top",
+    "https://u:p@h:8443/~x/y?q=~#~",
+    "http://a?b@h/x",
+    "http://h/p?x=a@b",
+    "http://[::1]/x",
+    "http://[::1:2:3:4:5:6:7]/",
+    "http://[1:2:3:4:5:6:7:8:9]/",
+    "http://[1::2::3]/",
+    "http://[12345::1]/",
+    "http://[fe80::1%25eth0]/",
+    "http://[::ffff:1.2.3.4]/",
+    "http://h:65535/",
+    "http://h:65536/",
+    "http://h:/",
+    "http://u:p:q@h/",
+    "http://%41@h/",
+    "http://h/%zz",
+    "ftp://u:p@[2001:db8::1]:2121/a/b;type=i",
+    "ftp://h/~u/a%2Fb;type=A",
+    "ftp://h/a?b",
+    "ftp://a?b@h/",
+    "gopher://h/1/~x%09s%09+",
+    "gopher://[::1]:70/0/x",
+    "gopher://h/%0A",
+    "mailto:a@b.example?subject=hi%20there&body=x",
+    "mailto:a@b.c,d@e.f?cc=g@h.i",
+    "mailto:?to=a@b",
+    "mailto:a~b@c.d",
+    "mailto:a@b?",
+    "mailto:a@b?x",
+    "mailto:a@b?=x&",
+    "prospero://h:1525/a/b;OBJECT-VERSION=3;ATTR=val%20x",
+    "prospero://h/a%00b",
+    "prospero://[::1]/~a;X=~",
+    "mid:abc.123@h.example/part1@h",
+    "mid:abc~1@h",
+    "mid:abc@h/x",
+    "mid:@h",
+    "cid:foo4@bar.net",
+    "cid:foo~4@bar.net#f",
+    "cid:nohost",
+    "gemini://h/x?q",
+    "gemini://h?q",
+    "gemini://u@h/",
+    "gemini://h/~x",
+    "telnet://u:p@[::1]:23/",
+    "wais://[::1]/db?x~y",
+    "nntp://[::1]/a.b/1",
+    "file:///~x/y",
+    "file://h/~x",
+    "news:a~b@c.d",
+    "news://h/x",
+    "mailto://a@b",
+    "mailto://a@b?x=1",
+    "urn://x",
+]
+
+
+@pytest.mark.parametrize("text", EDGES)
+def test_edges_agree_with_the_general_way(text: str) -> None:
+    assert outcome(text) == general(text)
+
+
+@pytest.mark.parametrize("mix", ["main", "heldout"])
+def test_benchmark_mixes_agree_with_the_general_way(mix: str) -> None:
+    bench = load_bench()
+    urls = bench.make_urls(200 * 3 * len(bench.MAIN), mix=mix, seed=99)
+    fast = 0
+    for text in urls:
+        assert outcome(text) == general(text), text
+        fast += used_fast(text)
+    assert fast > 0.9 * len(urls)  # the fast paths cover the component mix
+
+
+def _mutations(text: str, rng: random.Random) -> Iterator[str]:
+    for _ in range(6):
+        at = rng.randrange(len(text) + 1)
+        yield text[:at] + rng.choice("~?@:/;=%#[]!$&'()*+,.-_ aZ09%2") + text[at:]
+        yield text[:at] + text[at + 1 :]
+
+
+def test_mutated_benchmark_urls_agree_with_the_general_way() -> None:
+    bench = load_bench()
+    rng = random.Random(32)
+    for mix in ("main", "heldout"):
+        for text in bench.make_urls(200 * len(bench.MAIN), mix=mix, seed=5):
+            for mutated in _mutations(text, rng):
+                assert outcome(mutated) == general(mutated), mutated
+
+
+_CHARS = "abcAZ09-._~!$&'()*+,;=:@/?#%[]"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(sorted(registry.BUILTIN_SCHEMES)),
+    st.text(alphabet=_CHARS, max_size=30),
+)
+def test_generated_text_agrees_with_the_general_way(scheme: str, rest: str) -> None:
+    for text in (f"{scheme}:{rest}", f"{scheme}://{rest}", f"{scheme}://h/{rest}"):
+        assert outcome(text) == general(text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["", "0", "1", "ab", "ffff", "12345", "F", "abcd"]), max_size=10),
+       st.booleans(), st.booleans())  # fmt: skip
+def test_ipv6_ok_is_ipaddress_on_hex_groups(groups: list[str], lead: bool, trail: bool) -> None:
+    inner = ("::" if lead else "") + ":".join(groups) + ("::" if trail else "")
+    if not grammar.re.fullmatch(grammar.IP_LITERAL_FAST, f"[{inner}]"):
+        return
+    try:
+        ipaddress.IPv6Address(inner)
+        expected = True
+    except ValueError:
+        expected = False
+    assert grammar.ipv6_ok(f"[{inner}]") is expected

@@ -195,6 +195,12 @@ class Resource:
         #: (the CLI's writers): an executor may then hand out ``memoryview`` chunks of one
         #: buffer it reuses (HTTP's bulk path: no new object, no fresh memory, per read).
         self.views_ok = False
+        #: Set (with :attr:`views_ok`) by a consumer that only writes the content to this
+        #: file descriptor (the CLI's writers, ``net.sink_usable``): an executor may then move
+        #: a bulk body there itself (``net.Stream.splice_into``: no copy through this process)
+        #: and hand out chunks that stand for the bytes moved (``net.is_moved``); the consumer
+        #: writes every other chunk to the descriptor itself, in order, unbuffered.
+        self.sink: int | None = None
         #: The whole-transfer limits (``--max-time``, ``--speed-limit``), set by the core.
         self.guard: Guard | None = None
 

@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from omniurl.schemes.errors import OmniurlError
 
@@ -162,6 +162,7 @@ async def write_content(
     the same folder, renamed over the target only once the transfer completed.  What was
     written (None: the content went to standard output as it is)."""
     from omniurl.memory import bulk
+    from omniurl.resolvers.net import is_moved
 
     source = bulk(resource if chunks is None else chunks)
     if resume is not None:
@@ -183,11 +184,17 @@ async def write_content(
         bar = Progress(resource) if show_progress(args) and not sys.stdout.isatty() else None
         first = True
         try:
+            sink = _sink(resource, chunks, out)
             async for chunk in source:
                 if first:
                     binary_guard(args, chunk)
                     first = False
-                out.write(chunk)
+                if sink:
+                    if not is_moved(chunk):
+                        out.write(chunk)
+                        out.flush()  # (before the next bytes spliced past this buffer)
+                else:
+                    out.write(chunk)
                 if bar:
                     bar.update()
             out.flush()
@@ -225,8 +232,13 @@ async def write_content(
     try:
         try:
             with os.fdopen(fd, "wb") as fh:
+                sink = _sink(resource, chunks, fh)
                 async for chunk in source:  # resources raise typed errors, never OSError
-                    fh.write(chunk)
+                    if not sink:
+                        fh.write(chunk)
+                    elif not is_moved(chunk):
+                        fh.write(chunk)
+                        fh.flush()  # (before the next bytes spliced past this buffer)
                     written += len(chunk)
                     if progress:
                         progress.update()
@@ -252,6 +264,27 @@ async def write_content(
     finally:
         if progress:
             progress.stop()
+
+
+def _sink(resource: Resource, chunks: AsyncIterable[bytes] | None, out: BinaryIO) -> bool:
+    """Let the resource's executor splice its bulk body into ``out``'s descriptor
+    (``Resource.sink``) where the content goes there unchanged (the resource's own chunks,
+    not a text or listing rendering) and the descriptor takes spliced bytes
+    (``net.sink_usable``: a file, a pipe, ``/dev/null``); whether it may."""
+    if chunks is not None or os.environ.get("OMNIURL_NO_SPLICE"):
+        return False
+    from omniurl.resolvers.net import sink_usable
+
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError):  # (a replaced sys.stdout: no descriptor)
+        return False
+    if not sink_usable(fd):
+        return False
+    sys.stdout.flush()
+    out.flush()
+    resource.sink = fd
+    return True
 
 
 async def _write_resumed(

@@ -242,16 +242,27 @@ class DataChannel:
     def chunks(self, what: str) -> AsyncIterator[bytes]:
         return self.stream.chunks(what)
 
-    async def content(self, what: str, views: Callable[[], bool]) -> AsyncIterator[bytes]:
+    async def content(
+        self, what: str, views: Callable[[], bool], sink: Callable[[], int | None] = lambda: None
+    ) -> AsyncIterator[bytes]:
         """A file's bytes to the end of the data connection.  While ``views()`` holds (the
         consumer writes each chunk before asking for the next: ``Resource.views_ok``), they
         come as ``memoryview`` chunks of one reused buffer, filled straight from the socket
         (``Stream.fill_into``): 512 MiB from vsftpd took 2,048 reads of 256 KiB, each a new
-        object; so, ~550 reads into the same memory."""
+        object; so, ~550 reads into the same memory.  Where the consumer only writes to a
+        file descriptor (``sink()``: ``Resource.sink``), the bytes are spliced there
+        (``Stream.splice_into``), chunks standing for them (``net.moved``)."""
         stream = self.stream
         buffer: memoryview | None = None
         while True:
             if views():
+                fd = sink()
+                if fd is not None and stream.can_splice:
+                    n = await stream.splice_into(fd, net.BULK_READ, what)
+                    if not n:
+                        return
+                    yield net.moved(n)  # type: ignore[misc]
+                    continue
                 if buffer is None:
                     buffer = memoryview(bytearray(net.BULK_READ))
                 n = await stream.fill_into(buffer, what)
@@ -394,10 +405,13 @@ def _transfer(
     def views() -> bool:
         return details.type == "I" and bool(made) and made[0].views_ok
 
+    def sink() -> int | None:
+        return made[0].sink if made else None
+
     async def body() -> AsyncGenerator[bytes, None]:
         received = 0
         try:
-            async for chunk in channel.content(what, views):
+            async for chunk in channel.content(what, views, sink):
                 received += len(chunk)
                 yield chunk
             await finish(received)

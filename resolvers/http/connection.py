@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
 from ..errors import ConnectionClosed
-from ..net import Stream, connect
+from ..net import Stream, connect, moved
 from ..options import Options
 from .reply import NEED_DATA, Data, End, Head, ReplyReader
 
@@ -84,23 +84,37 @@ class Connection:
         return event, reader
 
     async def body(
-        self, reader: ReplyReader, views: Callable[[], bool] = lambda: False
+        self,
+        reader: ReplyReader,
+        views: Callable[[], bool] = lambda: False,
+        sink: Callable[[], int | None] = lambda: None,
     ) -> AsyncIterator[bytes]:
         """The body's bytes as they arrive; at its end, :attr:`reusable` says whether the
         connection may carry another request.  While ``views()`` holds (the consumer writes
         each chunk before asking for the next: ``Resource.views_ok``), a known-length body
-        comes as ``memoryview`` chunks of one reused buffer."""
+        comes as ``memoryview`` chunks of one reused buffer; and where the consumer only
+        writes to a file descriptor (``sink()``: ``Resource.sink``), it is spliced there
+        (``Stream.splice_into``: chunks that stand for the bytes moved, ``net.moved``)."""
         stream = self.stream
         buffer: memoryview | None = None
+        bulk = False
         while True:
             want = reader.raw_wanted()
             if want and views():
+                if not bulk and want > HEAD_READ:
+                    stream.bulk()  # (fuller, fewer reads: Stream.fill_into)
+                bulk = True
+                fd = sink()
+                if fd is not None and stream.can_splice:
+                    n = await stream.splice_into(fd, min(want, BULK_READ), "the body")
+                    reader.raw_received(n)
+                    if n:
+                        yield moved(n)  # type: ignore[misc]
+                    continue
                 # Content-Length, the consumer writes at once: straight from the socket into
                 # one buffer, read after read (readinto); the machine only counts.
                 if buffer is None:
                     buffer = memoryview(bytearray(min(want, BULK_READ)))
-                    if want > HEAD_READ:
-                        stream.bulk()  # (fuller, fewer reads: Stream.fill_into)
                 space = buffer[:want] if want < len(buffer) else buffer
                 n = await stream.fill_into(space, "the body")
                 reader.raw_received(n)

@@ -203,7 +203,12 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
     applied = codings(headers.get("content-encoding"))
     decoding = bool(options.compressed and applied and not offset)
-    body = _body(link, reader, lambda: not decoding and bool(made) and made[0].views_ok)
+    body = _body(
+        link,
+        reader,
+        lambda: not decoding and bool(made) and made[0].views_ok,
+        lambda: made[0].sink if made else None,
+    )
     if decoding:
         if len(applied) != 1 or applied[0] not in ("gzip", "x-gzip", "deflate"):
             raise ProtocolError(
@@ -238,10 +243,12 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     return resource
 
 
-async def _body(link: _Link, reader: Any, views: Callable[[], bool]) -> AsyncIterator[bytes]:
+async def _body(
+    link: _Link, reader: Any, views: Callable[[], bool], sink: Callable[[], int | None]
+) -> AsyncIterator[bytes]:
     """The body off the connection; the connection goes back (or is closed) at its end."""
     try:
-        async for chunk in link.conn.body(reader, views):
+        async for chunk in link.conn.body(reader, views, sink):
             yield chunk
     finally:
         await link.release()

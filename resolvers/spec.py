@@ -237,6 +237,12 @@ class Presentation:
         default the generic path of a hierarchical URL (:func:`generic_tree_path`)."""
         return generic_tree_path(url)
 
+    def exact_url(self, url: URL) -> URL:
+        """The URL that fetches ``url``'s content byte for byte, as a mirror must (FTP:
+        ``;type=i``, where §3.2.3's guess would transfer a text file in ASCII); by default
+        ``url`` itself."""
+        return url
+
     def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
         """The absolute URLs a content links to (an HTML page's, a document format's), or
         None when ``media_type`` is no document with links; ``data`` is the content."""

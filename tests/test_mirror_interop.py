@@ -33,6 +33,7 @@ TREE = {
     "sub/c.bin": bytes(range(256)) * 300,
     "sub/deep/d.txt": b"delta\n",
     "sub/deep/e.txt": b"echo\n",
+    "sub/crlf.txt": b"line one\r\nline two\r\n",  # a .txt travels as image, never ASCII
     "empty/": b"",
 }
 LFTP = shutil.which("lftp")
@@ -97,9 +98,16 @@ async def test_vsftpd_tree_mtimes_and_changes(tmp_path: Path) -> None:
         async with running(start_vsftpd, root, tmp_path / "scratch") as netloc:
             url = f"ftp://{netloc}/"
             out = tmp_path / "out"
-            status, counts, rows = await run_mirror(url, out)
+            sent: list[str] = []
+            opts = Options(connect_timeout=5, read_timeout=10).with_(
+                transcript=lambda d, t: sent.append(f"{d} {t}")
+            )
+            status, counts, rows = await run_mirror(url, out, opts)
             assert status == 0, [r.error_message for r in rows if not r.ok]
             assert files_of(out) == files_of(root)
+            # one login per directory: SIZE and MDTM ride the kept connection too
+            assert sent.count("> USER anonymous") == 4  # /, empty/, sub/, sub/deep/
+            assert sent.count("> TYPE A") == 0
             assert set(mtimes(out).values()) == {1_700_000_000}  # MDTM's, LIST has minutes
             if LFTP is not None:
                 (tmp_path / "lftp").mkdir()
@@ -143,8 +151,8 @@ async def test_nginx_autoindex_conditional_reruns(tmp_path: Path) -> None:
             assert counts.fetched == 3 and counts.deleted == 1
             assert files_of(out) == files_of(root)
             # every file kept was asked for conditionally and answered 304, with no body
-            assert sum(1 for line in sent if line.startswith("> If-None-Match:")) == 4
-            assert sum(1 for line in sent if line.startswith("< HTTP/1.1 304")) == 2
+            assert sum(1 for line in sent if line.startswith("> If-None-Match:")) == 5
+            assert sum(1 for line in sent if line.startswith("< HTTP/1.1 304")) == 3
             assert all(r.bytes == 0 for r in rows if r.path and r.path.endswith("c.bin"))
 
 
@@ -179,9 +187,10 @@ async def test_gophernicus_hole(tmp_path: Path) -> None:
             status, _counts, rows = await run_mirror(f"gopher://127.0.0.1:{port}/1/", out)
             assert status == 0, [r.error_message for r in rows if not r.ok]
             got = files_of(out, skip=("%",))
-            assert {k: v for k, v in got.items() if not k.endswith("/")} == {
-                k: v for k, v in files_of(root).items() if not k.endswith("/")
-            }
+            expected = {k: v for k, v in files_of(root).items() if not k.endswith("/")}
+            # a text item (type 0) is written as get -o writes it: with local line ends
+            expected["sub/crlf.txt"] = b"line one\nline two\n"
+            assert {k: v for k, v in got.items() if not k.endswith("/")} == expected
             assert (out / "%gophermap.txt").exists() and (out / "sub/%gophermap.txt").exists()
         finally:
             proc.terminate()

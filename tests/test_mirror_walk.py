@@ -232,3 +232,10 @@ def test_the_queue_ends_loops(tmp_path: Path) -> None:
     assert not state.enqueue("gopher://h/1/", "", True, 3)
     assert [i.url for i in state.items_after(0, 10)] == ["gopher://h/1/"]
     state.close()
+
+
+def test_ftp_files_are_fetched_as_image() -> None:
+    ftp = spec_for("ftp").present()
+    assert str(ftp.exact_url(parse("ftp://h/a/notes.txt"))) == "ftp://h/a/notes.txt;type=i"
+    assert str(ftp.exact_url(parse("ftp://h/a/n.txt;type=a"))) == "ftp://h/a/n.txt;type=a"
+    assert str(ftp.exact_url(parse("ftp://h/a/"))) == "ftp://h/a/"

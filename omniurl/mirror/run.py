@@ -404,6 +404,7 @@ class Mirror:
         limit = self.config.max_filesize
         if limit is not None and listed.size is not None and listed.size > limit:
             raise _Skip
+        url = self.presentation.exact_url(url)
         target = self._target(item.path)
         local = _local(target)
         record = self.state.record(item.path)

@@ -66,6 +66,16 @@ class FTPPresentation(Presentation):
     def entry_marker(self, entry: Entry) -> str | None:
         return "[FILE]" if entry.kind == "file" else None
 
+    def exact_url(self, url: URL) -> URL:
+        """A file without ``;type=`` as ``;type=i`` (RFC 1738 §3.2.3: image), never the
+        ASCII transfer the guess gives a ``.txt`` (line ends rewritten): lftp mirror's
+        binary transfers."""
+        from omniurl.schemes.ftp import FTPURL
+
+        if isinstance(url, FTPURL) and url.typecode is None and url.name:
+            return url.replace(typecode="i")
+        return url
+
     def tree_path(self, url: URL) -> TreePath | None:
         """RFC 1738 §3.2.2: the CWD segments and the name (decoded: a segment may hold a
         "/" of its own, which the mirror escapes); a URL without a name is a directory."""

@@ -326,8 +326,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     try:
         event = await pump.until_done()
         if isinstance(event, Facts):
-            await pump.done()
-            control.close()
+            await _end(pump, sessions, plan)
             return _head(plan, control, event)
         if isinstance(event, NothingMissing):
             await _end(pump, sessions, plan)

@@ -411,7 +411,7 @@ class FTPMachine:
     def _on_mdtm(self, reply: Reply) -> None:
         modified = mdtm_time(" ".join(reply.lines)) if reply.code == "213" else None
         self._events.append(Facts(self._size, modified))
-        self._send(self._step(FTPRole.QUIT), None, State.QUIT)
+        self._finish()  # QUIT, or the connection kept (a -I through a client)
 
     def _on_epsv(self, reply: Reply) -> None:
         pasv = self._step(FTPRole.PASV)

@@ -215,6 +215,7 @@ async def _resolve(current: URL, options: Options) -> Resource:
 
 
 async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
+    hops: list[tuple[str, ...]] = []  # each followed reply's head (Resource.hops: -I -L)
     for _hop in range(options.policy.max_redirects + 1):
         p = plan(current, options)
         options.policy.check_plan(p)
@@ -239,8 +240,8 @@ async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
             try:
                 options.policy.check_redirect(current, follow.target, kind=follow.reason)
             except PolicyError as exc:
-                hops = [*chain, str(current)]
-                raise exc.after_sending(f"the request for {hop}" for hop in hops) from None
+                sent = [*chain, str(current)]
+                raise exc.after_sending(f"the request for {url}" for url in sent) from None
             _followable(follow)
             options.note("*", f"{follow.reason}: {follow.target}")
             if (
@@ -255,9 +256,13 @@ async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
                     "*", "credentials from -u are not sent to another host, port or scheme"
                 )
             chain.append(str(current))
+            hops.append(tuple(follow.replies))
+            if options.trace is not None:
+                options.trace.new_hop()
             current = follow.target
             continue
         resource.chain = [*chain, *resource.chain]
+        resource.hops = [*hops, *resource.hops]
         return resource
     raise TooManyRedirects(
         f"more than {options.policy.max_redirects} redirects or referrals; stopped at {current}",

@@ -26,8 +26,8 @@ import ipaddress
 import os
 import socket
 import sys
-from collections.abc import AsyncIterator, Awaitable
-from typing import TYPE_CHECKING, TypeVar, cast
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .errors import (
     ConfigurationError,
@@ -102,6 +102,8 @@ async def resolve_addresses(
     addresses for (default ``host``) — an FTP data connection goes to the address its control
     connection reached, allowed as the URL's host (``--allow-host NAME``), not as a literal.
     """
+    if options.trace is not None:
+        options.trace.begin()  # (the clock starts at the first lookup: curl's start)
     policy_host = checked_as or host
     mapped_host, mapped_port = options.map_address(host, port)
     if mapped_host != host or mapped_port != port:
@@ -120,6 +122,8 @@ async def resolve_addresses(
     if _is_ip_literal(bare):
         # An address already: no lookup (and no hop through the resolver's thread pool).
         options.policy.check_address(bare, host=policy_host)
+        if options.trace is not None:
+            options.trace.mark("namelookup")
         return [(bare, mapped_port)]
     loop = asyncio.get_running_loop()
     kind = socket.SOCK_DGRAM if transport == "udp" else socket.SOCK_STREAM
@@ -147,6 +151,8 @@ async def resolve_addresses(
             addresses.append((address, mapped_port))
     if not addresses:
         raise ConnectError(f"host {bare} has no address", component="host")
+    if options.trace is not None:
+        options.trace.mark("namelookup")
     return addresses
 
 
@@ -369,6 +375,9 @@ async def open_socket(
             # cost that shows when many small requests each open a connection).
             async with asyncio.timeout(options.connect_timeout):
                 await loop.sock_connect(sock, (address, to_port))
+            if options.trace is not None:
+                peer, own = _address_of(sock.getpeername), _address_of(sock.getsockname)
+                options.trace.connected(peer, own)
             return sock
         except TimeoutError:
             sock.close()
@@ -387,6 +396,15 @@ async def open_socket(
     raise ConnectError(
         f"cannot connect to {authority(host, port)}: {os_reason(last)}", component="host"
     )
+
+
+def _address_of(get: Callable[[], Any]) -> tuple[str, int] | None:
+    """A socket's peer or own address as (address, port), for ``Options.trace``."""
+    try:
+        found = get()
+        return str(found[0]), int(found[1])
+    except (OSError, IndexError, TypeError, ValueError):
+        return None
 
 
 #: The receive buffer of a bulk transfer's socket (:meth:`Stream.bulk`).
@@ -498,6 +516,9 @@ class Stream:
         self._pipe: tuple[int, int] | None = None
         #: The output refused spliced bytes once: the rest is read (:meth:`fill_into`).
         self._refused = False
+        #: Bytes were sent and no reply byte has come since (``Options.trace``'s first
+        #: byte of the reply, curl's ``time_starttransfer``).
+        self._asked = False
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -535,6 +556,9 @@ class Stream:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
         if not data:
             self._eof = True
+        elif self._asked and self.options.trace is not None:
+            self._asked = False
+            self.options.trace.mark("starttransfer")  # the reply's first byte
         return data
 
     async def read_into(self, buffer: memoryview, what: str) -> int:
@@ -561,6 +585,9 @@ class Stream:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
         if not n:
             self._eof = True
+        elif self._asked and self.options.trace is not None:
+            self._asked = False
+            self.options.trace.mark("starttransfer")
         return n
 
     async def fill_into(self, buffer: memoryview, what: str) -> int:
@@ -739,6 +766,10 @@ class Stream:
 
     async def write(self, data: bytes, what: str) -> None:
         """Send all of ``data``, bounded by the read timeout (a peer that stops reading)."""
+        if self.options.trace is not None:
+            self.options.trace.mark("pretransfer")  # (curl's: the request about to go)
+            self.options.trace.sent += len(data)
+            self._asked = True
         try:
             if self._tls is not None:
                 self._tls[1].write(data)
@@ -794,6 +825,8 @@ class Stream:
                 self.options.connect_timeout,
                 f"in {what}",
             )
+            if self.options.trace is not None:
+                self.options.trace.mark("appconnect")
         except ssl_errors() as exc:
             raise tls_error(exc, host, port) from None
         except (ConnectionError, OSError) as exc:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import ConfigurationError
 from .policy import DEFAULT, Policy
+
+if TYPE_CHECKING:
+    from .trace import Trace
 
 #: ``ask(prompt, secret=False) -> answer``: asks a person (or a program) for input.
 Ask = Callable[..., Awaitable[str]]
@@ -151,6 +154,11 @@ class Options:
     #: gateway's page; without one, ``ask`` asks field by field.
     form: Callable[[Any, Any], Awaitable[Any]] | None = None
     transcript: Transcript | None = None
+    #: Records when each phase of a transfer ended and the addresses connected
+    #: (:class:`resolvers.trace.Trace`: ``-w``'s ``time_connect``, ``remote_ip``…); None:
+    #: nothing recorded.  Marked by the connections a resolve opens (a kept-alive one,
+    #: reused, marks the trace of the resolve that opened it).
+    trace: Trace | None = None
     #: How many bytes a resolver reads at a time when streaming content.
     chunk_size: int = 256 * 1024
     #: The longest protocol line (reply, menu line, header) omniurl accepts.
@@ -218,6 +226,12 @@ class Options:
     #: ``-I``: only what the server says about the resource (HTTP ``HEAD``; FTP ``SIZE`` and
     #: ``MDTM``, as curl does), never its content.
     head: bool = False
+    #: Hand over the body of an error reply (HTTP 404 and the like) instead of dropping
+    #: it: the resource comes back with its content and ``Resource.failure`` set to the
+    #: typed error the status means, for the caller to raise once the body is shown (what
+    #: ``omniurl get`` does without ``-f``, as curl prints a 404's page).  Off: the error
+    #: is raised and the body never read.
+    error_body: bool = False
     #: ``--compressed``: ask for gzip/deflate (HTTP) and decode it as it streams.
     compressed: bool = False
     #: The most bytes a body may expand to when decoded (``--max-filesize``): past it, a

@@ -203,6 +203,13 @@ class Resource:
         self.sink: int | None = None
         #: The whole-transfer limits (``--max-time``, ``--speed-limit``), set by the core.
         self.guard: Guard | None = None
+        #: An error reply whose body was asked for (``Options.error_body``): the typed
+        #: error its status means (``StatusError``, ``AuthError``), for the caller to raise
+        #: once it has shown the content.  None: the reply was a success.
+        self.failure: Exception | None = None
+        #: The head of each redirect followed to get here, in order (its status line and
+        #: fields, as ``replies``): what ``-I -L`` shows before the final head.
+        self.hops: list[tuple[str, ...]] = []
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         if self._body is None:

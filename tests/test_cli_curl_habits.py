@@ -171,7 +171,7 @@ async def test_fail_exits_22_without_body(web: RunningServer) -> None:
     status, out, _err = await run_cli("get", "-f", f"http://{web.netloc}/missing")
     assert (status, out) == (22, b"")
     status, out, _err = await run_cli("get", f"http://{web.netloc}/missing")
-    assert (status, out) == (5, b"")
+    assert (status, out) == (5, b"not found\n")  # the error page, as curl (issue 31 item 4)
 
 
 async def test_write_out_reports_each_transfer(web: RunningServer) -> None:
@@ -185,7 +185,7 @@ async def test_write_out_reports_each_transfer(web: RunningServer) -> None:
     status, out, _err = await run_cli(
         "get", "-s", "-w", "%{http_code}:%{exitcode}", f"http://{web.netloc}/missing"
     )
-    assert (status, out) == (5, b"404:5")
+    assert (status, out) == (5, b"not found\n404:5")
 
 
 async def test_unknown_curl_flag_gets_one_line(web: RunningServer) -> None:

@@ -260,12 +260,16 @@ def _write_out(fmt: str, result: FetchResult, err: TextIO) -> None:
 
     transfer = Transfer(
         url=result.effective_url or result.url,
+        given=result.url,
         http_code=result.status,
         size=result.bytes,
         seconds=result.elapsed,
         exitcode=result.exit_status,
         errormsg=result.error_message or "",
-    )
+        content_type=result.media_type or "",
+        num_redirects=len(result.chain),
+        filename=result.path or "",
+    )  # (a batch's rows carry no connection trace: the phases' times read 0)
     write_out(fmt, transfer, stdout=sys.stdout, stderr=err)
 
 

@@ -17,6 +17,7 @@ from .text import parse_typed
 
 if TYPE_CHECKING:
     from omniurl.partial import Kept, Partial
+    from omniurl.resolvers.errors import NotFollowed
     from omniurl.resolvers.options import Options
     from omniurl.resolvers.resource import Resource
 
@@ -191,11 +192,21 @@ async def _transfer(args: argparse.Namespace, options: Options) -> int:
 
     from .writeout import Transfer, write_out
 
-    args.transfer = transfer = Transfer(url=args.url)
+    args.transfer = transfer = Transfer(url=args.url, given=args.url)
+    if args.write_out is not None:  # the phases' times, the addresses (none recorded else)
+        from omniurl.resolvers.trace import Trace
+
+        transfer.trace = Trace()
+        options = options.with_(trace=transfer.trace)
+    transfer.method = "HEAD" if getattr(args, "head", False) else "GET"
     started = time.monotonic()
     status = await _get(args, options)
     if args.write_out is not None:
-        transfer.seconds = time.monotonic() - started
+        trace = transfer.trace
+        # time_total from the transfer's start (curl's: the first name lookup); a URL
+        # that looked up nothing (refused, a local file) from the command's
+        begun = trace is not None and trace.started > started
+        transfer.seconds = trace.elapsed() if trace and begun else time.monotonic() - started
         transfer.exitcode = status
         write_out(args.write_out, transfer, stdout=sys.stdout, stderr=sys.stderr)
     return status
@@ -285,6 +296,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return EXIT_REFUSED
             kept = resume[1]
             options = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
+        options = _curl_manners(args, options)
         # Input a URL lacks (search words, form fields, a password) is asked for by the
         # resolvers themselves through ``options.ask``, which is the terminal here.
         resource = await resolve(url, options)
@@ -296,13 +308,21 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     except OmniurlError as exc:
         replies = getattr(exc, "replies", None)
         if getattr(args, "head", False) and replies:
-            # -I of a 404 or a 401: what the server said, as for any other status.
+            # -I of a 404 or a 401: what the server said, as for any other status; of a
+            # redirect without -L: its head (Location) is the answer, as curl -I's.
             sys.stdout.write(_head_text(replies))
             sys.stdout.flush()
+            from omniurl.resolvers.errors import NotFollowed
+
+            if isinstance(exc, NotFollowed):
+                _note_unfollowed(args, exc)
+                return EXIT_OK
         return report(args, exc)
     _note_transfer(args, resource)
     if getattr(args, "head", False):
         async with resource:
+            for hop in resource.hops:  # -I -L: each redirect's head, then the last one's
+                sys.stdout.write(_head_text(hop))
             sys.stdout.write(head_lines(resource))
             sys.stdout.flush()
         return EXIT_OK
@@ -329,10 +349,45 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             _note_transfer(args, resource)
             return report(args, exc)
     _note_transfer(args, resource, written)
+    if isinstance(resource.failure, OmniurlError):
+        # An error status whose body was shown or saved (curl's way without -f): the
+        # typed status still tells a script the server refused (5; 7 for 401/407).
+        return report(args, resource.failure)
     if args.json:
         described = presentation.describe(resource)
         print_json(written.merged(described) if written is not None else described)
     return EXIT_OK
+
+
+def _curl_manners(args: argparse.Namespace, options: Options) -> Options:
+    """The options curl's habits call for, given the command line:
+
+    - ``-I`` follows redirects only with ``-L`` (curl's ``-I`` shows the 301 and its
+      ``Location``; with ``-L`` each hop's head);
+    - without ``-f``, an HTTP error reply's body is written as any content (curl prints or
+      saves a 404's page), and the typed status follows; not with ``--json`` (its error
+      object is the output), ``-I`` (no body) or ``-C`` (a part file takes only the
+      resource's own bytes)."""
+    if getattr(args, "head", False):
+        if not getattr(args, "location", False):
+            options = options.with_(follow=False)
+        return options
+    if not (args.fail or args.json or getattr(args, "continue_at", None) is not None):
+        options = options.with_(error_body=True)
+    return options
+
+
+def _note_unfollowed(args: argparse.Namespace, exc: NotFollowed) -> None:
+    """``-w %{redirect_url}`` and ``%{http_code}`` of a redirect left unfollowed."""
+    transfer = getattr(args, "transfer", None)
+    if transfer is None:
+        return
+    transfer.redirect_url = str(exc.target)
+    transfer.heads([exc.replies])
+    status = exc.replies[0].split(" ", 2)[1] if exc.replies else ""
+    if status.isdigit():
+        transfer.http_code = int(status)
+    transfer.content_type = _field(exc.replies, "content-type") or ""
 
 
 def _note_transfer(
@@ -346,6 +401,27 @@ def _note_transfer(
     transfer.url = str(resource.url)
     transfer.http_code = resource.status
     transfer.size = written.size if written is not None else resource.bytes_read
+    transfer.num_redirects = len(resource.chain)
+    transfer.heads([*resource.hops, resource.replies])
+    transfer.content_type = _field(resource.replies, "content-type") or resource.media_type or ""
+    if written is not None and written.output is not None:
+        transfer.filename = written.output
+    location = _field(resource.replies, "location")
+    if location and resource.status is not None and 300 <= resource.status < 400:
+        # a redirect not followed (--no-follow): where it leads, absolute (curl's)
+        try:
+            transfer.redirect_url = schemes.join(str(resource.url), location)
+        except schemes.URLError:
+            transfer.redirect_url = location
+
+
+def _field(lines: list[str], name: str) -> str | None:
+    """The value of header field ``name`` (lower-case) among a reply's lines, or None."""
+    for line in lines[1:]:
+        key, colon, value = line.partition(":")
+        if colon and key.strip().lower() == name:
+            return value.strip()
+    return None
 
 
 #: The size and date columns of a listing on a terminal: "  12.3 MiB 2026-11-26 23:31".

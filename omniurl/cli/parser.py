@@ -225,17 +225,37 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _description() -> str:
     """The top-level help's first words: every scheme the registry serves (the built-ins
-    and the plugins installed), read from it, never a list kept by hand."""
+    and the plugins installed), never a list kept by hand."""
     import textwrap
-
-    from omniurl.resolvers.registry import known
 
     return textwrap.fill(
         "Do what a URL says, for every RFC 1738 scheme and those added since: "
-        + ", ".join(known())
+        + ", ".join(registered_schemes())
         + " (the schemes registered here, plugins included).  Start with `omniurl demo`.",
         width=88,
     )
+
+
+def registered_schemes() -> list[str]:
+    """The schemes ``resolvers.registry.known()`` would list, read as the registry reads
+    them but without importing a resolver (``omniurl --help`` imports none:
+    tests/test_startup.py): the built-ins' registration table, ``resolvers/builtin.py``, is
+    plain data and is read from its file; the plugins' are the names of their entry points
+    (``omniurl.specs``, and the older ``omniurl.resolvers``), not loaded."""
+    import importlib.util
+    from importlib.metadata import entry_points
+    from pathlib import Path
+
+    table = Path(__file__).resolve().parent.parent / "resolvers" / "builtin.py"
+    spec = importlib.util.spec_from_file_location("_omniurl_builtin_table", table)
+    names: set[str] = set()
+    if spec is not None and spec.loader is not None:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        names.update(module.SPECS)
+    for group in ("omniurl.specs", "omniurl.resolvers"):
+        names.update(ep.name.lower() for ep in entry_points(group=group))
+    return sorted(names)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -425,9 +445,15 @@ def build_parser() -> argparse.ArgumentParser:
         "-w",
         "--write-out",
         metavar="FORMAT",
-        help="after each transfer print FORMAT with curl's variables %%{http_code}, "
-        "%%{size_download}, %%{time_total}, %%{url_effective}, %%{exitcode}, %%{errormsg}; "
-        "\\n and \\t escapes; %%{stderr} / %%{stdout} switch the stream; @FILE reads it",
+        help="after each transfer print FORMAT with curl's variables: %%{http_code}, "
+        "%%{content_type}, %%{size_download}, %%{size_header}, %%{speed_download}, "
+        "%%{time_namelookup}, %%{time_connect}, %%{time_appconnect}, %%{time_pretransfer}, "
+        "%%{time_starttransfer}, %%{time_redirect}, %%{time_total}, %%{num_redirects}, "
+        "%%{num_connects}, %%{redirect_url}, %%{url_effective}, %%{url}, %%{remote_ip}, "
+        "%%{remote_port}, %%{local_ip}, %%{local_port}, %%{scheme}, %%{method}, "
+        "%%{http_version}, %%{filename_effective}, %%{exitcode}, %%{errormsg} and more "
+        "(docs/cli.md); \\n and \\t escapes; %%{stderr} / %%{stdout} switch the stream; "
+        "@FILE reads it",
     )
     p.add_argument(
         "-J",

@@ -26,7 +26,8 @@ exit status:
      refused it (nothing was sent)
   3  no resolver for the scheme, configuration missing, or input needed
   4  network failure: cannot connect, timed out, connection closed early
-  5  the server refused: not found, HTTP error status, Gopher error item
+  5  the server refused: not found, HTTP error status (its body is still shown or
+     saved, as curl does; -f writes nothing and exits 22), Gopher error item
   6  the server broke the protocol (or exceeded a size limit, or redirected in a loop)
   7  credentials missing or refused
  22  with -f/--fail: the HTTP server answered 400 or above (as curl)

@@ -196,7 +196,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     if plan.details_as(HTTPDetails).digest is not None:
         sent |= {"authorization"}
     error = failure(head, str(plan.url), sent=sent)
-    if error is not None:
+    if error is not None and not options.error_body:
         raise error
     length = headers.get("content-length")
     size = int(length) if length and length.isdigit() else None
@@ -239,6 +239,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         validator=result.validator,
         resumed=result.resumed,
     )
+    resource.failure = error  # (Options.error_body: the caller raises it after the body)
     made.append(resource)
     return resource
 

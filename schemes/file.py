@@ -37,7 +37,7 @@ _DRIVE = re.compile(r"[A-Za-z][:|](?=/|$|#)")
 _PATTERN = (
     f"//({grammar.HOSTNAME_FAST})?(/{grammar.fast(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
 )
-_FAST = re.compile(_PATTERN)
+_FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~").
 _LAX = re.compile(grammar.lax(_PATTERN))
 
@@ -60,7 +60,7 @@ class FileURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
-        m = (_FAST if strict else _LAX).fullmatch(text, start)
+        m = (_FAST.get() if strict else _LAX).fullmatch(text, start)
         url = cls._fast(m, text, start, scheme, strict)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 

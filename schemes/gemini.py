@@ -45,7 +45,7 @@ _PATTERN = (
     + rf"(?:\?({grammar.fast(grammar.SEARCH)}))?"
     + grammar.FRAGMENT_FAST
 )
-_FAST = re.compile(_PATTERN)
+_FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~").
 _LAX = re.compile(grammar.lax(_PATTERN))
 
@@ -69,7 +69,9 @@ class GeminiURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GeminiURL:
-        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        url = cls._fast(
+            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
@@ -82,6 +84,10 @@ class GeminiURL(InternetURL):
         if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
             return None
         host, port, path, query, fragment = m.groups()
+        if path is None and query is not None and "@" in query:
+            # "gemini://h?a@b": RFC 1738 would read "h?a" as a user name; the default reading
+            # refuses the "?" there (schemes.registry's _login_question): the slow path says so
+            return None
         if port is not None and len(port) == 5 and int(port) > 65535:
             return None
         if host[0] == "[" and not grammar.ipv6_ok(host):

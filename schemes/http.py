@@ -48,8 +48,10 @@ _PATTERN = (
     + rf"(?:\?({grammar.fast(grammar.SEARCH)}))?)?"
     + grammar.FRAGMENT_FAST
 )
-_FAST = re.compile(_PATTERN)
+_FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 _LAX = re.compile(grammar.lax(_PATTERN))
+#: The same for a URL without "@" (its host scanned once: grammar.without_login).
+_LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
 
 @tuple_backed
@@ -71,14 +73,20 @@ class HTTPURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
-        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        url = cls._fast(
+            (_FAST.get() if strict else _LAX if "@" in text else _LAX_HOST).fullmatch(text, start),
+            text,
+            start,
+            scheme,
+        )
         if url is None or (strict and url.user is not None):
             return cls._parse_slow(text, start, scheme, strict)
         return url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> HTTPURL | None:
-        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
+        m = (_LAX if "@" in text else _LAX_HOST).fullmatch(text, start)
+        return cls._fast(m, text, start, scheme)
 
     @classmethod
     def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> HTTPURL | None:

@@ -46,7 +46,9 @@ _PATTERN = (
     + rf"(?:\?({_HFIELD}={_HFIELD}(?:&{_HFIELD}={_HFIELD})*+))?"
     + grammar.FRAGMENT_FAST
 )
-_FAST = re.compile(_PATTERN)
+# Each hfield of a match (neither part holds "&" or "=").
+_PAIRS = re.compile("([^&=]*)=([^&]*)")
+_FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~").
 _LAX = re.compile(grammar.lax(_PATTERN))
 
@@ -85,7 +87,9 @@ class MailtoURL(URL):
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
         if not strict and text.startswith("//", start):
             raise _authority_error(start)
-        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        url = cls._fast(
+            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
@@ -102,11 +106,11 @@ class MailtoURL(URL):
         address, fields, fragment = m.groups()
         headers: tuple[tuple[str, str], ...] = ()
         if fields is not None:
-            pairs = [field.partition("=") for field in fields.split("&")]
+            pairs = _PAIRS.findall(fields)  # [(name, value), ...]: each matched above
             if "%" in fields:
-                headers = tuple((decode(n), decode(v)) for n, _eq, v in pairs)
+                headers = tuple([(decode(n), decode(v)) for n, v in pairs])
             else:
-                headers = tuple((n, v) for n, _eq, v in pairs)
+                headers = tuple(pairs)
         # scheme, fragment, address, headers (tuple_backed)
         return _tnew(
             cls, (scheme, fragment, decode(address) if "%" in address else address, headers)

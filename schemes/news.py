@@ -45,7 +45,7 @@ _PATTERN = (
     rf"(?:(\*|{grammar.GROUP})|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}))"
     + grammar.FRAGMENT_FAST
 )
-_FAST = re.compile(_PATTERN)
+_FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~").
 _LAX = re.compile(grammar.lax(_PATTERN))
 
@@ -103,7 +103,7 @@ class NewsURL(URL):
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
         m = None
         if strict or not text.startswith("//", start):
-            m = (_FAST if strict else _LAX).fullmatch(text, start)
+            m = (_FAST.get() if strict else _LAX).fullmatch(text, start)
         url = cls._fast(m, text, start, scheme)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 

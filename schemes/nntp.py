@@ -22,7 +22,7 @@ from .percent import decode, display, quote
 _PATTERN = (
     "//" + grammar.HOSTPORT_FAST + rf"/({grammar.GROUP})(?:/([0-9]+))?" + grammar.FRAGMENT_FAST
 )
-_FAST = re.compile(_PATTERN)
+_FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
 _LAX = re.compile(grammar.lax(_PATTERN))
 
@@ -45,7 +45,9 @@ class NNTPURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
-        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        url = cls._fast(
+            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod

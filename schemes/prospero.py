@@ -42,7 +42,7 @@ _PATTERN = (
     + f"/({grammar.fast(grammar.PSEGMENT + '/')})((?:;{_FIELDS}={_FIELDS})*)"
     + grammar.FRAGMENT_FAST
 )
-_FAST = re.compile(_PATTERN)
+_FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
 _LAX = re.compile(grammar.lax(_PATTERN))
 # fieldspec = ";" fieldname "=" fieldvalue: each, once the fast path matched (neither part
@@ -71,7 +71,9 @@ class ProsperoURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
-        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        url = cls._fast(
+            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod

@@ -239,29 +239,30 @@ def parse(text: str, strict: bool | None = None, *, syntax: Syntax | str = _DEFA
             entry is not None
             and syntax is _DEFAULT
             and text.isascii()
-            and not _login_question(text, colon)
             and (entry[1] is None or entry[1](text, colon + 1))
         ):
+            # A built-in scheme in its exact case, ASCII, read in the default reading.
             if entry[2] is not None:
                 # One match of the class's default-reading pattern (RFC 3986 characters,
                 # RFC 1738 meanings): what the general way below finds, ~2-10x sooner.
-                # (tests/test_parse_fast_default.py compares the two on both benchmark mixes.)
+                # (tests/test_parse_fast_default.py compares the two ways.)
                 url = entry[2](text, colon + 1, name)
                 if url is not None:
                     return url
-            # A built-in scheme in its exact case, ASCII, read in the default reading.  Every
-            # URL RFC 1738's letter accepts is an RFC 3986 URI that the default reading reads
-            # the same way (tests/test_properties_parse.py), but for a "?" in a userinfo and
-            # what a class's reads_alike excludes: the letter's parser, whose fast path is one
-            # match, answers next.  (It refuses a raw "~": no use asking it then, ~8 µs.)
-            if "~" not in text:
-                try:
-                    return entry[0](text, colon + 1, name, True)
-                except URLError:
-                    pass
-            if is_plain(text):  # RFC 3986 but not RFC 1738 ("/" in a query…): no mapping
-                return entry[0](text, colon + 1, name, False)
-            return _mapped(text, colon, name, entry[0], check=True)
+            # Every URL RFC 1738's letter accepts is an RFC 3986 URI that the default
+            # reading reads the same way (tests/test_properties_parse.py), but for a "?"
+            # in a userinfo and what a class's reads_alike excludes: the letter's parser,
+            # whose fast path is one match, answers next.  (It refuses a raw "~": no use
+            # asking it then, ~8 µs.)
+            if not _login_question(text, colon):
+                if "~" not in text:
+                    try:
+                        return entry[0](text, colon + 1, name, True)
+                    except URLError:
+                        pass
+                if is_plain(text):  # RFC 3986, not RFC 1738 ("/" in a query…): no mapping
+                    return entry[0](text, colon + 1, name, False)
+                return _mapped(text, colon, name, entry[0], check=True)
         if entry is None:
             name, entry = _lookup(text, colon)
         parser, reads_alike, _default = entry

@@ -37,9 +37,9 @@ _ID = (
 # midaddress = "mid:" addr-spec [ "/" addr-spec ];  cidaddress = "cid:" addr-spec
 _MID = f"({_ID})(?:/({_ID}))?" + grammar.FRAGMENT_FAST
 _CID = f"({_ID})" + grammar.FRAGMENT_FAST
-_MID_FAST = re.compile(_MID)
+_MID_FAST = grammar.Lazy(_MID)  # (the strict reading: compiled on first use)
 _MID_LAX = re.compile(grammar.lax(_MID))  # (the default reading's: "~" too, RFC 3986 §2.3)
-_CID_FAST = re.compile(_CID)
+_CID_FAST = grammar.Lazy(_CID)
 _CID_LAX = re.compile(grammar.lax(_CID))
 # NID = let-num [ 1*31let-num-hyp ]   (RFC 2141 §2)
 _NID = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{0,31}")
@@ -74,7 +74,7 @@ class MidURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
-        m = (_MID_FAST if strict else _MID_LAX).fullmatch(text, start)
+        m = (_MID_FAST.get() if strict else _MID_LAX).fullmatch(text, start)
         url = cls._fast(m, text, start, scheme)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
@@ -137,7 +137,7 @@ class CidURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
-        m = (_CID_FAST if strict else _CID_LAX).fullmatch(text, start)
+        m = (_CID_FAST.get() if strict else _CID_LAX).fullmatch(text, start)
         url = cls._fast(m, text, start, scheme)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 

@@ -40,7 +40,7 @@ _PATTERN = (
     + rf"/({_UCHARS})(?:\?({grammar.fast(grammar.SEARCH)})|/({_UCHARS})/({_UCHARS}))?"
     + grammar.FRAGMENT_FAST
 )
-_FAST = re.compile(_PATTERN)
+_FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
 _LAX = re.compile(grammar.lax(_PATTERN))
 
@@ -64,7 +64,9 @@ class WAISURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
-        url = cls._fast((_FAST if strict else _LAX).fullmatch(text, start), text, start, scheme)
+        url = cls._fast(
+            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod

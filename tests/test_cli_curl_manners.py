@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import run_cli
-from helpers import ROOT
+from helpers import ROOT, on_a_terminal
 
 from omniurl.testservers import RunningServer
 from omniurl.testservers.gopher import start as start_gopher
@@ -279,6 +279,54 @@ async def test_a_file_size_limit_exits_23(web: RunningServer, root: Path) -> Non
     assert proc.returncode == 23
     assert err == f"omniurl: cannot write {target}: File too large\n".encode()
     assert list((root / "out").iterdir()) == []
+
+
+# --- 8. the progress bar: the terminal's width, a percentage and the time left ---------------
+
+
+@contextlib.asynccontextmanager
+async def trickle(size: int, pieces: int, pause: float) -> AsyncIterator[int]:
+    """A server sending a body of ``size`` bytes (Content-Length) in ``pieces``, ``pause``
+    seconds apart: long enough for the progress line to be drawn several times."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % size)
+            for _ in range(pieces):
+                writer.write(b"x" * (size // pieces))
+                await writer.drain()
+                await asyncio.sleep(pause)
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(server.wait_closed(), 5)
+
+
+@pytest.mark.parametrize("columns", [80, 50])
+async def test_progress_fits_the_terminal_with_percentage_and_time_left(
+    root: Path, columns: int
+) -> None:
+    async with trickle(1 << 20, 8, 0.3) as port:
+        status, out = await asyncio.to_thread(
+            on_a_terminal, "get", "-o", "big", f"http://127.0.0.1:{port}/a/rather/long/path/to/"
+            "the/file/that/is/downloaded/here.bin", cwd=root / "out", columns=columns,
+        )  # fmt: skip
+    assert status == 0, out
+    assert (root / "out" / "big").stat().st_size == 1 << 20
+    drawn, _sep, summary = out.rpartition(b"\r\x1b[K")
+    assert b"\n" not in drawn  # one line, redrawn in place: never wrapped onto a second
+    lines = [line.removesuffix(b"\x1b[K") for line in drawn.split(b"\r") if line]
+    assert len(lines) >= 5
+    assert all(len(line.decode()) <= columns - 1 for line in lines), lines
+    assert all(re.search(rb"\b\d{1,3}% ", line) for line in lines), lines
+    assert all(b"eta " in line for line in lines), lines
+    assert summary.startswith(b"omniurl: 1.0 MiB in ")
 
 
 # --- 9. a URL typed without its scheme ------------------------------------------------------

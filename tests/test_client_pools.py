@@ -160,11 +160,14 @@ async def wait_for_quits(server: RunningServer, n: int) -> None:
 async def test_kept_ftp_connections_are_bounded_in_all(ftp: RunningServer) -> None:
     async with omniurl.AsyncClient(OPTS, max_idle_ftp=1) as client:
         assert await client.get(f"ftp://{ftp.netloc}/hello.txt") == b"hello\n"  # kept
-        assert await client.get(f"ftp://{ftp.netloc}/pub/one.txt") == b"one\n"  # over: QUIT
+        # over the bound: the oldest kept one is ended, the newest kept
+        assert await client.get(f"ftp://{ftp.netloc}/pub/one.txt") == b"one\n"
         assert commands(ftp)[-1] == b"QUIT"
-        assert await client.get(f"ftp://{ftp.netloc}/hello.txt") == b"hello\n"  # reused
+        assert await client.get(f"ftp://{ftp.netloc}/pub/one.txt") == b"one\n"  # reused
         assert commands(ftp).count(b"USER anonymous") == 2
-    await wait_for_quits(ftp, 2)  # the kept one, at close
+        assert await client.get(f"ftp://{ftp.netloc}/hello.txt") == b"hello\n"  # ended: anew
+        assert commands(ftp).count(b"USER anonymous") == 3
+    await wait_for_quits(ftp, 3)  # the kept one, at close
 
 
 async def test_a_connection_handed_back_after_close_is_ended(ftp: RunningServer) -> None:

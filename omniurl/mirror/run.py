@@ -185,20 +185,29 @@ class Mirror:
         return 0 if self.first_failure is None else self.first_failure.exit_status
 
     async def _work(self, state: State) -> None:
-        """Workers take queued items in order; the queue is read a page at a time."""
-        buffer: deque[Item] = deque()
-        cursor = 0
+        """Workers take queued items, files before directories, each kind in the order
+        found: a directory's files follow its listing, on the connection that listed it
+        (FTP's is kept for its CWDs, RFC 1738 §3.2.5), before the next directory is listed.
+        The queue is read a page at a time."""
+        files: deque[Item] = deque()
+        folders: deque[Item] = deque()
+        cursors = {True: 0, False: 0}
         busy = 0
         wake = asyncio.Event()
 
-        def next_item() -> Item | None:
-            nonlocal cursor
+        def page(buffer: deque[Item], container: bool) -> deque[Item]:
             if not buffer:
-                page = state.items_after(cursor, 256)
-                if page:
-                    cursor = page[-1].seq
-                    buffer.extend(page)
-            return buffer.popleft() if buffer else None
+                found = state.items_after(cursors[container], 256, container=container)
+                if found:
+                    cursors[container] = found[-1].seq
+                    buffer.extend(found)
+            return buffer
+
+        def next_item() -> Item | None:
+            for buffer in (page(files, False), page(folders, True)):
+                if buffer:
+                    return buffer.popleft()
+            return None
 
         async def worker() -> None:
             nonlocal busy

@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS queue (
     size INTEGER,
     modify TEXT
 );
+CREATE INDEX IF NOT EXISTS queue_kind ON queue (container, seq);
 CREATE TABLE IF NOT EXISTS paths (
     path TEXT PRIMARY KEY,
     folded TEXT NOT NULL UNIQUE,
@@ -128,10 +129,13 @@ class State:
         self._changed()
         return cursor.rowcount == 1
 
-    def items_after(self, seq: int, limit: int) -> list[Item]:
+    def items_after(self, seq: int, limit: int, *, container: bool | None = None) -> list[Item]:
+        """The next ``limit`` queued items after ``seq``, in the order found (only the
+        containers, or only the files, when ``container`` says)."""
+        which = "" if container is None else f" AND container = {int(container)}"
         rows = self.db.execute(
             "SELECT seq, url, path, container, depth, size, modify FROM queue "
-            "WHERE seq > ? ORDER BY seq LIMIT ?",
+            f"WHERE seq > ?{which} ORDER BY seq LIMIT ?",
             (seq, limit),
         ).fetchall()
         return [Item(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]

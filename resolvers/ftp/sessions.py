@@ -90,23 +90,28 @@ class FTPSessions:
         return None
 
     async def give(self, key: SessionKey, control: Control) -> None:
-        """Keep a connection whose transfer completed; beyond ``max_idle`` for its key or
-        ``max_total`` in all — or once the sessions are closed (a transfer that ends after
-        its client closed) — end it with QUIT."""
+        """Keep a connection whose transfer completed; beyond ``max_idle`` for its key, or
+        once the sessions are closed (a transfer that ends after its client closed), end it
+        with QUIT.  Beyond ``max_total`` in all the *oldest* kept connection is ended: the
+        newest is the likeliest to serve the next URL (a mirror lists directory after
+        directory and fetches each one's files on its connection; keeping the first
+        ``max_total`` instead logged in once a file past them — 2,000 files over 20
+        directories of vsftpd: 1,900 logins)."""
         if control.idle_ended():
             control.close()  # (it said something unasked, or hung up: QUIT would misread it)
             return
         under = _opened_under(control.options)
         full = (key, under) if under is not None else None
         kept = self._idle.get(full, []) if full is not None else []
-        if (
-            full is None
-            or self._closed
-            or len(kept) >= self.max_idle
-            or self.idle >= self.max_total
-        ):
+        if full is None or self._closed or len(kept) >= self.max_idle or self.max_total < 1:
             await _quit(control)
             return
+        while self.idle >= self.max_total:
+            oldest = next(iter(self._idle))  # (dicts keep the order keys were first kept)
+            ended = self._idle[oldest].pop(0)
+            if not self._idle[oldest]:
+                del self._idle[oldest]
+            await _quit(ended)
         self._idle.setdefault(full, kept).append(control)
 
     async def aclose(self) -> None:

@@ -327,6 +327,12 @@ class Presentation:
         """The URL of a listing entry's attributes (its views, abstract…), or None."""
         return None
 
+    def source_url(self, url: URL) -> str | None:
+        """The URL whose content is a listing's source as the server sent it (``\\`` in
+        ``omniurl browse``, as lynx's), asking the server for the same bytes; None: the
+        listing's rows are shown as its source."""
+        return None
+
     def views(self, resource: Resource) -> list[Any]:
         """The other views a resource offers (each with ``.view``, ``.label``), for the
         gateway's choice form."""

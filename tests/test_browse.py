@@ -5,6 +5,8 @@ Every wait is bounded: Pilot's ``pause`` and :func:`settle` (a few seconds at mo
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -57,6 +59,11 @@ async def settle(pilot: Pilot[None], app: Browser, seconds: float = 10.0) -> Non
 
 def rows(app: Browser) -> list[str]:
     return [line.text for line in app.view.page.lines]
+
+
+def name_of(row: str) -> str:
+    """The name in a directory row (lynx's: date, type, then the name from column 31)."""
+    return row[31:].split("  ")[0]
 
 
 def browser(url: str | None, tmp_path: Path) -> Browser:
@@ -263,17 +270,29 @@ async def test_ftp_directory_sorts_and_downloads_with_resume(tree: Path, tmp_pat
         whole = (tree / "pub" / "data.bin").read_bytes()
         # A cut transfer's part: zeros, so a resumed file shows the server sent only the rest.
         (tmp_path / "dl" / ".data.bin.part").write_bytes(bytes(1000))
+        os.utime(tree / "pub" / "README.txt", (0, 763_214_400))  # 1994-03-09 12:00 UTC
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
-            names = [row.split()[1] for row in rows(app)]
+            names = [name_of(row) for row in rows(app)]
             assert sorted(names) == ["README.txt", "data.bin", "hello.txt"]
-            assert all(row.startswith("(FILE)") for row in rows(app))  # its presentation's marker
+            # lynx's directory rows: date, type, name, size, in columns (its 16 KiB: "16Kb")
+            readme = (tree / "pub" / "README.txt").stat().st_size
+            assert f"Mar  9  1994  text/plain       README.txt  {readme} bytes" in rows(app), rows(
+                app
+            )
+            data = next(row for row in rows(app) if "data.bin" in row)
+            assert re.fullmatch(
+                r"[A-Z][a-z]{2} [ \d]\d (\d\d:\d\d| \d{4})  octet-stream     data\.bin  16Kb", data
+            ), data
+            for row, link, name in zip(rows(app), app.view.page.links, names, strict=True):
+                assert row[29:31] == "  " and row[31] != " "  # (every name in column 31)
+                assert link.url.endswith("/pub/" + name)
             await pilot.press("s")  # by name
             assert app.view.page.order == "name"
-            assert [row.split()[1] for row in rows(app)] == ["data.bin", "hello.txt", "README.txt"]
+            assert [name_of(row) for row in rows(app)] == ["data.bin", "hello.txt", "README.txt"]
             await pilot.press("s")  # by size, largest first
-            assert [row.split()[1] for row in rows(app)] == ["data.bin", "README.txt", "hello.txt"]
-            assert rows(app)[0].split()[2] == str(len(whole))
+            assert [name_of(row) for row in rows(app)] == ["data.bin", "README.txt", "hello.txt"]
+            assert len(whole) == 16384
             app.view.select(0)
             await pilot.press("d")
             await pilot.pause()

@@ -6,18 +6,25 @@ from __future__ import annotations
 import sys
 import tracemalloc
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from omniurl import cli
 from omniurl.browse.model import (
+    KEYS,
     Bookmarks,
     History,
+    directory_head,
+    help_page,
+    human_size,
     is_threaded,
     listing_page,
+    message_page,
     plan_text,
     relist,
+    short_date,
     sorted_entries,
     text_page,
     threaded,
@@ -192,15 +199,15 @@ def test_a_sorted_listing_is_an_order_over_the_same_rows() -> None:
     store = page.store
     relist(page, "name")
     assert page.store is store
-    assert [line.text.split()[-3 if i else -1] for i, line in enumerate(page.lines)] == [
-        "Welcome",
-        "A.txt",
-        "b.txt",
-        "c/",
+    assert [line.text for line in page.lines] == [  # (lynx's directory rows)
+        "        Welcome",
+        "Jan  1  1994  text/plain       A.txt  300 bytes",
+        "Jan  2  1994  text/plain       b.txt  10 bytes",
+        "Jan  3  1994  Directory        c/",
     ]
     assert [link.url for link in page.links] == ["ftp://h/A.txt", "ftp://h/b.txt", "ftp://h/c/"]
     assert list(page.link_lines) == [1, 2, 3]
-    assert page.lines[2].spans == ((8, 13, 1),)
+    assert page.lines[2].spans == ((31, 36, 1),)
     assert page.find("B.TXT") == 2
     relist(page, "size")
     assert [link.url for link in page.links] == ["ftp://h/A.txt", "ftp://h/c/", "ftp://h/b.txt"]
@@ -247,3 +254,79 @@ def test_the_history_lets_the_oldest_rows_go_past_its_bound() -> None:
     history.push(text_page("file:///next", "z"))
     assert all(page.dropped for page in pages) and big.dropped
     assert history.back() is big and big.dropped  # (the browser fetches it again)
+
+
+def test_directory_rows_are_lynx_columns() -> None:
+    """Issue 31 item 13: lynx's FTP rows (``Nov 28 11:35  octet-stream     big.bin
+    292968Kb``): the date as ls shows it (the time within six months, else the year),
+    the type, the name, the size in bytes or KiB — the name always in column 31."""
+    now = datetime(2026, 11, 28, 13, 0, tzinfo=UTC)
+    assert short_date("2026-11-28T11:35:00Z", now) == "Nov 28 11:35"
+    assert short_date("2026-06-01T08:05:00Z", now) == "Jun  1 08:05"
+    assert short_date("2026-05-02T09:05:00Z", now) == "May  2  2026"  # (over six months)
+    assert short_date("2027-01-05T00:00:00Z", now) == "Jan  5  2027"  # (ahead: the year)
+    assert short_date("2026-11-01T10:00:00", now) == "Nov  1 10:00"  # (LIST: server's time)
+    assert short_date("2019-03-05", now) == "Mar  5  2019"  # (LIST: "Mar  5  2019")
+    assert short_date(None, now) == "" and short_date("yesterday", now) == "yesterday"
+    assert [human_size(n) for n in (0, 1023, 1024, 300_000_000)] == [
+        "0 bytes",
+        "1023 bytes",
+        "1Kb",
+        "292968Kb",
+    ]
+    big = Entry("big.bin", "file", "ftp://h/big.bin", {"size": 300_000_000, "modify": "x"})
+    assert directory_head(big, now) == "x             octet-stream     "
+    entries = [
+        Entry("README", "file", "ftp://h/README", {"size": 2, "modify": "1994-03-01T12:00:00Z"}),
+        Entry("a.txt", "file", "ftp://h/a.txt", {"size": 6}),
+        Entry("sub", "directory", "ftp://h/sub/", {"size": 4096, "modify": "1994-03-01"}),
+        Entry("up", "link", "ftp://h/up", {"size": 7, "modify": "1994-03-01"}),
+    ]
+    page = listing_page("ftp://h/", entries)
+    assert [line.text for line in page.lines] == [
+        "Mar  1  1994  octet-stream     README  2 bytes",
+        "              text/plain       a.txt  6 bytes",
+        "Mar  1  1994  Directory        sub",
+        "Mar  1  1994  Symbolic link    up",
+    ]
+    assert [line.spans[0][:2] for line in page.lines] == [(31, 37), (31, 36), (31, 34), (31, 33)]
+
+
+def test_preformatted_lines_are_not_wrapped() -> None:
+    text = "a short line\n" + "wide " * 30 + "\n" + "wrapped " * 15
+    page = text_page("file:///x", text, 40, unwrapped={1})
+    assert [line.text for line in page.lines][:2] == ["a short line", "wide " * 30]
+    assert all(len(line.text) <= 40 for line in page.lines[2:])
+    assert len(page.lines) > 3
+
+
+def test_help_page_lists_every_key_within_80_columns() -> None:
+    page = help_page()
+    assert [line.text.split("  ")[0] for line in page.lines] == [keys for keys, _ in KEYS]
+    assert all(len(line.text) < 80 for line in page.lines)
+    assert {"Backspace", "?", "q, Q", "Left, h", "\\"} <= {keys for keys, _ in KEYS}
+
+
+def test_the_history_page_lists_this_session_then_before(tmp_path: Path) -> None:
+    (tmp_path / "history").write_text("gopher://old.example/1/\nftp://h/a/\n")
+    history = History(tmp_path)
+    for url in ("ftp://h/a/", "ftp://h/b/"):
+        history.push(text_page(url, "x"))
+    history.push(message_page("ftp://h/c/", "Refused", "no"))
+    page = history.page()
+    assert page.kind == "local"
+    assert [line.text for line in page.lines] == [
+        "This session (newest first):",
+        "        ftp://h/b/",
+        "        ftp://h/a/",
+        "",
+        "Visited before:",
+        "        gopher://old.example/1/",
+    ]
+    history.push(page)  # (a page of the browser's own: no URL visited)
+    assert (tmp_path / "history").read_text().splitlines() == [
+        "gopher://old.example/1/",
+        "ftp://h/a/",
+        "ftp://h/a/",
+        "ftp://h/b/",
+    ]

@@ -217,3 +217,8 @@ def test_gopher_plus_views_choice(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=choice)
+
+
+def test_help_lists_the_keys(snap_compare: Any, tmp_path: Path) -> None:
+    app = Browser(None, folder=tmp_path)
+    assert snap_compare(app, terminal_size=SIZE, press=["question_mark"])

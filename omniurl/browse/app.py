@@ -25,7 +25,7 @@ from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input, Label, OptionList, Static, TextArea
+from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 
 from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.errors import InputNeeded, PlanError, PolicyError
@@ -41,6 +41,7 @@ from .model import (
     Link,
     Page,
     data_dir,
+    help_page,
     is_threaded,
     listing_page,
     message_page,
@@ -74,8 +75,14 @@ class PageView(ScrollView, can_focus=True):
     without links scrolls."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"pageview--link", "pageview--cursor"}
-    #: (A scroll view binds these to scrolling; here they move the cursor, as in lynx.)
+    #: (A scroll view binds these to scrolling; here they move the cursor, as in lynx.  Left
+    #: and right too: a scroll view takes them whenever its page is wider than the screen —
+    #: as a long page is, once its scroll bar takes a column —, so "back" would do nothing.)
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "nav('back', 0)", "Back", show=False),
+        Binding("right", "nav('follow', 0)", "Follow", show=False),
+        Binding("less_than_sign", "nav('side', -1)", "Scroll left", show=False),
+        Binding("greater_than_sign", "nav('side', 1)", "Scroll right", show=False),
         Binding("home", "nav('edge', 0)", "Top", show=False),
         Binding("end", "nav('edge', 1)", "Bottom", show=False),
         Binding("pagedown", "nav('page', 1)", "Page down", show=False),
@@ -104,11 +111,26 @@ class PageView(ScrollView, can_focus=True):
         self.refresh()
 
     def action_nav(self, what: str, n: int) -> None:
-        """The browser's page moves (``move``, ``page``, ``edge``) for its page; a page
-        shown over it (``=``, ``p``, ``\\``) only scrolls."""
+        """The browser's page moves (``move``, ``page``, ``edge``, ``back``, ``follow``)
+        for its page; a page shown over it (``=``, ``p``, ``\\``, ``?``) only scrolls, and
+        left closes it.  ``side`` scrolls sideways by half a screen (``<``, ``>``)."""
         app = self.app
-        if isinstance(app, Browser) and app.view is self:
-            getattr(app, f"action_{what}")(n)
+        if what == "side":  # (a row wider than the screen: an HTML <pre>, a long name)
+            self.scroll_to(
+                x=max(0, self.scroll_x + n * max(self.size.width // 2, 1)), animate=False
+            )
+        elif isinstance(app, Browser) and app.view is self:
+            if what == "back":
+                app.action_go_back()
+            elif what == "follow":
+                app.action_follow()
+            else:
+                getattr(app, f"action_{what}")(n)
+        elif what == "back":  # (a page over the page: left closes it, as lynx goes back)
+            if isinstance(self.screen, TextScreen):
+                self.screen.action_close()
+        elif what == "follow":
+            pass  # (its links are shown, not followed)
         elif what == "move":
             self.scroll_to(y=self.scroll_y + n, animate=False)
         elif what == "page":
@@ -482,28 +504,31 @@ class Browser(App[None]):
     #url { height: 1; background: $primary; color: $text; }
     #status { height: 1; background: $panel; }
     """
+    #: The footer shows the keys a newcomer needs first (``?`` lists them all: :data:`KEYS`).
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help", key_display="?"),
         Binding("down,j", "move(1)", "Down", show=False),
         Binding("up,k", "move(-1)", "Up", show=False),
         Binding("pagedown,space", "page(1)", "Page down", show=False),
         Binding("pageup,b", "page(-1)", "Page up", show=False),
         Binding("home", "edge(0)", "Top", show=False),
         Binding("end", "edge(1)", "Bottom", show=False),
-        Binding("enter,right,l", "follow", "Follow"),
-        Binding("left,h", "go_back", "Back"),
-        Binding("g", "go", "Go to URL"),
-        Binding("slash", "search", "Search"),
+        Binding("enter,right,l", "follow", "Follow", key_display="⏎"),
+        Binding("left,h", "go_back", "Back", key_display="←"),
+        Binding("g", "go", "Go"),
+        Binding("slash", "search", "Find", key_display="/"),
         Binding("n", "next_hit", "Next hit", show=False),
         Binding("equals_sign", "show_url", "URL", show=False),
-        Binding("p", "show_plan", "Plan", show=False),
+        Binding("p", "show_plan", "Plan"),
         Binding("backslash", "show_source", "Source", show=False),
         Binding("a", "bookmark", "Bookmark", show=False),
         Binding("s", "sort", "Sort", show=False),
         Binding("d", "download", "Download", show=False),
         Binding("plus", "attributes", "Attributes", show=False),
         Binding("v", "bookmarks", "Bookmarks", show=False),
+        Binding("backspace", "history", "History", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
-        Binding("q", "quit", "Quit"),
+        Binding("q,Q", "quit", "Quit"),
     ]
 
     def __init__(
@@ -546,6 +571,7 @@ class Browser(App[None]):
         yield Static("", id="url", markup=False)
         yield self._view
         yield Static("", id="status", markup=False)
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         if self.terminal_colors:
@@ -589,10 +615,10 @@ class Browser(App[None]):
         return message_page(
             "",
             "omniurl browse",
-            "g opens a URL, v shows the bookmarks, q quits.\n"
+            "g opens a URL, v shows the bookmarks, ? lists every key, q quits.\n"
             "Arrows or j/k move, Enter or right follows, left or h goes back; / searches "
             "the page, n finds the next hit; = shows the link's URL, p its plan (nothing is "
-            "sent), \\ the page's source; a adds a bookmark.",
+            "sent), \\ the page's source; a adds a bookmark; Backspace shows the history.",
         )
 
     # -- loading ------------------------------------------------------------------------
@@ -801,7 +827,8 @@ class Browser(App[None]):
                 return
             if media.startswith("text/html"):
                 raw = await _read_bounded(resource)
-                page = text_page(url, _html_as_text(raw[0], url), self.wrap_width)
+                text, preformatted = _html_as_text(raw[0], url)
+                page = text_page(url, text, self.wrap_width, unwrapped=preformatted)
                 page.source = raw[0].decode("utf-8", "replace")
                 self.show_page(page, push=True)
                 self.say(f"{media}, {len(raw[0])} bytes, {len(page.links)} links")
@@ -995,13 +1022,55 @@ class Browser(App[None]):
         self.push_screen(TextScreen(f"Plan of {url}", text_page(url, text)))
 
     def action_show_source(self) -> None:
+        """``\\``: the page as received.  A listing whose scheme can ask for its source
+        (a Gopher menu: :meth:`Presentation.source_url`) is fetched again as that, through
+        the policy; any other shows its rows as they came."""
         page = self.view.page
+        if page.source is None and page.store is not None:
+            source = self._source_url(page.url)
+            if source is not None:
+                self._load_source(page.url, source)
+                return
         shown = page.plain() if page.source is None else text_page(page.url, page.source)
         self.push_screen(TextScreen(f"Source of {page.url}", shown))
 
+    def _source_url(self, url: str) -> str | None:
+        from omniurl import schemes
+
+        try:
+            return presentation_for(url).source_url(schemes.parse(url))
+        except URLError:
+            return None
+
+    @work(group="source", exclusive=True, exit_on_error=False)
+    async def _load_source(self, url: str, source: str) -> None:
+        from omniurl.resolvers import check, resolve
+
+        self.say(f"Fetching the source of {url} … (Esc cancels)")
+        try:
+            check(source, self.options)
+            async with asyncio.timeout(self.max_time):
+                async with await resolve(source, self.options) as resource:
+                    raw, cut = await _read_bounded(resource)
+        except (OmniurlError, TimeoutError) as exc:
+            self.say(f"No source ({type(exc).__name__}): {exc}")
+            return
+        text = raw.decode("utf-8", "replace") + (f"\n[cut at {MAX_TEXT} bytes]" if cut else "")
+        self.push_screen(TextScreen(f"Source of {url}", text_page(url, text)))
+        self.say(f"Source of {url}: {len(raw)} bytes")
+
+    def action_help(self) -> None:
+        """``?``: every key (lynx's help page)."""
+        self.push_screen(TextScreen("Keys of omniurl browse (Esc or q closes)", help_page()))
+
+    def action_history(self) -> None:
+        """Backspace: the pages of this session, newest first, then the URLs visited
+        before (the ``history`` file), each a link (lynx's history page)."""
+        self.show_page(self.history.page(), push=True)
+
     def action_bookmark(self) -> None:
         current = self.history.current
-        if current is None or not current.url or current.kind == "message":
+        if current is None or not current.url or current.kind in ("message", "local"):
             self.say("Nothing to bookmark here.")
             return
         if self.bookmarks.add(current.url):
@@ -1036,14 +1105,24 @@ class Browser(App[None]):
 
         name = download_name(url)
         watched = (folder / f".{name}.part", folder / name)
+        #: The outcome, once known: the progress timer says nothing more (a tick that was
+        #: already due would otherwise write "Downloading …" over "Saved …").
+        done: list[str] = []
 
         def progress() -> None:
+            if done:
+                return
             for path in watched:
                 try:
                     self.say(f"Downloading {name}: {path.stat().st_size} bytes …")
                     return
                 except OSError:
                     continue
+
+        def finish(text: str) -> None:
+            done.append(text)
+            timer.stop()
+            self.say(text)
 
         self.say(f"Downloading {name} …")
         timer = self.set_interval(0.2, progress)
@@ -1052,16 +1131,21 @@ class Browser(App[None]):
                 [url], options=self.options, output_dir=folder, resume=True
             ):
                 if result.ok:
-                    self.say(f"Saved {result.path} ({result.bytes} bytes)")
+                    finish(f"Saved {result.path} ({result.bytes} bytes)")
                 else:
-                    self.say(
+                    finish(
                         f"Download failed ({result.error_type}): {result.error_message}"
                         " (d again resumes)"
                     )
         except OmniurlError as exc:
-            self.say(f"Download failed ({type(exc).__name__}): {exc}")
+            finish(f"Download failed ({type(exc).__name__}): {exc}")
+        except asyncio.CancelledError:
+            finish(f"Download of {name} cancelled (d again resumes).")
+            raise
         finally:
             timer.stop()
+            if done:
+                self.say(done[-1])  # (whatever a tick said meanwhile)
 
     def send(self, url: str, options: Options) -> None:
         self.say(f"Sending {url} …")
@@ -1145,18 +1229,35 @@ async def _read_bounded(resource: Any) -> tuple[bytes, bool]:
     return bytes(held), False
 
 
-def _html_as_text(raw: bytes, url: str) -> str:
+def _html_as_text(raw: bytes, url: str) -> tuple[str, set[int]]:
     """An HTML page as text (html2text), its links numbered at the end (``[1]: URL``, each
-    a link of the page), relative ones resolved against the page's URL."""
+    a link of the page), relative ones resolved against the page's URL; and the numbers of
+    the lines that were preformatted (``<pre>``: laid out by the page — nginx's and
+    Apache's directory indexes, name, date and size in columns —, so never wrapped)."""
     try:
         import html2text
     except ImportError:  # (the extra not installed: the markup as it is)
-        return raw.decode("utf-8", "replace")
+        return raw.decode("utf-8", "replace"), set()
     converter = html2text.HTML2Text(bodywidth=0)
     converter.inline_links = False  # numbered: "[text][1]", then "[1]: <URL>" at the end
     converter.protect_links = True
+    converter.mark_code = True  # a <pre> between "[code]" and "[/code]" lines (taken out)
     text = converter.handle(raw.decode("utf-8", "replace"))
-    return _REFERENCE.sub(lambda m: m.group(1) + _joined(url, m.group(2)) + ">", text)
+    text = _REFERENCE.sub(lambda m: m.group(1) + _joined(url, m.group(2)) + ">", text)
+    lines: list[str] = []
+    preformatted: set[int] = set()
+    inside = False
+    for line in text.split("\n"):
+        if line.strip() == "[code]":
+            inside = True
+        elif line.strip() == "[/code]":
+            inside = False
+        elif inside:
+            preformatted.add(len(lines))
+            lines.append(line.removeprefix("    ").rstrip("\r"))  # (html2text's indent)
+        else:
+            lines.append(line)
+    return "\n".join(lines), preformatted
 
 
 #: html2text's numbered link lines: "   [1]: <URL>".

@@ -15,9 +15,10 @@ the scheme's presentation first), never from a scheme name.
 from __future__ import annotations
 
 import bisect
+import datetime
 import os
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,8 @@ class Page:
     link_lines: list[int] | array[int] = field(default_factory=list)
     #: The source as received (``\\`` shows it), escaped; None: a listing (its lines are it).
     source: str | None = None
-    #: ``listing``, ``text`` or ``message`` (an error, a refusal, a note).
+    #: ``listing``, ``text``, ``message`` (an error, a refusal, a note) or ``local`` (a page
+    #: of the browser's own: bookmarks, history — no URL visited, nothing to bookmark).
     kind: str = "text"
     #: Where the cursor was when the page was left (restored on "back").
     cursor: int = 0
@@ -161,7 +163,17 @@ class Page:
 
 def entry_row(entry: Entry, depth: int = 0) -> tuple[str, int, int, Link | None]:
     """A listing entry's row: its text (lynx's label, the name — a reply in a thread indented
-    by its ``depth`` —, the details: size, date, score), where the name is, and its link."""
+    by its ``depth`` —, the details: size, date, score), where the name is, and its link.
+    A directory's entry with a date or a size (FTP, ``file:``) is lynx's directory row
+    instead (:func:`directory_head`)."""
+    if _is_file_entry(entry):
+        head = directory_head(entry)
+        name = terminal_safe(entry.name)
+        size = entry.info.get("size")
+        shows_size = isinstance(size, int) and entry.kind not in _NOT_SIZED
+        tail = f"  {human_size(size)}" if shows_size else ""
+        link = Link(entry.url) if entry.url else None
+        return head + name + tail, len(head), len(head) + len(name), link
     name = indent_of(depth) + terminal_safe(entry.name)
     label = label_of(entry)
     details = [
@@ -178,6 +190,79 @@ def entry_row(entry: Entry, depth: int = 0) -> tuple[str, int, int, Link | None]
         views = attributes is not None and not search and entry.kind != "directory"
         link = Link(entry.url, search=search, attributes=attributes, views=views)
     return head + name + tail, len(head), len(head) + len(name), link
+
+
+#: A directory row's columns, as lynx's FTP listings (HTFTP.c): the date in 12, the type in
+#: 15, two spaces after each, then the name and the size.
+DATE_WIDTH = 12
+TYPE_WIDTH = 15
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+#: A date further back than this (or ahead by more than a day) shows its year, not its time.
+_RECENT_DAYS = 182
+
+
+#: The entry kinds of a directory listing (FTP's, ``file:``'s), and those shown without size.
+_DIRECTORY_KINDS = frozenset(("file", "directory", "link"))  # not a scheme: entry kinds
+_NOT_SIZED = frozenset(("directory", "link"))
+
+
+def _is_file_entry(entry: Entry) -> bool:
+    return entry.kind in _DIRECTORY_KINDS and ("modify" in entry.info or "size" in entry.info)
+
+
+def directory_head(entry: Entry, now: datetime.datetime | None = None) -> str:
+    """The columns before a directory entry's name, lynx's: ``Nov 28 11:35  octet-stream
+    `` — the date (:func:`short_date`), then the type: ``Directory``, ``Symbolic link``, or
+    the media type the name suggests (``text/plain``; an ``application/`` type by its
+    subtype, ``octet-stream`` when the name suggests none: what a retrieval would call it,
+    RFC 1738 §3.2.3's guess)."""
+    if entry.kind == "directory":
+        kind = "Directory"
+    elif entry.kind == "link":
+        kind = "Symbolic link"
+    else:
+        kind = _media_of(entry.name)
+    date = short_date(entry.info.get("modify"), now)
+    return f"{date:<{DATE_WIDTH}}  {kind[:TYPE_WIDTH]:<{TYPE_WIDTH}}  "
+
+
+def _media_of(name: str) -> str:
+    media = None
+    if "." in name:
+        import mimetypes
+
+        media, encoding = mimetypes.guess_type(name, strict=False)
+        media = "application/" + encoding if encoding else media
+    media = media or "application/octet-stream"
+    return media.removeprefix("application/")
+
+
+def short_date(value: Any, now: datetime.datetime | None = None) -> str:
+    """A listing's date as ls and lynx show it: ``Nov 28 11:35`` within the last six months,
+    else ``Mar  1  1994``; a time with a zone (an MLSD fact: UTC) in this machine's local
+    time, one without (a LIST line: the server's) as it is; ``""`` when there is none."""
+    if not value:
+        return ""
+    try:
+        when = datetime.datetime.fromisoformat(str(value))
+    except ValueError:
+        return terminal_safe(str(value))[:DATE_WIDTH]
+    if when.tzinfo is not None:
+        when = when.astimezone()
+        now = (now or datetime.datetime.now(datetime.UTC)).astimezone()
+    else:
+        now = (now or datetime.datetime.now()).replace(tzinfo=None)
+    month = _MONTH_NAMES[when.month - 1]
+    recent = -1 <= (now - when).days < _RECENT_DAYS and len(str(value)) > 10
+    if recent:
+        return f"{month} {when.day:>2} {when.hour:02}:{when.minute:02}"
+    return f"{month} {when.day:>2}  {when.year}"
+
+
+def human_size(size: int) -> str:
+    """A size as lynx shows it in a directory: ``2 bytes``, ``292968Kb`` (KiB, rounded
+    down)."""
+    return f"{size} bytes" if size < 1024 else f"{size // 1024}Kb"
 
 
 def _extra_of(entry: Entry) -> tuple[Any, ...] | None:
@@ -351,18 +436,22 @@ def show_rows(page: Page, rows: ListingRows, order: str) -> None:
     page.order, page.cursor, page.top = order, 0, 0
 
 
-def wrap_offsets(text: str, width: int) -> Iterator[tuple[int, int]]:
+def wrap_offsets(
+    text: str, width: int, unwrapped: Container[int] = ()
+) -> Iterator[tuple[int, int]]:
     """``(start, end)`` in ``text`` of each screen row: source lines split at their ends,
-    then at the last space before ``width`` (or at ``width`` in a long word)."""
+    then at the last space before ``width`` (or at ``width`` in a long word) — except the
+    source lines numbered in ``unwrapped`` (an HTML ``<pre>``'s: one row each, however
+    wide, as the page laid them out)."""
     width = max(width, 10)
     pos = 0
-    for raw in text.split("\n"):
+    for number, raw in enumerate(text.split("\n")):
         start, stop = pos, pos + len(raw)
         if raw.endswith("\r"):
             stop -= 1
         pos += len(raw) + 1
-        if start == stop:
-            yield (start, start)
+        if start == stop or number in unwrapped:
+            yield (start, stop)
             continue
         while start < stop:
             end = min(start + width, stop)
@@ -374,10 +463,17 @@ def wrap_offsets(text: str, width: int) -> Iterator[tuple[int, int]]:
             start = end
 
 
-def text_page(url: str, text: str, width: int = 80, title: str | None = None) -> Page:
-    """A text wrapped to ``width``, its URLs links (RFC 1738 appendix: ``<URL:…>``, ``<…>``
-    and bare, found by :func:`schemes.extract.extract`); a link that wraps is a link on each
-    row it spans."""
+def text_page(
+    url: str,
+    text: str,
+    width: int = 80,
+    title: str | None = None,
+    unwrapped: Container[int] = (),
+) -> Page:
+    """A text wrapped to ``width`` (but the lines numbered in ``unwrapped``:
+    :func:`wrap_offsets`), its URLs links (RFC 1738 appendix: ``<URL:…>``, ``<…>`` and bare,
+    found by :func:`schemes.extract.extract`); a link that wraps is a link on each row it
+    spans."""
     from omniurl.schemes.extract import extract
 
     safe = terminal_safe(text, keep="\t\n\r").replace("\t", "    ")
@@ -385,7 +481,7 @@ def text_page(url: str, text: str, width: int = 80, title: str | None = None) ->
     found = extract(safe)
     link_of = [Link(f.url) for f in found]
     k = 0
-    for start, end in wrap_offsets(safe, width):
+    for start, end in wrap_offsets(safe, width, unwrapped):
         while k < len(found) and found[k].end <= start:
             k += 1
         spans: list[tuple[int, int, Link]] = []
@@ -452,7 +548,7 @@ class History:
     def push(self, page: Page) -> None:
         self.pages.append(page)
         self._bound()
-        if page.kind == "message":
+        if page.kind in ("message", "local"):  # (not a URL visited)
             return
         self.visited.append(page.url)
         self.visited = self.visited[-self.keep :]
@@ -480,6 +576,33 @@ class History:
                 page.drop()
                 total -= size
 
+    def page(self, earlier: int = 100) -> Page:
+        """Backspace's page (lynx's history): this session's pages, newest first (the
+        current one marked), then up to ``earlier`` URLs visited before, newest first, each
+        once; every one a link (opened afresh)."""
+        page = Page("history", "History", kind="local")
+        page.add_line("This session (newest first):")
+        shown: set[str] = set()
+        for n, walked in enumerate(reversed(self.pages)):
+            if walked.kind in ("message", "local") or not walked.url:
+                continue
+            _link_row(page, walked.url, "(here)" if n == 0 else "")
+            shown.add(walked.url)
+        before = [url for url in dict.fromkeys(reversed(self.visited)) if url not in shown]
+        if before:
+            page.add_line("")
+            page.add_line("Visited before:")
+            for url in before[:earlier]:
+                _link_row(page, url)
+        return page
+
+
+def _link_row(page: Page, url: str, label: str = "") -> None:
+    """A row of a page of the browser's own: a label column, then the URL as a link."""
+    shown = terminal_safe(url)
+    head = f"{label:<{LABEL_WIDTH - 1}} " if label else " " * LABEL_WIDTH
+    page.add_line(head + shown, [(len(head), len(head) + len(shown), Link(url))])
+
 
 class Bookmarks:
     """A plain file of URLs, one a line (``bookmarks`` in the data folder): ``a`` adds,
@@ -499,14 +622,11 @@ class Bookmarks:
         return True
 
     def page(self) -> Page:
-        page = Page("bookmarks", "Bookmarks", kind="listing")
+        page = Page("bookmarks", "Bookmarks", kind="local")
         if not self.urls:
             page.add_line("No bookmarks yet: 'a' adds the current page's URL.")
         for url in self.urls:
-            shown = terminal_safe(url)
-            page.add_line(
-                " " * LABEL_WIDTH + shown, [(LABEL_WIDTH, LABEL_WIDTH + len(shown), Link(url))]
-            )
+            _link_row(page, url)
         return page
 
 
@@ -528,6 +648,38 @@ def _write_lines(path: Path, lines: list[str]) -> None:
     temporary.replace(path)
 
 
+#: Every key of the browser and what it does (``?`` shows them; docs/browse.md compares
+#: them with lynx's).
+KEYS: tuple[tuple[str, str], ...] = (
+    ("Down Up, j k", "next / previous link"),
+    ("Enter, Right, l, click", "follow the link"),
+    ("Left, h", "back to the page before"),
+    ("Backspace", "history: the pages of this session, and before"),
+    ("Space PgDn, b PgUp", "page down / up"),
+    ("Home, End", "top / bottom"),
+    ("<, >", "scroll a wide page sideways"),
+    ("g", "open a URL"),
+    ("/, n", "search the page; the next hit"),
+    ("=", "the link's URL and the page's"),
+    ("p", "the link's plan: its protocol lines, nothing sent"),
+    ("\\", "the page's source (a Gopher menu: as sent)"),
+    ("d", "download the link's target (resumes)"),
+    ("a, v", "add a bookmark; the bookmarks"),
+    ("s", "sort a listing (server's, name, size, date, thread)"),
+    ("+", "a Gopher+ item's attributes"),
+    ("Esc", "cancel a fetch; close a page shown over the page"),
+    ("?", "this list of keys"),
+    ("q, Q", "quit"),
+)
+
+
+def help_page(width: int = 80) -> Page:
+    """``?``: every key, one a line (:data:`KEYS`)."""
+    column = max(len(keys) for keys, _ in KEYS) + 2
+    text = "\n".join(f"{keys:<{column}}{what}" for keys, what in KEYS)
+    return text_page("", text, width, title="Keys")
+
+
 def plan_text(plan_json: dict[str, object]) -> str:
     """``p``: a plan as ``omniurl plan`` gives it (its JSON contract), as lines to read:
     where it connects, then each line exactly as it would be sent, with its condition."""
@@ -547,6 +699,7 @@ def plan_text(plan_json: dict[str, object]) -> str:
 
 
 __all__ = [
+    "KEYS",
     "SORTS",
     "Bookmarks",
     "History",
@@ -554,7 +707,10 @@ __all__ = [
     "Link",
     "Page",
     "data_dir",
+    "directory_head",
     "entry_row",
+    "help_page",
+    "human_size",
     "is_threaded",
     "label_of",
     "listing_page",
@@ -562,6 +718,7 @@ __all__ = [
     "ordered_rows",
     "plan_text",
     "relist",
+    "short_date",
     "show_rows",
     "sorted_entries",
     "text_page",

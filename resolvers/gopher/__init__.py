@@ -105,6 +105,16 @@ class GopherPresentation(Presentation):
     def view_url(self, url: str, view: str) -> str | None:
         return _with_gopher_plus(url, "+" + view)
 
+    def source_url(self, url: URL) -> str | None:
+        """A menu's source: the same selector asked for as a text item (type 0).  The type
+        is the client's alone (RFC 1436 §3.8: only the selector goes on the wire), so the
+        server sends the very menu lines, dot-unstuffed as text is."""
+        from omniurl.schemes.gopher import GopherURL
+
+        if isinstance(url, GopherURL) and url.gtype in ("1", "7"):
+            return str(url.replace(gtype="0"))
+        return None
+
     def views(self, resource: Resource) -> list[Any]:
         from .result import GopherResult
 

@@ -170,8 +170,9 @@ def entry_row(entry: Entry, depth: int = 0) -> tuple[str, int, int, Link | None]
         head = directory_head(entry)
         name = terminal_safe(entry.name)
         size = entry.info.get("size")
-        shows_size = isinstance(size, int) and entry.kind not in _NOT_SIZED
-        tail = f"  {human_size(size)}" if shows_size else ""
+        tail = ""
+        if isinstance(size, int) and entry.kind not in _NOT_SIZED:
+            tail = f"  {human_size(size)}"
         link = Link(entry.url) if entry.url else None
         return head + name + tail, len(head), len(head) + len(name), link
     name = indent_of(depth) + terminal_safe(entry.name)

@@ -315,3 +315,26 @@ async def test_sigkill_at_any_moment_then_a_rerun_completes(tmp_path: Path) -> N
     got = {k: v for k, v in tree_of(out).items() if not k.endswith("/") and "index.html" not in k}
     assert got == files
     assert list((out / ".omniurl-mirror").glob("tmp/*")) == []
+
+
+async def test_a_large_file_continues_from_its_kept_part(tmp_path: Path) -> None:
+    import hashlib as _hashlib
+
+    big = os.urandom(3 << 20)
+    root = write_tree(tmp_path / "src", {"big.bin": big, "small.txt": b"s\n"})
+    out = tmp_path / "out"
+    parts = out / ".omniurl-mirror" / "parts"
+    parts.mkdir(parents=True)
+    # what a run killed in the middle of big.bin left: its first MiB, under the path's digest
+    name = _hashlib.sha256(b"big.bin").hexdigest()[:32]
+    (parts / f".{name}.part").write_bytes(big[: 1 << 20])
+    async with await testservers.start("ftp", root) as server:
+        sent: list[str] = []
+        opts = OPTS.with_(transcript=lambda d, t: sent.append(f"{d} {t}"))
+        rows: list[FetchResult] = []
+        config = Config(url=f"ftp://127.0.0.1:{server.port}/", folder=out)
+        status, counts = await asyncio.wait_for(mirror(config, opts, rows.append), 60)
+    assert status == 0
+    assert f"> REST {1 << 20}" in sent  # -C's continuation, not the whole file again
+    assert (out / "big.bin").read_bytes() == big
+    assert list(parts.iterdir()) == []  # the part became the file

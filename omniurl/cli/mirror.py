@@ -75,7 +75,8 @@ def add_mirror_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--dask",
         metavar="SCHEDULER",
-        help="accepted for get's habit; a mirror runs in this process (see docs/mirror.md)",
+        help="not supported by mirror yet: refused (a tree is walked by one process; see "
+        "docs/mirror.md)",
     )
     g.add_argument("-v", "--verbose", action="store_true", help="the protocol conversation")
     g.add_argument("-s", "--silent", action="store_true", help="no progress and no summary")
@@ -93,6 +94,12 @@ def cmd_mirror(args: argparse.Namespace) -> int:
 
     if args.parallel_max < 1 or args.parallel_max_host < 1:
         sys.stderr.write("omniurl: --parallel-max and --parallel-max-host must be at least 1\n")
+        return EXIT_REFUSED
+    if args.dask is not None:
+        sys.stderr.write(
+            "omniurl: mirror --dask is not supported yet: the tree is walked by one process "
+            "(omniurl get -i LIST --dask runs a list of URLs on a cluster)\n"
+        )
         return EXIT_REFUSED
     if args.max_depth is not None and args.max_depth < 0:
         sys.stderr.write("omniurl: --max-depth must be 0 or more\n")

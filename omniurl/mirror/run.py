@@ -56,6 +56,10 @@ if TYPE_CHECKING:
 
     from .warc import WarcLog
 
+#: A listed file at least this large is fetched as ``-C -`` fetches it: a killed run's
+#: bytes are kept and continued (the sidecar's validator checked) instead of fetched again.
+RESUMED_FROM = 1 << 20
+
 #: A page read whole for its links (an HTML page, a document of links) may be at most this large.
 MAX_PAGE = 32 * 1024 * 1024
 
@@ -114,6 +118,7 @@ class Mirror:
         self.folder = config.folder
         self.state_dir = self.folder / STATE_DIR
         self.tmp_dir = self.state_dir / "tmp"
+        self.parts_dir = self.state_dir / "parts"
         self.listing_failed = False
         self.first_failure: FetchResult | None = None
         self._made_dirs: set[str] = set()
@@ -424,6 +429,10 @@ class Mirror:
             action = after_head(local, size, modified)
         if action is Action.SKIP:
             return self._unchanged(item, started)
+        if (listed.size is not None and listed.size >= RESUMED_FROM) or self._part_of(
+            item
+        ).exists():
+            return await self._resumed(item, url, listed, started)
         options = self.options
         validators = (record or {}).get("validators") or {}
         if local is not None and validators:
@@ -479,6 +488,45 @@ class Mirror:
             elapsed=time.monotonic() - started,
             path=str(target),
             status=resource.status,
+        )
+
+    def _part_of(self, item: Item) -> Path:
+        """Where a large file's bytes wait until complete, from one run to the next: named
+        by a digest of its path (``.NAME.part`` and its sidecar beside it)."""
+        name = hashlib.sha256(item.path.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        return self.parts_dir / f".{name}.part"
+
+    async def _resumed(self, item: Item, url: URL, listed: Listed, started: float) -> FetchResult:
+        """A large file (or one a killed run left a part of): ``-C -``'s transfer — the
+        batch's :func:`omniurl.batch._fetch_resumed`, its ``.NAME.part`` and sidecar kept
+        in the state directory, continued with the validators recorded (HTTP ``If-Range``;
+        FTP ``REST``) — then renamed into the tree."""
+        from omniurl.batch import _fetch_resumed, _Job, host_key
+
+        self.parts_dir.mkdir(exist_ok=True)
+        name = self._part_of(item).name[1:].removesuffix(".part")
+        job = _Job(item.seq - 1, str(url), url, host_key(url, self.options), name)
+
+        def opener(u: URL, o: Options) -> contextlib.AbstractAsyncContextManager[Resource]:
+            return self.client.stream(u, options=o)
+
+        row = await _fetch_resumed(job, self.options, opener, self.parts_dir)
+        if not row.ok or row.path is None:
+            return dataclasses.replace(row, url=shown(item.url), path=str(self._target(item.path)))
+        self.counts.bytes_done += row.bytes
+        modified = listed.exact_time
+        if modified is None:
+            _size, modified = await self._head(url)
+        wrote = self._settle(
+            item.path, row.path, row.sha256 or "", row.bytes, modified, {}, row.media_type, listed
+        )
+        self.counts.fetched += int(wrote)
+        self.counts.unchanged += int(not wrote)
+        return dataclasses.replace(
+            row,
+            url=shown(item.url),
+            elapsed=time.monotonic() - started,
+            path=str(self._target(item.path)),
         )
 
     def _links_of_kept(self, item: Item, record: dict[str, Any] | None, target: Path) -> None:

@@ -333,7 +333,7 @@ async def test_a_large_file_continues_from_its_kept_part(tmp_path: Path) -> None
         opts = OPTS.with_(transcript=lambda d, t: sent.append(f"{d} {t}"))
         rows: list[FetchResult] = []
         config = Config(url=f"ftp://127.0.0.1:{server.port}/", folder=out)
-        status, counts = await asyncio.wait_for(mirror(config, opts, rows.append), 60)
+        status, _counts = await asyncio.wait_for(mirror(config, opts, rows.append), 60)
     assert status == 0
     assert f"> REST {1 << 20}" in sent  # -C's continuation, not the whole file again
     assert (out / "big.bin").read_bytes() == big

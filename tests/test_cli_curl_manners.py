@@ -470,6 +470,24 @@ async def test_head_of_a_gopher_url_is_refused_before_sending(gopher: RunningSer
     assert "nothing was sent" in err.decode()
 
 
+async def test_head_of_a_file_url_is_its_size_and_date(root: Path) -> None:
+    import email.utils
+    import os
+
+    path = root / "srv" / "hello.txt"
+    os.utime(path, (1_700_000_000, 1_700_000_000))
+    status, out, err = await run_cli("get", "-I", path.as_uri())
+    when = email.utils.formatdate(1_700_000_000, usegmt=True)
+    assert (status, out, err) == (
+        0,
+        f"Last-Modified: {when}\r\nContent-Length: 6\r\n\r\n".encode(),
+        b"",
+    )
+    status, out, err = await run_cli("get", "-I", (root / "srv").as_uri() + "/")
+    assert (status, out) == (3, b"")
+    assert b"said nothing about this listing" in err
+
+
 async def test_demo_says_what_follows_and_what_next() -> None:
     import io
 

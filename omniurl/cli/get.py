@@ -12,7 +12,7 @@ from omniurl.schemes.errors import OmniurlError
 
 from .arguments import options_from_args
 from .emit import print_json, report
-from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
+from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_UNSUPPORTED
 from .text import parse_typed
 
 if TYPE_CHECKING:
@@ -321,9 +321,22 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     _note_transfer(args, resource)
     if getattr(args, "head", False):
         async with resource:
+            lines = presentation_of(resource.url.scheme).head_lines(resource)
+            if not lines and not resource.hops:
+                from omniurl.schemes.secrets import mask_passwords
+
+                from .emit import terminal_safe
+
+                # (an FTP or file: directory: a listing has no size or date to show)
+                sys.stderr.write(
+                    f"omniurl: -I: {terminal_safe(mask_passwords(str(resource.url)))}: the "
+                    f"server said nothing about this {resource.kind} but the thing itself; "
+                    "get it without -I\n"
+                )
+                return EXIT_UNSUPPORTED
             for hop in resource.hops:  # -I -L: each redirect's head, then the last one's
                 sys.stdout.write(_head_text(hop))
-            sys.stdout.write(head_lines(resource))
+            sys.stdout.write(_head_text(lines))
             sys.stdout.flush()
         return EXIT_OK
     presentation = presentation_of(resource.url.scheme)

@@ -55,6 +55,7 @@ SPEC = SchemeSpec(
     # fsspec and urllib ship their own file: registering ours would replace theirs.
     fsspec=False,
     urllib=False,
+    head=True,  # -I: the file's size and modification time (os.stat), as curl's
     resume_note="file: URLs are copied whole (a local copy is cheap to redo)",
 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import mimetypes
 import os
 import stat
@@ -51,6 +52,17 @@ async def execute_file(plan: Plan, options: Options) -> Resource:
         raise ReplyError(
             f"{path} is {_kind_of(st.st_mode)}, not a regular file to read", component="path"
         )
+    if options.head:
+        # -I: what the file system says of it (size, modification time), as curl's -I of
+        # a file: URL; the file is not opened.
+        return Resource(
+            plan,
+            kind="content",
+            body=_nothing(),
+            size=0,
+            total=st.st_size,
+            modified=datetime.datetime.fromtimestamp(st.st_mtime, datetime.UTC),
+        )
     try:
         fh: BinaryIO = await asyncio.to_thread(open, raw, "rb")
     except OSError as exc:
@@ -83,6 +95,11 @@ async def execute_file(plan: Plan, options: Options) -> Resource:
         size=st.st_size if stat.S_ISREG(st.st_mode) else None,
         close=close,
     )
+
+
+async def _nothing() -> AsyncIterator[bytes]:
+    return
+    yield b""
 
 
 def _kind_of(mode: int) -> str:

@@ -69,7 +69,7 @@ def plan_file(url: URL, options: Options, *, hostname: str | None = None) -> Pla
         steps=(
             Step(
                 data=b"",
-                shown=f"open {path}",
+                shown=f"stat {path}" if options.head else f"open {path}",  # (-I: its facts)
                 kind="info",
                 values=(WireValue("path", to_octets(path), "file-path"),),
             ),

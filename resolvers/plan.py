@@ -129,7 +129,10 @@ class Step:
 
     def detail_as(self, kind: type[D]) -> D:
         """The step's :attr:`detail`, which the planner made a ``kind``."""
-        return _typed(self.detail, kind, f"step {self.shown!r}")
+        detail = self.detail
+        if isinstance(detail, kind):  # (the message below only for a defect: not built)
+            return detail
+        return _typed(detail, kind, f"step {self.shown!r}")
 
 
 def _typed(value: object, kind: type[D], what: str) -> D:
@@ -168,7 +171,10 @@ class Plan:
 
     def details_as(self, kind: type[D]) -> D:
         """The plan's :attr:`details`, which the planner made a ``kind``."""
-        return _typed(self.details, kind, f"the plan for {masked_url(self.url)}")
+        details = self.details
+        if isinstance(details, kind):  # (str(url) only for a defect: 1.26 → 0.16 µs a call)
+            return details
+        return _typed(details, kind, f"the plan for {masked_url(self.url)}")
 
     @property
     def resumable(self) -> bool:

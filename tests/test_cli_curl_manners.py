@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
+import json
 import re
 import resource
 import subprocess
@@ -345,6 +346,22 @@ async def test_no_scheme_asks_did_you_mean(typed: str, meant: str) -> None:
     status, out, err = await run_cli("get", typed)
     assert (status, out) == (2, b"")
     assert err.decode().startswith(f"omniurl: no scheme: did you mean {meant} ? ")
+
+
+async def test_no_scheme_in_a_batch_is_a_row_asking_did_you_mean(
+    web: RunningServer, root: Path
+) -> None:
+    status, _out, err = await run_cli(
+        "get", "-Z", "--output-dir", str(root / "out"), "--manifest", str(root / "m.jsonl"),
+        f"localhost:{web.port}/hello.txt", f"http://{web.netloc}/hello.txt",
+    )  # fmt: skip
+    assert status == 2
+    assert f"did you mean http://localhost:{web.port}/hello.txt ?".encode() in err
+    rows = [json.loads(line) for line in (root / "m.jsonl").read_text().splitlines()]
+    failed = next(row for row in rows if not row["ok"])
+    assert failed["exit_status"] == 2 and failed["error_message"].startswith("no scheme: did")
+    assert [p.name for p in (root / "out").iterdir()] == ["hello.txt"]
+    assert requests_of(web) == [(b"GET", b"/hello.txt")]
 
 
 # --- 10. -C on a scheme that cannot resume --------------------------------------------------

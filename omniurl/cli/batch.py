@@ -46,16 +46,21 @@ async def as_typed(
 ) -> AsyncIterator[str | Unreadable]:
     """Each URL as ``get`` reads a typed one (:func:`.text.parse_typed`: a raw space or a
     stray ``%`` encoded as a browser does, with a note; not with ``--strict``), so the
-    manifest names the URL actually fetched.  Others pass as they are (a URL parses once
-    more only when it has a space or a stray ``%``)."""
+    manifest names the URL actually fetched; one typed without its scheme becomes a failed
+    row asking "did you mean http://…" (:func:`.text.no_scheme`).  Others pass as they are
+    (a URL parses once more only when it has a space or a stray ``%``)."""
     from omniurl.schemes.errors import URLError
 
-    from .text import browser_form, parse_typed
+    from .text import browser_form, no_scheme, parse_typed
 
     async for text in urls:
         if isinstance(text, str) and not strict and browser_form(text) is not None:
             with contextlib.suppress(URLError):
                 text = str(parse_typed(text, syntax))
+        elif isinstance(text, str) and (refused := no_scheme(text)) is not None:
+            # typed without its scheme (localhost:8081/x): the row asks "did you mean
+            # http://…", as a single get does, not "no resolver for localhost: URLs"
+            text = Unreadable(text, refused)
         yield text
 
 

@@ -136,33 +136,42 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def parse_given(text: str, syntax: str = "rfc3986") -> schemes.URL:
     """``schemes.parse`` of a URL a person typed; one without a scheme that looks like a host
     (``127.0.0.1:8081/x``, ``example.org/a``, ``localhost:8081/x``, ``[::1]:8081/``) gets
-    the question a person needs: "no scheme: did you mean http://…?" instead of "no
-    resolver for localhost: URLs".  omniurl refuses it (exit 2, nothing sent) rather than
-    guess as curl does: where a URL leads is never guessed.  The scheme suggested is
-    curl's guess: the host's first label when that is a scheme of a server
+    the question a person needs (:func:`no_scheme`) instead of "no resolver for localhost:
+    URLs"."""
+    refused = no_scheme(text)
+    if refused is not None:
+        raise refused
+    return schemes.parse(text, syntax=syntax)
+
+
+def no_scheme(text: str) -> schemes.URLError | None:
+    """The error for ``text`` when it is a URL typed without its scheme: "no scheme: did
+    you mean http://…?" (exit 2, nothing sent); None when it is not one.  omniurl refuses
+    it rather than guess as curl does: where a URL leads is never guessed.  The scheme
+    suggested is curl's guess: the host's first label when that is a scheme of a server
     (``ftp.example.org`` → ftp://, ``gopher.floodgap.com`` → gopher://), else http."""
     head = text.split("/", 1)[0]
-    if "://" not in text and head and " " not in text:
-        if head.startswith("["):  # an IPv6 literal, [::1]:8081
-            host, _, rest = head[1:].partition("]")
-            port = rest[1:] if rest.startswith(":") else rest
-            looks_like_host = bool(host) and ":" in host
-        else:
-            host, _, port = head.partition(":")
-            looks_like_host = "." in host or host.lower() == "localhost" or bool(port)
-        if (
-            looks_like_host
-            and (not port or (port.isascii() and port.isdigit()))
-            and schemes.scheme_class(host) is None  # a scheme written without "//"
-        ):
-            guess = _guessed_scheme(host)
-            raise schemes.URLError(
-                f"no scheme: did you mean {guess}://{text} ? (omniurl needs the scheme "
-                "written; it does not guess where a URL leads)",
-                component="scheme",
-                offset=0,
-            )
-    return schemes.parse(text, syntax=syntax)
+    if "://" in text or not head or " " in text:
+        return None
+    if head.startswith("["):  # an IPv6 literal, [::1]:8081
+        host, _, rest = head[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else rest
+        looks_like_host = bool(host) and ":" in host
+    else:
+        host, _, port = head.partition(":")
+        looks_like_host = "." in host or host.lower() == "localhost" or bool(port)
+    if (
+        not looks_like_host
+        or (port and not (port.isascii() and port.isdigit()))
+        or schemes.scheme_class(host) is not None  # a scheme written without "//"
+    ):
+        return None
+    return schemes.URLError(
+        f"no scheme: did you mean {_guessed_scheme(host)}://{text} ? (omniurl needs the "
+        "scheme written; it does not guess where a URL leads)",
+        component="scheme",
+        offset=0,
+    )
 
 
 def _guessed_scheme(host: str) -> str:

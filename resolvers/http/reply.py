@@ -55,7 +55,8 @@ PARSERS = ("llhttp", "h11")
 PARSER_VARIABLE = "OMNIURL_HTTP_PARSER"
 
 # reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )                     (RFC 9112 §4)
-_REASON = re.compile(rb"[\t\x20-\x7e\x80-\xff]*")
+# (held as h11 holds it: no NUL, CR, LF, VT or FF; llhttp lets a NUL through)
+_REASON = re.compile(rb"[^\x00\n\r\x0b\x0c]*")
 # token = 1*tchar ; tchar = "!" / "#" / ... / DIGIT / ALPHA           (RFC 9110 §5.6.2)
 # transfer-coding = token *( OWS ";" OWS transfer-parameter )           (RFC 9112 §7)
 # (ASCII only: a str pattern with explicit ranges, so "chun\u212aed" — a Kelvin sign, which
@@ -375,8 +376,8 @@ def _message(parser: str, method: str) -> _Message:
 def _checked_head(raw: _RawHead) -> Head:
     """The parser's reading, held to what a client of ours accepts: HTTP/1.x (§2.3: this is
     an HTTP/1.1 connection), a status of 100-599 (RFC 9110 §15: "values outside the range
-    100..599 are invalid"), a reason phrase of HTAB, SP, VCHAR and obs-text (§4: no NUL or
-    other control)."""
+    100..599 are invalid"), a reason phrase without NUL, CR, LF, VT or FF (§4, as h11
+    reads it; llhttp takes a NUL)."""
     if not raw.version.startswith("1."):
         raise ProtocolError(
             f"the server answered in HTTP/{raw.version} on an HTTP/1.1 connection",

@@ -52,7 +52,7 @@ FLAGS: dict[str, tuple[str, ...]] = {
     ),
     "omniurl.resolvers.wais:SPEC": ("--wais-max-docs", "--wais-chunk"),
     "omniurl.resolvers.prospero:SPEC": ("--access-methods", "--ardp-retry"),
-    "omniurl.resolvers.gemini:SPEC": ("--gemini-known-hosts",),
+    "omniurl.resolvers.gemini:SPEC": ("--gemini-known-hosts", "--gemini-repin", "--repin"),
 }
 
 #: Environment variables that a built-in spec's command-line hook

@@ -23,6 +23,9 @@ Ask = Callable[..., Awaitable[str]]
 #: ``transcript(direction, text)``: direction is ``">"`` (sent), ``"<"`` (received), ``"*"``
 #: (a note: connecting, following a redirect).  What ``omniurl get -v`` prints.
 Transcript = Callable[[str, str], None]
+#: ``notice(text)``: something a person should hear of without ``-v`` — trust given on
+#: first use (a certificate pinned) or changed.  ``omniurl get`` prints it on stderr.
+Notice = Callable[[str], None]
 
 
 def default_email() -> str:
@@ -154,6 +157,7 @@ class Options:
     #: gateway's page; without one, ``ask`` asks field by field.
     form: Callable[[Any, Any], Awaitable[Any]] | None = None
     transcript: Transcript | None = None
+    notice: Notice | None = None
     #: Records when each phase of a transfer ended and the addresses connected
     #: (:class:`resolvers.trace.Trace`: ``-w``'s ``time_connect``, ``remote_ip``…); None:
     #: nothing recorded.  Marked by the connections a resolve opens (a kept-alive one,
@@ -277,6 +281,11 @@ class Options:
     def note(self, direction: str, text: str) -> None:
         if self.transcript is not None:
             self.transcript(direction, text)
+
+    def tell(self, text: str) -> None:
+        """A :data:`Notice`: said even without ``-v``."""
+        if self.notice is not None:
+            self.notice(text)
 
     def resolving(self, *specs: str) -> Options:
         """These options with curl-style ``HOST[:PORT]:ADDR[:PORT]`` mappings added.

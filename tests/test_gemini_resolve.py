@@ -8,7 +8,11 @@ import asyncio
 import hashlib
 import json
 import os
+import re
+import signal
 import ssl
+import subprocess
+import sys
 import threading
 import urllib.request
 from collections.abc import AsyncIterator, Iterator
@@ -376,6 +380,140 @@ async def test_cli_exit_statuses_and_the_plan(
     assert status == 2 and f"known SHA256:{'ab' * 32}".encode() in err
     status, out, _ = await cli(tmp_path, "get", "-k", url(server, "/docs/notes.txt"))
     assert (status, out) == (0, b"plain\r\nbytes\x00\xff")
+
+
+async def test_a_pin_made_is_said_once_and_a_changed_one_is_replaced_on_request(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    """Issue 31 item 17: first contact was silent; now one line says what was pinned where
+    (the API's ``notice``, the command's stderr).  A changed certificate is refused — its
+    message names ``--gemini-repin`` — and ``--gemini-repin`` pins the new one and sends the
+    request."""
+    said: list[str] = []
+    known_hosts = tmp_path / "known_hosts"
+    new = hashlib.sha256(server_der(server)).hexdigest()
+    await fetch(url(server, "/"), options(tmp_path, notice=said.append))
+    assert said == [f"pinned 127.0.0.1:{server.port} sha256:{new} in {known_hosts}"]
+    said.clear()
+    await fetch(url(server, "/"), options(tmp_path, notice=said.append))
+    assert said == []  # (the pinned certificate again: nothing to say)
+    old = "ab" * 32
+    known_hosts.write_text(f"127.0.0.1:{server.port} SHA256:{old} -\n")
+    with pytest.raises(CertificateChanged) as info:
+        await fetch(url(server, "/"), options(tmp_path, notice=said.append))
+    assert "--gemini-repin" in info.value.message and said == []
+    before = len(received(server))
+    repin = Options(notice=said.append).with_scheme(
+        GeminiOptions(known_hosts=str(known_hosts), repin=True)
+    )
+    assert "replaces the pin SHA256:" + old in resolvers_plan(url(server, "/"), repin)
+    assert await fetch(url(server, "/"), repin) == INDEX
+    assert said == [
+        f"re-pinned 127.0.0.1:{server.port} sha256:{new} in {known_hosts} "
+        f"(was sha256:{old}; --gemini-repin)"
+    ]
+    assert known_hosts.read_text().startswith(f"127.0.0.1:{server.port} SHA256:{new} ")
+    sent = [r for r in received(server)[before:] if r]  # (the refused connection sent b"")
+    assert sent == [f"gemini://127.0.0.1:{server.port}/\r\n".encode()]
+    said.clear()
+    await fetch(url(server, "/"), options(tmp_path, notice=said.append))  # trusted again
+    assert said == []
+
+
+def resolvers_plan(target: str, opts: Options) -> str:
+    from omniurl.resolvers import check
+
+    return str(check(target, opts).to_json()["steps"][0])
+
+
+async def test_cli_says_what_it_pinned_and_repins_on_request(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    known = tmp_path / "xdg" / "omniurl" / "gemini_known_hosts"
+    new = hashlib.sha256(server_der(server)).hexdigest()
+    status, out, err = await cli(tmp_path, "get", url(server, "/docs/notes.txt"))
+    assert (status, out) == (0, b"plain\r\nbytes\x00\xff")
+    assert err.decode().splitlines() == [
+        f"omniurl: pinned 127.0.0.1:{server.port} sha256:{new} in {known}"
+    ]
+    status, _, err = await cli(tmp_path, "get", url(server, "/docs/notes.txt"))
+    assert (status, err) == (0, b"")  # (trusted: nothing said)
+    old = "cd" * 32
+    known.write_text(f"127.0.0.1:{server.port} SHA256:{old} -\n")
+    status, out, err = await cli(tmp_path, "get", url(server, "/docs/notes.txt"))
+    assert (status, out) == (2, b"") and b"--gemini-repin" in err
+    assert known.read_text() == f"127.0.0.1:{server.port} SHA256:{old} -\n"
+    status, out, err = await cli(tmp_path, "get", "--gemini-repin", url(server, "/docs/notes.txt"))
+    assert (status, out) == (0, b"plain\r\nbytes\x00\xff")
+    assert err.decode().splitlines() == [
+        f"omniurl: re-pinned 127.0.0.1:{server.port} sha256:{new} in {known} "
+        f"(was sha256:{old}; --gemini-repin)"
+    ]
+    assert known.read_text().startswith(f"127.0.0.1:{server.port} SHA256:{new} ")
+    known.unlink()
+    status, _, err = await cli(tmp_path, "get", "-s", url(server, "/docs/notes.txt"))
+    assert (status, err) == (0, b"")  # (-s: silent, as curl's)
+    status, out, _ = await cli(tmp_path, "get", "--help")
+    assert b"--gemini-repin" in out
+
+
+async def test_a_folder_without_its_slash_is_redirected_to_it(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    """Issue 31 item 18: ``gemini://h/sub`` answered with the folder's page, whose relative
+    links then resolved to ``/x.txt`` (51); the server now answers ``31 /sub/`` as
+    molly-brown does, and the client's links land under the folder."""
+    root = Path(server.info["server"].root)
+    (root / "sub").mkdir()
+    (root / "sub" / "x.txt").write_bytes(b"in sub\n")
+    assert server.info["server"].respond(url(server, "/sub"), None) == b"31 /sub/\r\n"
+    assert server.info["server"].respond(url(server, "/docs"), None) == b"31 /docs/\r\n"
+    async with await resolve(url(server, "/sub"), options(tmp_path, verify_tls=False)) as res:
+        page = b"".join([chunk async for chunk in res])
+        assert str(res.url) == url(server, "/sub/")
+    assert page == b"# /sub/\n\n=> x.txt x.txt\n"
+    assert received(server)[-2:] == [
+        f"gemini://127.0.0.1:{server.port}/sub\r\n".encode(),
+        f"gemini://127.0.0.1:{server.port}/sub/\r\n".encode(),
+    ]
+    from omniurl.schemes import join
+
+    assert await fetch(join(str(res.url), "x.txt"), options(tmp_path, verify_tls=False)) == (
+        b"in sub\n"
+    )
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_serve_gemini_removes_its_keys_when_ended(tmp_path: Path, signum: int) -> None:
+    """Issue 31 item 18: SIGTERM left /tmp/omniurl-gemini-* (its CA and keys) behind; it now
+    ends the server as Ctrl-C does, its temporary folder removed."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "omniurl", "serve", "gemini", "--root", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        lines = [proc.stderr.readline(), proc.stderr.readline()]  # the server, its keys
+        match = re.search(r"--cacert (\S+)/ca\.pem", lines[1])
+        assert match, lines
+        folder = Path(match.group(1))
+        assert folder.parent == tmp_path and folder.name.startswith("omniurl-gemini-")
+        assert (folder / "server.key").is_file()
+        proc.send_signal(signum)
+        status = proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        if proc.stderr is not None:
+            proc.stderr.close()
+    assert status == (143 if signum == signal.SIGTERM else 0)
+    assert not folder.exists()
+    assert list(tmp_path.glob("omniurl-gemini-*")) == []
 
 
 # -- the gateway, urllib and fsspec --------------------------------------------------------

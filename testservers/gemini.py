@@ -3,7 +3,8 @@
 Paths (the Gemini specification's status codes, each one reachable):
 
 * a file -> ``20 <MIME type>`` and its octets (``.gmi`` is ``text/gemini``); a folder -> its
-  ``index.gmi``, or a generated gemtext list of what it holds;
+  ``index.gmi``, or a generated gemtext list of what it holds; a folder named without its
+  final "/" -> ``31 /path/`` (as molly-brown does: its relative links resolve under it);
 * ``/input`` -> ``10 What is your name?``; with a query, a greeting naming the decoded answer;
 * ``/secret`` -> ``11 Password``; with a query, how many characters came (never the words);
 * ``/redirect`` -> ``30 /``; ``/moved`` -> ``31 /``; ``/loop/N`` ->
@@ -236,13 +237,18 @@ class GeminiServer:
             if not cert:
                 return b"60 A certificate is needed\r\n"
             return _page(f"# Private\n\nYour certificate: {hashlib.sha256(cert).hexdigest()}\n")
-        return self.file(unquote(path))
+        return self.file(unquote(path), path)
 
-    def file(self, path: str) -> bytes:
+    def file(self, path: str, written: str | None = None) -> bytes:
+        """``path`` (decoded) under the root; ``written``: the request's path as sent."""
         root = self.root.resolve()
         target = (root / path.lstrip("/")).resolve()
         if target != root and root not in target.parents:
             return b"51 Not found\r\n"
+        if target.is_dir() and not path.endswith("/"):
+            # RFC 3986 §5.2: "x.txt" in /sub's page would be /x.txt; under /sub/ it is
+            # /sub/x.txt.  A permanent redirect, as molly-brown answers.
+            return f"31 {written or quote(path)}/\r\n".encode()
         if target.is_dir():
             index = target / "index.gmi"
             if index.is_file():

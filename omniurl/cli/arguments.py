@@ -502,6 +502,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
     if args.email:
         kw["email"] = args.email
     verbose = getattr(args, "verbose", False)
+    silent = bool(getattr(args, "silent", False))
     return Options(
         policy=policy,
         connect_timeout=args.connect_timeout,
@@ -523,6 +524,8 @@ def options_from_args(args: argparse.Namespace) -> Options:
         max_expansion=max(int(getattr(args, "max_expansion", 1000)), 0),
         ask=_terminal_ask if sys.stdin.isatty() else None,
         transcript=_stderr_transcript if verbose else None,
+        # (curl's -s silences messages, -S shows errors again: a notice goes with them)
+        notice=_stderr_notice if not silent or getattr(args, "show_error", False) else None,
         follow=not args.no_follow,
         verify_tls=not args.insecure,
         trust_env=args.proxy_env,
@@ -566,6 +569,14 @@ def _user(given: str | None) -> tuple[str, str] | None:
     import getpass
 
     return user, getpass.getpass(f"Password for {user}: ")
+
+
+def _stderr_notice(text: str) -> None:
+    """A notice (trust on first use) on stderr, one line, as ``omniurl: …`` messages are."""
+    from .emit import terminal_safe
+
+    sys.stderr.write(f"omniurl: {terminal_safe(text)}\n")
+    sys.stderr.flush()
 
 
 def _stderr_transcript(direction: str, text: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -18,34 +19,44 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from omniurl import testservers
 
-    async def run() -> None:
+    from .signals import run_command
+
+    async def run() -> int:
         extra: dict[str, object] = {
             k: v for k in ("mode", "count", "interval") if (v := getattr(args, k, None)) is not None
         }
         trust = ""
+        ca_file = None
         if getattr(args, "tls", False):
             context, ca_file = _throwaway_tls(args.name)
             extra["tls"] = context
             trust = f"; trust its certificate with --cacert {ca_file}"
-        server = await testservers.start(
-            args.name, Path(args.root), host=args.host, port=args.port, **extra
-        )
-        declared = server.info.get("declared")  # a plugin's own: --root is its to use
-        serving = f" ({declared})" if declared else f", serving {args.root}"
-        sys.stderr.write(
-            f"omniurl: {args.name} server on {server.transport} {server.netloc}{serving}"
-            f"{trust}; Ctrl-C stops it\n"
-        )
-        note = server.info.get("note")
-        if isinstance(note, str):  # (what a client needs to know: a server's own certificates)
-            sys.stderr.write(f"omniurl: {note}\n")
         try:
-            await asyncio.Event().wait()
+            server = await testservers.start(
+                args.name, Path(args.root), host=args.host, port=args.port, **extra
+            )
+            declared = server.info.get("declared")  # a plugin's own: --root is its to use
+            serving = f" ({declared})" if declared else f", serving {args.root}"
+            sys.stderr.write(
+                f"omniurl: {args.name} server on {server.transport} {server.netloc}{serving}"
+                f"{trust}; Ctrl-C stops it\n"
+            )
+            note = server.info.get("note")
+            if isinstance(note, str):  # (what a client needs to know: its own certificates)
+                sys.stderr.write(f"omniurl: {note}\n")
+            try:
+                await asyncio.Event().wait()
+            finally:
+                await server.close()  # (a server's throw-away keys and certificates go)
         finally:
-            await server.close()
+            if ca_file is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(ca_file)
+        return EXIT_OK
 
     try:
-        asyncio.run(run())
+        # SIGTERM and SIGHUP end the server as Ctrl-C does, its close() run (status 143/129)
+        return run_command(run())
     except KeyboardInterrupt:
         return EXIT_OK
     except LookupError as exc:  # no such server or scheme; a scheme without a test server

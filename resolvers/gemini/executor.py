@@ -95,19 +95,32 @@ async def check_certificate(stream: net.Stream, plan: Plan, options: Options) ->
     verdict = judge(known, presented)
     if verdict.outcome == "first":
         _record(store, details, presented)
-    elif verdict.outcome == "changed":
+        options.note("*", verdict.note)
+        options.tell(
+            f"pinned {details.host_key} sha256:{presented.fingerprint} in {details.known_hosts}"
+        )
+        return
+    if verdict.outcome == "changed":
         assert known is not None
-        if not await _vouched_by_ca(plan, options, der):
+        if details.repin:
+            why = "--gemini-repin"
+        elif await _vouched_by_ca(plan, options, der):
+            why = "a CA in the trust store vouches for it"
+        else:
             raise CertificateChanged(
                 f"{details.host_key}: {verdict.note}; no CA in the trust store vouches for "
-                f"the new one; refused, nothing was sent (if the change is expected, remove "
-                f"its line from {details.known_hosts})",
+                f"the new one; refused, nothing was sent (if the change is expected, run "
+                f"again with --gemini-repin to pin the new one, or remove its line from "
+                f"{details.known_hosts})",
                 known=known,
                 presented=presented,
             )
         _record(store, details, presented)
-        verdict_note = f"{verdict.note}; a CA vouches for the new one: the pin is updated"
-        options.note("*", verdict_note)
+        options.note("*", f"{verdict.note}; the pin is replaced ({why})")
+        options.tell(
+            f"re-pinned {details.host_key} sha256:{presented.fingerprint} in "
+            f"{details.known_hosts} (was sha256:{known.fingerprint}; {why})"
+        )
         return
     options.note("*", verdict.note)
 

@@ -18,6 +18,7 @@ from omniurl.schemes.gemini import GeminiURL
 from ..errors import PlanError
 from ..options import Options
 from ..plan import Plan, Role, Step, WireValue
+from .settings import GeminiOptions
 from .tofu import Pin
 
 #: The longest request URL (Gemini specification, "Requests"), in bytes, without CR LF.
@@ -45,6 +46,8 @@ class GeminiDetails:
     pin: Pin | None
     #: False under ``-k/--insecure``: no pin is checked nor recorded.
     verify: bool
+    #: ``--gemini-repin``: a certificate other than the pinned one replaces the pin.
+    repin: bool = False
 
 
 def request_target(url: GeminiURL) -> str:
@@ -70,10 +73,14 @@ def plan_gemini(
             component=component,
         )
     verify = options.verify_tls
+    repin = options.of(GeminiOptions).repin
     if not verify:
         check = "-k: the certificate is not checked"
     elif pin is None:
         check = f"first contact: the certificate will be recorded in {known_hosts}"
+    elif repin:
+        check = f"--gemini-repin: the certificate presented replaces the pin {pin.shown} "
+        check += f"({known_hosts})"
     else:
         check = f"the certificate must match the pin {pin.shown} ({known_hosts}), or a CA's"
     tls = Step(
@@ -103,6 +110,7 @@ def plan_gemini(
             host_key=host_key,
             pin=pin if verify else None,
             verify=verify,
+            repin=repin and verify,
         ),
     )
 

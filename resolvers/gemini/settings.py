@@ -25,6 +25,17 @@ class GeminiOptions:
         help="gemini: remember the certificates first met (trust on first use) in FILE "
         "(default: $XDG_DATA_HOME/omniurl/gemini_known_hosts)",
     )
+    #: Accept the certificate the server presents now, replacing the pin on file for its
+    #: ``host:port`` (a change the person expects: a renewed self-signed certificate).
+    repin: bool = flag(
+        "--gemini-repin",
+        "--repin",
+        default=False,
+        action="store_true",
+        help="gemini: trust the certificate the server presents now, replacing the pin on "
+        "file for its host:port (after a change you expect; the old and new fingerprints are "
+        "printed); without it a changed certificate is refused",
+    )
 
 
 __all__ = ["GeminiOptions"]

@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What ``pip install .`` puts into the wheel (the three subpackages through omniurl's links).
-SOURCES = ("pyproject.toml", "omniurl", "schemes", "resolvers", "testservers")
+SOURCES = ("pyproject.toml", "setup.py", "omniurl", "schemes", "resolvers", "testservers")
 #: The peers the benchmarks measure in the same venv (the parse race).
 PEERS = ("ada-url", "yarl")
 #: Environment variable naming the cache directory.
@@ -41,6 +41,8 @@ def source_hash(root: Path = ROOT) -> str:
     digest = hashlib.sha256()
     for top in SOURCES:
         path = root / top
+        if not path.exists():  # (setup.py: only with the compiled core)
+            continue
         files = [path] if path.is_file() else sorted(path.rglob("*"))
         for f in files:
             if "__pycache__" in f.parts or f.suffix in (".pyc", ".so") or not f.is_file():
@@ -77,10 +79,12 @@ def venv_python(*, peers: bool = True, quiet: bool = True, timeout: float = 900)
             # not appear in the checkout, and a copy is what the hash describes.
             src = build / "src"
             for top in (*SOURCES, "README.md"):
+                if not (ROOT / top).exists():
+                    continue
                 if (ROOT / top).is_dir():
                     shutil.copytree(
                         ROOT / top, src / top, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "build"),
                     )  # fmt: skip
                 else:
                     src.mkdir(exist_ok=True)

@@ -126,10 +126,14 @@ def measure(start: str, rounds: int, env: dict[str, str]) -> list[dict[str, obje
     py = [sys.executable]
     if start == "bare":
         env = dict(env)
-        paths = [env["PYTHONPATH"], *site.getsitepackages(), site.getusersitepackages()]
+        paths = [env.get("PYTHONPATH", ""), *site.getsitepackages(), site.getusersitepackages()]
         env["PYTHONPATH"] = os.pathsep.join(p for p in paths if os.path.isdir(p))
         py = [sys.executable, "-S"]
     omniurl = [*py, "-m", "omniurl"]
+    script = Path(sys.prefix, "bin", "omniurl")
+    if INSTALLED and start == "site" and script.exists():
+        # What a user types: the console script pip installed (no runpy, no importlib.util).
+        omniurl = [str(script)]
     with tempfile.TemporaryDirectory() as root:
         Path(root, "small.bin").write_bytes(b"x" * 4096)
         out = str(Path(root, "out.bin"))

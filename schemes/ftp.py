@@ -43,7 +43,7 @@ _PATTERN = (
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
-_LAX = re.compile(grammar.lax(_PATTERN))
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (a URL with "@": compiled on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
 _LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
@@ -70,7 +70,9 @@ class FTPURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
         url = cls._fast(
-            (_FAST.get() if strict else _LAX if "@" in text else _LAX_HOST).fullmatch(text, start),
+            (_FAST.get() if strict else _LAX.get() if "@" in text else _LAX_HOST).fullmatch(
+                text, start
+            ),
             text,
             start,
             scheme,
@@ -79,7 +81,7 @@ class FTPURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> FTPURL | None:
-        m = (_LAX if "@" in text else _LAX_HOST).fullmatch(text, start)
+        m = (_LAX.get() if "@" in text else _LAX_HOST).fullmatch(text, start)
         return cls._fast(m, text, start, scheme)
 
     @classmethod

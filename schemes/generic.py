@@ -16,7 +16,6 @@ IDNA labels (only a known scheme says a host is a DNS name).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +29,7 @@ _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 
 
 # genericurl = scheme ":" schemepart,  schemepart = *xchar      (the fast path)
-_FAST = re.compile(f"({grammar.fast(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
+_FAST = grammar.Lazy(f"({grammar.fast(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
 
 
 @tuple_backed
@@ -47,7 +46,7 @@ class GenericURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GenericURL:
-        m = _FAST.fullmatch(text, start)
+        m = _FAST.get().fullmatch(text, start)
         if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
             ssp, fragment = m.groups()
             # scheme, fragment, scheme_specific_part (tuple_backed)

@@ -49,7 +49,7 @@ _PATTERN = (
     + grammar.FRAGMENT_FAST
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
-_LAX = re.compile(grammar.lax(_PATTERN))
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (a URL with "@": compiled on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
 _LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
@@ -74,7 +74,9 @@ class HTTPURL(InternetURL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
         url = cls._fast(
-            (_FAST.get() if strict else _LAX if "@" in text else _LAX_HOST).fullmatch(text, start),
+            (_FAST.get() if strict else _LAX.get() if "@" in text else _LAX_HOST).fullmatch(
+                text, start
+            ),
             text,
             start,
             scheme,
@@ -85,7 +87,7 @@ class HTTPURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> HTTPURL | None:
-        m = (_LAX if "@" in text else _LAX_HOST).fullmatch(text, start)
+        m = (_LAX.get() if "@" in text else _LAX_HOST).fullmatch(text, start)
         return cls._fast(m, text, start, scheme)
 
     @classmethod

@@ -432,7 +432,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--location",
         action="store_true",
         help="accepted for curl's habit: redirects are followed by default (--no-follow "
-        "turns that off; --max-redirs bounds them)",
+        "turns that off; --max-redirs bounds them); with -I, follow them and show each "
+        "hop's head (without -L, -I shows the redirect itself, as curl's)",
     )
     p.add_argument(
         "-f",
@@ -473,8 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--head",
         action="store_true",
         help="only what the server says about the resource: http HEAD (its header fields "
-        "are printed), ftp SIZE and MDTM (printed as Content-Length and Last-Modified, "
-        "as curl does); no content is transferred",
+        "are printed; a redirect's own head unless -L), ftp SIZE and MDTM and a file's "
+        "size and date (printed as Content-Length and Last-Modified, as curl does); no "
+        "content is transferred; a scheme without such a request is refused",
     )
     p.add_argument(
         "-C",

@@ -266,3 +266,23 @@ async def test_a_body_fed_a_byte_at_a_time_decodes_the_same() -> None:
             async for _ in decoded(bytewise(body), coding, limit=1 << 30, chunk_size=7):
                 pass
         assert words in info.value.message
+
+
+async def test_a_batch_writes_the_whole_members_and_no_cut_file(tmp_path: Path) -> None:
+    """``-Z``: the cut URL fails (exit 6, named), leaves no file; the two-member one is
+    written whole beside it."""
+    srv = await testservers.start("http", tmp_path, routes=checked_routes())
+    try:
+        out = tmp_path / "out"
+        out.mkdir()
+        base = f"http://127.0.0.1:{srv.port}"
+        status, _out, err = await run_cli(
+            "get", "-Z", "--compressed", "--output-dir", str(out),
+            f"{base}/cut", f"{base}/two-members",
+        )  # fmt: skip
+        assert status == 6, err
+        assert f"{base}/cut: the gzip body is cut".encode() in err
+        assert sorted(p.name for p in out.iterdir()) == ["two-members"]
+        assert (out / "two-members").read_bytes() == gzip.decompress(WHOLE["two-members"])
+    finally:
+        await srv.close()

@@ -27,6 +27,7 @@ import pytest
 from _ftphttp import OPTS
 
 import omniurl
+from omniurl.resolvers.http import reply as http_reply
 from omniurl.resolvers.options import Options
 from omniurl.testservers.proxies import HTTPProxy
 
@@ -53,6 +54,14 @@ TRICKS: dict[str, tuple[str, bytes, bytes, bytes]] = {
     "204-with-body": ("GET", b"HTTP/1.1 204 No Content\r\n\r\n", FAKE, b""),
     "head-with-body": ("HEAD", b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", FAKE, b""),
 }
+
+
+@pytest.fixture(params=http_reply.PARSERS, autouse=True)
+def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every case on both reply parsers (llhttp, h11): the connection's checks hold
+    whichever reads the reply."""
+    monkeypatch.setattr(http_reply, "_default", request.param)
+    return str(request.param)
 
 
 @dataclass
@@ -175,9 +184,10 @@ async def test_a_tunnel_never_reads_unasked_bytes_as_the_next_reply(
 
 @pytest.mark.parametrize("tls", [False, True], ids=["http", "https"])
 async def test_an_honest_server_keeps_its_connection(
-    tls: bool, pki: tuple[ssl.SSLContext, str]
+    tls: bool, pki: tuple[ssl.SSLContext, str], parser: str
 ) -> None:
     """The checks cost no reuse where nothing was sent unasked: two gets, one connection."""
+    assert http_reply.ReplyReader().parser == parser
     context = pki[0] if tls else None
     options = OPTS.with_(ca_file=pki[1])
     reply = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst"

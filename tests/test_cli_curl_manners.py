@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import run_cli
-from helpers import ROOT, on_a_terminal
+from helpers import ROOT, on_a_terminal, throwaway_pki
 
 from omniurl.testservers import RunningServer
 from omniurl.testservers.gopher import start as start_gopher
@@ -210,6 +210,23 @@ async def test_write_out_knows_curls_common_variables(web: RunningServer, root: 
     assert float(got["time_appconnect"]) == 0.0  # no TLS
     assert abs(int(got["speed_download"]) - 6 / float(got["time_total"])) <= 1
     assert int(got["size_request"]) > 2 * len(b"GET /moved HTTP/1.1\r\n")
+
+
+async def test_write_out_times_a_tls_handshake(root: Path) -> None:
+    context, ca = throwaway_pki(root)
+    server = await start_http(root / "srv", tls=context)
+    try:
+        status, out, err = await run_cli(
+            "get", "-s", "-o", "/dev/null", "--cacert", ca, "-w",
+            "%{time_connect} %{time_appconnect} %{time_pretransfer} %{scheme} %{http_code}",
+            f"https://localhost:{server.port}/hello.txt",
+        )  # fmt: skip
+    finally:
+        await server.close()
+    assert status == 0, err
+    connect, appconnect, pretransfer, scheme, code = out.decode().split()
+    assert 0 < float(connect) < float(appconnect) <= float(pretransfer)
+    assert (scheme, code) == ("HTTPS", "200")
 
 
 async def test_write_out_of_an_unfollowed_redirect(web: RunningServer) -> None:

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import hashlib
 import itertools
-import json
 import os
 import time
 from collections import deque
@@ -36,6 +35,7 @@ from typing import Any
 from omniurl.resolvers.errors import ConfigurationError, ResolveError
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
+from omniurl.saving import listing_bytes
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.secrets import mask_passwords
@@ -160,29 +160,42 @@ async def _source(urls: URLSource) -> AsyncIterator[str | URL | Unreadable]:
             yield item
 
 
-def output_name(url: URL) -> str:
+def output_name(url: URL, *, listing: bool | None = None) -> str:
     """A file name for ``url`` (``-O``, ``--output-dir``), from the URL the user gave — never
     one the server chose (a redirect to ``/.bashrc`` is still saved under the first URL's
     name: wget's CVE-2010-2252): its last path segment, decoded, never a dot-file, never a
-    path separator or a control character; a directory, a menu or a bare host gets its
-    scheme's ``index_name`` (``index.html``, ``gophermap.txt``…: never the host, a port or a
-    Gopher item type)."""
+    path separator or a control character; a directory or a bare host gets its scheme's
+    ``index_name`` (``index.html``…: never the host, a port or a Gopher item type).
+
+    A listing (``listing``: the resource is one; None: the URL is an index of a scheme
+    whose indexes are listings, ``Presentation.index_lists``) is saved as
+    :func:`omniurl.saving.listing_name`: the segment (or ``index``), a hash of the URL and
+    ``.tsv``, so that two listings never take each other's name (docs/saving.md)."""
     from omniurl.resolvers.registry import presentation_of
 
     text = str(url).split("#", 1)[0]
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
-    name = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
-    if path.endswith("/"):
-        name = ""  # a directory
-    name = name.split(";", 1)[0].split("?", 1)[0].split("%09", 1)[0]
+    last = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
+    last = last.split(";", 1)[0].split("?", 1)[0].split("%09", 1)[0]
     from omniurl.schemes.percent import unquote_to_bytes
 
-    decoded = unquote_to_bytes(name).decode("utf-8", "replace")
+    decoded = unquote_to_bytes(last).decode("utf-8", "replace")
     decoded = decoded.replace("/", "_").replace("\\", "_").replace("\x00", "_")
     decoded = "".join(ch if ch.isprintable() else "_" for ch in decoded).lstrip(".")
+    if decoded in ("..", "."):
+        decoded = ""
     presentation = presentation_of(url.scheme)
-    if not decoded or decoded in ("..", ".") or presentation.is_index(url, path):
+    # A directory's own name ("/pub/") is no file's name: the index's.
+    index = not decoded or path.endswith("/") or presentation.is_index(url, path)
+    if listing is None:
+        listing = index and presentation.index_lists
+    if listing:
+        from omniurl.saving import listing_name
+
+        # (a one-character path is a Gopher type alone: the root menu, no name of its own)
+        return listing_name(url, decoded[:160] if len(path.strip("/")) > 1 else "")
+    if index:
         decoded = presentation.index_name
     return decoded[:200]
 
@@ -205,12 +218,6 @@ def _finish_file(tmp: str, folder: str, name: str) -> str:
         os.unlink(tmp)
         return candidate
     raise ConfigurationError(f"no free file name for {name!r} in {folder}", component="output")
-
-
-async def _listing_bytes(resource: Resource) -> AsyncIterator[bytes]:
-    """A listing in a batch: one JSON object per entry (what ``--json`` shows of an entry)."""
-    async for entry in resource.aiter_entries():
-        yield (json.dumps(entry.to_json(), ensure_ascii=False) + "\n").encode()
 
 
 def _names_in_input_order(taken: set[str], name: str) -> str:
@@ -329,9 +336,9 @@ async def _fetch_one(
                     f"{job.url.scheme}: an interactive session cannot be fetched in a batch",
                     component="scheme",
                 )
-            chunks = _listing_bytes(resource) if resource.kind == "listing" else resource
+            chunks = listing_bytes(resource) if resource.kind == "listing" else resource
             if folder is not None:
-                saved_as = output_name(job.url)
+                saved_as = output_name(job.url, listing=resource.kind == "listing")
             try:
                 async for chunk in chunks:
                     digest.update(chunk)

@@ -8,8 +8,7 @@ and our test servers use these two functions, so the rule lives in one place.
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 
 from .errors import LimitExceeded
 
@@ -61,18 +60,3 @@ async def split_lines(
             raise LimitExceeded(f"{what} {number + 1} is longer than {max_line} bytes")
     if buf:
         yield bytes(buf[:-1] if buf.endswith(b"\r") else buf)
-
-
-async def local_line_ends(chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
-    """Text's CRLF line ends as the platform's (a Gopher text item, RFC 1436: CRLF is the
-    wire's, not the text's); a CR at a chunk's end waits for the next chunk."""
-    newline = os.linesep.encode()
-    held = b""
-    async for chunk in chunks:
-        data = held + chunk
-        held = b""
-        if data.endswith(b"\r"):
-            data, held = data[:-1], b"\r"
-        yield data.replace(b"\r\n", newline)
-    if held:
-        yield held

@@ -254,13 +254,16 @@ class Resource:
             for entry in self.entries:
                 yield entry
             return
+        import asyncio
+
+        from .deadline import OBSERVE_EVERY, Watchdog
+
         guard = self.guard
         count = 0
         watchdog = None
+        limit = self.max_entries
         try:
             if guard is not None:
-                from .deadline import Watchdog
-
                 guard.start_content()
                 watchdog = Watchdog(guard)
             while True:
@@ -269,13 +272,20 @@ class Resource:
                 except StopAsyncIteration:
                     return
                 count += 1
-                if self.max_entries is not None and count > self.max_entries:
+                if limit is not None and count > limit:
                     raise LimitExceeded(
-                        f"the listing has more than {self.max_entries} entries (--max-entries)",
+                        f"the listing has more than {limit} entries (--max-entries)",
                         component="listing",
                     )
-                if guard is not None:  # the speed limit counts an entry as its text
-                    guard.observe(len(entry.name) + len(entry.url or "") + 8)
+                if guard is not None:
+                    # The speed limit counts an entry as its name and 8 bytes (never its
+                    # URL: that would build every entry's URL, ~5 µs of ~29 µs an entry, for
+                    # a consumer that may not want it).  Judged every OBSERVE_EVERY entries.
+                    guard.add(len(entry.name) + 8)
+                if count % OBSERVE_EVERY == 0:
+                    if guard is not None:
+                        guard.observe(0)
+                    await asyncio.sleep(0)
                 yield entry
         finally:
             if watchdog is not None:

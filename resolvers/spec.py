@@ -155,8 +155,14 @@ class Presentation:
     gateway's HTML page: the surfaces call these and never test a scheme name.
     """
 
-    #: The file name of a directory, a menu or a bare host's content (``-O``, the batch).
+    #: The file name of a directory, a menu or a bare host's content (``-O``, the batch,
+    #: ``omniurl mirror``).
     index_name: str = "index"
+    #: Whether such an index is a listing (FTP and ``file:`` directories, Gopher menus),
+    #: saved by ``-O`` and the batch under a name of its own URL's (``omniurl.saving``:
+    #: ``dir.1c0f5a2e.tsv``) rather than :attr:`index_name`; False: an index is content
+    #: (HTTP's ``index.html``, Gemini's ``index.gmi``).
+    index_lists: bool = False
 
     # -- the command line (omniurl get) ---------------------------------------------------
 

@@ -257,3 +257,76 @@ async def test_sigterm_ends_a_telnet_negotiation_flood(
             proc.kill()
             await proc.wait()
     assert status != 0
+
+
+@pytest.mark.parametrize("adversary", [("huge-gopher-menu", 10**5)], indirect=True)
+async def test_a_huge_menu_asks_the_guard_for_its_limit_rarely(
+    adversary: testservers.RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31 item 20: re-arming the deadline for every entry (asking the guard, moving a
+    timer) was a third of a menu's ~29 µs an entry.  The timer is armed once and moves
+    itself; the guard judges every OBSERVE_EVERY entries."""
+    from omniurl.resolvers.deadline import Guard
+
+    calls = {"wait_limit": 0, "observe": 0}
+    wait_limit, observe = Guard.wait_limit, Guard.observe
+
+    def counted_wait_limit(self: Guard) -> float | None:
+        calls["wait_limit"] += 1
+        return wait_limit(self)
+
+    def counted_observe(self: Guard, nbytes: int) -> None:
+        calls["observe"] += 1
+        observe(self, nbytes)
+
+    monkeypatch.setattr(Guard, "wait_limit", counted_wait_limit)
+    monkeypatch.setattr(Guard, "observe", counted_observe)
+    options = Options(max_time=120, stream_listings=True)
+    count = 0
+    async with await resolvers.resolve(f"gopher://{adversary.netloc}/1/", options) as res:
+        async for _entry in res.aiter_entries():
+            count += 1
+    assert count == 10**5
+    assert calls["wait_limit"] < 100, calls
+    assert calls["observe"] <= 10**5 // 256 + 10, calls
+
+
+@pytest.mark.parametrize("adversary", [("huge-gopher-menu", 2 * 10**5)], indirect=True)
+async def test_a_huge_menu_is_saved_under_an_address_space_limit(
+    adversary: testservers.RunningServer, tmp_path: Path
+) -> None:
+    """``get -o`` of a 2×10⁵-item menu in a process limited to 1 GiB of address space (the
+    issue's 10⁷ lines are the same loop, longer): it ends, whole, with status 0."""
+    import resource
+    import sys
+
+    from helpers import ROOT
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    target = tmp_path / "menu.tsv"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "omniurl",
+        "get",
+        "-o",
+        str(target),
+        f"gopher://{adversary.netloc}/1/",
+        cwd=ROOT,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        preexec_fn=limit,
+    )
+    try:
+        _out, err = await asyncio.wait_for(proc.communicate(), 120)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 0, err
+    with target.open("rb") as fh:
+        lines = sum(1 for _ in fh)
+    assert lines == 2 * 10**5

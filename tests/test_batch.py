@@ -206,12 +206,14 @@ async def test_bad_arguments_are_typed_errors(tmp_path: Path) -> None:
     ("url", "name"),
     [
         ("gopher://h/0/dir/report.txt", "report.txt"),
-        ("gopher://h/1/", "gophermap.txt"),
-        ("gopher://h", "gophermap.txt"),
-        ("gopher://h/1/sub/menu", "gophermap.txt"),
+        # A listing: its name, a hash of the URL, .tsv (omniurl.saving; issue 31 item 3).
+        ("gopher://h/1/", "index.0af5d3b3.tsv"),
+        ("gopher://h", "index.c4d6556e.tsv"),
+        ("gopher://h:70/1", "index.c4d6556e.tsv"),  # the same menu, the same name
+        ("gopher://h/1/sub/menu", "menu.0b71f406.tsv"),
         ("http://127.0.0.1:8081/", "index.html"),
         ("http://h/a/b/", "index.html"),
-        ("ftp://h/pub/", "index.txt"),
+        ("ftp://h/pub/", "pub.db3b0b4f.tsv"),
         ("http://h/a/.bashrc", "bashrc"),
         ("http://h/a/b%2F..%2Fc", "b_.._c"),
         ("ftp://h/pub/file.tar.gz;type=i", "file.tar.gz"),

@@ -33,15 +33,17 @@ async def test_binary_is_not_written_to_a_terminal(site: Path, tmp_path: Path) -
         await srv.close()
 
 
-async def test_gopher_text_gets_local_line_ends_and_raw_keeps_the_wire(
+async def test_gopher_text_loses_only_its_framing_and_raw_keeps_the_wire(
     site: Path, tmp_path: Path
 ) -> None:
+    # docs/saving.md: the "." line removed, the dot-stuffing undone, the server's line ends
+    # kept — on every path (tests/test_save_paths.py compares them all).
     srv = await testservers.start("gopher", site)
     try:
         url = f"gopher://127.0.0.1:{srv.port}/0/text.txt"
         status, out, err = await run_cli("get", "-o", str(tmp_path / "t.txt"), url)
         assert status == 0, err
-        assert (tmp_path / "t.txt").read_bytes() == b"line one\nline two\n..dotted\n"
+        assert (tmp_path / "t.txt").read_bytes() == b"line one\r\nline two\r\n..dotted\r\n"
         status, out, err = await run_cli("get", "--raw", url)
         assert status == 0, err
         assert out == b"line one\r\nline two\r\n...dotted\r\n.\r\n"

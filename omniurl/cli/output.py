@@ -7,10 +7,11 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from omniurl import saving
 from omniurl.schemes.errors import OmniurlError
 
 from .progress import Progress, human_size
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from omniurl.partial import Kept, Partial
-    from omniurl.resolvers.resource import Entry, Resource
+    from omniurl.resolvers.resource import Resource
 
 
 class OutputError(OmniurlError):
@@ -101,7 +102,7 @@ def output_path(args: argparse.Namespace, resource: Resource) -> Path | None:
             if named is not None:
                 return folder / named
         given = resource.chain[0] if resource.chain else str(resource.url)
-        return folder / output_name(parse(given))
+        return folder / output_name(parse(given), listing=resource.kind == "listing")
     return None
 
 
@@ -141,15 +142,9 @@ def summary(args: argparse.Namespace, size: int, path: Path, seconds: float) -> 
     )
 
 
-def listing_line(e: Entry) -> bytes:
-    """One entry of a listing saved to a file (``-o``, ``omniurl mirror``'s menus)."""
-    return f"{e.kind}\t{e.name}\t{e.url or ''}\n".encode("utf-8", "surrogateescape")
-
-
-async def listing_lines(resource: Resource) -> AsyncIterator[bytes]:
-    """A listing as ``show_listing`` prints it when stdout is no terminal (for ``-o``)."""
-    async for e in resource.aiter_entries():
-        yield listing_line(e)
+# What a listing is in a file, for -o, -O and standard output alike (omniurl.saving).
+listing_line = saving.listing_line
+listing_lines = saving.listing_bytes
 
 
 async def write_content(

@@ -466,8 +466,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--raw",
         action="store_true",
-        help="a Gopher text item as on the wire (CR LF, dot-stuffing and the closing '.'); "
-        "by default its text is written with this system's line ends",
+        help="a Gopher text item as on the wire (dot-stuffing and the closing '.'); by "
+        "default only that framing is removed, the line ends are the server's "
+        "(docs/saving.md)",
     )
     p.add_argument(
         "-I",

@@ -45,6 +45,7 @@ class FilePresentation(Presentation):
     """A directory's listing saved as ``index.txt``."""
 
     index_name = "index.txt"
+    index_lists = True
 
 
 SPEC = SchemeSpec(

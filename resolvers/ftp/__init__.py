@@ -62,6 +62,7 @@ class FTPPresentation(Presentation):
     gateway marks it ``[FILE]``, not ``[TEXT]``)."""
 
     index_name = "index.txt"
+    index_lists = True
 
     def entry_marker(self, entry: Entry) -> str | None:
         return "[FILE]" if entry.kind == "file" else None

@@ -6,8 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from omniurl.schemes.base import URL
@@ -17,9 +16,6 @@ from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
 from ..spec import Presentation, SchemeSpec, TreePath
-
-if TYPE_CHECKING:
-    import argparse
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py): every
 # ``omniurl get``/``plan`` imports this package for its command-line options.
@@ -57,21 +53,12 @@ def _with_gopher_plus(url: str, marker: str) -> str | None:
 
 
 class GopherPresentation(Presentation):
-    """A text item's dot-stuffing undone and local line ends on the terminal; a menu saved
-    as ``gophermap.txt``; searches after an encoded TAB; Gopher+ views and attributes."""
+    """A menu saved as a listing (``omniurl.saving``); searches after an encoded TAB;
+    Gopher+ views and attributes.  A text item is the resolver's bytes on every path: the
+    framing removed, the server's line ends kept (no ``text_source``: docs/saving.md)."""
 
     index_name = "gophermap.txt"
-
-    def text_source(
-        self, resource: Resource, args: argparse.Namespace
-    ) -> AsyncIterable[bytes] | None:
-        from ..lines import local_line_ends
-        from .planner import GopherDetails, Mode
-
-        details = resource.plan.details
-        if isinstance(details, GopherDetails) and details.mode is Mode.TEXT and not args.raw:
-            return local_line_ends(resource)
-        return None
+    index_lists = True
 
     def is_index(self, url: URL, path: str) -> bool:
         # "/1…" and "/7…" are menus; "" or "/x" (a type alone) the server's root menu.

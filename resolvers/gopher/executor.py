@@ -45,7 +45,7 @@ from .machine import (
     Sentinel,
     StatusLine,
 )
-from .menu import item_url, parse_menu, parse_menu_line, to_entry
+from .menu import item_url, line_entry, parse_menu, parse_menu_line
 from .planner import GopherDetails, Mode
 from .result import GopherResult
 
@@ -212,12 +212,15 @@ async def _entries(
     """A menu's entries as they arrive (never the whole menu in memory: a hostile server
     can send 10⁷ items); the first line was read by ``resolve`` itself, so that a type-3
     error item is raised there."""
+    machine = pump.machine
     try:
-        event = first
+        event: Event | Sentinel = first
         while not isinstance(event, EndOfReply):
             if isinstance(event, MenuLine):
-                yield to_entry(parse_menu_line(event.line), tls_for)
-            event = await pump.next()
+                yield line_entry(event.line, tls_for)
+            event = machine.next_event()  # (what is parsed already: no coroutine call)
+            if isinstance(event, Sentinel):
+                event = await pump.next()
     finally:
         await pump.close()
 

@@ -20,6 +20,7 @@ from .errors import (
     PlanError,
     PolicyError,
     ProtocolError,
+    ResolveError,
     TooManyRedirects,
     UnsupportedScheme,
 )
@@ -223,6 +224,10 @@ async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
         resolver = registry.get(current.scheme)
         try:
             resource = await resolver.execute(p, options)
+        except ResolveError as exc:
+            if hops:  # (a 404 after a redirect: -I -L shows the redirect's head first)
+                exc.hops = tuple(hops)
+            raise
         except Follow as follow:
             if not options.follow:
                 raise NotFollowed(

@@ -47,7 +47,10 @@ from omniurl.schemes.secrets import mask_passwords
 
 
 class ResolveError(OmniurlError):
-    """Root of every error raised after a URL parsed."""
+    """Root of every error raised after a URL parsed.  ``hops``: the head of each redirect
+    followed before the failing request (set by the core; what ``-I -L`` shows first)."""
+
+    hops: tuple[tuple[str, ...], ...] = ()
 
 
 class NotFollowed(ResolveError):

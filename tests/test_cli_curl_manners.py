@@ -42,6 +42,7 @@ async def web(root: Path) -> AsyncIterator[RunningServer]:
     routes = {
         "/gone": (404, [("Content-Type", "text/html")], b"<h1>no such page</h1>\n"),
         "/moved": (301, [("Location", "/hello.txt")], b"moved\n"),
+        "/lost": (302, [("Location", "/gone")], b""),
     }
     server = await start_http(root / "srv", routes=routes)
     try:
@@ -125,6 +126,14 @@ async def test_head_with_location_shows_every_hop(web: RunningServer) -> None:
     assert out.startswith(MOVED_HEAD + b"HTTP/1.1 200 OK\r\nContent-Length: 6\r\n")
     assert out.endswith(b"\r\n\r\n") and out.count(b"\r\n\r\n") == 2
     assert requests_of(web) == [(b"HEAD", b"/moved"), (b"HEAD", b"/hello.txt")]
+
+
+async def test_head_with_location_to_a_404_shows_both_heads(web: RunningServer) -> None:
+    status, out, _err = await run_cli("get", "-I", "-L", f"http://{web.netloc}/lost")
+    assert status == 5
+    assert out.startswith(b"HTTP/1.1 302 Found\r\nContent-Length: 0\r\nLocation: /gone\r\n")
+    assert b"\r\n\r\nHTTP/1.1 404 Not Found\r\n" in out and out.endswith(b"\r\n\r\n")
+    assert requests_of(web) == [(b"HEAD", b"/lost"), (b"HEAD", b"/gone")]
 
 
 # --- 7. -w: curl's common variables, measured ----------------------------------------------

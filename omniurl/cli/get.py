@@ -308,8 +308,11 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     except OmniurlError as exc:
         replies = getattr(exc, "replies", None)
         if getattr(args, "head", False) and replies:
-            # -I of a 404 or a 401: what the server said, as for any other status; of a
-            # redirect without -L: its head (Location) is the answer, as curl -I's.
+            # -I of a 404 or a 401: what the server said, as for any other status (after
+            # the heads of the redirects -L followed to it); of a redirect without -L: its
+            # head (Location) is the answer, as curl -I's.
+            for hop in getattr(exc, "hops", ()):
+                sys.stdout.write(_head_text(hop))
             sys.stdout.write(_head_text(replies))
             sys.stdout.flush()
             from omniurl.resolvers.errors import NotFollowed

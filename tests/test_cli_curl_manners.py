@@ -356,6 +356,45 @@ async def test_progress_fits_the_terminal_with_percentage_and_time_left(
     assert summary.startswith(b"omniurl: 1.0 MiB in ")
 
 
+@pytest.mark.parametrize("width", [200, 120, 80, 60, 40, 30, 20, 10])
+def test_progress_line_never_passes_the_width(width: int) -> None:
+    from omniurl.cli.progress import progress_line
+
+    known = progress_line(
+        name="http://h/x/file.bin", done=400_000, total=1 << 20, rate="343.4 KiB/s",
+        per_second=351_000.0, elapsed=1.2, width=width,
+    )  # fmt: skip
+    unknown = progress_line(
+        name="file.bin", done=400_000, total=None, rate="stalled 3 s", per_second=0.0,
+        elapsed=5, width=width,
+    )  # fmt: skip
+    assert len(known) <= width - 1 and len(unknown) <= width - 1
+    assert " 38%" in known  # the percentage goes last
+    if width >= 20:
+        assert "eta 0:00:02" in known  # (648,576 bytes left at 351,000 a second)
+    if width >= 80:
+        assert known.startswith((" 38% [", "http://h/x/file.bin  38% [")), known
+        assert "0.4/1.0 MiB 343.4 KiB/s eta 0:00:02 0:00:01" in known
+
+
+async def test_progress_of_a_resumed_transfer_counts_the_kept_bytes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from types import SimpleNamespace
+
+    from omniurl.cli.progress import Progress
+    from omniurl.resolvers.resource import Resumed
+    from omniurl.resolvers.resume import Outcome
+
+    resource = SimpleNamespace(
+        url="http://h/big.bin", resumed=Resumed(Outcome.APPEND, 600_000), size=448_576,
+        total=1 << 20, bytes_read=100_000,
+    )  # fmt: skip
+    bar = Progress(resource)  # type: ignore[arg-type]
+    bar.stop()
+    assert " 66% [" in capsys.readouterr().err  # (600,000 kept + 100,000) of 1 MiB
+
+
 # --- 9. a URL typed without its scheme ------------------------------------------------------
 
 

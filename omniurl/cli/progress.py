@@ -160,6 +160,12 @@ class Progress:
         self.resource = resource
         self.out = sys.stderr
         self.rate = Rate(time.monotonic())
+        # -C: the bytes kept count toward the percentage, as curl's (the rate and the time
+        # left are the transfer's own)
+        resumed = resource.resumed
+        self.offset = resumed.offset if resumed is not None else 0
+        size = resource.size
+        self.total = resource.total or (size + self.offset if size is not None else None)
         self.name = str(resource.url).rsplit("/", 1)[-1] or str(resource.url)
         self._loop = asyncio.get_running_loop()
         self._timer: asyncio.TimerHandle | None = None
@@ -173,8 +179,8 @@ class Progress:
         rate = self.rate
         line = progress_line(
             name=self.name,
-            done=self.resource.bytes_read,
-            total=self.resource.size,
+            done=self.offset + self.resource.bytes_read,
+            total=self.total,
             rate=rate.text(now),
             per_second=rate.per_second(now),
             elapsed=now - rate.started,

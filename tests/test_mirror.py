@@ -345,3 +345,39 @@ async def test_a_large_file_continues_from_its_kept_part(tmp_path: Path) -> None
     assert f"> REST {1 << 20}" in sent  # -C's continuation, not the whole file again
     assert (out / "big.bin").read_bytes() == big
     assert list(parts.iterdir()) == []  # the part became the file
+
+
+async def test_a_huge_menu_is_walked_in_bounded_memory(tmp_path: Path) -> None:
+    """15,000 menu lines (a hostile hole): read as they arrive, saved as they arrive,
+    followed through the state file; the mirror's memory stays flat."""
+    import tracemalloc
+
+    lines = 15_000
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await asyncio.wait_for(reader.readline(), 5)
+        for start in range(0, lines, 1000):
+            block = b"".join(
+                b"0item %d\t/elsewhere/%d\texample.org\t70\r\n" % (n, n)
+                for n in range(start, start + 1000)
+            )
+            writer.write(block)
+            await writer.drain()
+        writer.write(b".\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    tracemalloc.start()
+    try:
+        status, _counts, _rows = await run_mirror(f"gopher://127.0.0.1:{port}/1/", tmp_path / "o")
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        server.close()
+        await server.wait_closed()
+    assert status == 0
+    menu = (tmp_path / "o" / "%gophermap.txt").read_bytes()
+    assert menu.count(b"\n") == lines
+    assert peak < 3 << 20, peak  # (15,000 entries held would take 7 MB and more)

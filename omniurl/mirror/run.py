@@ -606,29 +606,31 @@ class Mirror:
         from omniurl.partial import finish
 
         target = self._target(path)
-        local = _local(target)
-        record = self.state.record(path) or {}
-        same = (
-            local is not None
-            and local.size == count
-            and (record.get("sha256") == digest or _sha256(target) == digest)
-        )
-        if same:
-            os.unlink(tmp)
+        try:
+            there = os.lstat(target)
+        except FileNotFoundError:
+            there = None
+        same = False
+        if there is not None and stat.S_ISREG(there.st_mode):
+            if there.st_size == count:
+                record = self.state.record(path) or {}
+                same = record.get("sha256") == digest or _sha256(target) == digest
+            if same:
+                os.unlink(tmp)
+            else:
+                finish(tmp, target)  # (the file keeps its mode)
         else:
-            self._clear_way(target)
-            finish(tmp, target)
+            if there is not None:
+                self._clear_way(target)  # a folder (or a link) where the server has a file
+            os.replace(tmp, target)  # made with a new file's mode (0666 & ~umask)
         if modified is not None:
             stamp = modified.timestamp()
             os.utime(target, (stamp, stamp), follow_symlinks=False)
-        info = target.lstat()
         self.state.remember(
             path,
             {
                 "size": listed.size,
                 "listed": listed.modify,
-                "local_size": info.st_size,
-                "local_mtime": info.st_mtime,
                 "sha256": digest,
                 "validators": validators,
                 "media_type": media,
@@ -671,11 +673,14 @@ class Mirror:
 
     @staticmethod
     def _clear_way(target: Path) -> None:
-        """A folder where the server now has a file goes (it is inside the mirror)."""
+        """A folder where the server now has a file goes (it is inside the mirror); a
+        link is replaced, never followed."""
         with contextlib.suppress(FileNotFoundError):
             info = target.lstat()
             if stat.S_ISDIR(info.st_mode):
                 shutil.rmtree(target)
+            else:
+                target.unlink()
 
     def _temp(self) -> tuple[int, str]:
         self._temp_numbers += 1

@@ -169,17 +169,19 @@ async def test_https_never_reads_unasked_bytes_as_the_next_reply(
 
 
 @pytest.mark.parametrize("trick", ["after-length", "204-with-body"])
+@pytest.mark.parametrize("origin_tls", [False, True], ids=["http-url", "https-url"])
 @pytest.mark.parametrize("proxy_tls", [False, True], ids=["http-proxy", "https-proxy"])
-async def test_a_tunnel_never_reads_unasked_bytes_as_the_next_reply(
-    trick: str, proxy_tls: bool, pki: tuple[ssl.SSLContext, str]
+async def test_a_proxy_never_reads_unasked_bytes_as_the_next_reply(
+    trick: str, origin_tls: bool, proxy_tls: bool, pki: tuple[ssl.SSLContext, str]
 ) -> None:
-    """Through a CONNECT tunnel (an ``https://`` proxy: the origin's TLS inside the proxy's,
-    two TLS layers with buffers each), the same."""
+    """Through a proxy, the same: an ``http:`` URL forwarded (absolute form, the kept
+    connection is the proxy's), an ``https:`` one through a CONNECT tunnel — inside an
+    ``https://`` proxy's TLS, two TLS layers with buffers each."""
     async with HTTPProxy(tls=pki[0] if proxy_tls else None) as proxy:
         scheme = "https" if proxy_tls else "http"
         options = OPTS.with_(ca_file=pki[1], proxy=f"{scheme}://127.0.0.1:{proxy.port}")
         for between in (False, True):
-            await check(trick, between, options, pki[0])
+            await check(trick, between, options, pki[0] if origin_tls else None)
 
 
 @pytest.mark.parametrize("tls", [False, True], ids=["http", "https"])

@@ -53,3 +53,9 @@ async def test_gemtext_links_are_followable_and_input_is_asked(
         await settle(pilot, app)
         assert app.view.page.url == f"{base}/input?Ada"
         assert "Hello, Ada!" in rows(app)
+    # First contact was said (issue 31 item 17), once: the later fetches were trusted.
+    known = tmp_path / "xdg" / "omniurl" / "gemini_known_hosts"
+    assert len(app.notices) == 1 and app.notices[0].startswith(
+        f"pinned 127.0.0.1:{gemini.port} sha256:"
+    )
+    assert app.notices[0].endswith(f" in {known}")

@@ -548,7 +548,9 @@ class Browser(App[None]):
         #: The terminal's own colours (Textual's ANSI theme), not a theme's RGB ones.
         self.terminal_colors = terminal_colors
         self.start_url = url
-        self.options = (options or Options()).with_(stream_listings=True, form=self._ask_form)
+        self.options = (options or Options()).with_(
+            stream_listings=True, form=self._ask_form, notice=self._notice
+        )
         self.folder = folder if folder is not None else data_dir()
         self.history = History(self.folder)
         self.bookmarks = Bookmarks(self.folder)
@@ -564,6 +566,8 @@ class Browser(App[None]):
         self.hit = -1
         #: What the status line says (tests read it).
         self.status = ""
+        #: The notices resolves gave (:meth:`_notice`; tests read them).
+        self.notices: list[str] = []
         #: Set while a page is being fetched (tests wait for it to clear).
         self.busy = False
 
@@ -591,6 +595,12 @@ class Browser(App[None]):
     def wrap_width(self) -> int:
         """The columns a text is wrapped to: the page's, less one for a scroll bar."""
         return max(self.view.size.width - 1, 40)
+
+    def _notice(self, text: str) -> None:
+        """What a resolve says without being asked (a certificate pinned on first use): a
+        notification beside the page, as the status line is the fetch's."""
+        self.notices.append(text)
+        self.notify(terminal_safe(text), timeout=10)
 
     def say(self, text: str) -> None:
         """The status line (server words in it shown escaped, as everywhere)."""

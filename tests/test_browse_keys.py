@@ -95,6 +95,20 @@ async def test_help_lists_the_keys_and_the_footer_hints_them(tmp_path: Path) -> 
         assert not isinstance(app.screen, TextScreen)
 
 
+async def test_typing_in_a_prompt_keeps_backspace_and_q(tmp_path: Path) -> None:
+    """The new keys are the page's: in the URL prompt Backspace deletes and Q is a letter."""
+    from textual.widgets import Input
+
+    app = browser(None, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("g", *"gopher://Qx", "backspace")
+        await pilot.pause()
+        assert isinstance(app.screen, Prompt)
+        assert app.screen.query_one(Input).value == "gopher://Q"
+        assert not app._exit and app.view.page.title != "History"
+
+
 @pytest.mark.parametrize("key", ["Q", "q"])
 async def test_q_and_capital_q_quit(tmp_path: Path, key: str) -> None:
     app = browser(None, tmp_path)

@@ -1,0 +1,250 @@
+"""One Gopher text item, one listing: the same bytes by every path that saves them
+(issue 31 items 2 and 3; docs/saving.md).
+
+The text item holds dot-stuffed lines and comes with RFC 1436's CR LF: every path writes the
+server's bytes less the framing (the "." line, the stuffing) — before, ``-o``, ``-O`` and
+standard output wrote LF while ``--output-dir``, ``-C -``, ``omniurl.get()``, fsspec and the
+browser's ``d`` wrote CR LF, so a manifest's sha256 did not match ``-o``'s file.  A listing
+is tab-separated text named ``NAME.HASH.tsv`` by every path (before: ``-O`` tab-separated,
+``--output-dir`` JSON Lines, both ``.txt``; every menu ``gophermap.txt``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from _ftphttp import run_cli
+
+import omniurl
+from omniurl import testservers
+from omniurl.batch import fetch_many
+from omniurl.client import AsyncClient
+
+TEXT = b"line one\n.dotted\n..two dots\nlast\n"
+#: What the server sends (CR LF, stuffed, the "." line) less the framing.
+SAVED = b"line one\r\n.dotted\r\n..two dots\r\nlast\r\n"
+
+
+@pytest_asyncio.fixture
+async def gopher(tmp_path: Path) -> AsyncIterator[testservers.RunningServer]:
+    root = tmp_path / "site"
+    (root / "dir").mkdir(parents=True)
+    (root / "t.txt").write_bytes(TEXT)
+    (root / "dir" / "a.txt").write_bytes(b"a\n")
+    async with await testservers.start("gopher", root) as server:
+        yield server
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+async def test_a_gopher_text_item_is_the_same_bytes_by_every_path(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    url = f"gopher://{gopher.netloc}/0/t.txt"
+    wire_status, wire, _ = await run_cli("get", "--raw", url)
+    assert wire_status == 0 and wire.endswith(b"...two dots\r\nlast\r\n.\r\n")  # the framing
+    got: dict[str, bytes] = {}
+
+    status, out, err = await run_cli("get", url)
+    assert status == 0, err
+    got["stdout"] = out
+    status, _, err = await run_cli("get", "-o", str(tmp_path / "o.txt"), url)
+    assert status == 0, err
+    got["-o"] = (tmp_path / "o.txt").read_bytes()
+    (tmp_path / "cwd").mkdir()
+    status, _, err = await run_cli("get", "-O", url, cwd=tmp_path / "cwd")
+    assert status == 0, err
+    got["-O"] = (tmp_path / "cwd" / "t.txt").read_bytes()
+    status, _, err = await run_cli(
+        "get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "od"), url
+    )
+    assert status == 0, err
+    got["--output-dir"] = (tmp_path / "od" / "t.txt").read_bytes()
+    status, _, err = await run_cli("get", "-C", "-", "-o", str(tmp_path / "c.txt"), url)
+    assert status == 0, err
+    got["-C -"] = (tmp_path / "c.txt").read_bytes()
+
+    # A batch (two URLs) with its manifest: the file and the manifest's sha256.
+    menu = f"gopher://{gopher.netloc}/1/dir"
+    manifest = tmp_path / "m.jsonl"
+    status, _, err = await run_cli(
+        "get",
+        "--create-dirs",
+        "--output-dir",
+        str(tmp_path / "batch"),
+        "--manifest",
+        str(manifest),
+        url,
+        menu,
+    )
+    assert status == 0, err
+    got["batch"] = (tmp_path / "batch" / "t.txt").read_bytes()
+    rows = {r["url"]: r for r in map(json.loads, manifest.read_text().splitlines())}
+    assert rows[url]["sha256"] == sha(SAVED)
+    assert rows[url]["bytes"] == len(SAVED)
+
+    # The library, the client, fsspec, the batch engine as the browser's d calls it.
+    got["omniurl.get()"] = await asyncio.to_thread(omniurl.get, url)
+    async with AsyncClient() as client:
+        body = await client.get(url)
+    assert isinstance(body, bytes)
+    got["AsyncClient.get"] = body
+
+    def with_fsspec() -> bytes:
+        import fsspec
+
+        from omniurl.integrations.fsspec import register
+
+        register()
+        with fsspec.open(url, "rb") as fh:
+            return fh.read()  # type: ignore[no-any-return]
+
+    got["fsspec"] = await asyncio.to_thread(with_fsspec)
+    (tmp_path / "d").mkdir()
+    async for result in fetch_many([url], output_dir=tmp_path / "d", resume=True):
+        assert result.ok, result.error_message
+        assert result.sha256 == sha(SAVED)
+        got["browse d (fetch_many resume)"] = Path(str(result.path)).read_bytes()
+
+    assert {name: data for name, data in got.items() if data != SAVED} == {}
+
+
+async def test_dask_and_the_gateway_write_the_same_text(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    url = f"gopher://{gopher.netloc}/0/t.txt"
+    pytest.importorskip("dask")
+    from omniurl.integrations.dask import fetch
+
+    def with_dask() -> list[dict[str, object]]:
+        import dask
+
+        bag = fetch([url], output=str(tmp_path / "dask"))
+        return list(dask.compute(bag, scheduler="synchronous")[0])
+
+    (row,) = await asyncio.to_thread(with_dask)
+    assert row["sha256"] == sha(SAVED)
+    assert Path(str(row["path"])).read_bytes() == SAVED
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("jinja2")
+    import httpx
+
+    from omniurl.gateway import GatewayConfig, create_app
+
+    config = GatewayConfig(
+        allow_hosts=frozenset({"127.0.0.1"}),
+        allow_ports=frozenset({gopher.port}),
+        max_render_bytes=4,  # larger than this: a download
+    )
+    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as web:
+        reply = await web.get(f"/{url}")
+    assert reply.status_code == 200
+    assert reply.headers["content-disposition"].startswith("attachment")
+    assert reply.content == SAVED
+
+
+async def test_a_listing_is_one_format_under_names_that_never_collide(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    root_menu = f"gopher://{gopher.netloc}/"
+    sub_menu = f"gopher://{gopher.netloc}/1/dir"
+    out = tmp_path / "out"
+    out.mkdir()
+    for url in (sub_menu, root_menu):  # the issue's order: the second lost the first
+        status, _, err = await run_cli("get", "-O", url, cwd=out)
+        assert status == 0, err
+    names = sorted(p.name for p in out.iterdir())
+    assert len(names) == 2 and all(n.endswith(".tsv") for n in names), names
+    assert names[0].startswith("dir.") and names[1].startswith("index."), names
+    sub_file = out / names[0]
+    lines = sub_file.read_bytes().splitlines()
+    assert lines == [f"file\ta.txt\tgopher://{gopher.netloc}/0/dir/a.txt".encode()]
+
+    # The same listing by stdout, -o, --output-dir and a batch: the same bytes and name.
+    status, stdout, err = await run_cli("get", sub_menu)
+    assert status == 0, err
+    status, _, err = await run_cli("get", "-o", str(tmp_path / "o.tsv"), sub_menu)
+    assert status == 0, err
+    status, _, err = await run_cli(
+        "get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "od"), sub_menu
+    )
+    assert status == 0, err
+    status, _, err = await run_cli(
+        "get",
+        "--create-dirs",
+        "--output-dir",
+        str(tmp_path / "b"),
+        sub_menu,
+        f"gopher://{gopher.netloc}/0/t.txt",
+    )
+    assert status == 0, err
+    expected = sub_file.read_bytes()
+    assert stdout == expected
+    assert (tmp_path / "o.tsv").read_bytes() == expected
+    assert (tmp_path / "od" / names[0]).read_bytes() == expected
+    assert (tmp_path / "b" / names[0]).read_bytes() == expected
+
+
+async def test_an_ftp_listing_is_the_same_by_dash_o_and_output_dir(tmp_path: Path) -> None:
+    root = tmp_path / "ftp"
+    (root / "pub").mkdir(parents=True)
+    (root / "pub" / "a b.txt").write_bytes(b"x")
+    async with await testservers.start("ftp", root) as ftp:
+        url = f"ftp://{ftp.netloc}/pub/"
+        status, _, err = await run_cli(
+            "get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "one"), url
+        )
+        assert status == 0, err
+        status, _, err = await run_cli(
+            "get",
+            "--create-dirs",
+            "--output-dir",
+            str(tmp_path / "two"),
+            url,
+            f"ftp://{ftp.netloc}/pub/a%20b.txt",
+        )
+        assert status == 0, err
+    (one,) = (tmp_path / "one").iterdir()
+    two = tmp_path / "two" / one.name
+    assert one.name.startswith("pub.") and one.name.endswith(".tsv")
+    assert one.read_bytes() == two.read_bytes()
+    assert one.read_bytes() == f"file\ta b.txt\tftp://{ftp.netloc}/pub/a%20b.txt\n".encode()
+
+
+def test_a_field_with_a_tab_or_a_line_end_stays_one_field() -> None:
+    from omniurl.resolvers.resource import Entry
+    from omniurl.saving import listing_line
+
+    line = listing_line(Entry(name="a\tb\nc\\d\re", kind="file", url=None))
+    assert line == b"file\ta\\tb\\nc\\\\d\\re\t\n"
+    assert line.count(b"\t") == 2 and line.count(b"\n") == 1
+
+
+def test_listing_names_differ_by_url_and_agree_by_spelling() -> None:
+    from omniurl.batch import output_name
+    from omniurl.schemes import parse
+
+    names = {
+        output_name(parse(u))
+        for u in (
+            "gopher://h/1/a/dir",
+            "gopher://h/1/b/dir",
+            "gopher://h/7/dir",
+            "gopher://g/1/a/dir",
+        )
+    }
+    assert len(names) == 4
+    assert output_name(parse("gopher://h")) == output_name(parse("gopher://H:70/1"))
+    # content keeps its own name; an HTTP index page is content
+    assert output_name(parse("gopher://h/0/a/t.txt")) == "t.txt"
+    assert output_name(parse("http://h/a/")) == "index.html"

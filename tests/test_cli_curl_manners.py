@@ -454,7 +454,7 @@ async def test_more_outputs_than_urls_warns(web: RunningServer, root: Path) -> N
     )
     assert status == 0
     assert err == (
-        b"omniurl: warning: got more output options than URLs: -o extra.txt goes with no URL "
+        b"omniurl: warning: Got more output options than URLs: -o extra.txt goes with no URL "
         b"and is not written\n"
     )
     assert {p.name: p.read_bytes() for p in (root / "out").iterdir()} == {"hello.txt": b"hello\n"}

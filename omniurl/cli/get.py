@@ -124,7 +124,7 @@ def warn_extra_outputs(args: argparse.Namespace) -> None:
     extra = outputs[len(args.urls) :]
     named = ", ".join("-O" if given is None else f"-o {given}" for given in extra)
     sys.stderr.write(
-        f"omniurl: warning: got more output options than URLs: {named} goes with no URL "
+        f"omniurl: warning: Got more output options than URLs: {named} goes with no URL "
         "and is not written\n"
     )
 

@@ -108,7 +108,9 @@ class MailtoURL(URL):
         if fields is not None:
             pairs = _PAIRS.findall(fields)  # [(name, value), ...]: each matched above
             if "%" in fields:
-                headers = tuple([(decode(n), decode(v)) for n, v in pairs])
+                headers = tuple(
+                    [(decode(n) if "%" in n else n, decode(v) if "%" in v else v) for n, v in pairs]
+                )
             else:
                 headers = tuple(pairs)
         # scheme, fragment, address, headers (tuple_backed)

@@ -32,6 +32,7 @@ import os
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Any, Literal
 
 from ..errors import ConfigurationError, ConnectionClosed, LimitExceeded, ProtocolError
@@ -99,15 +100,22 @@ class Head:
         """Each field as received, one ``Name: value`` line each (what ``-I``/``-v`` show)."""
         return [f"{name}: {value}" for name, value in self.fields]
 
+    @cached_property
+    def _by_name(self) -> dict[str, list[str]]:
+        """The values by lower-case name (made once: the framing asks for several)."""
+        index: dict[str, list[str]] = {}
+        for name, value in self.fields:
+            index.setdefault(name.lower(), []).append(value)
+        return index
+
     def get(self, name: str) -> str | None:
         """The first field of this (case-insensitive) name, or None."""
-        name = name.lower()
-        return next((v for n, v in self.fields if n.lower() == name), None)
+        values = self._by_name.get(name.lower())
+        return values[0] if values else None
 
     def get_all(self, name: str) -> list[str]:
         """Every field of this (case-insensitive) name, in order."""
-        name = name.lower()
-        return [v for n, v in self.fields if n.lower() == name]
+        return list(self._by_name.get(name.lower(), ()))
 
 
 @dataclass(frozen=True)
@@ -168,6 +176,10 @@ def default_parser() -> str:
 # -- the parsers behind the seam -------------------------------------------------------------
 
 
+#: httptools, once imported (by the first llhttp reader).
+_httptools: Any = None
+
+
 class _Leftover(Exception):
     """Bytes after the end of the reply (raised inside llhttp's callback, to stop it)."""
 
@@ -208,9 +220,12 @@ class _LLHTTPMessage(_Message):
     as h11 reads it) instead of refused — and the connection is then never reused."""
 
     def __init__(self) -> None:
-        import httptools
+        global _httptools
+        if _httptools is None:
+            import httptools
 
-        self._parser = httptools.HttpResponseParser(self)
+            _httptools = httptools
+        self._parser = _httptools.HttpResponseParser(self)
         self._parser.set_dangerous_leniencies(lenient_chunked_length=True)
         self._reason = b""
         self._fields: list[tuple[bytes, bytes]] = []
@@ -265,16 +280,14 @@ class _LLHTTPMessage(_Message):
         self.done = True
 
     def _feed(self, data: bytes) -> None:
-        from httptools import HttpParserError, HttpParserUpgrade
-
         try:
             self._parser.feed_data(data)
-        except HttpParserUpgrade:
+        except _httptools.HttpParserUpgrade:
             raise ProtocolError(
                 "the server switched protocols (101) although omniurl asked for no upgrade",
                 component="status",
             ) from None
-        except HttpParserError as exc:
+        except _httptools.HttpParserError as exc:
             if self.done:  # after the end: another message's bytes, or garbage
                 self.leftover = True
                 return
@@ -393,8 +406,18 @@ def _checked_head(raw: _RawHead) -> Head:
             f"the server sent a control character in its reason phrase: {raw.reason[:80]!r}",
             component="status",
         )
-    fields = tuple((n.decode("latin-1"), _decode(v)) for n, v in raw.fields)
-    return Head(f"HTTP/{raw.version}", raw.status, raw.reason.decode("latin-1"), fields)
+    fields = tuple(
+        [
+            (n.decode("latin-1"), v.decode("ascii") if v.isascii() else _decode(v))
+            for n, v in raw.fields
+        ]
+    )
+    head = Head(f"HTTP/{raw.version}", raw.status, raw.reason.decode("latin-1"), fields)
+    index: dict[str, list[str]] = {}
+    for name, value in fields:
+        index.setdefault(name.lower(), []).append(value)
+    head.__dict__["_by_name"] = index  # (Head._by_name, made here in the same pass)
+    return head
 
 
 def transfer_codings(head: Head) -> list[str]:

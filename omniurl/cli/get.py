@@ -442,6 +442,13 @@ def _field(lines: list[str], name: str) -> str | None:
 
 #: The size and date columns of a listing on a terminal: "  12.3 MiB 2026-11-26 23:31".
 FACTS_WIDTH = 10 + 1 + 16
+#: The fewest characters of a name a terminal listing with sizes and dates shows.
+MIN_NAME = 8
+
+
+def _cut(name: str, room: int) -> str:
+    """``name`` in ``room`` characters: whole, or shortened with "…" at its end."""
+    return name if len(name) <= room else name[: max(room - 1, 0)] + "…"
 
 
 def entry_facts(info: dict[str, object]) -> str:
@@ -519,20 +526,28 @@ def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | 
 async def show_listing(args: argparse.Namespace, resource: Resource) -> None:
     """Print a listing as its entries arrive (never the whole listing in memory).
 
-    Not a terminal: one ``kind<TAB>name<TAB>url`` line per entry.  A terminal: aligned
-    columns, the URL always whole on its line (a URL broken across lines cannot be copied);
-    a listing whose entries carry a size or a date (FTP's MLSD or LIST facts) shows them in
-    columns after the kind, as ``ls -l`` does; a narrow terminal drops those first, then the
-    kind, then the name, before it would cut a URL.  ``--json`` collects the entries for the
-    one JSON object printed at the end.
+    Not a terminal: the listing as it is saved (``omniurl.saving``: one ``kind TAB name TAB
+    url`` line per entry, the bytes ``-o`` writes).  A terminal: aligned columns, the URL
+    always whole on its line (a URL broken across lines cannot be copied); a listing whose
+    entries carry a size or a date (FTP's MLSD or LIST facts) shows them in columns after
+    the kind, as ``ls -l`` does, and keeps them at any width (issue 31 item 13: at 80
+    columns the rows with long URLs lost them): a narrow terminal drops the kind column
+    first (for the whole listing, by the length of its own URL), then shortens the name (to
+    :data:`MIN_NAME` characters, marked with "…"); a row that does not fit even so is longer
+    than the terminal, its URL whole.  ``--json`` collects the entries for the one JSON
+    object printed at the end.
     """
     if args.json:
         await resource.collect_entries()
         return  # describe() at the end carries the entries
     out = sys.stdout
     if not out.isatty():
-        async for e in resource.aiter_entries():
-            out.write(f"{e.kind}\t{e.name}\t{e.url or ''}\n")
+        from omniurl.saving import listing_bytes
+
+        out.flush()
+        async for chunk in listing_bytes(resource):
+            out.buffer.write(chunk)
+        out.buffer.flush()
         return
     import shutil
 
@@ -543,6 +558,7 @@ async def show_listing(args: argparse.Namespace, resource: Resource) -> None:
     width = shutil.get_terminal_size((100, 24)).columns
     out.write(terminal_safe(mask_passwords(str(resource.url))) + "\n")
     facts: bool | None = None  # decided by the first entry, for the whole listing
+    with_kind = True
     async for e in resource.aiter_entries():
         url = terminal_safe(e.url or "")
         name = terminal_safe(e.name)
@@ -550,13 +566,18 @@ async def show_listing(args: argparse.Namespace, resource: Resource) -> None:
         room = width - len(url) - 2
         if facts is None:
             facts = "size" in e.info or "modify" in e.info
-        if facts and room >= 10 + FACTS_WIDTH + 12:  # kind, size, date, name and URL
-            rest = room - 11 - FACTS_WIDTH
-            line = f"{kind} {entry_facts(e.info)} {name[:rest]:<{rest}} {url}"
+            # The kind column, if it leaves MIN_NAME for a name beside an entry's URL of
+            # the listing's own and 12 more characters (one rule for every row).
+            typical = len(str(resource.url)) + 12
+            with_kind = not facts or width - typical - 2 >= 10 + FACTS_WIDTH + 1 + MIN_NAME
+        if facts:
+            lead = (kind + " " if with_kind else "") + entry_facts(e.info) + " "
+            rest = max(room - len(lead), MIN_NAME)
+            line = f"{lead}{_cut(name, rest):<{rest}} {url}"
         elif room >= 10 + 12:  # kind, name and URL
-            line = f"{kind} {name[: room - 11]:<{room - 11}} {url}"
+            line = f"{kind} {_cut(name, room - 11):<{room - 11}} {url}"
         elif room >= 12:  # name and URL
-            line = f"{name[: room - 1]:<{room - 1}} {url}"
+            line = f"{_cut(name, room - 1):<{room - 1}} {url}"
         else:  # the URL alone (or the name, for an entry without one)
             line = url or f"{kind} {name}"
         out.write(line.rstrip() + "\n")

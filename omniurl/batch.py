@@ -28,9 +28,9 @@ import time
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from omniurl.resolvers.errors import ConfigurationError, ResolveError
 from omniurl.resolvers.options import Options
@@ -39,6 +39,9 @@ from omniurl.saving import listing_bytes
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.secrets import mask_passwords
+
+if TYPE_CHECKING:
+    from omniurl.resolvers.trace import Trace
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class FetchResult:
     #: led to (``-w``'s ``%{http_code}``, ``%{url_effective}``; not manifest keys).
     status: int | None = field(default=None, compare=False)
     effective_url: str | None = field(default=None, compare=False)
+    #: When each phase of the transfer ended and the addresses connected (``trace=True``:
+    #: ``-w``'s ``time_connect``, ``remote_ip``…; not a manifest key).
+    trace: Trace | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The manifest row: a stable set of keys (a contract for other programs)."""
@@ -473,6 +479,7 @@ async def fetch_many(
     window: int | None = None,
     resume: bool = False,
     names: Sequence[str | None] | None = None,
+    trace: bool = False,
 ) -> AsyncIterator[FetchResult]:
     """Fetch every URL of ``urls``; yield one :class:`FetchResult` per URL as each finishes.
 
@@ -486,7 +493,8 @@ async def fetch_many(
     ``names`` (with ``output_dir``) gives each URL's file name, by input position, decided
     by the caller (the Dask integration, before scheduling): each file is written to one
     temporary name and renamed over ``NAME``, so running the same URLs again — a retried
-    task — replaces its own files and leaves nothing else behind.
+    task — replaces its own files and leaves nothing else behind.  ``trace`` records each
+    transfer's phases and addresses in its result's ``trace`` (:mod:`resolvers.trace`).
     """
     if concurrency < 1 or per_host < 1:
         raise ConfigurationError(
@@ -553,7 +561,14 @@ async def fetch_many(
                 job = await ready
             result: FetchResult | BaseException
             try:
-                result = await _fetch_one(job, options, opener, folder)
+                if trace:
+                    from omniurl.resolvers.trace import Trace
+
+                    traced = options.with_(trace=Trace())
+                    result = await _fetch_one(job, traced, opener, folder)
+                    result = replace(result, trace=traced.trace)
+                else:
+                    result = await _fetch_one(job, options, opener, folder)
             except asyncio.CancelledError as exc:
                 if closing or me.cancelling():  # the worker itself is cancelled: it ends
                     raise

@@ -161,6 +161,7 @@ class AsyncClient:
         resume: bool = False,
         window: int | None = None,
         names: Sequence[str | None] | None = None,
+        trace: bool = False,
     ) -> AsyncIterator[FetchResult]:
         """Fetch many URLs through this client's connections: an async iterator of
         :class:`FetchResult` as each finishes (see :func:`omniurl.batch.fetch_many`)."""
@@ -173,6 +174,7 @@ class AsyncClient:
             resume=resume,
             window=window,
             names=names,
+            trace=trace,
         )
 
     async def aclose(self) -> None:

@@ -766,10 +766,14 @@ class Stream:
 
     async def write(self, data: bytes, what: str) -> None:
         """Send all of ``data``, bounded by the read timeout (a peer that stops reading)."""
-        if self.options.trace is not None:
-            self.options.trace.mark("pretransfer")  # (curl's: the request about to go)
-            self.options.trace.sent += len(data)
+        trace = self.options.trace
+        if trace is not None:
+            trace.mark("pretransfer")  # (curl's: the request about to go)
+            trace.sent += len(data)
             self._asked = True
+            if trace.remote is None:  # a kept connection, reused: its addresses all the same
+                trace.remote = _address_of(self.sock.getpeername)
+                trace.local = _address_of(self.sock.getsockname)
         try:
             if self._tls is not None:
                 self._tls[1].write(data)

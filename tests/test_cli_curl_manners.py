@@ -221,6 +221,27 @@ async def test_write_out_knows_curls_common_variables(web: RunningServer, root: 
     assert int(got["size_request"]) > 2 * len(b"GET /moved HTTP/1.1\r\n")
 
 
+async def test_write_out_in_a_batch_measures_each_transfer(web: RunningServer, root: Path) -> None:
+    """One client for the batch: the second URL rides the first's kept connection, so it
+    makes no connection (curl's num_connects 0) but still has its addresses and times."""
+    fmt = "%{num_connects} %{time_connect} %{time_pretransfer} %{time_starttransfer} "
+    fmt += "%{remote_ip} %{remote_port} %{url}\\n"
+    status, out, err = await run_cli(
+        "get", "-s", "--output-dir", str(root / "out"), "-w", fmt,
+        f"http://{web.netloc}/hello.txt", f"http://{web.netloc}/dir/x.txt",
+    )  # fmt: skip
+    assert status == 0, err
+    first, second = (line.split() for line in out.decode().splitlines())
+    assert first[0] == "1" and 0 < float(first[1]) <= float(first[2]) <= float(first[3])
+    assert second[0] == "0" and float(second[1]) == 0 < float(second[2]) <= float(second[3])
+    for row in (first, second):
+        assert row[4:6] == ["127.0.0.1", str(web.port)]
+    assert [first[6], second[6]] == [
+        f"http://{web.netloc}/hello.txt",
+        f"http://{web.netloc}/dir/x.txt",
+    ]
+
+
 async def test_write_out_times_a_tls_handshake(root: Path) -> None:
     context, ca = throwaway_pki(root)
     server = await start_http(root / "srv", tls=context)

@@ -169,6 +169,7 @@ async def run_batch(
             per_host=per_host,
             output_dir=output_dir,
             resume=resume,
+            trace=write_out is not None,  # (-w's phases and addresses, per URL)
         )
     elif results is None:
         results = fetch_many(
@@ -274,7 +275,8 @@ def _write_out(fmt: str, result: FetchResult, err: TextIO) -> None:
         content_type=result.media_type or "",
         num_redirects=len(result.chain),
         filename=result.path or "",
-    )  # (a batch's rows carry no connection trace: the phases' times read 0)
+        trace=result.trace,
+    )
     write_out(fmt, transfer, stdout=sys.stdout, stderr=err)
 
 

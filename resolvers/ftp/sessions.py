@@ -84,6 +84,9 @@ class FTPSessions:
                 control.close()
                 continue  # the server hung up (or spoke) meanwhile: not reusable
             control.options = options
+            # this resolve's timeouts, bounds and trace from here on, as a kept HTTP
+            # connection's (resolvers/http/connection.py)
+            control.stream.options = options
             control.replies = []
             self.reused += 1
             return control

@@ -249,7 +249,8 @@ async def test_warc_records_match_the_files(tmp_path: Path) -> None:
         await run_mirror(f"gopher://127.0.0.1:{gopher.port}/1/", tmp_path / "g", warc=str(warc))
     kinds: dict[str, int] = {}
     with open(warc, "rb") as fh:
-        for record in ArchiveIterator(fh):
+        # (every block and payload digest checked as it is read: a mismatch raises)
+        for record in ArchiveIterator(fh, check_digests="raise"):
             kinds[record.rec_type] = kinds.get(record.rec_type, 0) + 1
             uri = record.rec_headers.get_header("WARC-Target-URI")
             if record.rec_type == "response":

@@ -267,6 +267,7 @@ async def test_warc_records_match_the_files(tmp_path: Path) -> None:
                 assert record.rec_headers.get_header("WARC-Payload-Digest")
             if record.rec_type == "metadata":
                 assert record.rec_headers.get_header("WARC-Concurrent-To")
+                assert record.rec_headers.get_header("Content-Type") == "text/anvl"
                 assert b"plan: " in record.content_stream().read()
     assert kinds["warcinfo"] == 1  # (the second run appends to the same file)
     assert kinds["request"] == kinds["response"] >= 6

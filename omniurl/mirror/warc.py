@@ -7,8 +7,10 @@ back what it writes, and pywb replays it).
   response head as received, then the content), linked by ``WARC-Concurrent-To``;
 - any other scheme's content is a ``resource`` record (``WARC-Target-URI``, ``WARC-Date``,
   ``WARC-Payload-Digest``, the media type), followed by a ``metadata`` record holding the
-  plan's protocol lines (what ``omniurl plan`` prints, secrets masked), whose
-  ``WARC-Concurrent-To`` names the resource record.
+  plan's protocol lines (what ``omniurl plan`` prints, secrets masked) and the server's
+  replies as ANVL fields (``plan: …``, ``reply: …``; ``text/anvl``, which pywb does not
+  index, so replaying the URL gives the resource), whose ``WARC-Concurrent-To`` names the
+  resource record.
 
 The payload is the file the mirror writes (a Gopher text with local line ends, a saved menu
 as ``get -o`` writes it), so the records match the files.
@@ -88,22 +90,28 @@ class WarcLog:
             )
             self._writer.write_record(content)
         record_id = content.rec_headers.get_header("WARC-Record-ID")
-        lines = "".join(f"{step.shown}\n" for step in resource.plan.steps)
-        replies = "".join(f"{reply}\n" for reply in resource.replies)
-        text = f"plan: {lines}" if lines else ""
-        body = (text + (f"replies: {replies}" if replies else "")).encode("utf-8", "replace")
+        # ANVL ("name: value" a line), the type replay tools leave out of their indexes
+        # (pywb's METADATA_NO_INDEX_TYPES): a replay of the URL gives the resource record.
+        fields = [f"plan: {_one_line(step.shown)}" for step in resource.plan.steps]
+        fields += [f"reply: {_one_line(reply)}" for reply in resource.replies]
+        body = "".join(f"{field}\r\n" for field in fields).encode("utf-8", "replace")
         metadata = self._writer.create_warc_record(
             url,
             "metadata",
             payload=BytesIO(body),
             length=len(body),
-            warc_content_type="text/plain; charset=utf-8",
+            warc_content_type="text/anvl",
         )
         metadata.rec_headers.add_header("WARC-Concurrent-To", record_id)
         self._writer.write_record(metadata)
 
     def close(self) -> None:
         self._file.close()
+
+
+def _one_line(text: str) -> str:
+    """A protocol line as one ANVL value (no CR or LF of its own)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 __all__ = ["WarcLog"]

@@ -101,7 +101,12 @@ class GopherURL(InternetURL):
                         if len(parts) > 1:
                             search = parts[1]
                             plus = parts[2] if len(parts) > 2 else None
-                        if gtype == "%" or ("%0" in path and _has_line_end(selector, search)):
+                        if gtype == "%" or (
+                            # (only a %0A or %0D escape decodes to a line end: the raw
+                            # characters never match the pattern; %09 alone skips the call)
+                            ("%0A" in path or "%0D" in path or "%0a" in path or "%0d" in path)
+                            and _has_line_end(selector, search)
+                        ):
                             return None
                 # scheme, fragment, user, password, host, port, gtype, selector, search,
                 # gopher_plus (tuple_backed)

@@ -143,7 +143,7 @@ async def test_gopher_hole(tmp_path: Path) -> None:
             # server sends its files' lines with RFC 1436's CR LF.
             assert out[name] == (gopher_text(data) if name.endswith(".txt") else data)
         # each menu saved under a name no item can take, as get -o writes it
-        menu = (tmp_path / "out" / "sub" / "%gophermap.txt").read_text()
+        menu = (tmp_path / "out" / "sub" / "%gophermap.tsv").read_text()
         assert "\tc.bin\t" in menu and menu.count("\n") >= 2
         # a second run fetches again, writes nothing that did not change
         (root / "a.txt").write_bytes(b"changed\n")
@@ -205,7 +205,7 @@ async def test_hostile_names_and_links_write_nothing_outside_and_send_nothing_el
             b"9abs\t/etc/f-passwd\t127.0.0.1\t{port}\r\n"
             b"0bs\t..\\..\\f-bs\t127.0.0.1\t{port}\r\n"
             b"0state\t/.omniurl-mirror/f-state\t127.0.0.1\t{port}\r\n"
-            b"0menu\t/%gophermap.txt/f\t127.0.0.1\t{port}\r\n"
+            b"0menu\t/%gophermap.tsv/f\t127.0.0.1\t{port}\r\n"
             b"1loop\t/\t127.0.0.1\t{port}\r\n"
             b"1deeper loop\t/d/\t127.0.0.1\t{port}\r\n"
             b"0redis\t/f-x\t127.0.0.1\t" + str(other).encode() + b"\r\n"
@@ -226,12 +226,12 @@ async def test_hostile_names_and_links_write_nothing_outside_and_send_nothing_el
     assert sorted(p.name for p in (tmp_path / "box").iterdir()) == ["out"]
     files = {k for k in tree_of(out) if not k.endswith("/")}
     assert files == {
-        "%gophermap.txt",
-        "d/%gophermap.txt",
+        "%gophermap.tsv",
+        "d/%gophermap.tsv",
         "etc/f-passwd",
         "..%5C..%5Cf-bs",
         "%2Eomniurl-mirror/f-state",
-        "%25gophermap.txt/f",
+        "%25gophermap.tsv/f",
     }
     assert (out / "etc/f-passwd").read_bytes() == b"pwned /etc/f-passwd\n"
     # the loops ended: the root and /d/ each asked for once
@@ -380,6 +380,6 @@ async def test_a_huge_menu_is_walked_in_bounded_memory(tmp_path: Path) -> None:
         server.close()
         await server.wait_closed()
     assert status == 0
-    menu = (tmp_path / "o" / "%gophermap.txt").read_bytes()
+    menu = (tmp_path / "o" / "%gophermap.tsv").read_bytes()
     assert menu.count(b"\n") == lines
     assert peak < 3 << 20, peak  # (15,000 entries held would take 7 MB and more)

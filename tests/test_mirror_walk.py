@@ -47,7 +47,7 @@ def where(start: str, link: str) -> Place | Refused:
         ("..\\..\\x", "..%5C..%5Cx"),
         ("a\x00b", "a%00b"),
         ("tab\there", "tab%09here"),
-        ("%gophermap.txt", "%25gophermap.txt"),
+        ("%gophermap.tsv", "%25gophermap.tsv"),
         ("100%.txt", "100%.txt"),
         ("caf\udcc3", "caf%C3"),
         (".hidden", ".hidden"),
@@ -69,7 +69,7 @@ def test_the_state_directory_cannot_be_named_by_a_server() -> None:
 
 def test_a_saved_menu_cannot_collide_with_an_item() -> None:
     name = listing_name(spec_for("gopher").present())
-    assert name == "%gophermap.txt"
+    assert name == "%gophermap.tsv"
     assert local_name(name) != name
 
 

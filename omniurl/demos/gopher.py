@@ -78,7 +78,7 @@ async def cases(ctx: DemoContext) -> list[DemoCase]:
         DemoCase(f"{base}/7/search", "a search without words: input needed", expect_error=True),
         DemoCase(
             f"{base}/1/pub",
-            "omniurl mirror URL DIR: the hole below /pub copied, each menu as %gophermap.txt",
+            "omniurl mirror URL DIR: the hole below /pub copied, each menu as %gophermap.tsv",
             outcome=_mirror(ctx),
         ),
     ]

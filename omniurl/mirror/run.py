@@ -340,7 +340,7 @@ class Mirror:
     async def _listing(self, item: Item, resource: Resource) -> int:
         """A listing's entries, each followed or not as it arrives; a listing the scheme
         keeps (a menu) is written as ``get -o`` writes it, under :func:`listing_name`."""
-        from omniurl.cli.output import listing_line
+        from omniurl.saving import listing_line
 
         saved = self.presentation.saves_listing
         name = self._join(item.path, listing_name(self.presentation)) if saved else None

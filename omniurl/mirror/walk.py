@@ -118,9 +118,13 @@ def local_name(segment: str, *, top: bool = False) -> str | None:
 
 
 def listing_name(presentation: Presentation) -> str:
-    """The name a saved listing (a Gopher menu) takes in its directory: ``%`` and the
-    scheme's index name (``%gophermap.txt``) — no item's local name begins with ``%``."""
-    return "%" + presentation.index_name
+    """The name a saved listing (a Gopher menu) takes in its directory: ``%``, the stem of
+    the scheme's index name and a saved listing's suffix (``%gophermap.tsv``,
+    :data:`omniurl.saving.LISTING_SUFFIX`) — no item's local name begins with ``%``."""
+    from omniurl.saving import LISTING_SUFFIX
+
+    stem = presentation.index_name.rsplit(".", 1)[0] or "index"
+    return "%" + stem + LISTING_SUFFIX
 
 
 def place(

@@ -249,10 +249,16 @@ def registered_schemes() -> list[str]:
     table = Path(__file__).resolve().parent.parent / "resolvers" / "builtin.py"
     spec = importlib.util.spec_from_file_location("_omniurl_builtin_table", table)
     names: set[str] = set()
-    if spec is not None and spec.loader is not None:
+    try:
+        if spec is None or spec.loader is None:
+            raise FileNotFoundError(table)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         names.update(module.SPECS)
+    except OSError:  # (an installation without the file as such: ask the registry itself)
+        from omniurl.resolvers.registry import known
+
+        return known()
     for group in ("omniurl.specs", "omniurl.resolvers"):
         names.update(ep.name.lower() for ep in entry_points(group=group))
     return sorted(names)

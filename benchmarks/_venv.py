@@ -57,6 +57,26 @@ def cache_dir() -> Path:
     return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir(), "omniurl-bench-venvs"))
 
 
+#: Venvs kept besides the newest ones only while younger than this (a run may still use one).
+KEEP = 4
+KEEP_SECONDS = 6 * 3600
+
+
+def _prune(base: Path) -> None:
+    """Remove the cache's old venvs (~90 MB each): all but the :data:`KEEP` newest, once
+    older than :data:`KEEP_SECONDS`.  Called under the lock, after a build."""
+    import time
+
+    built = sorted(
+        (d for d in base.iterdir() if (d / ".complete").exists()),
+        key=lambda d: (d / ".complete").stat().st_mtime,
+        reverse=True,
+    )
+    for old in built[KEEP:]:
+        if time.time() - (old / ".complete").stat().st_mtime > KEEP_SECONDS:
+            shutil.rmtree(old, ignore_errors=True)
+
+
 def venv_python(*, peers: bool = True, quiet: bool = True, timeout: float = 900) -> Path:
     """The interpreter of the fresh venv for this checkout's sources (built now if needed).
 
@@ -110,6 +130,7 @@ def venv_python(*, peers: bool = True, quiet: bool = True, timeout: float = 900)
                 capture_output=True, timeout=timeout, check=False,
             )  # fmt: skip
             done.write_text(str(ROOT) + "\n")
+            _prune(base)
         except subprocess.TimeoutExpired as exc:
             raise RuntimeError(f"building the venv timed out: {exc}") from None
         finally:

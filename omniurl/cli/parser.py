@@ -539,8 +539,9 @@ def build_parser() -> argparse.ArgumentParser:
         "anything is sent (a refusal is shown with its rule).\n\n"
         "Keys (lynx's): arrows or j/k move, Enter or right follows, left or h goes back,\n"
         "g opens a URL, / searches the page, n finds the next hit, = shows the link's URL,\n"
-        "p its plan (nothing sent), \\ the source, a adds a bookmark, v shows them,\n"
-        "Esc cancels a fetch, q quits.  History and bookmarks: $XDG_DATA_HOME/omniurl.",
+        "p its plan (nothing sent), \\ the source, d downloads, a adds a bookmark, v shows\n"
+        "them, Backspace the history, Esc cancels a fetch, ? lists every key, q or Q quits.\n"
+        "History and bookmarks: $XDG_DATA_HOME/omniurl.",
         epilog="Examples:\n  omniurl browse gopher://127.0.0.1:7070/1/\n  omniurl browse",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

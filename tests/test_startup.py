@@ -532,14 +532,15 @@ def test_help_and_errors_show_the_plugins_options(
 # console script pip wrote), beside that venv's ``python -c pass``: interleaved, CPU time
 # (user + system, from wait4: a busy machine moves it far less than the wall clock), the
 # median of a few rounds.  The goals (issue 32) are plan <= 3x and a 4 KiB get <= 5x; the
-# budgets below hold the line where the commands stand now (docs/speed.md has the figures),
-# so that no change makes a start slower unnoticed; tighten them as imports are cut.
+# budgets below hold the line ~20% above where the commands stand now (5.3-5.6x, 7.0-7.9x on
+# a loaded machine; docs/speed.md has the figures), so that no change makes a start slower
+# unnoticed; tighten them as imports are cut.
 
 #: (arguments, budget: CPU ratio to ``python -c pass``)
 BUDGETS: dict[str, tuple[list[str], float]] = {
-    "parse": (["parse", "http://a/b?c"], 6.5),
-    "plan ftp": (["plan", "ftp://h/x"], 9.0),
-    "plan gopher": (["plan", "gopher://h/1/"], 9.0),
+    "parse": (["parse", "http://a/b?c"], 7.0),
+    "plan ftp": (["plan", "ftp://h/x"], 9.5),
+    "plan gopher": (["plan", "gopher://h/1/"], 9.5),
 }
 #: Modules the fresh venv's ``plan`` and ``parse`` must not import: each cost its share of a
 #: start and none is used by them (a site hook cannot hide one here: the venv has none).
@@ -621,12 +622,12 @@ def test_start_up_budgets_in_a_fresh_venv(fresh_venv: Path, tmp_path: Path) -> N
         _cpu(argv, tmp_path, env)  # warm-up: the page cache, as a user's second run
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     names = list(commands)
-    for r in range(7):
+    for r in range(9):
         for k in range(len(names)):
             name = names[(r + k) % len(names)]
             cpu[name].append(_cpu(commands[name], tmp_path, env))
-    base = sorted(cpu["python -c pass"])[3]
-    ratios = {name: sorted(cpu[name])[3] / base for name in BUDGETS}
+    base = sorted(cpu["python -c pass"])[4]  # (medians of 9)
+    ratios = {name: sorted(cpu[name])[4] / base for name in BUDGETS}
     over = {n: round(x, 2) for n, x in ratios.items() if x > BUDGETS[n][1]}
     assert not over, f"CPU over budget (x python -c pass): {over}; all: {ratios}"
     print({n: round(x, 2) for n, x in ratios.items()})

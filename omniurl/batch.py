@@ -175,8 +175,9 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
 
     A listing (``listing``: the resource is one; None: the URL is an index of a scheme
     whose indexes are listings, ``Presentation.index_lists``) is saved as
-    :func:`omniurl.saving.listing_name`: the segment (or ``index``), a hash of the URL and
-    ``.tsv``, so that two listings never take each other's name (docs/saving.md)."""
+    :func:`omniurl.saving.listing_name`: the segment (or ``index_name`` without its suffix),
+    a hash of the URL and ``.tsv``, so that two listings never take each other's name
+    (docs/saving.md)."""
     from omniurl.resolvers.registry import presentation_of
 
     text = str(url).split("#", 1)[0]
@@ -199,8 +200,10 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     if listing:
         from omniurl.saving import listing_name
 
-        # (a one-character path is a Gopher type alone: the root menu, no name of its own)
-        return listing_name(url, decoded[:160] if len(path.strip("/")) > 1 else "")
+        # (a one-character path is a Gopher type alone: the root menu, no name of its own;
+        # an index is named by its scheme's index_name: gophermap, index, users…)
+        own = decoded[:160] if len(path.strip("/")) > 1 else ""
+        return listing_name(url, own or presentation.index_name.rsplit(".", 1)[0])
     if index:
         decoded = presentation.index_name
     return decoded[:200]

@@ -65,9 +65,10 @@ async def listing_bytes(resource: Resource) -> AsyncIterator[bytes]:
 
 
 def listing_name(url: URL, stem: str) -> str:
-    """The file name of ``url``'s listing: ``stem`` (its last path segment, or ``index``),
-    the first 8 hex digits of the SHA-256 of its normalized text, :data:`LISTING_SUFFIX`
-    (``gopher://h/1/dir`` -> ``dir.1c0f5a2e.tsv``, ``gopher://h/`` -> ``index.…​.tsv``).
+    """The file name of ``url``'s listing: ``stem`` (its last path segment, or its scheme's
+    index name), the first 8 hex digits of the SHA-256 of its normalized text,
+    :data:`LISTING_SUFFIX` (``gopher://h/1/dir`` -> ``dir.115d343d.tsv``, ``gopher://h/``
+    -> ``gophermap.c4d6556e.tsv``).
 
     Before, every Gopher menu was ``gophermap.txt`` and every FTP directory ``index.txt``:
     ``-O gopher://h/1/dir`` then ``-O gopher://h/`` lost the first without a word.  The same

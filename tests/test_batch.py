@@ -207,9 +207,9 @@ async def test_bad_arguments_are_typed_errors(tmp_path: Path) -> None:
     [
         ("gopher://h/0/dir/report.txt", "report.txt"),
         # A listing: its name, a hash of the URL, .tsv (omniurl.saving; issue 31 item 3).
-        ("gopher://h/1/", "index.0af5d3b3.tsv"),
-        ("gopher://h", "index.c4d6556e.tsv"),
-        ("gopher://h:70/1", "index.c4d6556e.tsv"),  # the same menu, the same name
+        ("gopher://h/1/", "gophermap.0af5d3b3.tsv"),
+        ("gopher://h", "gophermap.c4d6556e.tsv"),
+        ("gopher://h:70/1", "gophermap.c4d6556e.tsv"),  # the same menu, the same name
         ("gopher://h/1/sub/menu", "menu.0b71f406.tsv"),
         ("http://127.0.0.1:8081/", "index.html"),
         ("http://h/a/b/", "index.html"),

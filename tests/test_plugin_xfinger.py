@@ -225,13 +225,15 @@ async def test_cli_listing_and_remote_name(plugin_site: Path, finger: Any) -> No
         f"user\talice\t{url}alice",
         f"user\tbob\t{url}bob",
     ]
-    # -O: a user's answer is saved under the user's name, the list under index_name
+    # -O: a user's answer is saved under the user's name, the list as a listing named by
+    # index_name: users.HASH.tsv (docs/saving.md)
     status, _out, err = await _omniurl(plugin_site, "get", "-O", url + "bob")
     assert status == 0, err
     assert (plugin_site / "bob").read_bytes() == b"Login: bob\t\t\tName: Bob Dobbs\r\nNo plan.\r\n"
     status, _out, err = await _omniurl(plugin_site, "get", "-O", url)
     assert status == 0, err
-    assert (plugin_site / "users.txt").read_text().splitlines()[0] == f"user\talice\t{url}alice"
+    (saved,) = plugin_site.glob("users.*.tsv")
+    assert saved.read_text().splitlines()[0] == f"user\talice\t{url}alice"
 
 
 async def test_cli_batch_with_manifest(plugin_site: Path, finger: Any, tmp_path: Path) -> None:

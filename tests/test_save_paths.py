@@ -165,7 +165,7 @@ async def test_a_listing_is_one_format_under_names_that_never_collide(
         assert status == 0, err
     names = sorted(p.name for p in out.iterdir())
     assert len(names) == 2 and all(n.endswith(".tsv") for n in names), names
-    assert names[0].startswith("dir.") and names[1].startswith("index."), names
+    assert names[0].startswith("dir.") and names[1].startswith("gophermap."), names
     sub_file = out / names[0]
     lines = sub_file.read_bytes().splitlines()
     assert lines == [f"file\ta.txt\tgopher://{gopher.netloc}/0/dir/a.txt".encode()]

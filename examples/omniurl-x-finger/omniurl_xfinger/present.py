@@ -8,7 +8,8 @@ from omniurl.resolvers.spec import Presentation
 
 
 class FingerPresentation(Presentation):
-    """The list of users is saved as ``users.txt`` (``-O``, a batch) and each user is marked
+    """The list of users is saved as ``users.HASH.tsv`` (``-O``, a batch: a listing, named
+    by ``index_name``'s stem, docs/saving.md) and each user is marked
     ``[USER]`` on the gateway's page."""
 
     index_name = "users.txt"

@@ -438,3 +438,13 @@ def test_the_parser_is_chosen_by_the_environment(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(ConfigurationError, match="OMNIURL_HTTP_PARSER"):
         reply.default_parser()
     monkeypatch.setattr(reply, "_default", None)
+
+
+def test_bytes_a_parser_took_past_a_chunked_end_count_as_trailing(parser: str) -> None:
+    """The pool's check (``ReplyReader.trailing``) sees bytes the parser consumed past the
+    last chunk, not only those still buffered (llhttp reads a whole feed at once)."""
+    reader = ReplyReader(parser=parser)
+    reader.receive_data(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + CHUNKED + b"X")
+    while not isinstance(event := reader.next_event(), End):
+        assert event is not NEED_DATA
+    assert event == End(keep_alive=False) and reader.trailing() >= 1

@@ -585,9 +585,13 @@ class ReplyReader:
 
     def trailing(self) -> int:
         """How many bytes past the end of the reply this machine was given (0 before its
-        :class:`End`): bytes nobody asked for, which forbid reusing the connection (the
-        connection's check; issue 30)."""
-        return len(self._buffer) if self._done else 0
+        :class:`End`; at least 1 when a chunked reply's parser took some past its end):
+        bytes nobody asked for, which forbid reusing the connection (the connection's
+        check; issue 30)."""
+        if not self._done:
+            return 0
+        leftover = self._message is not None and self._message.leftover
+        return len(self._buffer) or int(leftover)
 
     # -- output --------------------------------------------------------------------------
 
@@ -686,9 +690,10 @@ class ReplyReader:
         message = self._message
         assert message is not None
         if message.done:
+            # (bytes the parser took past the end; what is left in the buffer counts in _end.
+            # A CR/LF llhttp skipped after the end, as RFC 9112 §2.2 allows, is not seen.)
             if message.leftover and self.reuse_refused is None:
                 self.reuse_refused = "the server sent bytes after the end of its reply"
-            self._buffer.clear()  # (what llhttp skipped after the end: CR/LF only)
             return self._end()
         if not self._buffer:
             if self._eof:

@@ -14,10 +14,10 @@ context treats as delimiters.  A new protocol adds its context here, in one plac
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from omniurl.schemes.base import URL
 
@@ -33,6 +33,13 @@ from .errors import (
 )
 from .plan import Plan, WireValue
 from .ports import BLOCKED_PORTS, why_blocked
+
+if TYPE_CHECKING:
+    import ipaddress
+
+# ``ipaddress`` is imported where an address is checked, not with this module: every ``plan``
+# and ``get`` imports the policy, and a URL naming a host by name never needs it (~2 ms of
+# CPU of a start on a loaded 2-core machine, a tenth of ``python -c pass``; issue 32 item 3).
 
 _CR_LF_NUL = frozenset(b"\r\n\x00")
 _C0_DEL = frozenset(range(0x20)) | {0x7F}
@@ -312,6 +319,8 @@ def check_zone(host: str) -> None:
     global scope: the URL asks for an interface that cannot matter (RFC 4007 §6), which is a
     mistake to report, not a choice to guess (which interface? drop it silently?).  Link-local,
     loopback, site-local and scoped multicast addresses take one (:func:`zone_scope`)."""
+    import ipaddress
+
     bare, _, zone = host.partition("%")
     try:
         address = ipaddress.IPv6Address(bare)
@@ -327,15 +336,21 @@ def check_zone(host: str) -> None:
 
 
 def _v4_low32(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
+    import ipaddress
+
     return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
 
 
 def _v4_6to4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
+    import ipaddress
+
     return ipaddress.IPv4Address((int(ip) >> 80) & 0xFFFFFFFF)
 
 
 def _v4_teredo(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
     # RFC 4380 §4: the client's public IPv4 is the last 32 bits, every bit inverted.
+    import ipaddress
+
     return ipaddress.IPv4Address((int(ip) & 0xFFFFFFFF) ^ 0xFFFFFFFF)
 
 
@@ -343,23 +358,47 @@ def _v4_teredo(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
 #: by the IPv4 address it carries, since that is where its packets end up (a 6to4 relay, a
 #: NAT64 gateway or a Teredo relay delivers them there).  ``http://[2002:7f00:1::]/`` is
 #: 127.0.0.1 reached through 6to4: loopback.  One row per form, with its reason.
-EMBEDDED_IPV4: tuple[
-    tuple[ipaddress.IPv6Network, Callable[[ipaddress.IPv6Address], ipaddress.IPv4Address], str],
-    ...,
-] = (
-    # RFC 4291 §2.5.5.2: ::ffff:a.b.c.d, an IPv4 peer seen through a dual-stack socket.
-    (ipaddress.IPv6Network("::ffff:0:0/96"), _v4_low32, "an IPv4-mapped"),
-    # RFC 4291 §2.5.5.1 (deprecated): ::a.b.c.d (:: and ::1 are classed as themselves).
-    (ipaddress.IPv6Network("::/96"), _v4_low32, "an IPv4-compatible"),
-    # RFC 3056 §2: 2002:V4ADDR::/48, a 6to4 site named by its IPv4 address (bits 16-47).
-    (ipaddress.IPv6Network("2002::/16"), _v4_6to4, "a 6to4"),
-    # RFC 6052 §2.1: the NAT64 well-known prefix, the IPv4 address in the last 32 bits.
-    (ipaddress.IPv6Network("64:ff9b::/96"), _v4_low32, "a NAT64"),
-    # RFC 8215: the local-use NAT64 prefix; a /96 inside it carries the IPv4 address last.
-    (ipaddress.IPv6Network("64:ff9b:1::/48"), _v4_low32, "a local-use NAT64"),
-    # RFC 4380 §4: Teredo, the client's IPv4 address obfuscated (XOR 0xffffffff).
-    (ipaddress.IPv6Network("2001::/32"), _v4_teredo, "a Teredo"),
-)
+_Embedded = tuple[
+    tuple["ipaddress.IPv6Network", Callable[[Any], "ipaddress.IPv4Address"], str], ...
+]
+_embedded: list[_Embedded] = []
+if TYPE_CHECKING:
+    EMBEDDED_IPV4: _Embedded
+
+
+def embedded_ipv4() -> _Embedded:
+    """:data:`EMBEDDED_IPV4`, built on first use (with ``ipaddress``)."""
+    if not _embedded:
+        import ipaddress
+
+        _embedded.append(
+            (
+                # RFC 4291 §2.5.5.2: ::ffff:a.b.c.d, an IPv4 peer seen through a
+                # dual-stack socket.
+                (ipaddress.IPv6Network("::ffff:0:0/96"), _v4_low32, "an IPv4-mapped"),
+                # RFC 4291 §2.5.5.1 (deprecated): ::a.b.c.d (:: and ::1 are classed as
+                # themselves).
+                (ipaddress.IPv6Network("::/96"), _v4_low32, "an IPv4-compatible"),
+                # RFC 3056 §2: 2002:V4ADDR::/48, a 6to4 site named by its IPv4 address
+                # (bits 16-47).
+                (ipaddress.IPv6Network("2002::/16"), _v4_6to4, "a 6to4"),
+                # RFC 6052 §2.1: the NAT64 well-known prefix, the IPv4 address in the last
+                # 32 bits.
+                (ipaddress.IPv6Network("64:ff9b::/96"), _v4_low32, "a NAT64"),
+                # RFC 8215: the local-use NAT64 prefix; a /96 inside it carries the IPv4
+                # address last.
+                (ipaddress.IPv6Network("64:ff9b:1::/48"), _v4_low32, "a local-use NAT64"),
+                # RFC 4380 §4: Teredo, the client's IPv4 address obfuscated (XOR 0xffffffff).
+                (ipaddress.IPv6Network("2001::/32"), _v4_teredo, "a Teredo"),
+            )
+        )
+    return _embedded[0]
+
+
+def __getattr__(name: str) -> object:
+    if name == "EMBEDDED_IPV4":  # (PEP 562: the table is built on first use)
+        return embedded_ipv4()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _non_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
@@ -384,9 +423,11 @@ def why_not_public(address: str) -> str | None:
     carries (``2002:7f00:1::`` -> "a 6to4 address carrying 127.0.0.1, loopback"); a
     64:ff9b::8.8.8.8 is public although 64:ff9b::/96 lies in the reserved ::/8.
     """
+    import ipaddress
+
     ip = ipaddress.ip_address(address)
     if isinstance(ip, ipaddress.IPv6Address) and not (ip.is_loopback or ip.is_unspecified):
-        for network, carried, form in EMBEDDED_IPV4:
+        for network, carried, form in embedded_ipv4():
             if ip in network:
                 v4 = carried(ip)
                 kind = _non_public(v4)

@@ -544,7 +544,7 @@ BUDGETS: dict[str, tuple[list[str], float]] = {
 }
 #: Modules the fresh venv's ``plan`` and ``parse`` must not import: each cost its share of a
 #: start and none is used by them (a site hook cannot hide one here: the venv has none).
-NOT_AT_START = ("asyncio", "ssl", "importlib.metadata", "email", "shutil", "socket")
+NOT_AT_START = ("asyncio", "ssl", "importlib.metadata", "email", "shutil", "socket", "ipaddress")
 
 
 def _bench_venv() -> ModuleType:

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from omniurl.schemes.base import URL
 
@@ -82,6 +81,8 @@ class GopherPresentation(Presentation):
 
     def search_url(self, url: URL, words: str) -> str | None:
         """RFC 1738 §3.4: the search after an encoded TAB."""
+        from urllib.parse import quote  # (here: urllib.parse and ipaddress cost every plan)
+
         return str(url).split("%09", 1)[0] + "%09" + quote(words, safe="")
 
     def attributes_url(self, entry: Entry) -> str | None:

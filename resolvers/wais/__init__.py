@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import sys
 from typing import TYPE_CHECKING
-from urllib.parse import quote
 
 from omniurl.schemes.base import URL
 
@@ -83,6 +82,8 @@ class WAISPresentation(Presentation):
 
     def search_url(self, url: URL, words: str) -> str | None:
         """RFC 1738 §3.9: ``wais://host/database?search``."""
+        from urllib.parse import quote  # (here: urllib.parse and ipaddress cost every plan)
+
         return str(url).split("?", 1)[0] + "?" + quote(words.replace(" ", "+"), safe="+")
 
 

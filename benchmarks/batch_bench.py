@@ -2,6 +2,10 @@
 
     python benchmarks/batch_bench.py                 # 2,000 files of 1-16 KiB, at 50
     python benchmarks/batch_bench.py --files 500 --repeat 1 --json
+    python benchmarks/batch_bench.py --only http --one-process-too   # also --procs 1
+
+It runs in a fresh venv holding ``pip install .`` (benchmarks/_venv.py; ``--here``: the
+checkout instead).
 
 Both tools get the same list of small files (1-16 KiB) and write them into an empty folder:
 
@@ -33,7 +37,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from _common import ROOT, client_env, free_port, serving
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if "--here" not in sys.argv:  # (--here: the checkout's omniurl, not a fresh venv's)
+        from _venv import reexec_in_venv
+
+        reexec_in_venv(__file__, sys.argv[1:])
+
+from _common import INSTALLED, ROOT, client_env, free_port, serving
 
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
@@ -73,8 +84,8 @@ def run(argv: list[str]) -> tuple[float, float]:
     """One client process: (wall seconds, CPU seconds)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        argv, cwd=ROOT, env=client_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        argv, cwd=tempfile.gettempdir() if INSTALLED else ROOT, env=client_env(),
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     assert proc.stderr is not None
     _pid, status, usage = os.wait4(proc.pid, 0)
@@ -101,7 +112,7 @@ def make_files(root: Path, n: int) -> list[str]:
 
 
 def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concurrency: int,
-          repeat: int) -> dict[str, object]:  # fmt: skip
+          repeat: int, one_process: bool = False) -> dict[str, object]:  # fmt: skip
     prefix = "/0/batch/" if proto == "gopher" else "/batch/"
     urls = [f"{base}{prefix}{name}" for name in names]
     url_file = tmp / f"{proto}.list"
@@ -109,10 +120,11 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
     config = tmp / f"{proto}.curlrc"
     config.write_text("".join(f'url = "{u}"\nremote-name\n' for u in urls))
     row: dict[str, object] = {"files": len(urls), "concurrency": concurrency}
-    runs: dict[str, list[tuple[float, float]]] = {"curl": [], "omniurl": []}
+    clients = ("curl", "omniurl", *(("omniurl --procs 1",) if one_process else ()))
+    runs: dict[str, list[tuple[float, float]]] = {client: [] for client in clients}
     for attempt in range(repeat):
-        for client in ("curl", "omniurl"):
-            out = tmp / f"{proto}-{client}-{attempt}"
+        for client in clients:
+            out = tmp / f"{proto}-{client.replace(' ', '')}-{attempt}"
             out.mkdir()
             if client == "curl":
                 argv = ["curl", "-s", "--fail", "--parallel", "--parallel-max", str(concurrency),
@@ -120,7 +132,7 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
             else:
                 argv = [sys.executable, "-m", "omniurl", "get", "-s", "-Z",
                         "--parallel-max", str(concurrency), "-i", str(url_file),
-                        "--output-dir", str(out)]  # fmt: skip
+                        "--output-dir", str(out), *client.split()[1:]]  # fmt: skip
             figures = run(argv)
             got = sorted(os.listdir(out))
             if got != sorted(names):
@@ -159,6 +171,14 @@ def main(argv: list[str] | None = None) -> int:
         help="use omniurl's servers even when nginx/gophernicus are installed",
     )
     parser.add_argument("--only", choices=("http", "gopher"), help="one protocol only")
+    parser.add_argument(
+        "--one-process-too",
+        action="store_true",
+        help="also run omniurl with --procs 1 (the batch in one process), interleaved",
+    )
+    parser.add_argument(
+        "--here", action="store_true", help="measure the checkout, not a fresh venv's install"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if shutil.which("curl") is None:
@@ -176,7 +196,10 @@ def main(argv: list[str] | None = None) -> int:
                 base,
                 name,
             ):
-                row = bench(proto, base, names, root, Path(tmp), args.concurrency, args.repeat)
+                row = bench(
+                    proto, base, names, root, Path(tmp), args.concurrency, args.repeat,
+                    args.one_process_too,
+                )  # fmt: skip
                 row["server"] = name
                 results[proto] = row
     if args.json:
@@ -186,9 +209,11 @@ def main(argv: list[str] | None = None) -> int:
         assert isinstance(row, dict)
         print(f"{proto}: {row['files']} files of 1-16 KiB from {row['server']}, "
               f"--parallel-max {row['concurrency']}, medians of {args.repeat}")  # fmt: skip
-        for client in ("curl", "omniurl"):
+        for client in ("curl", "omniurl", "omniurl --procs 1"):
+            if client not in row:
+                continue
             r = row[client]
-            print(f"  {client:8} {r['seconds']:7.3f} s  {r['files_s']:8.0f} files/s  "
+            print(f"  {client:17} {r['seconds']:7.3f} s  {r['files_s']:8.0f} files/s  "
                   f"{r['cpu_ms_per_request']:6.3f} ms CPU a request")  # fmt: skip
         print(f"  ratio omniurl/curl: {row['ratio']}x files/s (target >= {TARGET}x), "
               f"{row['cpu_ratio']}x CPU a request")  # fmt: skip

@@ -303,6 +303,9 @@ def batch_usage_error(args: argparse.Namespace) -> str | None:
         return "-C - continues files: give --output-dir DIR or -O"
     if args.parallel_max < 1 or args.parallel_max_host < 1:
         return "--parallel-max and --parallel-max-host must be at least 1"
+    procs = getattr(args, "procs", None)
+    if procs is not None and procs < 1:
+        return "--procs must be at least 1"
     return None
 
 
@@ -344,6 +347,32 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
                 output_dir=folder,
             ),
         )
+    resume = getattr(args, "continue_at", None) is not None
+    procs = getattr(args, "procs", None)
+    if args.parallel and not resume and args.write_out is None and procs != 1:
+        # A large -Z batch on more than one core (omniurl.batch_procs).  Not with -C -
+        # (names given in input order over the whole list) nor -w (its per-URL trace).
+        from omniurl.batch_procs import fetch_split
+
+        return await run_batch(
+            urls,
+            options,
+            concurrency=args.parallel_max,
+            per_host=args.parallel_max_host,
+            output_dir=folder,
+            manifest=args.manifest,
+            show_progress=show,
+            quiet=silent,
+            total=count_urls(args.urls, args.input) if show else None,
+            results=fetch_split(
+                urls,
+                options,
+                procs=procs,
+                concurrency=args.parallel_max,
+                per_host=args.parallel_max_host,
+                output_dir=folder,
+            ),
+        )
     return await run_batch(
         urls,
         options,
@@ -353,7 +382,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         manifest=args.manifest,
         show_progress=show,
         quiet=silent,
-        resume=getattr(args, "continue_at", None) is not None,
+        resume=resume,
         total=count_urls(args.urls, args.input) if show else None,
         write_out=args.write_out,
     )

@@ -203,6 +203,15 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
         help="at most N at once to one server — the address connected to, after --resolve (6)",
     )
     g.add_argument(
+        "--procs",
+        metavar="N",
+        type=int,
+        default=None,
+        help="with -Z: split the batch across N processes (default: one per core when "
+        "the batch has 200 URLs or more, else 1; --parallel-max and --parallel-max-host "
+        "are divided between them, so both stay caps on the whole batch)",
+    )
+    g.add_argument(
         "--output-dir",
         metavar="DIR",
         help="save each content in DIR under its URL's name; a name already taken gets "

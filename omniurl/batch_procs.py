@@ -1,0 +1,436 @@
+"""A large ``-Z`` batch on more than one core: the input split across worker processes, each
+running the single-process engine (:func:`omniurl.batch.fetch_many`) on its share, the
+results merged back into one stream of :class:`~omniurl.batch.FetchResult` (issue 32 item 4).
+
+Why: a small file costs omniurl ~2.4 ms of CPU in a batch against curl's ~1.1 ms (measured on
+this 2-core machine, 2,000 files from nginx), spread over many small functions; one Python
+process is CPU-bound there while curl is not.  Work on other cores is the way past that.
+
+How it holds the batch's promises (docs/cli.md, "Batches on more than one core"):
+
+- The parent is share 0 itself (its own client, in-process) and starts ``procs - 1`` workers
+  (``python -m omniurl.batch_procs``: the cheapest start measured, see docs/speed.md): no
+  process sits idle merging.  Each URL goes to the share with the fewest URLs in flight, so a
+  slow share is not handed more; each share reads at most ``4 ×`` its concurrency ahead.
+- ``--parallel-max`` and ``--parallel-max-host`` are divided between the shares (the parts
+  add up to the given numbers), so the per-host cap is a cap on the whole batch, whatever
+  share a URL lands in.  Fewer shares than that (``procs`` > the cap) would leave one with
+  nothing: the number of shares is at most either cap.
+- Files are written by the share that fetched them, as in one process: a temporary
+  ``.NAME.PID-N.part`` (the pid keeps shares apart) linked to a free name with ``os.link``,
+  which fails when the name is taken, across processes too — a duplicate name in the batch
+  still gets ``a.1.txt``, never an overwrite.
+- Rows come back in completion order, as one process gives them; ``index`` is the URL's
+  position in the whole input, so the first failure in input order is the batch's status.
+- A worker that dies fails the URLs it had (``BatchWorkerError``, naming its exit status)
+  and gets no more; the batch goes on.  SIGTERM/SIGINT/SIGHUP to the parent end every
+  worker with SIGTERM (each then removes its temporary files, as one process does), waited
+  for at most :data:`STOP_WAIT` seconds, then killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import pickle
+import re
+import signal
+import sys
+from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from omniurl.batch import FetchResult, Unreadable, _failed
+from omniurl.resolvers.errors import ResolveError
+from omniurl.resolvers.options import Options
+
+#: The smallest batch that is split by default: below it a worker's start (~0.1-0.2 s of
+#: CPU, an interpreter and omniurl's imports) costs more than its share saves.
+MIN_SPLIT = 200
+#: How long the parent waits for a worker to end after SIGTERM before killing it (seconds).
+STOP_WAIT = 5.0
+
+
+class BatchWorkerError(ResolveError):
+    """A worker process of a split batch ended before reporting this URL."""
+
+
+def default_procs() -> int:
+    """The cores this process may run on (the default for a large batch)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def parts(total: int, n: int) -> list[int]:
+    """``total`` split into ``n`` parts that add up to it (the first ones larger by one)."""
+    return [total // n + (1 if i < total % n else 0) for i in range(n)]
+
+
+@dataclass
+class _Share:
+    number: int
+    concurrency: int
+    per_host: int
+    #: index -> URL text of the URLs handed to this share and not yet reported.
+    pending: dict[int, str] = field(default_factory=dict)
+    alive: bool = True
+    proc: asyncio.subprocess.Process | None = None
+    queue: asyncio.Queue[tuple[int, str] | None] | None = None
+
+    @property
+    def window(self) -> int:
+        return 4 * self.concurrency
+
+
+async def _source(
+    urls: Iterable[str | Unreadable] | AsyncIterable[str | Unreadable],
+) -> AsyncIterator[str | Unreadable]:
+    if isinstance(urls, AsyncIterable):
+        async for item in urls:
+            yield item
+    else:
+        for item in urls:
+            yield item
+
+
+async def fetch_split(
+    urls: Iterable[str | Unreadable] | AsyncIterable[str | Unreadable],
+    options: Options,
+    *,
+    procs: int | None,
+    concurrency: int,
+    per_host: int,
+    output_dir: str | None,
+) -> AsyncIterator[FetchResult]:
+    """The batch of ``urls`` on up to ``procs`` processes (None: :func:`default_procs` when
+    the batch has at least :data:`MIN_SPLIT` URLs, else one); one result per URL as each
+    finishes, ``index`` its position in ``urls``."""
+    source = _source(urls).__aiter__()
+    ahead: list[str | Unreadable] = []
+    exhausted = False
+    if procs is None:
+        # Read up to MIN_SPLIT items first (lazily: a list on standard input is not counted):
+        # a small batch stays in one process.
+        while len(ahead) < MIN_SPLIT:
+            try:
+                ahead.append(await anext(source))
+            except StopAsyncIteration:
+                exhausted = True
+                break
+        procs = default_procs() if not exhausted else 1
+    n = max(1, min(procs, concurrency, per_host))
+    shares = [
+        _Share(i, c, h)
+        for i, (c, h) in enumerate(zip(parts(concurrency, n), parts(per_host, n), strict=True))
+    ]
+    results: asyncio.Queue[Report] = asyncio.Queue()
+    tasks: list[asyncio.Task[None]] = []
+
+    async def chained() -> AsyncIterator[str | Unreadable]:
+        for item in ahead:
+            yield item
+        ahead.clear()
+        if not exhausted:
+            async for item in source:
+                yield item
+
+    items = chained().__aiter__()
+    from omniurl.client import AsyncClient
+
+    client = AsyncClient(options, max_keepalive_connections=max(shares[0].concurrency, 20))
+    try:
+        local = shares[0]
+        local.queue = asyncio.Queue()
+        tasks.append(asyncio.create_task(_run_local(local, client, output_dir, results)))
+        for share in shares[1:]:
+            await _start_worker(share, options, output_dir, results, tasks)
+        index = 0
+        done = False
+        while True:
+            # Results first (they free room), then as many URLs as the shares have room for.
+            while not results.empty():
+                for finished in _settle(results.get_nowait()):
+                    yield finished
+            while not done:
+                room = [s for s in shares if s.alive and len(s.pending) < s.window]
+                if not room:
+                    break
+                try:
+                    item = await anext(items)
+                except StopAsyncIteration:
+                    done = True
+                    for share in shares:
+                        await _close_input(share)
+                    break
+                if isinstance(item, Unreadable):
+                    yield _failed(index, item.text, item.error)
+                else:
+                    await _send(min(room, key=lambda s: len(s.pending)), index, item)
+                index += 1
+            if done and not any(share.pending for share in shares):
+                for share in shares:  # (their input closed: they end by themselves)
+                    await _reap(share)
+                return
+            for finished in _settle(await results.get()):
+                yield finished
+    finally:
+        for share in shares:
+            if share.proc is not None and share.proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    share.proc.send_signal(signal.SIGTERM)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for share in shares:
+            await _reap(share)
+        await client.aclose()
+
+
+#: What a share reports: a result, None (its process or task is gone), or an exception
+#: (a defect in this process's share: raised here, as one process raises it).
+Report = tuple["_Share", FetchResult | BaseException | None]
+
+
+def _settle(report: Report) -> list[FetchResult]:
+    """A share's report as rows: its result (no longer pending); for a share gone, a failed
+    row for every URL it still had, in input order, and it gets no more."""
+    share, result = report
+    if isinstance(result, FetchResult):
+        share.pending.pop(result.index, None)
+        return [result]
+    if isinstance(result, BaseException):
+        raise result
+    share.alive = False
+    status = share.proc.returncode if share.proc is not None else None
+    rows = [
+        _failed(
+            index,
+            text,
+            BatchWorkerError(
+                f"{text}: batch worker process {share.number} ended (exit status {status}) "
+                "before this URL was done",
+                component="batch",
+            ),
+        )
+        for index, text in sorted(share.pending.items())
+    ]
+    share.pending.clear()
+    return rows
+
+
+async def _send(share: _Share, index: int, text: str) -> None:
+    share.pending[index] = text
+    if share.queue is not None:
+        share.queue.put_nowait((index, text))
+        return
+    assert share.proc is not None and share.proc.stdin is not None
+    try:
+        share.proc.stdin.write(json.dumps([index, text], ensure_ascii=False).encode() + b"\n")
+        if share.proc.stdin.transport.get_write_buffer_size() > 1 << 16:
+            await share.proc.stdin.drain()
+    except (ConnectionError, RuntimeError):
+        pass  # a worker gone: its reader reports it, and its URLs fail
+
+
+async def _close_input(share: _Share) -> None:
+    if share.queue is not None:
+        if share.alive:
+            share.queue.put_nowait(None)
+            share.alive = False  # (no more input; it still reports what it has)
+        return
+    proc = share.proc
+    if proc is not None and proc.stdin is not None and not proc.stdin.is_closing():
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            proc.stdin.close()
+        share.alive = False
+
+
+async def _run_local(
+    share: _Share,
+    client: Any,
+    output_dir: str | None,
+    results: asyncio.Queue[Report],
+) -> None:
+    """Share 0, in this process: the engine over the URLs queued for it."""
+    assert share.queue is not None
+    queue = share.queue
+    positions: dict[int, int] = {}
+
+    async def given() -> AsyncIterator[str]:
+        local = 0
+        while (item := await queue.get()) is not None:
+            positions[local] = item[0]
+            local += 1
+            yield item[1]
+
+    try:
+        async for result in client.fetch_many(
+            given(), concurrency=share.concurrency, per_host=share.per_host, output_dir=output_dir
+        ):
+            results.put_nowait((share, replace(result, index=positions.pop(result.index))))
+    except asyncio.CancelledError:
+        raise
+    except BaseException as exc:  # a defect: raised by the batch, as one process raises it
+        results.put_nowait((share, exc))
+
+
+async def _start_worker(
+    share: _Share,
+    options: Options,
+    output_dir: str | None,
+    results: asyncio.Queue[Report],
+    tasks: list[asyncio.Task[None]],
+) -> None:
+    setup = {
+        "options": options,
+        "concurrency": share.concurrency,
+        "per_host": share.per_host,
+        "output_dir": output_dir,
+    }
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "omniurl.batch_procs",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        limit=1 << 20,
+    )
+    share.proc = proc
+    assert proc.stdin is not None
+    proc.stdin.write(base64.b64encode(pickle.dumps(setup)) + b"\n")
+    tasks.append(asyncio.create_task(_read_worker(share, output_dir, results)))
+
+
+async def _read_worker(
+    share: _Share, output_dir: str | None, results: asyncio.Queue[Report]
+) -> None:
+    """A worker's rows, until its output ends (then None: whatever it still had fails)."""
+    proc = share.proc
+    assert proc is not None and proc.stdout is not None
+    try:
+        async for line in proc.stdout:
+            try:
+                row = json.loads(line)
+                result = _from_row(row)
+            except (ValueError, TypeError, KeyError):
+                break  # not a row: the worker is broken
+            results.put_nowait((share, result))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), STOP_WAIT)
+    finally:
+        if proc.returncode not in (None, 0) and output_dir is not None:
+            _remove_temporaries(output_dir, proc.pid)
+        results.put_nowait((share, None))
+
+
+def _remove_temporaries(folder: str, pid: int) -> None:
+    """The ``.NAME.PID-N.part`` files a worker killed outright (SIGKILL, a crash) left: no
+    one else writes under its pid while this batch runs."""
+    tail = re.compile(rf"\.{pid}-\d+\.part\Z")
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.startswith(".") and tail.search(entry.name):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _to_row(result: FetchResult) -> dict[str, Any]:
+    row = result.to_json()
+    row["elapsed"] = result.elapsed
+    row["status"] = result.status
+    row["effective_url"] = result.effective_url
+    return row
+
+
+def _from_row(row: dict[str, Any]) -> FetchResult:
+    row["chain"] = tuple(row["chain"])
+    return FetchResult(**row)
+
+
+async def _reap(share: _Share) -> None:
+    proc = share.proc
+    if proc is None:
+        return
+    try:
+        await asyncio.wait_for(proc.wait(), STOP_WAIT)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+        await proc.wait()
+
+
+async def _worker() -> int:
+    """A worker: its setup (one line), then ``[index, url]`` lines on stdin; one JSON row per
+    URL on stdout as each finishes."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 20)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    setup = pickle.loads(base64.b64decode(await reader.readline()))
+    positions: dict[int, int] = {}
+
+    async def given() -> AsyncIterator[str]:
+        local = 0
+        async for line in reader:
+            index, text = json.loads(line)
+            positions[local] = index
+            local += 1
+            yield text
+
+    from omniurl.client import AsyncClient
+
+    out = sys.stdout.buffer
+    async with AsyncClient(
+        setup["options"], max_keepalive_connections=max(setup["concurrency"], 20)
+    ) as client:
+        async for result in client.fetch_many(
+            given(),
+            concurrency=setup["concurrency"],
+            per_host=setup["per_host"],
+            output_dir=setup["output_dir"],
+        ):
+            row = _to_row(result)
+            row["index"] = positions.pop(result.index)
+            out.write(json.dumps(row, ensure_ascii=False).encode() + b"\n")
+            out.flush()
+    return 0
+
+
+async def _until_signalled() -> int:
+    """:func:`_worker`, cancelled by SIGTERM/SIGHUP (so every temporary file is removed, as
+    in one process); then 128 + the signal, silently (the parent says why it ended)."""
+    from omniurl.cli.signals import ENDING
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(_worker())
+    received: list[int] = []
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        task.cancel()
+
+    for signum in ENDING:
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if not received:
+            raise
+        return 128 + received[0]
+
+
+def main() -> int:
+    try:
+        return asyncio.run(_until_signalled())
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the parent is gone
+        return 141
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""A ``-Z`` batch split across processes (``--procs N``, omniurl.batch_procs) does what one
+process does: the same files, manifest rows, counts and exit status; the per-host cap held
+across the processes; SIGTERM leaves no temporary file; a worker killed fails its URLs
+instead of hanging the batch."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from _ftphttp import run_cli
+from helpers import ROOT
+
+from omniurl.batch_procs import parts
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes and signals")
+
+
+@dataclass
+class Server:
+    netloc: str
+    in_flight: int = 0
+    most: int = 0
+    stalled: int = 0
+    stalling: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@pytest_asyncio.fixture
+async def server() -> AsyncIterator[Server]:
+    """HTTP/1.1 with keep-alive: ``/f/N.txt`` answers after 30 ms (so transfers overlap and
+    the most at once is seen), ``/missing`` is a 404, ``/stall/N`` sends 300 KiB of 1 MB
+    (more than a batch holds in memory: a temporary file exists) and stalls for 4 s."""
+    state = Server("")
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                target = head.split(b" ", 2)[1].decode()
+                if target.startswith("/stall/"):
+                    writer.write(
+                        b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n" + b"x" * 300_000
+                    )
+                    await writer.drain()
+                    state.stalled += 1
+                    state.stalling.set()
+                    await asyncio.sleep(4)
+                    return
+                state.in_flight += 1
+                state.most = max(state.most, state.in_flight)
+                try:
+                    await asyncio.sleep(0.03)
+                finally:
+                    state.in_flight -= 1
+                if target.startswith("/f/"):
+                    body = f"file {target}\n".encode()
+                    writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(body))
+                else:
+                    body = b"no such file\n"
+                    writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 13\r\n\r\n")
+                writer.write(body)
+                await writer.drain()
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+
+    listening = await asyncio.start_server(serve, "127.0.0.1", 0)
+    state.netloc = f"127.0.0.1:{listening.sockets[0].getsockname()[1]}"
+    try:
+        yield state
+    finally:
+        listening.close()
+
+
+def _rows(path: Path) -> list[dict[str, object]]:
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for row in rows:
+        del row["elapsed"]  # (timing)
+        if row["path"]:
+            row["path"] = Path(str(row["path"])).name
+    return sorted(rows, key=lambda row: int(str(row["index"])))
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_the_caps_are_divided_into_parts_that_add_up() -> None:
+    assert parts(6, 2) == [3, 3]
+    assert parts(5, 2) == [3, 2]
+    assert parts(50, 3) == [17, 17, 16]
+    assert parts(1, 1) == [1]
+
+
+async def test_two_processes_give_what_one_gives_and_hold_the_per_host_cap(
+    server: Server, tmp_path: Path
+) -> None:
+    base = f"http://{server.netloc}"
+    urls = [f"{base}/f/0.txt", "http://127.0.0.1:1/refused.txt"]
+    urls += [f"{base}/f/{i}.txt" for i in range(1, 40)]
+    urls += [f"{base}/missing", f"{base}/f/dup.txt", f"{base}/f/dup.txt"]
+    listing = tmp_path / "urls.txt"
+    listing.write_text("\n".join(urls) + "\n")
+    seen = {}
+    for procs in ("1", "2"):
+        out = tmp_path / f"out{procs}"
+        out.mkdir()
+        manifest = tmp_path / f"m{procs}.jsonl"
+        server.most = 0
+        status, stdout, err = await run_cli(
+            "get", "-Z", "--procs", procs, "--parallel-max", "8", "--parallel-max-host", "3",
+            "-i", str(listing), "--output-dir", str(out), "--manifest", str(manifest),
+            cwd=tmp_path,
+        )  # fmt: skip
+        summary = re.search(rb"(\d+ URLs: \d+ ok, \d+ failed, [^ ]+ [^ ]+) in ", err)
+        assert summary is not None, err
+        seen[procs] = (status, stdout, summary.group(1), _files(out), _rows(manifest))
+        # The cap is on the whole batch (2 + 1 with two processes; one process reaches it).
+        assert server.most == 3 if procs == "1" else server.most <= 3, (procs, server.most)
+    one, two = seen["1"], seen["2"]
+    assert one[0] == two[0] == 2  # the refused port (2), before the 404 (5) in input order
+    assert one[1] == two[1] == b""
+    assert one[2] == two[2] == b"44 URLs: 42 ok, 2 failed, 622 B"
+    assert one[3] == two[3]
+    assert sorted(one[3]) == sorted([f"{i}.txt" for i in range(40)] + ["dup.txt", "dup.1.txt"])
+    # Rows alike but for which of the two dup.txt URLs got which name (completion order,
+    # in one process as in two): compared as a set.
+    dups = ({"dup.txt", "dup.1.txt"}, {"dup.txt", "dup.1.txt"})
+    assert ({str(r["path"]) for r in one[4][-2:]}, {str(r["path"]) for r in two[4][-2:]}) == dups
+    for rows in (one[4], two[4]):
+        for row in rows[-2:]:
+            row["path"] = "dup"
+    assert one[4] == two[4]
+    assert [r["index"] for r in one[4]] == list(range(44))
+    assert [(r["error_type"], r["exit_status"]) for r in one[4] if not r["ok"]] == [
+        ("PortRefused", 2),
+        ("StatusError", 5),
+    ]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(p) for p in (task / "children").read_text().split()]
+    return found
+
+
+async def _start(server: Server, tmp_path: Path, urls: list[str]) -> asyncio.subprocess.Process:
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["PYTHONPATH"] = str(ROOT)
+    env["HOME"] = str(tmp_path)
+    (tmp_path / "out").mkdir()
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "2", *urls,
+        "--output-dir", str(tmp_path / "out"), "--manifest", str(tmp_path / "m.jsonl"),
+        cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
+async def _both_stalled(server: Server, proc: asyncio.subprocess.Process) -> None:
+    for _ in range(300):  # (bounded: 15 s)
+        if server.stalled >= 2:
+            await asyncio.sleep(0.3)  # the first bytes reach the temporary files
+            return
+        await asyncio.sleep(0.05)
+    proc.kill()
+    raise AssertionError("the stalling transfers never started")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+async def test_sigterm_ends_every_process_and_leaves_no_temporary_file(
+    server: Server, tmp_path: Path
+) -> None:
+    base = f"http://{server.netloc}"
+    urls = [f"{base}/f/{i}.txt" for i in range(4)] + [f"{base}/stall/1", f"{base}/stall/2"]
+    proc = await _start(server, tmp_path, urls)
+    try:
+        await _both_stalled(server, proc)
+        workers = _children(proc.pid)
+        assert len(workers) == 1  # the parent is share 0; one worker for share 1
+        assert any(p.name.endswith(".part") for p in (tmp_path / "out").iterdir())
+        proc.send_signal(signal.SIGTERM)
+        _out, err = await asyncio.wait_for(proc.communicate(), 15)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 143, err
+    assert err.count(b"ended by SIGTERM") == 1  # (the parent's word; the worker is quiet)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"{i}.txt" for i in range(4)]
+    assert (
+        not Path(f"/proc/{workers[0]}").exists()
+        or b"zombie" in Path(f"/proc/{workers[0]}/status").read_bytes()
+    )
+    rows = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
+    assert sorted(r["index"] for r in rows) == [0, 1, 2, 3]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+async def test_a_worker_killed_fails_its_urls_and_the_batch_ends(
+    server: Server, tmp_path: Path
+) -> None:
+    base = f"http://{server.netloc}"
+    urls = [f"{base}/stall/1", f"{base}/stall/2"] + [f"{base}/f/{i}.txt" for i in range(4)]
+    proc = await _start(server, tmp_path, urls)
+    try:
+        await _both_stalled(server, proc)
+        (worker,) = _children(proc.pid)
+        os.kill(worker, signal.SIGKILL)
+        _out, _err = await asyncio.wait_for(proc.communicate(), 20)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    rows = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
+    assert sorted(r["index"] for r in rows) == list(range(6))
+    lost = [r for r in rows if r["error_type"] == "BatchWorkerError"]
+    assert len(lost) == 1, rows
+    assert "batch worker process 1 ended (exit status -9)" in lost[0]["error_message"]
+    assert proc.returncode != 0
+    assert not any(p.name.endswith(".part") for p in (tmp_path / "out").iterdir())

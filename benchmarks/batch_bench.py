@@ -4,8 +4,8 @@
     python benchmarks/batch_bench.py --files 500 --repeat 1 --json
     python benchmarks/batch_bench.py --only http --one-process-too   # also --procs 1
 
-It runs in a fresh venv holding ``pip install .`` (benchmarks/_venv.py; ``--here``: the
-checkout instead).
+omniurl runs from a fresh venv holding ``pip install .`` (benchmarks/_venv.py; ``--here``:
+the checkout instead).
 
 Both tools get the same list of small files (1-16 KiB) and write them into an empty folder:
 
@@ -37,14 +37,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    if "--here" not in sys.argv:  # (--here: the checkout's omniurl, not a fresh venv's)
-        from _venv import reexec_in_venv
-
-        reexec_in_venv(__file__, sys.argv[1:])
-
-from _common import INSTALLED, ROOT, client_env, free_port, serving
+from _common import ROOT, client_env, free_port, serving
 
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
@@ -80,11 +73,14 @@ def server(proto: str, root: Path, scratch: Path, own: bool) -> Iterator[tuple[s
         yield f"{proto}://127.0.0.1:{port}", name
 
 
-def run(argv: list[str]) -> tuple[float, float]:
-    """One client process: (wall seconds, CPU seconds)."""
+def run(argv: list[str], installed: bool) -> tuple[float, float]:
+    """One client process: (wall seconds, CPU seconds: its own and its children's)."""
     start = time.perf_counter()
+    env = client_env()
+    if installed:  # the venv's omniurl, never the checkout's (not on the path, not the cwd)
+        env.pop("PYTHONPATH", None)
     proc = subprocess.Popen(
-        argv, cwd=tempfile.gettempdir() if INSTALLED else ROOT, env=client_env(),
+        argv, cwd=tempfile.gettempdir() if installed else ROOT, env=env,
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     assert proc.stderr is not None
@@ -112,7 +108,8 @@ def make_files(root: Path, n: int) -> list[str]:
 
 
 def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concurrency: int,
-          repeat: int, one_process: bool = False) -> dict[str, object]:  # fmt: skip
+          repeat: int, one_process: bool = False, python: str = sys.executable,
+          ) -> dict[str, object]:  # fmt: skip
     prefix = "/0/batch/" if proto == "gopher" else "/batch/"
     urls = [f"{base}{prefix}{name}" for name in names]
     url_file = tmp / f"{proto}.list"
@@ -130,10 +127,10 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
                 argv = ["curl", "-s", "--fail", "--parallel", "--parallel-max", str(concurrency),
                         "--output-dir", str(out), "-K", str(config)]  # fmt: skip
             else:
-                argv = [sys.executable, "-m", "omniurl", "get", "-s", "-Z",
+                argv = [python, "-m", "omniurl", "get", "-s", "-Z",
                         "--parallel-max", str(concurrency), "-i", str(url_file),
                         "--output-dir", str(out), *client.split()[1:]]  # fmt: skip
-            figures = run(argv)
+            figures = run(argv, installed=python != sys.executable)
             got = sorted(os.listdir(out))
             if got != sorted(names):
                 raise RuntimeError(f"{client}: {len(got)} files arrived of {len(names)}")
@@ -184,6 +181,11 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("curl") is None:
         print("curl is not installed: nothing to compare with", file=sys.stderr)
         return 2
+    python = sys.executable
+    if not args.here:
+        from _venv import venv_python
+
+        python = str(venv_python(peers=False, quiet=False))
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="omniurl-batch-bench-") as tmp:
         root = Path(tmp) / "root"
@@ -198,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             ):
                 row = bench(
                     proto, base, names, root, Path(tmp), args.concurrency, args.repeat,
-                    args.one_process_too,
+                    args.one_process_too, python,
                 )  # fmt: skip
                 row["server"] = name
                 results[proto] = row

@@ -143,6 +143,20 @@ async def fetch_split(
     from omniurl.client import AsyncClient
 
     client = AsyncClient(options, max_keepalive_connections=max(shares[0].concurrency, 20))
+    if n == 1:  # (a small batch: the engine itself, no hand-offs)
+        batch = client.fetch_many(
+            items, concurrency=concurrency, per_host=per_host, output_dir=output_dir
+        )
+        try:
+            async for result in batch:
+                yield result
+        finally:
+            try:
+                await batch.aclose()  # type: ignore[attr-defined]
+            finally:
+                await client.aclose()
+                await source.aclose()  # type: ignore[attr-defined]
+        return
     try:
         local = shares[0]
         local.queue = asyncio.Queue()
@@ -189,6 +203,7 @@ async def fetch_split(
         for share in shares:
             await _reap(share)
         await client.aclose()
+        await source.aclose()  # type: ignore[attr-defined]
 
 
 #: What a share reports: a result, None (its process or task is gone), or an exception

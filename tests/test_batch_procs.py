@@ -230,3 +230,33 @@ async def test_a_worker_killed_fails_its_urls_and_the_batch_ends(
     assert "batch worker process 1 ended (exit status -9)" in lost[0]["error_message"]
     assert proc.returncode != 0
     assert not any(p.name.endswith(".part") for p in (tmp_path / "out").iterdir())
+
+
+@pytest.mark.parametrize(("count", "workers"), [(150, 0), (210, 1)])
+async def test_a_batch_is_split_by_default_from_200_urls(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, workers: int
+) -> None:
+    from omniurl import batch_procs
+    from omniurl.resolvers.options import Options
+
+    started = []
+    real = batch_procs._start_worker
+
+    async def counted(*args: object, **kwargs: object) -> None:
+        started.append(1)
+        await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batch_procs, "default_procs", lambda: 2)
+    monkeypatch.setattr(batch_procs, "_start_worker", counted)
+    urls = [f"http://{server.netloc}/f/{i}.txt" for i in range(count)]
+    results = [
+        r
+        async for r in batch_procs.fetch_split(
+            urls, Options(), procs=None, concurrency=20, per_host=6, output_dir=str(tmp_path)
+        )
+    ]
+    assert len(started) == workers
+    assert sorted(r.index for r in results) == list(range(count))
+    assert all(r.ok for r in results)
+    assert (tmp_path / f"{count - 1}.txt").read_bytes() == f"file /f/{count - 1}.txt\n".encode()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]

@@ -19,13 +19,37 @@ from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, ClassVar, NoReturn, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from .authority import split_fragment
 from .percent import display
 
 _U = TypeVar("_U", bound="URL")
+_C = TypeVar("_C", bound=type)
 
 
+def class_constants(cls: _C) -> _C:
+    """Keep a built-in class's constants (``schemes``, ``DEFAULT_PORT`` and the other
+    upper-case names) out of its dataclass fields where mypyc compiled the module (setup.py).
+
+    mypyc gives each assignment in a non-native class's body an annotation of its type with
+    ``ClassVar[...]`` dropped, so ``@dataclass`` would take the constants for fields; this
+    decorator, applied first, marks them ``ClassVar`` again.  In the pure package every
+    annotation is a string (``from __future__ import annotations``) and nothing changes.
+    """
+    # (the class's own dict, changed in place: inspect.get_annotations returns a copy)
+    annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
+    for name, annotation in annotations.items():
+        if not isinstance(annotation, str) and (name == "schemes" or name.isupper()):
+            annotations[name] = ClassVar
+    return cls
+
+
+#: An ordinary Python class even where mypyc compiles this module (setup.py): plugins subclass
+#: it with ``@dataclass``, and :func:`tuple_backed` rebuilds the built-in classes as tuples.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class URL:
     """A parsed URL of any scheme.
 
@@ -131,7 +155,9 @@ class URL:
         return dataclasses.replace(self, **changes)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class InternetURL(URL):
     """A URL in the Common Internet Scheme Syntax of §3.1: ``//<user>:<password>@<host>:<port>/``.
 

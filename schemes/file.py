@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import check_host, format_fragment, split_fragment
-from .base import URL, _tnew, tuple_backed
+from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError, URLError
 from .percent import char_error, decode, display, quote
 
@@ -44,6 +44,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class FileURL(URL):
     """``file://host/path`` (§3.10)."""
 

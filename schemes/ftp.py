@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL, _tnew, tuple_backed
+from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import char_error, decode, display, quote
 
@@ -50,6 +50,7 @@ _LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class FTPURL(InternetURL):
     """``ftp://user:password@host:port/cwd1/cwd2/name;type=typecode`` (§3.2)."""
 
@@ -174,6 +175,7 @@ class FTPURL(InternetURL):
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class FTPSURL(FTPURL):
     """``ftps://…``: FTP over implicit TLS (RFC 4217 §2's "implicit" mode, port 990) — the
     syntax and meaning of §3.2 with the TLS handshake first and protected data connections.

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import expect_slashes, format_fragment, parse_hostport, split_fragment
-from .base import InternetURL, _tnew, tuple_backed
+from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import AuthorityError, HostError
 from .percent import check
 
@@ -52,6 +52,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class GeminiURL(InternetURL):
     """``gemini://host:port/path?query``."""
 

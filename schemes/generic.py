@@ -21,7 +21,7 @@ from typing import Any
 
 from . import grammar
 from .authority import format_fragment, split_fragment
-from .base import URL, _tnew, tuple_backed
+from .base import URL, _tnew, class_constants, tuple_backed
 from .percent import check, display
 
 # schemepart = *xchar | ip-schemepart
@@ -34,6 +34,7 @@ _FAST = grammar.Lazy(f"({grammar.fast(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class GenericURL(URL):
     """``scheme:schemepart`` for a scheme omniurl has no parser for (§5)."""
 

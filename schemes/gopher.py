@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL, _tnew, tuple_backed
+from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, to_octets
 
@@ -51,6 +51,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class GopherURL(InternetURL):
     """``gopher://host:port/<gtype><selector>%09<search>%09<gopher+_string>`` (§3.4)."""
 
@@ -208,6 +209,7 @@ def _split_tabs(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class GophersURL(GopherURL):
     """``gophers://host:port/…``: Gopher over TLS, as curl and phetch speak it — the syntax
     and meaning of §3.4 with a TLS handshake first.  There is no RFC and no port of its own:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL, _tnew, tuple_backed
+from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .percent import check, decode
 
 _BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
@@ -56,6 +56,7 @@ _LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class HTTPURL(InternetURL):
     """``http://host:port/path?search`` (§3.3)."""
 
@@ -166,6 +167,7 @@ class HTTPURL(InternetURL):
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class HTTPSURL(HTTPURL):
     """``https://host:port/path?search`` — HTTP over TLS (RFC 2818), the syntax of §3.3."""
 

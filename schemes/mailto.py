@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, split_fragment
-from .base import URL, _tnew, tuple_backed
+from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, quote_addr_specs
 
@@ -66,6 +66,7 @@ def _authority_error(start: int) -> SchemeSyntaxError:
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class MailtoURL(URL):
     """``mailto:addr-spec`` (§3.5) and ``mailto:addr?subject=...&body=...`` (RFC 6068)."""
 

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import check_host, format_fragment, format_login, parse_hostport, split_fragment
-from .base import URL, _tnew, tuple_backed
+from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import char_error, check, decode, display, quote
 
@@ -52,6 +52,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class NewsURL(URL):
     """``news:<newsgroup-name>``, ``news:*`` or ``news:<message-id>`` (§3.6), with RFC
     5538's ``news://server[:port]/…`` and wildmats in the default reading."""
@@ -220,6 +221,7 @@ class NewsURL(URL):
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class SNewsURL(NewsURL):
     """``snews://server/…``: news over TLS (RFC 5538 §2.1; NNTP over TLS, port 563)."""
 
@@ -234,7 +236,7 @@ GROUP_SAFE = "*,!"
 def _check_group(group: str, text: str, start: int) -> None:
     """RFC 3977 §4.1: a group name (or wildmat) is printable: no space, no control."""
     for i, ch in enumerate(group):
-        if ch <= " " or ch == "\x7f" or "\udc80" <= ch <= "\udcff":
+        if ch <= " " or ch == "\x7f" or 0xDC80 <= ord(ch) <= 0xDCFF:
             raise SchemeSyntaxError(
                 f"a newsgroup name holds printable characters only, not {ch!r} (RFC 3977 §4.1)",
                 component="newsgroup",

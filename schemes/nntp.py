@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL, _tnew, tuple_backed
+from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .news import _group_error
 from .percent import decode, display, quote
@@ -29,6 +29,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class NNTPURL(InternetURL):
     """``nntp://host:port/<newsgroup-name>/<article-number>`` (§3.7)."""
 

@@ -200,7 +200,9 @@ def display(value: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else c for c in value)
+        return "".join(
+            f"%{ord(c) - 0xDC00:02X}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in value
+        )
     return value
 
 

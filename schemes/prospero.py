@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL, _tnew, tuple_backed
+from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
 
@@ -52,6 +52,7 @@ _FIELDSPEC = re.compile(f";({_FIELDS})=({_FIELDS})")
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class ProsperoURL(InternetURL):
     """``prospero://host:port/<hsoname>;<field>=<value>`` (§3.11)."""
 

@@ -29,7 +29,8 @@ ENTRY_POINT_GROUP = "omniurl.schemes"
 
 # Lenient mode takes any character, but each must stand for octets: UTF-8, or the surrogates
 # U+DC80-U+DCFF that ``surrogateescape`` uses for octets 80-FF (strict mode takes ASCII only).
-_NOT_OCTETS = re.compile("[\ud800-\udc7f\udd00-\udfff]")
+# (A raw string: re reads the escapes, and mypyc takes no surrogate in a string literal.)
+_NOT_OCTETS = re.compile(r"[\ud800-\udc7f\udd00-\udfff]")
 
 #: The built-in classes by scheme name, as ``(module, class)``: each is imported on the
 #: first URL of its scheme (importing all twelve cost ~25 ms of every ``omniurl`` start).
@@ -115,10 +116,12 @@ def _login_question(text: str, colon: int) -> bool:
     )
 
 
-def __getattr__(name: str) -> object:
-    if name == "BUILTIN":  # every built-in class, imported (for callers that list them)
-        return tuple(cls for n in BUILTIN_SCHEMES if (cls := builtin_class(n)) is not None)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def builtin_classes() -> tuple[type[URL], ...]:
+    """Every built-in class, imported (for callers that list them).  (A function, not the
+    module attribute ``BUILTIN`` behind a PEP 562 ``__getattr__`` it was: mypyc's module
+    initialisation asks the module for attributes before its globals exist, and a compiled
+    ``__getattr__`` then reads them — a crash at import.)"""
+    return tuple(cls for n in BUILTIN_SCHEMES if (cls := builtin_class(n)) is not None)
 
 
 _loaded = False

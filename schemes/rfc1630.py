@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, split_fragment
-from .base import URL, _tnew, tuple_backed
+from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote_addr_specs
 
@@ -60,6 +60,7 @@ def _addr_spec(text: str, start: int, end: int, component: str, strict: bool) ->
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class MidURL(URL):
     """``mid:<message-id>[/<content-id>]`` — a mail message, or a part of one."""
 
@@ -124,6 +125,7 @@ class MidURL(URL):
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class CidURL(URL):
     """``cid:<content-id>`` — a MIME body part of the same message."""
 
@@ -179,6 +181,7 @@ class CidURL(URL):
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class URNURL(URL):
     """``urn:<nid>:<nss>`` (RFC 2141), or RFC 1630's early ``urn:/iana/...`` form."""
 

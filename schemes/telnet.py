@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
-from .base import InternetURL, _tnew, tuple_backed
+from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .percent import decode
 
 # telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
@@ -31,6 +31,7 @@ _LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
 @tuple_backed
 @dataclass(frozen=True, kw_only=True)
+@class_constants
 class TelnetURL(InternetURL):
     """``telnet://user:password@host:port/`` (§3.8); user and password are advisory."""
 

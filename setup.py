@@ -29,6 +29,11 @@ HERE = Path(__file__).resolve().parent
 
 #: The compiled modules, as paths under omniurl/ (schemes/ and resolvers/ are reached through
 #: the package's links, so each compiles under its installed name, omniurl.schemes.X).
+#: Measured and chosen in docs/speed.md (*The compiled core*).  Left out: schemes/registry.py
+#: (its ``parse`` takes any object and answers a non-text with a URLError, where a compiled
+#: ``text: str`` raises TypeError at the call; a plugin's bug must stay a URLError, which the
+#: compiled ``except`` refused; and its entry-point scan is the tests' seam) and
+#: schemes/__init__.py (a module class and PEP 562 lazy names).
 COMPILED: tuple[str, ...] = (
     "schemes/authority.py",
     "schemes/base.py",
@@ -48,7 +53,6 @@ COMPILED: tuple[str, ...] = (
     "schemes/normalize.py",
     "schemes/percent.py",
     "schemes/prospero.py",
-    "schemes/registry.py",
     "schemes/rfc1630.py",
     "schemes/rfc3986.py",
     "schemes/secrets.py",
@@ -56,6 +60,10 @@ COMPILED: tuple[str, ...] = (
     "schemes/urlsafe.py",
     "schemes/wais.py",
 )
+
+#: The commands that build modules (pip's PEP 517 hooks run this file once for the metadata,
+#: once for the wheel: the translation and the note belong to the second).
+BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
 
 NOTE = (
     "omniurl: {why}; installing the pure-Python package (the same modules, uncompiled: "
@@ -91,8 +99,8 @@ def compiled_extensions() -> list[object]:
     """mypyc's extension modules for ``COMPILED``, or [] (with the note) for a pure build."""
     if os.environ.get("OMNIURL_PURE", "") not in ("", "0"):
         return []
-    if not COMPILED:
-        return []
+    if not COMPILED or not BUILDING.intersection(sys.argv[1:]):
+        return []  # (metadata, an sdist: nothing is compiled, nothing said)
     try:
         from mypyc.build import mypycify
     except ImportError:

@@ -15,9 +15,8 @@ but TAB, CR and LF).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Any, ClassVar, NoReturn, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -226,29 +225,38 @@ def _rebuild(cls: type[Any], values: tuple[Any, ...]) -> Any:
     return _tnew(cls, values)
 
 
-def _frozen(self: object, name: str, value: Any = None) -> NoReturn:
+#: The methods :func:`tuple_backed` gives a class, as Python functions: where mypyc compiles
+#: this module (setup.py) a function defined here is a built-in function, which a class does
+#: not bind as a method (``self`` would never be passed); ``exec`` makes plain functions, as
+#: ``collections.namedtuple`` builds its methods.
+_METHODS_SOURCE = """\
+def _frozen(self, name, value=None):
     raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
-
-def _eq(self: tuple[Any, ...], other: object) -> Any:
+def _eq(self, other):
     if other.__class__ is self.__class__:
         return _teq(self, other)
     # (not NotImplemented for a tuple: Python would then ask tuple.__eq__, which says yes)
     return False if isinstance(other, tuple) else NotImplemented
 
-
-def _ne(self: tuple[Any, ...], other: object) -> Any:
+def _ne(self, other):
     if other.__class__ is self.__class__:
         return _tne(self, other)
     return True if isinstance(other, tuple) else NotImplemented
 
-
-def _unordered(self: object, other: object) -> Any:
+def _unordered(self, other):
     return NotImplemented  # (a dataclass without order=True: "<" is a TypeError)
 
-
-def _reduce(self: tuple[Any, ...]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+def _reduce(self):
     return _rebuild, (self.__class__, tuple(self))
+"""
+_METHODS: dict[str, Any] = {
+    "FrozenInstanceError": FrozenInstanceError,
+    "_teq": _teq,
+    "_tne": _tne,
+    "_rebuild": _rebuild,
+}
+exec(_METHODS_SOURCE, _METHODS)
 
 
 def tuple_backed(cls: type[_U]) -> type[_U]:
@@ -296,16 +304,16 @@ def tuple_backed(cls: type[_U]) -> type[_U]:
         __slots__=(),
         __new__=new,
         __init__=object.__init__,
-        __setattr__=_frozen,
-        __delattr__=_frozen,
-        __eq__=_eq,
-        __ne__=_ne,
+        __setattr__=_METHODS["_frozen"],
+        __delattr__=_METHODS["_frozen"],
+        __eq__=_METHODS["_eq"],
+        __ne__=_METHODS["_ne"],
         __hash__=tuple.__hash__,
-        __lt__=_unordered,
-        __le__=_unordered,
-        __gt__=_unordered,
-        __ge__=_unordered,
-        __reduce__=_reduce,
+        __lt__=_METHODS["_unordered"],
+        __le__=_METHODS["_unordered"],
+        __gt__=_METHODS["_unordered"],
+        __ge__=_METHODS["_unordered"],
+        __reduce__=_METHODS["_reduce"],
         _tuple_fields=names,
     )
     for i, name in enumerate(names):

@@ -18,8 +18,6 @@ import dataclasses
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, ClassVar, TypeVar
 
-from mypy_extensions import mypyc_attr
-
 from .authority import split_fragment
 from .percent import display
 
@@ -35,6 +33,8 @@ def class_constants(cls: _C) -> _C:
     ``ClassVar[...]`` dropped, so ``@dataclass`` would take the constants for fields; this
     decorator, applied first, marks them ``ClassVar`` again.  In the pure package every
     annotation is a string (``from __future__ import annotations``) and nothing changes.
+    (Being a decorator mypyc does not know, it also keeps each class an ordinary Python class,
+    as a subclass built at run time needs.)
     """
     # (the class's own dict, changed in place: inspect.get_annotations returns a copy)
     annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
@@ -44,9 +44,9 @@ def class_constants(cls: _C) -> _C:
     return cls
 
 
-#: An ordinary Python class even where mypyc compiles this module (setup.py): plugins subclass
-#: it with ``@dataclass``, and :func:`tuple_backed` rebuilds the built-in classes as tuples.
-@mypyc_attr(native_class=False)
+#: An ordinary Python class even where mypyc compiles this module (setup.py; a class with a
+#: decorator of its own, ``class_constants``, is never a native one): plugins subclass it with
+#: ``@dataclass``, and :func:`tuple_backed` rebuilds the built-in classes as tuples.
 @dataclass(frozen=True, kw_only=True)
 @class_constants
 class URL:
@@ -154,7 +154,6 @@ class URL:
         return dataclasses.replace(self, **changes)
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, kw_only=True)
 @class_constants
 class InternetURL(URL):

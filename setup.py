@@ -115,12 +115,15 @@ def compiled_extensions() -> list[object]:
     try:
         return list(
             mypycify(
-                [f"omniurl/{m}" for m in COMPILED],
+                # (pip builds in an environment without omniurl's dependencies: their types are
+                # Any here, and the modules not compiled are read for their types only)
+                ["--ignore-missing-imports", "--follow-imports=silent"]
+                + [f"omniurl/{m}" for m in COMPILED],
                 opt_level=os.environ.get("OMNIURL_MYPYC_OPT", "3"),
                 debug_level="0",
             )
         )
-    except Exception as exc:  # mypyc refused a module: the pure package still works
+    except (Exception, SystemExit) as exc:  # mypyc refused a module (it exits on an error)
         note(f"mypyc could not translate the core ({type(exc).__name__}: {exc})")
         return []
     finally:

@@ -117,7 +117,7 @@ def compiled_extensions() -> list[object]:
             mypycify(
                 # (pip builds in an environment without omniurl's dependencies: their types are
                 # Any here, and the modules not compiled are read for their types only)
-                ["--ignore-missing-imports", "--follow-imports=silent"]
+                ["--ignore-missing-imports", "--follow-imports=silent", "--no-warn-unused-ignores"]
                 + [f"omniurl/{m}" for m in COMPILED],
                 opt_level=os.environ.get("OMNIURL_MYPYC_OPT", "3"),
                 debug_level="0",

@@ -383,3 +383,38 @@ async def test_a_huge_menu_is_walked_in_bounded_memory(tmp_path: Path) -> None:
     menu = (tmp_path / "o" / "%gophermap.tsv").read_bytes()
     assert menu.count(b"\n") == lines
     assert peak < 3 << 20, peak  # (15,000 entries held would take 7 MB and more)
+
+
+def test_progress_and_summary_lines() -> None:
+    from omniurl.cli.mirror import progress_line, summary_line
+
+    counts = Counts(files_done=3, files_known=10, bytes_done=2048, bytes_known=4096)
+    assert progress_line(counts) == "3/10 URLs, 2.0 KiB/4.0 KiB"
+    counts.fetched, counts.unchanged, counts.deleted, counts.failed = 2, 1, 4, 0
+    assert summary_line(counts).startswith(
+        "mirrored 3 URLs: 2 written, 1 unchanged, 4 deleted, 0 failed, 2.0 KiB in "
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--dask", "local:2"], "mirror --dask is not supported yet"),
+        (["--max-depth", "-1"], "--max-depth must be 0 or more"),
+        (["-Z", "--parallel-max", "0"], "--parallel-max and --parallel-max-host must be"),
+    ],
+)
+async def test_cli_usage_errors_exit_2_before_anything_is_sent(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    from helpers import run_omniurl
+
+    async with await start_recording() as server:
+        code, _out, err = await run_omniurl(
+            "mirror", f"gopher://127.0.0.1:{server.port}/", str(tmp_path / "o"), *args,
+            timeout=60, env=cli_env(),
+        )  # fmt: skip
+        assert recording_of(server).connections == 0
+    assert code == 2
+    assert message in err.decode()
+    assert not (tmp_path / "o").exists()

@@ -336,10 +336,14 @@ async def _fetch_one(
     effective: str | None = None
     folder = str(output_dir) if output_dir is not None else None
     held: list[bytes] = []
+    failure: Exception | None = None
     try:
         async with opener(job.url, options) as resource:
             kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
             status, effective = resource.status, shown(str(resource.url))
+            # Options.error_body: an error reply's body is saved (curl's way without -f),
+            # and the row is still the failure its status means, never ok
+            failure = resource.failure
             if resource.kind == "session":
                 raise ConfigurationError(
                     f"{job.url.scheme}: an interactive session cannot be fetched in a batch",
@@ -379,6 +383,17 @@ async def _fetch_one(
         elif tmp is not None and folder is not None:
             path = _finish_file(tmp, folder, saved_as)
             tmp = None
+        if isinstance(failure, OmniurlError):
+            failed = _failed(job.index, job.text, failure, time.monotonic() - started, kind, chain)
+            return replace(
+                failed,
+                bytes=count,
+                sha256=digest.hexdigest(),
+                media_type=media_type,
+                path=path,
+                status=status,
+                effective_url=effective,
+            )
         return FetchResult(
             index=job.index,
             url=shown(job.text),

@@ -495,7 +495,9 @@ async def test_write_out_for_each_url_of_a_saved_batch(web: RunningServer, root:
         cwd=root / "out",
     )  # fmt: skip
     assert status == 5
-    assert out.decode().splitlines() == [f"200 6 {a}", f"404 0 {missing}"]
+    # the 404's page is saved and counted, as curl's -O saves and counts it (issue 31 item 4)
+    assert out.decode().splitlines() == [f"200 6 {a}", f"404 10 {missing}"]
+    assert (root / "out" / "missing").stat().st_size == 10
 
 
 async def test_max_redirs_bounds_the_redirects(root: Path) -> None:

@@ -24,6 +24,7 @@ import json
 import sys
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from dataclasses import replace
 from typing import IO, TextIO
 
 from omniurl.batch import FetchResult, Opener, Unreadable, fetch_many
@@ -31,6 +32,7 @@ from omniurl.resolvers.errors import ConfigurationError
 from omniurl.resolvers.options import Options
 
 from .inputs import count_urls, url_source
+from .status import EXIT_HTTP_FAIL
 
 
 def read_url_lines(lines: Iterable[str]) -> Iterator[str]:
@@ -147,10 +149,12 @@ async def run_batch(
     total: int | None = None,
     results: AsyncIterator[FetchResult] | None = None,
     write_out: str | None = None,
+    fail: bool = False,
 ) -> int:
     """Fetch every URL; write the manifest; return the batch's exit status.  ``total`` (when
     known) makes the progress line say "done of total"; ``write_out`` is ``-w``'s format,
-    printed for each URL as it finishes."""
+    printed for each URL as it finishes; ``fail`` (``-f``) makes an HTTP status of 400 or
+    above exit 22, as curl's and a single ``get -f``."""
     err = stderr or sys.stderr
     tally = Tally(total)
     rows = Manifest(manifest)
@@ -183,6 +187,8 @@ async def run_batch(
         )
     try:
         async for result in results:
+            if fail and not result.ok and (result.status or 0) >= 400:
+                result = replace(result, exit_status=EXIT_HTTP_FAIL)
             tally.add(result)
             rows.write(result)
             if not result.ok and not quiet:
@@ -323,6 +329,12 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
     """``omniurl get`` of a batch (see :func:`omniurl.cli.get.is_batch`), with its documented
     exit status."""
     folder = args.output_dir if args.output_dir is not None else "." if args.remote_name else None
+    fail = bool(getattr(args, "fail", False))
+    if not (fail or getattr(args, "continue_at", None) is not None):
+        # curl's way, as a single get (cli.get._curl_manners): an HTTP error reply's body is
+        # saved under the URL's name and the row keeps its typed status (5); -f saves nothing
+        # and exits 22; -C - keeps a part for the resource's own bytes only
+        options = options.with_(error_body=True)
     urls = as_typed(url_source(args.urls, args.input), options.syntax, strict=args.strict)
     silent = bool(getattr(args, "silent", False))
     show = sys.stderr.isatty() and not silent
@@ -338,6 +350,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
             show_progress=False,
             quiet=silent,
             write_out=args.write_out,
+            fail=fail,
             results=_on_dask(
                 urls,
                 options,
@@ -385,6 +398,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         resume=resume,
         total=count_urls(args.urls, args.input) if show else None,
         write_out=args.write_out,
+        fail=fail,
     )
 
 

@@ -4,8 +4,9 @@ file (the writing itself is :mod:`.output`)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from omniurl import schemes
 from omniurl.schemes.errors import OmniurlError
@@ -119,8 +120,8 @@ def warn_extra_outputs(args: argparse.Namespace) -> None:
     extra.txt``: extra.txt goes with no URL and is not written).  An ``-i`` list's URLs
     are not counted before the transfers, so a command with one is not judged."""
     outputs = args.outputs
-    if args.input or len(outputs) <= max(len(args.urls), 1):
-        return
+    if args.input or getattr(args, "silent", False) or len(outputs) <= max(len(args.urls), 1):
+        return  # (-s: no warning, as curl's -s)
     extra = outputs[len(args.urls) :]
     named = ", ".join("-O" if given is None else f"-o {given}" for given in extra)
     sys.stderr.write(
@@ -264,6 +265,31 @@ async def _get_each(args: argparse.Namespace, options: Options, *, paired: bool 
     return status
 
 
+def _show_heads(args: argparse.Namespace, heads: list[Any]) -> int:
+    """``-I``'s heads, to standard output or to the file ``-o FILE`` / ``-O`` names: curl
+    -I -o FILE writes the head there and nothing on the screen.  A file that cannot be
+    written is curl's write error (23)."""
+    text = "".join(_head_text(head) for head in heads)
+    target = args.output if args.output not in (None, "-") else None
+    if target is None and args.output is None and args.remote_name:
+        from omniurl.batch import output_name
+        from omniurl.schemes import parse
+
+        target = os.path.join(getattr(args, "output_dir", None) or "", output_name(parse(args.url)))
+    if target is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return EXIT_OK
+    from .output import OutputError
+
+    try:
+        with open(target, "w", encoding="utf-8", errors="surrogateescape", newline="") as fh:
+            fh.write(text)
+    except OSError as exc:
+        return report(args, OutputError(f"cannot write {target}: {exc.strerror or exc}"))
+    return EXIT_OK
+
+
 def _head_text(lines: list[str] | tuple[str, ...]) -> str:
     from omniurl.cli.emit import terminal_safe
 
@@ -311,12 +337,11 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             # -I of a 404 or a 401: what the server said, as for any other status (after
             # the heads of the redirects -L followed to it); of a redirect without -L: its
             # head (Location) is the answer, as curl -I's.
-            for hop in getattr(exc, "hops", ()):
-                sys.stdout.write(_head_text(hop))
-            sys.stdout.write(_head_text(replies))
-            sys.stdout.flush()
+            shown = _show_heads(args, [*getattr(exc, "hops", ()), replies])
             from omniurl.resolvers.errors import NotFollowed
 
+            if shown != EXIT_OK:
+                return shown
             if isinstance(exc, NotFollowed):
                 _note_unfollowed(args, exc)
                 return EXIT_OK
@@ -337,11 +362,8 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                     "get it without -I\n"
                 )
                 return EXIT_UNSUPPORTED
-            for hop in resource.hops:  # -I -L: each redirect's head, then the last one's
-                sys.stdout.write(_head_text(hop))
-            sys.stdout.write(_head_text(lines))
-            sys.stdout.flush()
-        return EXIT_OK
+            # -I -L: each redirect's head, then the last one's
+            return _show_heads(args, [*resource.hops, lines])
     presentation = presentation_of(resource.url.scheme)
     written: Written | None = None
     async with resource:

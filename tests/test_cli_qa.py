@@ -1,0 +1,140 @@
+"""curl's manners where the first fixes did not reach: a batch that saves under the URLs'
+names (``--output-dir``, ``--remote-name-all``, ``-Z``), ``-I`` with ``-o``, ``-s`` and the
+warnings (issue 31 items 4, 6, 11), each checked as curl behaves on the same server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from _ftphttp import run_cli
+
+from omniurl.testservers import RunningServer
+from omniurl.testservers.http import start_http
+
+GONE = b"<h1>no such page</h1>\n"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "srv").mkdir()
+    (tmp_path / "srv" / "hello.txt").write_bytes(b"hello\n")
+    (tmp_path / "out").mkdir()
+    return tmp_path
+
+
+@pytest_asyncio.fixture
+async def web(root: Path) -> AsyncIterator[RunningServer]:
+    routes = {
+        "/gone": (404, [("Content-Type", "text/html")], GONE),
+        "/moved": (301, [("Location", "/hello.txt")], b"moved\n"),
+    }
+    server = await start_http(root / "srv", routes=routes)
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+# --- item 4 in a saving batch: the body is saved, -f exits 22 -------------------------------
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        ("--output-dir", "{out}", "--remote-name-all"),
+        ("--remote-name-all",),
+        ("-Z", "--output-dir", "{out}"),
+        ("-O",),
+    ],
+)
+async def test_a_saving_batch_keeps_a_404_body_as_curl(
+    web: RunningServer, root: Path, how: tuple[str, ...]
+) -> None:
+    """curl --remote-name-all saves a 404's page under the URL's name (exit 0); omniurl
+    saves it too and keeps its typed status (5), as a single ``get -o`` does."""
+    out = root / "out"
+    options = [part.format(out=out) for part in how]
+    manifest = root / "rows.jsonl"
+    gone, hello = f"http://{web.netloc}/gone", f"http://{web.netloc}/hello.txt"
+    status, _out, err = await run_cli(
+        "get", *options, "--manifest", str(manifest), gone, hello, cwd=out
+    )
+    assert status == 5, err
+    assert files(out) == {"gone": GONE, "hello.txt": b"hello\n"}
+    rows = sorted((json.loads(line) for line in manifest.read_text().splitlines()), key=str)
+    row = next(r for r in rows if r["url"] == gone)
+    assert (row["ok"], row["exit_status"], row["error_type"]) == (False, 5, "StatusError")
+    assert row["bytes"] == len(GONE)
+
+
+@pytest.mark.parametrize("parallel", [(), ("-Z",)])
+async def test_fail_in_a_saving_batch_exits_22_and_saves_no_error_body(
+    web: RunningServer, root: Path, parallel: tuple[str, ...]
+) -> None:
+    out = root / "out"
+    status, _out, err = await run_cli(
+        "get",
+        "-f",
+        *parallel,
+        "--output-dir",
+        str(out),
+        "--remote-name-all",
+        f"http://{web.netloc}/gone",
+        f"http://{web.netloc}/hello.txt",
+        cwd=out,
+    )
+    assert status == 22, err
+    assert files(out) == {"hello.txt": b"hello\n"}
+
+
+async def test_fetch_many_with_error_bodies_saves_the_body_and_reports_the_failure(
+    web: RunningServer, root: Path
+) -> None:
+    """The library: Options(error_body=True) keeps a 404's page, and its row is a failure
+    (never ok with the page as if it were the resource)."""
+    from omniurl import Options
+    from omniurl.batch import fetch_many
+
+    out = root / "out"
+    rows = [
+        row
+        async for row in fetch_many(
+            [f"http://{web.netloc}/gone"], options=Options(error_body=True), output_dir=str(out)
+        )
+    ]
+    assert [(r.ok, r.exit_status, r.status, r.bytes) for r in rows] == [(False, 5, 404, len(GONE))]
+    assert rows[0].path == str(out / "gone")
+    assert files(out) == {"gone": GONE}
+
+
+# --- item 6: -I -o FILE writes the head to FILE, as curl ------------------------------------
+
+
+async def test_head_with_o_writes_the_head_to_the_file(web: RunningServer, root: Path) -> None:
+    target = root / "out" / "head.txt"
+    status, out, err = await run_cli("get", "-I", "-o", str(target), f"http://{web.netloc}/moved")
+    assert (status, out, err) == (0, b"", b"")
+    assert target.read_bytes() == (
+        b"HTTP/1.1 301 Moved Permanently\r\nContent-Length: 6\r\nLocation: /hello.txt\r\n"
+        b"Content-Type: text/plain; charset=utf-8\r\n\r\n"
+    )
+
+
+# --- item 11: -s hides the warning, as curl's -s --------------------------------------------
+
+
+async def test_silent_hides_the_extra_output_warning(web: RunningServer, root: Path) -> None:
+    out = root / "out"
+    status, stdout, err = await run_cli(
+        "get", "-s", "-O", f"http://{web.netloc}/hello.txt", "-o", "extra.txt", cwd=out
+    )
+    assert (status, stdout, err) == (0, b"", b"")
+    assert files(out) == {"hello.txt": b"hello\n"}

@@ -53,6 +53,15 @@ class Entry:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "url": self.url, "info": self.info}
 
+    @classmethod
+    def made(cls, name: str, kind: str, url: str | None, info: dict[str, Any]) -> Entry:
+        """``Entry(name, kind, url, info)`` without the frozen dataclass's ``__init__``
+        (four ``object.__setattr__`` calls: ~1.2 µs of a Gopher info line's ~7, against
+        ~0.5 here): for executors that make an entry per line of a listing of 10⁷."""
+        entry = object.__new__(cls)
+        entry.__dict__.update(name=name, kind=kind, url=url, info=info)
+        return entry
+
 
 @dataclass(frozen=True)
 class Listing(Sequence[Entry]):

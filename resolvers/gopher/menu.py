@@ -179,7 +179,7 @@ def to_entry(item: MenuItem, tls_for: tuple[str | None, int | None] | None = Non
         and (item.host.lower(), item.port) == tls_for
     ):
         url = "gophers://" + url[len("gopher://") :]
-    return Entry(name=item.display, kind=kind, url=url, info=info)
+    return Entry.made(item.display, kind, url, info)
 
 
 def line_entry(line: bytes, tls_for: tuple[str | None, int | None] | None = None) -> Entry:
@@ -210,7 +210,7 @@ def line_entry(line: bytes, tls_for: tuple[str | None, int | None] | None = None
             info["gopher_plus"] = plus
     if malformed:
         info["malformed"] = True
-    return Entry(name=fields[0].decode("utf-8", "replace"), kind="info", url=None, info=info)
+    return Entry.made(fields[0].decode("utf-8", "replace"), "info", None, info)
 
 
 def error_item(line: bytes) -> MenuItem | None:

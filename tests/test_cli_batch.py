@@ -148,6 +148,8 @@ async def test_input_from_stdin_dash(
         (["-Z", "-o", "x", "gopher://h/0/a", "gopher://h/0/b"], b"-Z with per-URL -o/-O"),
         (["-Z", "--parallel-max", "0", "--output-dir", ".", "gopher://h/"], b"at least 1"),
         ([], b"get needs a URL"),
+        (["-Z", "--procs", "0", "--output-dir", ".", "gopher://h/"], b"--procs must be at least"),
+        (["--procs", "2", "--output-dir", ".", "gopher://h/"], b"splits a -Z batch: add -Z"),
     ],
 )
 async def test_batch_usage_errors_send_nothing(args: list[str], message: bytes) -> None:

@@ -312,6 +312,8 @@ def batch_usage_error(args: argparse.Namespace) -> str | None:
     procs = getattr(args, "procs", None)
     if procs is not None and procs < 1:
         return "--procs must be at least 1"
+    if procs is not None and procs > 1 and not args.parallel:
+        return "--procs N splits a -Z batch: add -Z (without it the URLs run one at a time)"
     return None
 
 

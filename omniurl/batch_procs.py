@@ -50,6 +50,8 @@ from omniurl.resolvers.options import Options
 #: The smallest batch that is split by default: below it a worker's start (~0.1-0.2 s of
 #: CPU, an interpreter and omniurl's imports) costs more than its share saves.
 MIN_SPLIT = 200
+#: How long a worker holds a finished URL's row before writing it with those that follow.
+FLUSH_DELAY = 0.005
 #: How long the parent waits for a worker to end after SIGTERM before killing it (seconds).
 STOP_WAIT = 5.0
 
@@ -59,11 +61,20 @@ class BatchWorkerError(ResolveError):
 
 
 def default_procs() -> int:
-    """The cores this process may run on (the default for a large batch)."""
+    """The default for a large batch: the cores this process may run on that are idle now
+    (their number less the 1-minute load average, rounded; at least 1).  A worker on a core
+    that is busy anyway only adds its start and its hand-offs: on this 2-core machine at
+    load 6-9, two processes cost 15-40% more CPU than one for no shorter wall time
+    (docs/speed.md, *Batches*)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    try:
+        busy = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        busy = 0.0
+    return max(1, min(cores, round(cores - busy)))
 
 
 def parts(total: int, n: int) -> list[int]:
@@ -81,6 +92,8 @@ class _Share:
     alive: bool = True
     proc: asyncio.subprocess.Process | None = None
     queue: asyncio.Queue[tuple[int, str] | None] | None = None
+    #: A worker's URLs not yet written to it.
+    outbox: list[bytes] = field(default_factory=list)
 
     @property
     def window(self) -> int:
@@ -184,8 +197,10 @@ async def fetch_split(
                 if isinstance(item, Unreadable):
                     yield _failed(index, item.text, item.error)
                 else:
-                    await _send(min(room, key=lambda s: len(s.pending)), index, item)
+                    _send(min(room, key=lambda s: len(s.pending)), index, item)
                 index += 1
+            for share in shares:
+                await _flush(share)
             if done and not any(share.pending for share in shares):
                 for share in shares:  # (their input closed: they end by themselves)
                     await _reap(share)
@@ -238,21 +253,30 @@ def _settle(report: Report) -> list[FetchResult]:
     return rows
 
 
-async def _send(share: _Share, index: int, text: str) -> None:
+def _send(share: _Share, index: int, text: str) -> None:
     share.pending[index] = text
     if share.queue is not None:
         share.queue.put_nowait((index, text))
+    else:  # (written by _flush: one write for all the URLs handed over in one turn)
+        share.outbox.append(json.dumps([index, text], ensure_ascii=False).encode())
+
+
+async def _flush(share: _Share) -> None:
+    proc = share.proc
+    if not share.outbox or proc is None or proc.stdin is None:
         return
-    assert share.proc is not None and share.proc.stdin is not None
+    data = b"\n".join(share.outbox) + b"\n"
+    share.outbox.clear()
     try:
-        share.proc.stdin.write(json.dumps([index, text], ensure_ascii=False).encode() + b"\n")
-        if share.proc.stdin.transport.get_write_buffer_size() > 1 << 16:
-            await share.proc.stdin.drain()
+        proc.stdin.write(data)
+        if proc.stdin.transport.get_write_buffer_size() > 1 << 16:
+            await proc.stdin.drain()
     except (ConnectionError, RuntimeError):
         pass  # a worker gone: its reader reports it, and its URLs fail
 
 
 async def _close_input(share: _Share) -> None:
+    await _flush(share)
     if share.queue is not None:
         if share.alive:
             share.queue.put_nowait(None)
@@ -399,6 +423,17 @@ async def _worker() -> int:
     from omniurl.client import AsyncClient
 
     out = sys.stdout.buffer
+    rows: list[bytes] = []
+    timer: asyncio.TimerHandle | None = None
+
+    def flush() -> None:
+        nonlocal timer
+        timer = None
+        if rows:
+            out.write(b"".join(rows))
+            out.flush()
+            rows.clear()
+
     async with AsyncClient(
         setup["options"], max_keepalive_connections=max(setup["concurrency"], 20)
     ) as client:
@@ -410,8 +445,15 @@ async def _worker() -> int:
         ):
             row = _to_row(result)
             row["index"] = positions.pop(result.index)
-            out.write(json.dumps(row, ensure_ascii=False).encode() + b"\n")
-            out.flush()
+            # Rows go out in one write a few ms apart (or 64 at a time), not one write each.
+            rows.append(json.dumps(row, ensure_ascii=False).encode() + b"\n")
+            if len(rows) >= 64:
+                flush()
+            elif timer is None:
+                timer = loop.call_later(FLUSH_DELAY, flush)
+    if timer is not None:
+        timer.cancel()
+    flush()
     return 0
 
 

@@ -95,6 +95,17 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
+@pytest.mark.parametrize(("load", "procs"), [(0.0, 4), (1.4, 3), (2.6, 1), (9.0, 1)])
+def test_the_default_is_the_idle_cores(
+    monkeypatch: pytest.MonkeyPatch, load: float, procs: int
+) -> None:
+    from omniurl import batch_procs
+
+    monkeypatch.setattr(batch_procs.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})
+    monkeypatch.setattr(batch_procs.os, "getloadavg", lambda: (load, 0.0, 0.0))
+    assert batch_procs.default_procs() == procs
+
+
 def test_the_caps_are_divided_into_parts_that_add_up() -> None:
     assert parts(6, 2) == [3, 3]
     assert parts(5, 2) == [3, 2]

@@ -207,7 +207,7 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         type=int,
         default=None,
-        help="with -Z: split the batch across N processes (default: one per core when "
+        help="with -Z: split the batch across N processes (default: one per idle core when "
         "the batch has 200 URLs or more, else 1; --parallel-max and --parallel-max-host "
         "are divided between them, so both stay caps on the whole batch)",
     )

@@ -92,6 +92,9 @@ class FetchResult:
     #: When each phase of the transfer ended and the addresses connected (``trace=True``:
     #: ``-w``'s ``time_connect``, ``remote_ip``…; not a manifest key).
     trace: Trace | None = field(default=None, repr=False, compare=False)
+    #: The reply heads received, each redirect's then the last one's (status line and
+    #: fields): ``-w``'s ``size_header``, ``num_headers``, ``http_version``; not a manifest key.
+    heads: tuple[tuple[str, ...], ...] = field(default=(), repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The manifest row: a stable set of keys (a contract for other programs)."""
@@ -244,6 +247,11 @@ def _names_in_input_order(taken: set[str], name: str) -> str:
     return candidate
 
 
+def _heads_of(resource: Resource) -> tuple[tuple[str, ...], ...]:
+    """Each reply head of a resolve: the redirects' (``hops``), then the last one's."""
+    return (*(tuple(hop) for hop in resource.hops), tuple(resource.replies))
+
+
 def _resumable(url: URL, options: Options) -> bool:
     """Whether ``url``'s plan can start at an offset (resolvers.resume): only then is a
     failed transfer's part file kept for the next run."""
@@ -268,6 +276,7 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
     chain: tuple[str, ...] = ()
     status: int | None = None
     effective: str | None = None
+    heads: tuple[tuple[str, ...], ...] = ()
     try:
         kept = partial.kept(job.text)
         for _attempt in range(2):
@@ -275,6 +284,7 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
             async with opener(job.url, opts) as resource:
                 kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
                 status, effective = resource.status, shown(str(resource.url))
+                heads = _heads_of(resource)
                 facts = resume_facts(resource)
                 if facts.outcome == "refetch":  # the part is longer than the resource: whole
                     kept = Kept(0, None, None)
@@ -301,6 +311,7 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
             path=str(partial.target),
             status=status,
             effective_url=effective,
+            heads=heads,
         )
     except (OmniurlError, OSError) as exc:
         if not _resumable(job.url, options):
@@ -337,6 +348,7 @@ async def _fetch_one(
     folder = str(output_dir) if output_dir is not None else None
     held: list[bytes] = []
     failure: Exception | None = None
+    heads: tuple[tuple[str, ...], ...] = ()
     try:
         async with opener(job.url, options) as resource:
             kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
@@ -344,6 +356,7 @@ async def _fetch_one(
             # Options.error_body: an error reply's body is saved (curl's way without -f),
             # and the row is still the failure its status means, never ok
             failure = resource.failure
+            heads = _heads_of(resource)
             if resource.kind == "session":
                 raise ConfigurationError(
                     f"{job.url.scheme}: an interactive session cannot be fetched in a batch",
@@ -393,6 +406,7 @@ async def _fetch_one(
                 path=path,
                 status=status,
                 effective_url=effective,
+                heads=heads,
             )
         return FetchResult(
             index=job.index,
@@ -407,6 +421,7 @@ async def _fetch_one(
             path=path,
             status=status,
             effective_url=effective,
+            heads=heads,
         )
     except (OmniurlError, OSError) as exc:
         return _failed(job.index, job.text, exc, time.monotonic() - started, kind, chain)

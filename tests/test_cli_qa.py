@@ -138,3 +138,28 @@ async def test_silent_hides_the_extra_output_warning(web: RunningServer, root: P
     )
     assert (status, stdout, err) == (0, b"", b"")
     assert files(out) == {"hello.txt": b"hello\n"}
+
+
+# --- item 7 in a saving batch: the heads' variables as a single get reports them -----------
+
+
+async def test_write_out_of_a_saving_batch_counts_the_heads_as_a_single_get(
+    web: RunningServer, root: Path
+) -> None:
+    """curl -w '%{size_header} %{num_headers} %{http_version}' reports the same for a URL
+    alone and in a batch; omniurl's saving batch said 0 0 0."""
+    fmt = "%{http_code} %{size_header} %{num_headers} %{http_version}\\n"
+    moved, gone = f"http://{web.netloc}/moved", f"http://{web.netloc}/gone"
+    alone = []
+    for url in (moved, gone):
+        _status, out, _err = await run_cli("get", "-s", "-o", "-", "-w", fmt, url)
+        alone.append(out.decode().splitlines()[-1])
+    for parallel in ((), ("-Z",)):
+        status, out, err = await run_cli(
+            "get", "-s", *parallel, "-w", fmt, "--output-dir", str(root / "out"),
+            "--remote-name-all", moved, gone, cwd=root / "out",
+        )  # fmt: skip
+        assert status == 5, err
+        assert sorted(out.decode().splitlines()) == sorted(alone)
+    assert alone[1].startswith("404 ") and alone[1].endswith(" 1.1")
+    assert int(alone[0].split()[1]) > int(alone[1].split()[1])  # the 301's head counted too

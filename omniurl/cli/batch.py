@@ -283,6 +283,7 @@ def _write_out(fmt: str, result: FetchResult, err: TextIO) -> None:
         filename=result.path or "",
         trace=result.trace,
     )
+    transfer.heads(result.heads)
     write_out(fmt, transfer, stdout=sys.stdout, stderr=err)
 
 
@@ -379,6 +380,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
             show_progress=show,
             quiet=silent,
             total=count_urls(args.urls, args.input) if show else None,
+            fail=fail,
             results=fetch_split(
                 urls,
                 options,

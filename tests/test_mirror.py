@@ -399,7 +399,7 @@ def test_progress_and_summary_lines() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--dask", "local:2"], "mirror --dask is not supported yet"),
+        (["--dask", "local:2", "--warc", "w.warc.gz"], "mirror --dask with --warc"),
         (["--max-depth", "-1"], "--max-depth must be 0 or more"),
         (["-Z", "--parallel-max", "0"], "--parallel-max and --parallel-max-host must be"),
     ],

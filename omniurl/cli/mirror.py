@@ -75,8 +75,10 @@ def add_mirror_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--dask",
         metavar="SCHEDULER",
-        help="not supported by mirror yet: refused (a tree is walked by one process; see "
-        "docs/mirror.md)",
+        help="fetch the files on a Dask cluster: a scheduler address (tcp://host:8786) or "
+        "local:N (N local worker processes); the walk, the state and the manifest stay here, "
+        "DIR must be on a disk the workers share at the same path; transfers at once as -Z's "
+        "(needs pip install 'omniurl[dask]'; not with --warc; see docs/mirror.md)",
     )
     g.add_argument("-v", "--verbose", action="store_true", help="the protocol conversation")
     g.add_argument("-s", "--silent", action="store_true", help="no progress and no summary")
@@ -95,10 +97,10 @@ def cmd_mirror(args: argparse.Namespace) -> int:
     if args.parallel_max < 1 or args.parallel_max_host < 1:
         sys.stderr.write("omniurl: --parallel-max and --parallel-max-host must be at least 1\n")
         return EXIT_REFUSED
-    if args.dask is not None:
+    if args.dask is not None and args.warc is not None:
         sys.stderr.write(
-            "omniurl: mirror --dask is not supported yet: the tree is walked by one process "
-            "(omniurl get -i LIST --dask runs a list of URLs on a cluster)\n"
+            "omniurl: mirror --dask with --warc: the records are written from the transfers, "
+            "which run on the workers (mirror without --dask to write a WARC)\n"
         )
         return EXIT_REFUSED
     if args.max_depth is not None and args.max_depth < 0:
@@ -121,8 +123,13 @@ def cmd_mirror(args: argparse.Namespace) -> int:
         exclude=tuple(args.exclude),
         max_depth=args.max_depth,
         max_filesize=limit,
-        concurrency=min(args.parallel_max, args.parallel_max_host) if args.parallel else 1,
+        concurrency=(
+            min(args.parallel_max, args.parallel_max_host)
+            if args.parallel or args.dask is not None
+            else 1
+        ),
         warc=args.warc,
+        dask=args.dask,
     )
     quiet = bool(args.silent)
     show = sys.stderr.isatty() and not quiet and not args.no_progress

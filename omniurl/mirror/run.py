@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from omniurl.client import AsyncClient
     from omniurl.resolvers.spec import Presentation
 
+    from .dask import RemoteFiles
     from .warc import WarcLog
 
 #: A listed file at least this large is fetched as ``-C -`` fetches it: a killed run's
@@ -77,6 +78,8 @@ class Config:
     max_filesize: int | None = None
     concurrency: int = 1
     warc: str | None = None
+    #: ``--dask``: a scheduler address, or ``local:N`` (:mod:`omniurl.mirror.dask`).
+    dask: str | None = None
 
 
 @dataclass
@@ -123,6 +126,8 @@ class Mirror:
         self.first_failure: FetchResult | None = None
         self._made_dirs: set[str] = set()
         self._temp_numbers = 0
+        #: ``--dask``: the file transfers go to the cluster (:mod:`omniurl.mirror.dask`).
+        self.remote: RemoteFiles | None = None
         self._text_args = argparse.Namespace(
             raw=False, output="-mirror-", remote_name=True, json=False
         )
@@ -429,6 +434,10 @@ class Mirror:
             action = after_head(local, size, modified)
         if action is Action.SKIP:
             return self._unchanged(item, started)
+        if self.remote is not None:
+            return await self.remote.file(
+                self, item, url, listed, record, local is not None, target, started
+            )
         if (listed.size is not None and listed.size >= RESUMED_FROM) or self._part_of(
             item
         ).exists():
@@ -751,6 +760,12 @@ async def mirror(
     Returns the exit status (0, or the first failure's) and the counts."""
     from omniurl.client import AsyncClient
 
+    if config.dask is not None and config.warc is not None:
+        raise ConfigurationError(
+            "--warc with --dask: the WARC records are written from the transfer, which runs "
+            "on the workers: mirror without --dask to write a WARC",
+            component="warc",
+        )
     warc = None
     if config.warc is not None:
         from .warc import WarcLog
@@ -764,7 +779,14 @@ async def mirror(
         if on_start is not None:
             on_start(run)
         try:
-            status = await run.run()
+            if config.dask is not None:
+                from .dask import RemoteFiles
+
+                async with RemoteFiles(config.dask) as remote:
+                    run.remote = remote
+                    status = await run.run()
+            else:
+                status = await run.run()
         finally:
             if warc is not None:
                 warc.close()

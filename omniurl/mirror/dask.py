@@ -1,0 +1,327 @@
+"""``omniurl mirror --dask SCHEDULER``: the file fetches of a mirror on a Dask cluster.
+
+``pip install 'omniurl[dask]'``.  The walk stays on the client — every listing, every
+decision of :mod:`omniurl.mirror.walk` (which link is followed, which file is current, the
+``HEAD`` a LIST-listed FTP file needs), the SQLite state, the claimed names, the manifest
+rows — so the folder and the manifest are the one-process run's.  Only a file's transfer
+(the bytes) is a Dask task (:func:`fetch_file`): the worker opens its own
+:class:`~omniurl.AsyncClient` (planned and policy-checked as any ``get``), sends the request
+the client prepared (with the stored validators: a 304 moves nothing) and writes the bytes
+to the temporary name the client chose in ``DIR/.omniurl-mirror/tmp`` (or, for a large file,
+``-C``'s ``.NAME.part`` in ``DIR/.omniurl-mirror/parts``, continued where a killed attempt
+stopped).  The client then renames the complete file over its final name and sets its
+time, exactly as the one-process run (:meth:`omniurl.mirror.run.Mirror._settle`), so DIR
+never holds a partial file under a final name: a worker killed mid-transfer leaves a
+temporary file only, which Dask's retry of the task (the same temporary name, truncated)
+or the next run clears.
+
+DIR must therefore be a folder the workers see at the same absolute path (a shared disk;
+the client makes a relative DIR absolute).  A worker's file the client cannot see is a
+clear error, not a silent loss.  Transfers at once: ``--parallel-max``/``--parallel-max-host``
+(the smaller), which bounds the connections the whole cluster opens to the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import datetime
+import hashlib
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from omniurl.batch import FetchResult, _failed, shown
+from omniurl.resolvers.errors import ConfigurationError
+from omniurl.resolvers.options import Options
+from omniurl.schemes import parse
+from omniurl.schemes.errors import OmniurlError
+
+from .walk import Listed
+
+if TYPE_CHECKING:
+    from omniurl.schemes import URL
+
+    from .run import Mirror
+    from .state import Item
+
+__all__ = ["FileDone", "FileJob", "RemoteFiles", "fetch_file"]
+
+
+@dataclass(frozen=True)
+class FileJob:
+    """One file's transfer, as the client prepared it (picklable: plain data)."""
+
+    index: int
+    url: str
+    options: Options
+    tmp: str
+    limit: int | None = None
+    #: ``-C -``'s transfer into ``parts_dir`` under ``part_name`` (a large file).
+    resumed: bool = False
+    parts_dir: str = ""
+    part_name: str = ""
+
+
+@dataclass
+class FileDone:
+    """What a worker did: the bytes' temporary name, count and digest, the facts the
+    client records; or that nothing changed (304), or the file was too large, or failed."""
+
+    unchanged: bool = False
+    skipped: bool = False
+    failed: FetchResult | None = None
+    tmp: str = ""
+    count: int = 0
+    digest: str = ""
+    modified: datetime.datetime | None = None
+    validators: dict[str, str] = field(default_factory=dict)
+    media_type: str | None = None
+    status: int | None = None
+    resumed: FetchResult | None = None
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def fetch_file(job: FileJob) -> FileDone:
+    """The Dask task (on a worker): one file fetched to its temporary name."""
+    started = time.monotonic()
+    try:
+        return asyncio.run(_fetch_file(job))
+    except (OmniurlError, OSError) as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(job.tmp)
+        return FileDone(failed=_failed(job.index, job.url, exc, time.monotonic() - started))
+
+
+async def _fetch_file(job: FileJob) -> FileDone:
+    from omniurl.client import AsyncClient
+    from omniurl.resolvers.registry import spec_for
+
+    url = parse(job.url, syntax=job.options.syntax)
+    presentation = spec_for(url.scheme).present()
+    async with AsyncClient(job.options) as client:
+        if job.resumed:
+            return FileDone(resumed=await _resumed(job, url, client))
+        async with client.stream(url, options=job.options) as resource:
+            if presentation.unchanged(resource):
+                return FileDone(unchanged=True)
+            if resource.kind != "content":
+                raise ConfigurationError(
+                    f"{url}: a {resource.kind}, not a file", component="scheme"
+                )
+            args = argparse.Namespace(raw=False, output="-mirror-", remote_name=True, json=False)
+            text = presentation.text_source(resource, args)
+            resource.views_ok = text is None
+            digest = hashlib.sha256()
+            count = 0
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(job.tmp, flags, 0o666)  # a retried task truncates its own
+            try:
+                async for chunk in text if text is not None else resource:
+                    count += len(chunk)
+                    if job.limit is not None and count > job.limit:
+                        raise _TooLarge
+                    digest.update(chunk)
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[os.write(fd, view) :]
+            except _TooLarge:
+                os.close(fd)
+                fd = -1
+                os.unlink(job.tmp)
+                return FileDone(skipped=True)
+            finally:
+                if fd >= 0:
+                    os.close(fd)
+            facts = presentation.mirror_facts(resource)
+            return FileDone(
+                tmp=job.tmp,
+                count=count,
+                digest=digest.hexdigest(),
+                modified=facts.modified,
+                validators=dict(facts.validators),
+                media_type=resource.media_type,
+                status=resource.status,
+            )
+
+
+async def _resumed(job: FileJob, url: URL, client: Any) -> FetchResult:
+    """``-C -``'s transfer of a large file (the batch's, as the one-process mirror runs it)."""
+    from omniurl.batch import _fetch_resumed, _Job, host_key
+
+    parts = Path(job.parts_dir)
+    parts.mkdir(exist_ok=True)
+    batch_job = _Job(job.index, str(url), url, host_key(url, job.options), job.part_name)
+
+    def opener(u: URL, o: Options) -> contextlib.AbstractAsyncContextManager[Any]:
+        return client.stream(u, options=o)
+
+    return await _fetch_resumed(batch_job, job.options, opener, parts)
+
+
+def _portable(options: Options) -> Options:
+    """Options a worker can receive: no callbacks (no terminal there), no live pools."""
+    return dataclasses.replace(options, ask=None, transcript=None, form=None, shared=None)
+
+
+class RemoteFiles:
+    """The client's side: a connection to the scheduler (or a ``local:N`` LocalCluster of
+    N worker processes, as ``get -i --dask``), each file's task submitted and its result
+    settled into the tree by the :class:`~omniurl.mirror.run.Mirror`."""
+
+    def __init__(self, scheduler: str) -> None:
+        self.scheduler = scheduler
+        self._client: Any = None
+        self._cluster: Any = None
+
+    async def __aenter__(self) -> RemoteFiles:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError as exc:
+            raise ConfigurationError(
+                f"--dask needs the dask extra: pip install 'omniurl[dask]' ({exc.name} is missing)",
+                component="dask",
+            ) from None
+        address: Any = self.scheduler
+        try:
+            if self.scheduler.startswith("local:"):
+                workers = int(self.scheduler.split(":", 1)[1] or "2")
+                self._cluster = await LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    asynchronous=True,
+                )
+                address = self._cluster
+            self._client = await asyncio.wait_for(Client(address, asynchronous=True), 60)
+        except (OSError, ValueError, TimeoutError) as exc:
+            await self._close()
+            raise ConfigurationError(
+                f"--dask {self.scheduler}: cannot reach the scheduler: {exc}", component="dask"
+            ) from None
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._close()
+
+    async def _close(self) -> None:
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                await self._client.close()
+            self._client = None
+        if self._cluster is not None:
+            with contextlib.suppress(Exception):
+                await self._cluster.close()
+            self._cluster = None
+
+    async def _run(self, job: FileJob) -> FileDone:
+        future = self._client.submit(fetch_file, job, pure=False)
+        done: FileDone = await future
+        return done
+
+    async def file(
+        self,
+        run: Mirror,
+        item: Item,
+        url: URL,
+        listed: Listed,
+        record: dict[str, Any] | None,
+        have_local: bool,
+        target: Path,
+        started: float,
+    ) -> FetchResult:
+        """One file: its transfer on a worker, then settled here as the one-process run
+        settles it (the same names, bytes, times, state and manifest row)."""
+        options = run.options
+        validators = (record or {}).get("validators") or {}
+        if have_local and validators:
+            options = run.presentation.revalidate(options, validators) or options
+        from .run import MAX_PAGE, RESUMED_FROM, _Skip
+
+        limit = run.config.max_filesize
+        resumed = (listed.size is not None and listed.size >= RESUMED_FROM) or run._part_of(
+            item
+        ).exists()
+        part = run._part_of(item)
+        job = FileJob(
+            index=item.seq - 1,
+            url=str(url),
+            options=_portable(options if not resumed else run.options),
+            tmp=str((run.tmp_dir / f"dask-{item.seq}.part").absolute()),
+            limit=limit,
+            resumed=resumed,
+            parts_dir=str(part.parent.absolute()),
+            part_name=part.name[1:].removesuffix(".part"),
+        )
+        done = await self._run(job)
+        if done.failed is not None:
+            return dataclasses.replace(done.failed, url=shown(item.url), path=str(target))
+        if done.skipped:
+            raise _Skip
+        if done.unchanged:
+            run._links_of_kept(item, record, target)
+            return run._unchanged(item, started)
+        if done.resumed is not None:
+            return await self._settle_resumed(run, item, url, listed, done.resumed, started)
+        if not os.path.exists(done.tmp):
+            raise ConfigurationError(
+                f"--dask: a worker wrote {done.tmp}, which this machine does not see: DIR "
+                "must be on a disk the workers share at the same path",
+                component="dask",
+            )
+        run.counts.bytes_done += done.count
+        modified = done.modified or listed.exact_time
+        if modified is None and listed.size is not None:
+            _size, modified = await run._head(url)  # LIST's rough time: MDTM's
+        wrote = run._settle(
+            item.path, done.tmp, done.digest, done.count, modified, done.validators,
+            done.media_type, listed,
+        )  # fmt: skip
+        media = done.media_type
+        if run.presentation.page_links(item.url, media, b"") is not None and done.count <= MAX_PAGE:
+            with open(target, "rb") as fh:
+                for link in run.presentation.page_links(item.url, media, fh.read()) or ():
+                    run._found(item, link)
+        if wrote:
+            run.counts.fetched += 1
+        else:
+            run.counts.unchanged += 1
+        return FetchResult(
+            index=item.seq - 1,
+            url=shown(item.url),
+            ok=True,
+            bytes=done.count,
+            sha256=done.digest,
+            media_type=media,
+            kind="content",
+            elapsed=time.monotonic() - started,
+            path=str(target),
+            status=done.status,
+        )
+
+    async def _settle_resumed(
+        self, run: Mirror, item: Item, url: URL, listed: Listed, row: FetchResult, started: float
+    ) -> FetchResult:
+        target = run._target(item.path)
+        if not row.ok or row.path is None:
+            return dataclasses.replace(row, url=shown(item.url), path=str(target))
+        run.counts.bytes_done += row.bytes
+        modified = listed.exact_time
+        if modified is None:
+            _size, modified = await run._head(url)
+        wrote = run._settle(
+            item.path, row.path, row.sha256 or "", row.bytes, modified, {}, row.media_type, listed
+        )
+        run.counts.fetched += int(wrote)
+        run.counts.unchanged += int(not wrote)
+        return dataclasses.replace(
+            row, url=shown(item.url), elapsed=time.monotonic() - started, path=str(target)
+        )

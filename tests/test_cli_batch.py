@@ -145,7 +145,8 @@ async def test_input_from_stdin_dash(
     ("args", "message"),
     [
         (["-Z", "gopher://h/0/a"], b"would interleave on standard output"),
-        (["-Z", "-o", "x", "gopher://h/0/a", "gopher://h/0/b"], b"-Z with per-URL -o/-O"),
+        (["-Z", "-o", "x", "gopher://h/0/a", "gopher://h/0/b", "gopher://h/0/c"], b"interleave"),
+        (["-Z", "-o", "x", "-i", "-", "gopher://h/0/a"], b"-Z with per-URL -o/-O and -i"),
         (["-Z", "--parallel-max", "0", "--output-dir", ".", "gopher://h/"], b"at least 1"),
         ([], b"get needs a URL"),
         (["-Z", "--procs", "0", "--output-dir", ".", "gopher://h/"], b"--procs must be at least"),

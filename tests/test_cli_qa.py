@@ -163,3 +163,21 @@ async def test_write_out_of_a_saving_batch_counts_the_heads_as_a_single_get(
         assert sorted(out.decode().splitlines()) == sorted(alone)
     assert alone[1].startswith("404 ") and alone[1].endswith(" 1.1")
     assert int(alone[0].split()[1]) > int(alone[1].split()[1])  # the 301's head counted too
+
+
+# --- -Z with -o/-O pairs: run at once, as curl -Z -o a URL1 -o b URL2 ------------------------
+
+
+async def test_parallel_pairs_are_fetched_each_to_its_file(web: RunningServer, root: Path) -> None:
+    """curl -Z -o a URL1 -O URL2 -o c URL3 saves each; omniurl refused it (exit 2).  The
+    status is the first failure in input order: the 404 (5) before the refused port (2),
+    which ends first."""
+    out = root / "out"
+    hello, gone = f"http://{web.netloc}/hello.txt", f"http://{web.netloc}/gone"
+    status, stdout, err = await run_cli(
+        "get", "-Z", "-o", "a.txt", hello, "-O", hello, "-o", "c.html", gone,
+        "-o", "d.txt", "http://127.0.0.1:1/x", cwd=out,
+    )  # fmt: skip
+    assert (status, stdout) == (5, b""), err
+    assert files(out) == {"a.txt": b"hello\n", "hello.txt": b"hello\n", "c.html": GONE}
+    assert err.endswith(b"4 URLs: 2 ok, 2 failed in " + err.rsplit(b" in ", 1)[1])

@@ -71,12 +71,7 @@ def cmd_get(args: argparse.Namespace) -> int:
         from .batch import batch_usage_error, run_from_args, to_stdout
     paired = batch and paired_outputs(args)
     if paired:
-        problem = (
-            "-Z with per-URL -o/-O: the pairs run one after the other; drop -Z, or save "
-            "every URL with --output-dir DIR or --remote-name-all"
-            if args.parallel
-            else None
-        )
+        problem = _parallel_pairs_problem(args) if args.parallel else None
     else:
         problem = batch_usage_error(args) if batch else None
     if problem is not None:
@@ -101,6 +96,27 @@ def cmd_get(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     except OmniurlError as exc:  # an unreadable -i list, an unwritable manifest
         return report(args, exc)
+
+
+def _parallel_pairs_problem(args: argparse.Namespace) -> str | None:
+    """``-Z -o a URL1 -o b URL2`` runs the pairs at once, as curl's; refused only where
+    two contents would interleave on standard output (more than one URL without a file of
+    its own), or with an ``-i`` list (its URLs are not known before the transfers)."""
+    if args.input:
+        return (
+            "-Z with per-URL -o/-O and -i: save every URL with --output-dir DIR or "
+            "--remote-name-all"
+        )
+    outputs = list(args.outputs)
+    to_stdout = sum(1 for given in outputs[: len(args.urls)] if given == "-")
+    if not args.remote_name_all:
+        to_stdout += max(len(args.urls) - len(outputs), 0)
+    if to_stdout > 1:
+        return (
+            "-Z with per-URL -o/-O: the URLs without one would interleave on standard "
+            "output; give each its -o/-O, or add --remote-name-all"
+        )
+    return None
 
 
 def no_url_message(args: argparse.Namespace) -> str:
@@ -240,6 +256,8 @@ async def _get_each(args: argparse.Namespace, options: Options, *, paired: bool 
     status = EXIT_OK
     done = failed = index = 0
     started = time.monotonic()
+    if paired and args.parallel:
+        return await _get_pairs_at_once(args, options, outputs, started)
     async for text in url_source(args.urls, args.input):
         index, done = done, done + 1
         if isinstance(text, Unreadable):  # a line too long to be a URL: its error, counted
@@ -263,6 +281,39 @@ async def _get_each(args: argparse.Namespace, options: Options, *, paired: bool 
             f"{time.monotonic() - started:.1f} s\n"
         )
     return status
+
+
+async def _get_pairs_at_once(
+    args: argparse.Namespace, options: Options, outputs: list[str | None], started: float
+) -> int:
+    """``-Z`` with ``-o``/``-O`` pairs (curl's ``-Z -o a URL1 -o b URL2``): every pair at
+    once, at most ``--parallel-max`` together, each with its own copy of the command's
+    arguments (no progress bars: several would overwrite each other's line).  The status is
+    the first failure in input order, as a batch's."""
+    import asyncio
+    import copy
+    import time
+
+    gate = asyncio.Semaphore(max(args.parallel_max, 1))
+
+    async def one(index: int, text: str) -> int:
+        mine = copy.copy(args)
+        mine.url, mine.no_progress = text, True
+        if index < len(outputs):
+            _assign_output(mine, outputs[index], remote=outputs[index] is None)
+        else:  # past the last -o/-O: saved (--remote-name-all), or the one standard output
+            _assign_output(mine, None, remote=args.remote_name_all)
+        async with gate:
+            return await _transfer(mine, options)
+
+    results = await asyncio.gather(*(one(i, text) for i, text in enumerate(args.urls)))
+    failed = [result for result in results if result != EXIT_OK]
+    if not args.silent:
+        sys.stderr.write(
+            f"omniurl: {len(results)} URLs: {len(results) - len(failed)} ok, {len(failed)} "
+            f"failed in {time.monotonic() - started:.1f} s\n"
+        )
+    return failed[0] if failed else EXIT_OK
 
 
 def _show_heads(args: argparse.Namespace, heads: list[Any]) -> int:

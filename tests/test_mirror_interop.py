@@ -108,6 +108,9 @@ async def test_vsftpd_tree_mtimes_and_changes(tmp_path: Path) -> None:
             # one login per directory: SIZE and MDTM ride the kept connection too
             assert sent.count("> USER anonymous") == 4  # /, empty/, sub/, sub/deep/
             assert sent.count("> TYPE A") == 0
+            # RFC 959 §5.3.2: the type holds on a kept connection, sent once per login
+            # that transfers (/, sub/, sub/deep/), not before each RETR and MDTM (12 before)
+            assert sent.count("> TYPE I") == 3
             assert set(mtimes(out).values()) == {1_700_000_000}  # MDTM's, LIST has minutes
             if LFTP is not None:
                 (tmp_path / "lftp").mkdir()

@@ -77,6 +77,8 @@ class Control:
         #: Every command line sent, as shown (the password masked): what a refusal after
         #: the session began names as sent (PolicyError.after_sending).
         self.sent: list[str] = []
+        #: The ``TYPE`` line the server last accepted here (FTPMachine's ``type_now``).
+        self.type_now: bytes | None = None
 
     def idle_ended(self) -> bool:
         return self.stream.idle_ended()
@@ -321,7 +323,13 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     else:
         # §3.2.5: same server, login and CWD sequence — the setup steps are skipped.
         options.note("*", "reusing a kept control connection (same server, user and CWDs)")
-    machine = FTPMachine(plan, reused=reused, keep=sessions is not None, max_line=options.max_line)
+    machine = FTPMachine(
+        plan,
+        reused=reused,
+        keep=sessions is not None,
+        max_line=options.max_line,
+        type_now=control.type_now,
+    )
     pump = Pump(control, machine)
     try:
         event = await pump.until_done()
@@ -344,6 +352,7 @@ async def _end(pump: Pump, sessions: FTPSessions | None, plan: Plan) -> None:
     done = await pump.done()
     if done.keep:
         assert sessions is not None
+        pump.control.type_now = pump.machine.type_now
         await sessions.give(plan.details_as(FTPDetails).session, pump.control)
     else:
         pump.control.close()
@@ -371,6 +380,7 @@ def _transfer(
         if done.keep:
             state["ended"] = True
             assert sessions is not None
+            control.type_now = pump.machine.type_now
             await sessions.give(details.session, control)
 
     async def close() -> None:

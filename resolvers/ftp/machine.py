@@ -199,13 +199,24 @@ class FTPMachine:
 
     ``reused``: the connection is a kept one, already past login and CWDs (§3.2.5), so the
     setup steps are skipped; ``keep``: kept connections are on, so ``QUIT`` is not sent
-    after the transfer (the plan's "when the connection is let go").
+    after the transfer (the plan's "when the connection is let go").  ``type_now``: the
+    ``TYPE`` line a kept connection last had accepted — RFC 959 §5.3.2: the type holds
+    until changed, so the plan's same ``TYPE`` is not sent again (a mirror's
+    ``RETR``/``MDTM`` of each file sent ``TYPE I`` twice a file: 2 of its 7 round trips).
+    :attr:`type_now` is the type after the conversation, for the next plan.
     """
 
     def __init__(
-        self, plan: Plan, *, reused: bool = False, keep: bool = False, max_line: int = 65536
+        self,
+        plan: Plan,
+        *,
+        reused: bool = False,
+        keep: bool = False,
+        max_line: int = 65536,
+        type_now: bytes | None = None,
     ) -> None:
         self.plan = plan
+        self.type_now = type_now if reused else None
         self.details = plan.details_as(FTPDetails)
         self.keep = keep
         self.max_line = max_line
@@ -395,6 +406,7 @@ class FTPMachine:
     def _on_type(self, reply: Reply) -> None:
         if not reply.code.startswith("2"):
             raise refusal(reply, self._step(FTPRole.TYPE).shown, "typecode")
+        self.type_now = self._step(FTPRole.TYPE).data
         self._after_type()
 
     def _on_feat(self, reply: Reply) -> None:
@@ -486,7 +498,7 @@ class FTPMachine:
 
     def _after_setup(self) -> None:
         type_step = self._optional(FTPRole.TYPE)
-        if type_step is not None:
+        if type_step is not None and type_step.data != self.type_now:
             self._send(type_step, None, State.TYPE)
         else:
             self._after_type()

@@ -181,3 +181,18 @@ async def test_parallel_pairs_are_fetched_each_to_its_file(web: RunningServer, r
     assert (status, stdout) == (5, b""), err
     assert files(out) == {"a.txt": b"hello\n", "hello.txt": b"hello\n", "c.html": GONE}
     assert err.endswith(b"4 URLs: 2 ok, 2 failed in " + err.rsplit(b" in ", 1)[1])
+
+
+# --- -sS in a saving batch: the failures' lines and nothing else, as curl -sS --------------
+
+
+async def test_silent_show_error_prints_a_batchs_failures(web: RunningServer, root: Path) -> None:
+    out = root / "out"
+    gone = f"http://{web.netloc}/gone"
+    status, stdout, err = await run_cli(
+        "get", "-sS", "--remote-name-all", gone, f"http://{web.netloc}/hello.txt", cwd=out
+    )
+    assert (status, stdout) == (5, b"")
+    assert err == f"omniurl: {gone}: the server answered 404 Not Found\n".encode()
+    status, stdout, err = await run_cli("get", "-s", "--remote-name-all", gone, cwd=out)
+    assert (status, stdout, err) == (5, b"", b"")

@@ -150,11 +150,13 @@ async def run_batch(
     results: AsyncIterator[FetchResult] | None = None,
     write_out: str | None = None,
     fail: bool = False,
+    show_error: bool = False,
 ) -> int:
     """Fetch every URL; write the manifest; return the batch's exit status.  ``total`` (when
     known) makes the progress line say "done of total"; ``write_out`` is ``-w``'s format,
     printed for each URL as it finishes; ``fail`` (``-f``) makes an HTTP status of 400 or
-    above exit 22, as curl's and a single ``get -f``."""
+    above exit 22, as curl's and a single ``get -f``; ``show_error`` (``-S``) prints each
+    failure's line even when ``quiet`` (``-s``) hides the rest, as curl's ``-sS``."""
     err = stderr or sys.stderr
     tally = Tally(total)
     rows = Manifest(manifest)
@@ -191,7 +193,7 @@ async def run_batch(
                 result = replace(result, exit_status=EXIT_HTTP_FAIL)
             tally.add(result)
             rows.write(result)
-            if not result.ok and not quiet:
+            if not result.ok and (show_error or not quiet):
                 _clear(err, show_progress)
                 message = result.error_message or ""
                 # Most messages name their URL already: never "URL: URL: …".
@@ -352,6 +354,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
             manifest=args.manifest,
             show_progress=False,
             quiet=silent,
+            show_error=bool(getattr(args, "show_error", False)),
             write_out=args.write_out,
             fail=fail,
             results=_on_dask(
@@ -379,6 +382,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
             manifest=args.manifest,
             show_progress=show,
             quiet=silent,
+            show_error=bool(getattr(args, "show_error", False)),
             total=count_urls(args.urls, args.input) if show else None,
             fail=fail,
             results=fetch_split(
@@ -399,6 +403,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         manifest=args.manifest,
         show_progress=show,
         quiet=silent,
+        show_error=bool(getattr(args, "show_error", False)),
         resume=resume,
         total=count_urls(args.urls, args.input) if show else None,
         write_out=args.write_out,

@@ -62,8 +62,10 @@ COMPILED: tuple[str, ...] = (
 )
 
 #: The commands that build modules (pip's PEP 517 hooks run this file once for the metadata,
-#: once for the wheel: the translation and the note belong to the second).
-BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
+#: once for the wheel: the translation and the note belong to the second).  Not an editable
+#: install (``pip install -e .``, ``develop``): its extensions would be built into the checkout,
+#: beside the sources they were built from, and an edited ``.py`` would go unseen behind them.
+BUILDING = {"build", "build_ext", "bdist_wheel", "install"}
 
 NOTE = (
     "omniurl: {why}; installing the pure-Python package (the same modules, uncompiled: "

@@ -5,8 +5,10 @@ nothing (docs/mirror.md)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,7 @@ def cluster() -> Iterator[str]:
     """Two worker threads in this process (processes=False: quick to start on a busy
     machine; the tasks still run on the workers' threads, each with its own event loop)."""
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as local:
         yield local.scheduler_address
 
@@ -157,3 +159,94 @@ async def test_cli_dask_local_cluster(tmp_path: Path) -> None:
             results.append(sorted(rows, key=lambda r: r["url"]))
     assert results[0] == results[1]
     assert tree_of(tmp_path / "dask") == tree_of(tmp_path / "one") == tree_of(root)
+
+
+class StallingHole:
+    """A Gopher menu of items; ``slow`` stalls half way the first time it is asked for
+    (``half_sent`` is set then) and is served whole afterwards."""
+
+    SLOW = bytes(range(256)) * 1024  # 256 KiB
+    ITEMS = 6
+
+    def __init__(self) -> None:
+        self.half_sent = asyncio.Event()
+        self.release = asyncio.Event()
+        self.slow_asked = 0
+        self.port = 0
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            selector = (await reader.readline()).rstrip(b"\r\n")
+            if selector == b"":
+                port = str(self.port).encode()
+                names = [b"slow"] + [b"item%d" % i for i in range(self.ITEMS)]
+                for name in names:
+                    writer.write(b"9" + name + b"\t" + name + b"\t127.0.0.1\t" + port + b"\r\n")
+                writer.write(b".\r\n")
+            elif selector == b"slow":
+                self.slow_asked += 1
+                if self.slow_asked == 1:
+                    writer.write(self.SLOW[: 64 * 1024])
+                    await writer.drain()
+                    self.half_sent.set()
+                    with contextlib.suppress(TimeoutError):  # the worker dies meanwhile
+                        await asyncio.wait_for(self.release.wait(), 60)
+                    return
+                writer.write(self.SLOW)
+            else:
+                writer.write(b"item " + selector + b"\n")
+            await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+
+@pytest.fixture
+def one_process_worker() -> Iterator[tuple[str, int]]:
+    """A cluster of one worker *process* (a nanny restarts it when it is killed)."""
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as local,
+        distributed.Client(local, set_as_default=False) as client,
+    ):
+        (pid,) = client.run(os.getpid).values()
+        yield local.scheduler_address, pid
+
+
+async def test_a_sigkilled_worker_leaves_the_folder_equal_to_the_manifest(
+    tmp_path: Path, one_process_worker: tuple[str, int]
+) -> None:
+    """The worker SIGKILLed in the middle of a file: Dask runs the task again on the
+    restarted worker (the same temporary name), and DIR holds exactly the manifest's files,
+    whole, no temporary file left."""
+    address, pid = one_process_worker
+    hole = StallingHole()
+    server = await asyncio.start_server(hole.handle, "127.0.0.1", 0)
+    hole.port = server.sockets[0].getsockname()[1]
+    out = tmp_path / "out"
+    try:
+        job = asyncio.ensure_future(run_mirror(f"gopher://127.0.0.1:{hole.port}/1", out, address))
+        await asyncio.wait_for(hole.half_sent.wait(), 60)
+        for _ in range(200):  # the worker's temporary file holds the first half
+            parts = list((out / ".omniurl-mirror/tmp").glob("dask-*.part"))
+            if parts and parts[0].stat().st_size > 0:
+                break
+            await asyncio.sleep(0.05)
+        assert parts
+        os.kill(pid, signal.SIGKILL)
+        status, _counts, rows = await job
+    finally:
+        hole.release.set()
+        server.close()
+        await server.wait_closed()
+    assert status == 0
+    assert hole.slow_asked == 2  # the task ran again
+    assert all(r.ok for r in rows), rows
+    files = {Path(r.path).relative_to(out).as_posix() for r in rows if r.sha256 and r.path}
+    got = tree_of(out, skip_menus=True)
+    assert set(got) == files == {"slow"} | {f"item{i}" for i in range(StallingHole.ITEMS)}
+    assert got["slow"] == StallingHole.SLOW
+    assert got["item3"] == b"item item3\n"
+    assert not (out / ".omniurl-mirror/tmp").exists()

@@ -197,7 +197,9 @@ class RemoteFiles:
                     n_workers=workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    # the scheduler's HTTP server on a free port: 8787 may be another
+                    # cluster's (taken, distributed warns and picks one anyway)
+                    dashboard_address=":0",
                     asynchronous=True,
                 )
                 address = self._cluster

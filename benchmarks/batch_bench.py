@@ -2,7 +2,7 @@
 
     python benchmarks/batch_bench.py                 # 2,000 files of 1-16 KiB, at 50
     python benchmarks/batch_bench.py --files 500 --repeat 1 --json
-    python benchmarks/batch_bench.py --only http --one-process-too   # also --procs 1
+    python benchmarks/batch_bench.py --only http --procs 1,2   # also with --procs 1 and 2
 
 omniurl runs from a fresh venv holding ``pip install .`` (benchmarks/_venv.py; ``--here``:
 the checkout instead).
@@ -108,7 +108,7 @@ def make_files(root: Path, n: int) -> list[str]:
 
 
 def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concurrency: int,
-          repeat: int, one_process: bool = False, python: str = sys.executable,
+          repeat: int, procs: tuple[int, ...] = (), python: str = sys.executable,
           ) -> dict[str, object]:  # fmt: skip
     prefix = "/0/batch/" if proto == "gopher" else "/batch/"
     urls = [f"{base}{prefix}{name}" for name in names]
@@ -117,7 +117,7 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
     config = tmp / f"{proto}.curlrc"
     config.write_text("".join(f'url = "{u}"\nremote-name\n' for u in urls))
     row: dict[str, object] = {"files": len(urls), "concurrency": concurrency}
-    clients = ("curl", "omniurl", *(("omniurl --procs 1",) if one_process else ()))
+    clients = ("curl", "omniurl", *(f"omniurl --procs {n}" for n in procs))
     runs: dict[str, list[tuple[float, float]]] = {client: [] for client in clients}
     for attempt in range(repeat):
         for client in clients:
@@ -169,9 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--only", choices=("http", "gopher"), help="one protocol only")
     parser.add_argument(
-        "--one-process-too",
-        action="store_true",
-        help="also run omniurl with --procs 1 (the batch in one process), interleaved",
+        "--procs",
+        default="",
+        help="also run omniurl with --procs N for each N of this list (1,2), interleaved",
     )
     parser.add_argument(
         "--here", action="store_true", help="measure the checkout, not a fresh venv's install"
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             ):
                 row = bench(
                     proto, base, names, root, Path(tmp), args.concurrency, args.repeat,
-                    args.one_process_too, python,
+                    tuple(int(n) for n in args.procs.split(",") if n), python,
                 )  # fmt: skip
                 row["server"] = name
                 results[proto] = row
@@ -211,9 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         assert isinstance(row, dict)
         print(f"{proto}: {row['files']} files of 1-16 KiB from {row['server']}, "
               f"--parallel-max {row['concurrency']}, medians of {args.repeat}")  # fmt: skip
-        for client in ("curl", "omniurl", "omniurl --procs 1"):
-            if client not in row:
-                continue
+        for client in [key for key in row if key == "curl" or key.startswith("omniurl")]:
             r = row[client]
             print(f"  {client:17} {r['seconds']:7.3f} s  {r['files_s']:8.0f} files/s  "
                   f"{r['cpu_ms_per_request']:6.3f} ms CPU a request")  # fmt: skip

@@ -288,6 +288,31 @@ def test_head_sends_size_and_mdtm_and_reads_their_facts() -> None:
         converse(FTPMachine(plan("ftp://h/pub/f.bin", head=True)), dict(RETR, SIZE=b"550 no\r\n"))
 
 
+def test_head_without_size_asks_only_mdtm() -> None:
+    # FTPOptions.head_size=False (a mirror's time of a file it has just counted)
+    replies = dict(RETR, MDTM=b"213 19940101120000\r\n")
+    p = resolvers.plan(
+        "ftp://h/pub/f.bin", Options(head=True).with_scheme(FTPOptions(head_size=False))
+    )
+    sent, events = converse(FTPMachine(p), replies)
+    assert sent[3:] == ["MDTM f.bin", "QUIT"]
+    assert events[0] == Facts(None, datetime.datetime(1994, 1, 1, 12, 0, 0, tzinfo=datetime.UTC))
+
+
+def test_a_kept_connection_does_not_send_its_type_again() -> None:
+    # RFC 959 §5.3.2: the type holds until changed; the same TYPE line is not sent again
+    p = plan("ftp://h/pub/f.bin;type=i", shared=Shared())
+    type_i = next(s.data for s in p.steps if s.data.startswith(b"TYPE"))
+    m = FTPMachine(p, reused=True, keep=True)
+    assert m.state is State.TYPE and m.type_now is None
+    m = FTPMachine(p, reused=True, keep=True, type_now=type_i)
+    assert m.state is not State.TYPE and m.type_now == type_i
+    # another type is sent; a new connection (not reused) knows no type
+    p_a = plan("ftp://h/pub/f.txt;type=a", shared=Shared())
+    assert FTPMachine(p_a, reused=True, keep=True, type_now=type_i).state is State.TYPE
+    assert FTPMachine(p, keep=True, type_now=type_i).type_now is None
+
+
 def test_a_kept_connection_skips_setup_and_is_not_quit() -> None:
     p = plan("ftp://h/pub/f.bin", shared=Shared())
     assert FTPMachine(p, reused=True, keep=True).state is State.TYPE  # no greeting awaited

@@ -467,7 +467,7 @@ class Mirror:
                 facts = self.presentation.mirror_facts(resource)
                 modified = facts.modified or listed.exact_time
                 if modified is None and listed.size is not None:
-                    _size, modified = await self._head(url)  # LIST's rough time: MDTM's
+                    modified = await self._time_of(url)  # LIST's rough time: MDTM's
                 media = resource.media_type
                 wrote = self._settle(
                     item.path, tmp, digest, count, modified, dict(facts.validators), media, listed
@@ -525,7 +525,7 @@ class Mirror:
         self.counts.bytes_done += row.bytes
         modified = listed.exact_time
         if modified is None:
-            _size, modified = await self._head(url)
+            modified = await self._time_of(url)
         wrote = self._settle(
             item.path, row.path, row.sha256 or "", row.bytes, modified, {}, row.media_type, listed
         )
@@ -566,6 +566,18 @@ class Mirror:
         """``-I``: the exact size and modification time (FTP SIZE and MDTM)."""
         async with self.client.stream(url, options=self.options.with_(head=True)) as resource:
             return resource.total, resource.modified
+
+    async def _time_of(self, url: URL) -> Any:
+        """The modification time alone of a file just transferred (FTP: ``MDTM`` without
+        ``-I``'s ``TYPE I`` and ``SIZE``, one round trip a file instead of two)."""
+        from omniurl.resolvers.ftp.settings import FTPOptions
+
+        options = self.options.with_(head=True)
+        if url.scheme in ("ftp", "ftps"):
+            ftp = dataclasses.replace(options.of(FTPOptions), head_size=False)
+            options = options.with_scheme(ftp)
+        async with self.client.stream(url, options=options) as resource:
+            return resource.modified
 
     async def _copy(
         self,

@@ -505,7 +505,11 @@ class FTPMachine:
 
     def _after_type(self) -> None:
         if self.details.head:
-            self._send(self._step(FTPRole.SIZE), None, State.SIZE)
+            size = self._optional(FTPRole.SIZE)  # (left out when only the time is asked)
+            if size is not None:
+                self._send(size, None, State.SIZE)
+            else:
+                self._send(self._step(FTPRole.MDTM), None, State.MDTM)
             return
         feat = self._optional(FTPRole.FEAT)
         if feat is not None:

@@ -388,7 +388,9 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     listing = typecode == "d" or (typecode is None and ftp.name == "")
     name_values = [WireValue("name", to_octets(ftp.name), CONTEXT)] if ftp.name else []
     if options.head and not listing:
-        return _head_plan(ftp, steps, key, tls, name_values, reuse=reuse)
+        return _head_plan(
+            ftp, steps, key, tls, name_values, reuse=reuse, size=options.of(FTPOptions).head_size
+        )
     offset = options.resume_from
     facts = listing and typecode != "d"
     if listing:
@@ -435,18 +437,24 @@ def _head_plan(
     values: list[WireValue],
     *,
     reuse: bool = False,
+    size: bool = True,
 ) -> Plan:
     """``-I``: the file's size and modification time, nothing transferred.  ``TYPE I``
     first, as curl sends it: RFC 3659 §4's SIZE counts octets in the current type, and
     ProFTPD and vsftpd refuse it in ASCII, the type a session starts in (measured: ProFTPD
     1.3.8 "550 SIZE not allowed in ASCII mode").  With kept connections (``reuse``) the
     ``QUIT`` waits until the connection is let go, as a transfer's does (§3.2.5): a mirror
-    asking SIZE and MDTM of each file of a directory used to log in once a file."""
+    asking SIZE and MDTM of each file of a directory used to log in once a file.  Without
+    ``size`` (``FTPOptions.head_size``) only ``MDTM`` is asked: a mirror wants the time of a
+    file it has just counted, one round trip a file instead of two."""
     name = to_octets(ftp.name)
-    steps = [
-        *steps,
+    sizing = [
         Step.line("TYPE I", role=FTPRole.TYPE, detail=TransferType(guessed=False)),
         Step.line(b"SIZE " + name, values=values, role=FTPRole.SIZE),
+    ]
+    steps = [
+        *steps,
+        *(sizing if size else ()),
         Step.line(b"MDTM " + name, values=values, role=FTPRole.MDTM),
         Step.line("QUIT", when=QUIT_WHEN_LET_GO if reuse else None, role=FTPRole.QUIT),
     ]

@@ -44,6 +44,9 @@ class FTPOptions:
         "required: a server that refuses it is an error, never a plain fallback (curl's "
         "--ssl-reqd); ftps: URLs are TLS from the first byte (port 990)",
     )
+    #: ``-I`` asks ``SIZE`` (after ``TYPE I``) as well as ``MDTM``; a caller that wants only
+    #: the time (a mirror, after the transfer that counted the bytes) leaves the two out.
+    head_size: bool = True
 
 
 __all__ = ["FTPOptions", "ListingFormat", "TLSMode"]

@@ -192,8 +192,12 @@ async def _both_stalled(server: Server, proc: asyncio.subprocess.Process) -> Non
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
-async def test_sigterm_ends_every_process_and_leaves_no_temporary_file(
-    server: Server, tmp_path: Path
+@pytest.mark.parametrize(
+    ("signum", "status", "said"),
+    [(signal.SIGTERM, 143, b"ended by SIGTERM"), (signal.SIGINT, 130, b"interrupted")],
+)
+async def test_a_signal_ends_every_process_and_leaves_no_temporary_file(
+    server: Server, tmp_path: Path, signum: int, status: int, said: bytes
 ) -> None:
     base = f"http://{server.netloc}"
     urls = [f"{base}/f/{i}.txt" for i in range(4)] + [f"{base}/stall/1", f"{base}/stall/2"]
@@ -203,14 +207,15 @@ async def test_sigterm_ends_every_process_and_leaves_no_temporary_file(
         workers = _children(proc.pid)
         assert len(workers) == 1  # the parent is share 0; one worker for share 1
         assert any(p.name.endswith(".part") for p in (tmp_path / "out").iterdir())
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signum)  # (to the command only: its workers are ended by it)
         _out, err = await asyncio.wait_for(proc.communicate(), 15)
     finally:
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
-    assert proc.returncode == 143, err
-    assert err.count(b"ended by SIGTERM") == 1  # (the parent's word; the worker is quiet)
+    assert proc.returncode == status, err
+    assert err.count(said) == 1  # (the command's word; the worker is quiet)
+    assert b"Traceback" not in err
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"{i}.txt" for i in range(4)]
     assert (
         not Path(f"/proc/{workers[0]}").exists()

@@ -23,7 +23,6 @@ resolver, never a variant of its own (docs/saving.md):
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
@@ -75,6 +74,8 @@ def listing_name(url: URL, stem: str) -> str:
     URL (in any spelling :func:`schemes.normalize` equates) always gets the same name, so a
     rerun replaces its own file and no other.
     """
+    import hashlib  # here, not at the top: a one-file get never names a listing (test_startup)
+
     from omniurl import schemes
 
     text = str(url).split("#", 1)[0]

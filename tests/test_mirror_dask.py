@@ -250,3 +250,29 @@ async def test_a_sigkilled_worker_leaves_the_folder_equal_to_the_manifest(
     assert got["slow"] == StallingHole.SLOW
     assert got["item3"] == b"item item3\n"
     assert not (out / ".omniurl-mirror/tmp").exists()
+
+
+async def test_a_task_the_cluster_loses_is_a_typed_row_not_a_traceback(
+    tmp_path: Path, cluster: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A task that fails on the cluster itself (here: raises what no transfer raises; in
+    life KilledWorker after its retries) is the file's failed row, TransportError (exit 4),
+    and nothing is left under a final name."""
+    import omniurl.mirror.dask as mdask
+
+    def broken(job: mdask.FileJob) -> mdask.FileDone:
+        raise RuntimeError("the worker is gone")
+
+    monkeypatch.setattr(mdask, "fetch_file", broken)
+    root = write_tree(tmp_path / "src", {"a.txt": b"alpha\n"})
+    async with await testservers.start("ftp", root) as server:
+        url = f"ftp://127.0.0.1:{server.port}/"
+        status, _counts, rows = await run_mirror(url, tmp_path / "out", cluster)
+    (row,) = [r for r in rows if not r.ok]
+    assert status == row.exit_status == 4  # (a transport failure's, as get's)
+    assert row.error_type == "TransportError"
+    assert row.url == url + "a.txt"
+    assert "the cluster did not run the transfer (RuntimeError: the worker is gone)" in str(
+        row.error_message
+    )
+    assert tree_of(tmp_path / "out") == {}

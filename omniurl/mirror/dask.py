@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from omniurl.batch import FetchResult, _failed, shown
-from omniurl.resolvers.errors import ConfigurationError
+from omniurl.resolvers.errors import ConfigurationError, TransportError
 from omniurl.resolvers.options import Options
 from omniurl.schemes import parse
 from omniurl.schemes.errors import OmniurlError
@@ -226,7 +226,14 @@ class RemoteFiles:
 
     async def _run(self, job: FileJob) -> FileDone:
         future = self._client.submit(fetch_file, job, pure=False)
-        done: FileDone = await future
+        try:
+            done: FileDone = await future
+        except Exception as exc:  # the cluster lost the task: KilledWorker, a lost scheduler…
+            raise TransportError(
+                f"{shown(job.url)}: --dask: the cluster did not run the transfer "
+                f"({type(exc).__name__}: {exc})",
+                component="dask",
+            ) from None
         return done
 
     async def file(

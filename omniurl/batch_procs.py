@@ -471,7 +471,8 @@ async def _until_signalled() -> int:
         task.cancel()
 
     for signum in ENDING:
-        loop.add_signal_handler(signum, stop, signum)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # (Windows)
+            loop.add_signal_handler(signum, stop, signum)
     try:
         return await task
     except asyncio.CancelledError:

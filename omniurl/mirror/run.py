@@ -126,6 +126,7 @@ class Mirror:
         self.first_failure: FetchResult | None = None
         self._made_dirs: set[str] = set()
         self._temp_numbers = 0
+        self._time_options: Options | None = None
         #: ``--dask``: the file transfers go to the cluster (:mod:`omniurl.mirror.dask`).
         self.remote: RemoteFiles | None = None
         self._text_args = argparse.Namespace(
@@ -426,7 +427,8 @@ class Mirror:
         url = self.presentation.exact_url(url)
         target = self._target(item.path)
         local = _local(target)
-        record = self.state.record(item.path)
+        # (a record matters only beside a local copy: a first run skips the row's lookup)
+        record = self.state.record(item.path) if local is not None else None
         action = decide(local, listed)
         if action is Action.HEAD:
             assert local is not None
@@ -572,10 +574,11 @@ class Mirror:
         ``-I``'s ``TYPE I`` and ``SIZE``, one round trip a file instead of two)."""
         from omniurl.resolvers.ftp.settings import FTPOptions
 
-        options = self.options.with_(head=True)
-        if url.scheme in ("ftp", "ftps"):
+        options = self._time_options
+        if options is None:
+            options = self.options.with_(head=True)
             ftp = dataclasses.replace(options.of(FTPOptions), head_size=False)
-            options = options.with_scheme(ftp)
+            options = self._time_options = options.with_scheme(ftp)  # (other schemes ignore it)
         async with self.client.stream(url, options=options) as resource:
             return resource.modified
 

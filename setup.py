@@ -123,6 +123,9 @@ def compiled_extensions() -> list[object]:
                 # Any here, and the modules not compiled are read for their types only)
                 ["--ignore-missing-imports", "--follow-imports=silent", "--no-warn-unused-ignores"]
                 + [f"omniurl/{m}" for m in COMPILED],
+                # (the shared library inside the package: omniurl/compiled__mypyc.*.so, so the
+                # wheel still installs one top-level name, tests/test_packaging.py)
+                group_name="omniurl.compiled",
                 opt_level=os.environ.get("OMNIURL_MYPYC_OPT", "3"),
                 debug_level="0",
             )

@@ -31,7 +31,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         source,
         symlinks=True,
         ignore=shutil.ignore_patterns(
-            ".git", "build", "dist", "*.egg-info", "__pycache__", ".*_cache"
+            ".git", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "*.so"
         ),
     )
     cmd = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",

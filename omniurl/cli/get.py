@@ -24,36 +24,6 @@ if TYPE_CHECKING:
 
     from .output import Written
 
-GET_EXAMPLES = """\
-examples:
-  omniurl get ftp://ftp.example.org/pub/README
-      anonymous FTP (RFC 1738 §3.2.1): USER anonymous, your e-mail address as password
-  omniurl get -o motd 'ftp://me@host.example/%2Fetc/motd'
-      CWD /etc (%2F stays inside its argument); asks for the password on a terminal
-  omniurl get --json 'ftp://host.example/pub/'
-      a directory listing (MLSD, else LIST) as JSON, each entry with its own URL
-  omniurl get -O -v https://example.org/files/report.pdf
-      saved as report.pdf (atomically), the conversation shown on stderr
-  omniurl plan 'ftp://host.example/pub/file;type=i'
-      every command line first, without sending anything
-  omniurl get -sf -o /dev/null -w '%{http_code} %{time_total}\\n' https://example.org/
-      curl's habits: -f fails on an HTTP error status (exit 22), -w reports each transfer
-  omniurl get -o a.txt URL1 -o b.txt URL2 URL3
-      -o/-O pair with the URLs in order (URL3 to standard output), options go anywhere
-  omniurl get -Z --parallel-max 50 -i urls.txt --output-dir d --manifest m.jsonl
-      a batch: 50 transfers at once (at most 6 per server), each saved in d under a
-      name of its own, one JSON line per URL in m.jsonl as each finishes
-
-files written with -o/-O appear only once complete (a temporary file is renamed); an
-interrupted or failed transfer leaves the previous file, if any, untouched.  A FIFO or a
-device (-o /dev/null) is written into directly, never replaced.
-
-a batch (several URLs, -i, -Z) exits 0 when every URL succeeded, else with the status
-of the first failure in input order (below; with -Z too, whichever ended first), and
-prints the counts on stderr.
-
-"""
-
 
 def cmd_get(args: argparse.Namespace) -> int:
     from .signals import run_command

@@ -9,8 +9,7 @@ from typing import TextIO
 
 from omniurl.schemes.errors import OmniurlError
 
-from .get import cmd_get, is_batch
-from .parser import build_parser
+from .parser import build_parser, cmd_get
 from .status import EXIT_WRITE
 
 UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
@@ -60,6 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from omniurl import memory
         from omniurl.resolvers.options import Options
         from omniurl.sslimport import defer_ssl
+
+        from .get import is_batch
 
         defer_ssl()  # OpenSSL loaded when a connection speaks TLS, not for every get
 

@@ -14,12 +14,66 @@ from .arguments import (
     add_syntax_arguments,
     names_other_scheme,
 )
-from .get import GET_EXAMPLES, cmd_get
-from .mirror import add_mirror_arguments, cmd_mirror
-from .plan import cmd_plan
-from .servers import cmd_browse, cmd_demo, cmd_serve
+from .mirror import add_mirror_arguments
 from .status import EXIT_STATUS_HELP
-from .text import PARSE_KEYS_HELP, cmd_extract, cmd_join, cmd_parse
+from .text import PARSE_KEYS_HELP
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _lazy(module: str, name: str) -> Command:
+    """``omniurl.cli.MODULE.NAME``, imported when the subcommand runs: a command imports
+    only its own module (``plan`` never imports cli.get, cli.servers; issue 32 item 3)."""
+
+    def run(args: argparse.Namespace) -> int:
+        import importlib
+
+        command: Command = getattr(importlib.import_module(f"omniurl.cli.{module}"), name)
+        return command(args)
+
+    run.__name__ = run.__qualname__ = name
+    return run
+
+
+cmd_parse = _lazy("text", "cmd_parse")
+cmd_join = _lazy("text", "cmd_join")
+cmd_extract = _lazy("text", "cmd_extract")
+cmd_plan = _lazy("plan", "cmd_plan")
+cmd_get = _lazy("get", "cmd_get")
+cmd_mirror = _lazy("mirror", "cmd_mirror")
+cmd_browse = _lazy("servers", "cmd_browse")
+cmd_serve = _lazy("servers", "cmd_serve")
+cmd_demo = _lazy("servers", "cmd_demo")
+
+GET_EXAMPLES = """\
+examples:
+  omniurl get ftp://ftp.example.org/pub/README
+      anonymous FTP (RFC 1738 §3.2.1): USER anonymous, your e-mail address as password
+  omniurl get -o motd 'ftp://me@host.example/%2Fetc/motd'
+      CWD /etc (%2F stays inside its argument); asks for the password on a terminal
+  omniurl get --json 'ftp://host.example/pub/'
+      a directory listing (MLSD, else LIST) as JSON, each entry with its own URL
+  omniurl get -O -v https://example.org/files/report.pdf
+      saved as report.pdf (atomically), the conversation shown on stderr
+  omniurl plan 'ftp://host.example/pub/file;type=i'
+      every command line first, without sending anything
+  omniurl get -sf -o /dev/null -w '%{http_code} %{time_total}\\n' https://example.org/
+      curl's habits: -f fails on an HTTP error status (exit 22), -w reports each transfer
+  omniurl get -o a.txt URL1 -o b.txt URL2 URL3
+      -o/-O pair with the URLs in order (URL3 to standard output), options go anywhere
+  omniurl get -Z --parallel-max 50 -i urls.txt --output-dir d --manifest m.jsonl
+      a batch: 50 transfers at once (at most 6 per server), each saved in d under a
+      name of its own, one JSON line per URL in m.jsonl as each finishes
+
+files written with -o/-O appear only once complete (a temporary file is renamed); an
+interrupted or failed transfer leaves the previous file, if any, untouched.  A FIFO or a
+device (-o /dev/null) is written into directly, never replaced.
+
+a batch (several URLs, -i, -Z) exits 0 when every URL succeeded, else with the status
+of the first failure in input order (below; with -Z too, whichever ended first), and
+prints the counts on stderr.
+
+"""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -128,6 +128,8 @@ def test_plan_imports_no_event_loop_no_tls_and_no_executor(url: str) -> None:
     assert "steps" in json.loads(out)
     assert not {"asyncio", "ssl", "httpx", "aioftp", "telnetlib3"} & top(modules)
     assert not [m for m in modules if m.endswith(".executor") or ".sessions." in m]
+    # only the chosen subcommand's module (cli/parser.py's _lazy; issue 32 item 3)
+    assert not {"omniurl.cli.get", "omniurl.cli.servers"} & set(modules)
     # no other scheme's package either: its flags are data (resolvers/builtin.py's FLAGS)
     own = registry.BUILTIN_SCHEMES[url.partition(":")[0]]
     assert own in modules

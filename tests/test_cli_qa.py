@@ -196,3 +196,16 @@ async def test_silent_show_error_prints_a_batchs_failures(web: RunningServer, ro
     assert err == f"omniurl: {gone}: the server answered 404 Not Found\n".encode()
     status, stdout, err = await run_cli("get", "-s", "--remote-name-all", gone, cwd=out)
     assert (status, stdout, err) == (5, b"", b"")
+
+
+# --- item 9 in plan: a URL typed without its scheme is asked about, as get asks --------------
+
+
+async def test_plan_of_a_url_without_scheme_asks_did_you_mean() -> None:
+    status, out, _err = await run_cli("plan", "localhost:8081/x")
+    assert status == 2
+    error = json.loads(out)["error"]
+    assert error["component"] == "scheme"
+    assert error["message"].startswith("no scheme: did you mean http://localhost:8081/x ?")
+    status, out, _err = await run_cli("plan", "nosuch:thing")  # a scheme nobody resolves
+    assert (status, json.loads(out)["error"]["type"]) == (3, "UnsupportedScheme")

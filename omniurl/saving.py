@@ -52,13 +52,21 @@ def listing_line(entry: Entry) -> bytes:
 
 
 async def listing_bytes(resource: Resource) -> AsyncIterator[bytes]:
-    """A listing as saved: its lines, up to :data:`_BATCH` entries a chunk, as they arrive."""
+    """A listing as saved: its lines, up to :data:`_BATCH` entries a chunk, as they arrive.
+
+    An error that ends the listing (a limit, a deadline, a cut connection) comes after the
+    lines read before it: ``--max-entries 10`` prints ten lines, then says why it stopped."""
     batch: list[bytes] = []
-    async for entry in resource.aiter_entries():
-        batch.append(listing_line(entry))
-        if len(batch) >= _BATCH:
+    try:
+        async for entry in resource.aiter_entries():
+            batch.append(listing_line(entry))
+            if len(batch) >= _BATCH:
+                yield b"".join(batch)
+                batch.clear()
+    except Exception:
+        if batch:
             yield b"".join(batch)
-            batch.clear()
+        raise
     if batch:
         yield b"".join(batch)
 

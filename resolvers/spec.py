@@ -275,6 +275,12 @@ class Presentation:
         is archived as a ``resource`` record."""
         return None
 
+    def time_options(self, options: Options) -> Options:
+        """The options of a request for a content's modification time alone, after a
+        transfer whose listing gave only a rough one; by default ``-I``'s head request (FTP
+        asks ``MDTM`` without ``TYPE I`` and ``SIZE``: one round trip a file, not three)."""
+        return options.with_(head=True)
+
     def mirror_facts(self, resource: Resource) -> MirrorFacts:
         """The modification time and validators of a fetched content (see
         :class:`MirrorFacts`); by default ``resource.modified`` and none."""

@@ -572,13 +572,9 @@ class Mirror:
     async def _time_of(self, url: URL) -> Any:
         """The modification time alone of a file just transferred (FTP: ``MDTM`` without
         ``-I``'s ``TYPE I`` and ``SIZE``, one round trip a file instead of two)."""
-        from omniurl.resolvers.ftp.settings import FTPOptions
-
         options = self._time_options
         if options is None:
-            options = self.options.with_(head=True)
-            ftp = dataclasses.replace(options.of(FTPOptions), head_size=False)
-            options = self._time_options = options.with_scheme(ftp)  # (other schemes ignore it)
+            options = self._time_options = self.presentation.time_options(self.options)
         async with self.client.stream(url, options=options) as resource:
             return resource.modified
 

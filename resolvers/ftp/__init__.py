@@ -77,6 +77,13 @@ class FTPPresentation(Presentation):
             return url.replace(typecode="i")
         return url
 
+    def time_options(self, options: Options) -> Options:
+        """``MDTM`` alone (RFC 3659 §3): ``-I``'s ``TYPE I`` and ``SIZE`` left out."""
+        import dataclasses
+
+        head = options.with_(head=True)
+        return head.with_scheme(dataclasses.replace(head.of(FTPOptions), head_size=False))
+
     def tree_path(self, url: URL) -> TreePath | None:
         """RFC 1738 §3.2.2: the CWD segments and the name (decoded: a segment may hold a
         "/" of its own, which the mirror escapes); a URL without a name is a directory."""

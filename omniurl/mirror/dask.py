@@ -253,7 +253,7 @@ class RemoteFiles:
         validators = (record or {}).get("validators") or {}
         if have_local and validators:
             options = run.presentation.revalidate(options, validators) or options
-        from .run import MAX_PAGE, RESUMED_FROM, _Skip
+        from .run import RESUMED_FROM, _Skip
 
         limit = run.config.max_filesize
         resumed = (listed.size is not None and listed.size >= RESUMED_FROM) or run._part_of(
@@ -294,26 +294,8 @@ class RemoteFiles:
             item.path, done.tmp, done.digest, done.count, modified, done.validators,
             done.media_type, listed,
         )  # fmt: skip
-        media = done.media_type
-        if run.presentation.page_links(item.url, media, b"") is not None and done.count <= MAX_PAGE:
-            with open(target, "rb") as fh:
-                for link in run.presentation.page_links(item.url, media, fh.read()) or ():
-                    run._found(item, link)
-        if wrote:
-            run.counts.fetched += 1
-        else:
-            run.counts.unchanged += 1
-        return FetchResult(
-            index=item.seq - 1,
-            url=shown(item.url),
-            ok=True,
-            bytes=done.count,
-            sha256=done.digest,
-            media_type=media,
-            kind="content",
-            elapsed=time.monotonic() - started,
-            path=str(target),
-            status=done.status,
+        return run._settled(
+            item, target, done.media_type, done.count, done.digest, wrote, started, done.status
         )
 
     async def _settle_resumed(

@@ -479,11 +479,25 @@ class Mirror:
                 if tmp:
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
-            links = self.presentation.page_links(item.url, media, b"") is not None
-            if links and count <= MAX_PAGE:
-                with open(target, "rb") as fh:
-                    for link in self.presentation.page_links(item.url, media, fh.read()) or ():
-                        self._found(item, link)
+        return self._settled(item, target, media, count, digest, wrote, started, resource.status)
+
+    def _settled(
+        self,
+        item: Item,
+        target: Path,
+        media: str | None,
+        count: int,
+        digest: str | None,
+        wrote: bool,
+        started: float,
+        status: int | None,
+    ) -> FetchResult:
+        """A file in place (fetched here or on a Dask worker): its page's links followed,
+        counted as fetched or unchanged, and its manifest row."""
+        if self.presentation.page_links(item.url, media, b"") is not None and count <= MAX_PAGE:
+            with open(target, "rb") as fh:
+                for link in self.presentation.page_links(item.url, media, fh.read()) or ():
+                    self._found(item, link)
         if wrote:
             self.counts.fetched += 1
         else:
@@ -498,7 +512,7 @@ class Mirror:
             kind="content",
             elapsed=time.monotonic() - started,
             path=str(target),
-            status=resource.status,
+            status=status,
         )
 
     def _part_of(self, item: Item) -> Path:

@@ -41,9 +41,9 @@ import signal
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
-from omniurl.batch import FetchResult, Unreadable, _failed
+from omniurl.batch import FetchResult, Unreadable, _failed, _source
 from omniurl.resolvers.errors import ResolveError
 from omniurl.resolvers.options import Options
 
@@ -100,17 +100,6 @@ class _Share:
         return 4 * self.concurrency
 
 
-async def _source(
-    urls: Iterable[str | Unreadable] | AsyncIterable[str | Unreadable],
-) -> AsyncIterator[str | Unreadable]:
-    if isinstance(urls, AsyncIterable):
-        async for item in urls:
-            yield item
-    else:
-        for item in urls:
-            yield item
-
-
 async def fetch_split(
     urls: Iterable[str | Unreadable] | AsyncIterable[str | Unreadable],
     options: Options,
@@ -123,7 +112,8 @@ async def fetch_split(
     """The batch of ``urls`` on up to ``procs`` processes (None: :func:`default_procs` when
     the batch has at least :data:`MIN_SPLIT` URLs, else one); one result per URL as each
     finishes, ``index`` its position in ``urls``."""
-    source = _source(urls).__aiter__()
+    # (batch's one reader of a sync or async list; this one's items are never URL objects)
+    source = cast(AsyncIterator[str | Unreadable], _source(urls).__aiter__())
     ahead: list[str | Unreadable] = []
     exhausted = False
     if procs is None:

@@ -156,6 +156,9 @@ async def test_nginx_autoindex_conditional_reruns(tmp_path: Path) -> None:
             # every file kept was asked for conditionally and answered 304, with no body
             assert sum(1 for line in sent if line.startswith("> If-None-Match:")) == 5
             assert sum(1 for line in sent if line.startswith("< HTTP/1.1 304")) == 3
+            # a 304 leaves the connection fit for the next request (RFC 9110 §15.4.5: no
+            # content): one connection for the whole re-run, not one more after each 304
+            assert sum(1 for line in sent if line.startswith("* connecting to")) == 1
             assert all(r.bytes == 0 for r in rows if r.path and r.path.endswith("c.bin"))
 
 

@@ -253,3 +253,90 @@ async def test_molly_brown_capsule(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         await asyncio.wait_for(proc.wait(), 5)
+
+
+#: Names a held-out tree has: spaces, "%" (leading too), UTF-8, "#", "?", a leading dot,
+#: a zero-byte file, depth, a file and a folder differing in case, empty folders.
+AWKWARD = {
+    "with space.txt": b"space\n",
+    "100%.txt": b"percent\n",
+    "%lead.txt": b"leading percent\n",
+    "na\u00efve-\u00fc.txt": b"utf-8\n",
+    "hash#tag.txt": b"hash\n",
+    "q?uery.txt": b"query\n",
+    "zero.bin": b"",
+    "Case": b"a file\n",
+    "case/inside.txt": b"a folder\n",
+    "a/b/c/d/e/f/deep.txt": b"deep\n",
+    "sub dir/x y.txt": b"xy\n",
+    "emptydir/": b"",
+    "e1/e2/": b"",
+}
+
+
+def dated_tree(root: Path) -> dict[str, int]:
+    """Every file and folder of ``root`` given its own time; returns them (folders as
+    "name/", deepest first so a child's time does not move its parent's)."""
+    times: dict[str, int] = {}
+    paths = sorted(root.rglob("*"), key=lambda p: -len(p.parts))
+    for n, path in enumerate(paths):
+        stamp = 1_600_000_000 + 86_400 * n  # a day apart: LIST's rough folder times differ
+        os.utime(path, (stamp, stamp))
+        times[path.relative_to(root).as_posix() + ("/" if path.is_dir() else "")] = stamp
+    return times
+
+
+def times_of(folder: Path) -> dict[str, int]:
+    return {
+        p.relative_to(folder).as_posix() + ("/" if p.is_dir() else ""): int(p.stat().st_mtime)
+        for p in folder.rglob("*")
+        if ".omniurl-mirror" not in p.relative_to(folder).parts
+    }
+
+
+@pytest.mark.skipif(not os.path.exists(VSFTPD), reason="vsftpd not installed")
+async def test_vsftpd_awkward_names_and_folder_times_as_lftp_mirror(tmp_path: Path) -> None:
+    """Names kept as the server lists them (a leading "%" too: it was written "%25"), the
+    files' exact times (MDTM), and each folder its LIST line's time — what lftp mirror
+    gives (a day's time is read as its noon; folders were left with the run's time)."""
+    with world_readable_tree(AWKWARD) as root:
+        times = dated_tree(root)
+        async with running(start_vsftpd, root, tmp_path / "scratch") as netloc:
+            out = tmp_path / "out"
+            status, _counts, rows = await run_mirror(f"ftp://{netloc}/", out)
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+            assert files_of(out) == files_of(root)
+            got = times_of(out)
+            for name, stamp in times.items():
+                if name.endswith("/"):  # LIST: the day (these are over 6 months old)
+                    assert got[name] == stamp - stamp % 86_400 + 43_200, name
+                else:
+                    assert got[name] == stamp, name
+            if LFTP is not None:
+                (tmp_path / "lftp").mkdir()
+                await peer(LFTP, "-e", "mirror . lftp; quit", f"ftp://{netloc}", cwd=tmp_path)
+                assert files_of(tmp_path / "lftp") == files_of(out)
+                assert times_of(tmp_path / "lftp") == got
+
+
+@pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx not installed")
+async def test_nginx_awkward_names_as_wget(tmp_path: Path) -> None:
+    with world_readable_tree(AWKWARD) as root:
+        times = dated_tree(root)
+        async with running(start_nginx, root, tmp_path / "scratch") as netloc:
+            out = tmp_path / "out"
+            status, _counts, rows = await run_mirror(f"http://{netloc}/", out)
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+            assert files_of(out) == files_of(root)
+            got = times_of(out)
+            assert {k: v for k, v in got.items() if not k.endswith("/")} == {
+                k: v for k, v in times.items() if not k.endswith("/")
+            }  # Last-Modified (an autoindex page has none: folders keep the run's time)
+            if WGET is not None:
+                await peer(WGET, "-q", "-m", "-np", "-nH", "-P", "wget", f"http://{netloc}/",
+                           cwd=tmp_path)  # fmt: skip
+                wget = {
+                    k: v for k, v in files_of(tmp_path / "wget").items()
+                    if not k.endswith("index.html")
+                }  # fmt: skip
+                assert wget == files_of(out)

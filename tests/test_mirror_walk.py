@@ -47,7 +47,8 @@ def where(start: str, link: str) -> Place | Refused:
         ("..\\..\\x", "..%5C..%5Cx"),
         ("a\x00b", "a%00b"),
         ("tab\there", "tab%09here"),
-        ("%gophermap.tsv", "%25gophermap.tsv"),
+        ("%gophermap.tsv", "%gophermap.tsv"),  # (no listing saved: nothing reserved)
+        ("%lead.txt", "%lead.txt"),
         ("100%.txt", "100%.txt"),
         ("caf\udcc3", "caf%C3"),
         (".hidden", ".hidden"),
@@ -70,7 +71,27 @@ def test_the_state_directory_cannot_be_named_by_a_server() -> None:
 def test_a_saved_menu_cannot_collide_with_an_item() -> None:
     name = listing_name(spec_for("gopher").present())
     assert name == "%gophermap.tsv"
-    assert local_name(name) != name
+    assert local_name(name, reserved=name) == "%25gophermap.tsv"
+    # one-to-one: a name beginning %25 is escaped too, any other leading % is kept
+    assert local_name("%25gophermap.tsv", reserved=name) == "%2525gophermap.tsv"
+    assert local_name("%lead.txt", reserved=name) == "%lead.txt"
+
+
+@pytest.mark.parametrize(
+    ("start", "link", "path"),
+    [
+        # a server's "%lead.txt" is "%lead.txt" here, as lftp mirror and wget -m write it
+        ("ftp://h/pub/", "ftp://h/pub/%25lead.txt", ("%lead.txt",)),
+        ("http://h/d/", "http://h/d/sub/%25lead.txt", ("sub", "%lead.txt")),
+        ("gemini://h/", "gemini://h/%25lead.txt", ("%lead.txt",)),
+        ("gopher://h/1/", "gopher://h/0/%25lead.txt", ("%lead.txt",)),
+        # where menus are saved, an item cannot take the saved menu's name
+        ("gopher://h/1/", "gopher://h/0/d/%25gophermap.tsv", ("d", "%25gophermap.tsv")),
+    ],
+)
+def test_a_leading_percent_is_kept(start: str, link: str, path: tuple[str, ...]) -> None:
+    got = where(start, link)
+    assert isinstance(got, Place) and got.path == path
 
 
 @pytest.mark.parametrize(

@@ -188,6 +188,7 @@ class Mirror:
             await self._work(state)
             if self.config.delete and not self.listing_failed:
                 self._delete(state)
+            self._date_folders(state)
             state.commit()
         finally:
             state.close()
@@ -716,6 +717,18 @@ class Mirror:
                 shutil.rmtree(target)
             else:
                 target.unlink()
+
+    def _date_folders(self, state: State) -> None:
+        """Each folder gets its listing line's time (FTP's MLSD or LIST), as lftp mirror
+        gives it — last, once nothing more is written in it (a new name in a folder moves
+        its time).  Never through a link: the folders are the run's (:meth:`_ensure_dir`)."""
+        for path, modify in state.folder_times():
+            when = Listed(None, modify).rough_time
+            if when is None:
+                continue
+            stamp = when.timestamp()
+            with contextlib.suppress(OSError):
+                os.utime(self.folder / path, (stamp, stamp), follow_symlinks=False)
 
     def _temp(self) -> tuple[int, str]:
         self._temp_numbers += 1

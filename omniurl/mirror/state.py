@@ -140,6 +140,12 @@ class State:
         ).fetchall()
         return [Item(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]
 
+    def folder_times(self) -> Iterator[tuple[str, str]]:
+        """Each folder of this run whose listing line gave a time: its path and the time."""
+        yield from self.db.execute(
+            "SELECT path, modify FROM queue WHERE container = 1 AND modify IS NOT NULL"
+        )
+
     def record(self, path: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT record FROM files WHERE path = ?", (path,)).fetchone()
         if row is None:

@@ -9,9 +9,10 @@ Safety is decided here, once, for every scheme:
   Gopher menu line naming port 6379 is never followed, so nothing is sent there;
 - each remote segment becomes one local name (:func:`local_name`): ``.`` and ``..`` refuse
   the link, ``/``, ``\\``, NUL and control characters are percent-escaped, so a name is never
-  a path and nothing lands outside the folder; a leading ``%`` is escaped too, which keeps
-  every name beginning with ``%`` free for the mirror's own files (a saved menu,
-  :func:`listing_name`), so they cannot collide with an item;
+  a path and nothing lands outside the folder; where the scheme's listings are saved (a
+  Gopher menu, :func:`listing_name`), an item of that name — or one beginning ``%25`` — gets
+  its leading ``%`` written ``%25``, so the saved menu cannot collide with an item and every
+  other name (``%notes.txt``) is kept as the server has it;
 - the folder's one hidden state directory (:data:`STATE_DIR`) cannot be named by a server.
 """
 
@@ -89,27 +90,32 @@ def start_of(url: URL, presentation: Presentation, spec_names: Sequence[str]) ->
     return Start(tuple(spec_names), host, port, base, presentation)
 
 
-def local_name(segment: str, *, top: bool = False) -> str | None:
+def local_name(segment: str, *, top: bool = False, reserved: str | None = None) -> str | None:
     """The local file name of one remote path segment, or None when none is safe.
 
     ``.`` and ``..`` (and the empty name) have none: they name no item of their own.
-    ``/``, ``\\``, NUL, other control characters and a leading ``%`` become ``%XX``, so a
-    name is one name on every disk and the ``%``-names stay the mirror's; the state
-    directory's name at the top gets ``%2E`` for its dot.  Longer than :data:`MAX_NAME`
-    bytes: None.
+    ``/``, ``\\``, NUL and other control characters become ``%XX``, so a name is one name on
+    every disk; the state directory's name at the top gets ``%2E`` for its dot.  ``reserved``
+    (the name a saved listing takes in each folder, :func:`listing_name`): an item of that
+    name, or one beginning ``%25``, gets its leading ``%`` written ``%25`` — one-to-one, and
+    the saved listing's name is never an item's; any other name beginning ``%`` is kept (a
+    server's ``%notes.txt`` is ``%notes.txt`` here, as lftp and wget write it).  Longer than
+    :data:`MAX_NAME` bytes: None.
     """
     if segment in ("", ".", ".."):
         return None
     out = []
-    for index, ch in enumerate(segment):
+    for ch in segment:
         code = ord(ch)
-        if ch in "/\\" or code < 0x20 or code == 0x7F or (ch == "%" and index == 0):
+        if ch in "/\\" or code < 0x20 or code == 0x7F:
             out.append(f"%{code:02X}")
         elif 0xDC80 <= code <= 0xDCFF:  # an octet that was not UTF-8 (surrogateescape)
             out.append(f"%{code - 0xDC00:02X}")
         else:
             out.append(ch)
     name = "".join(out)
+    if reserved is not None and (name == reserved or name.startswith("%25")):
+        name = "%25" + name[1:]
     if top and name == STATE_DIR:
         name = "%2E" + name[1:]
     if len(name.encode("utf-8", "surrogatepass")) > MAX_NAME:
@@ -146,9 +152,11 @@ def place_tree(start: Start, url: URL, tree: TreePath) -> Place | Refused:
     n = len(start.base)
     if tree.segments[:n] != start.base:
         return Refused("outside the starting path")
+    presentation = start.presentation
+    reserved = listing_name(presentation) if presentation.saves_listing else None
     path = []
     for index, segment in enumerate(tree.segments[n:]):
-        name = local_name(segment, top=index == 0)
+        name = local_name(segment, top=index == 0, reserved=reserved)
         if name is None:
             return Refused(f"unsafe name {segment!r}", unsafe=True)
         path.append(name)
@@ -206,6 +214,22 @@ class Listed:
             return datetime.datetime.fromisoformat(self.modify.replace("Z", "+00:00"))
         except ValueError:
             return None
+
+    @property
+    def rough_time(self) -> datetime.datetime | None:
+        """The listing's time however rough (a folder's, which has no ``MDTM``): exact
+        (MLSD), to the minute, or a day's — read as its noon, lftp mirror's choice, at most
+        12 hours from the truth whatever the server's zone (a LIST line carries none,
+        RFC 959 §4.1.3 leaves its format to the server; UTC assumed)."""
+        exact = self.exact_time
+        if exact is not None or self.modify is None:
+            return exact
+        text = self.modify + ("T12:00" if "T" not in self.modify else "")
+        try:
+            when = datetime.datetime.fromisoformat(text)
+        except ValueError:
+            return None
+        return when.replace(tzinfo=datetime.UTC) if when.tzinfo is None else when
 
 
 def decide(local: Local | None, listed: Listed) -> Action:

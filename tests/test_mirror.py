@@ -418,3 +418,33 @@ async def test_cli_usage_errors_exit_2_before_anything_is_sent(
     assert code == 2
     assert message in err.decode()
     assert not (tmp_path / "o").exists()
+
+
+async def test_an_unexpected_error_in_one_file_is_its_row_and_the_mirror_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A defect while visiting one file (here: looking at its local copy) fails that URL —
+    a manifest row naming the error, exit status 1 ("any other failure") — and every other
+    file is still mirrored; it used to end the whole run with a traceback."""
+    from omniurl.mirror import run as run_module
+
+    real = run_module._local
+
+    def broken(target: Path) -> object:
+        if target.name == "b.txt":
+            raise ValueError("a defect")
+        return real(target)
+
+    monkeypatch.setattr(run_module, "_local", broken)
+    root = write_tree(tmp_path / "src", TREE)
+    async with await testservers.start("ftp", root) as server:
+        url = f"ftp://127.0.0.1:{server.port}/"
+        status, counts, rows = await run_mirror(url, tmp_path / "out", delete=True)
+    failed = [r for r in rows if not r.ok]
+    assert [(r.url, r.error_type, r.exit_status) for r in failed] == [
+        (url + "b.txt", "ValueError", 1)
+    ]
+    assert failed[0].error_message == f"{url}b.txt: unexpected ValueError: a defect"
+    assert status == 1 and counts.failed == 1
+    got = tree_of(tmp_path / "out")
+    assert got == {k: v for k, v in tree_of(root).items() if k != "b.txt"}

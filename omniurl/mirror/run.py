@@ -265,6 +265,15 @@ class Mirror:
                 self.listing_failed = True
             row = _failed(item.seq - 1, item.url, exc, time.monotonic() - started)
             row = dataclasses.replace(row, path=self._shown_path(item.path))
+        except Exception as exc:  # a defect (ours, a library's): this URL's row, not the run's end
+            if item.container:
+                self.listing_failed = True
+            row = _failed(item.seq - 1, item.url, exc, time.monotonic() - started)
+            row = dataclasses.replace(
+                row,
+                path=self._shown_path(item.path),
+                error_message=f"{shown(item.url)}: unexpected {type(exc).__name__}: {exc}",
+            )
         self.counts.files_done += 1
         if row is None:
             return

@@ -340,3 +340,35 @@ async def test_nginx_awkward_names_as_wget(tmp_path: Path) -> None:
                     if not k.endswith("index.html")
                 }  # fmt: skip
                 assert wget == files_of(out)
+
+
+@pytest.mark.skipif(not os.path.exists(VSFTPD), reason="vsftpd not installed")
+async def test_vsftpd_warc_has_a_record_of_every_file(tmp_path: Path) -> None:
+    """Every file has its ``resource`` record under the URL the walk found (no ``;type=i``),
+    its payload the file's bytes — a 1.2 MB one too (it was fetched by ``-C``'s resumable
+    path, which wrote no record at all) — and a linked ``metadata`` record."""
+    import base64
+    import hashlib
+
+    from warcio.archiveiterator import ArchiveIterator
+
+    tree = dict(TREE, **{"sub/large.bin": os.urandom(1_200_000)})
+    with world_readable_tree(tree) as root:
+        async with running(start_vsftpd, root, tmp_path / "scratch") as netloc:
+            out, warc = tmp_path / "out", tmp_path / "m.warc.gz"
+            status, _counts, rows = await run_mirror(f"ftp://{netloc}/", out, warc=str(warc))
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+    resources: dict[str, bytes] = {}
+    ids: set[str] = set()
+    with open(warc, "rb") as fh:
+        for record in ArchiveIterator(fh, check_digests="raise"):
+            uri = record.rec_headers.get_header("WARC-Target-URI")
+            if record.rec_type == "resource":
+                resources[uri] = record.content_stream().read()
+                sha1 = base64.b32encode(hashlib.sha1(resources[uri]).digest()).decode()
+                assert record.rec_headers.get_header("WARC-Payload-Digest") == f"sha1:{sha1}"
+                ids.add(record.rec_headers.get_header("WARC-Record-ID"))
+            elif record.rec_type == "metadata":
+                assert record.rec_headers.get_header("WARC-Concurrent-To") in ids
+    files = {k: v for k, v in files_of(out).items() if not k.endswith("/")}
+    assert resources == {f"ftp://{netloc}/{name}": data for name, data in files.items()}

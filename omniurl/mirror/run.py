@@ -434,7 +434,7 @@ class Mirror:
         limit = self.config.max_filesize
         if limit is not None and listed.size is not None and listed.size > limit:
             raise _Skip
-        url = self.presentation.exact_url(url)
+        found, url = url, self.presentation.exact_url(url)
         target = self._target(item.path)
         local = _local(target)
         # (a record matters only beside a local copy: a first run skips the row's lookup)
@@ -450,9 +450,13 @@ class Mirror:
             return await self.remote.file(
                 self, item, url, listed, record, local is not None, target, started
             )
-        if (listed.size is not None and listed.size >= RESUMED_FROM) or self._part_of(
-            item
-        ).exists():
+        part = self._part_of(item)
+        if self.warc is not None:
+            # A WARC record is one exchange's bytes: a file continued from a killed run's
+            # part would be two.  With --warc every file is fetched whole.
+            with contextlib.suppress(FileNotFoundError):
+                part.unlink()
+        elif (listed.size is not None and listed.size >= RESUMED_FROM) or part.exists():
             return await self._resumed(item, url, listed, started)
         options = self.options
         validators = (record or {}).get("validators") or {}
@@ -476,7 +480,7 @@ class Mirror:
                     )
                 finally:
                     os.close(fd)
-                await self._archive(resource, tmp)
+                await self._archive(resource, tmp, found)
                 facts = self.presentation.mirror_facts(resource)
                 modified = facts.modified or listed.exact_time
                 if modified is None and listed.size is not None:
@@ -630,9 +634,11 @@ class Mirror:
             self.counts.bytes_done += len(chunk)
         return count, digest.hexdigest()
 
-    async def _archive(self, resource: Resource, tmp: str) -> None:
+    async def _archive(self, resource: Resource, tmp: str, url: URL | None = None) -> None:
+        """``--warc``: ``resource``'s records, under ``url`` — the URL as the walk found it
+        (FTP's ``;type=i``, which only says how it was fetched, left out)."""
         if self.warc is not None:
-            await self.warc.record(resource, tmp)
+            await self.warc.record(resource, tmp, url)
 
     def _settle(
         self,

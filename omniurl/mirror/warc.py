@@ -25,6 +25,7 @@ from omniurl.resolvers.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from omniurl.resolvers.resource import Resource
+    from omniurl.schemes import URL
 
 
 class WarcLog:
@@ -50,8 +51,9 @@ class WarcLog:
             )
             self._writer.write_record(info)
 
-    async def record(self, resource: Resource, payload_path: str) -> None:
-        """Archive ``resource``, whose content is now in ``payload_path``."""
+    async def record(self, resource: Resource, payload_path: str, uri: URL | None = None) -> None:
+        """Archive ``resource``, whose content is now in ``payload_path``, under ``uri``
+        (the resource's own URL by default)."""
         from io import BytesIO
 
         from warcio.statusandheaders import StatusAndHeadersParser
@@ -59,7 +61,7 @@ class WarcLog:
         from omniurl.resolvers.registry import presentation_of
         from omniurl.schemes.secrets import mask_passwords
 
-        url = mask_passwords(str(resource.url))
+        url = mask_passwords(str(uri if uri is not None else resource.url))
         exchange = presentation_of(resource.url.scheme).wire_exchange(resource)
         length = os.path.getsize(payload_path)
         with open(payload_path, "rb") as payload:

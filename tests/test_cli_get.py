@@ -193,10 +193,12 @@ async def test_plan_prints_one_json_object_per_url() -> None:
         "host": "host.dom",
         "port": 21,
         "transport": "tcp",
-        "steps": ["USER myname", "PASS ****", "CWD /etc", "TYPE I", "EPSV", "PASV",
-                  "RETR motd", "QUIT"],
+        "steps": ["USER myname", "PASS ****", "CWD /etc", "TYPE I", "EPSV", "EPSV", "PASV",
+                  "PASV", "RETR motd", "QUIT"],
         "when": [None, "reply 331; the password is asked for", None, None, None,
-                 "EPSV refused", None, "after a complete transfer"],
+                 "the policy refused the port EPSV named; at most 3 times", "EPSV refused",
+                 "the policy refused the port PASV named; at most 3 times", None,
+                 "after a complete transfer"],
     }  # fmt: skip
     assert second["steps"] == [
         "GET /a?b HTTP/1.1",

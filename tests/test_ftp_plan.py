@@ -11,6 +11,10 @@ from omniurl.resolvers.ftp.planner import FTPRole, Password
 
 OPTS = Options(email="tester@example.org")
 
+#: Passive mode: EPSV; EPSV again while the policy refuses its port; PASV if EPSV is refused;
+#: PASV again likewise (each conditional but the first).
+PASSIVE = ["EPSV", "EPSV", "PASV", "PASV"]
+
 
 def steps(url: str, options: Options = OPTS) -> list[str]:
     return resolvers.plan(url, options).to_json()["steps"]
@@ -28,7 +32,9 @@ def test_rfc_example_percent_2f_stays_inside_its_cwd_argument() -> None:
         "CWD /etc",
         "TYPE I",
         "EPSV",
+        "EPSV",  # again, only when the policy refused the data port the first one named
         "PASV",
+        "PASV",  # (the same, for PASV)
         "RETR motd",
         "QUIT",
     ]
@@ -72,16 +78,16 @@ def test_user_without_password_takes_matching_credentials() -> None:
 @pytest.mark.parametrize(
     ("url", "tail"),
     [
-        ("ftp://h/a/b;type=a", ["CWD a", "TYPE A", "EPSV", "PASV", "RETR b", "QUIT"]),
-        ("ftp://h/a/b;type=i", ["CWD a", "TYPE I", "EPSV", "PASV", "RETR b", "QUIT"]),
-        ("ftp://h/a/b;type=d", ["CWD a", "EPSV", "PASV", "NLST b", "QUIT"]),
-        ("ftp://h/a/;type=d", ["CWD a", "EPSV", "PASV", "NLST", "QUIT"]),
+        ("ftp://h/a/b;type=a", ["CWD a", "TYPE A", *PASSIVE, "RETR b", "QUIT"]),
+        ("ftp://h/a/b;type=i", ["CWD a", "TYPE I", *PASSIVE, "RETR b", "QUIT"]),
+        ("ftp://h/a/b;type=d", ["CWD a", *PASSIVE, "NLST b", "QUIT"]),
+        ("ftp://h/a/;type=d", ["CWD a", *PASSIVE, "NLST", "QUIT"]),
         # a directory URL: MLSD or LIST for types, sizes and times (issue 11)
-        ("ftp://h/a/", ["CWD a", "FEAT", "EPSV", "PASV", "MLSD", "LIST", "QUIT"]),
-        ("ftp://h/", ["FEAT", "EPSV", "PASV", "MLSD", "LIST", "QUIT"]),
-        ("ftp://h/notes.txt", ["TYPE A", "EPSV", "PASV", "RETR notes.txt", "QUIT"]),
-        ("ftp://h/image.tar.gz", ["TYPE I", "EPSV", "PASV", "RETR image.tar.gz", "QUIT"]),
-        ("ftp://h/noext", ["TYPE I", "EPSV", "PASV", "RETR noext", "QUIT"]),
+        ("ftp://h/a/", ["CWD a", "FEAT", *PASSIVE, "MLSD", "LIST", "QUIT"]),
+        ("ftp://h/", ["FEAT", *PASSIVE, "MLSD", "LIST", "QUIT"]),
+        ("ftp://h/notes.txt", ["TYPE A", *PASSIVE, "RETR notes.txt", "QUIT"]),
+        ("ftp://h/image.tar.gz", ["TYPE I", *PASSIVE, "RETR image.tar.gz", "QUIT"]),
+        ("ftp://h/noext", ["TYPE I", *PASSIVE, "RETR noext", "QUIT"]),
     ],
 )
 def test_typecodes_and_guessed_types(url: str, tail: list[str]) -> None:
@@ -90,9 +96,21 @@ def test_typecodes_and_guessed_types(url: str, tail: list[str]) -> None:
 
 def test_conditional_steps_say_their_condition() -> None:
     p = resolvers.plan("ftp://h/f.bin", OPTS)
-    when = {s.shown: s.when for s in p.steps}
-    assert when["PASV"] == "EPSV refused"
-    assert when["RETR f.bin"] is None
+    when = {s.role: s.when for s in p.steps}
+    assert when[FTPRole.EPSV] is None
+    assert when[FTPRole.EPSV_AGAIN] == "the policy refused the port EPSV named; at most 3 times"
+    assert when[FTPRole.PASV] == "EPSV refused"
+    assert when[FTPRole.PASV_AGAIN] == "the policy refused the port PASV named; at most 3 times"
+    assert when[FTPRole.TRANSFER] is None
+
+
+def test_a_refused_data_port_is_asked_for_again_at_most_three_times() -> None:
+    """The "again" steps are due on the count of data ports the policy refused so far (this
+    one included): 1, 2, 3 — never 0 (nothing refused), never a fourth time."""
+    p = resolvers.plan("ftp://h/f.bin", OPTS)
+    for role in (FTPRole.EPSV_AGAIN, FTPRole.PASV_AGAIN):
+        (step,) = (s for s in p.steps if s.role is role)
+        assert [step.due(n) for n in range(5)] == [False, True, True, True, False]
 
 
 def test_plan_json_contract() -> None:

@@ -87,7 +87,7 @@ def test_every_step_has_a_typed_role_and_every_condition_its_decision(
 
 def test_conditions_print_as_their_words_and_decide_purely() -> None:
     plan = resolvers.plan("ftp://joe:pw@h/f.txt", Options())
-    pass_step, pasv = plan.steps[1], plan.steps[4]
+    pass_step, pasv = plan.steps[1], plan.steps[5]
     assert (pass_step.role, pasv.role) == (FTPRole.PASS, FTPRole.PASV)
     assert (pass_step.due("331"), pass_step.due("230"), pass_step.due("530")) == (
         True, False, False

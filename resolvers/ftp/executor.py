@@ -42,6 +42,7 @@ from ..resume import Outcome
 from .listing import parse_list_line, parse_mlsd_line, parse_nlst_line
 from .machine import (
     NEED_DATA,
+    DataPortRefused,
     Done,
     Event,
     Facts,
@@ -119,6 +120,8 @@ class Pump:
                 self.control.close()
                 return Done(keep=False)
             raise
+        except PolicyError as exc:  # a data port refused mid-session: say what went out
+            raise exc.after_sending(self.control.sent) from None
 
     async def _next(self) -> Event:
         machine, stream, options = self.machine, self.control.stream, self.control.options
@@ -133,6 +136,12 @@ class Pump:
                 options.note(">", event.shown)
                 self.control.sent.append(event.shown)
                 await stream.write(event.data, event.shown)
+            elif isinstance(event, DataPortRefused):
+                options.note(
+                    "*",
+                    f"data port {event.port} refused ({event.reason}): {event.command} again "
+                    f"({event.refused} of at most {event.retries})",
+                )
             else:
                 assert not isinstance(event, Sentinel), "the FTP machine paused unanswered"
                 return event
@@ -153,10 +162,10 @@ class Pump:
             elif isinstance(event, OpenData):
                 try:
                     await self._open_data(event)
-                except PolicyError as exc:  # a data port or address refused mid-session
+                except PolicyError as exc:  # the data address refused mid-session
                     raise exc.after_sending(self.control.sent) from None
             else:
-                assert not isinstance(event, Received | Send)
+                assert not isinstance(event, Received | Send | DataPortRefused)
                 return event
 
     async def done(self) -> Done:
@@ -175,7 +184,7 @@ class Pump:
     async def _open_data(self, event: OpenData) -> None:
         control, options, plan = self.control, self.control.options, self.machine.plan
         assert plan.host is not None
-        options.policy.check_data_port(event.port)  # the server chose it: same port rules
+        # (the port passed the policy in the machine: a refused one is never handed out)
         address = control.stream.peer_address() or plan.host
         options.note("*", f"data connection to {address} port {event.port}")
         try:
@@ -329,6 +338,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         keep=sessions is not None,
         max_line=options.max_line,
         type_now=control.type_now,
+        policy=options.policy,
     )
     pump = Pump(control, machine)
     try:

@@ -23,7 +23,10 @@ The conversation (RFC 959 §5.4's sequences; the plan's conditions in quotes):
 - a transfer: ``TYPE``; ``FEAT`` ("FEAT lists MLST" → ``MLSD``, else ``LIST``); ``SIZE``
   under ``-C`` (:func:`resolvers.resume.ftp_size_outcome`: nothing missing ends it with
   :class:`NothingMissing`); ``EPSV`` (229: the port), else ``PASV`` (227), then
-  :class:`OpenData`; ``REST`` ("bytes missing"; 350: from the offset, else the whole file);
+  :class:`OpenData` — or, when the policy refuses the port named, :class:`DataPortRefused`
+  and the same command again ("the policy refused the port"; at most
+  :data:`resolvers.policy.DATA_PORT_RETRIES` times, then ``PortRefused``); ``REST``
+  ("bytes missing"; 350: from the offset, else the whole file);
   ``RETR``/``NLST``/``MLSD``/``LIST`` → 125/150 → :class:`TransferReady` (the 150 reply's
   size, the byte counts the transfer may end with); after the data connection's end the
   final ``2xx`` (:meth:`FTPMachine.data_done` checks the count first), then ``QUIT`` or
@@ -47,6 +50,7 @@ from ..errors import (
     ResolveError,
 )
 from ..plan import Plan, Step
+from ..policy import DATA_PORT_RETRIES, DEFAULT, Policy, data_port_refused
 from ..resume import Outcome, ftp_rest_outcome, ftp_size_outcome, parse_size_reply
 from ..sansio import NEED_DATA, PAUSED, Send, Sentinel
 from .planner import FTPDetails, FTPRole, Password
@@ -130,6 +134,20 @@ class OpenData:
 
 
 @dataclass(frozen=True)
+class DataPortRefused:
+    """The policy refused the data port a passive reply named (never connected to); the
+    same command goes out again next (the plan's "the policy refused the port …").  For
+    the transcript: ``-v`` says why a second ``EPSV`` follows."""
+
+    port: int
+    reason: str
+    #: How many ports were refused so far (this one included), and the most asked again.
+    refused: int
+    retries: int
+    command: str
+
+
+@dataclass(frozen=True)
 class TransferReady:
     """The transfer command was answered 125/150: the content flows on the data
     connection.  Read it to its end, then :meth:`FTPMachine.data_done`."""
@@ -179,6 +197,7 @@ Event = (
     | StartTLS
     | PasswordWanted
     | OpenData
+    | DataPortRefused
     | TransferReady
     | NothingMissing
     | Facts
@@ -203,7 +222,9 @@ class FTPMachine:
     ``TYPE`` line a kept connection last had accepted — RFC 959 §5.3.2: the type holds
     until changed, so the plan's same ``TYPE`` is not sent again (a mirror's
     ``RETR``/``MDTM`` of each file sent ``TYPE I`` twice a file: 2 of its 7 round trips).
-    :attr:`type_now` is the type after the conversation, for the next plan.
+    :attr:`type_now` is the type after the conversation, for the next plan.  ``policy``
+    judges each data port a passive reply names (:meth:`Policy.data_port_reason`): a
+    refused one is never handed out in :class:`OpenData`.
     """
 
     def __init__(
@@ -214,8 +235,12 @@ class FTPMachine:
         keep: bool = False,
         max_line: int = 65536,
         type_now: bytes | None = None,
+        policy: Policy = DEFAULT,
     ) -> None:
         self.plan = plan
+        self.policy = policy
+        #: Data ports the policy refused in this conversation (the "again" steps' facts).
+        self._ports_refused = 0
         self.type_now = type_now if reused else None
         self.details = plan.details_as(FTPDetails)
         self.keep = keep
@@ -430,12 +455,28 @@ class FTPMachine:
         if pasv.due(reply.code):
             self._send(pasv, None, State.PASV)
         else:
-            self._open_data(epsv_port(reply), reply)
+            self._data_port(epsv_port(reply), reply, FTPRole.EPSV_AGAIN, State.EPSV)
 
     def _on_pasv(self, reply: Reply) -> None:
         if reply.code != "227":
             raise refusal(reply, "passive mode (EPSV and PASV)", None)
-        self._open_data(pasv_port(reply), reply)
+        self._data_port(pasv_port(reply), reply, FTPRole.PASV_AGAIN, State.PASV)
+
+    def _data_port(self, port: int, reply: Reply, again: FTPRole, state: State) -> None:
+        """The port a passive reply named: open it if the policy allows, else ask again
+        (the plan's conditional step, while it is due), else the typed refusal."""
+        reason = self.policy.data_port_reason(port)
+        if reason is None:
+            self._open_data(port, reply)
+            return
+        self._ports_refused += 1
+        step = self._optional(again)
+        if step is None or not step.due(self._ports_refused):
+            raise data_port_refused(port, reason, asked=self._ports_refused)
+        self._events.append(
+            DataPortRefused(port, reason, self._ports_refused, DATA_PORT_RETRIES, step.shown)
+        )
+        self._send(step, None, state)
 
     def _on_rest(self, reply: Reply) -> None:
         self._outcome = ftp_rest_outcome(reply.code)
@@ -625,6 +666,7 @@ class FTPMachine:
 __all__ = [
     "NEED_DATA",
     "PAUSED",
+    "DataPortRefused",
     "Done",
     "Event",
     "FTPMachine",

@@ -18,6 +18,8 @@ prints and what the executor sends, byte for byte, in this order:
   name: ``A`` for text media types, ``I`` for everything else.
 - The data connection is passive (``EPSV``, then ``PASV`` only if EPSV is refused): RFC 1738
   leaves the mode open, and passive is the only mode that works through NAT and firewalls.
+  A data port the policy refuses is never connected to: the same command is sent again
+  (at most ``resolvers.policy.DATA_PORT_RETRIES`` times), a planned conditional step.
 - ``QUIT`` ends the session after a complete transfer.  §3.2.5: a control connection may be
   kept for a later URL only where that is provably safe; with kept connections (an
   ``omniurl.AsyncClient``, :mod:`resolvers.ftp.sessions`) login and ``CWD`` steps are marked
@@ -45,12 +47,14 @@ from ..plan import Condition, Plan, Role, Step, WireValue
 from .keys import SessionKey
 from .replies import (
     EPSV_ON_BYTES_MISSING,
+    EPSV_ON_PORT_REFUSED,
     LIST_IF_NO_MLST,
     MLSD_IF_MLST,
     ON_NEW_CONNECTION,
     PASS_ASKED_ON_331,
     PASS_ON_331,
     PASV_ON_EPSV_REFUSED,
+    PASV_ON_PORT_REFUSED,
     QUIT_AFTER_TRANSFER,
     QUIT_WHEN_LET_GO,
     REST_ON_BYTES_MISSING,
@@ -82,7 +86,11 @@ class FTPRole(Role):
     #: LIST, the listing when FEAT lists no MLST (MLSD is then the TRANSFER step).
     LIST = "list"
     EPSV = "epsv"
+    #: EPSV sent again: the policy refused the data port the last one named.
+    EPSV_AGAIN = "epsv-again"
     PASV = "pasv"
+    #: PASV sent again: the policy refused the data port the last one named.
+    PASV_AGAIN = "pasv-again"
     REST = "rest"
     TRANSFER = "transfer"
     QUIT = "quit"
@@ -345,12 +353,16 @@ def _setup_steps(
 def _data_steps(
     command: bytes, name_values: list[WireValue], *, resumed: int, facts: bool, reuse: bool
 ) -> list[Step]:
-    """Passive mode (``EPSV``, ``PASV`` if refused), ``REST`` under ``-C``, the transfer
-    command (``MLSD``/``LIST`` as FEAT decides, for a directory), ``QUIT``."""
+    """Passive mode (``EPSV``, ``PASV`` if refused; either again while the policy refuses
+    the data port it named, a bounded number of times: ``resolvers.policy.DATA_PORT_RETRIES``),
+    ``REST`` under ``-C``, the transfer command (``MLSD``/``LIST`` as FEAT decides, for a
+    directory), ``QUIT``."""
     epsv_when = EPSV_ON_BYTES_MISSING if resumed else None
     steps = [
         Step.line("EPSV", when=epsv_when, role=FTPRole.EPSV),
+        Step.line("EPSV", when=EPSV_ON_PORT_REFUSED, role=FTPRole.EPSV_AGAIN),
         Step.line("PASV", when=PASV_ON_EPSV_REFUSED, role=FTPRole.PASV),
+        Step.line("PASV", when=PASV_ON_PORT_REFUSED, role=FTPRole.PASV_AGAIN),
     ]
     if resumed:
         steps.append(Step.line(f"REST {resumed}", when=REST_ON_BYTES_MISSING, role=FTPRole.REST))

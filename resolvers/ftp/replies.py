@@ -8,7 +8,9 @@ done — is decided here, tested without sockets, like NNTP's, Gopher's and WAIS
   (:class:`ReplyReader`, fed one line at a time, bounded in lines).
 - RFC 2428 §3: ``229 Entering Extended Passive Mode (|||6446|)`` (:func:`epsv_port`).
 - RFC 959 §4.1.2: ``227 Entering Passive Mode (h1,h2,h3,h4,p1,p2)`` (:func:`pasv_port`; the
-  address is ignored — curl CVE-2020-8284: the data connection goes where control went).
+  address is ignored — curl CVE-2020-8284: the data connection goes where control went);
+  a port the policy refuses is asked for again, a bounded number of times
+  (:func:`port_asked_again`).
 - Many servers say the size in the ``150`` reply: ``(1234 bytes)`` (:func:`announced_size`).
 - RFC 959 §5.4 login sequences: ``USER`` → 230 done, 331 needs ``PASS``, 332 needs ``ACCT``
   (:func:`after_user`, :func:`after_pass`).
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import LimitExceeded, ProtocolError
 from ..plan import Condition
+from ..policy import DATA_PORT_RETRIES
 from ..resume import Outcome
 
 if TYPE_CHECKING:
@@ -178,6 +181,14 @@ def passive_needed(epsv_code: str) -> bool:
     return epsv_code != "229"
 
 
+def port_asked_again(refused: int) -> bool:
+    """``EPSV`` (or ``PASV``) is sent again when the policy refused the data port the last
+    one named (:meth:`resolvers.policy.Policy.data_port_reason`), ``refused`` being how many
+    ports this conversation has had refused so far, this one included: at most
+    :data:`resolvers.policy.DATA_PORT_RETRIES` times (the reason is given there)."""
+    return 0 < refused <= DATA_PORT_RETRIES
+
+
 def transfer_started(code: str) -> bool:
     """``RETR``/``NLST`` opened the data connection: 125 or 150 (RFC 959 §4.2)."""
     return code in ("125", "150")
@@ -238,6 +249,15 @@ def has_mlst(feat_lines: list[str]) -> bool:
 MLSD_IF_MLST = Condition("FEAT lists MLST (RFC 3659)", lists_mlst)
 LIST_IF_NO_MLST = Condition("FEAT does not list MLST", lacks_mlst)
 PASV_ON_EPSV_REFUSED = Condition("EPSV refused", passive_needed)
+#: ``EPSV``/``PASV`` again, decided on how many data ports the policy refused so far.
+EPSV_ON_PORT_REFUSED = Condition(
+    f"the policy refused the port EPSV named; at most {DATA_PORT_RETRIES} times",
+    port_asked_again,
+)
+PASV_ON_PORT_REFUSED = Condition(
+    f"the policy refused the port PASV named; at most {DATA_PORT_RETRIES} times",
+    port_asked_again,
+)
 #: ``EPSV`` under ``-C``, decided on SIZE's outcome.
 EPSV_ON_BYTES_MISSING = Condition("SIZE shows bytes missing", resume_due)
 #: ``REST`` under ``-C``, decided on SIZE's outcome.
@@ -253,6 +273,7 @@ ON_NEW_CONNECTION = Condition("a new connection", new_connection)
 
 __all__ = [
     "EPSV_ON_BYTES_MISSING",
+    "EPSV_ON_PORT_REFUSED",
     "LIST_IF_NO_MLST",
     "MAX_REPLY_LINES",
     "MLSD_IF_MLST",
@@ -260,6 +281,7 @@ __all__ = [
     "PASS_ASKED_ON_331",
     "PASS_ON_331",
     "PASV_ON_EPSV_REFUSED",
+    "PASV_ON_PORT_REFUSED",
     "QUIT_AFTER_TRANSFER",
     "QUIT_WHEN_LET_GO",
     "REST_ON_BYTES_MISSING",
@@ -277,6 +299,7 @@ __all__ = [
     "passive_needed",
     "password_due",
     "pasv_port",
+    "port_asked_again",
     "quit_due",
     "rest_due",
     "resume_due",

@@ -1,5 +1,5 @@
 """``python -m omniurl`` runs the command line."""
 
-from omniurl.cli import main
+from omniurl.cli.main import run
 
-raise SystemExit(main())
+run()

@@ -17,7 +17,7 @@ and executor of its URL's scheme alone (see resolvers/lazy.py).
 from __future__ import annotations
 
 from .arguments import options_from_args
-from .main import main
+from .main import main, run
 from .parser import build_parser
 from .status import (
     EXIT_AUTH,
@@ -46,4 +46,5 @@ __all__ = [
     "exit_status",
     "main",
     "options_from_args",
+    "run",
 ]

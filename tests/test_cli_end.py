@@ -1,0 +1,93 @@
+"""How the ``omniurl`` process ends (``omniurl.cli.main.run``/``end``): without the
+interpreter's teardown, but with everything a command owes still done — its output flushed,
+the ``atexit`` callbacks run, its exit status kept, a thread still working waited for, and a
+reader gone away reported as curl's write error (23) rather than a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Runs ``omniurl ARGS`` the way the console script does, after the set-up lines ``pre``.
+SCRIPT = """\
+import atexit, sys
+{pre}
+sys.argv = ["omniurl", *sys.argv[1:]]
+from omniurl.cli.main import run
+run()
+"""
+
+
+def omniurl(pre: str, *args: str, **kw: object) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(  # type: ignore[call-overload,no-any-return]
+        [sys.executable, "-c", SCRIPT.format(pre=pre), *args],
+        capture_output=True, cwd=ROOT, env=env, timeout=60, check=False,
+        stdin=subprocess.DEVNULL, **kw,
+    )  # fmt: skip
+
+
+def test_the_teardown_is_skipped_but_output_and_atexit_are_not() -> None:
+    pre = (
+        "class Noisy:\n"
+        "    def __del__(self): sys.stderr.write('teardown\\n')\n"
+        "keep = Noisy()\n"
+        "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
+        "sys.stdout.write('x' * 100000)\n"  # still in the buffer when the command ends
+    )
+    done = omniurl(pre, "parse", "http://a/b")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"x" * 100000)
+    assert done.stdout[100000:].startswith(b'{"scheme": "http"')
+    # atexit's callbacks ran; the teardown (which frees ``keep``) did not
+    assert done.stderr == b"atexit ran\n"
+
+
+def test_exit_statuses_are_kept() -> None:
+    done = omniurl("", "parse", "http://[::1/")
+    assert done.returncode == 2 and b'"component": "host", "offset": 7' in done.stdout
+    done = omniurl("", "plan", "--max-redirs", "many", "http://h/")
+    assert done.returncode == 2  # (argparse's own exit, through SystemExit)
+
+
+def test_a_thread_still_working_is_waited_for() -> None:
+    pre = (
+        "import threading, time\n"
+        "def late():\n"  # (from when the command's module is in: it is about to end)
+        "    while 'omniurl.cli.text' not in sys.modules: time.sleep(0.01)\n"
+        "    time.sleep(0.3); sys.stdout.write('thread done\\n'); sys.stdout.flush()\n"
+        "threading.Thread(target=late).start()\n"
+    )
+    done = omniurl(pre, "parse", "http://a/b")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith(b"thread done\n")
+
+
+def test_a_reader_gone_away_at_the_end_is_a_write_error_not_a_traceback() -> None:
+    """The output is still buffered when the command returns; its reader has closed the pipe
+    by then: the last flush fails, as curl's write, 23 (the interpreter's own exit printed a
+    BrokenPipeError and exited 120)."""
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT.format(pre="import time; time.sleep(0.2)"), "parse",
+         "http://a/b"],
+        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the command has written a byte (it sleeps first)
+    try:
+        err = proc.stderr.read()
+        status = proc.wait(60)
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stderr.close()
+    assert status == 23
+    assert b"Traceback" not in err and b"BrokenPipe" not in err and b"Exception" not in err

@@ -448,3 +448,166 @@ async def test_an_unexpected_error_in_one_file_is_its_row_and_the_mirror_goes_on
     assert status == 1 and counts.failed == 1
     got = tree_of(tmp_path / "out")
     assert got == {k: v for k, v in tree_of(root).items() if k != "b.txt"}
+
+
+HOSTILE_LIST = (
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 ../up.txt\r\n"
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 ../../up2.txt\r\n"
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 /etc/abs.txt\r\n"
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 back\\slash.txt\r\n"
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 nul\x00x.txt\r\n"
+    b"lrwxrwxrwx 1 u g 4 Jan 01 2020 link -> /etc\r\n"
+    b"lrwxrwxrwx 1 u g 4 Jan 01 2020 up -> ../../..\r\n"
+    b"lrwxrwxrwx 1 u g 4 Jan 01 2020 passwd.txt -> /etc/passwd\r\n"
+    b"drwxr-xr-x 1 u g 0 Jan 01 2020 .\r\n"
+    b"drwxr-xr-x 1 u g 0 Jan 01 2020 ..\r\n"
+    b"drwxr-xr-x 1 u g 0 Jan 01 2020 ../../escape\r\n"
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 .omniurl-mirror\r\n"
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 good.txt\r\n"
+)
+
+
+async def hostile_ftp(listing: bytes) -> tuple[asyncio.Server, list[bytes]]:
+    """An FTP server (RFC 959: a control connection, EPSV data connections) that lists
+    ``listing`` for its first LIST (an empty folder after) and sends "pwned NAME" for every
+    RETR; its commands recorded."""
+    seen: list[bytes] = []
+    listed: list[bool] = []
+
+    async def control(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        data: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
+        listeners: list[asyncio.Server] = []
+
+        async def accepted(_r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+            await data.put(w)
+
+        async def send(payload: bytes) -> None:
+            w = await asyncio.wait_for(data.get(), 5)
+            listeners.pop().close()
+            writer.write(b"150 here\r\n")
+            w.write(payload)
+            await w.drain()
+            w.close()
+            writer.write(b"226 done\r\n")
+
+        writer.write(b"220 hostile\r\n")
+        try:
+            while line := await asyncio.wait_for(reader.readline(), 10):
+                seen.append(line.rstrip(b"\r\n"))
+                verb, _, arg = line.rstrip(b"\r\n").partition(b" ")
+                verb = verb.upper()
+                if verb == b"EPSV":
+                    listeners.append(await asyncio.start_server(accepted, "127.0.0.1", 0))
+                    port = listeners[-1].sockets[0].getsockname()[1]
+                    writer.write(b"229 Entering Extended Passive Mode (|||%d|)\r\n" % port)
+                elif verb in (b"LIST", b"NLST", b"MLSD"):
+                    if verb == b"MLSD":
+                        writer.write(b"500 no\r\n")
+                    else:
+                        await send(b"" if listed else listing)
+                        listed.append(True)
+                elif verb == b"RETR":
+                    await send(b"pwned " + arg + b"\n")
+                elif verb == b"MDTM":
+                    writer.write(b"213 20200101000000\r\n")
+                elif verb == b"SIZE":
+                    writer.write(b"213 %d\r\n" % (len(arg) + 7))
+                elif verb == b"PWD":
+                    writer.write(b'257 "/"\r\n')
+                elif verb == b"QUIT":
+                    writer.write(b"221 bye\r\n")
+                    await writer.drain()
+                    break
+                elif verb in (b"USER", b"PASS"):
+                    writer.write(b"230 in\r\n")
+                elif verb in (b"CWD", b"TYPE"):
+                    writer.write(b"250 ok\r\n" if verb == b"CWD" else b"200 ok\r\n")
+                else:
+                    writer.write(b"502 no\r\n")
+                await writer.drain()
+        except (TimeoutError, ConnectionError):
+            pass
+        finally:
+            for listener in listeners:
+                listener.close()
+            writer.close()
+
+    server = await asyncio.start_server(control, "127.0.0.1", 0)
+    return server, seen
+
+
+async def test_hostile_ftp_listing_writes_nothing_outside_the_folder(tmp_path: Path) -> None:
+    """A LIST naming "../up.txt", "/etc/abs.txt", a backslash, a NUL, symbolic links out of
+    the tree, "." and "..": nothing lands beside DIR, no link is followed or made, every
+    name that is written is one name inside DIR."""
+    server, seen = await hostile_ftp(HOSTILE_LIST)
+    port = server.sockets[0].getsockname()[1]
+    box = tmp_path / "box"
+    out = box / "in" / "out"
+    out.mkdir(parents=True)
+    # links left in DIR where the server has a file and a folder: replaced, never followed
+    (box / "outside.txt").write_bytes(b"keep me\n")
+    (box / "elsewhere").mkdir()
+    (out / "good.txt").symlink_to(box / "outside.txt")
+    (out / "..%2F..%2Fescape").symlink_to(box / "elsewhere")
+    try:
+        status, _counts, rows = await run_mirror(f"ftp://127.0.0.1:{port}/pub/", out)
+    finally:
+        server.close()
+        await server.wait_closed()
+    inside = {
+        p.relative_to(box).as_posix(): p.read_bytes() if p.is_file() else None
+        for p in box.rglob("*")
+        if ".omniurl-mirror" not in p.relative_to(out if out in p.parents else box).parts
+    }
+    assert inside == {
+        "outside.txt": b"keep me\n",
+        "elsewhere": None,
+        "in": None,
+        "in/out": None,
+        "in/out/..%2Fup.txt": b"pwned ../up.txt\n",
+        "in/out/..%2F..%2Fup2.txt": b"pwned ../../up2.txt\n",
+        "in/out/%2Fetc%2Fabs.txt": b"pwned /etc/abs.txt\n",
+        "in/out/back%5Cslash.txt": b"pwned back\\slash.txt\n",
+        "in/out/%2Eomniurl-mirror": b"pwned .omniurl-mirror\n",
+        "in/out/good.txt": b"pwned good.txt\n",
+        "in/out/..%2F..%2Fescape": None,
+    }
+    assert not any(p.is_symlink() for p in box.rglob("*"))
+    # no link was followed: nothing asked of "link", "up" or "passwd.txt", nor of "." or ".."
+    asked = {line.partition(b" ")[2] for line in seen if line.startswith((b"RETR", b"CWD"))}
+    assert asked.isdisjoint({b"link", b"up", b"passwd.txt", b".", b".."}), asked
+    # a NUL cannot be sent (a delimiter on the control connection): that URL's typed error
+    failed = [(r.url.rsplit("/", 1)[1], r.error_type) for r in rows if not r.ok]
+    assert failed == [("nul%00x.txt", "DelimiterRefused")] and status == 2
+
+
+async def test_an_html_page_linking_elsewhere_sends_nothing_there(tmp_path: Path) -> None:
+    """Links off the host or port, to other schemes, above the start or encoded to climb:
+    nothing reaches the recording server, nothing is written outside DIR."""
+    async with await start_recording() as elsewhere:
+        other = elsewhere.port
+        links = [
+            f"http://127.0.0.1:{other}/x.txt",
+            f"//127.0.0.1:{other}/y.txt",
+            f"gopher://127.0.0.1:{other}/0/z",
+            f"ftp://127.0.0.1:{other}/w",
+            "file:///etc/passwd",
+            "../../etc/passwd",
+            "/%2e%2e/%2e%2e/etc/passwd",
+            "..%2F..%2Fup.txt",
+            "ok.txt",
+        ]
+        page = "".join(f'<a href="{link}">x</a>' for link in links)
+        root = write_tree(tmp_path / "src", {"d/page.html": page.encode(), "d/ok.txt": b"ok\n"})
+        async with await testservers.start("http", root) as http:
+            box = tmp_path / "box"
+            status, _counts, rows = await run_mirror(
+                f"http://127.0.0.1:{http.port}/d/page.html", box / "out"
+            )
+        assert recording_of(elsewhere).connections == 0
+    # ("..%2F..%2Fup.txt" is one name below d/ on the same server: asked, 404, not written)
+    failed = [(r.url.rsplit("/", 1)[1], r.status) for r in rows if not r.ok]
+    assert failed == [("..%2F..%2Fup.txt", 404)] and status == 5
+    assert {k for k in tree_of(box / "out") if not k.endswith("/")} == {"page.html", "ok.txt"}
+    assert sorted(p.name for p in box.iterdir()) == ["out"]

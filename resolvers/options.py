@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from omniurl.schemes.records import field, record, replace
 
 from .errors import ConfigurationError
 from .policy import DEFAULT, Policy
@@ -41,7 +42,7 @@ ResolveKey = tuple[str, int | None]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClientLimits:
     """Bounds of the connections a client keeps (:class:`Shared`): HTTP connections open
     at once per set of options, idle ones kept and for how long; control connections of a
@@ -131,7 +132,7 @@ def parse_resolve(spec: str) -> tuple[ResolveKey, ResolveKey]:
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Options:
     """How to plan and resolve.
 

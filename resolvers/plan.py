@@ -16,11 +16,11 @@ the planners only say where a value goes, so every delimiter rule lives in one p
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Literal, TypeVar
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.records import field, record
 
 Transport = Literal["tcp", "udp"]
 StepKind = Literal["send", "expect", "datagram", "message", "info"]
@@ -28,7 +28,7 @@ D = TypeVar("D")
 F = TypeVar("F")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WireValue:
     """A decoded value from the URL that is sent inside a step.
 
@@ -48,7 +48,7 @@ class Role(StrEnum):
     step's position or its bytes.  A ``StrEnum``: ``omniurl plan --json`` prints the value."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Condition(Generic[F]):
     """A conditional step's condition: the words ``omniurl plan`` prints (``text``) and the
     pure decision the executor asks (``decide``), written once, side by side.
@@ -67,7 +67,7 @@ class Condition(Generic[F]):
         return self.text
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     """One protocol step.
 
@@ -149,7 +149,7 @@ def masked_url(url: URL) -> str:
     return str(url)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Plan:
     """What a URL stands for: where to connect and the exact steps to take there.
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.records import record, replace
 
 from .errors import (
     AddressRefused,
@@ -141,7 +141,7 @@ def check_addr_spec(component: str, address: str) -> None:
         )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Policy:
     """What omniurl may do for a URL.  Immutable; build variants with :meth:`with_`.
 
@@ -168,7 +168,7 @@ class Policy:
     allow_hosts: frozenset[str] = frozenset()
 
     def with_(self, **changes: object) -> Policy:
-        return replace(self, **changes)  # type: ignore[arg-type]
+        return replace(self, **changes)
 
     def allowing_ports(self, ports: Iterable[int]) -> Policy:
         return replace(self, allow_ports=self.allow_ports | frozenset(ports))

@@ -16,10 +16,10 @@ else is the scheme's own frozen dataclass in :attr:`Resource.result` (``HTTPResu
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from omniurl.schemes.records import field, record
 from omniurl.schemes.secrets import mask_passwords
 
 from .errors import LimitExceeded
@@ -35,7 +35,7 @@ ResourceKind = Literal["content", "listing", "session"]
 R = TypeVar("R")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One item of a listing: a directory entry, a menu item, an article, a search hit.
 
@@ -63,7 +63,7 @@ class Entry:
         return entry
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Listing(Sequence[Entry]):
     """A whole listing, read: what ``get`` returns for a directory, a menu, a group or a
     search (a sequence of :class:`Entry`; ``url`` is the listing's own URL)."""
@@ -91,7 +91,7 @@ class Listing(Sequence[Entry]):
         return {"url": self.url, "entries": [entry.to_json() for entry in self.entries]}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resumed:
     """What the server said to a transfer asked to start at byte ``offset`` (``-C``,
     :mod:`resolvers.resume`): the ``outcome`` for the partial file, and the offset the bytes

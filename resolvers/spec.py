@@ -17,11 +17,13 @@ A spec is registered with :func:`resolvers.registry.register_spec`, or found thr
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
+import sys
 from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from omniurl.schemes import records
+from omniurl.schemes.records import MISSING, field, record
 
 if TYPE_CHECKING:
     import argparse
@@ -57,7 +59,7 @@ def load(ref: Any) -> Any:
 # -- typed options and the command-line flags they declare --------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Flag:
     """A command-line flag that sets one field of a scheme's options dataclass.
 
@@ -77,8 +79,8 @@ class Flag:
 
 def flag(
     *names: str,
-    default: Any = dataclasses.MISSING,
-    default_factory: Any = dataclasses.MISSING,
+    default: Any = MISSING,
+    default_factory: Any = MISSING,
     help: str = "",
     metavar: str | None = None,
     action: str | None = None,
@@ -93,24 +95,28 @@ def flag(
         smtp: str | None = flag("--smtp", default=None, metavar="HOST[:PORT]", help=...)
     """
     meta = {"flag": Flag(names, help, metavar, action, type, choices, convert)}
-    if default_factory is not dataclasses.MISSING:
-        return field(default_factory=default_factory, metadata=meta)
-    return field(default=default, metadata=meta)
+    # A plugin's options class is a dataclass (its module imported dataclasses to declare
+    # it): a dataclasses.field for it; omniurl's own are records (schemes/records.py, which
+    # reads either), made without importing dataclasses on the command's start.
+    kind: Any = sys.modules.get("dataclasses") or records
+    if default_factory is not MISSING:
+        return kind.field(default_factory=default_factory, metadata=meta)
+    if default is MISSING:
+        return kind.field(metadata=meta)
+    return kind.field(default=default, metadata=meta)
 
 
 def flags_of(options_type: type) -> list[tuple[str, Flag]]:
     """``(field name, Flag)`` for each field of ``options_type`` that declares a flag."""
     return [
-        (f.name, f.metadata["flag"])
-        for f in dataclasses.fields(options_type)
-        if "flag" in f.metadata
+        (f.name, f.metadata["flag"]) for f in records.fields(options_type) if "flag" in f.metadata
     ]
 
 
 # -- presentation: what each surface shows -------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TreePath:
     """Where a URL sits in its server's tree, for ``omniurl mirror``: the path's segments,
     decoded (never empty, never checked: the mirror maps each to a safe local name), and
@@ -121,7 +127,7 @@ class TreePath:
     container: bool
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MirrorFacts:
     """What a fetched content says for keeping a mirror current: its modification time
     (set on the local file) and the validators a later run sends back (``revalidate``)."""
@@ -369,7 +375,7 @@ DEFAULT_PRESENTATION = Presentation()
 # -- the record ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class SchemeSpec:
     """Everything omniurl knows about one scheme (or a family: ``ftp`` and ``ftps``).
 

@@ -14,12 +14,12 @@ but TAB, CR and LF).
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, ClassVar, TypeVar
 
+from . import records
 from .authority import split_fragment
 from .percent import display
+from .records import MISSING, record
 
 _U = TypeVar("_U", bound="URL")
 _C = TypeVar("_C", bound=type)
@@ -40,14 +40,14 @@ def class_constants(cls: _C) -> _C:
     annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
     for name, annotation in annotations.items():
         if not isinstance(annotation, str) and (name == "schemes" or name.isupper()):
-            annotations[name] = ClassVar
+            annotations[name] = "ClassVar"  # (as the pure package reads it: records.py)
     return cls
 
 
 #: An ordinary Python class even where mypyc compiles this module (setup.py; a class with a
 #: decorator of its own, ``class_constants``, is never a native one): plugins subclass it with
 #: ``@dataclass``, and :func:`tuple_backed` rebuilds the built-in classes as tuples.
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class URL:
     """A parsed URL of any scheme.
@@ -92,11 +92,7 @@ class URL:
     def _field_defaults(cls) -> dict[str, Any]:
         defaults = cls.__dict__.get("_defaults_cache")
         if defaults is None:
-            defaults = {
-                f.name: f.default
-                for f in dataclasses.fields(cls)
-                if f.default is not dataclasses.MISSING
-            }
+            defaults = {f.name: f.default for f in records.fields(cls) if f.default is not MISSING}
             type.__setattr__(cls, "_defaults_cache", defaults)
         return defaults
 
@@ -121,7 +117,7 @@ class URL:
         end, fragment = split_fragment(text, start, strict)
         url = cls.from_text(text[:end], scheme=scheme, rest=text[start:end], strict=strict)
         if fragment is not None and url.fragment is None:
-            url = dataclasses.replace(url, fragment=fragment)
+            url = records.replace(url, fragment=fragment)
         return url
 
     @classmethod
@@ -151,10 +147,10 @@ class URL:
 
     def replace(self, **changes: Any) -> URL:
         """A new URL with some fields changed (the object itself never changes)."""
-        return dataclasses.replace(self, **changes)
+        return records.replace(self, **changes)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class InternetURL(URL):
     """A URL in the Common Internet Scheme Syntax of §3.1: ``//<user>:<password>@<host>:<port>/``.
@@ -230,7 +226,7 @@ def _rebuild(cls: type[Any], values: tuple[Any, ...]) -> Any:
 #: ``collections.namedtuple`` builds its methods.
 _METHODS_SOURCE = """\
 def _frozen(self, name, value=None):
-    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    raise _frozen_error(name)
 
 def _eq(self, other):
     if other.__class__ is self.__class__:
@@ -250,7 +246,7 @@ def _reduce(self):
     return _rebuild, (self.__class__, tuple(self))
 """
 _METHODS: dict[str, Any] = {
-    "FrozenInstanceError": FrozenInstanceError,
+    "_frozen_error": records._frozen_error,
     "_teq": _teq,
     "_tne": _tne,
     "_rebuild": _rebuild,
@@ -276,7 +272,7 @@ def tuple_backed(cls: type[_U]) -> type[_U]:
     keep subclassing :class:`URL` or :class:`InternetURL` with ``@dataclass`` as before; a
     subclass of a built-in class must be decorated with ``tuple_backed`` too.
     """
-    fields = dataclasses.fields(cls)
+    fields = records.fields(cls)
     names = tuple(f.name for f in fields)
     skip = {"__dict__", "__weakref__", "__init__", "__setattr__", "__delattr__", *names}
     ns: dict[str, Any] = {k: v for k, v in cls.__dict__.items() if k not in skip}
@@ -286,10 +282,10 @@ def tuple_backed(cls: type[_U]) -> type[_U]:
     params: list[str] = []
     env: dict[str, Any] = {"_tnew": _tnew}
     for f in fields:
-        if f.default is not dataclasses.MISSING:
+        if f.default is not MISSING:
             env[f"_d_{f.name}"] = f.default
             params.append(f"{f.name}=_d_{f.name}")
-        elif f.default_factory is not dataclasses.MISSING:  # pragma: no cover
+        elif f.default_factory is not MISSING:  # pragma: no cover
             raise TypeError(f"{cls.__name__}.{f.name}: default_factory is not supported")
         else:
             params.append(f.name)

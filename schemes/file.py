@@ -17,7 +17,6 @@ host "", ``file:c:/path`` is ``file:///c:/path`` (a DOS drive letter, Appendix E
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -25,6 +24,7 @@ from .authority import check_host, format_fragment, split_fragment
 from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError, URLError
 from .percent import char_error, decode, display, quote
+from .records import record
 
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 #: Left raw in the path ("?" would start an RFC 3986 query: escaped, decoded the same).
@@ -43,7 +43,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class FileURL(URL):
     """``file://host/path`` (§3.10)."""

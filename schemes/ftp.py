@@ -16,7 +16,6 @@ inside one CWD argument), and empty segments are kept: ``ftp://host//etc/motd`` 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -24,6 +23,7 @@ from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import char_error, decode, display, quote
+from .records import record
 
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
@@ -49,7 +49,7 @@ _LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class FTPURL(InternetURL):
     """``ftp://user:password@host:port/cwd1/cwd2/name;type=typecode`` (§3.2)."""
@@ -174,7 +174,7 @@ class FTPURL(InternetURL):
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class FTPSURL(FTPURL):
     """``ftps://…``: FTP over implicit TLS (RFC 4217 §2's "implicit" mode, port 990) — the

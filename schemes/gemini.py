@@ -13,7 +13,6 @@ as on the wire (still encoded), as ``http:``'s are.  The fragment is split off a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -21,6 +20,7 @@ from .authority import expect_slashes, format_fragment, parse_hostport, split_fr
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import AuthorityError, HostError
 from .percent import check
+from .records import record
 
 _BAD_PATH = grammar.bad_char(grammar.HSEGMENT + "/")
 _BAD_QUERY = grammar.bad_char(grammar.SEARCH)
@@ -51,7 +51,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class GeminiURL(InternetURL):
     """``gemini://host:port/path?query``."""

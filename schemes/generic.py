@@ -16,13 +16,13 @@ IDNA labels (only a known scheme says a host is a DNS name).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from . import grammar
 from .authority import format_fragment, split_fragment
 from .base import URL, _tnew, class_constants, tuple_backed
 from .percent import check, display
+from .records import record
 
 # schemepart = *xchar | ip-schemepart
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
@@ -33,7 +33,7 @@ _FAST = grammar.Lazy(f"({grammar.fast(grammar.XCHAR)})" + grammar.FRAGMENT_FAST)
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class GenericURL(URL):
     """``scheme:schemepart`` for a scheme omniurl has no parser for (§5)."""

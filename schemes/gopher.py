@@ -24,7 +24,6 @@ empty)".  Which is sent is the planner's choice; the parser keeps ``search == ""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -32,6 +31,7 @@ from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, to_octets
+from .records import record
 
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 _TAB = re.compile(r"%09|\t")
@@ -50,7 +50,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class GopherURL(InternetURL):
     """``gopher://host:port/<gtype><selector>%09<search>%09<gopher+_string>`` (§3.4)."""
@@ -208,7 +208,7 @@ def _split_tabs(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class GophersURL(GopherURL):
     """``gophers://host:port/…``: Gopher over TLS, as curl and phetch speak it — the syntax

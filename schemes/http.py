@@ -16,13 +16,13 @@ or password is allowed" (§3.3): refused in strict mode, kept in lenient mode.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .percent import check, decode
+from .records import record
 
 _BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
@@ -55,7 +55,7 @@ _LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class HTTPURL(InternetURL):
     """``http://host:port/path?search`` (§3.3)."""
@@ -166,7 +166,7 @@ class HTTPURL(InternetURL):
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class HTTPSURL(HTTPURL):
     """``https://host:port/path?search`` — HTTP over TLS (RFC 2818), the syntax of §3.3."""

@@ -21,7 +21,6 @@ a raw "@" there would name another address).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -29,6 +28,7 @@ from .authority import format_fragment, split_fragment
 from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, quote_addr_specs
+from .records import record
 
 _BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
 _BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")
@@ -65,7 +65,7 @@ def _authority_error(start: int) -> SchemeSyntaxError:
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class MailtoURL(URL):
     """``mailto:addr-spec`` (§3.5) and ``mailto:addr?subject=...&body=...`` (RFC 6068)."""

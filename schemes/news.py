@@ -22,7 +22,6 @@ them; wildmats (RFC 3977 §4: ``news:comp.*``, ``news://server/comp.*,!comp.os.*
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -30,6 +29,7 @@ from .authority import check_host, format_fragment, format_login, parse_hostport
 from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import char_error, check, decode, display, quote
+from .records import record
 
 _BAD_UNIQUE = grammar.bad_char(grammar.ARTICLE)
 _NOT_GROUP = re.compile(r"[^A-Za-z0-9\-.+_]")
@@ -51,7 +51,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class NewsURL(URL):
     """``news:<newsgroup-name>``, ``news:*`` or ``news:<message-id>`` (§3.6), with RFC
@@ -220,7 +220,7 @@ class NewsURL(URL):
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class SNewsURL(NewsURL):
     """``snews://server/…``: news over TLS (RFC 5538 §2.1; NNTP over TLS, port 563)."""

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -17,6 +16,7 @@ from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .news import _group_error
 from .percent import decode, display, quote
+from .records import record
 
 # nntpurl = "nntp://" hostport "/" group [ "/" digits ]      (the fast path, see grammar)
 _PATTERN = (
@@ -28,7 +28,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class NNTPURL(InternetURL):
     """``nntp://host:port/<newsgroup-name>/<article-number>`` (§3.7)."""

@@ -18,7 +18,6 @@ is allowed" — refused in strict mode.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -26,6 +25,7 @@ from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
+from .records import record
 
 _BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
 _BAD_FIELD = grammar.bad_char(grammar.FIELD)
@@ -51,7 +51,7 @@ _FIELDSPEC = re.compile(f";({_FIELDS})=({_FIELDS})")
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class ProsperoURL(InternetURL):
     """``prospero://host:port/<hsoname>;<field>=<value>`` (§3.11)."""

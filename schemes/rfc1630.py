@@ -14,7 +14,6 @@ written (URN equivalence is defined on the encoded form).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -22,6 +21,7 @@ from .authority import format_fragment, split_fragment
 from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote_addr_specs
+from .records import record
 
 _BAD_ID = grammar.bad_char(grammar.UNRESERVED + ";?:@&=")
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
@@ -59,7 +59,7 @@ def _addr_spec(text: str, start: int, end: int, component: str, strict: bool) ->
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class MidURL(URL):
     """``mid:<message-id>[/<content-id>]`` — a mail message, or a part of one."""
@@ -124,7 +124,7 @@ class MidURL(URL):
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class CidURL(URL):
     """``cid:<content-id>`` — a MIME body part of the same message."""
@@ -180,7 +180,7 @@ class CidURL(URL):
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class URNURL(URL):
     """``urn:<nid>:<nss>`` (RFC 2141), or RFC 1630's early ``urn:/iana/...`` form."""

@@ -12,13 +12,13 @@ service, not a data object: nothing may follow the optional final "/".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .percent import decode
+from .records import record
 
 # telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
 _PATTERN = "//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST
@@ -30,7 +30,7 @@ _LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class TelnetURL(InternetURL):
     """``telnet://user:password@host:port/`` (§3.8); user and password are advisory."""

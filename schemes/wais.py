@@ -18,7 +18,6 @@ written (RFC 1630 reads it as a space between words; the planner decides).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import grammar
@@ -26,6 +25,7 @@ from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
+from .records import record
 
 _BAD_UCHAR = grammar.bad_char(grammar.UCHAR)
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
@@ -46,7 +46,7 @@ _LAX = re.compile(grammar.lax(_PATTERN))
 
 
 @tuple_backed
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 @class_constants
 class WAISURL(InternetURL):
     """``wais://host:port/database[?search | /wtype/wpath]`` (§3.9)."""

@@ -370,9 +370,8 @@ def spec_options(spec: Any, args: argparse.Namespace) -> Any:
     """``spec``'s options instance from the flags given (the others keep their defaults),
     completed by the spec's presentation for the command line (``cli_options``).  A value
     its ``convert`` refuses is a usage error (status 2)."""
-    import dataclasses
-
     from omniurl.resolvers.spec import flags_of
+    from omniurl.schemes.records import is_dataclass
 
     values: dict[str, Any] = {}
     for name, f in flags_of(spec.options):
@@ -396,7 +395,7 @@ def spec_options(spec: Any, args: argparse.Namespace) -> Any:
     elif getattr(args, "input", None):
         urls = []  # a batch read from a file asks nothing
     done = spec.present().cli_options(options, list(urls))
-    assert dataclasses.is_dataclass(done)
+    assert is_dataclass(done)
     return done
 
 

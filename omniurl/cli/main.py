@@ -9,7 +9,7 @@ from typing import NoReturn, TextIO
 
 from omniurl.schemes.errors import OmniurlError
 
-from .parser import build_parser, cmd_get
+from .parser import COMMANDS, build_parser, cmd_get
 from .status import EXIT_WRITE
 
 UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
@@ -53,8 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         _skip_unused_optional_imports()
         _plain_plugin_warnings()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # only the parser of the command named first (a command line that names none, or an
+    # unknown one, gets them all: the help and the error list every command)
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+    args = parser.parse_args(words)
     if argv is None and args.func is cmd_get:
         from omniurl import memory
         from omniurl.resolvers.options import Options

@@ -327,9 +327,11 @@ def registered_schemes() -> list[str]:
     return sorted(names)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from omniurl.testservers import catalog
-
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``omniurl`` parser; ``command``: only that subcommand's parser is built, for a
+    command line that names it first (the others' parsers are never used then, and building
+    all eight cost ~5-10 ms of every start: issue 32 item 3).  What the command accepts,
+    prints and refuses is the same either way."""
     parser = _Parser(
         prog="omniurl",
         describe=_description,
@@ -344,14 +346,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"omniurl {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    # plan and get: our options (and the built-in resolvers' when the command line names
-    # one of their flags), then the built-in resolvers', then the plugins' (see _Parser).
-    resolve_stages = (
+    for name, add in COMMANDS.items():
+        if command is None or command == name:
+            add(sub)
+    return parser
+
+
+def _resolve_stages() -> tuple[Callable[[argparse.ArgumentParser, Sequence[str]], None], ...]:
+    """plan and get: our options (and the built-in resolvers' when the command line names
+    one of their flags), then the built-in resolvers', then the plugins' (see _Parser)."""
+    return (
         add_resolve_arguments_named,
         lambda parser, _args: add_resolver_arguments(parser, plugins=False),
         lambda parser, _args: add_resolver_arguments(parser),
     )
 
+
+def _add_parse(sub: Any) -> None:
     p = sub.add_parser(
         "parse",
         help="print each URL's components as JSON",
@@ -373,6 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_syntax_arguments(p, lenient=True)
     p.set_defaults(func=cmd_parse)
 
+
+def _add_join(sub: Any) -> None:
     p = sub.add_parser(
         "join",
         help="resolve relative references against a base URL (RFC 3986 §5 or RFC 1630)",
@@ -408,6 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_join)
 
+
+def _add_extract(sub: Any) -> None:
     p = sub.add_parser(
         "extract",
         help="find the URLs in text (RFC 1738 appendix: <URL:...> wrappers)",
@@ -437,6 +452,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_extract)
 
+
+def _add_plan(sub: Any) -> None:
     p = sub.add_parser(
         "plan",
         help="print the exact protocol steps each URL stands for, as JSON (sends nothing)",
@@ -445,12 +462,14 @@ def build_parser() -> argparse.ArgumentParser:
         'applied: a refused URL prints {"error": {...}} with exit status 2.',
         epilog=EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        stages=resolve_stages,
+        stages=_resolve_stages(),
         wants_more=names_other_scheme,
     )
     p.add_argument("urls", nargs="+", metavar="URL")
     p.set_defaults(func=cmd_plan)
 
+
+def _add_get(sub: Any) -> None:
     p = sub.add_parser(
         "get",
         help="do what the URL says: fetch, list, search, post, or open a session",
@@ -458,7 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
         "it out, and stream the result to standard output or a file.",
         epilog=GET_EXAMPLES + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        stages=resolve_stages,
+        stages=_resolve_stages(),
         wants_more=names_other_scheme,
         intermixed="urls",
     )
@@ -571,6 +590,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_batch_arguments(p)
     p.set_defaults(func=cmd_get, outputs=[], remote_name=False)
 
+
+def _add_mirror(sub: Any) -> None:
     p = sub.add_parser(
         "mirror",
         help="copy the tree under a URL into a folder, and keep it current (lftp mirror, wget -m)",
@@ -587,12 +608,14 @@ def build_parser() -> argparse.ArgumentParser:
         "  omniurl mirror http://h/dir/ dir/ --delete             (wget -m -np http://h/dir/)\n"
         "  omniurl mirror gopher://h/1/ hole/ --warc hole.warc.gz\n\n" + EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        stages=resolve_stages,
+        stages=_resolve_stages(),
         wants_more=names_other_scheme,
     )
     add_mirror_arguments(p)
     p.set_defaults(func=cmd_mirror)
 
+
+def _add_browse(sub: Any) -> None:
     p = sub.add_parser(
         "browse",
         help="walk menus, directories, groups and texts in the terminal, lynx's keys "
@@ -611,6 +634,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("url", nargs="?", metavar="URL", help="the page to open first")
     p.add_argument("--smtp", metavar="HOST[:PORT]", help="send composed mail through this relay")
     p.set_defaults(func=cmd_browse)
+
+
+def _add_serve(sub: Any) -> None:
+    from omniurl.testservers import catalog
 
     servers = dict(
         sorted(
@@ -692,6 +719,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--interval", type=float, help="seconds between trickled bytes (1.5)")
     p.set_defaults(func=cmd_serve)
 
+
+def _add_demo(sub: Any) -> None:
     p = sub.add_parser(
         "demo",
         help="start every local server, resolve one URL per scheme, show plan and outcome",
@@ -709,7 +738,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="show only this scheme (repeat for several; default: every scheme)",
     )
     p.set_defaults(func=cmd_demo)
-    return parser
+
+
+#: Each subcommand's parser, in the order ``--help`` lists them.
+COMMANDS: dict[str, Callable[[Any], None]] = {
+    "parse": _add_parse,
+    "join": _add_join,
+    "extract": _add_extract,
+    "plan": _add_plan,
+    "get": _add_get,
+    "mirror": _add_mirror,
+    "browse": _add_browse,
+    "serve": _add_serve,
+    "demo": _add_demo,
+}
 
 
 #: Optional imports of our dependencies that the command never uses, each made by its

@@ -33,13 +33,12 @@ is documented in docs/ftp.md.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.ftp import FTPURL
 from omniurl.schemes.percent import to_octets
+from omniurl.schemes.records import record, replace
 
 from ..errors import PlanError, ResumeUnsupported
 from ..options import Options
@@ -99,7 +98,7 @@ class FTPRole(Role):
 PasswordSource = Literal["url", "email", "credentials", "ask"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Password:
     """The ``PASS`` step's detail: where its password comes from (§3.2.1).  ``ask``: none is
     known; it is asked for through ``Options.ask`` when the server wants one."""
@@ -111,7 +110,7 @@ class Password:
         return self.source == "ask"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TransferType:
     """The ``TYPE`` step's detail: whether §3.2.3's guess chose it (no ``;type=``)."""
 
@@ -133,7 +132,7 @@ def guess_type(name: str) -> str:
     return "I"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Login:
     """§3.2.1's login: the user, the password (None: asked for when the server wants one)
     and where the password comes from."""
@@ -214,7 +213,7 @@ def login_steps(url: FTPURL, options: Options, login: Login | None = None) -> li
     return steps
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FTPDetails:
     """What the FTP executor needs beyond the steps (typed; never sent)."""
 
@@ -249,7 +248,7 @@ def _on_new_connection(step: Step) -> Step:
         condition = Condition(
             f"{ON_NEW_CONNECTION.text}; {step.condition.text}", step.condition.decide
         )
-    return dataclasses.replace(step, when=condition.text, condition=condition)
+    return replace(step, when=condition.text, condition=condition)
 
 
 def _http_proxy(ftp: FTPURL, options: Options) -> Any:

@@ -19,8 +19,9 @@ done — is decided here, tested without sockets, like NNTP's, Gopher's and WAIS
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
+
+from omniurl.schemes.records import field, record
 
 from ..errors import LimitExceeded, ProtocolError
 from ..plan import Condition
@@ -44,7 +45,7 @@ _SIZE = r"\((\d+) bytes\)"
 _MDTM = r"\b(\d{14})(?:\.\d+)?\b"
 
 
-@dataclass
+@record()
 class Reply:
     """One FTP reply: the three-digit code and its text lines."""
 

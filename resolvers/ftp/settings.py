@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from omniurl.schemes.records import record
 
 from ..spec import flag
 
@@ -30,7 +31,7 @@ class ListingFormat(StrEnum):
     LIST = "list"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FTPOptions:
     """What an ``ftp:`` URL cannot say."""
 

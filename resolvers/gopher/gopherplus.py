@@ -18,15 +18,16 @@ item's blocks start with ``+INFO``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Literal
+
+from omniurl.schemes.records import field, record
 
 from ..lines import dot_stuff, dot_unstuff
 
 RequestKind = Literal["data", "form", "attributes", "directory", "ask", "other"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GopherPlusRequest:
     """A Gopher+ string taken apart.  ``command`` is what goes after the selector's TAB on the
     request line; ``block`` is the data block sent after it (a filled-in form), if any."""
@@ -120,7 +121,7 @@ def form_string(answers: list[str], *, command: str = "+") -> str:
 # -- reply side -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Status:
     """A Gopher+ reply's first line: ``+<length>`` (ok) or ``-<code>`` (error)."""
 
@@ -147,7 +148,7 @@ def parse_status(line: bytes) -> Status | None:
     return Status(False, code=abs(value))
 
 
-@dataclass
+@record()
 class ItemAttributes:
     """The attribute blocks of one item, in order: ``{"+INFO": "0About\\t...", ...}``."""
 
@@ -190,7 +191,7 @@ def parse_attributes(text: bytes) -> list[ItemAttributes]:
     return items
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class View:
     """One line of a +VIEWS block (Gopher+ §2.5): ``text/plain En_US: <2k>``."""
 
@@ -213,7 +214,7 @@ def parse_views(block: str) -> list[View]:
 AskKind = Literal["Ask", "AskP", "AskL", "AskF", "Choose", "ChooseF", "Select", "Note"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AskField:
     """One line of a +ASK block.  ``Note`` shows text and takes no answer."""
 

@@ -7,15 +7,16 @@ is framed, and the media type to report.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from omniurl.schemes.records import record
 
 #: How a reply is framed: a menu (dot-terminated menu lines), dot-terminated text, raw bytes
 #: until the server closes, or something that is not a Gopher transfer at all.
 Reading = Literal["menu", "text", "binary", "error", "session", "unsupported"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ItemType:
     char: str
     kind: str

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from dataclasses import dataclass
+
+from omniurl.schemes.records import record
 
 from ..errors import ConnectionClosed, LimitExceeded, ProtocolError
 from ..sansio import NEED_DATA, Sentinel
@@ -56,7 +57,7 @@ class Framing(enum.Enum):
     LENGTH = "length"  # after exactly N octets (Gopher+ +N)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatusLine:
     """Gopher+'s first line (``+N`` or ``-code``), and its text for the transcript."""
 
@@ -64,21 +65,21 @@ class StatusLine:
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Data:
     """Content octets (framing removed)."""
 
     data: bytes
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MenuLine:
     """One menu line, without its line end."""
 
     line: bytes
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlusError:
     """A Gopher+ error (``-1`` not available, ``-2`` try again later, ``-3`` moved) and its
     text: the administrator's line, then the message (a moved item's new menu line)."""
@@ -88,7 +89,7 @@ class PlusError:
     text: bytes
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EndOfReply:
     """The content is complete."""
 

@@ -13,12 +13,12 @@ the URL gives back exactly the selector octets the menu held.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from omniurl.schemes.authority import check_host
 from omniurl.schemes.errors import URLError
+from omniurl.schemes.records import record
 
 from ..errors import LimitExceeded, NotFound
 from ..resource import Entry
@@ -36,7 +36,7 @@ _SELECTOR_SAFE = "$-_.+!*'(),/:;=@&"
 DEFAULT_PORT = 70
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MenuItem:
     """One parsed menu line.  ``selector`` is the raw octets; ``port`` is ``None`` when the
     line had none or a malformed one; ``gopher_plus`` is the fifth field (``+``, ``?``)."""

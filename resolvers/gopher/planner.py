@@ -21,12 +21,12 @@ way to ask, the search item is an :class:`~resolvers.errors.InputNeeded` error.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.percent import to_octets
+from omniurl.schemes.records import record, replace
 
 from ..errors import InputNeeded, PlanError
 from ..options import Options
@@ -86,7 +86,7 @@ class Mode(StrEnum):
     ASK = "ask"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GopherDetails:
     """What the Gopher executor needs beyond the request line (typed; never sent)."""
 

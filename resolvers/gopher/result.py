@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from omniurl.schemes.records import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class GopherResult:
     """The attribute blocks of a Gopher+ ``!`` (one item, §3.4.6) or ``$`` (every item of a
     directory) request: ``items``, one mapping per item (``{"+INFO": "0About\\t…",

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.http import HTTPURL
+from omniurl.schemes.records import record
 
 from ..errors import PlanError
 from ..options import Options
@@ -44,7 +44,7 @@ class HTTPRole(Role):
     DIGEST = "digest"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HeaderField:
     """A header step's detail: the field's name and value, as its step sends them."""
 
@@ -52,7 +52,7 @@ class HeaderField:
     value: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HTTPDetails:
     """What the HTTP executor needs beyond the steps (typed; never sent)."""
 

@@ -16,7 +16,8 @@ The executor asks these and only moves bytes:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from omniurl.schemes.records import record
 
 from ..errors import ProtocolError
 from ..resume import Outcome
@@ -31,7 +32,7 @@ _CONTENT_RANGE = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ContentRange:
     """A parsed ``Content-Range``: ``first``/``last`` are None for an unsatisfied range."""
 

@@ -287,6 +287,13 @@ class Presentation:
         asks ``MDTM`` without ``TYPE I`` and ``SIZE``: one round trip a file, not three)."""
         return options.with_(head=True)
 
+    def timed_options(self, options: Options) -> Options | None:
+        """Options under which a content's transfer also gives its exact modification time
+        (``resource.modified``), for a file whose listing gave only a rough one — or None
+        (the default): :meth:`time_options`'s request follows the transfer instead.  FTP
+        asks ``MDTM`` in the transfer's own conversation (one resolve a file, not two)."""
+        return None
+
     def mirror_facts(self, resource: Resource) -> MirrorFacts:
         """The modification time and validators of a fetched content (see
         :class:`MirrorFacts`); by default ``resource.modified`` and none."""

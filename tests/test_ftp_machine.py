@@ -371,3 +371,20 @@ def test_session_key_is_built_from_the_urls_components() -> None:
     assert anonymous == SessionKey("h", 21, b"anonymous", b"me@x", (), "")
     asked = plan("ftps://u@h/f").details_as(FTPDetails).session
     assert asked == SessionKey("h", 990, b"u", b"", (), "implicit")
+
+
+def test_a_transfer_that_asks_the_time_sends_mdtm_before_epsv() -> None:
+    """``FTPOptions.mdtm`` (a mirror whose LIST gave a rough time): ``MDTM name`` in the
+    transfer's own conversation, its time on :class:`TransferReady`; a server that does not
+    say one (502) is no error, the time is None."""
+    p = plan("ftp://h/pub/f.bin", email="me@example.org", schemes=(FTPOptions(mdtm=True),))
+    assert [s.shown for s in p.steps][3:6] == ["TYPE I", "MDTM f.bin", "EPSV"]
+    replies = dict(RETR, MDTM=b"213 20231114221320\r\n")
+    sent, events = converse(FTPMachine(p), replies)
+    assert sent[3:7] == ["TYPE I", "MDTM f.bin", "EPSV", "RETR f.bin"]
+    ready = next(e for e in events if isinstance(e, TransferReady))
+    assert ready.modified == datetime.datetime(2023, 11, 14, 22, 13, 20, tzinfo=datetime.UTC)
+    _, events = converse(FTPMachine(p), dict(RETR, MDTM=b"502 no\r\n"))
+    assert next(e for e in events if isinstance(e, TransferReady)).modified is None
+    # without the option: no MDTM
+    assert "MDTM f.bin" not in [s.shown for s in plan("ftp://h/pub/f.bin").steps]

@@ -112,6 +112,15 @@ async def test_vsftpd_tree_mtimes_and_changes(tmp_path: Path) -> None:
             # that transfers (/, sub/, sub/deep/), not before each RETR and MDTM (12 before)
             assert sent.count("> TYPE I") == 3
             assert set(mtimes(out).values()) == {1_700_000_000}  # MDTM's, LIST has minutes
+            # each file's MDTM is asked in its transfer's own conversation, right before
+            # its EPSV (FTPOptions.mdtm): one resolve a file, not a second -I one after it
+            commands = [line[2:] for line in sent if line.startswith("> ")]
+            retrs = [i for i, c in enumerate(commands) if c.startswith("RETR ")]
+            assert len(retrs) == len([name for name in TREE if not name.endswith("/")])
+            assert [commands[i - 2 : i] for i in retrs] == [
+                [f"MDTM {commands[i][5:]}", "EPSV"] for i in retrs
+            ]
+            assert sum(c.startswith("MDTM ") for c in commands) == len(retrs)
             if LFTP is not None:
                 (tmp_path / "lftp").mkdir()
                 await peer(LFTP, "-e", "mirror . lftp; quit", f"ftp://{netloc}", cwd=tmp_path)

@@ -127,6 +127,8 @@ class Mirror:
         self._made_dirs: set[str] = set()
         self._temp_numbers = 0
         self._time_options: Options | None = None
+        self._timed_options: Options | None = None
+        self._timed_known = False
         #: ``--dask``: the file transfers go to the cluster (:mod:`omniurl.mirror.dask`).
         self.remote: RemoteFiles | None = None
         self._text_args = argparse.Namespace(
@@ -459,6 +461,12 @@ class Mirror:
         elif (listed.size is not None and listed.size >= RESUMED_FROM) or part.exists():
             return await self._resumed(item, url, listed, started)
         options = self.options
+        # A listing's rough time (LIST): the exact one asked with the transfer where the
+        # scheme can (FTP: MDTM in the same conversation), else asked after it.
+        rough = listed.exact_time is None and listed.size is not None
+        timed = self._timed() if rough else None
+        if timed is not None:
+            options = timed
         validators = (record or {}).get("validators") or {}
         if local is not None and validators:
             options = self.presentation.revalidate(options, validators) or options
@@ -483,7 +491,7 @@ class Mirror:
                 await self._archive(resource, tmp, found)
                 facts = self.presentation.mirror_facts(resource)
                 modified = facts.modified or listed.exact_time
-                if modified is None and listed.size is not None:
+                if modified is None and rough and timed is None:
                     modified = await self._time_of(url)  # LIST's rough time: MDTM's
                 media = resource.media_type
                 wrote = self._settle(
@@ -597,6 +605,14 @@ class Mirror:
         """``-I``: the exact size and modification time (FTP SIZE and MDTM)."""
         async with self.client.stream(url, options=self.options.with_(head=True)) as resource:
             return resource.total, resource.modified
+
+    def _timed(self) -> Options | None:
+        """The presentation's :meth:`~omniurl.resolvers.spec.Presentation.timed_options`
+        of this run's options (made once)."""
+        if not self._timed_known:
+            self._timed_options = self.presentation.timed_options(self.options)
+            self._timed_known = True
+        return self._timed_options
 
     async def _time_of(self, url: URL) -> Any:
         """The modification time alone of a file just transferred (FTP: ``MDTM`` without

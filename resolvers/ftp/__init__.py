@@ -84,6 +84,12 @@ class FTPPresentation(Presentation):
         head = options.with_(head=True)
         return head.with_scheme(dataclasses.replace(head.of(FTPOptions), head_size=False))
 
+    def timed_options(self, options: Options) -> Options:
+        """``MDTM`` asked before the transfer, in its conversation (``FTPOptions.mdtm``)."""
+        import dataclasses
+
+        return options.with_scheme(dataclasses.replace(options.of(FTPOptions), mdtm=True))
+
     def tree_path(self, url: URL) -> TreePath | None:
         """RFC 1738 §3.2.2: the CWD segments and the name (decoded: a segment may hold a
         "/" of its own, which the mirror escapes); a URL without a name is a directory."""

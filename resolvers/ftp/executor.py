@@ -472,6 +472,7 @@ def _content(
         result=FTPResult(typecode=details.type, resumed=resumed, total=total),
         total=total,
         resumed=resumed,
+        modified=ready.modified,
     )
 
 

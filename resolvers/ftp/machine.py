@@ -20,7 +20,8 @@ The conversation (RFC 959 §5.4's sequences; the plan's conditions in quotes):
   component;
 - ``-I``: ``TYPE I``, ``SIZE`` (213: the size; 550: not found), ``MDTM`` (213: the time),
   ``QUIT``: :class:`Facts`;
-- a transfer: ``TYPE``; ``FEAT`` ("FEAT lists MLST" → ``MLSD``, else ``LIST``); ``SIZE``
+- a transfer: ``TYPE``; ``FEAT`` ("FEAT lists MLST" → ``MLSD``, else ``LIST``); ``MDTM``
+  where the plan asks the time with the file (213: :attr:`TransferReady.modified`); ``SIZE``
   under ``-C`` (:func:`resolvers.resume.ftp_size_outcome`: nothing missing ends it with
   :class:`NothingMissing`); ``EPSV`` (229: the port), else ``PASV`` (227), then
   :class:`OpenData` — or, when the policy refuses the port named, :class:`DataPortRefused`
@@ -164,6 +165,8 @@ class TransferReady:
     listing_format: ListingFormat | None
     #: The command that started it (``RETR name``, ``MLSD`` …), as shown.
     command: str
+    #: What ``MDTM`` said before the transfer (``FTPOptions.mdtm``), else None.
+    modified: datetime.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -261,6 +264,7 @@ class FTPMachine:
         self._outcome: Outcome | None = None
         self._total: int | None = None
         self._size: int | None = None
+        self._modified: datetime.datetime | None = None
         self._listing_format = self.details.listing_format
         self._transfer = self._step(FTPRole.TRANSFER) if not self.details.head else None
         self._ready: TransferReady | None = None
@@ -447,6 +451,11 @@ class FTPMachine:
 
     def _on_mdtm(self, reply: Reply) -> None:
         modified = mdtm_time(" ".join(reply.lines)) if reply.code == "213" else None
+        if not self.details.head:
+            # FTPOptions.mdtm: the time asked with the transfer (none said: None, no error)
+            self._modified = modified
+            self._after_mdtm()
+            return
         self._events.append(Facts(self._size, modified))
         self._finish()  # QUIT, or the connection kept (a -I through a client)
 
@@ -559,6 +568,13 @@ class FTPMachine:
             self._after_feat()
 
     def _after_feat(self) -> None:
+        mdtm = self._optional(FTPRole.MDTM)
+        if mdtm is not None:
+            self._send(mdtm, None, State.MDTM)
+        else:
+            self._after_mdtm()
+
+    def _after_mdtm(self) -> None:
         size = self._optional(FTPRole.SIZE)
         if size is not None:
             self._send(size, None, State.SIZE)
@@ -611,6 +627,7 @@ class FTPMachine:
             total=self._total,
             listing_format=self._listing_format,
             command=transfer.shown,
+            modified=self._modified,
         )
         self.state = State.TRANSFERRING
         self._events.append(self._ready)

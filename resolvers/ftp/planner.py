@@ -26,6 +26,8 @@ prints and what the executor sends, byte for byte, in this order:
   "a new connection" and ``QUIT`` is sent when a kept connection is let go.
 - ``-C`` (``Options.resume_from``): ``TYPE I``, ``SIZE name``, then ``REST n`` right before
   ``RETR`` (:mod:`resolvers.resume`).
+- ``FTPOptions.mdtm`` (a mirror): ``MDTM name`` before the transfer (RFC 3659 §3), so the
+  file's exact time comes with it.
 
 Where this differs from curl (``CWD /`` then ``CWD etc`` for both example URLs, a bare NLST)
 is documented in docs/ftp.md.
@@ -414,6 +416,11 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     else:
         transfer_type = _retr_steps(ftp, typecode, offset, name_values, steps)
         command = b"RETR " + to_octets(ftp.name)
+        if options.of(FTPOptions).mdtm:
+            # The file's exact time with its transfer (FTPOptions.mdtm; RFC 3659 §3).
+            steps.append(
+                Step.line(b"MDTM " + to_octets(ftp.name), values=name_values, role=FTPRole.MDTM)
+            )
     resumed = offset if offset > 0 and not listing else 0
     steps += _data_steps(command, name_values, resumed=resumed, facts=facts, reuse=reuse)
     port = ftp.effective_port

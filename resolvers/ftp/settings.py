@@ -48,6 +48,11 @@ class FTPOptions:
     #: ``-I`` asks ``SIZE`` (after ``TYPE I``) as well as ``MDTM``; a caller that wants only
     #: the time (a mirror, after the transfer that counted the bytes) leaves the two out.
     head_size: bool = True
+    #: A file's transfer also asks ``MDTM name`` (RFC 3659 §3), before its ``EPSV``: the
+    #: resource carries the file's exact time (``Resource.modified``) — one conversation,
+    #: not a second ``-I`` one after it.  A mirror sets it for a file whose listing (LIST)
+    #: gave only a rough time (vsftpd has no MLSD; lftp mirror asks MDTM of each too).
+    mdtm: bool = False
 
 
 __all__ = ["FTPOptions", "ListingFormat", "TLSMode"]

@@ -127,3 +127,16 @@ def test_the_pure_planner_never_imports_live_connections() -> None:
     assert "omniurl.resolvers.ftp.sessions" not in out
     assert "omniurl.resolvers.ftp.executor" not in out
     assert "omniurl.resolvers.ftp.keys" in out
+
+
+def test_mdtm_time_reads_the_14_digits_as_utc_and_refuses_an_impossible_date() -> None:
+    import datetime
+
+    from omniurl.resolvers.ftp.replies import mdtm_time
+
+    when = datetime.datetime(2023, 11, 14, 22, 13, 20, tzinfo=datetime.UTC)
+    assert mdtm_time("213 20231114221320") == when
+    assert mdtm_time("213 20231114221320.123") == when  # RFC 3659 §2.3: the fraction dropped
+    assert mdtm_time("213 20231314221320") is None  # month 13
+    assert mdtm_time("213 19991231235960") is None  # second 60
+    assert mdtm_time("550 no such file") is None

@@ -130,8 +130,9 @@ class Pump:
             if event is NEED_DATA:
                 machine.receive_data(await stream.read(machine.waiting_for))
             elif isinstance(event, Received):
-                self.control.replies.append(str(event.reply))
-                options.note("<", str(event.reply))
+                text = str(event.reply)  # (once: a mirror reads ~4 replies a file)
+                self.control.replies.append(text)
+                options.note("<", text)
             elif isinstance(event, Send):
                 options.note(">", event.shown)
                 self.control.sent.append(event.shown)

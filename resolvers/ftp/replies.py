@@ -146,8 +146,12 @@ def mdtm_time(reply: str) -> datetime.datetime | None:
     m = re.search(_MDTM, reply)
     if m is None:
         return None
+    t = m.group(1)  # (14 digits; read by hand: strptime cost ~0.1 ms a file of a mirror)
     try:
-        return datetime.datetime.strptime(m.group(1), "%Y%m%d%H%M%S").replace(tzinfo=datetime.UTC)
+        return datetime.datetime(
+            int(t[:4]), int(t[4:6]), int(t[6:8]), int(t[8:10]), int(t[10:12]), int(t[12:14]),
+            tzinfo=datetime.UTC,
+        )  # fmt: skip
     except ValueError:
         return None
 

@@ -21,13 +21,14 @@ import os
 import stat
 from collections.abc import AsyncIterable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from omniurl.resolvers.errors import ConfigurationError, ConnectionClosed
 from omniurl.resolvers.resume import Outcome
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from omniurl.resolvers.resource import Resource
 
 

@@ -285,7 +285,8 @@ async def test_get_imports_only_its_schemes_resolver(
     import asyncio
 
     url = f"{scheme}://{local_servers[scheme].netloc}{path}"
-    status, out, modules = await asyncio.to_thread(run_probe, "get", url)
+    # bare (no site hook that has imported pathlib, ssl... before the command runs)
+    status, out, modules = await asyncio.to_thread(run_probe, "get", url, bare=True)
     assert status == 0
     assert out.replace(b"\r\n", b"\n") == b"hello, world\n"
     assert scheme_modules(modules, scheme)  # the positive control: its own executor
@@ -304,6 +305,9 @@ async def test_get_imports_only_its_schemes_resolver(
     assert resolver_packages(modules) == {registry.BUILTIN_SCHEMES[scheme]}
     assert not {"omniurl.cli.batch", "omniurl.batch", "omniurl.cli.inputs"} & set(modules)
     assert not {"ctypes", "tempfile", "shutil", "netrc", "hashlib"} & set(modules)
+    # nor -w's record (cli.writeout) without -w, nor pathlib (the output's paths are
+    # strings: cli/output.py's shown())
+    assert not {"omniurl.cli.writeout", "omniurl.resolvers.trace", "pathlib"} & set(modules)
     # nor OpenSSL: asyncio imported without ssl, loaded on a TLS connection's first use
     assert "ssl" not in modules and "omniurl.sslimport" in modules
 

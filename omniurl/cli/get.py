@@ -139,13 +139,13 @@ def paired_outputs(args: argparse.Namespace) -> bool:
 def check_output_dir(args: argparse.Namespace) -> None:
     """``--output-dir DIR`` must exist before anything is fetched (``--create-dirs`` makes
     it); an fsspec URL (``s3://…``, with ``--dask``) is the cluster's to check."""
+    folder = args.output_dir
+    if folder is None or "://" in folder or os.path.isdir(folder):
+        return
     from pathlib import Path
 
     from omniurl.resolvers.errors import ConfigurationError
 
-    folder = args.output_dir
-    if folder is None or "://" in folder or Path(folder).is_dir():
-        return
     if args.create_dirs:
         try:
             Path(folder).mkdir(parents=True, exist_ok=True)
@@ -175,27 +175,27 @@ def _read_format(given: str) -> str:
 
 async def _transfer(args: argparse.Namespace, options: Options) -> int:
     """One URL (``_get``), then ``-w``'s report of it."""
+    if args.write_out is None:  # nothing to report: no record kept (cli.writeout not loaded)
+        args.transfer = None
+        return await _get(args, options)
     import time
+
+    from omniurl.resolvers.trace import Trace
 
     from .writeout import Transfer, write_out
 
     args.transfer = transfer = Transfer(url=args.url, given=args.url)
-    if args.write_out is not None:  # the phases' times, the addresses (none recorded else)
-        from omniurl.resolvers.trace import Trace
-
-        transfer.trace = Trace()
-        options = options.with_(trace=transfer.trace)
+    transfer.trace = trace = Trace()  # the phases' times, the addresses
+    options = options.with_(trace=trace)
     transfer.method = "HEAD" if getattr(args, "head", False) else "GET"
     started = time.monotonic()
     status = await _get(args, options)
-    if args.write_out is not None:
-        trace = transfer.trace
-        # time_total from the transfer's start (curl's: the first name lookup); a URL
-        # that looked up nothing (refused, a local file) from the command's
-        begun = trace is not None and trace.started > started
-        transfer.seconds = trace.elapsed() if trace and begun else time.monotonic() - started
-        transfer.exitcode = status
-        write_out(args.write_out, transfer, stdout=sys.stdout, stderr=sys.stderr)
+    # time_total from the transfer's start (curl's: the first name lookup); a URL that
+    # looked up nothing (refused, a local file) from the command's
+    begun = trace.started > started
+    transfer.seconds = trace.elapsed() if begun else time.monotonic() - started
+    transfer.exitcode = status
+    write_out(args.write_out, transfer, stdout=sys.stdout, stderr=sys.stderr)
     return status
 
 
@@ -318,7 +318,6 @@ def _head_text(lines: list[str] | tuple[str, ...]) -> str:
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
-    from omniurl.partial import Kept, resume_facts
     from omniurl.resolvers import resolve
     from omniurl.resolvers.registry import presentation_of
 
@@ -347,7 +346,9 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
         # Input a URL lacks (search words, form fields, a password) is asked for by the
         # resolvers themselves through ``options.ask``, which is the terminal here.
         resource = await resolve(url, options)
-        if resume is not None and resume_facts(resource).outcome == "refetch":
+        if resume is not None and _refetch(resource):
+            from omniurl.partial import Kept
+
             # The kept part is longer than the resource now is: fetch it whole.
             await resource.aclose()
             resume = (resume[0], Kept(0, None, None))
@@ -416,6 +417,13 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
         described = presentation.describe(resource)
         print_json(written.merged(described) if written is not None else described)
     return EXIT_OK
+
+
+def _refetch(resource: Resource) -> bool:
+    """``-C``: whether the kept part is longer than the resource now is."""
+    from omniurl.partial import resume_facts
+
+    return resume_facts(resource).outcome == "refetch"
 
 
 def _curl_manners(args: argparse.Namespace, options: Options) -> Options:

@@ -13,14 +13,16 @@ Why it is shaped this way:
   and the error's type and message, and the batch goes on.  Only the caller stopping the
   iteration (or cancelling it) ends it early; every transfer still running is then cancelled
   and its connection closed before the iterator returns.
-- Content goes to ``output_dir`` (a temporary ``.NAME.part`` renamed to a collision-free
-  name once complete, never overwriting another URL's file) or is only counted and hashed.
+- Content goes to ``output_dir`` (written to a file with no name yet, linked to a
+  collision-free name once complete, never overwriting another URL's file: :class:`_Files`)
+  or is only counted and hashed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hashlib
 import itertools
 import os
@@ -331,7 +333,7 @@ HELD_BODY = 256 * 1024
 
 
 async def _fetch_one(
-    job: _Job, options: Options, opener: Opener, output_dir: Path | None
+    job: _Job, options: Options, opener: Opener, output_dir: Path | None, files: _Files | None
 ) -> FetchResult:
     if job.name is not None and output_dir is not None and not job.fixed:
         return await _fetch_resumed(job, options, opener, output_dir)
@@ -349,6 +351,7 @@ async def _fetch_one(
     held: list[bytes] = []
     failure: Exception | None = None
     heads: tuple[tuple[str, ...], ...] = ()
+    path = None
     try:
         async with opener(job.url, options) as resource:
             kind, media_type, chain = resource.kind, resource.media_type, tuple(resource.chain)
@@ -363,30 +366,32 @@ async def _fetch_one(
                     component="scheme",
                 )
             chunks = listing_bytes(resource) if resource.kind == "listing" else resource
-            if folder is not None:
+            if files is not None:
                 saved_as = output_name(job.url, listing=resource.kind == "listing")
             try:
                 async for chunk in chunks:
                     digest.update(chunk)
                     count += len(chunk)
-                    if folder is None:
+                    if files is None:
                         continue
                     if fd < 0 and count <= HELD_BODY:
                         held.append(chunk if isinstance(chunk, bytes) else bytes(chunk))
                         continue
                     if fd < 0:
-                        fd, tmp = _open_temp(folder, job, saved_as)
+                        fd, tmp = files.open(job, saved_as)
                         _write_all(fd, b"".join(held))
                         held.clear()
                     _write_all(fd, chunk)
-                if folder is not None and fd < 0:
-                    # Complete, and small: its file is made now, in one write.
-                    fd, tmp = _open_temp(folder, job, saved_as)
-                    _write_all(fd, held[0] if len(held) == 1 else b"".join(held))
+                if files is not None:
+                    if fd < 0:
+                        # Complete, and small: its file is made now, in one write.
+                        fd, tmp = files.open(job, saved_as)
+                        _write_all(fd, held[0] if len(held) == 1 else b"".join(held))
+                    if tmp is None:  # (a nameless file, complete: its name now)
+                        path = files.name(fd, saved_as)
             finally:
                 if fd >= 0:
                     os.close(fd)
-        path = None
         if tmp is not None and folder is not None and job.fixed and job.name is not None:
             from omniurl.partial import finish
 
@@ -417,7 +422,7 @@ async def _fetch_one(
             media_type=media_type,
             kind=kind,
             elapsed=time.monotonic() - started,
-            chain=tuple(shown(c) for c in chain),
+            chain=tuple(shown(c) for c in chain) if chain else (),
             path=path,
             status=status,
             effective_url=effective,
@@ -431,15 +436,107 @@ async def _fetch_one(
                 os.unlink(tmp)
 
 
-def _open_temp(folder: str, job: _Job, saved_as: str) -> tuple[int, str]:
-    """The file a transfer's bytes go to until complete: a fixed name's one temporary name
-    (truncated: a retry replaces what a killed attempt left instead of leaving it beside
-    the file), else a new ``.NAME.PID-N.part``."""
-    if job.fixed and job.name is not None:
-        path = os.path.join(folder, retry_temp_name(job.name))
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
-        return os.open(path, flags, 0o666), path
-    return _temp_file(folder, saved_as)
+#: ``open(2)``'s flags for a file with no name yet (Linux ``O_TMPFILE``): read-write, so
+#: that :meth:`_Files.name` can still copy it out where it cannot be linked.
+_NAMELESS = (
+    os.O_TMPFILE | os.O_RDWR | getattr(os, "O_CLOEXEC", 0) if hasattr(os, "O_TMPFILE") else 0
+)
+
+
+class _Files:
+    """Where a batch's new files are made (``output_dir``), never a partial one under a name.
+
+    Each file is written *without a name* (Linux ``O_TMPFILE``: an inode of the folder's
+    file system that no directory lists) and linked to its collision-free name once complete
+    (``linkat`` of ``/proc/self/fd/N``, which fails when the name is taken: ``a.txt``, then
+    ``a.1.txt``…).  A transfer that fails, or a process killed outright, leaves nothing to
+    clean up: the kernel frees an unlinked inode when its descriptor closes.  Against the
+    named temporary file this replaces (``.NAME.PID-N.part``: created, linked to the name,
+    unlinked) it is one change of the folder instead of three and two calls fewer a file
+    (measured on ext4, 1,000 files of 8 KB a round, 4 rounds: 0.07–0.08 ms of CPU a file
+    against 0.10–0.13 ms; a new file under its final name, curl's way, 0.07 ms).  Where the
+    file system has no ``O_TMPFILE`` (or ``/proc`` is not there) the named temporary file
+    is made as before (:func:`_temp_file`, :func:`_finish_file`)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self._nameless = bool(_NAMELESS)
+        self._proc = -1  # /proc/self/fd, opened on first use (close() closes it)
+
+    def open(self, job: _Job, name: str) -> tuple[int, str | None]:
+        """A descriptor for the file's bytes, and its temporary name (None: nameless)."""
+        if job.fixed and job.name is not None:
+            # A name the caller fixed: its one temporary name, renamed over it (truncated:
+            # a retry replaces what a killed attempt left instead of leaving it beside it).
+            path = os.path.join(self.folder, retry_temp_name(job.name))
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+            return os.open(path, flags, 0o666), path
+        if self._nameless:
+            try:
+                return os.open(self.folder, _NAMELESS, 0o666), None
+            except OSError as exc:
+                if exc.errno not in _NO_TMPFILE:
+                    raise
+                self._nameless = False  # (this file system has none: named ones from now)
+        return _temp_file(self.folder, name)
+
+    def name(self, fd: int, name: str) -> str:
+        """Give the complete nameless file ``fd`` its name (``name``, else ``stem.N.ext``),
+        never replacing an existing file; its path."""
+        stem, dot, ext = name.rpartition(".")
+        if not dot or not stem:
+            stem, ext = name, ""
+        try:
+            if self._proc < 0:
+                flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+                self._proc = os.open(_PROC_FD, flags)
+            for n in range(100_000):
+                candidate = os.path.join(self.folder, name if n == 0 else f"{stem}.{n}{dot}{ext}")
+                try:
+                    os.link(str(fd), candidate, src_dir_fd=self._proc, follow_symlinks=True)
+                except FileExistsError:
+                    continue
+                return candidate
+        except OSError as exc:
+            if exc.errno not in _NO_LINK:
+                raise
+            # No /proc (or a file system that refuses the link): copied out to a named
+            # temporary file, then linked as those are; named files from now on.
+            self._nameless = False
+            return _finish_file(_copied_out(fd, self.folder, name), self.folder, name)
+        raise ConfigurationError(
+            f"no free file name for {name!r} in {self.folder}", component="output"
+        )
+
+    def close(self) -> None:
+        if self._proc >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._proc)
+            self._proc = -1
+
+
+#: Where a process's descriptors are named (``linkat`` gives a nameless file a name there).
+_PROC_FD = "/proc/self/fd"
+#: ``open(O_TMPFILE)``'s errors where a file system (or kernel) has no nameless files.
+_NO_TMPFILE = {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT}
+#: ``linkat``'s errors where a nameless file cannot be given a name through /proc.
+_NO_LINK = {errno.ENOENT, errno.EPERM, errno.EACCES, errno.EXDEV, errno.ENOTDIR, errno.EINVAL}
+
+
+def _copied_out(fd: int, folder: str, name: str) -> str:
+    """The bytes of the nameless file ``fd`` in a new named temporary file (its path)."""
+    out, path = _temp_file(folder, name)
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        while data := os.read(fd, 1 << 20):
+            _write_all(out, data)
+    except BaseException:
+        os.close(out)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    os.close(out)
+    return path
 
 
 def _write_all(fd: int, data: bytes | memoryview) -> None:
@@ -546,6 +643,7 @@ async def fetch_many(
             "names need an output folder (and are not for resume)", component="output"
         )
     taken: set[str] = set()
+    files = _Files(str(folder)) if folder is not None else None
     limit = max(window or 4 * concurrency, concurrency)
     source = _source(urls).__aiter__()
     loop = asyncio.get_running_loop()
@@ -598,10 +696,10 @@ async def fetch_many(
                     from omniurl.resolvers.trace import Trace
 
                     traced = options.with_(trace=Trace())
-                    result = await _fetch_one(job, traced, opener, folder)
+                    result = await _fetch_one(job, traced, opener, folder, files)
                     result = replace(result, trace=traced.trace)
                 else:
-                    result = await _fetch_one(job, options, opener, folder)
+                    result = await _fetch_one(job, options, opener, folder, files)
             except asyncio.CancelledError as exc:
                 if closing or me.cancelling():  # the worker itself is cancelled: it ends
                     raise
@@ -702,5 +800,7 @@ async def fetch_many(
             worker.cancel()
         if workers:
             await asyncio.gather(*workers, return_exceptions=True)
+        if files is not None:
+            files.close()
         if hasattr(source, "aclose"):
             await source.aclose()

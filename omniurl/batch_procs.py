@@ -16,10 +16,10 @@ How it holds the batch's promises (docs/cli.md, "Batches on more than one core")
   add up to the given numbers), so the per-host cap is a cap on the whole batch, whatever
   share a URL lands in.  Fewer shares than that (``procs`` > the cap) would leave one with
   nothing: the number of shares is at most either cap.
-- Files are written by the share that fetched them, as in one process: a temporary
-  ``.NAME.PID-N.part`` (the pid keeps shares apart) linked to a free name with ``os.link``,
-  which fails when the name is taken, across processes too — a duplicate name in the batch
-  still gets ``a.1.txt``, never an overwrite.
+- Files are written by the share that fetched them, as in one process: a file with no name
+  (``O_TMPFILE``; where there is none, a temporary ``.NAME.PID-N.part``, the pid keeping
+  shares apart) linked to a free name, which fails when the name is taken, across processes
+  too — a duplicate name in the batch still gets ``a.1.txt``, never an overwrite.
 - Rows come back in completion order, as one process gives them; ``index`` is the URL's
   position in the whole input, so the first failure in input order is the batch's status.
 - A worker that dies fails the URLs it had (``BatchWorkerError``, naming its exit status)

@@ -179,9 +179,26 @@ async def test_stopping_early_cancels_the_transfers_still_running(
     assert s.open_now == 0
 
 
+@pytest.mark.parametrize("files", ["nameless", "no O_TMPFILE", "no /proc"])
 async def test_output_dir_gets_collision_free_names_and_no_part_files(
-    servers: list[CountingGopher], tmp_path: Path
+    servers: list[CountingGopher], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: str
 ) -> None:
+    """Each file is written without a name (O_TMPFILE) and linked to a free name once
+    complete; where the file system has no nameless files, or /proc is not there to link
+    one, through a named temporary file — the same files, modes and names either way, and
+    no temporary file or descriptor left."""
+    import omniurl.batch
+
+    if files == "no O_TMPFILE":
+        monkeypatch.setattr(omniurl.batch, "_NAMELESS", 0)
+    elif files == "no /proc":
+        monkeypatch.setattr(omniurl.batch, "_PROC_FD", str(tmp_path / "no-proc"))
+    copied: list[str] = []
+    copied_out = omniurl.batch._copied_out
+    monkeypatch.setattr(
+        omniurl.batch, "_copied_out", lambda *a: copied.append(copied_out(*a)) or copied[-1]
+    )
+    descriptors = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
     p1, p2 = servers[0].port, servers[1].port
     (tmp_path / "same.txt").write_bytes(b"already here")
     urls = [f"gopher://127.0.0.1:{p1}/0/a/same.txt", f"gopher://127.0.0.1:{p2}/0/b/same.txt",
@@ -193,6 +210,13 @@ async def test_output_dir_gets_collision_free_names_and_no_part_files(
     assert written == {b"content of /a/same.txt\r\n", b"content of /b/same.txt\r\n"}
     (failed,) = [r for r in results if not r.ok]
     assert failed.path is None
+    umask = os.umask(0o22)
+    os.umask(umask)
+    assert {os.stat(r.path).st_mode & 0o777 for r in results if r.path} == {0o666 & ~umask}
+    if descriptors:
+        assert len(os.listdir("/proc/self/fd")) == descriptors
+    # (the file is copied out of its nameless inode only where it cannot be linked)
+    assert len(copied) == (1 if files == "no /proc" else 0)
 
 
 async def test_bad_arguments_are_typed_errors(tmp_path: Path) -> None:

@@ -611,3 +611,75 @@ async def test_an_html_page_linking_elsewhere_sends_nothing_there(tmp_path: Path
     assert failed == [("..%2F..%2Fup.txt", 404)] and status == 5
     assert {k for k in tree_of(box / "out") if not k.endswith("/")} == {"page.html", "ok.txt"}
     assert sorted(p.name for p in box.iterdir()) == ["out"]
+
+
+async def test_a_large_http_file_cut_off_continues_where_it_stopped(tmp_path: Path) -> None:
+    """An HTTP link's size is known only from its response: a 2 MiB file cut off half way
+    (as a killed run leaves it) is continued by the next run with ``Range`` and
+    ``If-Range`` (RFC 9110 §14.2, §13.1.5) — it was fetched whole again, every run."""
+    big = os.urandom(2 << 20)
+    heads: list[bytes] = []
+    cut = [True]
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                heads.append(head)
+                path = head.split(b" ", 2)[1]
+                fields = {
+                    k.strip().lower(): v.strip()
+                    for k, _, v in (line.partition(b":") for line in head.split(b"\r\n")[1:])
+                }
+                if path == b"/d/":
+                    body = b'<html><a href="big.bin">big</a></html>'
+                    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                                 b"Content-Length: %d\r\n\r\n%s" % (len(body), body))  # fmt: skip
+                    await writer.drain()
+                    continue
+                start = 0
+                if fields.get(b"if-none-match") == b'"v1"':
+                    writer.write(b'HTTP/1.1 304 Not Modified\r\nETag: "v1"\r\n\r\n')
+                    await writer.drain()
+                    continue
+                if b"range" in fields and fields.get(b"if-range") == b'"v1"':
+                    start = int(fields[b"range"].removeprefix(b"bytes=").rstrip(b"-"))
+                    writer.write(b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes "
+                                 b"%d-%d/%d\r\n" % (start, len(big) - 1, len(big)))  # fmt: skip
+                else:
+                    writer.write(b"HTTP/1.1 200 OK\r\n")
+                writer.write(b'ETag: "v1"\r\nContent-Type: application/octet-stream\r\n'
+                             b"Content-Length: %d\r\n\r\n" % (len(big) - start))  # fmt: skip
+                if cut[0]:
+                    cut[0] = False
+                    writer.write(big[: 1 << 20])  # half, then the connection ends
+                    await writer.drain()
+                    break
+                writer.write(big[start:])
+                await writer.drain()
+        except (asyncio.IncompleteReadError, TimeoutError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    out = tmp_path / "out"
+    try:
+        status, _counts, rows = await run_mirror(f"http://127.0.0.1:{port}/d/", out)
+        assert status == 4 and [r.error_type for r in rows if not r.ok] == ["ConnectionClosed"]
+        assert not (out / "big.bin").exists()  # never a partial file under the final name
+        status, _counts, rows = await run_mirror(f"http://127.0.0.1:{port}/d/", out)
+        assert status == 0, [r.error_message for r in rows if not r.ok]
+        assert (out / "big.bin").read_bytes() == big
+        assert list((out / ".omniurl-mirror" / "parts").iterdir()) == []
+        # the next run asks conditionally with the continued response's ETag: 304
+        status, counts, rows = await run_mirror(f"http://127.0.0.1:{port}/d/", out)
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert status == 0 and counts.unchanged == 1 and counts.fetched == 0
+    asked = [h for h in heads if h.startswith(b"GET /d/big.bin ")]
+    assert len(asked) == 3
+    assert b"\r\nRange: bytes=1048576-\r\n" in asked[1] and b'\r\nIf-Range: "v1"\r\n' in asked[1]
+    assert b'\r\nIf-None-Match: "v1"\r\n' in asked[2] and b"Range" not in asked[2]

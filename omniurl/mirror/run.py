@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from omniurl.batch import FetchResult, _failed, shown
+from omniurl.batch import FetchResult, _failed, _resumable, shown
 from omniurl.resolvers.errors import ConfigurationError, LimitExceeded, NotFollowed
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
@@ -52,6 +52,7 @@ from .walk import (
 
 if TYPE_CHECKING:
     from omniurl.client import AsyncClient
+    from omniurl.partial import Kept, Partial
     from omniurl.resolvers.spec import Presentation
 
     from .dask import RemoteFiles
@@ -479,6 +480,17 @@ class Mirror:
                 raise ConfigurationError(
                     f"{url}: a {resource.kind}, not a file", component="scheme"
                 )
+            total = resource.total if resource.total is not None else resource.size
+            if (
+                total is not None
+                and total >= RESUMED_FROM
+                and self.warc is None
+                and listed.size is None
+                and _resumable(url, options)
+            ):
+                if limit is not None and total > limit:
+                    raise _Skip
+                return await self._into_part(item, url, resource, listed, target, started)
             fd, tmp = self._temp()
             try:
                 try:
@@ -538,6 +550,59 @@ class Mirror:
             status=status,
         )
 
+    async def _into_part(
+        self,
+        item: Item,
+        url: URL,
+        resource: Resource,
+        listed: Listed,
+        target: Path,
+        started: float,
+        kept: Kept | None = None,
+    ) -> FetchResult:
+        """A large file whose size only its response told (an HTTP link: no listing gave
+        it) goes where ``-C``'s parts go, its validator in the sidecar, so a run killed in
+        the middle leaves bytes the next one continues (:meth:`_resumed`: ``Range`` with
+        ``If-Range``, RFC 9110 §13.1.5) instead of fetching them again; ``kept``: what a
+        continued transfer's response follows (:meth:`_resumed`)."""
+        from omniurl.partial import Kept, write_resumed
+
+        self.parts_dir.mkdir(exist_ok=True)
+        partial = self._partial(item)
+
+        def counted(n: int) -> None:
+            self.counts.bytes_done += n
+
+        await write_resumed(
+            partial, kept or Kept(0, None, None), resource, str(url), on_chunk=counted
+        )
+        count = partial.target.stat().st_size
+        with open(partial.target, "rb") as fh:
+            digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        facts = self.presentation.mirror_facts(resource)
+        modified = facts.modified or listed.exact_time
+        if modified is None and listed.size is not None:
+            modified = await self._time_of(url)  # LIST's rough time: MDTM's
+        media = resource.media_type
+        wrote = self._settle(
+            item.path,
+            str(partial.target),
+            digest,
+            count,
+            modified,
+            dict(facts.validators),
+            media,
+            listed,
+        )
+        return self._settled(item, target, media, count, digest, wrote, started, resource.status)
+
+    def _partial(self, item: Item) -> Partial:
+        """``-C``'s part file and sidecar of ``item`` (:meth:`_part_of`)."""
+        from omniurl.partial import Partial
+
+        part = self._part_of(item)
+        return Partial(part.with_name(part.name[1:].removesuffix(".part")))
+
     def _part_of(self, item: Item) -> Path:
         """Where a large file's bytes wait until complete, from one run to the next: named
         by a digest of its path (``.NAME.part`` and its sidecar beside it)."""
@@ -545,37 +610,28 @@ class Mirror:
         return self.parts_dir / f".{name}.part"
 
     async def _resumed(self, item: Item, url: URL, listed: Listed, started: float) -> FetchResult:
-        """A large file (or one a killed run left a part of): ``-C -``'s transfer — the
-        batch's :func:`omniurl.batch._fetch_resumed`, its ``.NAME.part`` and sidecar kept
-        in the state directory, continued with the validators recorded (HTTP ``If-Range``;
-        FTP ``REST``) — then renamed into the tree."""
-        from omniurl.batch import _fetch_resumed, _Job, host_key
+        """A large file (or one a killed run left a part of): ``-C -``'s transfer, its
+        ``.NAME.part`` and sidecar kept in the state directory, continued with the
+        validator recorded (HTTP ``Range`` with ``If-Range``; FTP ``REST``), then renamed
+        into the tree with the response's facts (its validators kept for the next run's
+        conditional request, as a whole transfer's are)."""
+        from omniurl.partial import Kept, resume_facts
 
         self.parts_dir.mkdir(exist_ok=True)
-        name = self._part_of(item).name[1:].removesuffix(".part")
-        job = _Job(item.seq - 1, str(url), url, host_key(url, self.options), name)
-
-        def opener(u: URL, o: Options) -> contextlib.AbstractAsyncContextManager[Resource]:
-            return self.client.stream(u, options=o)
-
-        row = await _fetch_resumed(job, self.options, opener, self.parts_dir)
-        if not row.ok or row.path is None:
-            return dataclasses.replace(row, url=shown(item.url), path=str(self._target(item.path)))
-        self.counts.bytes_done += row.bytes
-        modified = listed.exact_time
-        if modified is None:
-            modified = await self._time_of(url)
-        wrote = self._settle(
-            item.path, row.path, row.sha256 or "", row.bytes, modified, {}, row.media_type, listed
-        )
-        self.counts.fetched += int(wrote)
-        self.counts.unchanged += int(not wrote)
-        return dataclasses.replace(
-            row,
-            url=shown(item.url),
-            elapsed=time.monotonic() - started,
-            path=str(self._target(item.path)),
-        )
+        kept = self._partial(item).kept(str(url))
+        target = self._target(item.path)
+        for _attempt in range(2):
+            options = self.options.with_(resume_from=kept.offset, resume_validator=kept.validator)
+            async with self.client.stream(url, options=options) as resource:
+                if resume_facts(resource).outcome == "refetch":  # the part is too long
+                    kept = Kept(0, None, None)
+                    continue
+                if resource.kind != "content" and resume_facts(resource).outcome != "complete":
+                    raise ConfigurationError(
+                        f"{url}: a {resource.kind}, not a file", component="scheme"
+                    )
+                return await self._into_part(item, url, resource, listed, target, started, kept)
+        raise ConfigurationError(f"{url}: the server refused to continue", component="scheme")
 
     def _links_of_kept(self, item: Item, record: dict[str, Any] | None, target: Path) -> None:
         """A page unchanged since the last run (304) still links to its files: read them

@@ -36,6 +36,23 @@ TREE = {
     "sub/crlf.txt": b"line one\r\nline two\r\n",  # a .txt travels as image, never ASCII
     "empty/": b"",
 }
+#: Names a held-out tree has: spaces, "%" (leading too), UTF-8, "#", "?", a leading dot,
+#: a zero-byte file, depth, a file and a folder differing in case, empty folders.
+AWKWARD = {
+    "with space.txt": b"space\n",
+    "100%.txt": b"percent\n",
+    "%lead.txt": b"leading percent\n",
+    "na\u00efve-\u00fc.txt": b"utf-8\n",
+    "hash#tag.txt": b"hash\n",
+    "q?uery.txt": b"query\n",
+    "zero.bin": b"",
+    "Case": b"a file\n",
+    "case/inside.txt": b"a folder\n",
+    "a/b/c/d/e/f/deep.txt": b"deep\n",
+    "sub dir/x y.txt": b"xy\n",
+    "emptydir/": b"",
+    "e1/e2/": b"",
+}
 LFTP = shutil.which("lftp")
 WGET = shutil.which("wget")
 
@@ -179,10 +196,22 @@ ACTIVATE = shutil.which("systemd-socket-activate")
     not os.path.exists(GOPHERNICUS) or ACTIVATE is None,
     reason="gophernicus (and systemd-socket-activate) not installed",
 )
-async def test_gophernicus_hole(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "tree",
+    [
+        TREE,
+        # gophernicus answers "q?uery.txt" with an error text (it reads a "?" as a query)
+        {k: v for k, v in AWKWARD.items() if "?" not in k},
+    ],
+    ids=["plain", "awkward"],
+)
+async def test_gophernicus_hole(tmp_path: Path, tree: dict[str, bytes]) -> None:
+    """The hole's files under their own names: gophernicus writes a selector's space, "#",
+    "%" and UTF-8 octets as "#" and three octal digits ("with#040space.txt"), which were
+    the local names."""
     from _ftphttp import wait_listening
 
-    with world_readable_tree(TREE) as root:
+    with world_readable_tree(tree) as root:
         port = free_port()
         command = [GOPHERNICUS, "-h", "127.0.0.1", "-p", str(port), "-r", str(root)]
         command += ["-nu", "-nm", "-ns"]
@@ -201,15 +230,15 @@ async def test_gophernicus_hole(tmp_path: Path) -> None:
             out = tmp_path / "out"
             status, _counts, rows = await run_mirror(f"gopher://127.0.0.1:{port}/1/", out)
             assert status == 0, [r.error_message for r in rows if not r.ok]
-            got = files_of(out, skip=("%",))
+            got = files_of(out, skip=("%gophermap.tsv",))
             expected = {k: v for k, v in files_of(root).items() if not k.endswith("/")}
             # a text item (type 0) is written as get -o writes it (omniurl.saving): the
             # server's bytes — gophernicus sends a text file's lines with CR LF (RFC 1436)
             for name, data in expected.items():
-                if name.endswith(".txt"):
+                if not name.endswith(".bin"):  # (gophernicus's type 0: text)
                     expected[name] = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
             assert {k: v for k, v in got.items() if not k.endswith("/")} == expected
-            assert (out / "%gophermap.tsv").exists() and (out / "sub/%gophermap.tsv").exists()
+            assert (out / "%gophermap.tsv").exists()
         finally:
             proc.terminate()
             proc.wait(5)
@@ -262,25 +291,6 @@ async def test_molly_brown_capsule(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         await asyncio.wait_for(proc.wait(), 5)
-
-
-#: Names a held-out tree has: spaces, "%" (leading too), UTF-8, "#", "?", a leading dot,
-#: a zero-byte file, depth, a file and a folder differing in case, empty folders.
-AWKWARD = {
-    "with space.txt": b"space\n",
-    "100%.txt": b"percent\n",
-    "%lead.txt": b"leading percent\n",
-    "na\u00efve-\u00fc.txt": b"utf-8\n",
-    "hash#tag.txt": b"hash\n",
-    "q?uery.txt": b"query\n",
-    "zero.bin": b"",
-    "Case": b"a file\n",
-    "case/inside.txt": b"a folder\n",
-    "a/b/c/d/e/f/deep.txt": b"deep\n",
-    "sub dir/x y.txt": b"xy\n",
-    "emptydir/": b"",
-    "e1/e2/": b"",
-}
 
 
 def dated_tree(root: Path) -> dict[str, int]:

@@ -260,3 +260,26 @@ def test_ftp_files_are_fetched_as_image() -> None:
     assert str(ftp.exact_url(parse("ftp://h/a/notes.txt"))) == "ftp://h/a/notes.txt;type=i"
     assert str(ftp.exact_url(parse("ftp://h/a/n.txt;type=a"))) == "ftp://h/a/n.txt;type=a"
     assert str(ftp.exact_url(parse("ftp://h/a/"))) == "ftp://h/a/"
+
+
+@pytest.mark.parametrize(
+    ("link", "expected"),
+    [
+        ("gopher://h/0/with%23040space.txt", ("with space.txt",)),
+        ("gopher://h/0/na%23303%23257ve.txt", ("na\u00efve.txt",)),
+        ("gopher://h/0/%23045lead.txt", ("%lead.txt",)),
+        ("gopher://h/1/sub%23040dir/", ("sub dir",)),
+        ("gopher://h/0/hash%23tag.txt", ("hash#tag.txt",)),  # not an escape: its own name
+        ("gopher://h/0/a%23999", ("a#999",)),
+        ("gopher://h/0/%23057etc%23057passwd", ("%2Fetc%2Fpasswd",)),  # one name, never a path
+        ("gopher://h/0/%23056%23056", "unsafe"),  # ".."
+    ],
+)
+def test_gophernicus_octal_escapes_are_the_names(link: str, expected: object) -> None:
+    """Gophernicus writes a name's space, "#", "%" and non-ASCII octets as "#" and three
+    octal digits in its selectors: the local name is the name they stand for."""
+    got = where("gopher://h/1/", link)
+    if expected == "unsafe":
+        assert isinstance(got, Refused) and got.unsafe
+    else:
+        assert isinstance(got, Place) and got.path == expected

@@ -77,7 +77,7 @@ class GopherPresentation(Presentation):
         if getattr(url, "gopher_plus", None) is not None:
             return None
         selector = getattr(url, "selector", "")
-        return TreePath(tuple(s for s in selector.split("/") if s), gtype == "1")
+        return TreePath(tuple(_name(s) for s in selector.split("/") if s), gtype == "1")
 
     def search_url(self, url: URL, words: str) -> str | None:
         """RFC 1738 §3.4: the search after an encoded TAB."""
@@ -124,5 +124,25 @@ SPEC = SchemeSpec(
     resume_note="Gopher (RFC 1436) has no resume: a selector always returns the whole item",
     result="omniurl.resolvers.gopher.result:GopherResult",
 )
+
+
+def _name(segment: str) -> str:
+    """A selector segment as the name it stands for.  Gophernicus, the most used server,
+    writes a name's space, ``#``, ``%`` and every octet outside printable ASCII as ``#``
+    and three octal digits (``with#040space.txt``, ``na#303#257ve``) and reads them back:
+    a segment whose every ``#`` begins such an escape is decoded (UTF-8; an octet that is
+    not is kept as :func:`os.fsdecode` keeps it); any other segment is its own name."""
+    if "#" not in segment:
+        return segment
+    head, *escaped = segment.split("#")
+    raw = bytearray(head.encode("utf-8", "surrogateescape"))
+    for part in escaped:
+        digits = part[:3]
+        if len(digits) != 3 or not all(c in "01234567" for c in digits) or digits[0] > "3":
+            return segment
+        raw.append(int(digits, 8))
+        raw += part[3:].encode("utf-8", "surrogateescape")
+    return raw.decode("utf-8", "surrogateescape")
+
 
 __all__ = ["SPEC", "GopherPresentation", "GopherResolver"]

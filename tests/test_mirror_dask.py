@@ -276,3 +276,22 @@ async def test_a_task_the_cluster_loses_is_a_typed_row_not_a_traceback(
         row.error_message
     )
     assert tree_of(tmp_path / "out") == {}
+
+
+def test_an_unexpected_error_on_a_worker_is_the_row_one_process_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A defect in a worker's transfer is that file's row — the error's type, status 1,
+    "unexpected …" — as in one process (Mirror._visit), not the cluster's loss of the task
+    (a TransportError, status 4)."""
+    from omniurl.mirror import dask as dask_module
+
+    async def broken(job: object) -> object:
+        raise ValueError("a defect")
+
+    monkeypatch.setattr(dask_module, "_fetch_file", broken)
+    job = dask_module.FileJob(0, "http://127.0.0.1:9/a.txt", OPTS, str(tmp_path / "t.part"))
+    done = dask_module.fetch_file(job)
+    assert done.failed is not None
+    assert (done.failed.error_type, done.failed.exit_status) == ("ValueError", 1)
+    assert done.failed.error_message == "http://127.0.0.1:9/a.txt: unexpected ValueError: a defect"

@@ -98,6 +98,12 @@ def fetch_file(job: FileJob) -> FileDone:
         with contextlib.suppress(OSError):
             os.unlink(job.tmp)
         return FileDone(failed=_failed(job.index, job.url, exc, time.monotonic() - started))
+    except Exception as exc:  # a defect: the row a one-process run gives (Mirror._visit)
+        with contextlib.suppress(OSError):
+            os.unlink(job.tmp)
+        row = _failed(job.index, job.url, exc, time.monotonic() - started)
+        message = f"{shown(job.url)}: unexpected {type(exc).__name__}: {exc}"
+        return FileDone(failed=dataclasses.replace(row, error_message=message))
 
 
 async def _fetch_file(job: FileJob) -> FileDone:

@@ -391,3 +391,41 @@ async def test_vsftpd_warc_has_a_record_of_every_file(tmp_path: Path) -> None:
                 assert record.rec_headers.get_header("WARC-Concurrent-To") in ids
     files = {k: v for k, v in files_of(out).items() if not k.endswith("/")}
     assert resources == {f"ftp://{netloc}/{name}": data for name, data in files.items()}
+
+
+@pytest.mark.skipif(MOLLY is None, reason="molly-brown not installed")
+async def test_molly_brown_listed_capsule_of_awkward_names(tmp_path: Path) -> None:
+    """A capsule without index.gmi files, molly-brown listing its folders
+    (``DirectoryListing``): the files under their own names, byte for byte, empty folders
+    too, and no "index.gmi" the capsule does not have (they were saved as files)."""
+    from _ftphttp import wait_listening
+
+    from omniurl.resolvers.gemini.settings import GeminiOptions
+    from omniurl.testservers.gemini import make_certificates
+
+    assert MOLLY is not None
+    with world_readable_tree(AWKWARD) as root:
+        certs = make_certificates(tmp_path / "certs")
+        port = free_port()
+        config = tmp_path / "molly.conf"
+        config.write_text(
+            f'Port = {port}\nHostname = "127.0.0.1"\nCertPath = "{certs.server_cert}"\n'
+            f'KeyPath = "{certs.server_key}"\nDocBase = "{root}/"\nDirectoryListing = true\n'
+            f'AccessLog = "{tmp_path / "access.log"}"\nErrorLog = "{tmp_path / "error.log"}"\n'
+        )
+        proc = await asyncio.create_subprocess_exec(
+            MOLLY, "-c", str(config), cwd=tmp_path,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            await wait_listening(port)
+            opts = Options(connect_timeout=5, read_timeout=10).with_scheme(
+                GeminiOptions(known_hosts=str(tmp_path / "known_hosts"))
+            )
+            out = tmp_path / "out"
+            status, _counts, rows = await run_mirror(f"gemini://127.0.0.1:{port}/", out, opts)
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+            assert files_of(out) == files_of(root)
+        finally:
+            proc.terminate()
+            await asyncio.wait_for(proc.wait(), 5)

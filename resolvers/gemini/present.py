@@ -79,6 +79,12 @@ class GeminiPresentation(Presentation):
             if line.kind == "link" and line.url
         )
 
+    def generated_listing(self, media_type: str | None, data: bytes) -> bool:
+        """molly-brown's listing of a folder without an ``index.gmi`` (``DirectoryListing``:
+        "# Directory listing", a blank line, then a link a line): followed for its links,
+        not saved as a file the capsule does not have (as an HTTP autoindex page)."""
+        return data.startswith((b"# Directory listing\n\n=> ", b"# Directory listing\r\n\r\n=> "))
+
     def text_source(
         self, resource: Resource, args: argparse.Namespace
     ) -> AsyncIterable[bytes] | None:

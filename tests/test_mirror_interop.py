@@ -143,10 +143,14 @@ async def test_vsftpd_tree_mtimes_and_changes(tmp_path: Path) -> None:
                 await peer(LFTP, "-e", "mirror . lftp; quit", f"ftp://{netloc}", cwd=tmp_path)
                 assert files_of(tmp_path / "lftp") == files_of(out)
             change(root)
-            status, counts, rows = await run_mirror(url, out, delete=True)
+            sent.clear()
+            status, counts, rows = await run_mirror(url, out, opts, delete=True)
             assert status == 0
             assert files_of(out) == files_of(root)
             assert counts.fetched == 3 and counts.deleted == 1, [(r.path, r.bytes) for r in rows]
+            # exactly the two changed (one the same size) and the added one travel
+            retr = sorted(line for line in sent if line.startswith("> RETR "))
+            assert retr == ["> RETR a.txt", "> RETR d.txt", "> RETR new.txt"]
             status, counts, rows = await run_mirror(url, out, delete=True)
             assert (counts.fetched, counts.deleted) == (0, 0)
 
@@ -429,3 +433,34 @@ async def test_molly_brown_listed_capsule_of_awkward_names(tmp_path: Path) -> No
         finally:
             proc.terminate()
             await asyncio.wait_for(proc.wait(), 5)
+
+
+@pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx not installed")
+async def test_nginx_site_of_index_pages_rerun_sends_nothing(tmp_path: Path) -> None:
+    """Folders with their own index.html (not autoindex pages): a re-run asks every URL
+    conditionally — the folders' pages too, their links read from the local copies — and
+    the server answers 304 to each: nothing is sent again (the pages were, every run)."""
+    site = {
+        "index.html": b'<a href="a.txt">a</a> <a href="sub/">sub</a>',
+        "a.txt": b"alpha\n",
+        "sub/index.html": b'<a href="b.txt">b</a> <a href="deeper/">d</a>',
+        "sub/b.txt": b"bravo\n",
+        "sub/deeper/index.html": b'<a href="c.txt">c</a>',
+        "sub/deeper/c.txt": b"charlie\n",
+    }
+    with world_readable_tree(site) as root:
+        dated(root)
+        async with running(start_nginx, root, tmp_path / "scratch") as netloc:
+            url, out = f"http://{netloc}/", tmp_path / "out"
+            status, _counts, rows = await run_mirror(url, out)
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+            assert files_of(out) == files_of(root)
+            sent: list[str] = []
+            opts = Options(connect_timeout=5, read_timeout=10).with_(
+                transcript=lambda d, t: sent.append(f"{d} {t}")
+            )
+            status, counts, rows = await run_mirror(url, out, opts, delete=True)
+            assert files_of(out) == files_of(root)
+    assert status == 0 and counts.deleted == 0
+    statuses = [line for line in sent if line.startswith("< HTTP/1.1 ")]
+    assert statuses == ["< HTTP/1.1 304 Not Modified"] * 6, statuses

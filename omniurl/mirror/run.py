@@ -335,9 +335,19 @@ class Mirror:
         self._ensure_dir(item.path)
         count = 0
         kind = media = None
-        async with self.client.stream(url, options=self.options) as resource:
+        # A folder's own page saved by an earlier run (index.html: not an autoindex) is
+        # asked for conditionally too, its links read from the local copy when unchanged.
+        options, index = self.options, self._join(item.path, self.presentation.index_name)
+        kept = self.state.record(index) if _local(self.folder / index) is not None else None
+        if kept and kept.get("validators"):
+            options = self.presentation.revalidate(options, kept["validators"]) or options
+        async with self.client.stream(url, options=options) as resource:
             kind, media = resource.kind, resource.media_type
-            if resource.kind == "listing":
+            if kept is not None and self.presentation.unchanged(resource):
+                await _read_end(resource)
+                if self.state.claim(index, False) is None:
+                    self._links_of_kept(item, kept, self.folder / index)
+            elif resource.kind == "listing":
                 count = await self._listing(item, resource)
             elif resource.kind == "content":
                 count = await self._page(item, resource)

@@ -20,11 +20,11 @@ import json
 import os
 import stat
 from collections.abc import AsyncIterable, Callable
-from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 from omniurl.resolvers.errors import ConfigurationError, ConnectionClosed
 from omniurl.resolvers.resume import Outcome
+from omniurl.schemes.records import record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from omniurl.resolvers.resource import Resource
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ResumeFacts:
     """What a resolver found out about continuing a transfer (resolvers.resume): the
     ``outcome`` — ``append`` (the server sends the rest), ``restart`` (it sends it whole),
@@ -55,7 +55,7 @@ def resume_facts(resource: Resource) -> ResumeFacts:
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Kept:
     """What is on disk to continue from: ``offset`` bytes, in ``source`` (the part file or
     the target), and the validator recorded with them."""

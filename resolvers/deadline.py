@@ -34,8 +34,9 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
+
+from omniurl.schemes.records import field, record
 
 from .errors import DeadlineExceeded, TooSlow
 
@@ -52,7 +53,7 @@ T = TypeVar("T")
 OBSERVE_EVERY = 256
 
 
-@dataclass
+@record()
 class Guard:
     """The whole-transfer limits of one resolve (see module doc)."""
 

@@ -10,8 +10,9 @@ executor tells the two apart from events with ``isinstance(event, Sentinel)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
+
+from omniurl.schemes.records import record
 
 if TYPE_CHECKING:
     from .plan import Step
@@ -35,7 +36,7 @@ NEED_DATA: Final = Sentinel("NEED_DATA")
 PAUSED: Final = Sentinel("PAUSED")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Send:
     """Write ``data``: a planned step's bytes as they go on the wire (the command line and
     its CR LF); ``shown`` is what a transcript prints (the step's, a password masked).  The

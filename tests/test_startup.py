@@ -308,6 +308,10 @@ async def test_get_imports_only_its_schemes_resolver(
     # nor -w's record (cli.writeout) without -w, nor pathlib (the output's paths are
     # strings: cli/output.py's shown())
     assert not {"omniurl.cli.writeout", "omniurl.resolvers.trace", "pathlib"} & set(modules)
+    # nor dataclasses (with inspect's ast, dis, tokenize): the get path's records are
+    # schemes/records.py's; nor urllib.parse where no media type is guessed (ftp's is)
+    assert "dataclasses" not in modules
+    assert ("urllib.parse" in modules) == (scheme == "ftp")
     # nor OpenSSL: asyncio imported without ssl, loaded on a TLS connection's first use
     assert "ssl" not in modules and "omniurl.sslimport" in modules
 

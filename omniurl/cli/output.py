@@ -8,11 +8,11 @@ import contextlib
 import os
 import sys
 from collections.abc import AsyncIterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from omniurl import saving
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.records import record
 
 from .progress import Progress, human_size
 
@@ -27,7 +27,7 @@ class OutputError(OmniurlError):
     error), the operating system's own reason, never a traceback."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Written:
     """What the command wrote of a content: ``size`` bytes, to the file ``output`` (None:
     read and counted for ``--json`` on standard output).  Not the resolver's: ``-w``

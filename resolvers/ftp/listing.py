@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
+
+from omniurl.schemes.records import record
 
 __all__ = ["Fact", "parse_list_line", "parse_mlsd_line", "parse_nlst_line"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fact:
     name: str
     kind: str  # "file", "directory", "link", or "entry" (unknown)

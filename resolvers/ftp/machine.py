@@ -39,8 +39,9 @@ from __future__ import annotations
 import enum
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
+
+from omniurl.schemes.records import record
 
 from ..errors import (
     AuthError,
@@ -105,27 +106,27 @@ class State(enum.Enum):
 # -- events --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Received:
     """A whole reply arrived (for the transcript: ``-v`` prints it)."""
 
     reply: Reply
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StartTLS:
     """``234`` to ``AUTH TLS``: run the handshake on the control connection, then call
     :meth:`FTPMachine.tls_started`."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PasswordWanted:
     """331 and the plan knows no password: ask, then :meth:`FTPMachine.password`."""
 
     reply: Reply
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OpenData:
     """Passive mode named the data port (the address is the control connection's: curl
     CVE-2020-8284); open it, then :meth:`FTPMachine.data_opened`."""
@@ -134,7 +135,7 @@ class OpenData:
     reply: Reply
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DataPortRefused:
     """The policy refused the data port a passive reply named (never connected to); the
     same command goes out again next (the plan's "the policy refused the port …").  For
@@ -148,7 +149,7 @@ class DataPortRefused:
     command: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TransferReady:
     """The transfer command was answered 125/150: the content flows on the data
     connection.  Read it to its end, then :meth:`FTPMachine.data_done`."""
@@ -169,14 +170,14 @@ class TransferReady:
     modified: datetime.datetime | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NothingMissing:
     """``-C`` and SIZE equals what is kept: no data connection; the content is empty."""
 
     total: int | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Facts:
     """``-I``: what SIZE and MDTM said (None where the server did not say)."""
 
@@ -184,7 +185,7 @@ class Facts:
     modified: datetime.datetime | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Done:
     """The conversation is over.  ``keep``: the connection may serve a later URL with the
     same login and CWDs (RFC 1738 §3.2.5; no ``QUIT`` was sent); else ``QUIT`` went out, or

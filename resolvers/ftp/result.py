@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
 from typing import Any
+
+from omniurl.schemes.records import record
 
 from ..resource import Resumed
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FTPResult:
     """One of three answers, by the plan's kind:
 

@@ -14,12 +14,12 @@ sent are the plan's on every path.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from omniurl import schemes
 from omniurl.schemes.errors import URLError
 from omniurl.schemes.http import HTTPURL
+from omniurl.schemes.records import record
 
 from ..base import Follow
 from ..errors import PlanError, ProtocolError
@@ -35,7 +35,7 @@ from .reply import Head, digest_challenged, failure, redirect_location
 from .result import HTTPResult
 
 
-@dataclass
+@record()
 class _Link:
     """The connection a resolve uses, and where it goes back to when the resolve ends."""
 

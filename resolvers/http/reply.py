@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from typing import Any, Literal
+
+from omniurl.schemes.records import record
 
 from ..errors import ConfigurationError, ConnectionClosed, LimitExceeded, ProtocolError
 
@@ -73,7 +74,7 @@ class _Need(Enum):
 NEED_DATA = _Need.NEED_DATA
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Head:
     """The final reply's status line and header fields (names as received, in order)."""
 
@@ -118,14 +119,14 @@ class Head:
         return list(self._by_name.get(name.lower(), ()))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Data:
     """A piece of the body, as framed (chunk boundaries are not kept)."""
 
     data: bytes
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class End:
     """The body is complete; ``keep_alive``: the connection may carry another request."""
 
@@ -184,7 +185,7 @@ class _Leftover(Exception):
     """Bytes after the end of the reply (raised inside llhttp's callback, to stop it)."""
 
 
-@dataclass
+@record()
 class _RawHead:
     version: str  # "1.1"
     status: int

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from omniurl.schemes.records import record
 
 from ..resource import Resumed
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HTTPResult:
     """The final response's status (RFC 9110 §15) and header fields (lower-case names, as
     received; a repeated field's values joined with ``", "``), the ``Location`` it gave, the

@@ -265,6 +265,12 @@ class Presentation:
         page): followed for its links, not saved as a file of the tree."""
         return False
 
+    def listing_times(self, url: str, media_type: str | None, data: bytes) -> Mapping[str, str]:
+        """The time a generated listing (:meth:`generated_listing`) gives each entry, by
+        the entry's absolute URL (ISO 8601, to the minute or exact), for the folders a
+        mirror makes (files take their own response's time)."""
+        return {}
+
     def revalidate(self, options: Options, validators: Mapping[str, str]) -> Options | None:
         """The options of a conditional request that transfers nothing when the content is
         still the one ``validators`` (from :meth:`mirror_facts`) describe, or None when the

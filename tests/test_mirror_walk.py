@@ -283,3 +283,37 @@ def test_gophernicus_octal_escapes_are_the_names(link: str, expected: object) ->
         assert isinstance(got, Refused) and got.unsafe
     else:
         assert isinstance(got, Place) and got.path == expected
+
+
+def test_autoindex_times_nginx_and_apache() -> None:
+    from omniurl.resolvers.http.links import autoindex_times
+
+    nginx = (
+        '<html><head><title>Index of /d/</title></head><body><pre><a href="../">../</a>\n'
+        '<a href="sub%20dir/">sub dir/</a>                     15-Apr-2022 05:38       -\n'
+        '<a href="a.txt">a.txt</a>                             13-Sep-2020 12:43       8\n'
+        "</pre></body></html>"
+    )
+    assert autoindex_times(nginx, "http://h/d/") == {
+        "http://h/d/sub%20dir/": "2022-04-15T05:38",
+        "http://h/d/a.txt": "2020-09-13T12:43",
+    }
+    apache = (
+        '<tr><td valign="top"><img src="/icons/folder.gif" alt="[DIR]"></td><td>'
+        '<a href="sub/">sub/</a></td><td align="right">2022-04-15 05:38  </td>'
+        '<td align="right">  - </td></tr>'
+    )
+    assert autoindex_times(apache, "http://h/d/") == {"http://h/d/sub/": "2022-04-15T05:38"}
+
+
+@pytest.mark.parametrize(
+    ("modify", "stamp"),
+    [
+        ("2022-04-15", 1650024000),  # a day: its noon (lftp mirror's choice)
+        ("2022-04-15T05:38", 1650001110),  # a minute: its 30th second (lftp's)
+        ("2022-04-15T05:38:07Z", 1650001087),  # MLSD: exact
+    ],
+)
+def test_a_folders_rough_time(modify: str, stamp: int) -> None:
+    when = Listed(None, modify).rough_time
+    assert when is not None and when.timestamp() == stamp

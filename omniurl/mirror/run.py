@@ -421,9 +421,11 @@ class Mirror:
         try:
             with open(tmp, "rb") as fh:
                 data = fh.read()
-            links = self.presentation.page_links(str(resource.url), resource.media_type, data)
+            page = str(resource.url)
+            links = self.presentation.page_links(page, resource.media_type, data)
+            times = self.presentation.listing_times(page, resource.media_type, data)
             for link in links or ():
-                self._found(item, link)
+                self._found(item, link, Listed(None, times.get(link)) if times else None)
             generated = self.presentation.generated_listing(resource.media_type, data)
             await self._archive(resource, tmp)
             name = self._join(item.path, self.presentation.index_name)

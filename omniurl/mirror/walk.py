@@ -218,17 +218,22 @@ class Listed:
     @property
     def rough_time(self) -> datetime.datetime | None:
         """The listing's time however rough (a folder's, which has no ``MDTM``): exact
-        (MLSD), to the minute, or a day's — read as its noon, lftp mirror's choice, at most
-        12 hours from the truth whatever the server's zone (a LIST line carries none,
-        RFC 959 §4.1.3 leaves its format to the server; UTC assumed)."""
+        (MLSD), or the middle of the minute or day it names — lftp mirror's choice (a day
+        is read as its noon, a minute as its 30th second), the nearest guess whatever the
+        server's zone (a LIST line carries none, RFC 959 §4.1.3 leaves its format to the
+        server; nor does an autoindex page; UTC assumed)."""
         exact = self.exact_time
         if exact is not None or self.modify is None:
             return exact
-        text = self.modify + ("T12:00" if "T" not in self.modify else "")
+        if "T" not in self.modify:
+            text, middle = self.modify + "T12:00", 0
+        else:
+            text, middle = self.modify, 30 if self.modify.count(":") == 1 else 0
         try:
             when = datetime.datetime.fromisoformat(text)
         except ValueError:
             return None
+        when += datetime.timedelta(seconds=middle)
         return when.replace(tzinfo=datetime.UTC) if when.tzinfo is None else when
 
 

@@ -93,6 +93,14 @@ class HTTPPresentation(Presentation):
         listing, not a document of the tree (lftp mirror does not keep them either)."""
         return b"<title>Index of " in data[:4096]
 
+    def listing_times(self, url: str, media_type: str | None, data: bytes) -> Mapping[str, str]:
+        """An autoindex page's times (resolvers/http/links.py, :func:`autoindex_times`)."""
+        if not self.generated_listing(media_type, data):
+            return {}
+        from .links import autoindex_times
+
+        return autoindex_times(data.decode("utf-8", "replace"), url)
+
     def revalidate(self, options: Options, validators: Mapping[str, str]) -> Options | None:
         """RFC 9110 §13.1.2 If-None-Match with the stored entity tag, and §13.1.3
         If-Modified-Since with the stored Last-Modified (a server ignores the second when

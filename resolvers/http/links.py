@@ -69,4 +69,44 @@ def html_links(text: str, url: str) -> Iterator[str]:
         yield target.split("#", 1)[0]
 
 
-__all__ = ["LINKING", "html_links"]
+#: An autoindex row: the link, then (before the next tag but a table cell's) the time —
+#: nginx's "15-Apr-2022 05:38", Apache's "2022-04-15 05:38".
+_ROW = None
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def autoindex_times(text: str, url: str) -> dict[str, str]:
+    """The time an autoindex page (nginx's ``autoindex``, Apache's ``mod_autoindex``) gives
+    each entry, to the minute, by the entry's absolute URL: ``YYYY-MM-DDTHH:MM`` (the
+    server's zone — nginx's default is UTC; the page does not say).  What lftp mirror
+    gives a folder mirrored over HTTP; an entry without a time is left out."""
+    import html
+    import re
+
+    from omniurl.schemes.errors import URLError
+    from omniurl.schemes.join import join
+
+    global _ROW
+    if _ROW is None:
+        _ROW = re.compile(
+            r'<a href="([^"]+)">[^<]*</a>(?:\s|</td>|<td[^>]*>)*'
+            r"(?:(\d{2})-([A-Z][a-z]{2})-(\d{4})|(\d{4})-(\d{2})-(\d{2})) (\d{2}:\d{2})"
+        )
+    times: dict[str, str] = {}
+    for m in _ROW.finditer(text):
+        href, day, month, year, year2, month2, day2, clock = m.groups()
+        if day is not None:
+            if month not in _MONTHS:
+                continue
+            date = f"{year}-{_MONTHS.index(month) + 1:02d}-{day}"
+        else:
+            date = f"{year2}-{month2}-{day2}"
+        try:
+            target = join(url, html.unescape(href), check=False)
+        except (URLError, ValueError):
+            continue
+        times[target.split("#", 1)[0]] = f"{date}T{clock}"
+    return times
+
+
+__all__ = ["LINKING", "autoindex_times", "html_links"]

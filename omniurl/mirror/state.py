@@ -67,10 +67,22 @@ class State:
         self.db.executescript(SCHEMA)
         self.case_insensitive = case_insensitive
         self._pending = 0
+        #: Records of files not yet written (path: JSON), written together by
+        #: :meth:`_flush` (one ``executemany`` instead of a statement a file).
+        self._records: dict[str, str] = {}
         self.db.execute("BEGIN")
+
+    def _flush(self) -> None:
+        if self._records:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO files (path, record) VALUES (?, ?)",
+                list(self._records.items()),
+            )
+            self._records.clear()
 
     def commit(self) -> None:
         """Make what was recorded durable (every few hundred changes and at the end)."""
+        self._flush()
         self.db.execute("COMMIT")
         self.db.execute("BEGIN")
         self._pending = 0
@@ -147,20 +159,21 @@ class State:
         )
 
     def record(self, path: str) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT record FROM files WHERE path = ?", (path,)).fetchone()
-        if row is None:
-            return None
-        value = json.loads(row[0])
+        text = self._records.get(path)
+        if text is None:
+            row = self.db.execute("SELECT record FROM files WHERE path = ?", (path,)).fetchone()
+            if row is None:
+                return None
+            text = row[0]
+        value = json.loads(text)
         return value if isinstance(value, dict) else None
 
     def remember(self, path: str, record: dict[str, Any]) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO files (path, record) VALUES (?, ?)",
-            (path, json.dumps(record)),
-        )
+        self._records[path] = json.dumps(record)
         self._changed()
 
     def forget(self, path: str) -> None:
+        self._records.pop(path, None)
         self.db.execute("DELETE FROM files WHERE path = ?", (path,))
         self._changed()
 
@@ -170,6 +183,7 @@ class State:
 
     def close(self) -> None:
         try:
+            self._flush()
             self.db.execute("COMMIT")
         finally:
             self.db.close()

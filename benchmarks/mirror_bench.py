@@ -22,8 +22,9 @@ is served on loopback and copied, interleaved round by round, by:
 all conditional requests answered 304; FTP's a listing compare).
 
 Each run is a child process: wall time, CPU (user+sys, ``wait4``'s rusage: the child's
-own, not the server's) and peak RSS.  Before each run the disk is synced (a tree removed
-just before makes the next one's file creations slower, for whichever tool comes next).
+own, not the server's) and peak RSS.  Every copy is kept until the end (on ext4 the file
+creations just after a large tree is removed cost several times more CPU, for whichever
+tool comes next; no ``sync`` either, which waits for every other job's writes).
 After the runs every copy is compared with the source tree byte for byte (omniurl's own
 state folder, its saved menus ``%gophermap.tsv`` and wget's ``index.html`` left out); HTTP
 also counts nginx's connections and requests per run (keep-alive reuse).  The machine is
@@ -274,7 +275,6 @@ def source_url(
 def measure(argv: list[str], cwd: Path, timeout: float) -> tuple[float, float, float, int]:
     """Run ``argv``: wall seconds, CPU seconds (user+sys of the child), peak RSS (MiB) and
     exit status."""
-    os.sync()
     started = time.perf_counter()
     proc = subprocess.Popen(
         argv, cwd=cwd, env=client_env(), stdin=subprocess.DEVNULL,

@@ -322,8 +322,13 @@ async def test_vsftpd_awkward_names_and_folder_times_as_lftp_mirror(tmp_path: Pa
     """Names kept as the server lists them (a leading "%" too: it was written "%25"), the
     files' exact times (MDTM), and each folder its LIST line's time — what lftp mirror
     gives (a day's time is read as its noon; folders were left with the run's time)."""
+    import time
+
     with world_readable_tree(AWKWARD) as root:
         times = dated_tree(root)
+        recent = int(time.time()) - 3600  # LIST gives a recent folder's minute, not its day
+        os.utime(root / "sub dir", (recent, recent))
+        times["sub dir/"] = recent
         async with running(start_vsftpd, root, tmp_path / "scratch") as netloc:
             out = tmp_path / "out"
             status, _counts, rows = await run_mirror(f"ftp://{netloc}/", out)
@@ -331,7 +336,9 @@ async def test_vsftpd_awkward_names_and_folder_times_as_lftp_mirror(tmp_path: Pa
             assert files_of(out) == files_of(root)
             got = times_of(out)
             for name, stamp in times.items():
-                if name.endswith("/"):  # LIST: the day (these are over 6 months old)
+                if name == "sub dir/":  # LIST: the minute, read as its 30th second
+                    assert got[name] == stamp - stamp % 60 + 30, name
+                elif name.endswith("/"):  # LIST: the day (over 6 months old), its noon
                     assert got[name] == stamp - stamp % 86_400 + 43_200, name
                 else:
                     assert got[name] == stamp, name

@@ -311,6 +311,7 @@ def test_autoindex_times_nginx_and_apache() -> None:
     [
         ("2022-04-15", 1650024000),  # a day: its noon (lftp mirror's choice)
         ("2022-04-15T05:38", 1650001110),  # a minute: its 30th second (lftp's)
+        ("2022-04-15T05:38:00", 1650001110),  # (a LIST line's minute, as the parser writes it)
         ("2022-04-15T05:38:07Z", 1650001087),  # MLSD: exact
     ],
 )

@@ -225,15 +225,14 @@ class Listed:
         exact = self.exact_time
         if exact is not None or self.modify is None:
             return exact
-        if "T" not in self.modify:
-            text, middle = self.modify + "T12:00", 0
-        else:
-            text, middle = self.modify, 30 if self.modify.count(":") == 1 else 0
         try:
-            when = datetime.datetime.fromisoformat(text)
+            when = datetime.datetime.fromisoformat(self.modify)
         except ValueError:
             return None
-        when += datetime.timedelta(seconds=middle)
+        if "T" not in self.modify:
+            when += datetime.timedelta(hours=12)
+        else:  # (a LIST line's "16:23" is written 16:23:00)
+            when = when.replace(second=30, microsecond=0)
         return when.replace(tzinfo=datetime.UTC) if when.tzinfo is None else when
 
 

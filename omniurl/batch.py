@@ -190,11 +190,16 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     path = tail.split("/", 1)[1] if "/" in tail else ""
     last = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
     last = last.split(";", 1)[0].split("?", 1)[0].split("%09", 1)[0]
-    from omniurl.schemes.percent import unquote_to_bytes
+    if "%" in last:
+        from omniurl.schemes.percent import unquote_to_bytes
 
-    decoded = unquote_to_bytes(last).decode("utf-8", "replace")
-    decoded = decoded.replace("/", "_").replace("\\", "_").replace("\x00", "_")
-    decoded = "".join(ch if ch.isprintable() else "_" for ch in decoded).lstrip(".")
+        decoded = unquote_to_bytes(last).decode("utf-8", "replace")
+        decoded = decoded.replace("/", "_").replace("\\", "_").replace("\x00", "_")
+    else:  # (nothing escaped: the text is the name; "/" cannot be in a segment)
+        decoded = last.replace("\\", "_")
+    if not decoded.isprintable():  # (one pass in C for the usual name: no per-letter loop)
+        decoded = "".join(ch if ch.isprintable() else "_" for ch in decoded)
+    decoded = decoded.lstrip(".")
     if decoded in ("..", "."):
         decoded = ""
     presentation = presentation_of(url.scheme)

@@ -461,6 +461,27 @@ def _wake(waiter: asyncio.Future[bool], value: bool) -> None:
         waiter.set_result(value)
 
 
+def _recv_ready(waiter: asyncio.Future[bytes], sock: socket.socket, size: int) -> None:
+    """The socket is readable: its bytes are the waiter's result (or the error)."""
+    if waiter.done():
+        return
+    try:
+        data = sock.recv(size)
+    except (BlockingIOError, InterruptedError):
+        return  # (woken for nothing: the reader stays)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # (OSError: raised where the read was awaited)
+        waiter.set_exception(exc)
+    else:
+        waiter.set_result(data)
+
+
+def _expire(waiter: asyncio.Future[bytes]) -> None:
+    if not waiter.done():
+        waiter.set_exception(TimeoutError())
+
+
 def _tls_buffered(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
     """Whether a TLS stream holds bytes from the peer above the socket, or has ended.
 
@@ -548,8 +569,7 @@ class Stream:
                 try:
                     data = self.sock.recv(size)
                 except (BlockingIOError, InterruptedError):
-                    async with asyncio.timeout(wait):
-                        data = await self._loop.sock_recv(self.sock, size)
+                    data = await self._recv_waiting(size, wait)
         except TimeoutError:
             raise ResolveTimeout(f"timed out after {wait:g} s waiting for {what}") from None
         except (ConnectionError, OSError) as exc:  # (ssl.SSLError is an OSError)
@@ -688,17 +708,37 @@ class Stream:
                 f"timed out after {self.options.read_timeout:g} s waiting for {what}"
             )
 
-    async def _wait_readable(self, timeout: float) -> bool:
-        """Whether the socket became readable within ``timeout`` seconds."""
+    async def _recv_waiting(self, size: int, wait: float | None) -> bytes:
+        """``recv`` as soon as the socket is readable (in the loop's reader callback, as
+        ``loop.sock_recv`` does), the wait bounded by ``wait`` seconds (``TimeoutError``;
+        None: unbounded).  One reader and one timer of the loop, not ``loop.sock_recv``
+        under ``asyncio.timeout`` (a timeout object, the task looked up, a done callback and
+        the transport checks for every read of a reply that has not arrived yet:
+        ``sock_recv`` alone was 3.8% of the samples of a batch of 2,000 files from nginx,
+        py-spy)."""
         loop, fd = self._loop, self.sock.fileno()
-        waiter: asyncio.Future[bool] = loop.create_future()
-        loop.add_reader(fd, _wake, waiter, True)
-        timer = loop.call_later(timeout, _wake, waiter, False)
+        waiter: asyncio.Future[bytes] = loop.create_future()
+        loop.add_reader(fd, _recv_ready, waiter, self.sock, size)
+        timer = None if wait is None else loop.call_later(wait, _expire, waiter)
         try:
             return await waiter
         finally:
             loop.remove_reader(fd)
-            timer.cancel()
+            if timer is not None:
+                timer.cancel()
+
+    async def _wait_readable(self, timeout: float | None) -> bool:
+        """Whether the socket became readable within ``timeout`` seconds."""
+        loop, fd = self._loop, self.sock.fileno()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        loop.add_reader(fd, _wake, waiter, True)
+        timer = None if timeout is None else loop.call_later(timeout, _wake, waiter, False)
+        try:
+            return await waiter
+        finally:
+            loop.remove_reader(fd)
+            if timer is not None:
+                timer.cancel()
 
     def _set_lowat(self, mark: int) -> None:
         try:

@@ -76,9 +76,10 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
     else:
         assert isinstance(plan.url, HTTPURL) and plan.host is not None
         scheme, host, port = plan.scheme, plan.host, plan.port or 80
-    for step in plan.steps:
-        if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)
-            options.note(">", step.shown)
+    if options.transcript is not None:  # (-v: what goes out, as planned)
+        for step in plan.steps:
+            if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)
+                options.note(">", step.shown)
     link = await _connect(scheme, host, port, options)
     try:
         head, reader = await _exchange(link, request_head(plan), details.method)
@@ -178,8 +179,9 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     # The field names as received ("Content-Type"), each field on its own line, as -I and
     # -v show them.
     replies = [head.status_line, *head.field_lines()]
-    for line in replies:
-        options.note("<", line)
+    if options.transcript is not None:
+        for line in replies:
+            options.note("<", line)
     location = redirect_location(head, options.follow)
     if location is not None:
         new_url = _redirect_target(str(plan.url), location, options.syntax)

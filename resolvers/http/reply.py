@@ -722,9 +722,11 @@ REDIRECTS = (301, 302, 303, 307, 308)
 
 def digest_challenged(head: Head, has_digest: bool) -> bool:
     """A 401 that asks for Digest (RFC 7616 §3.3), to a request that has Digest credentials."""
+    if head.status != 401 or not has_digest:
+        return False
     from .planner import digest_asked
 
-    return head.status == 401 and has_digest and digest_asked(head.get("www-authenticate"))
+    return digest_asked(head.get("www-authenticate"))
 
 
 def redirect_location(head: Head, follow: bool) -> str | None:

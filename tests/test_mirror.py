@@ -683,3 +683,30 @@ async def test_a_large_http_file_cut_off_continues_where_it_stopped(tmp_path: Pa
     assert len(asked) == 3
     assert b"\r\nRange: bytes=1048576-\r\n" in asked[1] and b'\r\nIf-Range: "v1"\r\n' in asked[1]
     assert b'\r\nIf-None-Match: "v1"\r\n' in asked[2] and b"Range" not in asked[2]
+
+
+async def test_names_differing_only_in_case_on_a_case_insensitive_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file "Case" and a folder "case/" on a disk that cannot hold both (as the probe at
+    start finds on macOS, Windows): the first found is mirrored, the other is a failed row
+    naming both — exit 23, the output's — where it was left out silently with exit 0."""
+    from omniurl.mirror.run import Mirror
+
+    monkeypatch.setattr(Mirror, "_case_insensitive", lambda self: True)
+    root = write_tree(tmp_path / "src", {"Case": b"a file\n", "case/inside.txt": b"in\n"})
+    async with await testservers.start("ftp", root) as server:
+        url = f"ftp://127.0.0.1:{server.port}/"
+        status, counts, rows = await run_mirror(url, tmp_path / "out")
+    (row,) = [r for r in rows if not r.ok]  # (which is found first is the listing's order)
+    kept, lost = ("case", "Case") if row.url == url + "Case" else ("Case", "case")
+    assert row.url == url + ("Case" if lost == "Case" else "case/")
+    assert (row.exit_status, row.error_type) == (23, "FileExistsError")
+    assert row.error_message == (
+        f"cannot write the output: {lost!r} and {kept!r} differ only in case on this disk"
+    )
+    assert status == 23 and counts.failed == 1
+    expected = (
+        {"case/": b"", "case/inside.txt": b"in\n"} if kept == "case" else {"Case": b"a file\n"}
+    )
+    assert tree_of(tmp_path / "out") == expected

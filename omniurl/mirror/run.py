@@ -33,7 +33,7 @@ from omniurl.resolvers.resource import Resource
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
 
-from .state import Item, State
+from .state import CASE_FOLDED, Item, State
 from .walk import (
     STATE_DIR,
     Action,
@@ -326,7 +326,10 @@ class Mirror:
         url = self._with_password(where.url)
         if not selected(where.text, where.container, self.config.include, self.config.exclude):
             return
-        if self.state.claim(where.text, where.container) is not None:
+        taken = self.state.claim(where.text, where.container)
+        if taken is not None:
+            if taken.endswith(CASE_FOLDED):
+                self._case_collision(url, where, taken)
             return
         listed = listed or Listed()
         text = str(url)
@@ -337,6 +340,20 @@ class Mirror:
                 self._urls[text] = url  # (not parsed again when visited)
             self.counts.files_known += 1
             self.counts.bytes_known += listed.size or 0
+
+    def _case_collision(self, url: URL, where: Place, why: str) -> None:
+        """A file (or folder) whose name this disk cannot hold beside one differing only in
+        case, found first: not mirrored — a failed row (``index`` -1: it was never queued)
+        with the output's error, so the run does not say everything was mirrored."""
+        import errno
+
+        exc = FileExistsError(errno.EEXIST, why)
+        row = _failed(-1, str(url), exc)
+        row = dataclasses.replace(row, path=self._shown_path(where.text))
+        self.counts.failed += 1
+        if self.first_failure is None:
+            self.first_failure = row
+        self.on_result(row)
 
     def _with_password(self, url: URL) -> URL:
         """A listing's URLs leave the password out (they are shown); the start's login

@@ -44,6 +44,10 @@ CREATE TABLE IF NOT EXISTS paths (
 """
 
 
+#: The end of :meth:`State.claim`'s answer when the path is taken by one differing only in case.
+CASE_FOLDED = "differ only in case on this disk"
+
+
 @dataclass(frozen=True)
 class Item:
     """One queued URL (a row of ``queue``)."""
@@ -115,7 +119,7 @@ class State:
             if row is not None and row[0] == path and row[1] and container:
                 return None
             if row is not None and row[0] != path:
-                return f"{path!r} and {row[0]!r} differ only in case on this disk"
+                return f"{path!r} and {row[0]!r} {CASE_FOLDED}"
             return f"{path!r} is already the local name of another URL"
         self._changed()
         return None
@@ -189,4 +193,4 @@ class State:
             self.db.close()
 
 
-__all__ = ["Item", "State"]
+__all__ = ["CASE_FOLDED", "Item", "State"]

@@ -91,3 +91,39 @@ def test_a_reader_gone_away_at_the_end_is_a_write_error_not_a_traceback() -> Non
         proc.stderr.close()
     assert status == 23
     assert b"Traceback" not in err and b"BrokenPipe" not in err and b"Exception" not in err
+
+
+def test_the_collector_is_off_for_the_start_and_on_once_a_command_runs() -> None:
+    """``run`` turns the cyclic garbage collector off for the start; ``plan`` (any command
+    but ``get``) turns it on once its arguments are read, ``get`` once it has run a while
+    (``cli.main.COLLECT_AFTER``: a small transfer ends before)."""
+    pre = "import gc\natexit.register(lambda: sys.stderr.write(f'collecting: {gc.isenabled()}'))"
+    done = omniurl(pre, "plan", "ftp://h/x")
+    assert done.returncode == 0 and done.stderr == b"collecting: True"
+    done = omniurl(pre, "get", "-o", "-", f"file://{ROOT}/pyproject.toml")
+    assert done.returncode == 0 and done.stderr == b"collecting: False"
+
+
+def test_a_get_that_runs_a_while_collects_from_then_on() -> None:
+    import gc
+    import time
+
+    from omniurl.cli.main import COLLECT_AFTER
+    from omniurl.cli.signals import run_command
+
+    async def lasting(seconds: float) -> int:
+        import asyncio
+
+        await asyncio.sleep(seconds)
+        return int(gc.isenabled())
+
+    gc.disable()
+    try:
+        assert run_command(lasting(0)) == 0  # (a quick command: still off)
+        started = time.monotonic()
+        assert run_command(lasting(COLLECT_AFTER + 0.2)) == 1
+        assert time.monotonic() - started < 30
+    finally:
+        gc.unfreeze()  # (what collect_from_now froze: this process goes on)
+        gc.enable()
+    assert run_command(lasting(0)) == 1  # (a program's own collector is left alone)

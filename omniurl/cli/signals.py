@@ -11,6 +11,7 @@ number (143, 129), as a process killed by it would.
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 from collections.abc import Coroutine
@@ -29,6 +30,10 @@ def run_command(coro: Coroutine[Any, Any, int]) -> int:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None
+        if not gc.isenabled():  # the omniurl process's start (cli.main.run)
+            from .main import COLLECT_AFTER, collect_from_now
+
+            loop.call_later(COLLECT_AFTER, collect_from_now)
 
         def stop(signum: int) -> None:
             if not received:

@@ -3,9 +3,12 @@
     python benchmarks/batch_bench.py                 # 2,000 files of 1-16 KiB, at 50
     python benchmarks/batch_bench.py --files 500 --repeat 1 --json
     python benchmarks/batch_bench.py --only http --procs 1,2   # also with --procs 1 and 2
+    python benchmarks/batch_bench.py --only http --against /tmp/VENV/bin/python  # before/after
 
 omniurl runs from a fresh venv holding ``pip install .`` (benchmarks/_venv.py; ``--here``:
-the checkout instead).
+the checkout instead).  ``--against PYTHON`` adds another install's omniurl (another tree's
+venv, e.g. ``python benchmarks/_venv.py`` run in a checkout of the commit before) as one
+more client, interleaved with the others: a before/after in the same run.
 
 Both tools get the same list of small files (1-16 KiB) and write them into an empty folder:
 
@@ -109,7 +112,7 @@ def make_files(root: Path, n: int) -> list[str]:
 
 def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concurrency: int,
           repeat: int, procs: tuple[int, ...] = (), python: str = sys.executable,
-          ) -> dict[str, object]:  # fmt: skip
+          against: tuple[str, ...] = ()) -> dict[str, object]:  # fmt: skip
     prefix = "/0/batch/" if proto == "gopher" else "/batch/"
     urls = [f"{base}{prefix}{name}" for name in names]
     url_file = tmp / f"{proto}.list"
@@ -117,7 +120,8 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
     config = tmp / f"{proto}.curlrc"
     config.write_text("".join(f'url = "{u}"\nremote-name\n' for u in urls))
     row: dict[str, object] = {"files": len(urls), "concurrency": concurrency}
-    clients = ("curl", "omniurl", *(f"omniurl --procs {n}" for n in procs))
+    others = {f"omniurl@{Path(other).parent.parent.name}": other for other in against}
+    clients = ("curl", "omniurl", *(f"omniurl --procs {n}" for n in procs), *others)
     runs: dict[str, list[tuple[float, float]]] = {client: [] for client in clients}
     for attempt in range(repeat):
         for client in clients:
@@ -127,10 +131,11 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
                 argv = ["curl", "-s", "--fail", "--parallel", "--parallel-max", str(concurrency),
                         "--output-dir", str(out), "-K", str(config)]  # fmt: skip
             else:
-                argv = [python, "-m", "omniurl", "get", "-s", "-Z",
+                interpreter = others.get(client, python)
+                argv = [interpreter, "-m", "omniurl", "get", "-s", "-Z",
                         "--parallel-max", str(concurrency), "-i", str(url_file),
                         "--output-dir", str(out), *client.split()[1:]]  # fmt: skip
-            figures = run(argv, installed=python != sys.executable)
+            figures = run(argv, installed=argv[0] != sys.executable)
             got = sorted(os.listdir(out))
             if got != sorted(names):
                 raise RuntimeError(f"{client}: {len(got)} files arrived of {len(names)}")
@@ -176,6 +181,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--here", action="store_true", help="measure the checkout, not a fresh venv's install"
     )
+    parser.add_argument(
+        "--against",
+        action="append",
+        default=[],
+        metavar="PYTHON",
+        help="also run the omniurl installed for this interpreter (another tree's venv), "
+        "interleaved: a before/after in one run (repeatable)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if shutil.which("curl") is None:
@@ -201,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = bench(
                     proto, base, names, root, Path(tmp), args.concurrency, args.repeat,
                     tuple(int(n) for n in args.procs.split(",") if n), python,
+                    tuple(args.against),
                 )  # fmt: skip
                 row["server"] = name
                 results[proto] = row
@@ -213,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
               f"--parallel-max {row['concurrency']}, medians of {args.repeat}")  # fmt: skip
         for client in [key for key in row if key == "curl" or key.startswith("omniurl")]:
             r = row[client]
-            print(f"  {client:17} {r['seconds']:7.3f} s  {r['files_s']:8.0f} files/s  "
+            print(f"  {client:24} {r['seconds']:7.3f} s  {r['files_s']:8.0f} files/s  "
                   f"{r['cpu_ms_per_request']:6.3f} ms CPU a request")  # fmt: skip
         print(f"  ratio omniurl/curl: {row['ratio']}x files/s (target >= {TARGET}x), "
               f"{row['cpu_ratio']}x CPU a request")  # fmt: skip

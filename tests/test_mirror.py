@@ -710,3 +710,34 @@ async def test_names_differing_only_in_case_on_a_case_insensitive_disk(
         {"case/": b"", "case/inside.txt": b"in\n"} if kept == "case" else {"Case": b"a file\n"}
     )
     assert tree_of(tmp_path / "out") == expected
+
+
+async def test_a_warc_record_torn_by_a_killed_run_is_cut_before_the_next_run_appends(
+    tmp_path: Path,
+) -> None:
+    """A run SIGKILLed while writing a record (a large one takes seconds to compress) leaves
+    it torn at the WARC's end: the next run appends after the last whole record, so every
+    record reads back — it appended after the torn one, and warcio read nothing past it."""
+    import gzip
+
+    from warcio.archiveiterator import ArchiveIterator
+
+    root = write_tree(tmp_path / "src", TREE)
+    warc = tmp_path / "m.warc.gz"
+    async with await testservers.start("gopher", root) as gopher:
+        url = f"gopher://127.0.0.1:{gopher.port}/1/"
+        await run_mirror(url, tmp_path / "g", warc=str(warc))
+        whole = warc.stat().st_size
+        torn = gzip.compress(b"WARC/1.1\r\nWARC-Type: resource\r\n\r\n" + os.urandom(200_000))
+        with open(warc, "ab") as fh:
+            fh.write(torn[: len(torn) // 2])  # what SIGKILL leaves mid-record
+        (root / "a.txt").write_bytes(b"changed\n")
+        status, counts, _rows = await run_mirror(url, tmp_path / "g", warc=str(warc))
+    assert status == 0 and counts.fetched == 1
+    uris: list[str] = []
+    with open(warc, "rb") as fh:
+        for record in ArchiveIterator(fh, check_digests="raise"):
+            if record.rec_type == "resource":
+                uris.append(record.rec_headers.get_header("WARC-Target-URI"))
+    assert uris.count(url.replace("/1/", "/0/a.txt")) == 2  # both runs' a.txt
+    assert warc.stat().st_size > whole

@@ -38,8 +38,12 @@ class WarcLog:
             raise ConfigurationError(
                 "--warc needs warcio: pip install 'omniurl[mirror]'", component="warc"
             ) from None
+        folder, name = os.path.split(os.path.abspath(path))
+        #: Where the last whole record ends (see :meth:`_mark`).
+        self._end_path = os.path.join(folder, f".{name}.end")
         try:
             self._file: IO[bytes] = open(path, "ab")  # noqa: SIM115 - closed in close()
+            self._cut_torn_record()
         except OSError as exc:
             raise ConfigurationError(
                 f"cannot write the WARC file {path}: {exc.strerror or exc}", component="warc"
@@ -50,10 +54,39 @@ class WarcLog:
                 os.path.basename(path), {"software": "omniurl mirror", "format": "WARC/1.1"}
             )
             self._writer.write_record(info)
+            self._mark()
+
+    def _cut_torn_record(self) -> None:
+        """A run killed while writing a record (SIGKILL: a 300 MB record takes seconds to
+        compress) leaves it torn at the file's end; appending after it made every later
+        record unreadable (warcio stopped there).  The end of the last whole record, kept
+        in the hidden ``.NAME.end`` beside the file, is where the next run appends."""
+        size = self._file.seek(0, os.SEEK_END)
+        try:
+            with open(self._end_path, encoding="ascii") as fh:
+                end = int(fh.read().strip() or -1)
+        except (OSError, ValueError):
+            return
+        if 0 <= end < size:
+            self._file.truncate(end)
+            self._file.seek(end)
+
+    def _mark(self) -> None:
+        """Note where the last whole record ends (the bytes are in the kernel once flushed:
+        a killed process loses none of them)."""
+        self._file.flush()
+        tmp = self._end_path + ".tmp"
+        with open(tmp, "w", encoding="ascii") as fh:
+            fh.write(str(self._file.tell()))
+        os.replace(tmp, self._end_path)
 
     async def record(self, resource: Resource, payload_path: str, uri: URL | None = None) -> None:
         """Archive ``resource``, whose content is now in ``payload_path``, under ``uri``
-        (the resource's own URL by default)."""
+        (the resource's own URL by default); its records are whole before the next's."""
+        self._records(resource, payload_path, uri)
+        self._mark()
+
+    def _records(self, resource: Resource, payload_path: str, uri: URL | None) -> None:
         from io import BytesIO
 
         from warcio.statusandheaders import StatusAndHeadersParser

@@ -741,3 +741,34 @@ async def test_a_warc_record_torn_by_a_killed_run_is_cut_before_the_next_run_app
                 uris.append(record.rec_headers.get_header("WARC-Target-URI"))
     assert uris.count(url.replace("/1/", "/0/a.txt")) == 2  # both runs' a.txt
     assert warc.stat().st_size > whole
+
+
+async def test_a_second_run_in_the_same_folder_waits_for_none_and_touches_nothing(
+    tmp_path: Path,
+) -> None:
+    """A run still going (its lock held, its temporary file being written) when another
+    starts in the same DIR: the second is a clear error, exit 3, before anything is sent
+    or cleared — it removed the first's temporary files and died on the locked state file
+    with a traceback."""
+    import fcntl
+
+    from helpers import run_omniurl
+
+    out = tmp_path / "out"
+    (out / ".omniurl-mirror" / "tmp").mkdir(parents=True)
+    busy = out / ".omniurl-mirror" / "tmp" / "1.part"
+    busy.write_bytes(b"the first run's bytes")
+    fd = os.open(out / ".omniurl-mirror" / "lock", os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        async with await start_recording() as server:
+            code, _out, err = await run_omniurl(
+                "mirror", f"gopher://127.0.0.1:{server.port}/1/", str(out),
+                timeout=60, env=cli_env(),
+            )  # fmt: skip
+            assert recording_of(server).connections == 0
+    finally:
+        os.close(fd)
+    assert code == 3, err
+    assert b"is being mirrored by another run" in err and b"Traceback" not in err
+    assert busy.read_bytes() == b"the first run's bytes"

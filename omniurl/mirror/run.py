@@ -130,6 +130,7 @@ class Mirror:
         self.listing_failed = False
         self.first_failure: FetchResult | None = None
         self._made_dirs: set[str] = set()
+        self._lock_fd = -1
         self._temp_numbers = 0
         # (strings, not Paths, on the way of every file: pathlib's joins were ~5% of the
         # CPU of a 2,000-file HTTP mirror)
@@ -162,18 +163,46 @@ class Mirror:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self.state_dir.mkdir(exist_ok=True)
+            self._lock()
             if self.tmp_dir.exists():
                 shutil.rmtree(self.tmp_dir)  # what a killed run was writing
             self.tmp_dir.mkdir()
             if self.parts_dir.is_dir():
                 self._parts = set(os.listdir(self.parts_dir))
         except OSError as exc:
+            self._unlock()
             raise ConfigurationError(
                 f"cannot make the folder {self.folder}: {exc.strerror or exc}",
                 component="output",
             ) from None
         state = State(self.state_dir / "state.sqlite", case_insensitive=self._case_insensitive())
         return state, start, url, presentation
+
+    def _lock(self) -> None:
+        """One run at a time in a folder (a cron job's run still going when the next
+        starts): the second cleared the first's temporary files under it and met the
+        state file locked — a traceback.  ``flock`` on ``DIR/.omniurl-mirror/lock``, held
+        until the process ends (released by the kernel, SIGKILL included)."""
+        try:
+            import fcntl
+        except ImportError:  # (not on Windows: no lock there)
+            return
+        fd = os.open(self.state_dir / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise ConfigurationError(
+                f"{self.folder} is being mirrored by another run (its lock "
+                f"{self.state_dir / 'lock'} is held): run again once it has ended",
+                component="output",
+            ) from None
+        self._lock_fd = fd
+
+    def _unlock(self) -> None:
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)  # (closing the descriptor releases the flock)
+            self._lock_fd = -1
 
     def _case_insensitive(self) -> bool:
         probe = self.tmp_dir / "Case-probe"
@@ -213,6 +242,7 @@ class Mirror:
             state.close()
             with contextlib.suppress(OSError):
                 shutil.rmtree(self.tmp_dir)
+            self._unlock()
         return 0 if self.first_failure is None else self.first_failure.exit_status
 
     async def _work(self, state: State) -> None:

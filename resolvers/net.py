@@ -409,12 +409,19 @@ def _address_of(get: Callable[[], Any]) -> tuple[str, int] | None:
 
 #: The receive buffer of a bulk transfer's socket (:meth:`Stream.bulk`).
 BULK_RCVBUF = 4 << 20
-#: The buffer a bulk transfer reads into (:meth:`Stream.fill_into`), and the low-water mark
-#: its waits use: the loop wakes once this much has arrived, not at every segment.  Measured,
-#: 512 MiB from gophernicus over loopback (a raw asyncio client, 1 MiB buffer): no mark,
-#: ~4,100 waits, CPU 0.39–0.50 s; 256 KiB, ~1,700 waits, 0.27–0.35 s; 1 MiB, ~450 waits,
-#: 0.19–0.21 s (curl: 0.21–0.29 s).
+#: The buffer a bulk transfer reads into (:meth:`Stream.fill_into`), and the most one
+#: :meth:`Stream.splice_into` moves before it hands the caller a chunk.
 BULK_READ = 1 << 20
+#: The low-water mark of a bulk wait (``SO_RCVLOWAT``): the loop wakes once this much has
+#: arrived, not at every segment.  Measured, 512 MiB from gophernicus (4 KiB writes) over
+#: loopback, the client a raw splice loop, CPU seconds of client / server (medians of 6
+#: interleaved rounds, load ~8): no mark 0.49 / 0.57 (~7,700 waits); 64 KiB 0.34 / 0.51;
+#: 256 KiB 0.24 / 0.51; 1 MiB 0.23 / 0.64 (curl: 0.36 / 0.55).  A higher mark saves the
+#: client little and costs the server: the bytes waiting in the socket for the mark are
+#: memory the sender filled and cannot reuse until they are taken (nginx and vsftpd send
+#: page-cache pages, sendfile(2), and do not mind).  A read goes on waiting while the
+#: marks are met (:meth:`Stream._more`), so a chunk is still up to :data:`BULK_READ`.
+BULK_MARK = 256 << 10
 #: How long a wait under the low-water mark may last before it takes what has come: a peer
 #: that sends less than the mark and pauses (a slow or bursty server) delays its bytes by at
 #: most this much a wait (the mark is never above the bytes still expected: the end of a
@@ -533,6 +540,14 @@ class Stream:
         #: now set on the socket (1: none).
         self._bulk = False
         self._lowat = 1
+        #: The last bulk wait lapsed before its mark was met: a slower peer, whose bytes a
+        #: read takes as they come (:meth:`_more`).
+        self._slow = False
+        #: The descriptor the loop watches for the waits of one bulk call (-1: none;
+        #: :meth:`_wait_readable`, :meth:`_unwatch` at the call's end), and the wait the
+        #: loop's callback ends.
+        self._watched = -1
+        self._waiter: asyncio.Future[bool] | None = None
         #: The pipe :meth:`splice_into` moves bytes through (made on first use).
         self._pipe: tuple[int, int] | None = None
         #: The output refused spliced bytes once: the rest is read (:meth:`fill_into`).
@@ -616,8 +631,9 @@ class Stream:
 
         Fewer, fuller reads: what has arrived is taken read after read without a trip
         through the loop, and a stream marked :meth:`bulk` waits under a low-water mark
-        (``SO_RCVLOWAT``, at most ``len(buffer)``): the loop wakes once :data:`BULK_READ`
-        bytes have arrived, not at each of the sender's writes.  A peer that sends less and
+        (``SO_RCVLOWAT``, at most what the buffer has room for): the loop wakes once
+        :data:`BULK_MARK` bytes have arrived, not at each of the sender's writes, and the
+        read goes on while the marks are met (:meth:`_more`).  A peer that sends less and
         pauses costs at most :data:`BULK_LINGER` a wait: then the wait takes what comes.
         Every wait is bounded by the read timeout.  A TLS stream reads as :meth:`read_into` does."""
         if self._pending or self._eof or self._tls is not None:
@@ -629,6 +645,8 @@ class Stream:
                     n = sock.recv_into(buffer[got:] if got else buffer)
                 except (BlockingIOError, InterruptedError):
                     if got:
+                        if await self._more(size - got):
+                            continue
                         return got
                     await self._readable(size, what)
                     continue
@@ -638,6 +656,8 @@ class Stream:
                 got += n
         except (ConnectionError, OSError) as exc:
             raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+        finally:
+            self._unwatch()
         return got
 
     @property
@@ -671,37 +691,44 @@ class Stream:
         pipe_r, pipe_w = self._pipe
         sock, got = self.sock.fileno(), 0
         flags = os.SPLICE_F_MOVE | os.SPLICE_F_NONBLOCK
-        while got < size:
-            try:
-                n = os.splice(sock, pipe_w, size - got, flags=flags)
-            except (BlockingIOError, InterruptedError):
-                if got:
+        try:
+            while got < size:
+                try:
+                    n = os.splice(sock, pipe_w, size - got, flags=flags)
+                except (BlockingIOError, InterruptedError):
+                    if got:
+                        if await self._more(size - got):
+                            continue
+                        return got
+                    await self._readable(size, what)
+                    continue
+                except (ConnectionError, OSError) as exc:
+                    raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
+                if not n:
+                    self._eof = True
                     return got
-                await self._readable(size, what)
-                continue
-            except (ConnectionError, OSError) as exc:
-                raise ConnectionClosed(f"connection lost while reading {what}: {exc}") from None
-            if not n:
-                self._eof = True
-                return got
-            try:
-                _drain_pipe(pipe_r, fd, n)
-            except SpliceRefused:
-                self._refused = True
-                return got + n
-            got += n
+                try:
+                    _drain_pipe(pipe_r, fd, n)
+                except SpliceRefused:
+                    self._refused = True
+                    return got + n
+                got += n
+        finally:
+            self._unwatch()
         return got
 
     async def _readable(self, size: int, what: str) -> None:
         """Wait until the socket is readable (under the low-water mark, if any: see
         :meth:`fill_into`).  No bytes are read here: a wait cancelled or timed out loses
         none (a ``sock_recv_into`` cancelled after its read would)."""
-        mark = min(size, BULK_READ) if self._bulk else 1
+        mark = min(size, BULK_MARK) if self._bulk else 1
         if mark != self._lowat:
             self._set_lowat(mark)
         if self._lowat > 1:
             if await self._wait_readable(BULK_LINGER):
+                self._slow = False
                 return
+            self._slow = True
             self._set_lowat(1)  # (a slower peer: this wait takes what comes)
         if not await self._wait_readable(self.options.read_timeout):
             raise ResolveTimeout(
@@ -727,18 +754,55 @@ class Stream:
             if timer is not None:
                 timer.cancel()
 
+    async def _more(self, room: int) -> bool:
+        """Whether a bulk read that has taken bytes and found the socket empty should wait
+        for more (``room``: what it may still take): only while the peer keeps up — a
+        stream marked :meth:`bulk` whose last wait did not lapse, and the next mark is met
+        within :data:`BULK_LINGER`.  Otherwise the read ends with what it has (a slower
+        peer's bytes are not held back)."""
+        if not self._bulk or self._slow or room <= 1:
+            return False
+        mark = min(room, BULK_MARK)
+        if mark != self._lowat:
+            self._set_lowat(mark)
+        if self._lowat <= 1:  # (no mark on this system)
+            return False
+        if await self._wait_readable(BULK_LINGER):
+            return True
+        self._slow = True
+        return False
+
     async def _wait_readable(self, timeout: float | None) -> bool:
-        """Whether the socket became readable within ``timeout`` seconds."""
-        loop, fd = self._loop, self.sock.fileno()
+        """Whether the socket became readable within ``timeout`` seconds.  The loop watches
+        the socket from the first wait of a bulk call to its end (:meth:`_unwatch`), not
+        once a wait: measured, a wait that added and removed the reader cost ~43 µs of CPU,
+        one on a watched socket ~15 µs (CPython 3.11, a loaded machine)."""
+        loop = self._loop
         waiter: asyncio.Future[bool] = loop.create_future()
-        loop.add_reader(fd, _wake, waiter, True)
+        if self._watched < 0:
+            self._watched = self.sock.fileno()
+            loop.add_reader(self._watched, self._wake)
+        self._waiter = waiter
         timer = None if timeout is None else loop.call_later(timeout, _wake, waiter, False)
         try:
             return await waiter
         finally:
-            loop.remove_reader(fd)
+            self._waiter = None
             if timer is not None:
                 timer.cancel()
+
+    def _wake(self) -> None:
+        """The loop's callback while the socket is watched: it is readable."""
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(True)
+
+    def _unwatch(self) -> None:
+        """The bulk call ends: the loop stops watching the socket (another read may watch
+        it its own way: ``sock_recv``)."""
+        if self._watched >= 0:
+            fd, self._watched = self._watched, -1
+            self._loop.remove_reader(fd)
 
     def _set_lowat(self, mark: int) -> None:
         try:
@@ -935,6 +999,8 @@ class Stream:
         """Close now; never raises, never waits.  Over TLS the transport owns the socket: it
         sends close_notify and closes the socket itself (closing it here would free the
         descriptor while the transport still watches it)."""
+        with contextlib.suppress(OSError, RuntimeError, ValueError):
+            self._unwatch()
         if self._pipe is not None:
             for end in self._pipe:
                 with contextlib.suppress(OSError):

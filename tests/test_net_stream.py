@@ -5,13 +5,17 @@ unbounded; reads hand back what the kernel holds, lines are bounded, unread byte
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import threading
+import time
 import unittest.mock
 
 import pytest
 
+from omniurl.resolvers import net
 from omniurl.resolvers.errors import ConnectionClosed, LimitExceeded, ResolveTimeout
-from omniurl.resolvers.net import BULK_READ, Stream
+from omniurl.resolvers.net import BULK_MARK, BULK_READ, Stream
 from omniurl.resolvers.options import Options
 
 
@@ -180,3 +184,86 @@ async def test_a_cancelled_bulk_wait_loses_no_bytes() -> None:
         theirs.sendall(b"all of it")
         assert await stream.fill_into(buffer, "the item") == 9
         assert bytes(buffer[:9]) == b"all of it"
+
+
+def _send_in_marks(sock: socket.socket, parts: int, pause: float) -> threading.Thread:
+    """Send ``parts`` pieces of :data:`BULK_MARK` bytes (each filled with its index), one
+    every ``pause`` seconds, from a thread (the loop under test stays free)."""
+
+    def send() -> None:
+        for i in range(parts):
+            sock.sendall(bytes([i]) * BULK_MARK)
+            time.sleep(pause)
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
+    return sender
+
+
+async def test_a_bulk_read_goes_on_while_the_peer_keeps_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The mark is :data:`BULK_MARK` (the sender's memory is not held for a whole
+    :data:`BULK_READ`), yet a peer that keeps meeting it fills a whole buffer in one call:
+    a chunk is not cut at every wake.  (The linger is lengthened so that a loaded machine's
+    scheduling cannot end the read early.)"""
+    monkeypatch.setattr(net, "BULK_LINGER", 2.0)
+    parts = BULK_READ // BULK_MARK
+    assert parts >= 2
+    ours, theirs = _tcp_pair()
+    with ours, theirs:
+        stream = Stream(ours, Options(read_timeout=5))
+        stream.bulk()
+        sender = _send_in_marks(theirs, parts, 0.005)
+        buffer = memoryview(bytearray(BULK_READ))
+        assert await stream.fill_into(buffer, "the item") == BULK_READ
+        assert bytes(buffer) == b"".join(bytes([i]) * BULK_MARK for i in range(parts))
+        sender.join(5)
+
+
+async def test_a_bulk_splice_goes_on_while_the_peer_keeps_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if not hasattr(os, "splice"):
+        pytest.skip("splice(2) is Linux's")
+    monkeypatch.setattr(net, "BULK_LINGER", 2.0)
+    parts = BULK_READ // BULK_MARK
+    ours, theirs = _tcp_pair()
+    with ours, theirs:
+        stream = Stream(ours, Options(read_timeout=5))
+        stream.bulk()
+        sender = _send_in_marks(theirs, parts, 0.005)
+        sink = os.open(os.devnull, os.O_WRONLY)
+        try:
+            assert await stream.splice_into(sink, BULK_READ, "the item") == BULK_READ
+        finally:
+            os.close(sink)
+            stream.close()
+        sender.join(5)
+
+
+async def test_a_bulk_call_leaves_the_socket_unwatched() -> None:
+    """The loop watches the socket only during a bulk call (the waits of one call share the
+    watch): after the call — returned, timed out or cancelled — nothing is registered for
+    its descriptor, so a later ``sock_recv`` (or a new socket given the same number) is not
+    woken by a callback of this stream."""
+    loop = asyncio.get_running_loop()
+    ours, theirs = _tcp_pair()
+    with ours, theirs:
+        stream = Stream(ours, Options(read_timeout=0.3))
+        stream.bulk()
+        buffer = memoryview(bytearray(BULK_READ))
+        theirs.sendall(b"some")
+        assert await stream.fill_into(buffer, "the item") == 4
+        assert not loop.remove_reader(ours.fileno())
+        with pytest.raises(ResolveTimeout):
+            await stream.fill_into(buffer, "the item")
+        assert not loop.remove_reader(ours.fileno())
+        waiting = asyncio.ensure_future(stream.fill_into(buffer, "the item"))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert not loop.remove_reader(ours.fileno())
+        theirs.sendall(b"more")
+        assert await stream.read("the next reply") == b"more"

@@ -772,3 +772,34 @@ async def test_a_second_run_in_the_same_folder_waits_for_none_and_touches_nothin
     assert code == 3, err
     assert b"is being mirrored by another run" in err and b"Traceback" not in err
     assert busy.read_bytes() == b"the first run's bytes"
+
+
+async def test_a_file_delete_cannot_remove_is_its_row_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--delete meeting a local file it cannot remove (a read-only disk, another owner's
+    file): that file's failed row, exit 23, the other removals done — it was a traceback."""
+    import errno
+
+    from omniurl.mirror import run as run_module
+
+    root = write_tree(tmp_path / "src", TREE)
+    out = tmp_path / "out"
+    async with await testservers.start("ftp", root) as server:
+        url = f"ftp://127.0.0.1:{server.port}/"
+        await run_mirror(url, out)
+        (root / "a.txt").unlink()
+        (root / "b.txt").unlink()
+        real = os.unlink
+
+        def unlink(path: str | os.PathLike[str], *a: object, **kw: object) -> None:
+            if str(path).endswith("a.txt"):
+                raise PermissionError(errno.EACCES, "Permission denied", str(path))
+            real(path)
+
+        monkeypatch.setattr(run_module.os, "unlink", unlink)
+        status, counts, rows = await run_mirror(url, out, delete=True)
+    failed = [(r.url, r.exit_status, r.error_message) for r in rows if not r.ok]
+    assert failed == [(str(out / "a.txt"), 23, "cannot write the output: Permission denied")]
+    assert status == 23 and counts.deleted == 1
+    assert (out / "a.txt").exists() and not (out / "b.txt").exists()

@@ -925,19 +925,37 @@ class Mirror:
             for name in files:
                 path = self._join(rel, name)
                 if not state.claimed(path):
-                    os.unlink(os.path.join(root, name))
+                    try:
+                        os.unlink(os.path.join(root, name))
+                    except OSError as exc:
+                        self._not_deleted(path, exc)
+                        continue
                     state.forget(path)
                     self.counts.deleted += 1
             for name in list(dirs):
                 path = self._join(rel, name)
                 full = os.path.join(root, name)
                 if os.path.islink(full) or not state.claimed(path):
-                    if os.path.islink(full):
-                        os.unlink(full)
-                    else:
-                        shutil.rmtree(full)
                     dirs.remove(name)
+                    try:
+                        if os.path.islink(full):
+                            os.unlink(full)
+                        else:
+                            shutil.rmtree(full)
+                    except OSError as exc:
+                        self._not_deleted(path, exc)
+                        continue
                     self.counts.deleted += 1
+
+    def _not_deleted(self, path: str, exc: OSError) -> None:
+        """A local file ``--delete`` could not remove: its row (``index`` -1, the output's
+        error, exit 23) — the run goes on; it ended in a traceback."""
+        target = self._shown_path(path)
+        row = dataclasses.replace(_failed(-1, target, exc), path=target)
+        self.counts.failed += 1
+        if self.first_failure is None:
+            self.first_failure = row
+        self.on_result(row)
 
 
 def _local(target: str | Path) -> Local | None:

@@ -17,7 +17,6 @@ Every error omniurl raises derives from :class:`OmniurlError` and is exported he
 from __future__ import annotations
 
 import importlib
-import typing
 
 from omniurl.schemes import URL, Syntax, parse
 from omniurl.schemes.errors import (
@@ -31,7 +30,10 @@ from omniurl.schemes.errors import (
     URLError,
 )
 
-if typing.TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
     from omniurl.batch import FetchResult, fetch_many
     from omniurl.client import AsyncClient, Client
     from omniurl.resolvers.core import Resolving, check, fetch, get, plan, resolve
@@ -106,7 +108,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> typing.Any:
+def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,13 +14,15 @@ control flow, not an error: ``except ResolveError`` never catches it.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from omniurl.schemes.base import URL
 
 from .options import Options
 from .plan import Plan
 from .resource import Resource
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class Follow(Exception):

@@ -8,7 +8,6 @@ referrals through the same two gates, a bounded number of times.
 from __future__ import annotations
 
 from collections.abc import Coroutine, Generator
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl import schemes
 from omniurl.schemes.base import URL
@@ -29,12 +28,14 @@ from .plan import Plan
 from .resource import Listing, Resource, read_all
 from .resume import check_resumable
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import asyncio
+    from typing import Any, TypeVar
 
     from .deadline import Guard
 
-T = TypeVar("T")
+    T = TypeVar("T")
 
 
 def _as_url(url: URL | str, options: Options | None = None) -> URL:

@@ -18,7 +18,10 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def exports(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl.schemes.records import field, record, replace
 
 from .errors import ConfigurationError
 from .policy import DEFAULT, Policy
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from .trace import Trace
+
+    T = TypeVar("T")
 
 #: ``ask(prompt, secret=False) -> answer``: asks a person (or a program) for input.
 Ask = Callable[..., Awaitable[str]]
@@ -39,7 +43,6 @@ def default_email() -> str:
 
 
 ResolveKey = tuple[str, int | None]
-T = TypeVar("T")
 
 
 @record(frozen=True)

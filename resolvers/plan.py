@@ -17,15 +17,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import Any, Generic, Literal, TypeVar
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.records import field, record
 
-Transport = Literal["tcp", "udp"]
-StepKind = Literal["send", "expect", "datagram", "message", "info"]
-D = TypeVar("D")
-F = TypeVar("F")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Generic, Literal, TypeVar
+
+    Transport = Literal["tcp", "udp"]
+    StepKind = Literal["send", "expect", "datagram", "message", "info"]
+    D = TypeVar("D")
+    F = TypeVar("F")
+else:  # (typing is not imported on the command's start: schemes/records.py)
+    from omniurl.schemes.records import Generic
+
+    F = None  # (a type parameter: read by the type checker only)
 
 
 @record(frozen=True)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.records import record, replace
@@ -34,8 +33,10 @@ from .errors import (
 from .plan import Plan, WireValue
 from .ports import BLOCKED_PORTS, why_blocked
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ipaddress
+    from typing import Any
 
 # ``ipaddress`` is imported where an address is checked, not with this module: every ``plan``
 # and ``get`` imports the policy, and a URL naming a host by name never needs it (~2 ms of
@@ -384,11 +385,11 @@ def _v4_teredo(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address:
 #: by the IPv4 address it carries, since that is where its packets end up (a 6to4 relay, a
 #: NAT64 gateway or a Teredo relay delivers them there).  ``http://[2002:7f00:1::]/`` is
 #: 127.0.0.1 reached through 6to4: loopback.  One row per form, with its reason.
-_Embedded = tuple[
-    tuple["ipaddress.IPv6Network", Callable[[Any], "ipaddress.IPv4Address"], str], ...
-]
 _embedded: list[_Embedded] = []
 if TYPE_CHECKING:
+    _Embedded = tuple[
+        tuple["ipaddress.IPv6Network", Callable[[Any], "ipaddress.IPv4Address"], str], ...
+    ]
     EMBEDDED_IPV4: _Embedded
 
 

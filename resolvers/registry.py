@@ -21,15 +21,18 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
 
 from .base import Resolver
 from .builtin import SPECS as BUILTIN_SPECS
 from .errors import UnsupportedScheme
 from .spec import DEFAULT_PRESENTATION, Presentation, SchemeSpec, load
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoints
+    from typing import TypeVar
+
+    R = TypeVar("R", bound=type[Resolver])
 
 #: The entry-point group of a plugin's spec.
 ENTRY_POINT_GROUP = "omniurl.specs"
@@ -45,8 +48,6 @@ BUILTIN_MODULES: tuple[str, ...] = tuple(dict.fromkeys(BUILTIN_SCHEMES.values())
 
 _specs: dict[str, SchemeSpec] = {}
 _loaded = False
-
-R = TypeVar("R", bound=type[Resolver])
 
 
 def register_spec(spec: SchemeSpec) -> SchemeSpec:

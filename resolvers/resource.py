@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from omniurl.schemes.records import field, record
 from omniurl.schemes.secrets import mask_passwords
@@ -25,14 +24,16 @@ from omniurl.schemes.secrets import mask_passwords
 from .errors import LimitExceeded
 from .plan import Plan
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime
+    from typing import Any, Literal, TypeVar, overload
 
     from .deadline import Guard
     from .resume import Outcome
 
-ResourceKind = Literal["content", "listing", "session"]
-R = TypeVar("R")
+    ResourceKind = Literal["content", "listing", "session"]
+    R = TypeVar("R")
 
 
 @record(frozen=True)
@@ -77,10 +78,13 @@ class Listing(Sequence[Entry]):
         entries = tuple([entry async for entry in resource.aiter_entries()])
         return cls(str(resource.url), entries, resource.media_type)
 
-    @overload
-    def __getitem__(self, index: int) -> Entry: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+    if TYPE_CHECKING:  # (typing is not imported on the command's start)
+
+        @overload
+        def __getitem__(self, index: int) -> Entry: ...
+        @overload
+        def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+
     def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
         return self.entries[index]
 

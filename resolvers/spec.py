@@ -20,14 +20,15 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl.schemes import records
 from omniurl.schemes.records import MISSING, field, record
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import datetime
+    from typing import Any, TypeVar
 
     from omniurl.schemes.base import URL
 
@@ -37,7 +38,8 @@ if TYPE_CHECKING:
     from .policy import Policy
     from .resource import Entry, Resource
 
-T = TypeVar("T")
+    T = TypeVar("T")
+
 
 #: ``"package.module:attr"``: a thing imported on first use.
 Ref = str

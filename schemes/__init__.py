@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-import typing
 
 from .base import URL, InternetURL
 from .errors import (
@@ -34,7 +33,10 @@ from .percent import to_octets
 from .registry import parse, register, registered, scheme_class
 from .rfc3986 import Syntax
 
-if typing.TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
     from .extract import Found, extract
     from .file import FileURL
     from .ftp import FTPURL
@@ -94,7 +96,7 @@ class _Package(types.ModuleType):
 sys.modules[__name__].__class__ = _Package
 
 
-def __getattr__(name: str) -> typing.Any:
+def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,11 +11,13 @@ Pure functions over the text with absolute offsets, so an error names the exact 
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import grammar
 from .errors import AuthorityError, HostError, PortError, SchemeSyntaxError
 from .percent import check, decode, quote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _BAD_USER = grammar.bad_char(grammar.USER)
 

@@ -14,15 +14,17 @@ but TAB, CR and LF).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
-
 from . import records
 from .authority import split_fragment
 from .percent import display
 from .records import MISSING, record
 
-_U = TypeVar("_U", bound="URL")
-_C = TypeVar("_C", bound=type)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, TypeVar
+
+    _U = TypeVar("_U", bound="URL")
+    _C = TypeVar("_C", bound=type)
 
 
 def class_constants(cls: _C) -> _C:

@@ -17,7 +17,6 @@ host "", ``file:c:/path`` is ``file:///c:/path`` (a DOS drive letter, Appendix E
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import check_host, format_fragment, split_fragment
@@ -25,6 +24,10 @@ from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError, URLError
 from .percent import char_error, decode, display, quote
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
 #: Left raw in the path ("?" would start an RFC 3986 query: escaped, decoded the same).

@@ -16,7 +16,6 @@ inside one CWD argument), and empty segments are kept: ``ftp://host//etc/motd`` 
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
@@ -24,6 +23,10 @@ from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import char_error, decode, display, quote
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.
 _BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")

@@ -13,7 +13,6 @@ as on the wire (still encoded), as ``http:``'s are.  The fragment is split off a
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import expect_slashes, format_fragment, parse_hostport, split_fragment
@@ -21,6 +20,10 @@ from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import AuthorityError, HostError
 from .percent import check
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 _BAD_PATH = grammar.bad_char(grammar.HSEGMENT + "/")
 _BAD_QUERY = grammar.bad_char(grammar.SEARCH)

@@ -16,13 +16,15 @@ IDNA labels (only a known scheme says a host is a DNS name).
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import grammar
 from .authority import format_fragment, split_fragment
 from .base import URL, _tnew, class_constants, tuple_backed
 from .percent import check, display
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # schemepart = *xchar | ip-schemepart
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)

@@ -24,7 +24,6 @@ empty)".  Which is sent is the planner's choice; the parser keeps ``search == ""
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
@@ -32,6 +31,10 @@ from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, to_octets
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
 _TAB = re.compile(r"%09|\t")

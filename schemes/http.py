@@ -16,13 +16,16 @@ or password is allowed" (§3.3): refused in strict mode, kept in lenient mode.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .percent import check, decode
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 _BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
 _BAD_SEARCH = grammar.bad_char(grammar.SEARCH)

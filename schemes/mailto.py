@@ -21,7 +21,6 @@ a raw "@" there would name another address).
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, split_fragment
@@ -29,6 +28,10 @@ from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote, quote_addr_specs
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 _BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
 _BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")

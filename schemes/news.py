@@ -22,7 +22,6 @@ them; wildmats (RFC 3977 §4: ``news:comp.*``, ``news://server/comp.*,!comp.os.*
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import check_host, format_fragment, format_login, parse_hostport, split_fragment
@@ -30,6 +29,10 @@ from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import char_error, check, decode, display, quote
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 _BAD_UNIQUE = grammar.bad_char(grammar.ARTICLE)
 _NOT_GROUP = re.compile(r"[^A-Za-z0-9\-.+_]")

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
@@ -17,6 +16,10 @@ from .errors import SchemeSyntaxError
 from .news import _group_error
 from .percent import decode, display, quote
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 # nntpurl = "nntp://" hostport "/" group [ "/" digits ]      (the fast path, see grammar)
 _PATTERN = (

@@ -18,7 +18,6 @@ is allowed" — refused in strict mode.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
@@ -26,6 +25,10 @@ from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 _BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
 _BAD_FIELD = grammar.bad_char(grammar.FIELD)

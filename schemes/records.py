@@ -411,3 +411,14 @@ def is_dataclass(obj: Any) -> bool:
         return True
     dataclasses = sys.modules.get("dataclasses")  # (no dataclass without it)
     return dataclasses is not None and dataclasses.is_dataclass(obj)
+
+
+class Generic:
+    """``typing.Generic`` at run time, for a record whose type parameters only the type
+    checker reads (``from typing import Generic`` under ``if TYPE_CHECKING:``, this one
+    otherwise): ``C[X]`` is ``C``, and :mod:`typing` is not imported for it."""
+
+    __slots__ = ()
+
+    def __class_getitem__(cls, params: object) -> Any:
+        return cls

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from . import grammar
 from .base import URL
@@ -19,6 +18,7 @@ from .errors import EncodingError, SchemeError, URLError
 from .generic import GenericURL
 from .rfc3986 import Syntax, is_plain, prepare
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoints
 

@@ -14,7 +14,6 @@ written (URN equivalence is defined on the encoded form).
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, split_fragment
@@ -22,6 +21,10 @@ from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
 from .percent import check, decode, display, quote_addr_specs
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 _BAD_ID = grammar.bad_char(grammar.UNRESERVED + ";?:@&=")
 _BAD_XCHARS = grammar.bad_char(grammar.XCHAR)

@@ -12,13 +12,16 @@ service, not a data object: nothing may follow the optional final "/".
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
 
 from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .percent import decode
 from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 # telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
 _PATTERN = "//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST

@@ -176,6 +176,10 @@ def test_parse_and_plan_import_no_tls_no_bundle_and_no_terminal_query(
     assert "omniurl.schemes" in modules  # the positive control: it did import omniurl
     assert not {"ssl", "certifi", "asyncio", "shutil", "mimetypes"} & top(modules)
     assert not top(modules) & set(HEAVY)
+    # nor the typing machinery: the records are schemes/records.py's, not dataclasses (which
+    # imports inspect, ast, dis and tokenize), and typing's names are the type checker's
+    # only (issue 32 item 3; ~15-20 ms of CPU of each of these starts)
+    assert not {"dataclasses", "inspect", "typing", "ast", "dis"} & set(modules)
     if args[0] == "parse":  # (the safety policy, which plan imports, classes addresses)
         assert "ipaddress" not in modules
     # join, normalize and extract on first use: ~3 ms CPU, 29% of schemes' import
@@ -555,7 +559,10 @@ BUDGETS: dict[str, tuple[list[str], float]] = {
 }
 #: Modules the fresh venv's ``plan`` and ``parse`` must not import: each cost its share of a
 #: start and none is used by them (a site hook cannot hide one here: the venv has none).
-NOT_AT_START = ("asyncio", "ssl", "importlib.metadata", "email", "shutil", "socket", "ipaddress")
+NOT_AT_START = (
+    "asyncio", "ssl", "importlib.metadata", "email", "shutil", "socket", "ipaddress",
+    "dataclasses", "inspect", "typing",
+)  # fmt: skip
 
 
 def _bench_venv() -> ModuleType:

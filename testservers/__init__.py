@@ -12,9 +12,11 @@ names: ``omniurl --help`` needs only :mod:`testservers.catalog` (PEP 562).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .base import RunningServer, Starter, known, register, start
 
 __all__ = ["RunningServer", "Starter", "known", "register", "start"]

@@ -7,9 +7,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from omniurl.resolvers.options import Options
     from omniurl.resolvers.spec import SchemeSpec
 

@@ -7,12 +7,15 @@ import argparse
 import functools
 import json
 import sys
-from typing import Any
 
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.secrets import mask_passwords
 
 from .status import EXIT_HTTP_FAIL, exit_status
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def print_json(obj: Any) -> None:

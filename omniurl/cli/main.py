@@ -5,12 +5,15 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn, TextIO
 
 from omniurl.schemes.errors import OmniurlError
 
 from .parser import COMMANDS, build_parser, cmd_get
 from .status import EXIT_WRITE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn, TextIO
 
 UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
 

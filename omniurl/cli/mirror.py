@@ -7,12 +7,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TYPE_CHECKING
 
 from omniurl.schemes.errors import OmniurlError
 
 from .status import EXIT_INTERRUPTED, EXIT_REFUSED
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from omniurl.batch import FetchResult
     from omniurl.mirror.run import Counts, Mirror

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from .arguments import (
     add_resolve_arguments_named,
@@ -14,9 +13,11 @@ from .arguments import (
     add_syntax_arguments,
     names_other_scheme,
 )
-from .mirror import add_mirror_arguments
 from .status import EXIT_STATUS_HELP
-from .text import PARSE_KEYS_HELP
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -363,6 +364,8 @@ def _resolve_stages() -> tuple[Callable[[argparse.ArgumentParser, Sequence[str]]
 
 
 def _add_parse(sub: Any) -> None:
+    from .text import PARSE_KEYS_HELP  # (its module: parse's own, not every command's)
+
     p = sub.add_parser(
         "parse",
         help="print each URL's components as JSON",
@@ -592,6 +595,8 @@ def _add_get(sub: Any) -> None:
 
 
 def _add_mirror(sub: Any) -> None:
+    from .mirror import add_mirror_arguments
+
     p = sub.add_parser(
         "mirror",
         help="copy the tree under a URL into a folder, and keep it current (lftp mirror, wget -m)",

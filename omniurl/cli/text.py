@@ -8,7 +8,6 @@ import io
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Literal
 
 from omniurl import schemes
 from omniurl.schemes.errors import URLError
@@ -16,6 +15,10 @@ from omniurl.schemes.secrets import mask_passwords
 
 from .emit import error_json, print_json
 from .status import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
 
 PARSE_KEYS_HELP = """\
 keys (every object has "scheme" and "fragment"):

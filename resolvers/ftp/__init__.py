@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from omniurl.schemes.base import URL
 
 from .. import lazy
@@ -14,6 +12,7 @@ from ..resource import Entry, Resource
 from ..spec import Presentation, SchemeSpec, TreePath
 from .settings import FTPOptions
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .executor import execute_ftp
     from .planner import plan_ftp

@@ -35,8 +35,6 @@ is documented in docs/ftp.md.
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from omniurl.schemes.base import URL
 from omniurl.schemes.ftp import FTPURL
 from omniurl.schemes.percent import to_octets
@@ -61,6 +59,12 @@ from .replies import (
     REST_ON_BYTES_MISSING,
 )
 from .settings import FTPOptions, ListingFormat, TLSMode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    PasswordSource = Literal["url", "email", "credentials", "ask"]
 
 #: The wire context of every FTP argument (resolvers.policy.DELIMITERS["ftp"]: CR, LF, NUL
 #: and IAC are refused).
@@ -95,9 +99,6 @@ class FTPRole(Role):
     REST = "rest"
     TRANSFER = "transfer"
     QUIT = "quit"
-
-
-PasswordSource = Literal["url", "email", "credentials", "ask"]
 
 
 @record(frozen=True)

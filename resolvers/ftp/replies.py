@@ -19,7 +19,6 @@ done — is decided here, tested without sockets, like NNTP's, Gopher's and WAIS
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal
 
 from omniurl.schemes.records import field, record
 
@@ -28,8 +27,12 @@ from ..plan import Condition
 from ..policy import DATA_PORT_RETRIES
 from ..resume import Outcome
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime
+    from typing import Literal
+
+    LoginStep = Literal["done", "password", "account", "refused"]
 
 #: A multi-line reply longer than this many lines is refused (bounded reads).
 MAX_REPLY_LINES = 1000
@@ -154,9 +157,6 @@ def mdtm_time(reply: str) -> datetime.datetime | None:
         )  # fmt: skip
     except ValueError:
         return None
-
-
-LoginStep = Literal["done", "password", "account", "refused"]
 
 
 def after_user(code: str) -> LoginStep:

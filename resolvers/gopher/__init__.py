@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from omniurl.schemes.base import URL
 
 from ..base import Resolver
@@ -15,6 +13,10 @@ from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
 from ..spec import Presentation, SchemeSpec, TreePath
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py): every
 # ``omniurl get``/``plan`` imports this package for its command-line options.

@@ -18,13 +18,17 @@ item's blocks start with ``+INFO``.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from omniurl.schemes.records import field, record
 
 from ..lines import dot_stuff, dot_unstuff
 
-RequestKind = Literal["data", "form", "attributes", "directory", "ask", "other"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    RequestKind = Literal["data", "form", "attributes", "directory", "ask", "other"]
+    AskKind = Literal["Ask", "AskP", "AskL", "AskF", "Choose", "ChooseF", "Select", "Note"]
 
 
 @record(frozen=True)
@@ -209,9 +213,6 @@ def parse_views(block: str) -> list[View]:
         if view.strip():
             views.append(View(view.strip(), size.strip()))
     return views
-
-
-AskKind = Literal["Ask", "AskP", "AskL", "AskF", "Choose", "ChooseF", "Select", "Note"]
 
 
 @record(frozen=True)

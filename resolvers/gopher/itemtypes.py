@@ -7,13 +7,17 @@ is framed, and the media type to report.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from omniurl.schemes.records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Reading = Literal["menu", "text", "binary", "error", "session", "unsupported"]
+
 
 #: How a reply is framed: a menu (dot-terminated menu lines), dot-terminated text, raw bytes
 #: until the server closes, or something that is not a Gopher transfer at all.
-Reading = Literal["menu", "text", "binary", "error", "session", "unsupported"]
 
 
 @record(frozen=True)

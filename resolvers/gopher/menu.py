@@ -13,7 +13,6 @@ the URL gives back exactly the selector octets the menu held.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from omniurl.schemes.authority import check_host
 from omniurl.schemes.errors import URLError
@@ -23,6 +22,7 @@ from ..errors import LimitExceeded, NotFound
 from ..resource import Entry
 from .itemtypes import item_type
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..options import Options
 

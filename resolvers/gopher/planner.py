@@ -22,7 +22,6 @@ way to ask, the search item is an :class:`~resolvers.errors.InputNeeded` error.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Protocol
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.percent import to_octets
@@ -34,19 +33,22 @@ from ..plan import Plan, Role, Step, WireValue
 from .gopherplus import GopherPlusRequest, parse_request
 from .itemtypes import item_type
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
-class GopherLike(Protocol):
-    """The fields of ``schemes.gopher.GopherURL`` the planner reads."""
+    class GopherLike(Protocol):
+        """The fields of ``schemes.gopher.GopherURL`` the planner reads."""
 
-    gtype: str
-    selector: str
-    search: str | None
-    gopher_plus: str | None
-    hostname: str
-    port: int | None
+        gtype: str
+        selector: str
+        search: str | None
+        gopher_plus: str | None
+        hostname: str
+        port: int | None
 
-    @property
-    def effective_port(self) -> int | None: ...
+        @property
+        def effective_port(self) -> int | None: ...
 
 
 def _shown(data: bytes) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from omniurl.schemes.base import URL
 
@@ -14,6 +13,7 @@ from ..plan import Plan
 from ..resource import Resource
 from ..spec import MirrorFacts, Presentation, SchemeSpec
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .planner import plan_http
 

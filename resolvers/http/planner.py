@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING, Protocol
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.http import HTTPURL
@@ -22,7 +21,10 @@ from ..options import Options
 from ..plan import Condition, Plan, Role, Step, WireValue
 from .ranges import range_headers
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from ..proxy import ProxySpec
 
 USER_AGENT = "omniurl/0.1"
@@ -134,13 +136,15 @@ def request_headers(given: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]
     return fields
 
 
-class _HostAndPort(Protocol):
-    @property
-    def hostname(self) -> str: ...
-    @property
-    def port(self) -> int | None: ...
-    @property
-    def default_port(self) -> int | None: ...
+if TYPE_CHECKING:
+
+    class _HostAndPort(Protocol):
+        @property
+        def hostname(self) -> str: ...
+        @property
+        def port(self) -> int | None: ...
+        @property
+        def default_port(self) -> int | None: ...
 
 
 def host_header(url: _HostAndPort) -> str:

@@ -116,6 +116,8 @@ class AsyncClient:
         cached = self._last_effective
         if cached is not None and cached[0] is base:
             return cached[1]
+        if base.shared is self._shared:  # (made from effective options: a mirror's
+            return base  # conditional request, its validators added to them)
         effective = base.with_(shared=self._shared)
         self._last_effective = (base, effective)
         return effective

@@ -803,3 +803,56 @@ async def test_a_file_delete_cannot_remove_is_its_row_and_the_run_goes_on(
     assert failed == [(str(out / "a.txt"), 23, "cannot write the output: Permission denied")]
     assert status == 23 and counts.deleted == 1
     assert (out / "a.txt").exists() and not (out / "b.txt").exists()
+
+
+@pytest.mark.parametrize("way", ["nameless", "named", "no-proc"])
+async def test_files_written_with_no_name_until_complete_and_the_fallbacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    """A file's bytes go to a file with no name (O_TMPFILE) linked to its final name once
+    complete; where the disk has none (``named``) the named temporary file, and where /proc
+    cannot link it (``no-proc``) its bytes are copied out to one.  The same tree, a new
+    file's usual mode, a replaced file keeping its mode, no descriptor left open."""
+    from omniurl.mirror import run as run_module
+
+    if way == "nameless" and not run_module.NAMELESS:
+        pytest.skip("no O_TMPFILE here")
+    if way == "named":
+        monkeypatch.setattr(run_module, "NAMELESS", 0)
+    if way == "no-proc":
+        monkeypatch.setattr(run_module, "_PROC_FD", str(tmp_path / "no-proc"))
+    linked: list[str] = []
+    real_link = run_module.Mirror._link
+
+    def link(self: run_module.Mirror, fd: int, target: str) -> None:
+        linked.append(os.path.basename(target))
+        real_link(self, fd, target)
+
+    monkeypatch.setattr(run_module.Mirror, "_link", link)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    fds = set(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else set()
+    root = write_tree(tmp_path / "src", TREE)
+    out = tmp_path / "out"
+    async with await testservers.start("http", root) as server:
+        url = f"http://127.0.0.1:{server.port}/"
+        status, counts, _rows = await run_mirror(url, out)
+        assert status == 0 and counts.fetched >= 5
+        got = {k: v for k, v in tree_of(out).items() if not k.endswith("index.html")}
+        assert got == tree_of(root)
+        assert (out / "sub/c.bin").stat().st_mode & 0o777 == 0o666 & ~umask
+        # every file of the tree was given its name by a link; none when named; with no
+        # /proc the first one only (copied out), named ones after it
+        if way == "nameless":
+            assert sorted(linked) == ["a.txt", "b.txt", "c.bin", "d.txt", "e.txt"]
+        else:
+            assert len(linked) == (1 if way == "no-proc" else 0)
+        (out / "a.txt").chmod(0o600)
+        (root / "a.txt").write_bytes(b"ALPHA, longer now\n")
+        status, counts, _rows = await run_mirror(url, out)
+    assert status == 0 and counts.fetched == 1
+    assert (out / "a.txt").read_bytes() == b"ALPHA, longer now\n"
+    assert (out / "a.txt").stat().st_mode & 0o777 == 0o600
+    assert not (out / ".omniurl-mirror" / "tmp").exists()
+    if fds:
+        assert set(os.listdir("/proc/self/fd")) <= fds | {"0", "1", "2"}

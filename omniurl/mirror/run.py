@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import errno
 import hashlib
 import os
 import shutil
@@ -65,6 +66,19 @@ RESUMED_FROM = 1 << 20
 #: Queued URLs kept parsed from when they are found to when they are visited (a parse saved
 #: a file); past this many, a URL is parsed again from the queue's text (bounded memory).
 KEPT_URLS = 4096
+
+#: ``open(2)``'s flags for a file with no name until complete (Linux ``O_TMPFILE``, an inode
+#: no folder lists, named with ``linkat`` once complete): nothing of a failed or killed
+#: transfer is left to clear, and one change of a folder a new file instead of three
+#: (create in ``tmp``, rename into the tree, and the ``tmp`` entry).  Read-write: where it
+#: cannot be linked, its bytes are copied out (:meth:`Mirror._named`).
+NAMELESS = os.O_TMPFILE | os.O_RDWR | getattr(os, "O_CLOEXEC", 0) if hasattr(os, "O_TMPFILE") else 0
+#: Where a process's descriptors are named (``linkat`` gives a nameless file a name there).
+_PROC_FD = "/proc/self/fd"
+#: ``open(O_TMPFILE)``'s errors where a file system (or kernel) has no nameless files.
+_NO_TMPFILE = {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT}
+#: ``linkat``'s errors where a nameless file cannot be given a name through /proc.
+_NO_LINK = {errno.ENOENT, errno.EPERM, errno.EACCES, errno.EXDEV, errno.ENOTDIR, errno.EINVAL}
 
 #: A page read whole for its links (an HTML page, a document of links) may be at most this large.
 MAX_PAGE = 32 * 1024 * 1024
@@ -142,6 +156,9 @@ class Mirror:
         self._specs: dict[str, tuple[Presentation, tuple[str, ...]]] = {}
         #: Queued URLs as parsed when found, until visited (bounded: :data:`KEPT_URLS`).
         self._urls: dict[str, URL] = {}
+        #: Files are written with no name until complete (:meth:`_temp`) while the disk can.
+        self._nameless = bool(NAMELESS)
+        self._proc = -1  # /proc/self/fd, opened on first use
         self._time_options: Options | None = None
         self._timed_options: Options | None = None
         self._timed_known = False
@@ -243,6 +260,10 @@ class Mirror:
             with contextlib.suppress(OSError):
                 shutil.rmtree(self.tmp_dir)
             self._unlock()
+            if self._proc >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(self._proc)
+                self._proc = -1
         return 0 if self.first_failure is None else self.first_failure.exit_status
 
     async def _work(self, state: State) -> None:
@@ -551,7 +572,9 @@ class Mirror:
             options = timed
         validators = (record or {}).get("validators") or {}
         if local is not None and validators:
-            options = self.presentation.revalidate(options, validators) or options
+            # (on the client's effective options: one copy of the options a file, not two)
+            effective = self.client._effective(options)
+            options = self.presentation.revalidate(effective, validators) or options
         async with self.client.stream(url, options=options) as resource:
             if self.presentation.unchanged(resource):
                 await _read_end(resource)
@@ -572,15 +595,13 @@ class Mirror:
                 if limit is not None and total > limit:
                     raise _Skip
                 return await self._into_part(item, url, resource, listed, target, started)
-            fd, tmp = self._temp()
+            fd, tmp = self._temp(nameless=self.warc is None)
             try:
-                try:
-                    text = self.presentation.text_source(resource, self._text_args)
-                    count, digest = await self._copy(
-                        resource, fd, source=text, limit=limit, skip=True
-                    )
-                finally:
+                text = self.presentation.text_source(resource, self._text_args)
+                count, digest = await self._copy(resource, fd, source=text, limit=limit, skip=True)
+                if tmp:
                     os.close(fd)
+                    fd = -1
                 await self._archive(resource, tmp, found)
                 facts = self.presentation.mirror_facts(resource)
                 modified = facts.modified or listed.exact_time
@@ -588,10 +609,13 @@ class Mirror:
                     modified = await self._time_of(url)  # LIST's rough time: MDTM's
                 media = resource.media_type
                 wrote = self._settle(
-                    item.path, tmp, digest, count, modified, dict(facts.validators), media, listed
-                )
+                    item.path, tmp, digest, count, modified, dict(facts.validators), media,
+                    listed, fd,
+                )  # fmt: skip
                 tmp = ""
             finally:
+                if fd >= 0:
+                    os.close(fd)  # (a file with no name is gone with its descriptor)
                 if tmp:
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
@@ -741,7 +765,7 @@ class Mirror:
             ok=True,
             kind="content",
             elapsed=time.monotonic() - started,
-            path=str(self._target(item.path)),
+            path=self._target_text(item.path),
         )
 
     async def _head(self, url: URL) -> tuple[int | None, Any]:
@@ -809,10 +833,12 @@ class Mirror:
         validators: dict[str, str],
         media: str | None,
         listed: Listed,
+        fd: int = -1,
     ) -> bool:
         """Give the complete temporary file its final name — unless the local file already
         holds the same bytes (then it is left as it is, and the temporary file removed).
-        Returns whether the file was written."""
+        ``tmp`` "": the file has no name yet, ``fd`` is it (:meth:`_temp`).  Returns
+        whether the file was written."""
         from omniurl.partial import finish
 
         target = self._target_text(path)
@@ -826,13 +852,17 @@ class Mirror:
                 record = self.state.record(path) or {}
                 same = record.get("sha256") == digest or _sha256(target) == digest
             if same:
-                os.unlink(tmp)
+                if tmp:
+                    os.unlink(tmp)
             else:
-                finish(tmp, target)  # (the file keeps its mode)
+                finish(tmp or self._named(fd), target)  # (the file keeps its mode)
         else:
             if there is not None:
                 self._clear_way(target)  # a folder (or a link) where the server has a file
-            os.replace(tmp, target)  # made with a new file's mode (0666 & ~umask)
+            if tmp:
+                os.replace(tmp, target)  # made with a new file's mode (0666 & ~umask)
+            else:
+                self._link(fd, target)
         if modified is not None:
             stamp = modified.timestamp()
             os.utime(target, (stamp, stamp), follow_symlinks=False)
@@ -908,11 +938,62 @@ class Mirror:
             with contextlib.suppress(OSError):
                 os.utime(self.folder / path, (stamp, stamp), follow_symlinks=False)
 
-    def _temp(self) -> tuple[int, str]:
+    def _temp(self, *, nameless: bool = False) -> tuple[int, str]:
+        """A temporary file for a transfer's bytes: its descriptor and name — no name ("")
+        with ``nameless`` where the disk has Linux's ``O_TMPFILE`` (see :data:`NAMELESS`),
+        else a new name in the state folder's ``tmp``."""
+        if nameless and self._nameless:
+            try:
+                return os.open(self.tmp_dir, NAMELESS, 0o666), ""
+            except OSError as exc:
+                if exc.errno not in _NO_TMPFILE:
+                    raise
+                self._nameless = False  # (this disk has none: named ones from now)
         self._temp_numbers += 1
         path = f"{self._tmp_prefix}{self._temp_numbers}.part"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
         return os.open(path, flags, 0o666), path
+
+    def _link(self, fd: int, target: str) -> None:
+        """Give the complete file with no name ``fd`` the name ``target`` (``linkat`` of
+        ``/proc/self/fd/N``: atomic, and it never replaces a file — one there now is
+        replaced through a temporary name)."""
+        try:
+            if self._proc < 0:
+                flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+                self._proc = os.open(_PROC_FD, flags)
+            os.link(str(fd), target, src_dir_fd=self._proc, follow_symlinks=True)
+            return
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            if exc.errno not in _NO_LINK:
+                raise
+        os.replace(self._named(fd), target)
+
+    def _named(self, fd: int) -> str:
+        """A temporary name for the file with no name ``fd`` (to be renamed over a file):
+        linked there, or — where ``/proc`` cannot link it — its bytes copied out (and named
+        files from now on)."""
+        self._temp_numbers += 1
+        path = f"{self._tmp_prefix}{self._temp_numbers}.part"  # (the run's own: free)
+        try:
+            if self._proc >= 0:
+                os.link(str(fd), path, src_dir_fd=self._proc, follow_symlinks=True)
+                return path
+        except OSError as exc:
+            if exc.errno not in _NO_LINK:
+                raise
+        self._nameless = False
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+        out = os.open(path, flags, 0o666)
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            while data := os.read(fd, 1 << 20):
+                _write_all(out, data)
+        finally:
+            os.close(out)
+        return path
 
     def _delete(self, state: State) -> None:
         """``--delete``: every file and folder under the mirror's that this run did not

@@ -2,6 +2,7 @@
 
     python benchmarks/mirror_bench.py --scheme http --files 2000          # nginx autoindex
     python benchmarks/mirror_bench.py --scheme ftp --files 2000           # vsftpd (LIST)
+    python benchmarks/mirror_bench.py --scheme ftp --peer-parallel 6      # beside lftp -P 6
     python benchmarks/mirror_bench.py --scheme gopher --files 2000        # omniurl serve gopher
     python benchmarks/mirror_bench.py --scheme gemini --files 500         # molly-brown
     python benchmarks/mirror_bench.py --scheme http --files 20000 --rounds 1 --variants 1
@@ -90,7 +91,9 @@ http {{
 """
 
 #: vsftpd as tests/_ftphttp.py runs it, its passive ports in a range the policy allows
-#: (a random one can fall on the bad-port list: 6566, 9000…).
+#: (a random one can fall on the bad-port list: 6566, 9000…; omniurl then asks EPSV again,
+#: docs/ftp.md) — or, with ``--random-pasv``, vsftpd's own choice, any port from 1024 up.
+PASV_RANGE = "pasv_min_port=41000\npasv_max_port=41999\n"
 VSFTPD_CONF = """\
 listen=YES
 listen_ipv6=NO
@@ -104,9 +107,7 @@ local_enable=NO
 write_enable=NO
 connect_from_port_20=NO
 pasv_enable=YES
-pasv_min_port=41000
-pasv_max_port=41999
-seccomp_sandbox=NO
+{pasv_range}seccomp_sandbox=NO
 secure_chroot_dir={empty}
 xferlog_enable=NO
 syslog_enable=NO
@@ -236,7 +237,11 @@ def source_url(
         conf = scratch / "vsftpd" / "vsftpd.conf"
         conf.write_text(
             VSFTPD_CONF.format(
-                port=port, root=root, empty=scratch / "vsftpd" / "empty", scratch=scratch / "vsftpd"
+                port=port,
+                root=root,
+                empty=scratch / "vsftpd" / "empty",
+                scratch=scratch / "vsftpd",
+                pasv_range="" if args.random_pasv else PASV_RANGE,
             )
         )
         stack.enter_context(daemon([VSFTPD, str(conf)], port))
@@ -324,6 +329,13 @@ def main() -> int:
     ap.add_argument("--no-peer", action="store_true", help="omniurl alone")
     ap.add_argument("--rerun", action="store_true", help="also a second run, nothing changed")
     ap.add_argument("--gopher-server", choices=("omniurl", "gophernicus"), default="omniurl")
+    ap.add_argument(
+        "--random-pasv",
+        action="store_true",
+        help="FTP: vsftpd picks any passive port (some are on the blocked list)",
+    )
+    ap.add_argument("--peer-parallel", type=int, default=0, metavar="N",
+                    help="FTP: lftp mirror -P N (N at once; lftp's default: 1)")  # fmt: skip
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--here", action="store_true", help="this interpreter, not the fresh venv")
@@ -370,7 +382,8 @@ def main() -> int:
                 out = work / f"{label.replace(' ', '')}-{rnd}"
                 out.mkdir()
                 if label == "lftp":
-                    argv = [str(LFTP), "-e", "mirror . tree; quit", peer_url]
+                    parallel = f"-P {args.peer_parallel} " if args.peer_parallel else ""
+                    argv = [str(LFTP), "-e", f"mirror {parallel}. tree; quit", peer_url]
                 elif label == "wget":
                     argv = [str(WGET), "-q", "-m", "-np", "-nH", "-P", "tree", peer_url]
                 else:

@@ -283,6 +283,12 @@ class Presentation:
         """Whether ``resource`` answers a conditional request with "not modified"."""
         return False
 
+    def moved_to(self, resource: Resource) -> str | None:
+        """Where ``resource`` says the URL moved, when it is a redirect given as the result
+        (``follow=False`` where the scheme returns it rather than raising
+        :class:`NotFollowed`): the absolute URL, or None."""
+        return None
+
     def wire_exchange(self, resource: Resource) -> tuple[bytes, bytes] | None:
         """The request as sent and the response's head as received, for WARC ``request``
         and ``response`` records (ISO 28500 §6.4, §6.5: HTTP's), or None: the content

@@ -261,7 +261,8 @@ async def test_molly_brown_capsule(tmp_path: Path) -> None:
     assert MOLLY is not None
     docs = tmp_path / "docs"
     files = {
-        "index.gmi": b"# Capsule\n=> hello.txt Hello\n=> sub/ Below\n=> gemini://elsewhere/ x\n",
+        # ("sub" without its slash: molly-brown answers 31, moved to "sub/")
+        "index.gmi": b"# Capsule\n=> hello.txt Hello\n=> sub Below\n=> gemini://elsewhere/ x\n",
         "hello.txt": b"hello\n",
         "sub/index.gmi": b"# Below\n=> page.gmi A page\n=> ../index.gmi Up\n",
         "sub/page.gmi": b"# Page\n",
@@ -479,3 +480,22 @@ async def test_nginx_site_of_index_pages_rerun_sends_nothing(tmp_path: Path) -> 
     assert status == 0 and counts.deleted == 0
     statuses = [line for line in sent if line.startswith("< HTTP/1.1 ")]
     assert statuses == ["< HTTP/1.1 304 Not Modified"] * 6, statuses
+
+
+@pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx not installed")
+async def test_nginx_a_link_to_a_folder_without_its_slash(tmp_path: Path) -> None:
+    """``<a href="sub">``: nginx answers 301 to ``sub/``; the folder is mirrored — its
+    name had been claimed by the file the link looked like, and the subtree was left out
+    without a word (exit 0)."""
+    site = {
+        "index.html": b'<a href="sub">sub</a> <a href="a.txt">a</a>',
+        "a.txt": b"alpha\n",
+        "sub/b.txt": b"bravo\n",
+        "sub/deeper/c.txt": b"charlie\n",
+    }
+    with world_readable_tree(site) as root:
+        async with running(start_nginx, root, tmp_path / "scratch") as netloc:
+            out = tmp_path / "out"
+            status, _counts, rows = await run_mirror(f"http://{netloc}/", out, delete=True)
+            assert status == 0, [r.error_message for r in rows if not r.ok]
+            assert files_of(out) == files_of(root)

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from omniurl.batch import FetchResult, _failed, shown
-from omniurl.resolvers.errors import ConfigurationError, TransportError
+from omniurl.resolvers.errors import ConfigurationError, NotFollowed, TransportError
 from omniurl.resolvers.options import Options
 from omniurl.schemes import parse
 from omniurl.schemes.errors import OmniurlError
@@ -83,6 +83,8 @@ class FileDone:
     media_type: str | None = None
     status: int | None = None
     resumed: FetchResult | None = None
+    #: Where a redirect led (queued by the client as a link, as one process does).
+    moved: str | None = None
 
 
 class _TooLarge(Exception):
@@ -94,6 +96,8 @@ def fetch_file(job: FileJob) -> FileDone:
     started = time.monotonic()
     try:
         return asyncio.run(_fetch_file(job))
+    except NotFollowed as exc:  # a redirect the scheme raises (Gemini's 3x): as one process
+        return FileDone(moved=str(exc.target))
     except (OmniurlError, OSError) as exc:
         with contextlib.suppress(OSError):
             os.unlink(job.tmp)
@@ -116,6 +120,9 @@ async def _fetch_file(job: FileJob) -> FileDone:
         if job.resumed:
             return FileDone(resumed=await _resumed(job, url, client))
         async with client.stream(url, options=job.options) as resource:
+            moved = presentation.moved_to(resource)
+            if moved is not None:  # (HTTP's 3xx given as the result: no file)
+                return FileDone(moved=moved, status=resource.status)
             if presentation.unchanged(resource):
                 return FileDone(unchanged=True)
             if resource.kind != "content":
@@ -277,6 +284,12 @@ class RemoteFiles:
             part_name=part.name[1:].removesuffix(".part"),
         )
         done = await self._run(job)
+        if done.moved is not None:
+            raise NotFollowed(
+                f"{shown(job.url)}: moved to {done.moved} (not followed)",
+                target=done.moved,
+                reason="redirect",
+            )
         if done.failed is not None:
             return dataclasses.replace(done.failed, url=shown(item.url), path=str(target))
         if done.skipped:

@@ -320,7 +320,7 @@ class Mirror:
             else:
                 row = await self._file(item, url, started)
         except NotFollowed as exc:
-            self._found(item, str(exc.target))
+            self._redirected(item, str(exc.target))
             row = FetchResult(
                 index=item.seq - 1,
                 url=shown(item.url),
@@ -352,6 +352,35 @@ class Mirror:
             if self.first_failure is None:
                 self.first_failure = row
         self.on_result(row)
+
+    async def _moved(self, resource: Resource) -> None:
+        """A redirect given as the result (HTTP's 3xx with ``follow=False``) is no file:
+        :class:`NotFollowed`, as the other schemes raise it, so its target is queued as a
+        link (:meth:`_redirected`) — the 3xx's page was saved under the URL's name."""
+        target = self.presentation.moved_to(resource)
+        if target is not None:
+            await _read_end(resource)
+            raise NotFollowed(
+                f"{resource.url}: moved to {target} (not followed)",
+                target=target,
+                reason=f"redirect {resource.status}",
+            )
+
+    def _redirected(self, item: Item, target: str) -> None:
+        """A redirect is queued as a link of its own; a file's to the folder of the same
+        name (a link to ``sub`` answered "moved to ``sub/``", as nginx and molly-brown
+        answer a folder's URL without its slash) first gives up the name the file
+        claimed — the folder was refused it, and its whole subtree left out silently."""
+        from omniurl.resolvers.registry import spec_for
+
+        if not item.container:
+            with contextlib.suppress(OmniurlError):
+                url = parse(target, syntax=self.options.syntax)
+                spec = spec_for(url.scheme)
+                where = place(self.start, url, spec.present(), spec.names)
+                if isinstance(where, Place) and where.container and where.text == item.path:
+                    self.state.release(item.path)
+        self._found(item, target)
 
     def _shown_path(self, path: str) -> str:
         return str(self.folder / path) if path else str(self.folder)
@@ -432,6 +461,7 @@ class Mirror:
         if kept and kept.get("validators"):
             options = self.presentation.revalidate(options, kept["validators"]) or options
         async with self.client.stream(url, options=options) as resource:
+            await self._moved(resource)
             kind, media = resource.kind, resource.media_type
             if kept is not None and self.presentation.unchanged(resource):
                 await _read_end(resource)
@@ -576,6 +606,7 @@ class Mirror:
             effective = self.client._effective(options)
             options = self.presentation.revalidate(effective, validators) or options
         async with self.client.stream(url, options=options) as resource:
+            await self._moved(resource)
             if self.presentation.unchanged(resource):
                 await _read_end(resource)
                 self._links_of_kept(item, record, target)
@@ -733,6 +764,7 @@ class Mirror:
         for _attempt in range(2):
             options = self.options.with_(resume_from=kept.offset, resume_validator=kept.validator)
             async with self.client.stream(url, options=options) as resource:
+                await self._moved(resource)
                 if resume_facts(resource).outcome == "refetch":  # the part is too long
                     kept = Kept(0, None, None)
                     continue

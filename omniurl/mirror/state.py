@@ -124,6 +124,11 @@ class State:
         self._changed()
         return None
 
+    def release(self, path: str) -> None:
+        """Give up a file's claim on ``path`` (its URL turned out to be a folder's)."""
+        self.db.execute("DELETE FROM paths WHERE path = ? AND container = 0", (path,))
+        self._changed()
+
     def claimed(self, path: str) -> bool:
         return self.db.execute("SELECT 1 FROM paths WHERE path = ?", (path,)).fetchone() is not None
 

@@ -114,6 +114,27 @@ class HTTPPresentation(Presentation):
             return None
         return options.with_(headers=(*options.headers, *fields))
 
+    def moved_to(self, resource: Resource) -> str | None:
+        """RFC 9110 §15.4: a 301, 302, 303, 307 or 308 with a ``Location`` (§10.2.2), the
+        reference resolved against the request's URL (``follow=False`` gives the 3xx as
+        the result, as curl without ``-L``)."""
+        from .reply import REDIRECTS
+        from .result import HTTPResult
+
+        result = resource.result_as(HTTPResult)
+        if result is None or resource.status not in REDIRECTS:
+            return None
+        location = result.headers.get("location")
+        if not location:
+            return None
+        from omniurl.schemes.errors import URLError
+        from omniurl.schemes.join import join
+
+        try:
+            return join(str(resource.url), location.strip(), check=False).split("#", 1)[0]
+        except (URLError, ValueError):
+            return None
+
     def unchanged(self, resource: Resource) -> bool:
         """RFC 9110 §15.4.5: 304 Not Modified (no content is sent)."""
         return resource.status == 304

@@ -170,3 +170,36 @@ def test_records_import_neither_dataclasses_nor_typing() -> None:
         cwd=ROOT, check=True,
     )  # fmt: skip
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("kw_only", [True, False])
+def test_the_generic_init_and_the_compiled_one_agree_with_the_dataclass(kw_only: bool) -> None:
+    """A record's first instances are made by the generic ``__init__`` (no code compiled:
+    most records of a command are made once), the later ones by the compiled one: the same
+    values and the same refusals either way, as the dataclass's."""
+    theirs, mine = _twins(True, kw_only)
+    first_init = mine.__dict__["__init__"]
+    good: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+        ((), {"a": 1}),
+        ((), {"a": 1, "b": "y", "c": [3], "d": 4}),
+    ]
+    bad: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+        ((), {}),  # a is required
+        ((), {"a": 1, "z": 2}),  # no such field
+        ((1, "x", [], 4, 5), {}),  # too many
+    ]
+    if not kw_only:
+        good += [((1,), {}), ((1, "y"), {"d": 4}), ((1, "y", [2], 5), {})]
+        bad += [((1,), {"a": 1})]  # a given twice
+    else:
+        bad += [((1,), {})]  # keyword-only
+    for _round in range(records.COMPILE_AFTER + 2):
+        for args, kwargs in good:
+            one, two = mine(*args, **dict(kwargs)), theirs(*args, **dict(kwargs))
+            assert (repr(one), one.d) == (repr(two), two.d)
+        for args, kwargs in bad:
+            with pytest.raises(TypeError):
+                theirs(*args, **dict(kwargs))
+            with pytest.raises(TypeError):
+                mine(*args, **dict(kwargs))
+    assert mine.__dict__["__init__"] is not first_init  # (the compiled one was installed)

@@ -458,8 +458,10 @@ class _Files:
     clean up: the kernel frees an unlinked inode when its descriptor closes.  Against the
     named temporary file this replaces (``.NAME.PID-N.part``: created, linked to the name,
     unlinked) it is one change of the folder instead of three and two calls fewer a file
-    (measured on ext4, 1,000 files of 8 KB a round, 4 rounds: 0.07–0.08 ms of CPU a file
-    against 0.10–0.13 ms; a new file under its final name, curl's way, 0.07 ms).  Where the
+    (measured on ext4, 1,000 files of 8 KB a round, the ways interleaved: at a quiet moment
+    0.07–0.08 ms of CPU a file against 0.10–0.13 ms, a new file under its final name —
+    curl's way — 0.07 ms; at load 7–8, medians of 5 rounds, 0.22 against 0.25 ms, curl's
+    way 0.14 ms: docs/speed.md, *Batches*).  Where the
     file system has no ``O_TMPFILE`` (or ``/proc`` is not there) the named temporary file
     is made as before (:func:`_temp_file`, :func:`_finish_file`)."""
 

@@ -4,6 +4,8 @@
     python benchmarks/transfer_bench.py --size 512M     # the performance issue's figure
     python benchmarks/transfer_bench.py --size 1G --json --protocols ftp,gopher
     python benchmarks/transfer_bench.py --size 512M --to-file   # -o FILE instead of stdout
+    python benchmarks/transfer_bench.py --size 512M --rounds 5 --python /tmp/V/bin/python \
+        --against /tmp/BEFORE/bin/python       # interleaved rounds, medians; a before/after
 
 The servers are vsftpd, nginx and gophernicus when installed (so the server is not the
 bottleneck; each started here on loopback with a private config, as the test suite does),
@@ -23,6 +25,13 @@ widely, CPU time much less.  Each client is run once before timing (warm-up); om
 processes may write compiled modules (to a temporary PYTHONPYCACHEPREFIX), as an installed
 package has them.
 
+With ``--rounds N`` the clients take turns instead (curl, omniurl, each ``--against``
+install's omniurl, then again, N rounds after one warm-up each) and the figures are medians
+of the big file's runs, with their min-max: what the machine's load does to one run it does
+to its neighbours.  ``--python`` names the interpreter whose omniurl is measured (a fresh
+venv holding ``pip install .``, as a user has it: ``python benchmarks/_venv.py`` builds
+one); ``--against PYTHON`` adds another install's omniurl (the tree before a change).
+
 Targets: >= 1.0x curl for the whole command, peak RSS < 50 MiB at any size.
 """
 
@@ -33,6 +42,7 @@ import contextlib
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -117,12 +127,15 @@ class Run:
 PYCACHE: str | None = None
 
 
-def run(argv: list[str], output: Path | None = None) -> Run:
+def run(argv: list[str], output: Path | None = None, *, installed: bool = False) -> Run:
     """One client process: wall time, CPU time (wait4) and its own peak RSS.  Linux carries
     the forking process's high-water RSS into the child's ru_maxrss across exec, so a client
     forked from this script showed at least this script's RSS (34 MiB, for curl too): where
-    GNU time is installed, it runs the client and reports the client's own peak."""
+    GNU time is installed, it runs the client and reports the client's own peak.
+    ``installed``: an interpreter with omniurl installed (not this checkout on its path)."""
     env = client_env()
+    if installed:
+        env.pop("PYTHONPATH", None)
     if PYCACHE is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = PYCACHE
@@ -154,14 +167,57 @@ def run(argv: list[str], output: Path | None = None) -> Run:
     return Run(seconds, rss_kib, usage.ru_utime + usage.ru_stime)
 
 
-def clients(url: str, output: Path | None = None) -> dict[str, list[str]]:
+def clients(
+    url: str,
+    output: Path | None = None,
+    python: str = sys.executable,
+    against: tuple[str, ...] = (),
+) -> dict[str, list[str]]:
     """Each client's command: the content to stdout (/dev/null), or with ``output`` into
-    that file (``-o``: omniurl writes a temporary file and renames it when complete)."""
+    that file (``-o``: omniurl writes a temporary file and renames it when complete);
+    ``against``: other installs' interpreters, each one more omniurl client."""
     to = ["-o", str(output)] if output is not None else []
-    return {
+    commands = {
         "curl": ["curl", "-s", "--fail", *to, url],
-        "omniurl": [sys.executable, "-m", "omniurl", "get", *to, url],
+        "omniurl": [python, "-m", "omniurl", "get", *to, url],
     }
+    for other in against:
+        commands[f"omniurl@{Path(other).parent.parent.name}"] = [
+            other, "-m", "omniurl", "get", *to, url,
+        ]  # fmt: skip
+    return commands
+
+
+def interleaved(
+    big: dict[str, list[str]], output: Path | None, rounds: int, size: int
+) -> dict[str, object]:
+    """``rounds`` rounds in which each client fetches the big file once, in turn (after one
+    warm-up run each): medians and min-max of wall and CPU, the peak RSS of all runs."""
+    runs: dict[str, list[Run]] = {client: [] for client in big}
+    for argv in big.values():
+        run(argv, output, installed=_installed(argv))  # warm-up
+    for _round in range(rounds):
+        for client, argv in big.items():
+            runs[client].append(run(argv, output, installed=_installed(argv)))
+    row: dict[str, object] = {}
+    for client, got in runs.items():
+        walls = [r.seconds for r in got]
+        cpus = [r.cpu for r in got]
+        wall = statistics.median(walls)
+        row[client] = {
+            "seconds": round(wall, 3),
+            "seconds_min_max": [round(min(walls), 3), round(max(walls), 3)],
+            "whole_mib_s": round(size / wall / (1 << 20), 1),
+            "cpu_seconds": round(statistics.median(cpus), 3),
+            "cpu_min_max": [round(min(cpus), 3), round(max(cpus), 3)],
+            "peak_rss_mib": round(max(r.rss_kib for r in got) / 1024, 1),
+        }
+    return row
+
+
+def _installed(argv: list[str]) -> bool:
+    """Whether ``argv`` runs an omniurl other than this checkout's (another interpreter)."""
+    return argv[0] not in ("curl", sys.executable)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,6 +231,13 @@ def main(argv: list[str] | None = None) -> int:
                         "(comma-separated; default: all)")  # fmt: skip
     parser.add_argument("--to-file", action="store_true", help="write the content to a file "
                         "(-o FILE, removed after each run) instead of stdout")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=0, help="interleaved rounds of the big "
+                        "file, medians reported (0: best of --repeat per client)")  # fmt: skip
+    parser.add_argument("--python", default=sys.executable, help="the interpreter whose "
+                        "omniurl is measured (default: this one, with the checkout)")  # fmt: skip
+    parser.add_argument("--against", action="append", default=[], metavar="PYTHON",
+                        help="another install's interpreter: one more omniurl client "
+                        "(with --rounds)")  # fmt: skip
     args = parser.parse_args(argv)
     if shutil.which("curl") is None:
         print("curl is not installed: nothing to compare with", file=sys.stderr)
@@ -198,6 +261,18 @@ def main(argv: list[str] | None = None) -> int:
                 output = Path(tmp) / "out" / "content" if args.to_file else None
                 if output is not None:
                     output.parent.mkdir(exist_ok=True)
+                if args.rounds:
+                    big = clients(base + _path(proto, "big.bin"), output, args.python,
+                                  tuple(args.against))  # fmt: skip
+                    row.update(interleaved(big, output, args.rounds, size))
+                    o, c = row["omniurl"], row["curl"]
+                    assert isinstance(o, dict) and isinstance(c, dict)
+                    row["ratio_whole"] = round(o["whole_mib_s"] / c["whole_mib_s"], 2)
+                    row["target"] = TARGETS[proto]
+                    row["rss_ok"] = o["peak_rss_mib"] < RSS_LIMIT_MIB
+                    row["load"] = os.getloadavg()[0]
+                    results[proto] = row
+                    continue
                 for client, big_argv in clients(base + _path(proto, "big.bin"), output).items():
                     tiny_argv = clients(base + _path(proto, "tiny.bin"), output)[client]
                     run(tiny_argv, output)  # warm-up (and, for omniurl, compiled modules written)
@@ -226,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"size": size, "to_file": args.to_file, "results": results}, indent=2))
         return 0
+    if args.rounds:
+        _print_rounds(results, size, args.to_file, args.rounds)
+        return 0
     where = "to a file (-o)" if args.to_file else "to stdout (/dev/null)"
     print(f"file size {size} bytes ({size / (1 << 20):.0f} MiB), {where}, best of {args.repeat}")
     for proto, row in results.items():
@@ -243,6 +321,27 @@ def main(argv: list[str] | None = None) -> int:
               f"{row['ratio_transfer']}x (target >= {row['target']}x); "
               f"RSS < {RSS_LIMIT_MIB} MiB: {row['rss_ok']}")  # fmt: skip
     return 0
+
+
+def _print_rounds(results: dict[str, dict[str, object]], size: int, to_file: bool,
+                  rounds: int) -> None:  # fmt: skip
+    where = "to a file (-o)" if to_file else "to stdout (/dev/null)"
+    print(f"file size {size} bytes ({size / (1 << 20):.0f} MiB), {where}, {rounds} "
+          "interleaved rounds, medians [min-max]")  # fmt: skip
+    for proto, row in results.items():
+        print(f"\n{proto.upper()} from {row['server']} (load {row['load']:.1f}):")
+        for client, r in row.items():
+            if not isinstance(r, dict):
+                continue
+            low, high = r["seconds_min_max"]
+            print(
+                f"  {client:20} wall {r['seconds']:7.3f} s [{low:.3f}-{high:.3f}]  "
+                f"CPU {r['cpu_seconds']:.3f} s  peak RSS {r['peak_rss_mib']:6.1f} MiB"
+            )
+        print(
+            f"  ratio omniurl/curl, whole command: {row['ratio_whole']}x "
+            f"(target >= {row['target']}x); RSS < {RSS_LIMIT_MIB} MiB: {row['rss_ok']}"
+        )
 
 
 if __name__ == "__main__":

@@ -317,6 +317,8 @@ async def test_get_imports_only_its_schemes_resolver(
     # schemes/records.py's; nor urllib.parse where no media type is guessed (ftp's is)
     assert "dataclasses" not in modules
     assert ("urllib.parse" in modules) == (scheme == "ftp")
+    # nor a listing's readers (ftp.listing, datetime) for a file
+    assert not {"datetime", "omniurl.resolvers.ftp.listing"} & set(modules)
     # nor OpenSSL: asyncio imported without ssl, loaded on a TLS connection's first use
     assert "ssl" not in modules and "omniurl.sslimport" in modules
 

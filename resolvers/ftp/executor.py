@@ -39,7 +39,6 @@ from ..plan import Plan
 from ..policy import check_value
 from ..resource import Entry, Resource, Resumed
 from ..resume import Outcome
-from .listing import parse_list_line, parse_mlsd_line, parse_nlst_line
 from .machine import (
     NEED_DATA,
     DataPortRefused,
@@ -557,6 +556,10 @@ async def _listing_entries(
 ) -> AsyncIterator[Entry]:
     """A listing's reply on the data connection (NLST, MLSD or LIST: resolvers.ftp.listing),
     as entries as they arrive; a directory's URL ends in "/" (following it lists it)."""
+    # (here, not at the top: the get of a file reads no listing, and the readers' patterns
+    # and datetime are ~1 ms of its start)
+    from .listing import parse_list_line, parse_mlsd_line, parse_nlst_line
+
     url = plan.url
     assert isinstance(url, FTPURL)
     base = [*url.cwd, url.name] if url.name else list(url.cwd)

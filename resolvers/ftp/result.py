@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from omniurl.schemes.records import record
 
 from ..resource import Resumed
+
+if TYPE_CHECKING:
+    import datetime
 
 
 @record(frozen=True)

@@ -195,7 +195,9 @@ async def test_listings_stream_their_first_entries_long_before_the_end(
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert len(seen) == 10 and time.monotonic() - start < 3
+    # Reading the 10⁷ entries to their end takes over a minute (~7 µs an entry); the first ten
+    # come in ~0.2 s idle, but 3.07 s was seen under tracemalloc at load 10: bound at 10 s.
+    assert len(seen) == 10 and time.monotonic() - start < 10
     assert peak < 16 * 2**20, f"{peak / 2**20:.1f} MiB"
 
 

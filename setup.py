@@ -41,6 +41,7 @@ COMPILED: tuple[str, ...] = (
     "schemes/authority.py",
     "schemes/base.py",
     "schemes/extract.py",
+    "schemes/fastparse.py",
     "schemes/file.py",
     "schemes/ftp.py",
     "schemes/gemini.py",

@@ -65,27 +65,12 @@ class FileURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
         m = (_FAST.get() if strict else _LAX).fullmatch(text, start)
-        url = cls._fast(m, text, start, scheme, strict)
+        url = _fileurl_from_match(cls, m, text, start, scheme, strict)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> FileURL | None:
-        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme, False)
-
-    @classmethod
-    def _fast(
-        cls, m: re.Match[str] | None, text: str, start: int, scheme: str, strict: bool
-    ) -> FileURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if (
-            m is not None
-            and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None)
-            and (strict or not m.group(2).startswith("//"))
-        ):
-            host, path, fragment = m.groups()
-            # scheme, fragment, host, path (tuple_backed)
-            return _tnew(cls, (scheme, fragment, host or "", decode(path) if "%" in path else path))
-        return None
+        return _fileurl_from_match(cls, _LAX.fullmatch(text, start), text, start, scheme, False)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
@@ -163,6 +148,21 @@ class FileURL(URL):
 
     def components(self) -> dict[str, Any]:
         return {"host": self.host, "path": display(self.path)}
+
+
+def _fileurl_from_match(
+    cls: type[FileURL], m: re.Match[str] | None, text: str, start: int, scheme: str, strict: bool
+) -> FileURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if (
+        m is not None
+        and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None)
+        and (strict or not m.group(2).startswith("//"))
+    ):
+        host, path, fragment = m.groups()
+        # scheme, fragment, host, path (tuple_backed)
+        return _tnew(cls, (scheme, fragment, host or "", decode(path) if "%" in path else path))
+    return None
 
 
 def _unc_host_at(text: str, at: int, end: int, strict: bool) -> bool:

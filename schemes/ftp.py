@@ -46,9 +46,12 @@ _PATTERN = (
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
-_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (a URL with "@": compiled on first use)
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
-_LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
+# The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
+_DEFAULT = grammar.Lazy(grammar.default(_PATTERN))  # (a URL with "@": on first use)
+#: The same for a URL without "@" (its host scanned once: grammar.without_login).
+_DEFAULT_HOST = re.compile(grammar.default(grammar.without_login(_PATTERN)))
 
 
 @tuple_backed
@@ -73,10 +76,9 @@ class FTPURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
-        url = cls._fast(
-            (_FAST.get() if strict else _LAX.get() if "@" in text else _LAX_HOST).fullmatch(
-                text, start
-            ),
+        url = _ftpurl_from_match(
+            cls,
+            (_FAST.get() if strict else _LAX.get()).fullmatch(text, start),
             text,
             start,
             scheme,
@@ -85,46 +87,8 @@ class FTPURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> FTPURL | None:
-        m = (_LAX.get() if "@" in text else _LAX_HOST).fullmatch(text, start)
-        return cls._fast(m, text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> FTPURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            user, password, host, port, path, typecode, fragment = m.groups()
-            if (port is None or len(port) < 5 or int(port) < 65536) and (
-                host[0] != "[" or grammar.ipv6_ok(host)
-            ):
-                if path is None:
-                    segments = [""]
-                elif "%" in path:
-                    # Decoding first and splitting after is the same unless an escape is a
-                    # "/" (%2F stays data inside its segment, §3.2.2): no UTF-8 sequence
-                    # holds octet 2F, so the decoder never joins octets across a "/".
-                    if "%2F" in path or "%2f" in path:
-                        segments = [decode(s) for s in path.split("/")]
-                    else:
-                        segments = decode(path).split("/")
-                else:
-                    segments = path.split("/")
-                name = segments.pop()
-                # scheme, fragment, user, password, host, port, cwd, name, typecode
-                return _tnew(
-                    cls,
-                    (
-                        scheme,
-                        fragment,
-                        decode(user) if user and "%" in user else user,
-                        decode(password) if password and "%" in password else password,
-                        host,
-                        None if port is None else int(port),
-                        tuple(segments),
-                        name,
-                        None if typecode is None else typecode.lower(),
-                    ),
-                )
-        return None
+        m = (_DEFAULT.get() if "@" in text else _DEFAULT_HOST).fullmatch(text, start)
+        return _ftpurl_from_match(cls, m, text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FTPURL:
@@ -174,6 +138,46 @@ class FTPURL(InternetURL):
         out["name"] = display(self.name)
         out["typecode"] = self.typecode
         return out
+
+
+def _ftpurl_from_match(
+    cls: type[FTPURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> FTPURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        user, password, host, port, path, typecode, fragment = m.groups()
+        if (port is None or len(port) < 5 or int(port) < 65536) and (
+            host[0] != "[" or grammar.ipv6_ok(host)
+        ):
+            if path is None:
+                segments = [""]
+            elif "%" in path:
+                # Decoding first and splitting after is the same unless an escape is a
+                # "/" (%2F stays data inside its segment, §3.2.2): no UTF-8 sequence
+                # holds octet 2F, so the decoder never joins octets across a "/".
+                if "%2F" in path or "%2f" in path:
+                    segments = [decode(s) for s in path.split("/")]
+                else:
+                    segments = decode(path).split("/")
+            else:
+                segments = path.split("/")
+            name = segments.pop()
+            # scheme, fragment, user, password, host, port, cwd, name, typecode
+            return _tnew(
+                cls,
+                (
+                    scheme,
+                    fragment,
+                    decode(user) if user and "%" in user else user,
+                    decode(password) if password and "%" in password else password,
+                    host,
+                    int(port) if port else None,
+                    tuple(segments),
+                    name,
+                    None if typecode is None else typecode.lower(),
+                ),
+            )
+    return None
 
 
 @tuple_backed

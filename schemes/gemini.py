@@ -50,7 +50,9 @@ _PATTERN = (
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~").
-_LAX = re.compile(grammar.lax(_PATTERN))
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
+#: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
+_DEFAULT = re.compile(grammar.default(_PATTERN))
 
 
 @tuple_backed
@@ -73,43 +75,14 @@ class GeminiURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GeminiURL:
-        url = cls._fast(
-            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        url = _geminiurl_from_match(
+            cls, (_FAST.get() if strict else _LAX.get()).fullmatch(text, start), text, start, scheme
         )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> GeminiURL | None:
-        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> GeminiURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
-            return None
-        host, port, path, query, fragment = m.groups()
-        if path is None and query is not None and "@" in query:
-            # "gemini://h?a@b": RFC 1738 would read "h?a" as a user name; the default reading
-            # refuses the "?" there (schemes.registry's _login_question): the slow path says so
-            return None
-        if port is not None and len(port) == 5 and int(port) > 65535:
-            return None
-        if host[0] == "[" and not grammar.ipv6_ok(host):
-            return None
-        # scheme, fragment, user, password, host, port, path, query (tuple_backed)
-        return _tnew(
-            cls,
-            (
-                scheme,
-                fragment,
-                None,
-                None,
-                host,
-                None if port is None else int(port),
-                path or "",
-                query,
-            ),
-        )
+        return _geminiurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GeminiURL:
@@ -172,6 +145,37 @@ class GeminiURL(InternetURL):
         out["path"] = self.path
         out["query"] = self.query
         return out
+
+
+def _geminiurl_from_match(
+    cls: type[GeminiURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> GeminiURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+        return None
+    host, port, path, query, fragment = m.groups()
+    if path is None and query is not None and "@" in query:
+        # "gemini://h?a@b": RFC 1738 would read "h?a" as a user name; the default reading
+        # refuses the "?" there (schemes.registry's _login_question): the slow path says so
+        return None
+    if port is not None and len(port) == 5 and int(port) > 65535:
+        return None
+    if host[0] == "[" and not grammar.ipv6_ok(host):
+        return None
+    # scheme, fragment, user, password, host, port, path, query (tuple_backed)
+    return _tnew(
+        cls,
+        (
+            scheme,
+            fragment,
+            None,
+            None,
+            host,
+            int(port) if port else None,
+            path or "",
+            query,
+        ),
+    )
 
 
 __all__ = ["GeminiURL"]

@@ -49,7 +49,9 @@ _PATTERN = (
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
-_LAX = re.compile(grammar.lax(_PATTERN))
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
+#: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
+_DEFAULT = re.compile(grammar.default(_PATTERN))
 
 
 @tuple_backed
@@ -77,59 +79,14 @@ class GopherURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
-        url = cls._fast(
-            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        url = _gopherurl_from_match(
+            cls, (_FAST.get() if strict else _LAX.get()).fullmatch(text, start), text, start, scheme
         )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> GopherURL | None:
-        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> GopherURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            host, port, path, fragment = m.groups()
-            if (port is None or len(port) < 5 or int(port) < 65536) and (
-                host[0] != "[" or grammar.ipv6_ok(host)
-            ):
-                gtype, selector, search, plus = "1", "", None, None
-                if path:
-                    gtype = path[0]
-                    selector = path[1:]
-                    if "%" in path:
-                        # decode, then split at the first two tabs (only %09 makes a tab here)
-                        parts = decode(selector).split("\t", 2)
-                        selector = parts[0]
-                        if len(parts) > 1:
-                            search = parts[1]
-                            plus = parts[2] if len(parts) > 2 else None
-                        if gtype == "%" or (
-                            # (only a %0A or %0D escape decodes to a line end: the raw
-                            # characters never match the pattern; %09 alone skips the call)
-                            ("%0A" in path or "%0D" in path or "%0a" in path or "%0d" in path)
-                            and _has_line_end(selector, search)
-                        ):
-                            return None
-                # scheme, fragment, user, password, host, port, gtype, selector, search,
-                # gopher_plus (tuple_backed)
-                return _tnew(
-                    cls,
-                    (
-                        scheme,
-                        fragment,
-                        None,
-                        None,
-                        host,
-                        None if port is None else int(port),
-                        gtype,
-                        selector,
-                        search,
-                        plus,
-                    ),
-                )
-        return None
+        return _gopherurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
@@ -185,6 +142,53 @@ class GopherURL(InternetURL):
         out["search"] = None if self.search is None else display(self.search)
         out["gopher_plus"] = None if self.gopher_plus is None else display(self.gopher_plus)
         return out
+
+
+def _gopherurl_from_match(
+    cls: type[GopherURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> GopherURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        host, port, path, fragment = m.groups()
+        if (port is None or len(port) < 5 or int(port) < 65536) and (
+            host[0] != "[" or grammar.ipv6_ok(host)
+        ):
+            gtype, selector, search, plus = "1", "", None, None
+            if path:
+                gtype = path[0]
+                selector = path[1:]
+                if "%" in path:
+                    # decode, then split at the first two tabs (only %09 makes a tab here)
+                    parts = decode(selector).split("\t", 2)
+                    selector = parts[0]
+                    if len(parts) > 1:
+                        search = parts[1]
+                        plus = parts[2] if len(parts) > 2 else None
+                    if gtype == "%" or (
+                        # (only a %0A or %0D escape decodes to a line end: the raw
+                        # characters never match the pattern; %09 alone skips the call)
+                        ("%0A" in path or "%0D" in path or "%0a" in path or "%0d" in path)
+                        and _has_line_end(selector, search)
+                    ):
+                        return None
+            # scheme, fragment, user, password, host, port, gtype, selector, search,
+            # gopher_plus (tuple_backed)
+            return _tnew(
+                cls,
+                (
+                    scheme,
+                    fragment,
+                    None,
+                    None,
+                    host,
+                    int(port) if port else None,
+                    gtype,
+                    selector,
+                    search,
+                    plus,
+                ),
+            )
+    return None
 
 
 def _has_line_end(selector: str, search: str | None) -> bool:

@@ -233,3 +233,30 @@ LOGIN_LAX = LOGIN_FAST.replace(fast(USER), fast(USER.replace("?", "")))
 HOSTPORT_FAST = rf"({HOST_FAST})(?::([0-9]{{1,5}}))?"
 # [ "#" fragment ]                                   group: fragment
 FRAGMENT_FAST = rf"(?:#({fast(FRAGMENT)}))?"
+
+
+# -- the default reading's fast path (RFC 3986's characters, RFC 1738's meanings) --------------
+# A host in the default reading is RFC 3986 §3.2.2's: an IP literal, an IPv4 address, or a
+# reg-name of unreserved characters and sub-delims (``h_1.example``, ``1.2.3``, a trailing
+# "."), kept as written (authority.check_host's lenient rule); escapes in a reg-name are
+# decoded by the general way (rfc3986.prepare), so "%" is not taken here.  A reg-name that
+# is four dot-separated numbers is an IPv4 address, and each number must be 0-255: such a
+# host takes the HOSTNUMBER_FAST alternative or none.
+_REG_NAME_CHARS = r"A-Za-z0-9\-._~!$&'()*+,;="
+HOST_DEFAULT = (
+    rf"(?:(?![0-9]++\.[0-9]++\.[0-9]++\.[0-9]++(?![{_REG_NAME_CHARS}]))[{_REG_NAME_CHARS}]++"
+    rf"|{HOSTNUMBER_FAST}|{IP_LITERAL_LAX})"
+)
+_PORT_FAST = r"(?::([0-9]{1,5}))?"
+#: An empty port means none in the default reading (RFC 3986 §3.2.3: "port = *DIGIT"); the
+#: group is then "" (read it with ``int(port) if port else None``).
+_PORT_DEFAULT = r"(?::([0-9]{0,5}))?"
+
+
+def default(pattern: str) -> str:
+    """:func:`lax` with RFC 3986's hosts (:data:`HOST_DEFAULT`) and empty ports: the pattern
+    of a scheme's ``_parse_default``, whose match must give what the general way gives
+    (tests/test_parse_fast_default.py)."""
+    pattern = lax(pattern)
+    pattern = pattern.replace(HOST_FAST.replace(IP_LITERAL_FAST, IP_LITERAL_LAX), HOST_DEFAULT)
+    return pattern.replace(_PORT_FAST, _PORT_DEFAULT)

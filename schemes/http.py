@@ -52,9 +52,20 @@ _PATTERN = (
     + grammar.FRAGMENT_FAST
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
-_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (a URL with "@": compiled on first use)
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: compiled on first use)
+# The default reading's (``_parse_default``): RFC 3986's hosts, empty ports, "/" and "?" in
+# the search (§3.4), and "host?search" without a path (what the general way reads so:
+# authority.parse_ip_schemepart's lenient_search).
+_DEFAULT_PATTERN = (
+    "//"
+    + grammar.LOGIN_FAST
+    + rf"(/{grammar.fast(grammar.HSEGMENT + '/')})?"
+    + rf"(?:\?({grammar.fast(grammar.SEARCH + '/?')}))?"
+    + grammar.FRAGMENT_FAST
+)
+_DEFAULT = grammar.Lazy(grammar.default(_DEFAULT_PATTERN))  # (a URL with "@": on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
-_LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
+_DEFAULT_HOST = re.compile(grammar.default(grammar.without_login(_DEFAULT_PATTERN)))
 
 
 @tuple_backed
@@ -77,13 +88,8 @@ class HTTPURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
-        url = cls._fast(
-            (_FAST.get() if strict else _LAX.get() if "@" in text else _LAX_HOST).fullmatch(
-                text, start
-            ),
-            text,
-            start,
-            scheme,
+        url = _httpurl_from_match(
+            cls, (_FAST.get() if strict else _LAX.get()).fullmatch(text, start), text, start, scheme
         )
         if url is None or (strict and url.user is not None):
             return cls._parse_slow(text, start, scheme, strict)
@@ -91,38 +97,14 @@ class HTTPURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> HTTPURL | None:
-        m = (_LAX.get() if "@" in text else _LAX_HOST).fullmatch(text, start)
-        return cls._fast(m, text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> HTTPURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
-            return None
-        user, password, host, port, path, search, fragment = m.groups()
-        if port is not None and len(port) == 5 and int(port) > 65535:
-            return None
-        if host[0] == "[" and not grammar.ipv6_ok(host):
-            return None
-        if user is not None:
-            if "%" in user:
-                user = decode(user)
-            if password is not None and "%" in password:
-                password = decode(password)
-        # scheme, fragment, user, password, host, port, path, search (tuple_backed)
-        return _tnew(
-            cls,
-            (
-                scheme,
-                fragment,
-                user,
-                password,
-                host,
-                None if port is None else int(port),
-                path or "",
-                search,
-            ),
-        )
+        if "@" not in text:
+            return _httpurl_from_match(
+                cls, _DEFAULT_HOST.fullmatch(text, start), text, start, scheme
+            )
+        m = _DEFAULT.get().fullmatch(text, start)
+        if m is not None and m.group(5) is None and m.group(6) is not None:
+            return None  # "//a?b@h": a "?" in a userinfo, which the general way refuses
+        return _httpurl_from_match(cls, m, text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> HTTPURL:
@@ -166,6 +148,38 @@ class HTTPURL(InternetURL):
         out["path"] = self.path
         out["search"] = self.search
         return out
+
+
+def _httpurl_from_match(
+    cls: type[HTTPURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> HTTPURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+        return None
+    user, password, host, port, path, search, fragment = m.groups()
+    if port is not None and len(port) == 5 and int(port) > 65535:
+        return None
+    if host[0] == "[" and not grammar.ipv6_ok(host):
+        return None
+    if user is not None:
+        if "%" in user:
+            user = decode(user)
+        if password is not None and "%" in password:
+            password = decode(password)
+    # scheme, fragment, user, password, host, port, path, search (tuple_backed)
+    return _tnew(
+        cls,
+        (
+            scheme,
+            fragment,
+            user,
+            password,
+            host,
+            int(port) if port else None,
+            path or "",
+            search,
+        ),
+    )
 
 
 @tuple_backed

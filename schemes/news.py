@@ -108,32 +108,13 @@ class NewsURL(URL):
         m = None
         if strict or not text.startswith("//", start):
             m = (_FAST.get() if strict else _LAX).fullmatch(text, start)
-        url = cls._fast(m, text, start, scheme)
+        url = _newsurl_from_match(cls, m, text, start, scheme)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> NewsURL | None:
         """(Asked only where :meth:`reads_alike`: never for ``news://server/``.)"""
-        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> NewsURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            group, article, fragment = m.groups()
-            # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
-            return _tnew(
-                cls,
-                (
-                    scheme,
-                    fragment,
-                    group,
-                    decode(article) if article and "%" in article else article,
-                    None,
-                    None,
-                ),
-            )
-        return None
+        return _newsurl_from_match(cls, _LAX.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
@@ -220,6 +201,27 @@ class NewsURL(URL):
             out["host"] = display(self.host)
             out["port"] = self.port
         return out
+
+
+def _newsurl_from_match(
+    cls: type[NewsURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> NewsURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        group, article, fragment = m.groups()
+        # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
+        return _tnew(
+            cls,
+            (
+                scheme,
+                fragment,
+                group,
+                decode(article) if article and "%" in article else article,
+                None,
+                None,
+            ),
+        )
+    return None
 
 
 @tuple_backed

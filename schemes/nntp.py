@@ -27,7 +27,9 @@ _PATTERN = (
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
-_LAX = re.compile(grammar.lax(_PATTERN))
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
+#: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
+_DEFAULT = re.compile(grammar.default(_PATTERN))
 
 
 @tuple_backed
@@ -49,38 +51,14 @@ class NNTPURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
-        url = cls._fast(
-            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        url = _nntpurl_from_match(
+            cls, (_FAST.get() if strict else _LAX.get()).fullmatch(text, start), text, start, scheme
         )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> NNTPURL | None:
-        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> NNTPURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            host, port, group, article, fragment = m.groups()
-            if (port is None or len(port) < 5 or int(port) < 65536) and (
-                host[0] != "[" or grammar.ipv6_ok(host)
-            ):
-                # scheme, fragment, user, password, host, port, newsgroup, article (tuple_backed)
-                return _tnew(
-                    cls,
-                    (
-                        scheme,
-                        fragment,
-                        None,
-                        None,
-                        host,
-                        None if port is None else int(port),
-                        group,
-                        None if article is None else int(article),
-                    ),
-                )
-        return None
+        return _nntpurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
@@ -124,3 +102,29 @@ class NNTPURL(InternetURL):
         out["newsgroup"] = display(self.newsgroup)
         out["article"] = self.article
         return out
+
+
+def _nntpurl_from_match(
+    cls: type[NNTPURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> NNTPURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        host, port, group, article, fragment = m.groups()
+        if (port is None or len(port) < 5 or int(port) < 65536) and (
+            host[0] != "[" or grammar.ipv6_ok(host)
+        ):
+            # scheme, fragment, user, password, host, port, newsgroup, article (tuple_backed)
+            return _tnew(
+                cls,
+                (
+                    scheme,
+                    fragment,
+                    None,
+                    None,
+                    host,
+                    int(port) if port else None,
+                    group,
+                    None if article is None else int(article),
+                ),
+            )
+    return None

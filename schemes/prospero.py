@@ -47,10 +47,14 @@ _PATTERN = (
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
-_LAX = re.compile(grammar.lax(_PATTERN))
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
+#: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
+_DEFAULT = re.compile(grammar.default(_PATTERN))
 # fieldspec = ";" fieldname "=" fieldvalue: each, once the fast path matched (neither part
-# holds ";" or "=", so one findall splits them all).
-_FIELDSPEC = re.compile(f";({_FIELDS})=({_FIELDS})")
+# holds ";" or "=", so one findall splits them all).  With "~" (lax): the default and
+# lenient patterns take it in a field, and a class without it cut the value there
+# (``;X=b~c`` was read as X = "b").
+_FIELDSPEC = re.compile(grammar.lax(f";({_FIELDS})=({_FIELDS})"))
 
 
 @tuple_backed
@@ -75,49 +79,14 @@ class ProsperoURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
-        url = cls._fast(
-            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        url = _prosperourl_from_match(
+            cls, (_FAST.get() if strict else _LAX.get()).fullmatch(text, start), text, start, scheme
         )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> ProsperoURL | None:
-        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
-
-    @classmethod
-    def _fast(
-        cls, m: re.Match[str] | None, text: str, start: int, scheme: str
-    ) -> ProsperoURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            host, port, hsoname, specs, fragment = m.groups()
-            if (
-                "%00" not in hsoname
-                and (port is None or len(port) < 5 or int(port) < 65536)
-                and (host[0] != "[" or grammar.ipv6_ok(host))
-            ):
-                fields: tuple[tuple[str, str], ...] = ()
-                if specs:
-                    pairs = _FIELDSPEC.findall(specs)  # [(name, value), ...]
-                    if "%" in specs:
-                        pairs = [(decode(name), decode(value)) for name, value in pairs]
-                    fields = tuple(pairs)
-                # the fields in order (tuple_backed): scheme, fragment, user, password, …
-                return _tnew(
-                    cls,
-                    (
-                        scheme,
-                        fragment,
-                        None,
-                        None,
-                        host,
-                        None if port is None else int(port),
-                        decode(hsoname) if "%" in hsoname else hsoname,
-                        fields,
-                        None,
-                    ),
-                )
-        return None
+        return _prosperourl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
@@ -193,3 +162,38 @@ class ProsperoURL(InternetURL):
         out["fields"] = [[display(n), display(v)] for n, v in self.fields]
         out["version"] = None if self.version is None else display(self.version)
         return out
+
+
+def _prosperourl_from_match(
+    cls: type[ProsperoURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> ProsperoURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        host, port, hsoname, specs, fragment = m.groups()
+        if (
+            "%00" not in hsoname
+            and (port is None or len(port) < 5 or int(port) < 65536)
+            and (host[0] != "[" or grammar.ipv6_ok(host))
+        ):
+            fields: tuple[tuple[str, str], ...] = ()
+            if specs:
+                pairs = _FIELDSPEC.findall(specs)  # [(name, value), ...]
+                if "%" in specs:
+                    pairs = [(decode(name), decode(value)) for name, value in pairs]
+                fields = tuple(pairs)
+            # the fields in order (tuple_backed): scheme, fragment, user, password, …
+            return _tnew(
+                cls,
+                (
+                    scheme,
+                    fragment,
+                    None,
+                    None,
+                    host,
+                    int(port) if port else None,
+                    decode(hsoname) if "%" in hsoname else hsoname,
+                    fields,
+                    None,
+                ),
+            )
+    return None

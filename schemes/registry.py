@@ -15,6 +15,8 @@ from collections.abc import Callable
 from . import grammar
 from .base import URL
 from .errors import EncodingError, SchemeError, URLError
+from .fastparse import PARSERS, install_general
+from .fastparse import parse as _first_step
 from .generic import GenericURL
 from .rfc3986 import Syntax, is_plain, prepare
 
@@ -69,8 +71,8 @@ _classes: dict[str, type[URL]] = {}
 _lazy: dict[str, str] = {}
 # name -> the class's bound ``_parse_at``, its ``reads_alike`` (None where the class keeps
 # URL's, which says yes to everything) and its ``_parse_default`` (None where it has none):
-# the hot path's one dictionary lookup.
-_parsers: dict[str, _Entry] = {}
+# the hot path's one dictionary lookup (schemes.fastparse's table, the same object).
+_parsers: dict[str, _Entry] = PARSERS
 
 
 def builtin_class(name: str) -> type[URL] | None:
@@ -217,20 +219,22 @@ def registered() -> dict[str, type[URL]]:
     return dict(_classes)
 
 
-def parse(text: str, strict: bool | None = None, *, syntax: Syntax | str = _DEFAULT) -> URL:
-    """Parse ``text`` into an instance of its scheme's URL class.
+if TYPE_CHECKING:
 
-    ``syntax`` says how the URL is written (:class:`schemes.rfc3986.Syntax`):
+    def parse(text: str, strict: bool | None = None, *, syntax: Syntax | str = _DEFAULT) -> URL:
+        """Parse ``text`` into an instance of its scheme's URL class (schemes.fastparse)."""
+        ...
 
-    * ``"rfc3986"`` (the default): RFC 3986's generic syntax, IRIs (RFC 3987) and the
-      successor RFCs, mapped onto RFC 1738's per-scheme meanings (schemes.rfc3986);
-    * ``"rfc1738"``: RFC 1738 to the letter, for those who validate URLs against it;
-    * ``"lenient"``: what real-world text often holds (unencoded unsafe characters, a stray
-      "%") wherever the meaning stays unambiguous.
+else:
+    # (schemes.fastparse's compiled first step; it hands the rest to _parse below)
+    parse = _first_step
 
-    ``strict`` is the older spelling: ``True`` is ``"rfc1738"``, ``False`` ``"lenient"``.
-    Every failure is a :class:`schemes.URLError` naming the component and the character
-    offset to blame; no other exception escapes.
+
+def _parse(text: str, strict: bool | None, syntax: Syntax | str, tried: bool) -> URL:
+    """:func:`parse`'s general way (:func:`schemes.fastparse.parse` answers first, and
+    calls this with ``tried`` true when the class's ``_parse_default`` said None, so that it
+    is not asked twice): another syntax, a scheme not in its exact case, non-ASCII text, a
+    URL the default pattern does not take, and every error with its component and offset.
     """
     if strict is not None:
         syntax = Syntax.RFC1738 if strict else Syntax.LENIENT
@@ -245,7 +249,7 @@ def parse(text: str, strict: bool | None = None, *, syntax: Syntax | str = _DEFA
             and (entry[1] is None or entry[1](text, colon + 1))
         ):
             # A built-in scheme in its exact case, ASCII, read in the default reading.
-            if entry[2] is not None:
+            if entry[2] is not None and not tried:
                 # One match of the class's default-reading pattern (RFC 3986 characters,
                 # RFC 1738 meanings): what the general way below finds, ~2-10x sooner.
                 # (tests/test_parse_fast_default.py compares the two ways.)
@@ -314,6 +318,9 @@ def parse(text: str, strict: bool | None = None, *, syntax: Syntax | str = _DEFA
         raise URLError(
             f"cannot parse this URL ({type(exc).__name__}: {exc})", component=None
         ) from exc
+
+
+install_general(_parse)  # type: ignore[arg-type]
 
 
 def _mapped(text: str, colon: int, name: str, parser: _Parser, *, check: bool) -> URL:

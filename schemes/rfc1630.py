@@ -79,24 +79,12 @@ class MidURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
         m = (_MID_FAST.get() if strict else _MID_LAX).fullmatch(text, start)
-        url = cls._fast(m, text, start, scheme)
+        url = _midurl_from_match(cls, m, text, start, scheme)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> MidURL | None:
-        return cls._fast(_MID_LAX.fullmatch(text, start), text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> MidURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
-            return None
-        message_id, content_id, fragment = m.groups()
-        if "%" in message_id:
-            message_id = decode(message_id)
-        if content_id is not None and "%" in content_id:
-            content_id = decode(content_id)
-        return _tnew(cls, (scheme, fragment, message_id, content_id))  # (tuple_backed order)
+        return _midurl_from_match(cls, _MID_LAX.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> MidURL:
@@ -126,6 +114,20 @@ class MidURL(URL):
         }
 
 
+def _midurl_from_match(
+    cls: type[MidURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> MidURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+        return None
+    message_id, content_id, fragment = m.groups()
+    if "%" in message_id:
+        message_id = decode(message_id)
+    if content_id is not None and "%" in content_id:
+        content_id = decode(content_id)
+    return _tnew(cls, (scheme, fragment, message_id, content_id))  # (tuple_backed order)
+
+
 @tuple_backed
 @record(frozen=True, kw_only=True)
 @class_constants
@@ -143,22 +145,12 @@ class CidURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
         m = (_CID_FAST.get() if strict else _CID_LAX).fullmatch(text, start)
-        url = cls._fast(m, text, start, scheme)
+        url = _cidurl_from_match(cls, m, text, start, scheme)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> CidURL | None:
-        return cls._fast(_CID_LAX.fullmatch(text, start), text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> CidURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
-            return None
-        content_id, fragment = m.groups()
-        if "%" in content_id:
-            content_id = decode(content_id)
-        return _tnew(cls, (scheme, fragment, content_id))  # (tuple_backed order)
+        return _cidurl_from_match(cls, _CID_LAX.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> CidURL:
@@ -180,6 +172,18 @@ class CidURL(URL):
 
     def components(self) -> dict[str, Any]:
         return {"content_id": display(self.content_id)}
+
+
+def _cidurl_from_match(
+    cls: type[CidURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> CidURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+        return None
+    content_id, fragment = m.groups()
+    if "%" in content_id:
+        content_id = decode(content_id)
+    return _tnew(cls, (scheme, fragment, content_id))  # (tuple_backed order)
 
 
 @tuple_backed

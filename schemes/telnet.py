@@ -27,9 +27,12 @@ if TYPE_CHECKING:
 _PATTERN = "//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
-_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (a URL with "@": compiled on first use)
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
-_LAX_HOST = re.compile(grammar.lax(grammar.without_login(_PATTERN)))
+# The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
+_DEFAULT = grammar.Lazy(grammar.default(_PATTERN))  # (a URL with "@": on first use)
+#: The same for a URL without "@" (its host scanned once: grammar.without_login).
+_DEFAULT_HOST = re.compile(grammar.default(grammar.without_login(_PATTERN)))
 
 
 @tuple_backed
@@ -50,10 +53,9 @@ class TelnetURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
-        url = cls._fast(
-            (_FAST.get() if strict else _LAX.get() if "@" in text else _LAX_HOST).fullmatch(
-                text, start
-            ),
+        url = _telneturl_from_match(
+            cls,
+            (_FAST.get() if strict else _LAX.get()).fullmatch(text, start),
             text,
             start,
             scheme,
@@ -62,31 +64,8 @@ class TelnetURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> TelnetURL | None:
-        m = (_LAX.get() if "@" in text else _LAX_HOST).fullmatch(text, start)
-        return cls._fast(m, text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> TelnetURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            user, password, host, port, slash, fragment = m.groups()
-            if (port is None or len(port) < 5 or int(port) < 65536) and (
-                host[0] != "[" or grammar.ipv6_ok(host)
-            ):
-                # scheme, fragment, user, password, host, port, trailing_slash (tuple_backed)
-                return _tnew(
-                    cls,
-                    (
-                        scheme,
-                        fragment,
-                        decode(user) if user and "%" in user else user,
-                        decode(password) if password and "%" in password else password,
-                        host,
-                        None if port is None else int(port),
-                        slash is not None,
-                    ),
-                )
-        return None
+        m = (_DEFAULT.get() if "@" in text else _DEFAULT_HOST).fullmatch(text, start)
+        return _telneturl_from_match(cls, m, text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> TelnetURL:
@@ -111,3 +90,28 @@ class TelnetURL(InternetURL):
         out = self.authority_json()
         out["trailing_slash"] = self.trailing_slash
         return out
+
+
+def _telneturl_from_match(
+    cls: type[TelnetURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> TelnetURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        user, password, host, port, slash, fragment = m.groups()
+        if (port is None or len(port) < 5 or int(port) < 65536) and (
+            host[0] != "[" or grammar.ipv6_ok(host)
+        ):
+            # scheme, fragment, user, password, host, port, trailing_slash (tuple_backed)
+            return _tnew(
+                cls,
+                (
+                    scheme,
+                    fragment,
+                    decode(user) if user and "%" in user else user,
+                    decode(password) if password and "%" in password else password,
+                    host,
+                    int(port) if port else None,
+                    slash is not None,
+                ),
+            )
+    return None

@@ -45,7 +45,9 @@ _PATTERN = (
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
-_LAX = re.compile(grammar.lax(_PATTERN))
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
+#: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
+_DEFAULT = re.compile(grammar.default(_PATTERN))
 
 
 @tuple_backed
@@ -68,40 +70,14 @@ class WAISURL(InternetURL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
-        url = cls._fast(
-            (_FAST.get() if strict else _LAX).fullmatch(text, start), text, start, scheme
+        url = _waisurl_from_match(
+            cls, (_FAST.get() if strict else _LAX.get()).fullmatch(text, start), text, start, scheme
         )
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> WAISURL | None:
-        return cls._fast(_LAX.fullmatch(text, start), text, start, scheme)
-
-    @classmethod
-    def _fast(cls, m: re.Match[str] | None, text: str, start: int, scheme: str) -> WAISURL | None:
-        """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
-            host, port, database, search, wtype, wpath, fragment = m.groups()
-            if (port is None or len(port) < 5 or int(port) < 65536) and (
-                host[0] != "[" or grammar.ipv6_ok(host)
-            ):
-                # the fields in order (tuple_backed): scheme, fragment, user, password, …
-                return _tnew(
-                    cls,
-                    (
-                        scheme,
-                        fragment,
-                        None,
-                        None,
-                        host,
-                        None if port is None else int(port),
-                        decode(database) if "%" in database else database,
-                        decode(search) if search and "%" in search else search,
-                        decode(wtype) if wtype and "%" in wtype else wtype,
-                        decode(wpath) if wpath and "%" in wpath else wpath,
-                    ),
-                )
-        return None
+        return _waisurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
@@ -163,3 +139,31 @@ class WAISURL(InternetURL):
         out["wtype"] = None if self.wtype is None else display(self.wtype)
         out["wpath"] = None if self.wpath is None else display(self.wpath)
         return out
+
+
+def _waisurl_from_match(
+    cls: type[WAISURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> WAISURL | None:
+    """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
+    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        host, port, database, search, wtype, wpath, fragment = m.groups()
+        if (port is None or len(port) < 5 or int(port) < 65536) and (
+            host[0] != "[" or grammar.ipv6_ok(host)
+        ):
+            # the fields in order (tuple_backed): scheme, fragment, user, password, …
+            return _tnew(
+                cls,
+                (
+                    scheme,
+                    fragment,
+                    None,
+                    None,
+                    host,
+                    int(port) if port else None,
+                    decode(database) if "%" in database else database,
+                    decode(search) if search and "%" in search else search,
+                    decode(wtype) if wtype and "%" in wtype else wtype,
+                    decode(wpath) if wpath and "%" in wpath else wpath,
+                ),
+            )
+    return None

@@ -1,0 +1,92 @@
+"""The first step of :func:`schemes.parse`: one dictionary lookup and the class's one-match
+default reading, compiled (setup.py) where the rest of the registry is not.
+
+Why a module of its own: ``schemes.registry`` stays pure Python (its entry-point scan is the
+tests' seam; a plugin's mistake must stay a ``URLError``), but the few lines every URL runs
+through cost more as interpreted Python than the scheme's match itself.  Measured with
+callgrind on ``http://pubabc1.example.com/docxyz`` in the compiled build: ~16,000
+instructions a URL, of which ~6,000 were the registry's interpreted ``parse`` (its frame, the
+bytecode, the call of the class's parser) against ~5,400 for the match.
+
+:data:`PARSERS` is the registry's table (the same dictionary object: the registry fills it,
+tests save and restore it in place); whatever this step cannot answer — another syntax, a
+scheme not written in its exact case, non-ASCII text, a URL the class's pattern does not
+take, any exception — goes to the registry's general way, installed with
+:func:`install_general`, which gives exactly what it gave before this step existed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from .base import URL
+from .rfc3986 import Syntax
+
+#: A class's ``_parse_at(text, start, scheme, strict)``.
+Parser = Callable[[str, int, str, bool], URL]
+#: A class's own ``reads_alike(text, start)`` (None: URL's, which says yes to everything).
+ReadsAlike = Callable[[str, int], bool]
+#: A class's ``_parse_default(text, start, scheme)``: the default reading of a plain ASCII
+#: URL in one match, or None (then the general way).
+Default = Callable[[str, int, str], "URL | None"]
+Entry = tuple[Parser, "ReadsAlike | None", "Default | None"]
+#: ``parse(text, strict, syntax, tried)``: the registry's general way (``tried``: the
+#: class's ``_parse_default`` already said None for this text).
+General = Callable[[object, object, object, bool], URL]
+
+#: Scheme name (as registered, lower case) -> its class's entry: the hot path's one lookup.
+PARSERS: Final[dict[str, Entry]] = {}
+
+_DEFAULT: Final = Syntax.RFC3986
+_general: list[General] = []
+
+
+def install_general(general: General) -> None:
+    """Set the function :func:`parse` hands every other case to (the registry's)."""
+    _general[:] = [general]
+
+
+def parse(text: object, strict: object = None, *, syntax: object = _DEFAULT) -> URL:
+    """Parse ``text`` into an instance of its scheme's URL class.
+
+    ``syntax`` says how the URL is written (:class:`schemes.rfc3986.Syntax`):
+
+    * ``"rfc3986"`` (the default): RFC 3986's generic syntax, IRIs (RFC 3987) and the
+      successor RFCs, mapped onto RFC 1738's per-scheme meanings (schemes.rfc3986);
+    * ``"rfc1738"``: RFC 1738 to the letter, for those who validate URLs against it;
+    * ``"lenient"``: what real-world text often holds (unencoded unsafe characters, a stray
+      "%") wherever the meaning stays unambiguous.
+
+    ``strict`` is the older spelling: ``True`` is ``"rfc1738"``, ``False`` ``"lenient"``.
+    Every failure is a :class:`schemes.URLError` naming the component and the character
+    offset to blame; no other exception escapes.
+
+    (Typed ``schemes.registry.parse(text: str, ...)`` for callers; ``object`` here, so that
+    a non-text argument reaches the registry's ``URLError`` rather than the ``TypeError`` of
+    a compiled argument check.)
+    """
+    tried = False
+    if strict is None and syntax is _DEFAULT and isinstance(text, str):
+        try:
+            colon = text.find(":")
+            if colon > 0:
+                name = text[:colon]
+                entry = PARSERS.get(name)
+                if entry is None:
+                    # "HTTP:", "Mailto:": scheme names are case-insensitive (RFC 3986 §3.1;
+                    # RFC 1738 §2.1), and the class reads the rest alike
+                    name = name.lower()
+                    entry = PARSERS.get(name)
+                if entry is not None:
+                    default = entry[2]
+                    if default is not None and text.isascii():
+                        alike = entry[1]
+                        if alike is None or alike(text, colon + 1):
+                            url = default(text, colon + 1, name)
+                            if url is not None:
+                                return url
+                            tried = True
+        except Exception:  # (the general way runs it again and names the error)
+            tried = False
+    return _general[0](text, strict, syntax, tried)

@@ -41,8 +41,16 @@ _PATTERN = (
     f"//({grammar.HOSTNAME_FAST})?(/{grammar.fast(grammar.FSEGMENT + '/')})" + grammar.FRAGMENT_FAST
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
-#: The default reading's (RFC 3986 characters: "~").
-_LAX = re.compile(grammar.lax(_PATTERN))
+#: The lenient reading's (RFC 3986 characters: "~"; compiled on first use).
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))
+#: The default reading's (``_parse_default``): ";" in a segment besides (RFC 3986 §3.3: a
+#: sub-delim, data in the path, as the general way reads it).
+_DEFAULT = re.compile(
+    grammar.lax(
+        f"//({grammar.HOSTNAME_FAST})?(/{grammar.fast(grammar.FSEGMENT + ';/')})"
+        + grammar.FRAGMENT_FAST
+    )
+)
 
 
 @tuple_backed
@@ -64,13 +72,13 @@ class FileURL(URL):
 
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
-        m = (_FAST.get() if strict else _LAX).fullmatch(text, start)
+        m = (_FAST.get() if strict else _LAX.get()).fullmatch(text, start)
         url = _fileurl_from_match(cls, m, text, start, scheme, strict)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> FileURL | None:
-        return _fileurl_from_match(cls, _LAX.fullmatch(text, start), text, start, scheme, False)
+        return _fileurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme, False)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:

@@ -45,13 +45,20 @@ _PATTERN = (
     + grammar.FRAGMENT_FAST
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
-#: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
-_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
+#: The lenient reading's (RFC 3986 characters: "~"; no "?" in a login).
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (compiled on first use)
+# The default reading's (``_parse_default``): RFC 3986's hosts and empty ports, and ";" in
+# a segment (RFC 3986 §3.3: a sub-delim; data in its CWD argument, as the general way reads
+# it), the ";type=" at the end then read from the path (the typecode group never matches).
+_DEFAULT_PATTERN = (
+    "//"
+    + grammar.LOGIN_FAST
+    + rf"(?:/({grammar.fast(grammar.FSEGMENT + ';/')})(?:(?!)())?)?"
+    + grammar.FRAGMENT_FAST
+)
+_DEFAULT = grammar.Lazy(grammar.default(_DEFAULT_PATTERN))  # (a URL with "@": on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
-# The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
-_DEFAULT = grammar.Lazy(grammar.default(_PATTERN))  # (a URL with "@": on first use)
-#: The same for a URL without "@" (its host scanned once: grammar.without_login).
-_DEFAULT_HOST = re.compile(grammar.default(grammar.without_login(_PATTERN)))
+_DEFAULT_HOST = re.compile(grammar.default(grammar.without_login(_DEFAULT_PATTERN)))
 
 
 @tuple_backed
@@ -149,6 +156,17 @@ def _ftpurl_from_match(
         if (port is None or len(port) < 5 or int(port) < 65536) and (
             host[0] != "[" or grammar.ipv6_ok(host)
         ):
+            if (  # (the default pattern's ";": see above)
+                path is not None
+                and ";" in path
+                and len(path) >= 7
+                and path[-7] == ";"
+                and path[-6:-1].lower() == "type="
+            ):
+                typecode = _TYPECODES.get(path[-1])
+                if typecode is None:
+                    return None  # not a, i or d: the general way says so
+                path = path[:-7]
             if path is None:
                 segments = [""]
             elif "%" in path:

@@ -49,8 +49,17 @@ _PATTERN = (
     + grammar.FRAGMENT_FAST
 )
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
-#: The default reading's (RFC 3986 characters: "~").
-_LAX = re.compile(grammar.lax(_PATTERN))
+#: The lenient reading's (RFC 3986 characters: "~"; compiled on first use).
+_LAX = grammar.Lazy(grammar.lax(_PATTERN))
+# The default reading's (``_parse_default``): a group of RFC 3986 path characters but "%",
+# "/", "?" and "@" (RFC 5538 §2.2: a newsgroup-name need not start with a letter; the
+# general way takes the text as it stands).
+_DEFAULT = re.compile(
+    grammar.lax(
+        rf"(?:(\*|[{grammar.UNRESERVED};:&=]++)"
+        rf"|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}))" + grammar.FRAGMENT_FAST
+    ).replace(";:&=]++", ";:&=~]++")
+)
 
 
 @tuple_backed
@@ -107,14 +116,14 @@ class NewsURL(URL):
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
         m = None
         if strict or not text.startswith("//", start):
-            m = (_FAST.get() if strict else _LAX).fullmatch(text, start)
+            m = (_FAST.get() if strict else _LAX.get()).fullmatch(text, start)
         url = _newsurl_from_match(cls, m, text, start, scheme)
         return cls._parse_slow(text, start, scheme, strict) if url is None else url
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> NewsURL | None:
         """(Asked only where :meth:`reads_alike`: never for ``news://server/``.)"""
-        return _newsurl_from_match(cls, _LAX.fullmatch(text, start), text, start, scheme)
+        return _newsurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:

@@ -28,8 +28,17 @@ _PATTERN = (
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
-#: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
-_DEFAULT = re.compile(grammar.default(_PATTERN))
+# The default reading's (``_parse_default``): RFC 3986's hosts and empty ports, and a group
+# of RFC 3986 path characters (RFC 5538 §2.2: a newsgroup-name need not start with a
+# letter; the general way takes the segment as it stands, decoded).
+_DEFAULT = re.compile(
+    grammar.default(
+        "//"
+        + grammar.HOSTPORT_FAST
+        + rf"/({grammar.fast_plus(grammar.UNRESERVED + ';:@&=')})(?:/([0-9]+))?"
+        + grammar.FRAGMENT_FAST
+    )
+)
 
 
 @tuple_backed
@@ -123,7 +132,7 @@ def _nntpurl_from_match(
                     None,
                     host,
                     int(port) if port else None,
-                    group,
+                    decode(group) if "%" in group else group,
                     None if article is None else int(article),
                 ),
             )

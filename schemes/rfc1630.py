@@ -46,6 +46,14 @@ _CID_FAST = grammar.Lazy(_CID)
 _CID_LAX = re.compile(grammar.lax(_CID))
 # NID = let-num [ 1*31let-num-hyp ]   (RFC 2141 §2)
 _NID = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{0,31}")
+# The default reading of a URN in one match (``URNURL._parse_default``): an NID before the
+# first ":" when it is one, the rest as written (RFC 3986 characters: "~" too).
+_URN_DEFAULT = re.compile(
+    grammar.lax(
+        rf"(?:([A-Za-z0-9][A-Za-z0-9\-]{{0,31}}):)?({grammar.fast(grammar.XCHAR)})"
+        + grammar.FRAGMENT_FAST
+    )
+)
 
 
 def _addr_spec(text: str, start: int, end: int, component: str, strict: bool) -> str:
@@ -206,6 +214,16 @@ class URNURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> URL:
         return cls._parse_slow(text, start, scheme, strict)
+
+    @classmethod
+    def _parse_default(cls, text: str, start: int, scheme: str) -> URNURL | None:
+        """(Asked only where :meth:`reads_alike`: never for ``urn://…``.)"""
+        m = _URN_DEFAULT.fullmatch(text, start)
+        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+            return None
+        nid, nss, fragment = m.groups()
+        # scheme, fragment, nid, nss (tuple_backed)
+        return _tnew(cls, (scheme, fragment, nid, nss))
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> URNURL:

@@ -17,23 +17,26 @@ take, any exception — goes to the registry's general way, installed with
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final
-
-from .base import URL
 from .rfc3986 import Syntax
 
-#: A class's ``_parse_at(text, start, scheme, strict)``.
-Parser = Callable[[str, int, str, bool], URL]
-#: A class's own ``reads_alike(text, start)`` (None: URL's, which says yes to everything).
-ReadsAlike = Callable[[str, int], bool]
-#: A class's ``_parse_default(text, start, scheme)``: the default reading of a plain ASCII
-#: URL in one match, or None (then the general way).
-Default = Callable[[str, int, str], "URL | None"]
-Entry = tuple[Parser, "ReadsAlike | None", "Default | None"]
-#: ``parse(text, strict, syntax, tried)``: the registry's general way (``tried``: the
-#: class's ``_parse_default`` already said None for this text).
-General = Callable[[object, object, object, bool], URL]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing is not imported by a parse: tests/test_startup.py)
+    from collections.abc import Callable
+    from typing import Final
+
+    from .base import URL
+
+    #: A class's ``_parse_at(text, start, scheme, strict)``.
+    Parser = Callable[[str, int, str, bool], URL]
+    #: A class's own ``reads_alike(text, start)`` (None: URL's, which says yes to everything).
+    ReadsAlike = Callable[[str, int], bool]
+    #: A class's ``_parse_default(text, start, scheme)``: the default reading of a plain ASCII
+    #: URL in one match, or None (then the general way).
+    Default = Callable[[str, int, str], URL | None]
+    Entry = tuple[Parser, ReadsAlike | None, Default | None]
+    #: ``parse(text, strict, syntax, tried)``: the registry's general way (``tried``: the
+    #: class's ``_parse_default`` already said None for this text).
+    General = Callable[[object, object, object, bool], URL]
 
 #: Scheme name (as registered, lower case) -> its class's entry: the hot path's one lookup.
 PARSERS: Final[dict[str, Entry]] = {}

@@ -192,19 +192,27 @@ def _mailtourl_from_match(
     address, fields, fragment = m.groups()
     headers: tuple[tuple[str, str], ...] = ()
     if fields is not None:
-        # Every field is one name "=" one value (the pattern's): "&" and "=" both split,
-        # and the parts pair up (one replace and one split in C, ~a third of a partition
-        # a field in the compiled build).
-        if "%" not in fields:
-            parts = fields.replace("&", "=").split("=")
-        elif "%26" not in fields and "%3D" not in fields and "%3d" not in fields:
-            # Decoded at once, then split: the same as part by part when no escape is a
+        # (a loop of split and partition: ~25% sooner than one findall and a tuple of its
+        # pairs in the pure build, A/B interleaved; in the compiled build one replace, one
+        # split and zip over the parts cost ~3,300 instructions more a URL, callgrind)
+        pairs = []
+        if "%" in fields and "%26" not in fields and "%3D" not in fields and "%3d" not in fields:
+            # Decoded at once, then split: the same as field by field when no escape is a
             # delimiter ("&", "="), since no UTF-8 sequence holds octet 26 or 3D (a lone
             # octet is one surrogate either way); one call instead of one a part.
-            parts = decode(fields).replace("&", "=").split("=")
+            for field in decode(fields).split("&"):
+                name, _eq, value = field.partition("=")
+                pairs.append((name, value))
         else:
-            parts = [decode(p) if "%" in p else p for p in fields.replace("&", "=").split("=")]
-        headers = tuple(zip(parts[::2], parts[1::2], strict=True))
+            for field in fields.split("&"):
+                name, _eq, value = field.partition("=")
+                pairs.append(
+                    (
+                        decode(name) if "%" in name else name,
+                        decode(value) if "%" in value else value,
+                    )
+                )
+        headers = tuple(pairs)
     elif not address:
         return None  # ("mailto:" alone: the general way says what it is)
     # scheme, fragment, address, headers (tuple_backed)

@@ -1,6 +1,7 @@
 """How fast ``schemes.parse`` is, against ``urllib.parse.urlsplit``, ada-url and yarl.
 
-    python benchmarks/parse_bench.py [--count 100000] [--rounds 5] [--mix main|heldout|both]
+    python benchmarks/parse_bench.py [--count 100000] [--rounds 5]
+                                     [--mix main|heldout|third|both|all]
                                      [--seed N] [--json] [--here]
 
 Measured as a user would meet it (issue 32 item 1): the script re-runs itself in a fresh venv
@@ -14,12 +15,16 @@ IPv6 literals (with RFC 6874 zone ids in the held-out mix), escapes (ASCII and U
 queries, fragments, FTP ``;type=`` codes, Gopher selectors with ``%09`` searches and Gopher+
 strings, mailto addresses with RFC 6068 header queries, news groups and message ids, nntp
 articles, telnet logins, wais searches and typed paths, file hosts, Prospero attributes,
-gemini queries, mid/cid.  Two mixes of the same families, shaped differently:
+gemini queries, mid/cid.  Three mixes of the same families, shaped differently:
 
 - ``main`` (seed 1738): the families as the fast paths were written against;
 - ``heldout`` (seed 32, its own generators: other alphabets, ``~``, upper-case hosts, longer
   paths, more and longer queries, more fragments, zone ids, several mailto addresses) —
-  the check that a speed-up is not a fit to one generator.
+  the check that a speed-up is not a fit to one generator;
+- ``third`` (seed 8089, ``--mix third``; ``all`` runs the three): written after the first
+  round's fast paths as their held-out check — RFC 3986's shapes RFC 1738's are narrower than
+  ("/" and "?" in queries, ";" parameters, ``host?query``, empty ports, "_" in hosts, upper-case
+  scheme names), ``snews:``/``ftps:``/``gophers:`` and ``urn:``.
 
 Parsers: ``schemes.parse`` (the default reading: full validation per scheme, decoded
 components, an immutable URL object), ``urllib.parse.urlsplit`` (splits only, validates

@@ -11,11 +11,11 @@ planner stays a function of its arguments.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.file import FileURL
 from omniurl.schemes.percent import to_octets
+from omniurl.schemes.records import record
 
 from ..errors import PlanError
 from ..options import Options
@@ -32,7 +32,7 @@ def local_names(hostname: str | None) -> frozenset[str]:
     return frozenset(names)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FileDetails:
     """What the file executor needs: the decoded local path (§3.10)."""
 

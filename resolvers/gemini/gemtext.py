@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from omniurl.schemes.records import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class GemLine:
     """One line: ``kind`` is ``text``, ``link``, ``heading``, ``item``, ``quote``,
     ``toggle`` (a ``````` line: ``text`` is its alt text) or ``preformatted``; ``level`` a

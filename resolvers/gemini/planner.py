@@ -10,10 +10,9 @@ function does no I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from omniurl.schemes.base import URL
 from omniurl.schemes.gemini import GeminiURL
+from omniurl.schemes.records import record
 
 from ..errors import PlanError
 from ..options import Options
@@ -32,7 +31,7 @@ class GeminiRole(Role):
     REQUEST = "request"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GeminiDetails:
     """The plan's facts: the request line (without CR LF), the name sent in SNI, and the
     certificate check the executor will make."""

@@ -7,12 +7,12 @@ where the certificates met on first use are remembered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from omniurl.schemes.records import record
 
 from ..spec import flag
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GeminiOptions:
     """What a ``gemini:`` URL cannot say."""
 

@@ -24,16 +24,17 @@ import hashlib
 import os
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from omniurl.schemes.records import record
 
 from ..errors import PolicyError
 
 FILE_NAME = "gemini_known_hosts"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pin:
     """One known host's certificate: its SHA-256 (lower-case hex) and when it expires."""
 
@@ -150,7 +151,7 @@ class KnownHosts:
             raise
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Verdict:
     """What the pin check decided: ``trusted`` (the known certificate, or vouched for by a
     CA), ``first`` (first contact: to be recorded), or the refusal."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from omniurl import schemes
 from omniurl.schemes.base import URL
+from omniurl.schemes.records import replace
 
 from .. import lazy
 from ..base import Resolver

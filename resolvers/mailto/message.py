@@ -18,9 +18,10 @@ import email.policy
 import email.utils
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
+
+from omniurl.schemes.records import field, record
 
 #: Header fields whose value is a list of addr-specs (RFC 6068 §2: "to", and by extension
 #: the other address fields), and the envelope-only one.
@@ -78,7 +79,7 @@ def a_label_domain(address: str) -> str:
         return address
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Draft:
     """The message and its envelope.  ``message`` is ``None`` when it could not be built
     (a value the policy refuses anyway, such as CR LF in a header field); ``problem`` says

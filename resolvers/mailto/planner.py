@@ -14,13 +14,13 @@ header value against CR/LF (``header``), the body against NUL (``mail-body``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.mailto import MailtoURL
 from omniurl.schemes.percent import to_octets
+from omniurl.schemes.records import record
 
 from ..errors import PlanError
 from ..options import Options
@@ -36,7 +36,7 @@ _EHLO_WORD = re.compile(r"[!-~]+")
 DEFAULT_SMTPS_PORT = 465
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Relay:
     host: str
     port: int
@@ -79,7 +79,7 @@ def parse_hostport(spec: str, default: int) -> tuple[str, int]:
     return host, int(port) if port else default
 
 
-@dataclass
+@record()
 class _Walk:
     """What the URL's address and header fields give: the values for the policy, the
     recipients, the other fields and the body."""
@@ -196,28 +196,28 @@ class SMTPRole(Role):
     QUIT = "quit"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Greeting:
     """EHLO's detail: the domain or address literal it names (RFC 5321 §4.1.1.1)."""
 
     helo: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Login:
     """AUTH's detail: the relay's user (the password is asked for or looked up at run time)."""
 
     user: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Recipient:
     """RCPT TO's detail: the address, for the typed refusal naming it."""
 
     address: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MailtoDetails:
     """What the mailto executor needs: where to send (None: a draft) and the envelope."""
 

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from omniurl.schemes.records import record
 
 from ..spec import flag
 
@@ -16,7 +17,7 @@ def _envelope(message_id: str | None, sender: str, recipients: tuple[str, ...]) 
     return {"envelope": envelope, "message_id": message_id}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Draft:
     """A message not sent (no relay): its content is the message (``message/rfc822``);
     this is the envelope it would be sent with (``Resource.result_as(Draft)``)."""
@@ -30,7 +31,7 @@ class Draft:
         return {**_envelope(self.message_id, self.sender, self.recipients), "sent": False}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Sent:
     """A message handed to the relay (``Resource.result_as(Sent)``; a draft's is a
     :class:`Draft`)."""
@@ -49,7 +50,7 @@ class Sent:
         return {**shared, "sent": True, "relay": self.relay}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MailtoOptions:
     """Without ``smtp`` the message is a draft (``message/rfc822``); with it, it is sent."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from omniurl.resolvers.base import Resolver
@@ -20,6 +19,7 @@ from omniurl.resolvers.plan import Plan
 from omniurl.resolvers.resource import Resource
 from omniurl.resolvers.spec import Presentation, SchemeSpec
 from omniurl.schemes.base import URL
+from omniurl.schemes.records import replace
 
 from .settings import NNTPOptions, StartTLS
 

@@ -8,10 +8,10 @@ The facts are :class:`Seen`, what the replies so far have shown: the capabilitie
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 from omniurl.resolvers.plan import Condition, Role
+from omniurl.schemes.records import field, record
 
 from .replies import GroupInfo
 
@@ -35,7 +35,7 @@ class NNTPRole(Role):
     QUIT = "quit"
 
 
-@dataclass
+@record()
 class Seen:
     """What the replies so far have shown (filled in by the executor as they arrive)."""
 

@@ -30,7 +30,6 @@ CAPABILITIES again (§2.2.2) — with ``NNTPOptions.starttls`` = auto or require
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from omniurl.resolvers.errors import ConfigurationError, PlanError
@@ -41,6 +40,7 @@ from omniurl.schemes.errors import URLError
 from omniurl.schemes.news import NewsURL
 from omniurl.schemes.nntp import NNTPURL
 from omniurl.schemes.percent import to_octets
+from omniurl.schemes.records import record
 
 from .conditions import (
     AUTH_PASS,
@@ -69,7 +69,7 @@ SNEWS_PORT = 563
 RANGE = b"{range}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RangeSlot:
     """The detail of a step with a :data:`RANGE` placeholder, which the executor fills from
     the GROUP reply (decimal digits only, never URL data)."""
@@ -106,7 +106,7 @@ def parse_server(spec: str) -> tuple[str, int, bool]:
 NNTPResult = Literal["article", "articles", "groups"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NNTPDetails:
     """What the NNTP executor needs beyond the steps (typed; never sent)."""
 

@@ -9,11 +9,11 @@ blocks follow some replies (§3.1.1) — the executor reads and dot-unstuffs the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email.errors import HeaderParseError
 from email.header import decode_header, make_header
 
 from omniurl.resolvers.errors import ProtocolError
+from omniurl.schemes.records import record
 
 # RFC 3977 §9.4.2: initial-response-line = 3DIGIT [SP trailing-comment] CRLF
 # (a few servers end the code with nothing at all; some put text right after a "-").
@@ -28,7 +28,7 @@ _GROUP_211 = re.compile(
 _NUMBER = re.compile(rb"[0-9]{1,16}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reply:
     """One status line: ``code`` (an int), ``text`` (the rest, as sent)."""
 
@@ -55,7 +55,7 @@ def parse_status(line: bytes, *, what: str) -> Reply:
     return Reply(int(match["code"]), match["text"] or b"")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GroupInfo:
     """RFC 3977 §6.1.1: the estimated ``count``, the ``low`` and ``high`` water marks."""
 
@@ -91,7 +91,7 @@ def parse_capabilities(lines: list[bytes]) -> dict[str, tuple[str, ...]]:
     return caps
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Overview:
     """One line of OVER/XOVER (RFC 3977 §8.3): the article number and the seven fields."""
 
@@ -135,7 +135,7 @@ def parse_article_number(line: bytes) -> int:
     return int(text)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Active:
     """One line of LIST ACTIVE (RFC 3977 §7.6.3): ``group high low status``."""
 

@@ -3,8 +3,9 @@ their flags; the planner and the executor are not imported for that)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from omniurl.schemes.records import record
 
 from ..spec import flag
 
@@ -25,7 +26,7 @@ class StartTLS(StrEnum):
 STARTTLS_MODES = tuple(m.value for m in StartTLS)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NNTPOptions:
     """What a news: or nntp: URL cannot say."""
 
@@ -45,7 +46,7 @@ class NNTPOptions:
         type=int,
         help=f"list at most the newest N articles of a group ({DEFAULT_MAX_ARTICLES})",
     )
-    starttls: StartTLS = flag(  # noqa: RUF009 - a field, as dataclasses.field
+    starttls: StartTLS = flag(
         "--nntp-starttls",
         default=StartTLS.NEVER,
         choices=STARTTLS_MODES,

@@ -7,10 +7,10 @@ follows — or lists — the access methods.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from omniurl.schemes.base import URL
+from omniurl.schemes.records import replace
 
 from ..base import Resolver
 from ..options import Options

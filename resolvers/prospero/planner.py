@@ -15,11 +15,11 @@ lines.  The hsoname, the version and the field values are tagged with the policy
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol, cast
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.percent import to_octets
+from omniurl.schemes.records import record
 
 from ..errors import PlanError
 from ..options import Options
@@ -36,7 +36,7 @@ class ProsperoRole(Role):
     V1_REQUEST = "v1-request"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Version:
     """A request's detail: the Prospero protocol version it speaks."""
 
@@ -144,7 +144,7 @@ def plan(url: URL, options: Options) -> Plan:
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProsperoDetails:
     """What the Prospero executor needs to follow a forward or explain a miss."""
 

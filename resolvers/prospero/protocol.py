@@ -27,9 +27,9 @@ Replies understood: ``ATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE <tokens>
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from omniurl.resolvers.errors import LimitExceeded, ProtocolError
+from omniurl.schemes.records import field, record
 
 #: The software name sent after ``VERSION 5`` and as the unauthenticated principal.
 CLIENT_NAME = b"omniurl"
@@ -147,7 +147,7 @@ def v1_request(hsoname: bytes, *, user: bytes = CLIENT_NAME) -> bytes:
 # -- replies ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AccessMethod:
     """One value of the ACCESS-METHOD attribute (protocol document, "ACCESS-METHOD").
 
@@ -188,7 +188,7 @@ class AccessMethod:
                 *self.extra]  # fmt: skip
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Forwarded:
     """``FORWARDED [OBJECT] <host-type> <host> <hsoname-type> <hsoname> [<version>]``: the
     object moved (protocol document: an object that migrated answers FORWARDED)."""
@@ -198,7 +198,7 @@ class Forwarded:
     version: str | None = None
 
 
-@dataclass
+@record()
 class Reply:
     """What a reply message says.  Exactly one of the outcomes is set."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from omniurl.schemes.records import record
 
 from ..spec import flag
 
@@ -12,7 +12,7 @@ DEFAULT_RETRY_TIMEOUT = 1.0
 DEFAULT_RETRIES = 4
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProsperoOptions:
     """How an object's access methods are used, and ARDP's retransmission clock."""
 

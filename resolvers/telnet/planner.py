@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.percent import to_octets
+from omniurl.schemes.records import record
 from omniurl.schemes.telnet import TelnetURL
 
 from ..errors import PlanError
@@ -39,7 +39,7 @@ SHELL_PROMPT = r"[$#>%]\s*$"
 # The typed options (TelnetOptions) and the default prompts live in .settings.
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScriptStep:
     """One line of a ``--script`` file: ``expect`` (literal text), ``expect-re`` (a regular
     expression) or ``send`` (a line, sent with the NVT end of line CR LF)."""
@@ -75,7 +75,7 @@ def parse_script(text: str) -> tuple[ScriptStep, ...]:
     return tuple(steps)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TelnetDetails:
     """What the telnet executor reports: the advisory user (§3.8) and whether the URL gave
     a password (never the password itself)."""
@@ -99,14 +99,14 @@ class TelnetRole(Role):
     SCRIPT_EXPECT = "script-expect"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Awaited:
     """An ``expect`` step's detail: the URL or script part a timeout is blamed on."""
 
     component: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LoginCheck:
     """The login outcome step's detail: the login prompt, whose return means a refusal
     (the step's own data is the pattern of the server's failure words)."""

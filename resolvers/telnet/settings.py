@@ -3,8 +3,9 @@ flags; the planner and the session are not imported for that, see resolvers/lazy
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from omniurl.schemes.records import record
 
 from ..spec import flag
 
@@ -34,7 +35,7 @@ def read_script(path: str) -> tuple[ScriptStep, ...]:
         raise ValueError(str(exc)) from None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TelnetOptions:
     """A telnet URL's user and password are advisory (RFC 1738 §3.8): sent only with
     ``login``."""

@@ -28,7 +28,8 @@ Decoders accept what either dialect writes where the two cannot be confused.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+
+from omniurl.schemes.records import field, record
 
 from . import tags as T
 from .compressed import DecodeError, decode_binary, decode_compressed, encode_binary
@@ -36,7 +37,7 @@ from .compressed import encode_compressed as _cint
 from .elements import as_int, element, iter_elements, number, optional, read_element
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Dialect:
     """The points where protspec.txt's samples and the deployed protocol differ."""
 
@@ -104,7 +105,7 @@ def _bit(bitmap: bytes, pos: int) -> bool:
 # -- Init / Init-Response ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class InitOptions:
     """The Options bitmap (Table A2): which facilities the origin will use."""
 
@@ -124,7 +125,7 @@ class InitOptions:
         return cls(*(_bit(bitmap, i) for i in range(5)))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class InitAPDU:
     """Init (protspec.txt §2.1, Appendix B.1): asks for the service's parameters."""
 
@@ -158,7 +159,7 @@ class InitAPDU:
         return _apdu(bytes([self.PDU_TYPE]) + self._variable(dialect))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WAISInitResponse:
     """The WAIS user information of an Init-Response (protspec.txt §2.2.1-2.2.2)."""
 
@@ -206,7 +207,7 @@ class WAISInitResponse:
         return cls(**values)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class InitResponseAPDU(InitAPDU):
     """Init-Response (protspec.txt §2.2, Appendix B.2): ``result`` True is "accept"."""
 
@@ -225,7 +226,7 @@ class InitResponseAPDU(InitAPDU):
 # -- documents, queries --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DocObj:
     """A document or a part of one (waisprot.txt §7 ``DocObj``): ``chunk_code`` 0 is the
     whole document; 1 (bytes) and 2 (lines) take integer ``start``/``end``, 3 (paragraphs)
@@ -248,7 +249,7 @@ class DocObj:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WAISSearch:
     """The Type-3 relevance-feedback query (protspec.txt Appendix A) in a tag-99 group."""
 
@@ -328,7 +329,7 @@ _AND = element(T.OPERATOR, b"a")
 _OR = element(T.OPERATOR, b"o")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TextQuery:
     """The Type-1 query WAIS uses to retrieve text (waisprot.txt §8): per document
     ``un = docID [wt = type AND] [chunk >= start AND chunk < end AND]``, joined by OR."""
@@ -414,7 +415,7 @@ def _terms(data: bytes) -> Iterator[tuple[str, bytes, bytes]]:
 # -- Search / Search-Response --------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SearchAPDU:
     """Search (protspec.txt §3.1, Appendix B.3): a Type-3 search or a Type-1 retrieval."""
 
@@ -453,7 +454,7 @@ class SearchAPDU:
         return _apdu(header, info)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DocumentHeader:
     """One hit of a search (protspec.txt §4.3 Document-Header; a tag-150 group)."""
 
@@ -519,7 +520,7 @@ class DocumentHeader:
         return cls(**values)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DocumentText:
     """Retrieved text (protspec.txt §4.4 Document-Text; a tag-153 group)."""
 
@@ -536,7 +537,7 @@ class DocumentText:
         )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diagnostic:
     """A Z39.50-1988 diagnostic record (its Appendix D): a two-letter code ("S1" permanent
     system error...), additional information, the surrogate flag."""
@@ -558,7 +559,7 @@ class Diagnostic:
         )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WAISSearchResponse:
     """The user information of a Search-Response: hits, text, diagnostics."""
 
@@ -652,7 +653,7 @@ def _read_diagnostic(data: bytes, offset: int) -> tuple[Diagnostic, int]:
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SearchResponseAPDU:
     """Search-Response (protspec.txt §3.2, Appendix B.4)."""
 

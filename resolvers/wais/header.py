@@ -17,7 +17,7 @@ refuse a header announcing more than our maximum before reading any of it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from omniurl.schemes.records import record
 
 from .compressed import DecodeError
 
@@ -30,7 +30,7 @@ NO_ENCODING = ord(" ")
 MAX_LENGTH = 9_999_999_999
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MessageHeader:
     """One parsed header; ``length`` is the size of the APDU that follows."""
 

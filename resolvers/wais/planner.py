@@ -32,11 +32,11 @@ opaque (doc-ids.txt), so it is checked in the "binary" context: any octet may be
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from omniurl.schemes.base import URL
 from omniurl.schemes.percent import to_octets
+from omniurl.schemes.records import record
 
 from ..errors import PlanError
 from ..options import Options
@@ -125,7 +125,7 @@ def retrieval_message(
 WAISForm = Literal["document", "search", "database"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WAISDetails:
     """What the WAIS executor needs beyond the messages (typed; never sent)."""
 
@@ -148,7 +148,7 @@ class WAISRole(Role):
     RETRIEVE_MORE = "retrieve-more"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Repeated:
     """The detail of the repeated retrieval step: how its first repetition is shown (later
     ones ask for the next chunk, built the same way from the plan's details)."""

@@ -3,7 +3,7 @@ flags; the APDU codec is not imported for that, see resolvers/lazy.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from omniurl.schemes.records import record
 
 from ..spec import flag
 
@@ -15,7 +15,7 @@ CHUNK_SIZE = 32768
 MAX_DOCUMENTS = 40
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WAISOptions:
     """How much a WAIS search and a retrieval ask for."""
 

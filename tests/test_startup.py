@@ -128,6 +128,8 @@ def test_plan_imports_no_event_loop_no_tls_and_no_executor(url: str) -> None:
     assert status == 0, out
     assert "steps" in json.loads(out)
     assert not {"asyncio", "ssl", "httpx", "aioftp", "telnetlib3"} & top(modules)
+    # every scheme's planner and options are schemes/records.py's records (issue 32 item 3)
+    assert not {"dataclasses", "inspect"} & set(modules)
     assert not [m for m in modules if m.endswith(".executor") or ".sessions." in m]
     # only the chosen subcommand's module (cli/parser.py's _lazy; issue 32 item 3)
     assert not {"omniurl.cli.get", "omniurl.cli.servers"} & set(modules)

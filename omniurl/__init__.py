@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from omniurl.resolvers.plan import Plan, Step, WireValue
     from omniurl.resolvers.policy import DEFAULT, STRICT, Policy
     from omniurl.resolvers.resource import Entry, Listing, Resource
+del TYPE_CHECKING  # a switch for the type checker (typing not imported), not a public name
 
 __version__ = "0.1.0"
 

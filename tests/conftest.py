@@ -6,6 +6,14 @@ import ssl
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis's default 200 ms deadline per example is a timing check on a shared 2-core
+# machine, not a check of behaviour: test_gopher_plan's selector test missed it once at
+# load 8 and passed on its rerun with the same seed.  Every example still runs; each test's
+# own wall-clock bounds stay where a test states one.
+settings.register_profile("omniurl", deadline=None)
+settings.load_profile("omniurl")
 
 
 @pytest.fixture

@@ -51,8 +51,14 @@ async def wait_listening(port: int, timeout: float = 10) -> None:
                 raise TimeoutError(f"nothing listens on port {port} after {timeout} s") from None
             await asyncio.sleep(0.05)
             continue
+        self_connected = w.get_extra_info("sockname") == w.get_extra_info("peername")
         w.close()
         await w.wait_closed()
+        if self_connected:
+            # Nothing listened yet and the kernel picked ``port`` as the connection's own
+            # source port (TCP's self-connect "succeeds"): not the daemon.
+            await asyncio.sleep(0.05)
+            continue
         return
 
 

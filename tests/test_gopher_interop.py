@@ -45,7 +45,13 @@ async def wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
         except (OSError, TimeoutError):
             await asyncio.sleep(0.05)
             continue
+        self_connected = w.get_extra_info("sockname") == w.get_extra_info("peername")
         w.close()
+        if self_connected:
+            # Nothing listened yet and the kernel picked ``port`` as the connection's own
+            # source port: TCP's self-connect, which "succeeds" and echoes what is sent.
+            await asyncio.sleep(0.05)
+            continue
         return
     pytest.fail(f"nothing listens on port {port} after 5 s")
 
@@ -193,7 +199,8 @@ async def test_gophernicus_through_the_gateway(gophernicus: str) -> None:
 async def test_pygopherd_plain_menu_and_text(pygopherd: str) -> None:
     menu = await fetch(pygopherd + "/")
     urls = {e.name: e.url for e in menu.entries}
-    assert urls["hello"] == pygopherd + "/0/hello.txt"  # pygopherd drops the extension
+    # (the menu in the message: this KeyError'd once in a whole CI run and never alone)
+    assert urls.get("hello") == pygopherd + "/0/hello.txt", menu.entries  # no extension
     # Its abstracts come as info lines after the item.
     assert urls["A greeting from the test tree."] is None
     # pygopherd sends text files as they are (LF endings, no "." line): kept as sent.

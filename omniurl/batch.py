@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import hashlib
 import itertools
 import os
@@ -34,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from omniurl import nameless
 from omniurl.resolvers.errors import ConfigurationError, ResolveError
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
@@ -384,14 +384,14 @@ async def _fetch_one(
                         continue
                     if fd < 0:
                         fd, tmp = files.open(job, saved_as)
-                        _write_all(fd, b"".join(held))
+                        nameless.write_all(fd, b"".join(held))
                         held.clear()
-                    _write_all(fd, chunk)
+                    nameless.write_all(fd, chunk)
                 if files is not None:
                     if fd < 0:
                         # Complete, and small: its file is made now, in one write.
                         fd, tmp = files.open(job, saved_as)
-                        _write_all(fd, held[0] if len(held) == 1 else b"".join(held))
+                        nameless.write_all(fd, held[0] if len(held) == 1 else b"".join(held))
                     if tmp is None:  # (a nameless file, complete: its name now)
                         path = files.name(fd, saved_as)
             finally:
@@ -441,13 +441,6 @@ async def _fetch_one(
                 os.unlink(tmp)
 
 
-#: ``open(2)``'s flags for a file with no name yet (Linux ``O_TMPFILE``): read-write, so
-#: that :meth:`_Files.name` can still copy it out where it cannot be linked.
-_NAMELESS = (
-    os.O_TMPFILE | os.O_RDWR | getattr(os, "O_CLOEXEC", 0) if hasattr(os, "O_TMPFILE") else 0
-)
-
-
 class _Files:
     """Where a batch's new files are made (``output_dir``), never a partial one under a name.
 
@@ -467,8 +460,8 @@ class _Files:
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
-        self._nameless = bool(_NAMELESS)
-        self._proc = -1  # /proc/self/fd, opened on first use (close() closes it)
+        self._nameless = True  # (until this file system shows it has none)
+        self._linker = nameless.Linker()
 
     def open(self, job: _Job, name: str) -> tuple[int, str | None]:
         """A descriptor for the file's bytes, and its temporary name (None: nameless)."""
@@ -479,12 +472,10 @@ class _Files:
             flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
             return os.open(path, flags, 0o666), path
         if self._nameless:
-            try:
-                return os.open(self.folder, _NAMELESS, 0o666), None
-            except OSError as exc:
-                if exc.errno not in _NO_TMPFILE:
-                    raise
-                self._nameless = False  # (this file system has none: named ones from now)
+            fd = nameless.open_in(self.folder)
+            if fd is not None:
+                return fd, None
+            self._nameless = False  # (this file system has none: named ones from now)
         return _temp_file(self.folder, name)
 
     def name(self, fd: int, name: str) -> str:
@@ -493,20 +484,13 @@ class _Files:
         stem, dot, ext = name.rpartition(".")
         if not dot or not stem:
             stem, ext = name, ""
-        try:
-            if self._proc < 0:
-                flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
-                self._proc = os.open(_PROC_FD, flags)
-            for n in range(100_000):
-                candidate = os.path.join(self.folder, name if n == 0 else f"{stem}.{n}{dot}{ext}")
-                try:
-                    os.link(str(fd), candidate, src_dir_fd=self._proc, follow_symlinks=True)
-                except FileExistsError:
-                    continue
-                return candidate
-        except OSError as exc:
-            if exc.errno not in _NO_LINK:
-                raise
+        for n in range(100_000):
+            candidate = os.path.join(self.folder, name if n == 0 else f"{stem}.{n}{dot}{ext}")
+            try:
+                if self._linker.link(fd, candidate):
+                    return candidate
+            except FileExistsError:
+                continue
             # No /proc (or a file system that refuses the link): copied out to a named
             # temporary file, then linked as those are; named files from now on.
             self._nameless = False
@@ -516,27 +500,14 @@ class _Files:
         )
 
     def close(self) -> None:
-        if self._proc >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self._proc)
-            self._proc = -1
-
-
-#: Where a process's descriptors are named (``linkat`` gives a nameless file a name there).
-_PROC_FD = "/proc/self/fd"
-#: ``open(O_TMPFILE)``'s errors where a file system (or kernel) has no nameless files.
-_NO_TMPFILE = {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT}
-#: ``linkat``'s errors where a nameless file cannot be given a name through /proc.
-_NO_LINK = {errno.ENOENT, errno.EPERM, errno.EACCES, errno.EXDEV, errno.ENOTDIR, errno.EINVAL}
+        self._linker.close()
 
 
 def _copied_out(fd: int, folder: str, name: str) -> str:
     """The bytes of the nameless file ``fd`` in a new named temporary file (its path)."""
     out, path = _temp_file(folder, name)
     try:
-        os.lseek(fd, 0, os.SEEK_SET)
-        while data := os.read(fd, 1 << 20):
-            _write_all(out, data)
+        nameless.copy_out(fd, out)
     except BaseException:
         os.close(out)
         with contextlib.suppress(OSError):
@@ -544,15 +515,6 @@ def _copied_out(fd: int, folder: str, name: str) -> str:
         raise
     os.close(out)
     return path
-
-
-def _write_all(fd: int, data: bytes | memoryview) -> None:
-    """All of ``data`` to ``fd`` (``os.write`` may take less than it is given)."""
-    written = os.write(fd, data)
-    if written < len(data):
-        view = memoryview(data)
-        while written < len(view):
-            written += os.write(fd, view[written:])
 
 
 def retry_temp_name(name: str) -> str:

@@ -188,11 +188,12 @@ async def test_output_dir_gets_collision_free_names_and_no_part_files(
     one, through a named temporary file — the same files, modes and names either way, and
     no temporary file or descriptor left."""
     import omniurl.batch
+    import omniurl.nameless
 
     if files == "no O_TMPFILE":
-        monkeypatch.setattr(omniurl.batch, "_NAMELESS", 0)
+        monkeypatch.setattr(omniurl.nameless, "FLAGS", 0)
     elif files == "no /proc":
-        monkeypatch.setattr(omniurl.batch, "_PROC_FD", str(tmp_path / "no-proc"))
+        monkeypatch.setattr(omniurl.nameless, "PROC_FD", str(tmp_path / "no-proc"))
     copied: list[str] = []
     copied_out = omniurl.batch._copied_out
     monkeypatch.setattr(

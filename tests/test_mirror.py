@@ -813,14 +813,15 @@ async def test_files_written_with_no_name_until_complete_and_the_fallbacks(
     complete; where the disk has none (``named``) the named temporary file, and where /proc
     cannot link it (``no-proc``) its bytes are copied out to one.  The same tree, a new
     file's usual mode, a replaced file keeping its mode, no descriptor left open."""
+    from omniurl import nameless
     from omniurl.mirror import run as run_module
 
-    if way == "nameless" and not run_module.NAMELESS:
+    if way == "nameless" and not nameless.FLAGS:
         pytest.skip("no O_TMPFILE here")
     if way == "named":
-        monkeypatch.setattr(run_module, "NAMELESS", 0)
+        monkeypatch.setattr(nameless, "FLAGS", 0)
     if way == "no-proc":
-        monkeypatch.setattr(run_module, "_PROC_FD", str(tmp_path / "no-proc"))
+        monkeypatch.setattr(nameless, "PROC_FD", str(tmp_path / "no-proc"))
     linked: list[str] = []
     real_link = run_module.Mirror._link
 

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from omniurl import nameless
 from omniurl.batch import FetchResult, _failed, _resumable, shown
+from omniurl.nameless import open_in as open_nameless
 from omniurl.resolvers.errors import ConfigurationError, LimitExceeded, NotFollowed
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
@@ -66,19 +68,6 @@ RESUMED_FROM = 1 << 20
 #: Queued URLs kept parsed from when they are found to when they are visited (a parse saved
 #: a file); past this many, a URL is parsed again from the queue's text (bounded memory).
 KEPT_URLS = 4096
-
-#: ``open(2)``'s flags for a file with no name until complete (Linux ``O_TMPFILE``, an inode
-#: no folder lists, named with ``linkat`` once complete): nothing of a failed or killed
-#: transfer is left to clear, and one change of a folder a new file instead of three
-#: (create in ``tmp``, rename into the tree, and the ``tmp`` entry).  Read-write: where it
-#: cannot be linked, its bytes are copied out (:meth:`Mirror._named`).
-NAMELESS = os.O_TMPFILE | os.O_RDWR | getattr(os, "O_CLOEXEC", 0) if hasattr(os, "O_TMPFILE") else 0
-#: Where a process's descriptors are named (``linkat`` gives a nameless file a name there).
-_PROC_FD = "/proc/self/fd"
-#: ``open(O_TMPFILE)``'s errors where a file system (or kernel) has no nameless files.
-_NO_TMPFILE = {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT}
-#: ``linkat``'s errors where a nameless file cannot be given a name through /proc.
-_NO_LINK = {errno.ENOENT, errno.EPERM, errno.EACCES, errno.EXDEV, errno.ENOTDIR, errno.EINVAL}
 
 #: A page read whole for its links (an HTML page, a document of links) may be at most this large.
 MAX_PAGE = 32 * 1024 * 1024
@@ -157,8 +146,8 @@ class Mirror:
         #: Queued URLs as parsed when found, until visited (bounded: :data:`KEPT_URLS`).
         self._urls: dict[str, URL] = {}
         #: Files are written with no name until complete (:meth:`_temp`) while the disk can.
-        self._nameless = bool(NAMELESS)
-        self._proc = -1  # /proc/self/fd, opened on first use
+        self._nameless = True
+        self._linker = nameless.Linker()
         self._time_options: Options | None = None
         self._timed_options: Options | None = None
         self._timed_known = False
@@ -260,10 +249,7 @@ class Mirror:
             with contextlib.suppress(OSError):
                 shutil.rmtree(self.tmp_dir)
             self._unlock()
-            if self._proc >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(self._proc)
-                self._proc = -1
+            self._linker.close()
         return 0 if self.first_failure is None else self.first_failure.exit_status
 
     async def _work(self, state: State) -> None:
@@ -425,8 +411,6 @@ class Mirror:
         """A file (or folder) whose name this disk cannot hold beside one differing only in
         case, found first: not mirrored — a failed row (``index`` -1: it was never queued)
         with the output's error, so the run does not say everything was mirrored."""
-        import errno
-
         exc = FileExistsError(errno.EEXIST, why)
         row = _failed(-1, str(url), exc)
         row = dataclasses.replace(row, path=self._shown_path(where.text))
@@ -502,7 +486,7 @@ class Mirror:
             async for entry in resource.aiter_entries():
                 if fd >= 0:
                     line = listing_line(entry)
-                    _write_all(fd, line)
+                    nameless.write_all(fd, line)
                     digest.update(line)
                     count += len(line)
                 if entry.url is None or entry.kind == "link":
@@ -845,7 +829,7 @@ class Mirror:
                     f"{resource.url}: a page larger than {limit} bytes", component="size"
                 )
             digest.update(chunk)
-            _write_all(fd, chunk)
+            nameless.write_all(fd, chunk)
             self.counts.bytes_done += len(chunk)
         return count, digest.hexdigest()
 
@@ -972,15 +956,14 @@ class Mirror:
 
     def _temp(self, *, nameless: bool = False) -> tuple[int, str]:
         """A temporary file for a transfer's bytes: its descriptor and name — no name ("")
-        with ``nameless`` where the disk has Linux's ``O_TMPFILE`` (see :data:`NAMELESS`),
-        else a new name in the state folder's ``tmp``."""
+        with ``nameless`` where the disk has Linux's ``O_TMPFILE`` (:mod:`omniurl.nameless`:
+        nothing of a failed or killed transfer is left to clear, and one change of a folder a
+        new file instead of three), else a new name in the state folder's ``tmp``."""
         if nameless and self._nameless:
-            try:
-                return os.open(self.tmp_dir, NAMELESS, 0o666), ""
-            except OSError as exc:
-                if exc.errno not in _NO_TMPFILE:
-                    raise
-                self._nameless = False  # (this disk has none: named ones from now)
+            fd = open_nameless(str(self.tmp_dir))
+            if fd is not None:
+                return fd, ""
+            self._nameless = False  # (this disk has none: named ones from now)
         self._temp_numbers += 1
         path = f"{self._tmp_prefix}{self._temp_numbers}.part"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
@@ -990,17 +973,9 @@ class Mirror:
         """Give the complete file with no name ``fd`` the name ``target`` (``linkat`` of
         ``/proc/self/fd/N``: atomic, and it never replaces a file — one there now is
         replaced through a temporary name)."""
-        try:
-            if self._proc < 0:
-                flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
-                self._proc = os.open(_PROC_FD, flags)
-            os.link(str(fd), target, src_dir_fd=self._proc, follow_symlinks=True)
-            return
-        except FileExistsError:
-            pass
-        except OSError as exc:
-            if exc.errno not in _NO_LINK:
-                raise
+        with contextlib.suppress(FileExistsError):
+            if self._linker.link(fd, target):
+                return
         os.replace(self._named(fd), target)
 
     def _named(self, fd: int) -> str:
@@ -1009,20 +984,13 @@ class Mirror:
         files from now on)."""
         self._temp_numbers += 1
         path = f"{self._tmp_prefix}{self._temp_numbers}.part"  # (the run's own: free)
-        try:
-            if self._proc >= 0:
-                os.link(str(fd), path, src_dir_fd=self._proc, follow_symlinks=True)
-                return path
-        except OSError as exc:
-            if exc.errno not in _NO_LINK:
-                raise
+        if self._linker.link(fd, path):
+            return path
         self._nameless = False
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
         out = os.open(path, flags, 0o666)
         try:
-            os.lseek(fd, 0, os.SEEK_SET)
-            while data := os.read(fd, 1 << 20):
-                _write_all(out, data)
+            nameless.copy_out(fd, out)
         finally:
             os.close(out)
         return path
@@ -1100,13 +1068,6 @@ async def _read_end(resource: Resource, limit: int = 64 * 1024) -> None:
         seen += len(chunk)
         if seen > limit:
             return
-
-
-def _write_all(fd: int, data: bytes | memoryview) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
 
 
 async def mirror(

@@ -14,6 +14,7 @@ import os
 import socket
 import ssl
 import sys
+import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
@@ -254,3 +255,58 @@ async def read_as_writer(resource: Resource) -> tuple[bytes, list[type]]:
         kinds.append(type(chunk))
         written += chunk  # (written before the next chunk is asked for)
     return bytes(written), kinds
+
+
+class StallingGopher:
+    """A Gopher server (for the Dask tests' killed workers) whose ``slow`` item, 256 KiB,
+    stalls half way the first time it is asked for — ``half_sent`` (a thread's event, so a
+    test on another loop can wait for it) is set then, and ``release`` ends the stall — and
+    is served whole afterwards; any other selector is answered ``item SELECTOR`` at once.
+    With ``menu_items``, the empty selector is a menu of ``slow`` and that many items."""
+
+    SLOW = bytes(range(256)) * 1024  # 256 KiB
+
+    def __init__(self, menu_items: int = 0) -> None:
+        self.menu_items = menu_items
+        self.half_sent = threading.Event()
+        self.slow_asked = 0
+        self.port = 0
+        self.server: asyncio.Server | None = None
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            selector = (await reader.readline()).rstrip(b"\r\n")
+            if selector == b"" and self.menu_items:
+                port = str(self.port).encode()
+                names = [b"slow"] + [b"item%d" % i for i in range(self.menu_items)]
+                for name in names:
+                    writer.write(b"9" + name + b"\t" + name + b"\t127.0.0.1\t" + port + b"\r\n")
+                writer.write(b".\r\n")
+            elif selector == b"slow":
+                self.slow_asked += 1
+                if self.slow_asked == 1:
+                    writer.write(self.SLOW[: 64 * 1024])
+                    await writer.drain()
+                    self.half_sent.set()
+                    with contextlib.suppress(TimeoutError):  # the worker dies meanwhile
+                        await asyncio.wait_for(self.release.wait(), 60)
+                    return
+                writer.write(self.SLOW)
+            else:
+                writer.write(b"item " + selector + b"\n")
+            await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    async def start(self) -> None:
+        self.release = asyncio.Event()
+        self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        self.release.set()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()

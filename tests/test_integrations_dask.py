@@ -5,7 +5,6 @@ servers' own counters, the Parquet manifest one row per URL, the CLI's --dask.""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import subprocess
@@ -25,7 +24,7 @@ pytest.importorskip("fsspec", reason="the [dask] extra is not installed")
 import dask.bag as db  # noqa: E402
 import dask.dataframe as dd  # noqa: E402
 import pandas as pd  # noqa: E402
-from helpers import ROOT  # noqa: E402
+from helpers import ROOT, StallingGopher  # noqa: E402
 
 from omniurl import testservers  # noqa: E402
 from omniurl.integrations import dask as odask  # noqa: E402
@@ -171,51 +170,6 @@ def test_cli_dask_local_writes_the_batch_manifest(gopher: str, tmp_path: Path) -
     assert proc.returncode == 2, proc.stderr  # the batch's status: one URL was refused
 
 
-class Stalling:
-    """A Gopher server whose ``slow`` item stalls half way the first time it is asked for
-    (``first_half_sent`` is set then) and is served whole afterwards; other items at once."""
-
-    SLOW = bytes(range(256)) * 1024  # 256 KiB
-
-    def __init__(self) -> None:
-        self.first_half_sent = threading.Event()
-        self.slow_asked = 0
-        self.port = 0
-        self.server: asyncio.Server | None = None
-
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            selector = (await reader.readline()).rstrip(b"\r\n")
-            if selector == b"slow":
-                self.slow_asked += 1
-                if self.slow_asked == 1:
-                    writer.write(self.SLOW[: 64 * 1024])
-                    await writer.drain()
-                    self.first_half_sent.set()
-                    with contextlib.suppress(TimeoutError):  # the worker dies meanwhile
-                        await asyncio.wait_for(self.release.wait(), 60)
-                    return
-                writer.write(self.SLOW)
-            else:
-                writer.write(b"item " + selector + b"\n")
-            await writer.drain()
-        except (ConnectionError, asyncio.CancelledError):
-            pass
-        finally:
-            writer.close()
-
-    async def start(self) -> None:
-        self.release = asyncio.Event()
-        self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0)
-        self.port = self.server.sockets[0].getsockname()[1]
-
-    async def close(self) -> None:
-        self.release.set()
-        if self.server is not None:
-            self.server.close()
-            await self.server.wait_closed()
-
-
 def test_names_are_decided_before_scheduling_and_a_rerun_replaces_its_own_files(
     gopher: str, tmp_path: Path
 ) -> None:
@@ -255,7 +209,7 @@ def test_a_killed_worker_leaves_no_orphan(loop: asyncio.AbstractEventLoop, tmp_p
     import signal
     import time
 
-    server = Stalling()
+    server = StallingGopher()
     asyncio.run_coroutine_threadsafe(server.start(), loop).result(10)
     urls = [f"gopher://127.0.0.1:{server.port}/9/item{i}" for i in range(12)]
     urls.insert(6, f"gopher://127.0.0.1:{server.port}/9slow")
@@ -269,7 +223,7 @@ def test_a_killed_worker_leaves_no_orphan(loop: asyncio.AbstractEventLoop, tmp_p
     ):
         pids = list(client.run(os.getpid).values())
         future = client.compute(odask.fetch(urls, output=out, concurrency=1))
-        assert server.first_half_sent.wait(60)
+        assert server.half_sent.wait(60)
         deadline = time.monotonic() + 10
         while not list(out.glob(".*.part")) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -282,7 +236,7 @@ def test_a_killed_worker_leaves_no_orphan(loop: asyncio.AbstractEventLoop, tmp_p
     listed = sorted(Path(r["path"]).name for r in rows)
     assert sorted(p.name for p in out.iterdir()) == listed  # no orphan, no .part
     slow = next(r["path"] for r in rows if r["url"].endswith("slow"))
-    assert Path(slow).read_bytes() == Stalling.SLOW
+    assert Path(slow).read_bytes() == StallingGopher.SLOW
     asyncio.run_coroutine_threadsafe(server.close(), loop).result(10)
 
 

@@ -5,7 +5,6 @@ nothing (docs/mirror.md)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import StallingGopher
 from test_mirror import OPTS, TREE, cli_env, tree_of, write_tree
 
 from omniurl import testservers
@@ -161,45 +161,8 @@ async def test_cli_dask_local_cluster(tmp_path: Path) -> None:
     assert tree_of(tmp_path / "dask") == tree_of(tmp_path / "one") == tree_of(root)
 
 
-class StallingHole:
-    """A Gopher menu of items; ``slow`` stalls half way the first time it is asked for
-    (``half_sent`` is set then) and is served whole afterwards."""
-
-    SLOW = bytes(range(256)) * 1024  # 256 KiB
-    ITEMS = 6
-
-    def __init__(self) -> None:
-        self.half_sent = asyncio.Event()
-        self.release = asyncio.Event()
-        self.slow_asked = 0
-        self.port = 0
-
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            selector = (await reader.readline()).rstrip(b"\r\n")
-            if selector == b"":
-                port = str(self.port).encode()
-                names = [b"slow"] + [b"item%d" % i for i in range(self.ITEMS)]
-                for name in names:
-                    writer.write(b"9" + name + b"\t" + name + b"\t127.0.0.1\t" + port + b"\r\n")
-                writer.write(b".\r\n")
-            elif selector == b"slow":
-                self.slow_asked += 1
-                if self.slow_asked == 1:
-                    writer.write(self.SLOW[: 64 * 1024])
-                    await writer.drain()
-                    self.half_sent.set()
-                    with contextlib.suppress(TimeoutError):  # the worker dies meanwhile
-                        await asyncio.wait_for(self.release.wait(), 60)
-                    return
-                writer.write(self.SLOW)
-            else:
-                writer.write(b"item " + selector + b"\n")
-            await writer.drain()
-        except (ConnectionError, asyncio.CancelledError):
-            pass
-        finally:
-            writer.close()
+#: The stalling hole's menu: ``slow`` and this many items.
+ITEMS = 6
 
 
 @pytest.fixture
@@ -222,13 +185,12 @@ async def test_a_sigkilled_worker_leaves_the_folder_equal_to_the_manifest(
     restarted worker (the same temporary name), and DIR holds exactly the manifest's files,
     whole, no temporary file left."""
     address, pid = one_process_worker
-    hole = StallingHole()
-    server = await asyncio.start_server(hole.handle, "127.0.0.1", 0)
-    hole.port = server.sockets[0].getsockname()[1]
+    hole = StallingGopher(menu_items=ITEMS)
+    await hole.start()
     out = tmp_path / "out"
     try:
         job = asyncio.ensure_future(run_mirror(f"gopher://127.0.0.1:{hole.port}/1", out, address))
-        await asyncio.wait_for(hole.half_sent.wait(), 60)
+        assert await asyncio.to_thread(hole.half_sent.wait, 60)
         for _ in range(200):  # the worker's temporary file holds the first half
             parts = list((out / ".omniurl-mirror/tmp").glob("dask-*.part"))
             if parts and parts[0].stat().st_size > 0:
@@ -238,16 +200,14 @@ async def test_a_sigkilled_worker_leaves_the_folder_equal_to_the_manifest(
         os.kill(pid, signal.SIGKILL)
         status, _counts, rows = await job
     finally:
-        hole.release.set()
-        server.close()
-        await server.wait_closed()
+        await hole.close()
     assert status == 0
     assert hole.slow_asked == 2  # the task ran again
     assert all(r.ok for r in rows), rows
     files = {Path(r.path).relative_to(out).as_posix() for r in rows if r.sha256 and r.path}
     got = tree_of(out, skip_menus=True)
-    assert set(got) == files == {"slow"} | {f"item{i}" for i in range(StallingHole.ITEMS)}
-    assert got["slow"] == StallingHole.SLOW
+    assert set(got) == files == {"slow"} | {f"item{i}" for i in range(ITEMS)}
+    assert got["slow"] == StallingGopher.SLOW
     assert got["item3"] == b"item item3\n"
     assert not (out / ".omniurl-mirror/tmp").exists()
 

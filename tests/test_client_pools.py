@@ -260,3 +260,36 @@ async def test_the_per_host_limit_is_the_clients_to_choose(web: RunningServer) -
         assert client._hosts._slots == {}  # the table holds only the hosts in flight
     with pytest.raises(ValueError):
         omniurl.AsyncClient(OPTS, max_per_host=0)
+
+
+async def test_a_304_or_204_left_unread_hands_its_connection_back() -> None:
+    """A 304 or 204 has no content (RFC 9110 §15.3.5, §15.4.5): its reply ends with its head,
+    so a caller that closes it without reading the (empty) body does not cost a connection.
+    Six such replies on one kept connection; the server sees one."""
+    connections: list[int] = []
+    statuses = [b"304 Not Modified", b"204 No Content"] * 3
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(1)
+        try:
+            while statuses:
+                await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                writer.write(b"HTTP/1.1 " + statuses.pop(0) + b'\r\nETag: "x"\r\n\r\n')
+                await writer.drain()
+        except (OSError, asyncio.IncompleteReadError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with omniurl.AsyncClient(OPTS) as client:
+            seen = []
+            for name in "abcdef":
+                async with client.stream(f"http://127.0.0.1:{port}/{name}") as resource:
+                    seen.append(resource.status)  # (the body never read)
+    finally:
+        server.close()
+    assert seen == [304, 204] * 3
+    assert len(connections) == 1

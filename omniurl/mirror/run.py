@@ -448,7 +448,6 @@ class Mirror:
             await self._moved(resource)
             kind, media = resource.kind, resource.media_type
             if kept is not None and self.presentation.unchanged(resource):
-                await _read_end(resource)
                 if self.state.claim(index, False) is None:
                     self._links_of_kept(item, kept, self.folder / index)
             elif resource.kind == "listing":
@@ -592,7 +591,6 @@ class Mirror:
         async with self.client.stream(url, options=options) as resource:
             await self._moved(resource)
             if self.presentation.unchanged(resource):
-                await _read_end(resource)
                 self._links_of_kept(item, record, target)
                 return self._unchanged(item, started)
             if resource.kind != "content":
@@ -1059,10 +1057,10 @@ def _sha256(path: str | Path) -> str | None:
 
 
 async def _read_end(resource: Resource, limit: int = 64 * 1024) -> None:
-    """Read an unchanged resource to its end (an HTTP 304 has no content, RFC 9110
-    §15.4.5): a reply read to its end hands its connection back for the next request, where
-    one left unread is closed — a new connection after every 304 (2,001 connections for a
-    re-run of 2,000 files at nginx, one now).  Past ``limit`` bytes it is not worth it."""
+    """Read a resource the mirror does not keep (a redirect's page) to its end: a reply read
+    to its end hands its connection back for the next request, where one left unread is
+    closed.  Past ``limit`` bytes it is not worth it.  (A 304 or 204 needs none of this: the
+    HTTP executor reads it to its end, RFC 9110 §15.4.5.)"""
     seen = 0
     async for chunk in resource:
         seen += len(chunk)

@@ -4,16 +4,14 @@ closes the data connection and says 226 (issue 14 item 5). Loopback, port 0, pas
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from types import TracebackType
+
+from .loopback import LoopbackServer
 
 
-class ShortFTPServer:
+class ShortFTPServer(LoopbackServer):
     def __init__(self, *, announced: int = 1_000_000, sent: int = 1000) -> None:
         self.announced = announced
         self.sent = sent
-        self.port = 0
-        self._server: asyncio.Server | None = None
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         data_server: asyncio.Server | None = None
@@ -61,22 +59,4 @@ class ShortFTPServer:
         finally:
             if data_server is not None:
                 data_server.close()
-            writer.close()
-            with contextlib.suppress(OSError, asyncio.CancelledError):
-                await writer.wait_closed()
-
-    async def __aenter__(self) -> ShortFTPServer:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        assert self._server is not None
-        self._server.close()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._server.wait_closed(), 2)
+            await self.end_connection(writer)

@@ -9,18 +9,16 @@ waiting for a request (FTP, NNTP, telnet speak first).  Listens on 127.0.0.1 por
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from types import TracebackType
+
+from .loopback import LoopbackServer
 
 
-class TrickleServer:
+class TrickleServer(LoopbackServer):
     def __init__(self, reply: bytes, *, interval: float = 0.2, greet: bool = False) -> None:
         self.reply = reply
         self.interval = interval
         self.greet = greet
-        self.port = 0
         self.connections = 0
-        self._server: asyncio.Server | None = None
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -34,22 +32,4 @@ class TrickleServer:
         except (OSError, TimeoutError, asyncio.CancelledError):
             pass
         finally:
-            writer.close()
-            with contextlib.suppress(OSError, asyncio.CancelledError):
-                await writer.wait_closed()
-
-    async def __aenter__(self) -> TrickleServer:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        assert self._server is not None
-        self._server.close()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._server.wait_closed(), 2)
+            await self.end_connection(writer)

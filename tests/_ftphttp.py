@@ -11,11 +11,15 @@ import shutil
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from helpers import ROOT, free_port, run, run_omniurl
 
 from omniurl.resolvers import Options
+
+if TYPE_CHECKING:
+    from omniurl.testservers.gemini import Certificates
 
 #: Options every resolver test uses: short timeouts, a fixed e-mail, nothing from the caller's
 #: environment (no proxies, no ~/.netrc, no terminal).
@@ -408,3 +412,32 @@ async def daemon(argv: list[str], port: int) -> AsyncIterator[int]:
         yield port
     finally:
         await stop(proc)
+
+
+#: Debian's molly-brown (a Gemini server), or None.
+MOLLY = shutil.which("molly-brown") or (
+    "/usr/bin/molly-brown" if os.access("/usr/bin/molly-brown", os.X_OK) else None
+)
+
+
+@contextlib.asynccontextmanager
+async def molly_brown(
+    docs: Path, scratch: Path, extra: str = "", certs: Certificates | None = None
+) -> AsyncIterator[int]:
+    """molly-brown serving ``docs`` for the block, its configuration and logs in
+    ``scratch``; yields its port.  molly-brown has no port 0, so a free port is picked
+    first.  ``extra`` is more of its TOML configuration (after the top-level keys);
+    ``certs`` its certificates (made in ``scratch/certs`` when not given)."""
+    from omniurl.testservers.gemini import make_certificates
+
+    assert MOLLY is not None
+    certs = certs or make_certificates(scratch / "certs")
+    port = free_port()
+    config = scratch / "molly.conf"
+    config.write_text(
+        f'Port = {port}\nHostname = "127.0.0.1"\nCertPath = "{certs.server_cert}"\n'
+        f'KeyPath = "{certs.server_key}"\nDocBase = "{docs}/"\n'
+        f'AccessLog = "{scratch / "access.log"}"\nErrorLog = "{scratch / "error.log"}"\n{extra}'
+    )
+    async with daemon([MOLLY, "-c", str(config)], port):
+        yield port

@@ -8,27 +8,20 @@ that port; only 127.0.0.1 is ever connected to."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
-import os
-import shutil
-import socket
 import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from _ftphttp import MOLLY, molly_brown
 
 from omniurl.resolvers import Options, fetch, resolve
 from omniurl.resolvers.errors import AuthError, NotFound
 from omniurl.resolvers.gemini.settings import GeminiOptions
 from omniurl.testservers.gemini import Certificates, make_certificates
 
-MOLLY = shutil.which("molly-brown") or (
-    "/usr/bin/molly-brown" if os.access("/usr/bin/molly-brown", os.X_OK) else None
-)
 pytestmark = pytest.mark.skipif(
     MOLLY is None, reason="Debian's molly-brown is not installed (apt-get install molly-brown)"
 )
@@ -58,27 +51,6 @@ class Molly:
         return f"gemini://127.0.0.1:{self.port}{path}"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-async def _listening(port: int, timeout: float = 10) -> None:
-    async with asyncio.timeout(timeout):
-        while True:
-            try:
-                _, writer = await asyncio.open_connection("127.0.0.1", port)
-            except OSError:
-                await asyncio.sleep(0.05)
-                continue
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
-            return
-
-
 @pytest.fixture
 async def molly(tmp_path: Path) -> AsyncIterator[Molly]:
     assert MOLLY is not None
@@ -93,16 +65,7 @@ async def molly(tmp_path: Path) -> AsyncIterator[Molly]:
     ask.chmod(0o755)
     certs = make_certificates(tmp_path / "certs")
     client_der = ssl.PEM_cert_to_DER_cert(certs.client_cert.read_text())
-    port = _free_port()
-    config = tmp_path / "molly.conf"
-    config.write_text(
-        f"Port = {port}\n"
-        'Hostname = "127.0.0.1"\n'
-        f'CertPath = "{certs.server_cert}"\n'
-        f'KeyPath = "{certs.server_key}"\n'
-        f'DocBase = "{docs}/"\n'
-        f'AccessLog = "{tmp_path / "access.log"}"\n'
-        f'ErrorLog = "{tmp_path / "error.log"}"\n'
+    extra = (
         f'CGIPaths = ["{docs}/cgi-bin/"]\n'
         "\n[TempRedirects]\n"
         '"/old.txt" = "/hello.txt"\n'
@@ -111,26 +74,8 @@ async def molly(tmp_path: Path) -> AsyncIterator[Molly]:
         "\n[CertificateZones]\n"
         f'"^/private" = ["{hashlib.sha256(client_der).hexdigest()}"]\n'
     )
-    process = await asyncio.create_subprocess_exec(
-        MOLLY,
-        "-c",
-        str(config),
-        cwd=tmp_path,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        await _listening(port)
+    async with molly_brown(docs, tmp_path, extra, certs) as port:
         yield Molly(port, docs, certs, tmp_path / "access.log")
-    finally:
-        if process.returncode is None:
-            process.terminate()
-            try:
-                async with asyncio.timeout(5):
-                    await process.wait()
-            except TimeoutError:
-                process.kill()
-                await process.wait()
 
 
 def options(tmp_path: Path, **kw: object) -> Options:

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 from _ftphttp import (
+    MOLLY,
     NGINX,
     VSFTPD,
+    molly_brown,
     running,
     start_nginx,
     start_vsftpd,
@@ -248,15 +250,9 @@ async def test_gophernicus_hole(tmp_path: Path, tree: dict[str, bytes]) -> None:
             proc.wait(5)
 
 
-MOLLY = shutil.which("molly-brown")
-
-
 @pytest.mark.skipif(MOLLY is None, reason="molly-brown not installed")
 async def test_molly_brown_capsule(tmp_path: Path) -> None:
-    from _ftphttp import wait_listening
-
     from omniurl.resolvers.gemini.settings import GeminiOptions
-    from omniurl.testservers.gemini import make_certificates
 
     assert MOLLY is not None
     docs = tmp_path / "docs"
@@ -270,20 +266,7 @@ async def test_molly_brown_capsule(tmp_path: Path) -> None:
     for name, data in files.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
         (docs / name).write_bytes(data)
-    certs = make_certificates(tmp_path / "certs")
-    port = free_port()
-    config = tmp_path / "molly.conf"
-    config.write_text(
-        f'Port = {port}\nHostname = "127.0.0.1"\nCertPath = "{certs.server_cert}"\n'
-        f'KeyPath = "{certs.server_key}"\nDocBase = "{docs}/"\n'
-        f'AccessLog = "{tmp_path / "access.log"}"\nErrorLog = "{tmp_path / "error.log"}"\n'
-    )
-    proc = await asyncio.create_subprocess_exec(
-        MOLLY, "-c", str(config), cwd=tmp_path,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        await wait_listening(port)
+    async with molly_brown(docs, tmp_path) as port:
         opts = Options(connect_timeout=5, read_timeout=10).with_scheme(
             GeminiOptions(known_hosts=str(tmp_path / "known_hosts"))
         )
@@ -293,9 +276,6 @@ async def test_molly_brown_capsule(tmp_path: Path) -> None:
         assert {k: v for k, v in files_of(out).items() if not k.endswith("/")} == files
         status, counts, rows = await run_mirror(f"gemini://127.0.0.1:{port}/", out, opts)
         assert counts.fetched == 0  # fetched again, nothing written: the bytes are the same
-    finally:
-        proc.terminate()
-        await asyncio.wait_for(proc.wait(), 5)
 
 
 def dated_tree(root: Path) -> dict[str, int]:
@@ -418,27 +398,11 @@ async def test_molly_brown_listed_capsule_of_awkward_names(tmp_path: Path) -> No
     """A capsule without index.gmi files, molly-brown listing its folders
     (``DirectoryListing``): the files under their own names, byte for byte, empty folders
     too, and no "index.gmi" the capsule does not have (they were saved as files)."""
-    from _ftphttp import wait_listening
-
     from omniurl.resolvers.gemini.settings import GeminiOptions
-    from omniurl.testservers.gemini import make_certificates
 
     assert MOLLY is not None
     with world_readable_tree(AWKWARD) as root:
-        certs = make_certificates(tmp_path / "certs")
-        port = free_port()
-        config = tmp_path / "molly.conf"
-        config.write_text(
-            f'Port = {port}\nHostname = "127.0.0.1"\nCertPath = "{certs.server_cert}"\n'
-            f'KeyPath = "{certs.server_key}"\nDocBase = "{root}/"\nDirectoryListing = true\n'
-            f'AccessLog = "{tmp_path / "access.log"}"\nErrorLog = "{tmp_path / "error.log"}"\n'
-        )
-        proc = await asyncio.create_subprocess_exec(
-            MOLLY, "-c", str(config), cwd=tmp_path,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            await wait_listening(port)
+        async with molly_brown(root, tmp_path, "DirectoryListing = true\n") as port:
             opts = Options(connect_timeout=5, read_timeout=10).with_scheme(
                 GeminiOptions(known_hosts=str(tmp_path / "known_hosts"))
             )
@@ -446,9 +410,6 @@ async def test_molly_brown_listed_capsule_of_awkward_names(tmp_path: Path) -> No
             status, _counts, rows = await run_mirror(f"gemini://127.0.0.1:{port}/", out, opts)
             assert status == 0, [r.error_message for r in rows if not r.ok]
             assert files_of(out) == files_of(root)
-        finally:
-            proc.terminate()
-            await asyncio.wait_for(proc.wait(), 5)
 
 
 @pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx not installed")

@@ -53,6 +53,10 @@ from pathlib import Path
 from _common import ROOT, client_env, free_port, wait_listening
 from _venv import reexec_in_venv
 
+sys.path[:0] = [str(ROOT / "tests")]
+
+from _daemon_conf import VSFTPD_CONF  # noqa: E402
+
 WGET = shutil.which("wget")
 LFTP = shutil.which("lftp")
 NGINX = "/usr/sbin/nginx"
@@ -90,30 +94,11 @@ http {{
 }}
 """
 
-#: vsftpd as tests/_ftphttp.py runs it, its passive ports in a range the policy allows
-#: (a random one can fall on the bad-port list: 6566, 9000…; omniurl then asks EPSV again,
-#: docs/ftp.md) — or, with ``--random-pasv``, vsftpd's own choice, any port from 1024 up.
+#: Added to tests/_ftphttp.py's vsftpd configuration: the passive ports in a range the policy
+#: allows (a random one can fall on the bad-port list: 6566, 9000…; omniurl then asks EPSV
+#: again, docs/ftp.md) — unless ``--random-pasv`` leaves vsftpd its own choice, any port from
+#: 1024 up.
 PASV_RANGE = "pasv_min_port=41000\npasv_max_port=41999\n"
-VSFTPD_CONF = """\
-listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port={port}
-background=NO
-run_as_launching_user=YES
-anonymous_enable=YES
-anon_root={root}
-local_enable=NO
-write_enable=NO
-connect_from_port_20=NO
-pasv_enable=YES
-{pasv_range}seccomp_sandbox=NO
-secure_chroot_dir={empty}
-xferlog_enable=NO
-syslog_enable=NO
-vsftpd_log_file={scratch}/vsftpd.log
-ftp_username=nobody
-"""
 
 
 @dataclass
@@ -237,12 +222,9 @@ def source_url(
         conf = scratch / "vsftpd" / "vsftpd.conf"
         conf.write_text(
             VSFTPD_CONF.format(
-                port=port,
-                root=root,
-                empty=scratch / "vsftpd" / "empty",
-                scratch=scratch / "vsftpd",
-                pasv_range="" if args.random_pasv else PASV_RANGE,
+                port=port, root=root, empty=scratch / "vsftpd" / "empty", scratch=scratch / "vsftpd"
             )
+            + ("" if args.random_pasv else PASV_RANGE)
         )
         stack.enter_context(daemon([VSFTPD, str(conf)], port))
         return f"ftp://127.0.0.1:{port}/"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from _daemon_conf import VSFTPD_CONF
 from helpers import ROOT, free_port, run, run_omniurl
 
 from omniurl.resolvers import Options
@@ -91,27 +92,6 @@ async def start_daemon(argv: list[str], port: int) -> asyncio.subprocess.Process
         raise
     return proc
 
-
-VSFTPD_CONF = """\
-listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port={port}
-background=NO
-run_as_launching_user=YES
-anonymous_enable=YES
-anon_root={root}
-local_enable=NO
-write_enable=NO
-connect_from_port_20=NO
-pasv_enable=YES
-seccomp_sandbox=NO
-secure_chroot_dir={empty}
-xferlog_enable=NO
-syslog_enable=NO
-vsftpd_log_file={scratch}/vsftpd.log
-ftp_username=nobody
-"""
 
 NGINX_CONF = """\
 daemon off;

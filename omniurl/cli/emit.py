@@ -19,7 +19,30 @@ if TYPE_CHECKING:
 
 
 def print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    write_stdout(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def write_stdout(text: str, *, flush: bool = False) -> None:
+    """``text`` to standard output; a write that fails (a full disk behind a redirection,
+    ``> /dev/full``, an I/O error) is curl's write error, 23, with the operating system's
+    reason (:func:`stdout_error`), never a traceback.  A reader gone away (``| head``) is
+    left to ``cli.main``, which ends quietly with 23."""
+    try:
+        sys.stdout.write(text)
+        if flush:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise stdout_error(exc) from None
+
+
+def stdout_error(exc: OSError) -> OmniurlError:
+    """The typed error (``cli.output.OutputError``, exit status 23) for a failed write to
+    standard output."""
+    from .output import OutputError
+
+    return OutputError(f"cannot write standard output: {exc.strerror or exc}", component="output")
 
 
 def error_json(exc: OmniurlError) -> dict[str, Any]:

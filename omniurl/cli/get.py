@@ -12,7 +12,7 @@ from omniurl import schemes
 from omniurl.schemes.errors import OmniurlError
 
 from .arguments import options_from_args
-from .emit import print_json, report
+from .emit import print_json, report, stdout_error, write_stdout
 from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_UNSUPPORTED
 from .text import parse_typed
 
@@ -195,7 +195,13 @@ async def _transfer(args: argparse.Namespace, options: Options) -> int:
     begun = trace.started > started
     transfer.seconds = trace.elapsed() if begun else time.monotonic() - started
     transfer.exitcode = status
-    write_out(args.write_out, transfer, stdout=sys.stdout, stderr=sys.stderr)
+    try:
+        write_out(args.write_out, transfer, stdout=sys.stdout, stderr=sys.stderr)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # -w's report cannot be written: curl's write error (23)
+        if status == EXIT_OK:
+            return report(args, stdout_error(exc))
     return status
 
 
@@ -298,8 +304,7 @@ def _show_heads(args: argparse.Namespace, heads: list[Any]) -> int:
 
         target = os.path.join(getattr(args, "output_dir", None) or "", output_name(parse(args.url)))
     if target is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write_stdout(text, flush=True)
         return EXIT_OK
     from .output import OutputError
 
@@ -591,6 +596,15 @@ async def show_listing(args: argparse.Namespace, resource: Resource) -> None:
     if args.json:
         await resource.collect_entries()
         return  # describe() at the end carries the entries
+    try:
+        await _show_listing(resource)
+    except BrokenPipeError:
+        raise  # the reader went away (| head): main() ends quietly
+    except OSError as exc:  # a full disk behind a redirection
+        raise stdout_error(exc) from None
+
+
+async def _show_listing(resource: Resource) -> None:
     out = sys.stdout
     if not out.isatty():
         from omniurl.saving import listing_bytes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import sys
 from collections.abc import Sequence
 
@@ -14,6 +15,8 @@ from .status import EXIT_WRITE
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NoReturn, TextIO
+
+    from _typeshed import ReadableBuffer
 
 UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
 
@@ -106,7 +109,56 @@ def run() -> NoReturn:
     import gc
 
     gc.disable()
+    _standard_streams()
     end(main())
+
+
+class _LossyFile(io.FileIO):
+    """Standard error's descriptor, whose failed writes are dropped (:func:`_standard_streams`)."""
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        try:
+            return super().write(data)
+        except BlockingIOError:
+            raise  # (the buffer above it waits and tries again)
+        except OSError:
+            return memoryview(data).nbytes  # lost, as a message nobody can read is
+
+
+def _standard_streams() -> None:
+    """Make the standard streams what the commands can rely on, in the ``omniurl``
+    process only.  A descriptor the command was started without (``>&-``, ``2>&-``) is held
+    by ``/dev/null`` opened for reading: no file or socket the command opens takes its
+    number, and a write to it fails as curl's does (EBADF: standard output is curl's write
+    error, 23).  Standard error drops what it cannot write (a full disk, ``2>/dev/full``,
+    a closed descriptor), as curl does: a message, or the progress line, that cannot be
+    shown is no reason to end the command another way than it would have (the interpreter
+    raised it from whatever line wrote, and a get's exit status became 1)."""
+    import os
+
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            held = os.open(os.devnull, os.O_RDONLY)
+            if held != fd:
+                os.dup2(held, fd)
+                os.close(held)
+    if sys.stdin is None:
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    if sys.stdout is None:
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    old = sys.stderr
+    if old is not None:
+        with contextlib.suppress(OSError, ValueError):
+            old.flush()
+    sys.stderr = io.TextIOWrapper(
+        io.BufferedWriter(_LossyFile(2, "w", closefd=False)),
+        encoding=getattr(old, "encoding", None) or "utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+        write_through=getattr(old, "write_through", False),
+    )
 
 
 def collect_from_now() -> None:
@@ -168,7 +220,7 @@ def _flush_streams(status: int) -> int:
             continue
         try:
             stream.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError) as exc:
             # A reader gone away (EPIPE), a full disk, a closed stream: what was not
             # written is lost either way; the interpreter's exit would print a traceback
             # for it.  Point the stream at /dev/null so that nothing tries again.
@@ -177,4 +229,14 @@ def _flush_streams(status: int) -> int:
                 os.dup2(devnull, stream.fileno())
             if stream is sys.stdout and status == 0:
                 status = EXIT_WRITE
+                if not isinstance(exc, BrokenPipeError):  # (| head: quiet, as in main)
+                    reason = getattr(exc, "strerror", None) or exc
+                    _say(f"omniurl: cannot write standard output: {reason}")
     return status
+
+
+def _say(line: str) -> None:
+    """``line`` on standard error, if it can still be written."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()

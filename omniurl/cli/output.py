@@ -14,6 +14,7 @@ from omniurl import saving
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.records import record
 
+from .emit import stdout_error
 from .progress import Progress, human_size
 
 if TYPE_CHECKING:
@@ -205,9 +206,7 @@ async def write_content(
         except BrokenPipeError:
             raise  # the reader went away (| head): main() ends quietly
         except OSError as exc:  # a full disk behind a redirection
-            raise OutputError(
-                f"cannot write standard output: {exc.strerror or exc}", component="output"
-            ) from None
+            raise stdout_error(exc) from None
         finally:
             if bar:
                 bar.stop()

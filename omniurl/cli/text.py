@@ -13,7 +13,7 @@ from omniurl import schemes
 from omniurl.schemes.errors import URLError
 from omniurl.schemes.secrets import mask_passwords
 
-from .emit import error_json, print_json
+from .emit import error_json, print_json, write_stdout
 from .status import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
 
 TYPE_CHECKING = False
@@ -73,7 +73,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             print_json(error_json(exc))
             status = EXIT_REFUSED
             continue
-        print(target)
+        write_stdout(f"{target}\n")
         _note_if_not_of_its_scheme(target)
     return status
 
@@ -89,7 +89,7 @@ def _note_if_not_of_its_scheme(target: str) -> None:
     try:
         schemes.parse(target)
     except URLError as exc:
-        sys.stdout.flush()  # (the note follows its line)
+        write_stdout("", flush=True)  # (the note follows its line)
         sys.stderr.write(f"omniurl: note: {target} is not a {name.lower()}: URL: {exc}\n")
 
 
@@ -125,7 +125,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             if args.json:
                 print_json({"input": name, **found.to_json()})
                 continue
-            print(found.url)
+            write_stdout(f"{found.url}\n")
             if found.ambiguous:
                 line = text.count("\n", 0, found.start) + 1
                 sys.stderr.write(

@@ -90,3 +90,29 @@ def test_standard_error_unwritable_keeps_the_exit_status(how: str, tmp_path: Pat
             )  # fmt: skip
         assert (done.returncode, done.stdout) == (status, b""), url
         assert out.exists() == (status == 0)
+
+
+def test_a_manifest_on_a_full_disk_is_23_not_a_traceback(tmp_path: Path) -> None:
+    """``--manifest`` opened, then its first row cannot be written (before: the flush's
+    OSError as a traceback, twice, exit 1)."""
+    url = f"file://{ROOT}/pyproject.toml"
+    done = subprocess.run(
+        [sys.executable, "-m", "omniurl", "get", "-sS", "-O", "--output-dir", str(tmp_path),
+         "--manifest", "/dev/full", url, url],
+        capture_output=True, stdin=subprocess.DEVNULL, cwd=ROOT, env=_env(False), timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (23, b"")
+    assert done.stderr == b"omniurl: cannot write the manifest /dev/full: No space left on device\n"
+
+
+def test_a_batchs_write_out_on_a_full_disk_is_23(tmp_path: Path) -> None:
+    url = f"file://{ROOT}/pyproject.toml"
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "omniurl", "get", "-sS", "-O", "--output-dir", str(tmp_path),
+             "-w", "%{size_download}\\n", url, url],
+            stdout=full, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=ROOT,
+            env=_env(False), timeout=60, check=False,
+        )  # fmt: skip
+    assert (done.returncode, done.stderr) == (23, FULL)

@@ -71,6 +71,7 @@ class Manifest:
 
     def __init__(self, path: str | None) -> None:
         self._file: IO[str] | None = None
+        self._path = path
         if path is not None:
             try:
                 self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
@@ -82,13 +83,33 @@ class Manifest:
 
     def write(self, result: FetchResult) -> None:
         if self._file is not None:
-            self._file.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
-            self._file.flush()
+            try:
+                self._file.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+                self._file.flush()
+            except OSError as exc:
+                self._failed(exc)
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError as exc:
+                self._failed(exc)
             self._file = None
+
+    def _failed(self, exc: OSError) -> None:
+        """A row that cannot be written (a full disk): curl's write error, 23, with the
+        operating system's reason, never a traceback; the manifest is closed (no second
+        report from :meth:`close`)."""
+        from .output import OutputError
+
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.close()  # (the descriptor is closed even when the flush fails)
+        raise OutputError(
+            f"cannot write the manifest {self._path}: {exc.strerror or exc}", component="manifest"
+        ) from None
 
 
 class Tally:
@@ -286,7 +307,14 @@ def _write_out(fmt: str, result: FetchResult, err: TextIO) -> None:
         trace=result.trace,
     )
     transfer.heads(result.heads)
-    write_out(fmt, transfer, stdout=sys.stdout, stderr=err)
+    try:
+        write_out(fmt, transfer, stdout=sys.stdout, stderr=err)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # (a full disk behind a redirection: 23, as a single get's)
+        from .emit import stdout_error
+
+        raise stdout_error(exc) from None
 
 
 def _clear(err: TextIO, show_progress: bool) -> None:

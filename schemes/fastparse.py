@@ -70,7 +70,9 @@ def parse(text: object, strict: object = None, *, syntax: object = _DEFAULT) -> 
     a compiled argument check.)
     """
     tried = False
-    if strict is None and syntax is _DEFAULT and isinstance(text, str):
+    # (``"rfc3986"`` as text too: the command line's and ``Options.syntax``'s spelling, which
+    # had every ``omniurl parse``, ``plan`` and ``get`` miss this step)
+    if strict is None and (syntax is _DEFAULT or syntax == "rfc3986") and isinstance(text, str):
         try:
             colon = text.find(":")
             if colon > 0:

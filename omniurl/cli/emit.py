@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import argparse
 import functools
-import json
 import sys
 
 from omniurl.schemes.errors import OmniurlError
@@ -15,11 +13,19 @@ from .status import EXIT_HTTP_FAIL, exit_status
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
     from typing import Any
+
+_encode_str: Callable[[str], str] | None
+try:  # (json's own C string encoder: ``json.dumps(s, ensure_ascii=False)`` of a str is it)
+    from _json import encode_basestring as _encode_str
+except ImportError:  # (an interpreter without json's accelerator: json.dumps does it all)
+    _encode_str = None
 
 
 def print_json(obj: Any) -> None:
-    write_stdout(json.dumps(obj, ensure_ascii=False) + "\n")
+    write_stdout(dumps(obj) + "\n")
 
 
 def write_stdout(text: str, *, flush: bool = False) -> None:
@@ -43,6 +49,74 @@ def stdout_error(exc: OSError) -> OmniurlError:
     from .output import OutputError
 
     return OutputError(f"cannot write standard output: {exc.strerror or exc}", component="output")
+
+
+def dumps(obj: Any) -> str:
+    """``json.dumps(obj, ensure_ascii=False)``, character for character, without importing
+    ``json`` for the values ``parse`` and ``plan`` print (dicts with text keys, lists and
+    tuples, text, integers, booleans and None): ``import json`` (its decoder and scanner,
+    four regular expressions) was ~2 ms of the ~30 ms an ``omniurl plan`` spends on its own
+    (fresh venv, 2026-11-28).  Anything else (a float, another type, a nesting deeper than
+    :data:`_DEPTH`, a cycle) is handed to ``json.dumps`` whole, errors included.  The text
+    is json's own C encoder's (``_json.encode_basestring``); tests/test_cli_emit.py compares
+    the two on every value kind."""
+    if _encode_str is not None:
+        out: list[str] = []
+        if _encode(obj, out.append, _encode_str, 0):
+            return "".join(out)
+    import json
+
+    return json.dumps(obj, ensure_ascii=False)
+
+
+#: How deep :func:`dumps` follows containers itself (a cycle ends here and is json's).
+_DEPTH = 64
+
+
+def _encode(obj: Any, put: Callable[[str], None], text: Callable[[str], str], depth: int) -> bool:
+    """Put ``obj``'s JSON (json's separators ``", "`` and ``": "``); False when ``obj`` holds
+    anything :func:`dumps` leaves to ``json`` (what was put is then thrown away)."""
+    if isinstance(obj, str):
+        put(text(obj))
+    elif obj is None:
+        put("null")
+    elif obj is True:
+        put("true")
+    elif obj is False:
+        put("false")
+    elif isinstance(obj, int):
+        put(int.__repr__(obj))  # (as json: an int subclass, an IntEnum, prints its number)
+    elif depth >= _DEPTH:
+        return False
+    elif type(obj) is dict:
+        put("{")
+        first = True
+        for key, value in obj.items():
+            if type(key) is not str:
+                return False
+            if first:
+                first = False
+            else:
+                put(", ")
+            put(text(key))
+            put(": ")
+            if not _encode(value, put, text, depth + 1):
+                return False
+        put("}")
+    elif type(obj) is list or type(obj) is tuple:
+        put("[")
+        first = True
+        for value in obj:
+            if first:
+                first = False
+            else:
+                put(", ")
+            if not _encode(value, put, text, depth + 1):
+                return False
+        put("]")
+    else:
+        return False
+    return True
 
 
 def error_json(exc: OmniurlError) -> dict[str, Any]:

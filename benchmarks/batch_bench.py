@@ -112,7 +112,7 @@ def make_files(root: Path, n: int) -> list[str]:
 
 def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concurrency: int,
           repeat: int, procs: tuple[int, ...] = (), python: str = sys.executable,
-          against: tuple[str, ...] = ()) -> dict[str, object]:  # fmt: skip
+          against: tuple[str, ...] = (), churn: bool = False) -> dict[str, object]:  # fmt: skip
     prefix = "/0/batch/" if proto == "gopher" else "/batch/"
     urls = [f"{base}{prefix}{name}" for name in names]
     url_file = tmp / f"{proto}.list"
@@ -142,7 +142,12 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
             for name in names[:: max(1, len(names) // 50)]:
                 if (out / name).read_bytes() != (root / "batch" / name).read_bytes():
                     raise RuntimeError(f"{client}: {name} differs from the server's")
-            shutil.rmtree(out)
+            # Kept until the whole run ends: on an ext4 without a journal (this machine's)
+            # the kernel skips inodes freed in the last 5-10 s when it makes a new one, one
+            # buffer lookup each, so 2,000 files deleted here just before the next client's
+            # run cost that client 0.5-1 ms of system time a file (docs/speed.md, Batches).
+            if churn:
+                shutil.rmtree(out)
             runs[client].append(figures)
     for client, figures_of in runs.items():
         seconds = statistics.median(f[0] for f in figures_of)
@@ -189,6 +194,12 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the omniurl installed for this interpreter (another tree's venv), "
         "interleaved: a before/after in one run (repeatable)",
     )
+    parser.add_argument(
+        "--churn",
+        action="store_true",
+        help="delete each run's files before the next run (the way before 2026-11-28 19:50: "
+        "on an ext4 without a journal the next run then pays for the deleted inodes)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if shutil.which("curl") is None:
@@ -214,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = bench(
                     proto, base, names, root, Path(tmp), args.concurrency, args.repeat,
                     tuple(int(n) for n in args.procs.split(",") if n), python,
-                    tuple(args.against),
+                    tuple(args.against), args.churn,
                 )  # fmt: skip
                 row["server"] = name
                 results[proto] = row

@@ -77,6 +77,26 @@ async def test_each_calls_resolve_mapping_reaches_its_own_server(root: Path) -> 
         await second.close()
 
 
+async def test_one_options_object_with_its_mapping_changed_in_place_reaches_the_new_server(
+    root: Path,
+) -> None:
+    # The pool remembers the last options' key (resolvers/http/pool.py): the same object
+    # again must still be keyed by what its --resolve mapping holds now, not what it held.
+    first, second = await start_http(root), await start_http(root)
+    try:
+        mapping = {("a.test", None): ("127.0.0.1", first.port)}
+        options = OPTS.with_(resolve=mapping)
+        async with omniurl.AsyncClient(options) as client:
+            assert await client.get("http://a.test/hello.txt") == b"hello\n"
+            mapping[("a.test", None)] = ("127.0.0.1", second.port)
+            assert await client.get("http://a.test/hello.txt") == b"hello\n"
+            assert await client.get("http://a.test/hello.txt") == b"hello\n"
+        assert (requests_of(first), requests_of(second)) == (1, 2)
+    finally:
+        await first.close()
+        await second.close()
+
+
 @pytest.fixture
 def self_signed(tmp_path: Path) -> ssl.SSLContext:
     """A server context with a fresh self-signed certificate for 127.0.0.1 (openssl CLI)."""

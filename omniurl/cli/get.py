@@ -569,7 +569,10 @@ def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | 
     from omniurl.partial import Partial
 
     if args.output and args.output != "-":
-        target = Path(args.output)
+        from .output import through_links
+
+        # (a symbolic link stays one: the file it points to is continued and replaced)
+        target = Path(through_links(args.output) or args.output)
     elif args.remote_name:
         target = Path(output_name(url))
     else:

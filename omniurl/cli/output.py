@@ -215,7 +215,10 @@ async def write_content(
         return await _write_special(path, source)
     if os.path.isdir(path):  # before a byte is read: the content could never go there
         raise OutputError(f"cannot write {path}: Is a directory", component="output")
-    folder, name = os.path.split(path)
+    real = through_links(path)
+    if real is None:  # /dev/stdout, /dev/fd/N: a descriptor, written into as a device is
+        return await _write_special(path, source)
+    folder, name = os.path.split(real)
     folder = folder or "."
     try:
         if getattr(args, "create_dirs", False):
@@ -251,7 +254,7 @@ async def write_content(
         from omniurl.partial import finish
 
         try:
-            finish(tmp, path)
+            finish(tmp, real)
         except OSError as exc:
             raise _output_failed(path, exc) from None
         if progress:
@@ -329,6 +332,27 @@ def make_part(folder: str, name: str) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temporary name for {name} in {folder}")
+
+
+def through_links(path: str) -> str | None:
+    """The file ``-o PATH`` replaces: ``PATH`` itself, or the file a symbolic link there
+    points to (made if the link dangles), so that the link stays a link — curl and wget
+    write through it; the file was renamed over the link, which ``-o /dev/stdout > FILE``
+    as root made a regular file in /dev.  None for a link to an open descriptor
+    (``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, whatever it is open on): written
+    into, as curl does, never replaced."""
+    given = path
+    for _hop in range(40):  # (the kernel's own bound, then ELOOP)
+        if not os.path.islink(path):
+            return path
+        folder, name = os.path.split(path)
+        path = os.path.join(os.path.realpath(folder or "."), name)
+        if path.startswith("/proc/"):  # (a descriptor's link names no file to replace)
+            return None
+        path = os.path.join(os.path.dirname(path), os.readlink(path))
+    import errno
+
+    raise _output_failed(given, OSError(errno.ELOOP, os.strerror(errno.ELOOP)))
 
 
 def _is_special(path: str) -> bool:

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
+from omniurl.deferred import is_deferred
+
 #: The asyncio modules that import ssl when they are imported (3.11-3.13).
 ASYNCIO_SSL_MODULES = ("asyncio.base_events", "asyncio.selector_events", "asyncio.sslproto")
 #: The Pythons whose asyncio this was checked against.
@@ -44,7 +46,9 @@ def defer_ssl() -> bool:
     finally:
         if sys.modules.get("ssl", 0) is None:
             del sys.modules["ssl"]
+    # (a module whose body waits, omniurl/deferred.py, imports ssl itself when it runs)
     waiting = [sys.modules.get(name) for name in ASYNCIO_SSL_MODULES]
+    waiting = [module for module in waiting if not is_deferred(module)]
     if any(module is None or getattr(module, "ssl", 0) is not None for module in waiting):
         import ssl  # not as expected: give them the module now (nothing is saved)
 
@@ -58,10 +62,14 @@ def _give(ssl: ModuleType) -> None:
     """Hand ``ssl`` to the asyncio modules that found it absent."""
     for name in ASYNCIO_SSL_MODULES:
         module = sys.modules.get(name)
-        if module is not None and getattr(module, "ssl", 0) is None:
+        if module is not None and not is_deferred(module) and getattr(module, "ssl", 0) is None:
             module.ssl = ssl  # type: ignore[attr-defined]
     sslproto = sys.modules.get("asyncio.sslproto")
-    if sslproto is not None and not hasattr(sslproto, "SSLAgainErrors"):
+    if (
+        sslproto is not None
+        and not is_deferred(sslproto)
+        and not hasattr(sslproto, "SSLAgainErrors")
+    ):
         sslproto.SSLAgainErrors = (ssl.SSLWantReadError, ssl.SSLSyscallError)  # type: ignore[attr-defined]
 
 

@@ -67,13 +67,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.func is not cmd_get:
         collect_from_now()  # (a get does it once it has run a while: cli.signals)
     if argv is None and args.func is cmd_get:
-        from omniurl import memory
+        from omniurl import deferred, memory
         from omniurl.resolvers.options import Options
         from omniurl.sslimport import defer_ssl
 
         from .get import is_batch
 
-        defer_ssl()  # OpenSSL loaded when a connection speaks TLS, not for every get
+        # asyncio imported without OpenSSL (loaded when a connection speaks TLS) and without
+        # the modules only some of its paths run (inspect, logging, …): not for every get
+        deferred.import_asyncio(defer_ssl)
 
         if is_batch(args):
             memory.tune_for_transfers(Options.chunk_size)

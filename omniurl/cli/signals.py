@@ -23,7 +23,13 @@ ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasatt
 
 def run_command(coro: Coroutine[Any, Any, int]) -> int:
     """``asyncio.run(coro)``, with SIGTERM/SIGHUP cancelling it; the exit status is then
-    128 + the signal's number.  (SIGINT stays asyncio.run's: KeyboardInterrupt.)"""
+    128 + the signal's number.  (SIGINT stays asyncio.run's: KeyboardInterrupt.)
+
+    The handlers are Python's (``signal.signal``), which hand the cancel to the loop with
+    ``call_soon_threadsafe`` — asyncio's own way with SIGINT (``asyncio.Runner``) — not
+    ``loop.add_signal_handler``, whose check that the callback is no coroutine function
+    imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``: ~5 ms of a get's start,
+    omniurl/deferred.py)."""
     received: list[int] = []
 
     async def main() -> int:
@@ -40,18 +46,21 @@ def run_command(coro: Coroutine[Any, Any, int]) -> int:
                 received.append(signum)
                 task.cancel()
 
+        def handler(signum: int, frame: object) -> None:
+            loop.call_soon_threadsafe(stop, signum)
+
         installed = []
         for signum in ENDING:
             try:
-                loop.add_signal_handler(signum, stop, signum)
-                installed.append(signum)
-            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+                installed.append((signum, signal.signal(signum, handler)))
+                signal.siginterrupt(signum, False)  # (SA_RESTART, as asyncio sets it)
+            except (OSError, RuntimeError, ValueError):  # not the main thread
                 pass
         try:
             return await coro
         finally:
-            for signum in installed:
-                loop.remove_signal_handler(signum)
+            for signum, previous in installed:  # (None: one not set from Python)
+                signal.signal(signum, signal.SIG_DFL if previous is None else previous)
 
     try:
         status = asyncio.run(main())

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import mimetypes
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -493,6 +492,15 @@ class _counted:
 
 
 def _media_type(name: str) -> str:
+    """The media type guessed from the name's suffix (as the planner's §3.2.3 guess).
+
+    A name without one (nor a ``data:`` name, which mimetypes reads as a data URL) has
+    nothing to guess from: mimetypes would answer None after importing ``urllib.parse`` and
+    reading the system's ``mime.types`` files (~2-5 ms of a get's CPU, docs/speed.md)."""
+    if "." not in name and ":" not in name:
+        return "application/octet-stream"
+    import mimetypes
+
     return mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
 
 

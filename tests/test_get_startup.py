@@ -1,0 +1,80 @@
+"""What only a ``get`` imports and runs at its start (issue 32: a 4 KiB get within 5× ``python
+-c pass``), held one by one; the modules asyncio brings are tests/test_deferred.py's."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import site
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest_asyncio
+
+from omniurl import testservers
+from omniurl.testservers import RunningServer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: ``omniurl ARGS`` as the console script runs it; the last line of stderr lists the modules
+#: whose bodies ran since the interpreter started (a deferred one's has not: deferred.py).
+PROBE = """\
+import atexit, json, sys
+before = set(sys.modules)
+def report():
+    from omniurl.deferred import is_deferred
+    ran = sorted(m for m, mod in sys.modules.items()
+                 if m not in before and mod is not None and not is_deferred(mod))
+    sys.stderr.write("\\n" + json.dumps(ran) + "\\n")
+atexit.register(report)
+sys.argv = ["omniurl", *sys.argv[1:]]
+from omniurl.cli.main import run
+run()
+"""
+
+
+async def probe(*args: str) -> tuple[int, bytes, set[str]]:
+    """(exit status, stdout, modules run) of ``omniurl ARGS``, bare (``-S``: no site hook
+    imports a module first; the libraries on PYTHONPATH)."""
+    paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-S", "-c", PROBE, *args],
+        capture_output=True, timeout=60, cwd=ROOT, check=False, stdin=subprocess.DEVNULL,
+        env={**os.environ, "HOME": str(ROOT),
+             "PYTHONPATH": os.pathsep.join(p for p in paths if os.path.isdir(p))},
+    )  # fmt: skip
+    ran = json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1])
+    return done.returncode, done.stdout, set(ran)
+
+
+@pytest_asyncio.fixture
+async def ftp(tmp_path: Path) -> AsyncIterator[RunningServer]:
+    (tmp_path / "hello.txt").write_bytes(b"hello, world\r\n")
+    (tmp_path / "README").write_bytes(b"no suffix\r\n")
+    server = await testservers.start("ftp", tmp_path)
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+async def test_an_ftp_file_without_a_suffix_guesses_no_media_type(
+    ftp: RunningServer, tmp_path: Path
+) -> None:
+    """RFC 1738 §3.2.3's guess and the media type read a name's suffix; without one there is
+    nothing to read, and mimetypes (urllib.parse, the system's mime.types) is not loaded."""
+    out = tmp_path / "out"
+    status, stdout, ran = await probe("get", "--json", "-o", str(out), f"ftp://{ftp.netloc}/README")
+    assert status == 0 and out.read_bytes() == b"no suffix\r\n"
+    assert json.loads(stdout)["media_type"] == "application/octet-stream"
+    assert "omniurl.resolvers.ftp.executor" in ran  # (the control)
+    assert not {"mimetypes", "urllib.parse"} & ran
+    status, stdout, ran = await probe(
+        "get", "--json", "-o", str(out), f"ftp://{ftp.netloc}/hello.txt"
+    )
+    assert status == 0 and out.read_bytes() == b"hello, world\n"  # (TYPE A: §3.2.3's guess)
+    assert json.loads(stdout)["media_type"] == "text/plain"
+    assert "mimetypes" in ran

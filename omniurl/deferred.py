@@ -1,35 +1,42 @@
 """asyncio without the standard-library modules a plain get never runs: the ``omniurl``
-command's start.
+command's start (issue 32).
 
 asyncio imports, as it is imported, modules that only some of its paths run: ``inspect``
-(which imports ``ast``, ``dis`` and ``tokenize``; asyncio asks it whether a callable is a
-coroutine function, in debug mode and for ``run_in_executor``), ``traceback`` and
-``linecache`` (a task's or future's stack in debug mode, an error's report), ``logging``
-(asyncio's and ``concurrent.futures``' loggers, which write only when something went wrong)
-and ``subprocess`` (child processes).  A ``get`` of a plain URL runs none of them, yet paid
-~27% of asyncio's import for them — <figures in docs/speed.md, *Start-up*>.
+(with ``ast``, ``dis`` and ``tokenize``: whether a callable is a coroutine function, asked by
+``run_in_executor``, ``add_signal_handler`` and debug mode), ``traceback`` and ``linecache``
+(a stack in debug mode, an error's report), ``logging`` (asyncio's logger, which writes only
+when something went wrong or in debug mode), ``subprocess`` (child processes),
+``concurrent.futures`` (executors: a host name's lookup), ``asyncio.staggered`` (Happy
+Eyeballs) and ``asyncio.sslproto`` (TLS).  A get of a plain URL from a numeric address runs
+none of them, yet its start paid ~27 ms of ~155 ms of CPU for them (A/B, load 6.5;
+docs/speed.md, *Start-up*).
 
 :func:`import_asyncio` imports asyncio while a finder makes each of :data:`DEFERRED` a
-*deferred* module: the module object is made (its name, spec, file) but its body does not
-run until a name is first read from it, by anyone — then it runs, in that same object, so
-every module holding it holds the real module from then on (``importlib.util.LazyLoader``'s
-way, with a lock).  Some names are read as asyncio is imported (``_asyncio`` keeps
-``inspect.isgenerator`` and ``traceback.extract_stack``; ``asyncio.log`` and
-``concurrent.futures`` each ask ``logging.getLogger``; ``asyncio.futures`` reads
-``logging.DEBUG``, ``asyncio.subprocess`` three of ``subprocess``' constants): each is given
-for that import only (:data:`GIVEN`) as what it stands for — the same constant, a function
-that runs the real one on its first call, a logger that becomes the real one on its first
-use — and taken back once asyncio is imported, so that afterwards every name comes from the
-real module.
+:class:`Deferred` module: the module object is made (its name, spec, file, ``__path__``),
+but its body runs only when a name it does not hold is first read from it, by anyone — in
+that same object, so that everything holding it holds the real module from then on
+(``importlib.util.LazyLoader``'s way, with a lock: two threads never both run it, nor see it
+half made).  A few names are read while asyncio is imported (``_asyncio`` keeps
+``inspect.isgenerator`` and ``traceback.extract_stack``; ``asyncio.log`` asks
+``logging.getLogger``, ``asyncio.futures`` reads ``logging.DEBUG``, ``asyncio.subprocess``
+three of ``subprocess``' constants, ``asyncio.tasks`` three of ``concurrent.futures``'):
+:data:`GIVEN` gives each, for that import only, as what it stands for — the same constant,
+a function that calls the real one, a logger (:class:`_Logger`) that becomes the real one on
+its first use — and takes them back once asyncio is imported, so every later read comes from
+the real module.  One thing is answered without loading: a debug or info record while
+logging's body has not run (no one can have configured it: its defaults drop them; every
+loop logs its selector at debug level when it starts).
 
 Process-wide and a reach into the standard library's modules, so only the ``omniurl``
 command does it (never a program that imports the library), only on the Pythons it was
-checked against (:data:`CHECKED`), and only when none of asyncio and those modules is loaded
-yet.  ``ssl`` waits for its first import the same way (:mod:`omniurl.sslimport`).
+checked against (:data:`CHECKED`), only while asyncio is not loaded, and only for the
+modules not loaded yet.  ``ssl`` waits for its first import as well
+(:mod:`omniurl.sslimport`); tests/test_deferred.py holds both.
 """
 
 from __future__ import annotations
 
+import _thread
 import sys
 from types import ModuleType
 
@@ -88,22 +95,16 @@ def is_deferred(module: object) -> bool:
     return type(module) is Deferred
 
 
-def _lock() -> Any:
-    import _thread
-
-    global _LOCK
-    if _LOCK is None:
-        _LOCK = _thread.RLock()
-    return _LOCK
-
-
-_LOCK: Any = None
+#: Held while a body runs: the first thread to read a name runs it, the others wait.
+_LOCK = _thread.RLock()
+#: The modules whose bodies are running (a name their own body reads before setting it is
+#: missing, as in any module being imported).
 _LOADING: set[str] = set()
 
 
 def _load(module: ModuleType) -> None:
     """Run ``module``'s body in it (once, whichever thread asks first)."""
-    with _lock():
+    with _LOCK:
         if type(module) is not Deferred or module.__name__ in _LOADING:
             return  # (loaded; or its own body reads a name it has not set yet)
         _LOADING.add(module.__name__)

@@ -229,12 +229,14 @@ def test_nothing_is_deferred_once_asyncio_is_loaded_or_on_an_unchecked_python() 
 #: Runs ``omniurl ARGS`` as the console script does, then prints (last line of stderr) the
 #: modules whose bodies ran since the interpreter started.
 PROBE = """\
-import atexit, json, sys
+import sys
 before = set(sys.modules)
+import atexit
 def report():
     from omniurl.deferred import is_deferred
     ran = sorted(m for m, mod in sys.modules.items()
                  if m not in before and mod is not None and not is_deferred(mod))
+    import json
     sys.stderr.write("\\n" + json.dumps(ran) + "\\n")
 atexit.register(report)
 sys.argv = ["omniurl", *sys.argv[1:]]

@@ -12,6 +12,7 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 import pytest_asyncio
 
 from omniurl import testservers
@@ -22,12 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 #: ``omniurl ARGS`` as the console script runs it; the last line of stderr lists the modules
 #: whose bodies ran since the interpreter started (a deferred one's has not: deferred.py).
 PROBE = """\
-import atexit, json, sys
+import sys
 before = set(sys.modules)
+import atexit
 def report():
     from omniurl.deferred import is_deferred
     ran = sorted(m for m, mod in sys.modules.items()
                  if m not in before and mod is not None and not is_deferred(mod))
+    import json
     sys.stderr.write("\\n" + json.dumps(ran) + "\\n")
 atexit.register(report)
 sys.argv = ["omniurl", *sys.argv[1:]]
@@ -78,3 +81,33 @@ async def test_an_ftp_file_without_a_suffix_guesses_no_media_type(
     assert status == 0 and out.read_bytes() == b"hello, world\n"  # (TYPE A: §3.2.3's guess)
     assert json.loads(stdout)["media_type"] == "text/plain"
     assert "mimetypes" in ran
+
+
+@pytest_asyncio.fixture
+async def servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
+    (tmp_path / "hello.bin").write_bytes(bytes(range(256)) * 16)
+    started: dict[str, RunningServer] = {}
+    try:
+        for name in ("gopher", "ftp", "http"):
+            started[name] = await testservers.start(name, tmp_path)
+        yield started
+    finally:
+        for server in started.values():
+            await server.close()
+
+
+@pytest.mark.parametrize(
+    ("scheme", "path"), [("gopher", "/9/hello.bin"), ("ftp", "/hello.bin"), ("http", "/hello.bin")]
+)
+async def test_a_plain_get_to_a_file_reads_no_json(
+    servers: dict[str, RunningServer], scheme: str, path: str, tmp_path: Path
+) -> None:
+    """json is for ``--json``, ``-w %{json}`` and ``-C``'s sidecar (omniurl/partial.py):
+    a plain get to a file runs none of it (its decoder's patterns: ~2 ms of the start)."""
+    out = tmp_path / "out.bin"
+    status, _stdout, ran = await probe(
+        "get", "-o", str(out), f"{scheme}://{servers[scheme].netloc}{path}"
+    )
+    assert status == 0 and out.read_bytes() == bytes(range(256)) * 16
+    assert f"omniurl.resolvers.{scheme}.executor" in ran and "omniurl.partial" in ran
+    assert not {"json", "json.decoder", "json.encoder"} & ran

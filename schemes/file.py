@@ -44,10 +44,11 @@ _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The lenient reading's (RFC 3986 characters: "~"; compiled on first use).
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))
 #: The default reading's (``_parse_default``): ";" in a segment besides (RFC 3986 §3.3: a
-#: sub-delim, data in the path, as the general way reads it).
+#: sub-delim, data in the path, as the general way reads it), and RFC 3986's hosts (IP
+#: literals, "_" in a name: as written, as the general way keeps them).
 _DEFAULT = re.compile(
-    grammar.lax(
-        f"//({grammar.HOSTNAME_FAST})?(/{grammar.fast(grammar.FSEGMENT + ';/')})"
+    grammar.default(
+        f"//({grammar.HOST_FAST})?(/{grammar.fast(grammar.FSEGMENT + ';/')})"
         + grammar.FRAGMENT_FAST
     )
 )
@@ -168,6 +169,8 @@ def _fileurl_from_match(
         and (strict or not m.group(2).startswith("//"))
     ):
         host, path, fragment = m.groups()
+        if host and host[0] == "[" and not grammar.ipv6_ok(host):
+            return None
         # scheme, fragment, host, path (tuple_backed)
         return _tnew(cls, (scheme, fragment, host or "", decode(path) if "%" in path else path))
     return None

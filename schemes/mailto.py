@@ -107,8 +107,8 @@ class MailtoURL(URL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> MailtoURL | None:
-        if text.startswith("//", start):  # refused in this reading: the general way says so
-            return None
+        if text.find("//", start, start + 2) >= 0:  # refused in this reading: the general way
+            return None  # says so  (find with an end: a compiled call, startswith's is not)
         return _mailtourl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod

@@ -54,10 +54,34 @@ _LAX = grammar.Lazy(grammar.lax(_PATTERN))
 # The default reading's (``_parse_default``): a group of RFC 3986 path characters but "%",
 # "/", "?" and "@" (RFC 5538 §2.2: a newsgroup-name need not start with a letter; the
 # general way takes the text as it stands).
+#: The message-id of the default reading whose domain is not a hostname (an IPv4 address,
+#: "_" in a name…): the general way reads it to the letter's grammar when it can, else as
+#: RFC 3986 path characters (decoded whole); without "/" or "?" in it the two agree.
+_ANY_ARTICLE = (
+    rf"[{grammar.UNRESERVED};:&=%]++@[{grammar.UNRESERVED};:&=~]++"
+    # or an IPv6 literal (the letter's, no zone: checked with grammar.ipv6_ok after the
+    # match; "%" first in the class, so that grammar.lax adds no "~", which the letter and
+    # then RFC 3986's check of "[" in a path refuse)
+    + rf"|[%{grammar.ARTICLE}]++@\[[:0-9A-Fa-f]{{2,39}}\]"
+)
 _DEFAULT = re.compile(
     grammar.lax(
         rf"(?:(\*|[{grammar.UNRESERVED};:&=]++)"
-        rf"|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}))" + grammar.FRAGMENT_FAST
+        rf"|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}|{_ANY_ARTICLE}))"
+        + grammar.FRAGMENT_FAST
+    ).replace(";:&=]++", ";:&=~]++")
+)
+#: The default reading's RFC 5538 server form (``news://server[:port]/…``, ``snews:``): the
+#: server as RFC 3986 §3.2.2 writes a host, then every group ("*" or none), a group name or
+#: wildmat of unreserved characters, or a message-id without "/" or "?" (RFC 5538 §2.1:
+#: a raw "/" there is refused; the general way says so).
+_SERVER = re.compile(
+    grammar.default(
+        "//"
+        + grammar.HOSTPORT_FAST
+        + rf"(?:/(?:([{grammar.UNRESERVED};:&=]++)"
+        + rf"|([{grammar.UNRESERVED};:&=%]*+@[{grammar.UNRESERVED};:&=@%]*+))?)?"
+        + grammar.FRAGMENT_FAST
     ).replace(";:&=]++", ";:&=~]++")
 )
 
@@ -122,7 +146,8 @@ class NewsURL(URL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> NewsURL | None:
-        """(Asked only where :meth:`reads_alike`: never for ``news://server/``.)"""
+        if text.find("//", start, start + 2) >= 0:  # RFC 5538's news://server/…
+            return _server_from_match(cls, _SERVER.fullmatch(text, start), text, start, scheme)
         return _newsurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
@@ -218,6 +243,12 @@ def _newsurl_from_match(
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
         group, article, fragment = m.groups()
+        if (  # (a message-id at an IPv6 literal)
+            article is not None
+            and article[-1] == "]"
+            and not grammar.ipv6_ok(article[article.rindex("@") + 1 :])
+        ):
+            return None
         # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
         return _tnew(
             cls,
@@ -231,6 +262,29 @@ def _newsurl_from_match(
             ),
         )
     return None
+
+
+def _server_from_match(
+    cls: type[NewsURL], m: re.Match[str] | None, text: str, start: int, scheme: str
+) -> NewsURL | None:
+    """The URL :data:`_SERVER`'s match ``m`` stands for, or None for the general way: what
+    :meth:`NewsURL._parse_slow` reads in the default reading (RFC 5538 §2.1)."""
+    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+        return None
+    host, port, group, article, fragment = m.groups()
+    if (port is not None and len(port) == 5 and int(port) > 65535) or (
+        host[0] == "[" and not grammar.ipv6_ok(host)
+    ):
+        return None
+    message_id = None
+    if article is not None:
+        message_id = decode(article) if "%" in article else article
+        if message_id.startswith("<") and message_id.endswith(">"):
+            message_id = message_id[1:-1]  # RFC 5538 §2.2 writes it without them
+    elif group is None:
+        group = "*"  # "news://server/": every group of that server
+    # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
+    return _tnew(cls, (scheme, fragment, group, message_id, host, int(port) if port else None))
 
 
 @tuple_backed

@@ -217,7 +217,8 @@ class URNURL(URL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> URNURL | None:
-        """(Asked only where :meth:`reads_alike`: never for ``urn://…``.)"""
+        if text.find("//", start, start + 2) >= 0:  # refused: the general way says so
+            return None
         m = _URN_DEFAULT.fullmatch(text, start)
         if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
             return None

@@ -46,8 +46,12 @@ _PATTERN = (
 _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
-#: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
-_DEFAULT = re.compile(grammar.default(_PATTERN))
+#: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides,
+#: and ";" and "=" in the database, wtype and wpath (RFC 3986 §3.3: sub-delims, data there,
+#: decoded as the general way reads them).
+_DEFAULT = re.compile(
+    grammar.default(_PATTERN.replace(_UCHARS, grammar.fast(grammar.UCHAR + ";=")))
+)
 
 
 @tuple_backed

@@ -8,9 +8,11 @@ process is CPU-bound there while curl is not.  Work on other cores is the way pa
 
 How it holds the batch's promises (docs/cli.md, "Batches on more than one core"):
 
-- The parent is share 0 itself (its own client, in-process) and starts ``procs - 1`` workers
-  (``python -m omniurl.batch_procs``: the cheapest start measured, see docs/speed.md): no
-  process sits idle merging.  Each URL goes to the share with the fewest URLs in flight, so a
+- The parent is share 0 itself (its own client, in-process) and starts ``procs - 1`` workers:
+  forks of itself where Linux's ``pidfd_open`` reports their end (:data:`FORK`: no start-up,
+  every module imported already), else ``python -m omniurl.batch_procs``: no process sits
+  idle merging.  A fork lets go of everything of its parent's but the pipes it is given
+  (descriptors, signal handlers, the event loop) before it runs a loop of its own.  Each URL goes to the share with the fewest URLs in flight, so a
   slow share is not handed more; each share reads at most ``4 ×`` its concurrency ahead.
 - ``--parallel-max`` and ``--parallel-max-host`` are divided between the shares (the parts
   add up to the given numbers), so the per-host cap is a cap on the whole batch, whatever
@@ -39,7 +41,7 @@ import pickle
 import re
 import signal
 import sys
-from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Coroutine, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -90,7 +92,7 @@ class _Share:
     #: index -> URL text of the URLs handed to this share and not yet reported.
     pending: dict[int, str] = field(default_factory=dict)
     alive: bool = True
-    proc: asyncio.subprocess.Process | None = None
+    proc: _Proc | None = None
     queue: asyncio.Queue[tuple[int, str] | None] | None = None
     #: A worker's URLs not yet written to it.
     outbox: list[bytes] = field(default_factory=list)
@@ -321,18 +323,158 @@ async def _start_worker(
         "per_host": share.per_host,
         "output_dir": output_dir,
     }
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "omniurl.batch_procs",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        limit=1 << 20,
-    )
+    proc: _Proc | None = await _fork_worker(setup) if FORK else None
+    if proc is None:  # (no fork here: a new interpreter, told its setup on its input)
+        spawned = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "omniurl.batch_procs",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 20,
+        )
+        assert spawned.stdin is not None
+        spawned.stdin.write(base64.b64encode(pickle.dumps(setup)) + b"\n")
+        proc = spawned
     share.proc = proc
-    assert proc.stdin is not None
-    proc.stdin.write(base64.b64encode(pickle.dumps(setup)) + b"\n")
     tasks.append(asyncio.create_task(_read_worker(share, output_dir, results)))
+
+
+#: Whether a worker is this process forked (Linux: ``os.pidfd_open`` tells the event loop
+#: when it ends), rather than a new interpreter (``python -m omniurl.batch_procs``).  A fork
+#: has every module this process imported already: a new interpreter spent 0.5-1.1 s of
+#: wall and 0.15-0.3 s of CPU on its start and imports at load 4 on 2 cores, and its share
+#: of a 2,000-file batch began only 1-2 s in, so it fetched 100-900 of the 2,000 files
+#: (docs/speed.md, *Batches*).
+FORK = hasattr(os, "fork") and hasattr(os, "pidfd_open")
+
+
+class _Forked:
+    """A worker forked from this process, with what the batch uses of asyncio's
+    ``Process``: ``pid``, ``returncode``, ``stdin`` (its URLs), ``stdout`` (its rows),
+    ``wait``, ``send_signal``, ``kill``.  Its end is seen through a pidfd, without a thread
+    or a SIGCHLD handler."""
+
+    def __init__(
+        self, pid: int, pidfd: int, stdin: asyncio.StreamWriter, stdout: asyncio.StreamReader
+    ) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self.stdin = stdin
+        self.stdout = stdout
+        self._pidfd = pidfd
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self._ended: asyncio.Future[int] = loop.create_future()
+        loop.add_reader(pidfd, self._reap)
+
+    def _reap(self) -> None:
+        self._loop.remove_reader(self._pidfd)
+        os.close(self._pidfd)
+        try:
+            _pid, status = os.waitpid(self.pid, 0)
+            self.returncode = os.waitstatus_to_exitcode(status)
+        except ChildProcessError:  # (reaped by someone else: its status is lost)
+            self.returncode = 255
+        if not self._ended.done():
+            self._ended.set_result(self.returncode)
+
+    async def wait(self) -> int:
+        return await asyncio.shield(self._ended)
+
+    def send_signal(self, signum: int) -> None:
+        if self.returncode is None:  # (not reaped: the pid is still this child's)
+            os.kill(self.pid, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+_Proc = asyncio.subprocess.Process | _Forked
+
+
+async def _fork_worker(setup: dict[str, Any]) -> _Forked | None:
+    """A worker forked from this process, its setup in hand (None: this process cannot
+    fork one, and a new interpreter is started instead)."""
+    from omniurl.cli.signals import ENDING
+
+    loop = asyncio.get_running_loop()
+    urls_r, urls_w = os.pipe()
+    rows_r, rows_w = os.pipe()
+    ending = {signal.SIGINT, *ENDING}
+    for stream in (sys.stdout, sys.stderr):  # (nothing buffered is written twice)
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    # The signals that end a worker wait until the child has its own handlers: until then
+    # it has this process's, which would wake this process's event loop (its wakeup fd).
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, ending)
+    try:
+        pid = os.fork()
+    except OSError:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for fd in (urls_r, urls_w, rows_r, rows_w):
+            os.close(fd)
+        return None
+    if pid == 0:  # the worker: it never returns into this process's event loop
+        status = 1
+        try:
+            status = _forked(setup, urls_r, rows_w, mask, ending)
+        finally:
+            os._exit(status)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    os.close(urls_r)
+    os.close(rows_w)
+    try:
+        pidfd = os.pidfd_open(pid)
+        reader = asyncio.StreamReader(limit=1 << 20)
+        rows = open(rows_r, "rb", buffering=0)  # noqa: SIM115 - the transport closes it
+        urls = open(urls_w, "wb", buffering=0)  # noqa: SIM115 - the transport closes it
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), rows)
+        transport, protocol = await loop.connect_write_pipe(
+            lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), urls
+        )
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    return _Forked(pid, pidfd, asyncio.StreamWriter(transport, protocol, None, loop), reader)
+
+
+def _forked(
+    setup: dict[str, Any], urls_fd: int, rows_fd: int, mask: set[int], ending: set[int]
+) -> int:
+    """The forked worker's life: this process's signal handlers and descriptors let go
+    (its event loop, its connections, other workers' pipes — a copy of one would keep that
+    worker's input open), then the worker on a loop of its own; its exit status."""
+    import gc
+    import traceback
+
+    try:
+        signal.set_wakeup_fd(-1)
+        for signum in ending:
+            signal.signal(signum, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+        keep = {0, 1, 2, urls_fd, rows_fd}
+        for name in os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else ():
+            if name.isdigit() and int(name) not in keep:
+                with contextlib.suppress(OSError):
+                    os.close(int(name))
+        if not gc.isenabled():  # (the command's start turned it off: cli.main.run)
+            gc.freeze()
+            gc.enable()
+        return asyncio.run(_until_signalled(_worker(setup, urls_fd, rows_fd)))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the parent is gone
+        return 141
+    except BaseException:
+        traceback.print_exc()
+        return 1
 
 
 async def _read_worker(
@@ -393,13 +535,17 @@ async def _reap(share: _Share) -> None:
         await proc.wait()
 
 
-async def _worker() -> int:
-    """A worker: its setup (one line), then ``[index, url]`` lines on stdin; one JSON row per
-    URL on stdout as each finishes."""
+async def _worker(
+    setup: dict[str, Any] | None = None, urls_fd: int | None = None, rows_fd: int | None = None
+) -> int:
+    """A worker: its setup (given, or one line first), then ``[index, url]`` lines on stdin
+    (``urls_fd``); one JSON row per URL on stdout (``rows_fd``) as each finishes."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 20)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    setup = pickle.loads(base64.b64decode(await reader.readline()))
+    source = sys.stdin if urls_fd is None else open(urls_fd, "rb", buffering=0)  # noqa: SIM115
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), source)
+    if setup is None:
+        setup = pickle.loads(base64.b64decode(await reader.readline()))
     positions: dict[int, int] = {}
 
     async def given() -> AsyncIterator[str]:
@@ -412,7 +558,7 @@ async def _worker() -> int:
 
     from omniurl.client import AsyncClient
 
-    out = sys.stdout.buffer
+    out = sys.stdout.buffer if rows_fd is None else open(rows_fd, "wb")  # noqa: SIM115
     rows: list[bytes] = []
     timer: asyncio.TimerHandle | None = None
 
@@ -447,13 +593,14 @@ async def _worker() -> int:
     return 0
 
 
-async def _until_signalled() -> int:
-    """:func:`_worker`, cancelled by SIGTERM/SIGHUP (so every temporary file is removed, as
-    in one process); then 128 + the signal, silently (the parent says why it ended)."""
+async def _until_signalled(work: Coroutine[Any, Any, int] | None = None) -> int:
+    """``work`` (:func:`_worker` on stdin and stdout), cancelled by SIGTERM/SIGHUP (so every
+    temporary file is removed, as in one process); then 128 + the signal, silently (the
+    parent says why it ended)."""
     from omniurl.cli.signals import ENDING
 
     loop = asyncio.get_running_loop()
-    task = asyncio.ensure_future(_worker())
+    task = asyncio.ensure_future(_worker() if work is None else work)
     received: list[int] = []
 
     def stop(signum: int) -> None:

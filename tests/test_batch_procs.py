@@ -267,13 +267,21 @@ async def test_a_worker_killed_fails_its_urls_and_the_batch_ends(
     assert not any(p.name.endswith(".part") for p in (tmp_path / "out").iterdir())
 
 
+@pytest.mark.parametrize("fork", [True, False])
 @pytest.mark.parametrize(("count", "workers"), [(150, 0), (210, 1)])
 async def test_a_batch_is_split_by_default_from_200_urls(
-    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, workers: int
+    server: Server,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    count: int,
+    workers: int,
+    fork: bool,
 ) -> None:
     from omniurl import batch_procs
     from omniurl.resolvers.options import Options
 
+    # (a worker forked from this process, or a new interpreter where there is no fork)
+    monkeypatch.setattr(batch_procs, "FORK", fork and batch_procs.FORK)
     started = []
     real = batch_procs._start_worker
 
@@ -295,3 +303,36 @@ async def test_a_batch_is_split_by_default_from_200_urls(
     assert all(r.ok for r in results)
     assert (tmp_path / f"{count - 1}.txt").read_bytes() == f"file /f/{count - 1}.txt\n".encode()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+async def test_each_worker_of_three_ends_when_its_input_does(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A forked worker holds no copy of another worker's pipes: one would keep that worker's
+    # input open after the batch closed it, and it would run until killed (STOP_WAIT).
+    from omniurl import batch_procs
+    from omniurl.resolvers.options import Options
+
+    ended: list[int | None] = []
+    real = batch_procs._reap
+
+    async def reaped(share: batch_procs._Share) -> None:
+        await real(share)
+        ended.append(share.proc.returncode if share.proc is not None else None)
+
+    monkeypatch.setattr(batch_procs, "STOP_WAIT", 60.0)
+    monkeypatch.setattr(batch_procs, "_reap", reaped)
+    urls = [f"http://{server.netloc}/f/{i}.txt" for i in range(30)]
+
+    async def run() -> list[int]:
+        return [
+            r.index
+            async for r in batch_procs.fetch_split(
+                urls, Options(), procs=3, concurrency=6, per_host=6, output_dir=str(tmp_path)
+            )
+        ]
+
+    assert sorted(await asyncio.wait_for(run(), 30)) == list(range(30))
+    statuses = {c for c in ended if c is not None}
+    assert statuses == {0} and ended.count(0) >= 2  # (both workers ended by themselves)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{i}.txt" for i in range(30))

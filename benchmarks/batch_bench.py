@@ -121,7 +121,14 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
     config.write_text("".join(f'url = "{u}"\nremote-name\n' for u in urls))
     row: dict[str, object] = {"files": len(urls), "concurrency": concurrency}
     others = {f"omniurl@{Path(other).parent.parent.name}": other for other in against}
-    clients = ("curl", "omniurl", *(f"omniurl --procs {n}" for n in procs), *others)
+    clients = (
+        "curl",
+        *(
+            name
+            for omniurl in ("omniurl", *others)
+            for name in (omniurl, *(f"{omniurl} --procs {n}" for n in procs))
+        ),
+    )
     runs: dict[str, list[tuple[float, float]]] = {client: [] for client in clients}
     for attempt in range(repeat):
         for client in clients:
@@ -131,7 +138,7 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
                 argv = ["curl", "-s", "--fail", "--parallel", "--parallel-max", str(concurrency),
                         "--output-dir", str(out), "-K", str(config)]  # fmt: skip
             else:
-                interpreter = others.get(client, python)
+                interpreter = others.get(client.split()[0], python)
                 argv = [interpreter, "-m", "omniurl", "get", "-s", "-Z",
                         "--parallel-max", str(concurrency), "-i", str(url_file),
                         "--output-dir", str(out), *client.split()[1:]]  # fmt: skip
@@ -191,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="PYTHON",
-        help="also run the omniurl installed for this interpreter (another tree's venv), "
+        help="also run the omniurl installed for this interpreter (another tree's venv; with "
+        "each --procs too), "
         "interleaved: a before/after in one run (repeatable)",
     )
     parser.add_argument(

@@ -12,8 +12,9 @@ How it holds the batch's promises (docs/cli.md, "Batches on more than one core")
   forks of itself where Linux's ``pidfd_open`` reports their end (:data:`FORK`: no start-up,
   every module imported already), else ``python -m omniurl.batch_procs``: no process sits
   idle merging.  A fork lets go of everything of its parent's but the pipes it is given
-  (descriptors, signal handlers, the event loop) before it runs a loop of its own.  Each URL goes to the share with the fewest URLs in flight, so a
-  slow share is not handed more; each share reads at most ``4 ×`` its concurrency ahead.
+  (descriptors, signal handlers, the event loop) before it runs a loop of its own.  Each URL
+  goes to the share with the fewest URLs in flight, so a slow share is not handed more;
+  each share reads at most ``4 ×`` its concurrency ahead.
 - ``--parallel-max`` and ``--parallel-max-host`` are divided between the shares (the parts
   add up to the given numbers), so the per-host cap is a cap on the whole batch, whatever
   share a URL lands in.  Fewer shares than that (``procs`` > the cap) would leave one with
@@ -64,10 +65,13 @@ class BatchWorkerError(ResolveError):
 
 def default_procs() -> int:
     """The default for a large batch: the cores this process may run on that are idle now
-    (their number less the 1-minute load average, rounded; at least 1).  A worker on a core
-    that is busy anyway only adds its start and its hand-offs: on this 2-core machine at
-    load 6-9, two processes cost 15-40% more CPU than one for no shorter wall time
-    (docs/speed.md, *Batches*)."""
+    (their number less the busy ones, rounded; at least 1).  Busy is the lower of the
+    1-minute load average and the threads runnable at this moment besides this one
+    (:func:`runnable_now`): the average lags a minute behind, so a machine that was busy
+    until a moment ago (the benchmark's curl run before this one) still counts as idle
+    now.  A worker on a core that is busy anyway only adds its share of the hand-offs: on
+    this 2-core machine at load 6-9, two processes cost 15-40% more CPU than one for no
+    shorter wall time (docs/speed.md, *Batches*)."""
     try:
         cores = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
@@ -76,7 +80,21 @@ def default_procs() -> int:
         busy = os.getloadavg()[0]
     except (AttributeError, OSError):
         busy = 0.0
+    now = runnable_now()
+    if now is not None:
+        busy = min(busy, now)
     return max(1, min(cores, round(cores - busy)))
+
+
+def runnable_now() -> int | None:
+    """How many threads of the machine are runnable at this moment besides the one asking
+    (``/proc/loadavg``'s fourth field, running/total); None where there is no such file."""
+    try:
+        with open("/proc/loadavg", "rb") as fh:
+            running = int(fh.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return max(0, running - 1)
 
 
 def parts(total: int, n: int) -> list[int]:

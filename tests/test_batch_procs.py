@@ -95,15 +95,40 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
-@pytest.mark.parametrize(("load", "procs"), [(0.0, 4), (1.4, 3), (2.6, 1), (9.0, 1)])
+@pytest.mark.parametrize(
+    ("load", "now", "procs"),
+    [
+        (0.0, None, 4),
+        (1.4, None, 3),
+        (2.6, None, 1),
+        (9.0, None, 1),
+        # busy until a moment ago (the average lags a minute): the cores idle now count
+        (2.6, 0, 4),
+        (9.0, 1, 3),
+        # busy now, though the average has not seen it yet: the average counts
+        (1.4, 3, 3),
+        (0.0, 8, 4),
+    ],
+)
 def test_the_default_is_the_idle_cores(
-    monkeypatch: pytest.MonkeyPatch, load: float, procs: int
+    monkeypatch: pytest.MonkeyPatch, load: float, now: int | None, procs: int
 ) -> None:
     from omniurl import batch_procs
 
     monkeypatch.setattr(batch_procs.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})
     monkeypatch.setattr(batch_procs.os, "getloadavg", lambda: (load, 0.0, 0.0))
+    monkeypatch.setattr(batch_procs, "runnable_now", lambda: now)
     assert batch_procs.default_procs() == procs
+
+
+def test_the_threads_runnable_now_are_read_without_the_one_asking() -> None:
+    from omniurl import batch_procs
+
+    if not Path("/proc/loadavg").exists():
+        pytest.skip("needs /proc/loadavg")
+    now = batch_procs.runnable_now()
+    total = int(Path("/proc/loadavg").read_text().split()[3].split("/")[1])
+    assert now is not None and 0 <= now < total
 
 
 def test_the_caps_are_divided_into_parts_that_add_up() -> None:

@@ -99,7 +99,7 @@ async def servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
 @pytest.mark.parametrize(
     ("scheme", "path"), [("gopher", "/9/hello.bin"), ("ftp", "/hello.bin"), ("http", "/hello.bin")]
 )
-async def test_a_plain_get_to_a_file_reads_no_json(
+async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     servers: dict[str, RunningServer], scheme: str, path: str, tmp_path: Path
 ) -> None:
     """json is for ``--json``, ``-w %{json}`` and ``-C``'s sidecar (omniurl/partial.py):
@@ -111,3 +111,7 @@ async def test_a_plain_get_to_a_file_reads_no_json(
     assert status == 0 and out.read_bytes() == bytes(range(256)) * 16
     assert f"omniurl.resolvers.{scheme}.executor" in ran and "omniurl.partial" in ran
     assert not {"json", "json.decoder", "json.encoder"} & ran
+    # nor ipaddress: the host is a dotted IPv4 address (net._is_ip_literal), and the default
+    # policy checks no address (tests/test_net_literals.py); only urllib.parse imports it,
+    # with mimetypes, for the FTP planner's guess from the name's suffix (§3.2.3)
+    assert ("ipaddress" in ran) == ("urllib.parse" in ran) == (scheme == "ftp")

@@ -145,8 +145,12 @@ def run(argv: list[str], output: Path | None = None, *, installed: bool = False)
         os.close(fd)
         argv = [GNU_TIME, "-f", "%M", "-o", rss_file, *argv]
     start = time.perf_counter()
+    # ``python -m omniurl`` puts its working directory first on sys.path: run from the
+    # checkout, an installed interpreter would import the checkout's omniurl (pure Python,
+    # this tree), not the install measured
+    cwd = tempfile.gettempdir() if installed else ROOT
     proc = subprocess.Popen(
-        argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )  # fmt: skip
     assert proc.stderr is not None

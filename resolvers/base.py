@@ -61,3 +61,11 @@ class Resolver:
     async def execute(self, plan: Plan, options: Options) -> Resource:
         """Carry out ``plan`` (already checked by the policy) and return the resource."""
         raise NotImplementedError
+
+    def first_connection(self, plan: Plan, options: Options) -> tuple[str, int] | None:
+        """The ``(host, port)`` that :meth:`execute` connects to first, as a plain TCP
+        connection through :func:`resolvers.net.connect`, when it does that before anything
+        else (nothing asked of a person, no kept connection looked for, no TLS context
+        made); None when not known or not so (the default).  What ``omniurl get`` may begin
+        connecting to while it is still starting (resolvers/early.py)."""
+        return None

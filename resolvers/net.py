@@ -28,6 +28,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from . import early
 from .errors import (
     ConfigurationError,
     ConnectError,
@@ -175,28 +176,14 @@ def _zone_index(address: str) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _is_ip_literal(host: str) -> bool:
-    """A dotted IPv4 or an IPv6 address (what getaddrinfo would hand back unchanged).
+    """A dotted IPv4 or an IPv6 address (what getaddrinfo would hand back unchanged):
+    :func:`resolvers.early.is_ip_literal`, which the command asks too before asyncio is
+    imported.
 
     Cached: a pure function of the text, asked once per connection, and ``ip_address``
     costs more than the rest of the address check (many requests go to few hosts).
     """
-    if not host or not (host[0].isdigit() or ":" in host):
-        return False
-    try:
-        # A dotted IPv4 address, answered without importing ipaddress (~1 ms of a get's
-        # start): glibc's inet_pton takes what ipaddress takes, four decimal octets of at
-        # most 255, no leading zero (tests/test_net_literals.py); the rest is ipaddress's.
-        socket.inet_pton(socket.AF_INET, host)
-        return True
-    except (OSError, ValueError):  # (ValueError: a NUL in the text)
-        pass
-    import ipaddress
-
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
+    return early.is_ip_literal(host)
 
 
 async def open_tcp(
@@ -370,15 +357,19 @@ async def open_socket(
     last: Exception | None = None
     for address, to_port in addresses:
         options.note("*", f"connecting to {address} port {to_port}")
-        family = socket.AF_INET6 if ":" in address else socket.AF_INET
-        try:
-            sock = socket.socket(family, socket.SOCK_STREAM)
-        except OSError as exc:  # EMFILE/ENFILE: out of file descriptors, a typed error
-            raise ConnectError(
-                f"cannot open a socket for {authority(host, port)}: {exc.strerror or exc}",
-                component="host",
-            ) from None
-        sock.setblocking(False)
+        # (a connect the command began while it was still starting: resolvers/early.py;
+        # connecting it again below waits for it as for any other)
+        sock = early.take(address, to_port)
+        if sock is None:
+            family = socket.AF_INET6 if ":" in address else socket.AF_INET
+            try:
+                sock = socket.socket(family, socket.SOCK_STREAM)
+            except OSError as exc:  # EMFILE/ENFILE: out of file descriptors, a typed error
+                raise ConnectError(
+                    f"cannot open a socket for {authority(host, port)}: {exc.strerror or exc}",
+                    component="host",
+                ) from None
+            sock.setblocking(False)
         try:
             # asyncio.timeout, not wait_for: the same bound without a task per connect (the
             # cost that shows when many small requests each open a connection).

@@ -49,7 +49,9 @@ def cmd_get(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
     try:
         check_output_dir(args)
-        options = options_from_args(args)
+        options = getattr(args, "early_options", None)  # (made once: connect_early)
+        if options is None:
+            options = options_from_args(args)
         if args.write_out is not None:
             args.write_out = _read_format(args.write_out)
     except OmniurlError as exc:
@@ -127,6 +129,48 @@ def is_batch(args: argparse.Namespace) -> bool:
         or args.manifest is not None
         or getattr(args, "dask", None) is not None
     )
+
+
+def connect_early(args: argparse.Namespace) -> None:
+    """Begin the one connection a single URL's get makes first, before the command imports
+    the rest of what it runs (asyncio, the executor, the writer): the server starts while
+    it does (resolvers/early.py; docs/speed.md, *Bulk transfers*).  Only once the plan
+    passed the policy, only where the resolver says what it connects to first
+    (``Resolver.first_connection``: no question asked before, no TLS, no proxy), only to
+    an address that needs no lookup.  Anything else, or any error here, begins nothing: the
+    usual path runs (and reports) as ever.  The options made are kept for ``cmd_get``
+    (``args.early_options``), so that they are made once."""
+    if (
+        is_batch(args)
+        or getattr(args, "head", False)
+        or getattr(args, "continue_at", None) is not None
+        or getattr(args, "user", None) is not None
+    ):
+        return
+    try:
+        options = options_from_args(args)
+    except Exception:  # (reported where cmd_get makes them again)
+        return
+    args.early_options = options
+    try:
+        from omniurl.resolvers import early, registry
+        from omniurl.resolvers.base import Resolver
+
+        from .text import parse_given
+
+        url = parse_given(args.urls[0], options.syntax)
+        resolver = registry.get(url.scheme)
+        if type(resolver).first_connection is Resolver.first_connection:
+            return  # (it names none: nothing planned twice)
+        asked = _curl_manners(args, options)
+        plan = resolver.plan(url, asked)
+        asked.policy.check_plan(plan)
+        first = resolver.first_connection(plan, asked)
+        target = None if first is None else early.address_of(*first, asked)
+    except Exception:  # (a URL or plan refused: the usual path says why)
+        return
+    if target is not None:
+        early.begin(*target)
 
 
 def paired_outputs(args: argparse.Namespace) -> bool:

@@ -71,8 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from omniurl.resolvers.options import Options
         from omniurl.sslimport import defer_ssl
 
-        from .get import is_batch
+        from .get import connect_early, is_batch
 
+        connect_early(args)  # (the server starts while asyncio and the rest are imported)
         # asyncio imported without OpenSSL (loaded when a connection speaks TLS) and without
         # the modules only some of its paths run (inspect, logging, …): not for every get
         deferred.import_asyncio(defer_ssl)

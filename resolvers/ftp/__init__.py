@@ -55,6 +55,17 @@ class FTPResolver(Resolver):
 
         return await execute_ftp(plan, options)
 
+    def first_connection(self, plan: Plan, options: Options) -> tuple[str, int] | None:
+        """A plain ``ftp:`` plan's control connection (not ``ftps:``, whose TLS context
+        comes first; not through a proxy)."""
+        from .planner import FTPDetails
+
+        if plan.scheme != "ftp" or plan.host is None or plan.port is None:
+            return None
+        if not isinstance(plan.details, FTPDetails) or plan.details.tls is not None:
+            return None
+        return plan.host, plan.port
+
 
 class FTPPresentation(Presentation):
     """A directory's listing saved as ``index.txt``; an FTP file may be anything (the

@@ -37,6 +37,17 @@ class GopherResolver(Resolver):
 
         return await execute_gopher(plan, options)
 
+    def first_connection(self, plan: Plan, options: Options) -> tuple[str, int] | None:
+        """A plain ``gopher:`` item connects first (a search without its words asks
+        first; ``gophers:`` makes its TLS context first)."""
+        from .planner import GopherDetails, Mode
+
+        if plan.scheme != "gopher" or plan.host is None or plan.port is None:
+            return None
+        if plan.details_as(GopherDetails).mode is Mode.ASK_SEARCH:
+            return None
+        return plan.host, plan.port
+
 
 def _with_gopher_plus(url: str, marker: str) -> str | None:
     """A Gopher URL with its Gopher+ string set (RFC 4266 §2.1's ``%09%09`` part), or None

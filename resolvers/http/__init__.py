@@ -45,6 +45,17 @@ class HTTPResolver(Resolver):
             options = with_environment_proxy(options, plan.scheme, plan.host)
         return await execute_http(plan, options)
 
+    def first_connection(self, plan: Plan, options: Options) -> tuple[str, int] | None:
+        """A plain ``http:`` request to its origin (not ``https:``, whose TLS context comes
+        first; not one forwarded to a proxy)."""
+        from .planner import HTTPDetails
+
+        if plan.scheme != "http" or plan.host is None or options.trust_env:
+            return None
+        if not isinstance(plan.details, HTTPDetails) or plan.details.forward is not None:
+            return None
+        return plan.host, plan.port or 80
+
 
 class HTTPPresentation(Presentation):
     """``-I`` prints the status line and header fields as received; a login in the URL is

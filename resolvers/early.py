@@ -1,0 +1,98 @@
+"""A connection begun before the program that uses it has finished starting.
+
+``omniurl get URL`` spends most of its start importing (asyncio, the executor, the writer:
+~60-100 ms of a ~100 ms start, docs/speed.md), and only then connects.  A server started
+per connection — gophernicus from inetd runs ``lsb_release`` twice before it reads the
+selector, 50-140 ms here; vsftpd forks a session — starts only then, and the command waits
+for it after its own start.  So the command, once it has checked the plan against the policy,
+may :func:`begin` the TCP connection to the address the executor will connect to first (the
+resolver's ``first_connection``): the server starts while the imports go on, and
+:func:`resolvers.net.open_socket` :func:`take` s the socket instead of making one.
+
+Nothing else changes: the address is the one ``open_socket`` would reach (the ``--resolve``
+mapping applied, an IP literal — no lookup here —, the policy's address rule passed), no
+byte is sent before the executor sends it, the connect is waited for (and bounded, and its
+errors reported) by ``open_socket`` as ever, and a socket nobody takes is closed at exit.
+Only for a plain connection (no proxy, ``--proxy-env`` off) and only from the ``omniurl``
+command's own process (:func:`omniurl.cli.get.connect_early`).
+"""
+
+from __future__ import annotations
+
+import socket
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .options import Options
+
+#: Sockets whose connect has begun, by the (address, port) they go to.
+_begun: dict[tuple[str, int], socket.socket] = {}
+
+
+def address_of(host: str, port: int, options: Options) -> tuple[str, int] | None:
+    """The address :func:`resolvers.net.open_socket` connects to for ``host:port`` when it
+    needs no lookup (an IP literal, after ``--resolve``) and the policy allows it; None
+    otherwise (a name, a zone id, a proxy, an address refused: the usual path says so)."""
+    if options.proxy is not None or options.trust_env or options.shared is not None:
+        return None  # (a proxy's address, or a client's kept connections, come first)
+    mapped_host, mapped_port = options.map_address(host, port)
+    bare = mapped_host[1:-1] if mapped_host.startswith("[") else mapped_host
+    if "%" in bare or not is_ip_literal(bare):
+        return None
+    options.policy.check_address(bare, host=host)  # (refused: raises, nothing begun)
+    return bare, mapped_port
+
+
+def is_ip_literal(host: str) -> bool:
+    """A dotted IPv4 or an IPv6 address (what getaddrinfo would hand back unchanged)."""
+    if not host or not (host[0].isdigit() or ":" in host):
+        return False
+    try:
+        # A dotted IPv4 address, answered without importing ipaddress (~1 ms of a get's
+        # start): glibc's inet_pton takes what ipaddress takes, four decimal octets of at
+        # most 255, no leading zero (tests/test_net_literals.py); the rest is ipaddress's.
+        socket.inet_pton(socket.AF_INET, host)
+        return True
+    except (OSError, ValueError):  # (ValueError: a NUL in the text)
+        pass
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def begin(address: str, port: int) -> bool:
+    """Start connecting a non-blocking socket to ``address``; True if one is now waiting
+    for :func:`take`.  A connect refused at once begins nothing (the usual path will be
+    refused the same way, and report it)."""
+    if (address, port) in _begun:
+        return True
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET)
+    except OSError:
+        return False
+    sock.setblocking(False)
+    try:
+        sock.connect((address, port))
+    except (BlockingIOError, InterruptedError):
+        pass
+    except OSError:
+        sock.close()
+        return False
+    _begun[(address, port)] = sock
+    return True
+
+
+def take(address: str, port: int) -> socket.socket | None:
+    """The socket begun for ``(address, port)``, once (None: none was)."""
+    return _begun.pop((address, port), None) if _begun else None
+
+
+def discard() -> None:
+    """Close every socket begun and not taken."""
+    while _begun:
+        _key, sock = _begun.popitem()
+        sock.close()

@@ -1,0 +1,197 @@
+"""``omniurl get`` begins its first connection while it is still starting (resolvers/early.py).
+
+What must hold: the connection begun is the one the executor makes (the same address, one
+connection, the request's bytes exactly as planned), it is begun only once the plan passed
+the policy and only where nothing comes before the connect (a question, TLS, a proxy, a
+lookup), and a connect refused early is reported as any refused connect is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import pytest_asyncio
+from helpers import run_omniurl
+
+from omniurl import schemes
+from omniurl.cli.get import connect_early
+from omniurl.cli.parser import build_parser
+from omniurl.resolvers import early, net, registry
+from omniurl.resolvers.base import Resolver
+from omniurl.resolvers.errors import AddressRefused, ConnectError
+from omniurl.resolvers.options import Options
+from omniurl.resolvers.policy import STRICT
+
+OPTS = Options(connect_timeout=5, read_timeout=5)
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_begun() -> Iterator[None]:
+    yield
+    early.discard()
+
+
+class CountingGopher:
+    """A Gopher server that counts connections and keeps each request's bytes."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.requests: list[bytes] = []
+        self.port = 0
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            request = await asyncio.wait_for(reader.readline(), 10)
+            self.requests.append(request)
+            if request:
+                writer.write(b"item text\r\nsecond line\r\n.\r\n")
+                await writer.drain()
+        except (TimeoutError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+@pytest_asyncio.fixture
+async def gopher() -> AsyncIterator[CountingGopher]:
+    counting = CountingGopher()
+    server = await asyncio.start_server(counting.serve, "127.0.0.1", 0)
+    counting.port = server.sockets[0].getsockname()[1]
+    try:
+        yield counting
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+def _plan_first(url: str, options: Options = OPTS) -> tuple[str, int] | None:
+    parsed = schemes.parse(url)
+    resolver = registry.get(parsed.scheme)
+    return resolver.first_connection(resolver.plan(parsed, options), options)
+
+
+# -- what each resolver connects to first ---------------------------------------------------
+
+
+def test_the_resolvers_name_their_first_connection_only_where_nothing_comes_before() -> None:
+    assert _plan_first("gopher://127.0.0.1:7070/0/a.txt") == ("127.0.0.1", 7070)
+    assert _plan_first("gopher://h/1/") == ("h", 70)
+
+    async def ask(prompt: str, secret: bool = False) -> str:
+        return "words"
+
+    asking = OPTS.with_(ask=ask)  # a search without words: asked for before connecting
+    assert _plan_first("gopher://h/7/find", asking) is None
+    assert _plan_first("gopher://h/7/find%09words", asking) == ("h", 70)
+    assert _plan_first("gophers://h/0/a") is None  # TLS: the context is made first
+    assert _plan_first("http://h:8080/x") == ("h", 8080)
+    assert _plan_first("http://h/x") == ("h", 80)
+    assert _plan_first("https://h/x") is None
+    assert _plan_first("ftp://h/pub/x") == ("h", 21)
+    assert _plan_first("ftps://h/pub/x") is None
+    proxied = OPTS.with_(proxy="http://127.0.0.1:3128")
+    assert _plan_first("http://h/x", proxied) is None  # GET http://… of the proxy
+
+    class Plugin(Resolver):
+        schemes = ("x-plugin",)
+
+    plan = registry.get("gopher").plan(schemes.parse("gopher://h/0/a"), OPTS)
+    assert Plugin().first_connection(plan, OPTS) is None  # the default: not known
+
+
+def test_only_an_address_without_a_lookup_the_policy_allows_is_begun() -> None:
+    assert early.address_of("127.0.0.1", 70, OPTS) == ("127.0.0.1", 70)
+    assert early.address_of("[::1]", 70, OPTS) == ("::1", 70)
+    assert early.address_of("localhost", 70, OPTS) is None  # a name: looked up as ever
+    assert early.address_of("[fe80::1%25lo]", 70, OPTS) is None  # a zone id
+    mapped = OPTS.with_(resolve={("example.org", 70): ("127.0.0.2", 7070)})
+    assert early.address_of("example.org", 70, mapped) == ("127.0.0.2", 7070)
+    assert early.address_of("127.0.0.1", 70, OPTS.with_(proxy="socks5://127.0.0.1:1")) is None
+    assert early.address_of("127.0.0.1", 70, OPTS.with_(trust_env=True)) is None
+    with pytest.raises(AddressRefused):
+        early.address_of("127.0.0.1", 70, OPTS.with_(policy=STRICT))
+
+
+# -- the socket begun is the one connected -------------------------------------------------
+
+
+async def test_the_socket_begun_is_the_connection_the_executor_makes(
+    gopher: CountingGopher,
+) -> None:
+    assert early.begin("127.0.0.1", gopher.port)
+    begun = early._begun[("127.0.0.1", gopher.port)]
+    stream = await net.connect("127.0.0.1", gopher.port, OPTS)
+    try:
+        assert stream.sock is begun and not early._begun
+        await stream.write(b"/a\r\n", "the selector")
+        got = b""
+        while chunk := await stream.read("the reply"):
+            got += chunk
+    finally:
+        stream.close()
+    assert got == b"item text\r\nsecond line\r\n.\r\n"
+    assert gopher.connections == 1 and gopher.requests == [b"/a\r\n"]
+
+
+async def test_a_connect_refused_early_is_reported_as_any_refused_connect() -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(ConnectError) as usual:
+        await net.connect("127.0.0.1", port, OPTS)
+    early.begin("127.0.0.1", port)
+    with pytest.raises(ConnectError) as begun:
+        await net.connect("127.0.0.1", port, OPTS)
+    assert str(begun.value) == str(usual.value)
+    assert not early._begun
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def _args(*words: str) -> object:
+    return build_parser("get").parse_args(["get", *words])
+
+
+def test_the_command_begins_the_connection_of_a_single_plain_get(gopher: CountingGopher) -> None:
+    url = f"gopher://127.0.0.1:{gopher.port}/0/a"
+    args = _args(url)
+    connect_early(args)  # type: ignore[arg-type]
+    assert set(early._begun) == {("127.0.0.1", gopher.port)}
+    assert isinstance(getattr(args, "early_options", None), Options)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["-I", "http://127.0.0.1:{port}/x"],  # -I: refused before sending for some schemes
+        ["-C", "-", "-o", "out", "gopher://127.0.0.1:{port}/0/a"],  # -C reads the part first
+        ["-u", "me:pw", "ftp://127.0.0.1:{port}/x"],  # -u: may ask for a password
+        ["gopher://127.0.0.1:{port}/0/a", "gopher://127.0.0.1:{port}/0/b"],  # a batch
+        ["gopher://127.0.0.1:{port}/7/find"],  # asks for search words first
+        ["gopher://localhost:{port}/0/a"],  # a name: looked up when connecting
+        ["-x", "socks5://127.0.0.1:1", "gopher://127.0.0.1:{port}/0/a"],  # a proxy first
+        ["--strict", "gopher://127.0.0.1:{port}/0/a"],  # the policy refuses the address
+        ["gopher://127.0.0.1:25/0/a"],  # the policy refuses the port: nothing sent
+    ],
+)
+def test_the_command_begins_nothing_where_something_comes_before_the_connect(
+    words: list[str],
+) -> None:
+    args = _args(*(w.format(port=7070) for w in words))
+    connect_early(args)  # type: ignore[arg-type]
+    assert not early._begun
+
+
+async def test_the_command_makes_one_connection_and_sends_the_planned_bytes(
+    gopher: CountingGopher,
+) -> None:
+    status, out, err = await run_omniurl("get", f"gopher://127.0.0.1:{gopher.port}/0/a%20b")
+    assert (status, err) == (0, b"")
+    assert out == b"item text\r\nsecond line\r\n"  # (the server's line ends, kept)
+    assert gopher.connections == 1
+    assert gopher.requests == [b"/a b\r\n"]

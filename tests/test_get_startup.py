@@ -115,3 +115,7 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     # policy checks no address (tests/test_net_literals.py); only urllib.parse imports it,
     # with mimetypes, for the FTP planner's guess from the name's suffix (§3.2.3)
     assert ("ipaddress" in ran) == ("urllib.parse" in ran) == (scheme == "ftp")
+    # nor a client's connection pool (the command's one URL has none), nor --compressed's
+    # decoders (zlib)
+    http = "omniurl.resolvers.http."
+    assert not {f"{http}pool", "omniurl.resolvers.slots", f"{http}decoding", "zlib"} & ran

@@ -27,9 +27,7 @@ from ..options import Options
 from ..plan import Plan
 from ..resource import Resource, Resumed
 from .connection import Connection, Connections, StaleConnection
-from .decoding import codings, decoded
 from .planner import HeaderField, HTTPDetails, HTTPRole, request_head, request_target
-from .pool import HTTPPool, make_pool
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .reply import Head, digest_challenged, failure, redirect_location
 from .result import HTTPResult
@@ -113,7 +111,11 @@ async def _exchange(link: _Link, head: bytes, method: str) -> tuple[Head, Any]:
 async def _connect(scheme: str, host: str, port: int, options: Options) -> _Link:
     """A connection to the origin: from the client's pool (once one of its slots is free),
     or of this resolve's own."""
-    pool = options.shared.get(HTTPPool, make_pool) if options.shared is not None else None
+    pool = None
+    if options.shared is not None:  # (a client's: the command's one URL has none)
+        from .pool import HTTPPool, make_pool
+
+        pool = options.shared.get(HTTPPool, make_pool)
     lease = await pool.lease(options, scheme, host) if pool is not None else None
     connections, give_back = lease if lease is not None else (Connections(options), None)
     try:
@@ -206,8 +208,12 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     length = headers.get("content-length")
     size = int(length) if length and length.isdigit() else None
     made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
-    applied = codings(headers.get("content-encoding"))
-    decoding = bool(options.compressed and applied and not offset)
+    applied: list[str] = []
+    if options.compressed and not offset and headers.get("content-encoding"):
+        from .decoding import codings  # (only --compressed decodes: zlib, the decoders)
+
+        applied = codings(headers.get("content-encoding"))
+    decoding = bool(applied)
     body = _body(
         link,
         reader,
@@ -228,6 +234,8 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
                 f"{plan.url}: the server sent the content coding {', '.join(applied)}, which "
                 "omniurl did not ask for (--compressed asks for gzip, deflate)"
             )
+        from .decoding import decoded
+
         body = decoded(
             body,
             applied[0],

@@ -19,14 +19,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_BAD_USER = grammar.bad_char(grammar.USER)
+_BAD_USER = grammar.lazy_bad_char(grammar.USER)
 
 #: What ``quote`` leaves alone in a user or password (§3.1: ":", "@", "/" must be encoded;
 #: "?" may stand raw by §3.1 but ends the authority in RFC 3986 §3.2, so it is written %3F).
 USER_SAFE = ";&="
 
 
-_BAD_FRAGMENT = grammar.bad_char(grammar.FRAGMENT)
+_BAD_FRAGMENT = grammar.lazy_bad_char(grammar.FRAGMENT)
 
 
 def split_fragment(text: str, start: int, strict: bool) -> tuple[int, str | None]:

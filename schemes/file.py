@@ -29,11 +29,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
+_BAD_FPATH = grammar.lazy_bad_char(grammar.FSEGMENT + "/")
 #: Left raw in the path ("?" would start an RFC 3986 query: escaped, decoded the same).
 PATH_SAFE = "/:@&="
 # drive-letter = ALPHA ":" / ALPHA "|"  followed by "/" or the end    (RFC 8089 Appendix E.2)
-_DRIVE = re.compile(r"[A-Za-z][:|](?=/|$|#)")
+_DRIVE = grammar.Lazy(r"[A-Za-z][:|](?=/|$|#)")  # (on first use)
 
 
 # fileurl = "file://" [ host | "localhost" ] "/" fpath      (the fast path, see grammar)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.
-_BAD_FPATH = grammar.bad_char(grammar.FSEGMENT + "/")
+_BAD_FPATH = grammar.lazy_bad_char(grammar.FSEGMENT + "/")
 #: Reserved characters a segment may carry unencoded (";" and "/" are encoded, §3.2.2).
 #: Left raw in a segment: RFC 1738's fsegment allows "?" too, but RFC 3986 §3.3 reads a raw
 #: "?" as the start of a query, so ``str()`` escapes it (it decodes the same either way).

@@ -25,12 +25,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_PATH = grammar.bad_char(grammar.HSEGMENT + "/")
-_BAD_QUERY = grammar.bad_char(grammar.SEARCH)
+_BAD_PATH = grammar.lazy_bad_char(grammar.HSEGMENT + "/")
+_BAD_QUERY = grammar.lazy_bad_char(grammar.SEARCH)
 # Outside the letter's characters (the default reading's second try, the lenient one):
 # what never stands raw on a request line (controls, space, non-ASCII, §2.2's unsafe ones)
 # is encoded at parse time, so the request is always one clean line.
-_NEVER_RAW = re.compile(r'[^\x21-\x7e]|["<>\\^`{|}]')
+_NEVER_RAW = grammar.Lazy(r'[^\x21-\x7e]|["<>\\^`{|}]')  # (lenient text only: on first use)
 
 
 def _encode_never_raw(text: str) -> str:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # schemepart = *xchar | ip-schemepart
-_BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
+_BAD_XCHARS = grammar.lazy_bad_char(grammar.XCHAR)
 
 
 # genericurl = scheme ":" schemepart,  schemepart = *xchar      (the fast path)

@@ -36,9 +36,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
-_TAB = re.compile(r"%09|\t")
-_CRLF = re.compile(r"%0[DdAa]|[\r\n]")
+_BAD_XCHARS = grammar.lazy_bad_char(grammar.XCHAR)
+_TAB = grammar.Lazy(r"%09|\t")  # (each compiled on first use)
+_CRLF = grammar.Lazy(r"%0[DdAa]|[\r\n]")
 #: In a gopher-path no character is reserved (§3.4.1): reserved ones stay unencoded.
 PATH_SAFE = grammar.RESERVED
 

@@ -27,11 +27,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_HPATH = grammar.bad_char(grammar.HSEGMENT + "/")
-_BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
+_BAD_HPATH = grammar.lazy_bad_char(grammar.HSEGMENT + "/")
+_BAD_SEARCH = grammar.lazy_bad_char(grammar.SEARCH)
 # Lenient mode: characters never sent raw on an HTTP request line (controls, space, non-ASCII,
 # and §2.2's unsafe/national ones a server may misread) are encoded at parse time.
-_NEVER_RAW = re.compile(r'[^\x21-\x7e]|["<>\\^`{|}]')
+_NEVER_RAW = grammar.Lazy(r'[^\x21-\x7e]|["<>\\^`{|}]')  # (lenient text only: on first use)
 
 
 def _encode_never_raw(text: str) -> str:

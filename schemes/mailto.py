@@ -33,8 +33,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_ADDRESS = grammar.bad_char(grammar.UNRESERVED + ";/:@&=")
-_BAD_HFIELD = grammar.bad_char(grammar.UNRESERVED + ";/:@")
+_BAD_ADDRESS = grammar.lazy_bad_char(grammar.UNRESERVED + ";/:@&=")
+_BAD_HFIELD = grammar.lazy_bad_char(grammar.UNRESERVED + ";/:@")
 #: Left raw in an address: ":" (RFC 6068 §2: of gen-delims only "@" and ":" may stand raw;
 #: "&", ";" and "=" must be encoded; "@" and "," delimit, see ``quote_addr_specs``).
 ADDRESS_SAFE = ":"

@@ -34,8 +34,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_UNIQUE = grammar.bad_char(grammar.ARTICLE)
-_NOT_GROUP = re.compile(r"[^A-Za-z0-9\-.+_]")
+_BAD_UNIQUE = grammar.lazy_bad_char(grammar.ARTICLE)
+_NOT_GROUP = grammar.Lazy(r"[^A-Za-z0-9\-.+_]")  # (on first use)
 #: The wildmat specials of RFC 3977 §4.1 (a group name holds none of them).
 WILDMAT_SPECIALS = frozenset("*?[]!,\\")
 #: Left raw in a message-id: not "?" (an RFC 3986 query) nor "/" (RFC 5538 §2.1 reads a raw

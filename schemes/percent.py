@@ -13,7 +13,6 @@ Encoding is per component: only alphanumerics and ``$-_.+!*'(),`` are always lef
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from re import Pattern
 
@@ -45,7 +44,8 @@ _OCTET_CHAR: dict[str, str] = {k: chr(v) for k, v in _HEXBYTE.items()}
 
 #: A lone surrogate that stands for no octets: UTF-8 has none for U+D800-U+DFFF, and only
 #: U+DC80-U+DCFF are ``surrogateescape``'s stand-ins for the octets 80-FF.
-_NOT_OCTETS = re.compile(r"[\ud800-\udc7f\udd00-\udfff]")  # (raw: mypyc takes no surrogate)
+#: (Raw: mypyc takes no surrogate.  Compiled on first use: only non-ASCII text needs it.)
+_NOT_OCTETS = grammar.Lazy(r"[\ud800-\udc7f\udd00-\udfff]")
 
 
 def check_octets(text: str, component: str | None, *, start: int = 0) -> None:
@@ -206,7 +206,9 @@ def display(value: str) -> str:
     return value
 
 
-def check(text: str, start: int, end: int, bad: Pattern[str], component: str, rule: str) -> None:
+def check(
+    text: str, start: int, end: int, bad: Pattern[str] | grammar.Lazy, component: str, rule: str
+) -> None:
     """Raise :class:`EncodingError` at the first character of ``text[start:end]`` that
     ``bad`` finds (see :func:`schemes.grammar.bad_char`)."""
     m = bad.search(text, start, end)

@@ -30,8 +30,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_PPATH = grammar.bad_char(grammar.PSEGMENT + "/")
-_BAD_FIELD = grammar.bad_char(grammar.FIELD)
+_BAD_PPATH = grammar.lazy_bad_char(grammar.PSEGMENT + "/")
+_BAD_FIELD = grammar.lazy_bad_char(grammar.FIELD)
 #: Left raw ("?" would start an RFC 3986 query: escaped, decoded the same).
 HSONAME_SAFE = "/:@&="
 FIELD_SAFE = ":@&"

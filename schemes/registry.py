@@ -9,7 +9,6 @@ hot path of :func:`parse` is one dictionary lookup).
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Callable
 
 from . import grammar
@@ -32,7 +31,7 @@ ENTRY_POINT_GROUP = "omniurl.schemes"
 # Lenient mode takes any character, but each must stand for octets: UTF-8, or the surrogates
 # U+DC80-U+DCFF that ``surrogateescape`` uses for octets 80-FF (strict mode takes ASCII only).
 # (A raw string: re reads the escapes, and mypyc takes no surrogate in a string literal.)
-_NOT_OCTETS = re.compile(r"[\ud800-\udc7f\udd00-\udfff]")
+_NOT_OCTETS = grammar.Lazy(r"[\ud800-\udc7f\udd00-\udfff]")  # (non-ASCII text only)
 
 #: The built-in classes by scheme name, as ``(module, class)``: each is imported on the
 #: first URL of its scheme (importing all twelve cost ~25 ms of every ``omniurl`` start).

@@ -26,8 +26,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_ID = grammar.bad_char(grammar.UNRESERVED + ";?:@&=")
-_BAD_XCHARS = grammar.bad_char(grammar.XCHAR)
+_BAD_ID = grammar.lazy_bad_char(grammar.UNRESERVED + ";?:@&=")
+_BAD_XCHARS = grammar.lazy_bad_char(grammar.XCHAR)
 #: Left raw in an id ("?" would start an RFC 3986 query; "@" and "," delimit an addr-spec
 #: and are escaped inside quotes, see ``quote_addr_specs``).
 ID_SAFE = ";:@&="

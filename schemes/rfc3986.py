@@ -33,6 +33,7 @@ import re
 from enum import StrEnum
 from functools import cache
 
+from . import grammar
 from .errors import EncodingError, HostError, PortError, SchemeError, URLError
 
 __all__ = ["Prepared", "Syntax", "check_reference", "prepare"]
@@ -102,7 +103,7 @@ def _bad(name: str) -> re.Pattern[str]:
     return re.compile(f"[^{_CLASSES[name]}%]|%(?![0-9A-Fa-f]{{2}})")
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_NON_ASCII = grammar.Lazy(r"[^\x00-\x7f]+")  # (IRIs only: compiled on first use)
 
 
 @cache
@@ -121,7 +122,7 @@ def _fast() -> re.Pattern[str]:
 
 _STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 # scheme ":" at the start of a reference (RFC 3986 §3.1 and §4.2)
-_SCHEME_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*:")
+_SCHEME_PREFIX = grammar.Lazy(r"[A-Za-z][A-Za-z0-9+\-.]*:")  # (on first use)
 # IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )          (§3.2.2)
 _IPVFUTURE = rf"[vV][0-9A-Fa-f]+\.[{_UNRESERVED}{_SUB_DELIMS}:]+"
 # ZoneID = 1*( unreserved / pct-encoded )                                    (RFC 6874 §2)

@@ -8,11 +8,12 @@ that none can be forgotten: ``get --json ftp://u:SECRET@h/`` and an error about
 
 from __future__ import annotations
 
-import re
+from . import grammar
 
 #: ``scheme://user:password@`` — the password is what follows the first ":" of the userinfo
 #: (no "/", "?", "#", "@" or whitespace inside it, as §3.1 requires them encoded).
-_USERINFO_PASSWORD = re.compile(
+#: (Compiled on first use, grammar.Lazy: only a text with an "@" is searched.)
+_USERINFO_PASSWORD = grammar.Lazy(
     r"(?P<keep>\b[A-Za-z][A-Za-z0-9+.\-]*://[^/?#@\s:\[\]]*:)(?P<password>[^/?#@\s]*)@"
 )
 

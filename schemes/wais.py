@@ -30,8 +30,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-_BAD_UCHAR = grammar.bad_char(grammar.UCHAR)
-_BAD_SEARCH = grammar.bad_char(grammar.SEARCH)
+_BAD_UCHAR = grammar.lazy_bad_char(grammar.UCHAR)
+_BAD_SEARCH = grammar.lazy_bad_char(grammar.SEARCH)
 SEARCH_SAFE = ";:@&="
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from .arguments import options_from_args
 from .main import main, run
-from .parser import build_parser
 from .status import (
     EXIT_AUTH,
     EXIT_FAILURE,
@@ -31,6 +30,20 @@ from .status import (
     EXIT_UNSUPPORTED,
     exit_status,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .parser import build_parser
+
+
+def __getattr__(name: str) -> object:
+    # (the parser module imports argparse: only for a command line cli.quick leaves to it)
+    if name == "build_parser":
+        from .parser import build_parser
+
+        return build_parser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "EXIT_AUTH",

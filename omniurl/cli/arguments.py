@@ -4,12 +4,12 @@ when these run, never for ``parse``."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
     from omniurl.resolvers.options import Options
@@ -25,6 +25,8 @@ def _parse_resolve(spec: str) -> tuple[tuple[str, int | None], tuple[str, int | 
     try:
         return parse_resolve(spec)
     except ConfigurationError as exc:
+        import argparse
+
         raise argparse.ArgumentTypeError(f"--{exc.message}") from None
 
 
@@ -187,6 +189,8 @@ def _header(text: str) -> tuple[str, str]:
     """``-H 'Name: value'`` (curl's form; ``'Name:'`` removes a default field)."""
     name, colon, value = text.partition(":")
     if not colon or not name.strip():
+        import argparse
+
         raise argparse.ArgumentTypeError(f"'Name: value', not {text!r}")
     return name.strip(), value.strip()
 
@@ -314,6 +318,8 @@ def tls_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def _seconds(text: str) -> float:
     """A positive number of seconds."""
+    import argparse  # (argparse calls this: imported already)
+
     try:
         value = float(text)
     except ValueError:

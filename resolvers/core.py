@@ -25,8 +25,6 @@ from .errors import (
 )
 from .options import Ask, Options
 from .plan import Plan
-from .resource import Listing, Resource, read_all
-from .resume import check_resumable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,6 +32,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     from .deadline import Guard
+    from .resource import Listing, Resource
 
     T = TypeVar("T")
 
@@ -217,6 +216,8 @@ async def _resolve(current: URL, options: Options) -> Resource:
 
 
 async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
+    from .resume import check_resumable  # (not at import: ``omniurl plan`` resumes nothing)
+
     hops: list[tuple[str, ...]] = []  # each followed reply's head (Resource.hops: -I -L)
     for _hop in range(options.policy.max_redirects + 1):
         p = plan(current, options)
@@ -321,6 +322,8 @@ def _run_on_a_new_loop(coro: Coroutine[Any, Any, T]) -> T:
 
 async def fetch(url: URL | str, options: Options | None = None) -> bytes | Listing:
     """Resolve ``url`` and return all of it: the content's bytes, or a :class:`Listing`."""
+    from .resource import Listing, read_all
+
     async with resolve(url, options) as resource:
         if resource.kind == "listing":
             return await Listing.collect(resource)

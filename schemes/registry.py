@@ -16,7 +16,6 @@ from .base import URL
 from .errors import EncodingError, SchemeError, URLError
 from .fastparse import PARSERS, install_general
 from .fastparse import parse as _first_step
-from .generic import GenericURL
 from .rfc3986 import Syntax, is_plain, prepare
 
 TYPE_CHECKING = False
@@ -336,6 +335,8 @@ def _mapped(text: str, colon: int, name: str, parser: _Parser, *, check: bool) -
     """``text`` checked against RFC 3986 (unless ``check`` is false: the lenient reading),
     mapped to the URI it stands for (schemes.rfc3986.prepare) and read by ``parser``; an
     error's offset is moved back to the text as written."""
+    from .generic import GenericURL  # (imported on the first URL of an unknown scheme)
+
     try:
         prepared = prepare(
             text, colon, check=check, opaque_host=getattr(parser, "__self__", None) is GenericURL
@@ -407,4 +408,8 @@ def _lookup(text: str, colon: int) -> tuple[str, _Entry]:
         )
     name = name.lower()
     cls = scheme_class(name)
-    return name, _parsers.get(name) or _entry(cls or GenericURL)
+    if cls is None:
+        from .generic import GenericURL
+
+        cls = GenericURL
+    return name, _parsers.get(name) or _entry(cls)

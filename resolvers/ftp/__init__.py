@@ -8,12 +8,12 @@ from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..resource import Entry, Resource
 from ..spec import Presentation, SchemeSpec, TreePath
 from .settings import FTPOptions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..resource import Entry, Resource
     from .executor import execute_ftp
     from .planner import plan_ftp
     from .sessions import FTPSessions

@@ -11,12 +11,13 @@ from omniurl.schemes.base import URL
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..resource import Entry, Resource
 from ..spec import Presentation, SchemeSpec, TreePath
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from ..resource import Entry, Resource
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py): every
 # ``omniurl get``/``plan`` imports this package for its command-line options.

@@ -10,11 +10,11 @@ from .. import lazy
 from ..base import Resolver
 from ..options import Options
 from ..plan import Plan
-from ..resource import Resource
 from ..spec import MirrorFacts, Presentation, SchemeSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..resource import Resource
     from .planner import plan_http
 
 # The planner and the executor are imported on first use (see resolvers/lazy.py):

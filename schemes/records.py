@@ -168,6 +168,51 @@ class _DataclassFields:
         return made
 
 
+class _Signature:
+    """``__signature__``, what :func:`inspect.signature` reads first: the parameters
+    ``@dataclass``'s ``__init__`` has (their annotations, defaults, ``<factory>``, the
+    keyword-only ones last), built on first read (importing :mod:`inspect` then).  The
+    ``__init__`` a record runs is the generic ``(*args, **kwargs)`` one for its first
+    instances (:func:`_lazy_init`), which told ``inspect.signature``, ``help()`` and what
+    builds a class from its signature (Hypothesis's ``st.builds``) nothing.  None for a class
+    that is not the record itself (a subclass with an ``__init__`` of its own: a
+    ``@dataclass``), so that ``inspect`` reads that one's."""
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        cls = type(obj) if owner is None else owner
+        if obj is not None or "__record_fields__" not in cls.__dict__:
+            return None
+        made = cls.__dict__.get("__signature_made__")
+        if made is None:
+            made = _signature(cls.__dict__["__record_fields__"])
+            type.__setattr__(cls, "__signature_made__", made)
+        return made
+
+
+class _FactoryDefault:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<factory>"  # (what ``@dataclass``'s signature shows for a default_factory)
+
+
+def _signature(fields: tuple[Field, ...]) -> Any:
+    import inspect
+
+    def parameter(f: Field, kind: Any) -> Any:
+        default = f.default
+        if default is MISSING:
+            default = _FactoryDefault() if f.default_factory is not MISSING else inspect._empty
+        return inspect.Parameter(f.name, kind, default=default, annotation=f.type)
+
+    init = [f for f in fields if f.init]
+    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [parameter(f, positional) for f in init if not f.kw_only]
+    parameters += [parameter(f, keyword) for f in init if f.kw_only]
+    return inspect.Signature(parameters, return_annotation=None)
+
+
 def _dataclass_fields(cls: type) -> dict[str, Any]:
     import dataclasses
 
@@ -406,6 +451,7 @@ def _process(cls: Any, *, frozen: bool, kw_only: bool, eq: bool, init: bool) -> 
     own_dict = cls.__dict__
     if init:
         setattr_(cls, "__init__", _lazy_init(cls, fields, frozen))
+        setattr_(cls, "__signature__", _Signature())
     if "__repr__" not in own_dict:
         setattr_(cls, "__repr__", _repr)
     if eq:

@@ -203,3 +203,36 @@ def test_the_generic_init_and_the_compiled_one_agree_with_the_dataclass(kw_only:
             with pytest.raises(TypeError):
                 mine(*args, **dict(kwargs))
     assert mine.__dict__["__init__"] is not first_init  # (the compiled one was installed)
+
+
+@pytest.mark.parametrize("frozen", [True, False])
+@pytest.mark.parametrize("kw_only", [True, False])
+def test_inspect_reads_the_signature_the_dataclass_has(frozen: bool, kw_only: bool) -> None:
+    """Before a record's first instances (its generic ``(*args, **kwargs)`` ``__init__``)
+    and after (the compiled one), ``inspect.signature`` gives the dataclass twin's: what
+    ``help()`` shows and what builds a class from its signature reads (Hypothesis)."""
+    import inspect
+
+    theirs, mine = _twins(frozen, kw_only)
+    expected = str(inspect.signature(theirs))
+    assert expected.endswith("c: 'list[int]' = <factory>, d: 'int' = 7) -> None")
+    assert str(inspect.signature(mine)) == expected
+    for _ in range(records.COMPILE_AFTER + 2):
+        mine(a=1)
+    assert str(inspect.signature(mine)) == expected
+
+    @dataclasses.dataclass(frozen=frozen, kw_only=kw_only)
+    class Sub(mine):  # type: ignore[misc,valid-type]  # (its own __init__: its own signature)
+        e: int = 0
+
+    assert list(inspect.signature(Sub).parameters) == ["a", "b", "c", "d", "e"]
+
+
+def test_the_real_records_show_their_fields_to_inspect() -> None:
+    import inspect
+
+    from omniurl.resolvers.plan import Step
+    from omniurl.schemes.http import HTTPURL
+
+    assert str(inspect.signature(HTTPURL)).startswith("(*, scheme: 'str', fragment: ")
+    assert list(inspect.signature(Step).parameters)[:3] == ["data", "shown", "kind"]

@@ -74,16 +74,19 @@ def _give(ssl: ModuleType) -> None:
 
 
 class _OnImport:
-    """A ``sys.meta_path`` finder that steps aside on the first ``import ssl``: the module
-    is found and loaded as ever (by the finders after it), then given to asyncio
-    (:func:`_give`) before the import statement returns it."""
+    """A ``sys.meta_path`` finder that steps aside once ``ssl`` is loaded: the module is
+    found and loaded as ever (by the finders after it), then given to asyncio
+    (:func:`_give`) before the import statement returns it.  It stays until the module is
+    executed, not only found: a program that asks ``importlib.util.find_spec("ssl")``
+    (whether TLS is there) before importing it had the finder gone, the import that followed
+    gave asyncio nothing, and every TLS connection raised asyncio's "stdlib ssl module not
+    available"."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None, target: Any = None) -> Any:
         if fullname != "ssl":
             return None
-        sys.meta_path.remove(self)
         for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
+            find = None if finder is self else getattr(finder, "find_spec", None)
             spec = None if find is None else find(fullname, path, target)
             if spec is not None:
                 break
@@ -94,6 +97,8 @@ class _OnImport:
 
         def exec_module(module: ModuleType) -> None:
             run(module)
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
             _give(module)
 
         loader.exec_module = exec_module

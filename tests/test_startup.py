@@ -381,6 +381,64 @@ def test_ssl_deferral_gives_asyncio_the_module_on_first_import() -> None:
     assert json.loads(done.stdout) == [True, False, [None, None, None], [True] * 3, False, True]
 
 
+def _pythons() -> list[str]:
+    """This interpreter, and each other one of the Pythons :mod:`omniurl.sslimport` was
+    checked against that is installed here (``python3.12``, ``python3.13``)."""
+    import shutil
+
+    from omniurl.sslimport import CHECKED
+
+    found = [sys.executable]
+    for version in CHECKED:
+        if version == sys.version_info[:2]:
+            continue
+        name = f"python{version[0]}.{version[1]}"
+        # (pyenv's shims are on PATH for every version but run only the selected ones)
+        pyenv = Path.home() / ".pyenv" / "versions"
+        candidates = [
+            shutil.which(name),
+            *sorted(pyenv.glob(f"{version[0]}.{version[1]}.*/bin/python")),
+        ]
+        for other in candidates:
+            if other is not None and _runs(str(other)):
+                found.append(str(other))
+                break
+    return found
+
+
+def _runs(python: str) -> bool:
+    try:
+        done = subprocess.run([python, "-c", "pass"], capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+@pytest.mark.parametrize("python", _pythons())
+def test_a_probe_for_ssl_before_its_import_still_gives_asyncio_the_module(python: str) -> None:
+    """``importlib.util.find_spec("ssl")`` (a program asking whether TLS is there) before
+    the first ``import ssl``: the import that follows still hands the module to asyncio's
+    modules.  Before, the finder stepped aside on the probe, and every TLS connection
+    raised asyncio's "stdlib ssl module not available"."""
+    code = (
+        "import sys, json, importlib.util\n"
+        "from omniurl.sslimport import defer_ssl, ASYNCIO_SSL_MODULES\n"
+        "done = defer_ssl(); found = importlib.util.find_spec('ssl') is not None\n"
+        "import ssl\n"
+        "print(json.dumps([sys.version_info[:2], done, found,"
+        " [sys.modules[m].ssl is ssl for m in ASYNCIO_SSL_MODULES]]))"
+    )
+    done = subprocess.run(
+        [python, "-S", "-c", code], capture_output=True, text=True, timeout=60,
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False,
+    )  # fmt: skip
+    if done.returncode != 0 and "ModuleNotFoundError" in done.stderr:
+        pytest.skip(f"{python} cannot import omniurl's pure modules: {done.stderr[-200:]}")
+    assert done.returncode == 0, done.stderr
+    version, deferred, found, given = json.loads(done.stdout)
+    assert (deferred, found, given) == (True, True, [True] * 3), version
+
+
 # -- the registries ------------------------------------------------------------------------
 
 

@@ -165,7 +165,7 @@ def _fileurl_from_match(
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if (
         m is not None
-        and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None)
+        and grammar.escapes_ok(text, start)
         and (strict or not m.group(2).startswith("//"))
     ):
         host, path, fragment = m.groups()

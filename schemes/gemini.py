@@ -151,7 +151,7 @@ def _geminiurl_from_match(
     cls: type[GeminiURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> GeminiURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+    if m is None or not grammar.escapes_ok(text, start):
         return None
     host, port, path, query, fragment = m.groups()
     if path is None and query is not None and "@" in query:

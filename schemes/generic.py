@@ -50,7 +50,7 @@ class GenericURL(URL):
     @classmethod
     def _parse_at(cls, text: str, start: int, scheme: str, strict: bool) -> GenericURL:
         m = _FAST.get().fullmatch(text, start)
-        if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+        if m is not None and grammar.escapes_ok(text, start):
             ssp, fragment = m.groups()
             # scheme, fragment, scheme_specific_part (tuple_backed)
             return _tnew(cls, (scheme, fragment, ssp))

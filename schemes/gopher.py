@@ -148,7 +148,7 @@ def _gopherurl_from_match(
     cls: type[GopherURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> GopherURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+    if m is not None and grammar.escapes_ok(text, start):
         host, port, path, fragment = m.groups()
         if (port is None or len(port) < 5 or int(port) < 65536) and (
             host[0] != "[" or grammar.ipv6_ok(host)

@@ -154,7 +154,7 @@ def _httpurl_from_match(
     cls: type[HTTPURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> HTTPURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+    if m is None or not grammar.escapes_ok(text, start):
         return None
     user, password, host, port, path, search, fragment = m.groups()
     if port is not None and len(port) == 5 and int(port) > 65535:

@@ -187,33 +187,91 @@ def _mailtourl_from_match(
     cls: type[MailtoURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> MailtoURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+    if m is None or not grammar.escapes_ok(text, start):
         return None
     address, fields, fragment = m.groups()
-    headers: tuple[tuple[str, str], ...] = ()
+    headers: tuple[tuple[str, str], ...] | _Fields = ()
     if fields is not None:
-        # (a loop of split and partition: ~25% sooner than one findall and a tuple of its
-        # pairs in the pure build, A/B interleaved; in the compiled build one replace, one
-        # split and zip over the parts cost ~3,300 instructions more a URL, callgrind)
-        pairs = []
-        if "%" in fields and "%26" not in fields and "%3D" not in fields and "%3d" not in fields:
-            # Decoded at once, then split: the same as field by field when no escape is a
-            # delimiter ("&", "="), since no UTF-8 sequence holds octet 26 or 3D (a lone
-            # octet is one surrogate either way); one call instead of one a part.
-            for field in decode(fields).split("&"):
-                name, _eq, value = field.partition("=")
-                pairs.append((name, value))
-        else:
-            for field in fields.split("&"):
-                name, _eq, value = field.partition("=")
-                pairs.append(
-                    (
-                        decode(name) if "%" in name else name,
-                        decode(value) if "%" in value else value,
-                    )
-                )
-        headers = tuple(pairs)
+        # Decoded when first read (MailtoURL.headers): an ASCII text's fields, every "%" an
+        # escape, decode without an error, so nothing is learnt sooner by decoding now.
+        headers = _Fields(fields) if fields.isascii() else _decode_fields(fields)
     elif not address:
         return None  # ("mailto:" alone: the general way says what it is)
     # scheme, fragment, address, headers (tuple_backed)
     return _tnew(cls, (scheme, fragment, decode(address) if "%" in address else address, headers))
+
+
+def _decode_fields(fields: str) -> tuple[tuple[str, str], ...]:
+    """``name=value&…`` (the fast pattern's header fields) as decoded pairs."""
+    # (a loop of split and partition: ~25% sooner than one findall and a tuple of its
+    # pairs in the pure build, A/B interleaved; in the compiled build one replace, one
+    # split and zip over the parts cost ~3,300 instructions more a URL, callgrind)
+    pairs = []
+    if "%" in fields and "%26" not in fields and "%3D" not in fields and "%3d" not in fields:
+        # Decoded at once, then split: the same as field by field when no escape is a
+        # delimiter ("&", "="), since no UTF-8 sequence holds octet 26 or 3D (a lone
+        # octet is one surrogate either way); one call instead of one a part.
+        for field in decode(fields).split("&"):
+            name, _eq, value = field.partition("=")
+            pairs.append((name, value))
+    else:
+        for field in fields.split("&"):
+            name, _eq, value = field.partition("=")
+            pairs.append(
+                (
+                    decode(name) if "%" in name else name,
+                    decode(value) if "%" in value else value,
+                )
+            )
+    return tuple(pairs)
+
+
+class _Fields:
+    """A parsed URL's header fields as written (``name=value&…``), decoded on first read.
+
+    Why: a mailto: URL with a query was the one family of benchmarks/parse_bench.py slower
+    than ``urlsplit`` (0.81-0.93x), which splits and decodes nothing; most of its time went
+    to decoding and pairing the fields, which most readers of a parsed URL never ask for.
+    To every reader it is the decoded tuple: ``MailtoURL.headers`` returns that, and it
+    compares and hashes as that (a URL's equality and hash are its fields', tuple_backed);
+    pickled or copied, it is that tuple.
+    """
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.decoded: tuple[tuple[str, str], ...] | None = None
+
+    def value(self) -> tuple[tuple[str, str], ...]:
+        decoded = self.decoded
+        if decoded is None:
+            decoded = self.decoded = _decode_fields(self.raw)
+        return decoded
+
+    def __eq__(self, other: object) -> bool:
+        return self.value() == (other.value() if isinstance(other, _Fields) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.value())
+
+    def __repr__(self) -> str:
+        return repr(self.value())
+
+    def __reduce__(self) -> tuple[type[tuple[tuple[str, str], ...]], tuple[object]]:
+        return (tuple, (self.value(),))
+
+
+_item: Any = tuple.__getitem__
+
+
+def _headers(url: MailtoURL) -> tuple[tuple[str, str], ...]:
+    """``MailtoURL.headers``: the decoded header fields (RFC 6068 §2), decoded on first
+    read where the parser kept them as written (:class:`_Fields`)."""
+    value = _item(url, 3)
+    return value.value() if isinstance(value, _Fields) else value
+
+
+# (after tuple_backed, which made the field a tuple item getter; headers is item 3)
+setattr(MailtoURL, "headers", property(_headers, doc="The decoded header fields in order."))  # noqa: B010

@@ -241,7 +241,7 @@ def _newsurl_from_match(
     cls: type[NewsURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> NewsURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+    if m is not None and grammar.escapes_ok(text, start):
         group, article, fragment = m.groups()
         if (  # (a message-id at an IPv6 literal)
             article is not None
@@ -269,7 +269,7 @@ def _server_from_match(
 ) -> NewsURL | None:
     """The URL :data:`_SERVER`'s match ``m`` stands for, or None for the general way: what
     :meth:`NewsURL._parse_slow` reads in the default reading (RFC 5538 §2.1)."""
-    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+    if m is None or not grammar.escapes_ok(text, start):
         return None
     host, port, group, article, fragment = m.groups()
     if (port is not None and len(port) == 5 and int(port) > 65535) or (

@@ -117,7 +117,7 @@ def _nntpurl_from_match(
     cls: type[NNTPURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> NNTPURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+    if m is not None and grammar.escapes_ok(text, start):
         host, port, group, article, fragment = m.groups()
         if (port is None or len(port) < 5 or int(port) < 65536) and (
             host[0] != "[" or grammar.ipv6_ok(host)

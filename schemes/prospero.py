@@ -168,7 +168,7 @@ def _prosperourl_from_match(
     cls: type[ProsperoURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> ProsperoURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is not None and ("%" not in text or grammar.STRAY_PERCENT.search(text, start) is None):
+    if m is not None and grammar.escapes_ok(text, start):
         host, port, hsoname, specs, fragment = m.groups()
         if (
             "%00" not in hsoname

@@ -126,7 +126,7 @@ def _midurl_from_match(
     cls: type[MidURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> MidURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+    if m is None or not grammar.escapes_ok(text, start):
         return None
     message_id, content_id, fragment = m.groups()
     if "%" in message_id:
@@ -186,7 +186,7 @@ def _cidurl_from_match(
     cls: type[CidURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> CidURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+    if m is None or not grammar.escapes_ok(text, start):
         return None
     content_id, fragment = m.groups()
     if "%" in content_id:
@@ -220,7 +220,7 @@ class URNURL(URL):
         if text.find("//", start, start + 2) >= 0:  # refused: the general way says so
             return None
         m = _URN_DEFAULT.fullmatch(text, start)
-        if m is None or ("%" in text and grammar.STRAY_PERCENT.search(text, start) is not None):
+        if m is None or not grammar.escapes_ok(text, start):
             return None
         nid, nss, fragment = m.groups()
         # scheme, fragment, nid, nss (tuple_backed)

@@ -380,3 +380,53 @@ def test_the_first_url_of_a_scheme_takes_the_default_reading(
         timeout=60, check=True,
     )  # fmt: skip
     assert done.stdout == f"{schemes.parse(text)!r} True\n"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="%0aF9g/", max_size=12), st.integers(min_value=0, max_value=13))
+def test_escapes_ok_is_the_stray_percent_search(text: str, start: int) -> None:
+    """grammar.escapes_ok (the fast paths' check) answers as the pattern it replaced."""
+    expected = "%" not in text or grammar.STRAY_PERCENT.search(text, start) is None
+    assert grammar.escapes_ok(text, start) is expected
+
+
+MAILTO_QUERIES = [
+    "mailto:a@b.example?subject=hi%20there&body=x",
+    "mailto:a@b?subject=%26x&body=%3d",
+    "mailto:a@b?subject=%C3&body=%A9",
+    "mailto:?to=a@b&subject=x#f",
+    "mailto:a@b?s=a%20b&t=%e2%82%ac",
+]
+
+
+@pytest.mark.parametrize("text", MAILTO_QUERIES)
+def test_mailto_header_fields_read_as_the_decoded_tuple(text: str) -> None:
+    """A mailto: URL's header fields, kept as written until first read, are the decoded
+    tuple to every reader: the attribute, equality and hash with the general way's URL (the
+    fields decoded at parse time), repr, replace, asdict, pickling and copying."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from omniurl.schemes import records
+
+    fast = schemes.parse(text)
+    assert type(fast.headers) is tuple  # type: ignore[attr-defined]
+    assert fast.headers == general(text)[3].headers  # type: ignore[index]
+    # the same URL built with its fields decoded (a tuple in the URL's tuple)
+    slow = type(fast)(
+        scheme=fast.scheme,
+        fragment=fast.fragment,
+        address=fast.address,  # type: ignore[attr-defined]
+        headers=fast.headers,  # type: ignore[attr-defined]
+    )
+    assert type(tuple.__getitem__(slow, 3)) is tuple  # type: ignore[arg-type]
+    assert fast == slow and slow == fast
+    assert (fast != slow) is False and (slow != fast) is False
+    assert hash(fast) == hash(slow) and hash(schemes.parse(text)) == hash(fast)
+    assert repr(fast) == repr(slow)
+    assert dataclasses.asdict(fast) == dataclasses.asdict(slow)  # type: ignore[call-overload]
+    assert records.replace(fast, address="z") == records.replace(slow, address="z")
+    for copied in (pickle.loads(pickle.dumps(fast)), copy.copy(fast), copy.deepcopy(fast)):
+        assert copied == slow and copied.headers == slow.headers  # type: ignore[attr-defined]
+    assert {fast: 1}[slow] == 1

@@ -8,8 +8,8 @@ asyncio imports, as it is imported, modules that only some of its paths run: ``i
 when something went wrong or in debug mode), ``subprocess`` (child processes),
 ``concurrent.futures`` (executors: a host name's lookup), ``asyncio.staggered`` (Happy
 Eyeballs) and ``asyncio.sslproto`` (TLS).  A get of a plain URL from a numeric address runs
-none of them, yet its start paid ~27 ms of ~155 ms of CPU for them (A/B, load 6.5;
-docs/speed.md, *Start-up*).
+none of them, yet its start paid ~17-25 ms of ~100-110 ms of CPU for them (fresh venvs,
+A/B, load 3.5; docs/speed.md, *Start-up*).
 
 :func:`import_asyncio` imports asyncio while a finder makes each of :data:`DEFERRED` a
 :class:`Deferred` module: the module object is made (its name, spec, file, ``__path__``),

@@ -28,8 +28,8 @@ def run_command(coro: Coroutine[Any, Any, int]) -> int:
     The handlers are Python's (``signal.signal``), which hand the cancel to the loop with
     ``call_soon_threadsafe`` — asyncio's own way with SIGINT (``asyncio.Runner``) — not
     ``loop.add_signal_handler``, whose check that the callback is no coroutine function
-    imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``: ~5 ms of a get's start,
-    omniurl/deferred.py)."""
+    imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``: ~5-9 ms of CPU at load 4,
+    which a get otherwise never loads: omniurl/deferred.py)."""
     received: list[int] = []
 
     async def main() -> int:

@@ -116,3 +116,12 @@ def test_a_batchs_write_out_on_a_full_disk_is_23(tmp_path: Path) -> None:
             env=_env(False), timeout=60, check=False,
         )  # fmt: skip
     assert (done.returncode, done.stderr) == (23, FULL)
+
+
+def test_a_closed_standard_input_reads_as_empty() -> None:
+    """``parse - <&-``: no URL to read (before: ``sys.stdin`` was None, a TypeError)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "omniurl", "parse", "-"], capture_output=True, cwd=ROOT,
+        env=_env(False), timeout=60, check=False, preexec_fn=lambda: os.close(0),
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")

@@ -26,7 +26,8 @@ processes may write compiled modules (to a temporary PYTHONPYCACHEPREFIX), as an
 package has them.
 
 With ``--rounds N`` the clients take turns instead (curl, omniurl, each ``--against``
-install's omniurl, then again, N rounds after one warm-up each) and the figures are medians
+install's omniurl, then again, N rounds after one warm-up each, the order rotated each
+round) and the figures are medians
 of the big file's runs, with their min-max: what the machine's load does to one run it does
 to its neighbours.  ``--python`` names the interpreter whose omniurl is measured (a fresh
 venv holding ``pip install .``, as a user has it: ``python benchmarks/_venv.py`` builds
@@ -200,9 +201,14 @@ def interleaved(
     runs: dict[str, list[Run]] = {client: [] for client in big}
     for argv in big.values():
         run(argv, output, installed=_installed(argv))  # warm-up
+    order = list(big.items())
     for _round in range(rounds):
-        for client, argv in big.items():
+        for client, argv in order:
             runs[client].append(run(argv, output, installed=_installed(argv)))
+        # Each client takes each place in turn: with --to-file the run right after another
+        # one's 512 MiB file was written and removed measured up to 2x the CPU of the next
+        # (2026-11-28, load 4-7, whichever omniurl came right after curl)
+        order = order[1:] + order[:1]
     row: dict[str, object] = {}
     for client, got in runs.items():
         walls = [r.seconds for r in got]

@@ -21,7 +21,10 @@ when installed, else ``omniurl serve gopher``).  Figures: wall time of the whole
 files per second, the ratio omniurl / curl (throughput; issue 21's target is >= 1.0x), and
 each client's CPU time per request (user + system, from wait4: robust when the machine is
 busy) — each the median of ``--repeat`` runs, the two clients interleaved.  Every file is
-checked to have arrived whole.
+checked to have arrived whole, and kept until the end of the whole run: on an ext4 without a
+journal (this machine's root) a new inode skips every inode freed in the last 5-10 s, so the
+files of one run deleted just before the next cost that run 0.5-1 ms of system time a file,
+whichever client it is (``--churn`` measures that way; docs/speed.md, *Batches*).
 """
 
 from __future__ import annotations

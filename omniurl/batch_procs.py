@@ -414,8 +414,14 @@ _Proc = asyncio.subprocess.Process | _Forked
 async def _fork_worker(setup: dict[str, Any]) -> _Forked | None:
     """A worker forked from this process, its setup in hand (None: this process cannot
     fork one, and a new interpreter is started instead)."""
+    import threading
+
     from omniurl.cli.signals import ENDING
 
+    if threading.active_count() > 1:
+        # Another thread (a name lookup's, a program's own) may hold a lock the fork would
+        # inherit held: a new interpreter instead.
+        return None
     loop = asyncio.get_running_loop()
     urls_r, urls_w = os.pipe()
     rows_r, rows_w = os.pipe()

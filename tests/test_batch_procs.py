@@ -361,3 +361,20 @@ async def test_each_worker_of_three_ends_when_its_input_does(
     statuses = {c for c in ended if c is not None}
     assert statuses == {0} and ended.count(0) >= 2  # (both workers ended by themselves)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{i}.txt" for i in range(30))
+
+
+async def test_a_process_with_another_thread_starts_a_new_interpreter_not_a_fork() -> None:
+    # A fork copies only the thread that forks: a lock another thread holds at that moment
+    # would stay held in the worker for ever.
+    import threading
+
+    from omniurl import batch_procs
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, args=(30,))
+    other.start()
+    try:
+        assert await batch_procs._fork_worker({}) is None
+    finally:
+        release.set()
+        other.join()

@@ -102,3 +102,53 @@ async def test_continue_at_through_a_link_continues_its_file(tmp_path: Path) -> 
     assert os.readlink(out / "link") == "target.bin"
     assert (out / "target.bin").read_bytes() == whole
     assert sorted(p.name for p in out.iterdir()) == ["link", "target.bin"]
+
+
+async def test_continue_at_into_a_fifo_a_device_or_a_descriptor_writes_into_it(
+    tmp_path: Path,
+) -> None:
+    """``-C`` whose ``-o`` is a FIFO, a device or a link to an open descriptor: there is no
+    file to continue, nor to replace — the content is written into it (``-C -``: whole;
+    ``-C N``: from N, curl's reading).  Before, the part file was renamed over it: as root,
+    ``-C - -o /dev/null`` made /dev/null a regular file.  (A device node of the test's own
+    stands for /dev/null.)"""
+    import asyncio
+    import stat
+
+    if not os.path.exists(NGINX):
+        pytest.skip("nginx not installed (apt-get install nginx-light)")
+    whole = os.urandom(50_000)
+    root = write_tree(tmp_path / "root", {"big.bin": whole})
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "stdout").symlink_to("/proc/self/fd/1")
+    os.mkfifo(out / "fifo")
+    device = os.geteuid() == 0
+    if device:
+        os.mknod(out / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # (/dev/null's)
+    async with running(start_nginx, root, tmp_path / "nginx") as netloc:
+        url = f"http://{netloc}/big.bin"
+        for at, expected in (("-", whole), ("1000", whole[1000:])):
+            with open(out / "captured", "wb") as captured:
+                done = await asyncio.to_thread(
+                    get, "-C", at, "-o", "stdout", url, cwd=out, stdout=captured
+                )
+            assert (done.returncode, done.stderr) == (0, b"")
+            assert (out / "captured").read_bytes() == expected
+        reader = await asyncio.to_thread(os.open, out / "fifo", os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            done = await asyncio.to_thread(get, "-C", "-", "-o", "fifo", url, cwd=out)
+            got = bytearray()
+            while chunk := os.read(reader, 1 << 16):
+                got += chunk
+        finally:
+            os.close(reader)
+        assert (done.returncode, bytes(got)) == (0, whole)
+        if device:
+            done = await asyncio.to_thread(get, "-C", "-", "-o", "null", url, cwd=out)
+            assert (done.returncode, done.stderr) == (0, b"")
+    assert os.readlink(out / "stdout") == "/proc/self/fd/1"
+    assert stat.S_ISFIFO((out / "fifo").stat().st_mode)
+    if device:
+        assert stat.S_ISCHR((out / "null").stat().st_mode)
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]  # no part left

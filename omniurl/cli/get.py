@@ -385,12 +385,20 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             _has_head(url)
         if getattr(args, "continue_at", None) is not None:
             _can_resume(args, url, options)
-            resume = _kept(args, url)
-            if resume is None:
-                sys.stderr.write("omniurl: -C continues a file: give -o FILE or -O\n")
-                return EXIT_REFUSED
-            kept = resume[1]
-            options = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
+            if _written_into(args, url):
+                # A FIFO, a device, an open descriptor (-o /dev/null, /dev/stdout): nothing
+                # kept there to continue, no file to replace — written into as it is, from
+                # -C N's offset (curl's reading).  Its part file was renamed over it: as
+                # root, -C - -o /dev/null made /dev/null a regular file.
+                if args.continue_at != "-":
+                    options = options.with_(resume_from=int(args.continue_at))
+            else:
+                resume = _kept(args, url)
+                if resume is None:
+                    sys.stderr.write("omniurl: -C continues a file: give -o FILE or -O\n")
+                    return EXIT_REFUSED
+                kept = resume[1]
+                options = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
         options = _curl_manners(args, options)
         # Input a URL lacks (search words, form fields, a password) is asked for by the
         # resolvers themselves through ``options.ask``, which is the terminal here.
@@ -602,6 +610,20 @@ def _can_resume(args: argparse.Namespace, url: schemes.URL, options: Options) ->
         return
     offset = int(args.continue_at)
     check_resumable(plan(url, options.with_(resume_from=offset)), offset)
+
+
+def _written_into(args: argparse.Namespace, url: schemes.URL) -> bool:
+    """Whether ``-C``'s output is written into rather than continued: a FIFO, a device or
+    a link to an open descriptor (``cli.output.written_into``)."""
+    from .output import written_into
+
+    if args.output and args.output != "-":
+        return written_into(args.output)
+    if args.remote_name:
+        from omniurl.batch import output_name
+
+        return written_into(output_name(url))
+    return False
 
 
 def _kept(args: argparse.Namespace, url: schemes.URL) -> tuple[Partial, Kept] | None:

@@ -355,6 +355,12 @@ def through_links(path: str) -> str | None:
     raise _output_failed(given, OSError(errno.ELOOP, os.strerror(errno.ELOOP)))
 
 
+def written_into(path: str) -> bool:
+    """Whether ``-o PATH`` is written into, never replaced by a file: a FIFO, a device, or a
+    link to an open descriptor (``/dev/stdout``)."""
+    return _is_special(path) or through_links(path) is None
+
+
 def _is_special(path: str) -> bool:
     """A FIFO or a device (``-o /dev/null``): written into, never replaced by a file."""
     import stat

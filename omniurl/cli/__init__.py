@@ -45,6 +45,10 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), "build_parser"})
+
+
 __all__ = [
     "EXIT_AUTH",
     "EXIT_FAILURE",

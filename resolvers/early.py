@@ -86,6 +86,16 @@ def begin(address: str, port: int) -> bool:
     return True
 
 
+def connected(sock: socket.socket) -> bool:
+    """Whether ``sock``'s connect has ended with a connection (not still under way, not
+    refused: those are the usual ``connect()``'s to wait for and report)."""
+    try:
+        sock.getpeername()
+    except OSError:
+        return False
+    return True
+
+
 def take(address: str, port: int) -> socket.socket | None:
     """The socket begun for ``(address, port)``, once (None: none was)."""
     return _begun.pop((address, port), None) if _begun else None

@@ -358,8 +358,11 @@ async def open_socket(
     for address, to_port in addresses:
         options.note("*", f"connecting to {address} port {to_port}")
         # (a connect the command began while it was still starting: resolvers/early.py;
-        # connecting it again below waits for it as for any other)
+        # one not yet done is waited for below as any other — a second connect() of it is
+        # EALREADY until it ends —, one done already is not connected again: EISCONN on
+        # the BSDs and Windows)
         sock = early.take(address, to_port)
+        begun = sock is not None and early.connected(sock)
         if sock is None:
             family = socket.AF_INET6 if ":" in address else socket.AF_INET
             try:
@@ -373,8 +376,9 @@ async def open_socket(
         try:
             # asyncio.timeout, not wait_for: the same bound without a task per connect (the
             # cost that shows when many small requests each open a connection).
-            async with asyncio.timeout(options.connect_timeout):
-                await loop.sock_connect(sock, (address, to_port))
+            if not begun:
+                async with asyncio.timeout(options.connect_timeout):
+                    await loop.sock_connect(sock, (address, to_port))
             if options.trace is not None:
                 peer, own = _address_of(sock.getpeername), _address_of(sock.getsockname)
                 options.trace.connected(peer, own)

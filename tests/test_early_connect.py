@@ -137,6 +137,29 @@ async def test_the_socket_begun_is_the_connection_the_executor_makes(
     assert gopher.connections == 1 and gopher.requests == [b"/a\r\n"]
 
 
+async def test_a_socket_connected_already_is_not_connected_again(
+    gopher: CountingGopher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second ``connect()`` of a connected socket is EISCONN on the BSDs and Windows
+    (Linux answers 0): one whose connect has ended is taken as it is."""
+    assert early.begin("127.0.0.1", gopher.port)
+    begun = early._begun[("127.0.0.1", gopher.port)]
+    for _ in range(200):  # (loopback: at once, but bounded)
+        if early.connected(begun):
+            break
+        await asyncio.sleep(0.01)
+    assert early.connected(begun)
+    loop = asyncio.get_running_loop()
+
+    async def refuse(*args: object) -> None:
+        raise OSError(106, "connected again")
+
+    monkeypatch.setattr(loop, "sock_connect", refuse)
+    stream = await net.connect("127.0.0.1", gopher.port, OPTS)
+    stream.close()
+    assert stream.sock is begun
+
+
 async def test_a_connect_refused_early_is_reported_as_any_refused_connect() -> None:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))

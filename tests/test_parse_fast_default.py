@@ -319,6 +319,66 @@ def test_mutated_benchmark_urls_agree_with_the_general_way() -> None:
                 assert outcome(mutated) == general(mutated), mutated
 
 
+def _other_mutations(text: str, rng: random.Random) -> str:
+    """One of the kinds of change the mixes and :func:`_mutations` do not make: a Unicode
+    host, a percent-encoded delimiter (either case of hex), an empty component, a long run,
+    a control or separator character, an IPv6 literal with a zone id, upper case."""
+    at = rng.randrange(len(text) + 1)
+    kind = rng.randrange(7)
+    if kind == 0:
+        host = rng.choice(["bücher.", "例え.", "ÄÖ.", "xn--bcher-kva.", "ﬀ.", "İ.", "ß."])
+        return text.replace("://", "://" + host, 1)
+    if kind == 1:
+        code = ord(rng.choice(":/?#[]@;=&+$,~%\t "))
+        return text[:at] + rng.choice(["%%%02X", "%%%02x"]) % code + text[at:]
+    if kind == 2:
+        pairs = [("//", "///"), ("@", "@@"), (":", "::"), ("?", "??"), ("/", "/./")]
+        pairs += [(";", ";;"), ("=", "=="), ("", "?"), ("", "#"), ("", ";")]
+        old, new = rng.choice(pairs)
+        return text.replace(old, new, 1) if old else text + new
+    if kind == 3:
+        return (
+            text[:at]
+            + rng.choice(["a", "%41", "/", "é", ":"]) * rng.choice([400, 3000])
+            + text[at:]
+        )
+    if kind == 4:
+        return (
+            text[:at] + chr(rng.choice([0, 1, 9, 10, 13, 27, 127, 0x85, 0xA0, 0x2028])) + text[at:]
+        )
+    if kind == 5:
+        scheme, sep, rest = text.partition("://")
+        if not sep:
+            return text
+        end = min(
+            [i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0] or [len(rest)]
+        )
+        zone = rng.choice(["%25eth0", "%25", "%eth0", "%251", "%25%30", "%25ETH0", "%25lo0.1"])
+        host = rng.choice(["fe80::1", "::1", "FE80::A", "::ffff:1.2.3.4"])
+        port = rng.choice(["", ":21", ":", ":0"])
+        return f"{scheme}://[{host}{zone}]{port}{rest[end:]}"
+    if rng.random() < 0.5:
+        return text.upper()
+    scheme, colon, rest = text.partition(":")
+    return scheme.upper() + colon + rest
+
+
+def test_other_kinds_of_mutation_agree_with_the_general_way() -> None:
+    """A held-out seed (2026-11-28) and :func:`_other_mutations`, up to three at a time:
+    the fast path gives what the general way gives, or none (~120,000 such inputs of five
+    seeds gave 0 differences, pure and compiled; this runs 3,000)."""
+    bench = load_bench()
+    rng = random.Random(20261128)
+    fast = 0
+    for mix in ("main", "third"):
+        for text in bench.make_urls(500, mix=mix, seed=20261128):
+            for _ in range(3):
+                text = _other_mutations(text, rng)
+                fast += used_fast(text)
+                assert outcome(text) == general(text), text
+    assert fast > 600  # (the mutations still reach the fast paths)
+
+
 _CHARS = "abcAZ09-._~!$&'()*+,;=:@/?#%[]"
 
 

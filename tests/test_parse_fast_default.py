@@ -407,41 +407,6 @@ def test_ipv6_ok_is_ipaddress_on_hex_groups(groups: list[str], lead: bool, trail
     assert grammar.ipv6_ok(f"[{inner}]") is expected
 
 
-_FIRST_URL = """\
-import sys
-from omniurl import schemes
-from omniurl.schemes import {module} as m
-url = schemes.parse(sys.argv[1], syntax=sys.argv[2])
-print(repr(url), m._FAST._compiled is None)
-"""
-
-
-@pytest.mark.parametrize("syntax", ["rfc3986", "Syntax.RFC3986"])
-@pytest.mark.parametrize(
-    ("text", "module"),
-    [("ftp://h/x", "ftp"), ("http://a/b?c", "http"), ("gopher://h/1/", "gopher")],
-)
-def test_the_first_url_of_a_scheme_takes_the_default_reading(
-    text: str, module: str, syntax: str
-) -> None:
-    """The first URL of a scheme in a process (its class imported by that parse), and the
-    reading spelt as text (``"rfc3986"``: the command line's and ``Options.syntax``'s), take
-    the class's one-match default reading: the letter's pattern (``_FAST``) is never
-    compiled for them (it was: ~1 ms of every ``omniurl parse``/``plan`` of one URL)."""
-    import subprocess
-    import sys
-
-    code = _FIRST_URL.format(module=module)
-    if syntax.startswith("Syntax."):
-        code = code.replace("syntax=sys.argv[2]", "syntax=schemes.Syntax.RFC3986")
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run(
-        [sys.executable, "-c", code, text, syntax], capture_output=True, text=True, cwd=root,
-        timeout=60, check=True,
-    )  # fmt: skip
-    assert done.stdout == f"{schemes.parse(text)!r} True\n"
-
-
 @settings(max_examples=2000, deadline=None)
 @given(st.text(alphabet="%0aF9g/", max_size=12), st.integers(min_value=0, max_value=13))
 def test_escapes_ok_is_the_stray_percent_search(text: str, start: int) -> None:

@@ -449,6 +449,9 @@ def _process(cls: Any, *, frozen: bool, kw_only: bool, eq: bool, init: bool) -> 
     setattr_(cls, "__dataclass_params__", _Params(eq, frozen, kw_only))
     setattr_(cls, "__match_args__", tuple(f.name for f in fields if f.init and not f.kw_only))
     own_dict = cls.__dict__
+    if sys.version_info >= (3, 13) and "__replace__" not in own_dict:
+        # (``copy.replace``, as ``@dataclass`` gives it on 3.13: raised TypeError for a record)
+        setattr_(cls, "__replace__", _replace_method)
     if init:
         setattr_(cls, "__init__", _lazy_init(cls, fields, frozen))
         setattr_(cls, "__signature__", _Signature())
@@ -512,6 +515,12 @@ def replace(obj: _T, /, **changes: Any) -> _T:
             changes[f.name] = getattr(obj, f.name)
     made: _T = cls(**changes)
     return made
+
+
+def _replace_method(self: Any, /, **changes: Any) -> Any:
+    """``__replace__``: what :func:`copy.replace` calls (Python 3.13, PEP-less; a
+    dataclass's is ``dataclasses.replace``)."""
+    return replace(self, **changes)
 
 
 def is_dataclass(obj: Any) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import os
 import pickle
 import subprocess
 import sys
@@ -236,3 +237,50 @@ def test_the_real_records_show_their_fields_to_inspect() -> None:
 
     assert str(inspect.signature(HTTPURL)).startswith("(*, scheme: 'str', fragment: ")
     assert list(inspect.signature(Step).parameters)[:3] == ["data", "shown", "kind"]
+
+
+def _python313() -> str | None:
+    """An interpreter of Python 3.13 or later: this one, else an installed python3.13."""
+    import shutil
+
+    if sys.version_info >= (3, 13):
+        return sys.executable
+    found = shutil.which("python3.13")
+    candidates = [found, *sorted(Path.home().glob(".pyenv/versions/3.13.*/bin/python"))]
+    for python in candidates:
+        if python is None:
+            continue
+        done = subprocess.run([str(python), "-c", "pass"], capture_output=True, timeout=30)
+        if done.returncode == 0:
+            return str(python)
+    return None
+
+
+def test_copy_replace_of_python_3_13_works_on_a_record_as_on_its_twin() -> None:
+    """``copy.replace(record, field=value)`` (Python 3.13) calls ``__replace__``, which
+    ``@dataclass`` defines there: a record raised "replace() does not support HTTPURL
+    objects"."""
+    python = _python313()
+    if python is None:
+        pytest.skip("no Python 3.13 here (copy.replace is 3.13's)")
+    code = (
+        "import copy, dataclasses, sys\n"
+        "from omniurl.schemes.records import record\n"
+        "@record(frozen=True, kw_only=True)\n"
+        "class Mine:\n    a: int\n    b: str = 'x'\n"
+        "@dataclasses.dataclass(frozen=True, kw_only=True)\n"
+        "class Theirs:\n    a: int\n    b: str = 'x'\n"
+        "for cls in (Mine, Theirs):\n"
+        "    one = copy.replace(cls(a=1), b='y')\n"
+        "    print(type(one).__name__, one.a, one.b)\n"
+        "from omniurl.schemes.http import HTTPURL\n"
+        "u = HTTPURL(scheme='http', host='h', path='/x')\n"
+        "print(copy.replace(u, host='g'))\n"
+    )
+    done = subprocess.run(
+        [python, "-S", "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "Mine 1 y\nTheirs 1 y\nhttp://g/x\n"), done.stderr[
+        -500:
+    ]

@@ -455,3 +455,41 @@ def test_mailto_header_fields_read_as_the_decoded_tuple(text: str) -> None:
     for copied in (pickle.loads(pickle.dumps(fast)), copy.copy(fast), copy.deepcopy(fast)):
         assert copied == slow and copied.headers == slow.headers  # type: ignore[attr-defined]
     assert {fast: 1}[slow] == 1
+
+
+GOPHER_ESCAPED = [
+    "gopher://h/7a%20b%09c%20d%09+x%20y",
+    "gophers://h/7%C3%A9%09%E2%82%AC",
+    "gopher://h/0a%2Fb",
+    "gopher://h/7a%09%09$",
+    "gopher://h/7a%09b%09c%0Ad",
+    "gopher://h/1%09%09%09x#f%20",
+]
+
+
+@pytest.mark.parametrize("text", GOPHER_ESCAPED)
+def test_gopher_fields_read_as_the_decoded_text(text: str) -> None:
+    """A Gopher URL's selector, search and Gopher+ string, kept as written until first
+    read, are the decoded text to every reader (as the mailto test above)."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from omniurl.schemes import records
+
+    fast = schemes.parse(text)
+    assert general(text)[3] == fast  # type: ignore[index]
+    names = ("selector", "search", "gopher_plus")
+    values = {n: getattr(fast, n) for n in names}
+    assert all(v is None or type(v) is str for v in values.values())
+    slow = type(fast)(**{f.name: getattr(fast, f.name) for f in dataclasses.fields(fast)})  # type: ignore[arg-type]
+    for i in (7, 8, 9):
+        assert type(tuple.__getitem__(slow, i)) in (str, type(None))  # type: ignore[arg-type]
+    assert fast == slow and slow == fast
+    assert (fast != slow) is False and (slow != fast) is False
+    assert hash(fast) == hash(slow) and repr(fast) == repr(slow) and str(fast) == str(slow)
+    assert dataclasses.asdict(fast) == dataclasses.asdict(slow)  # type: ignore[call-overload]
+    assert records.replace(fast, host="z") == records.replace(slow, host="z")
+    for copied in (pickle.loads(pickle.dumps(fast)), copy.copy(fast), copy.deepcopy(fast)):
+        assert copied == slow and {n: getattr(copied, n) for n in names} == values
+    assert {fast: 1}[slow] == 1

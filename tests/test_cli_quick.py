@@ -58,7 +58,7 @@ def test_the_namespace_is_argparses(
 @pytest.mark.parametrize(
     "words",
     [
-        [], ["parse"], ["plan"], ["get", "http://h/"], ["join", "http://a/", "b"],
+        [], ["parse"], ["plan"], ["get", "-v", "http://h/"], ["join", "http://a/", "b"],
         ["parse", "-"], ["parse", "--rfc1738", "http://h/"], ["parse", "http://h/", "--lenient"],
         ["plan", "--strict", "ftp://h/"], ["plan", "ftp://h/", "-x", "socks5://p:1"],
         ["plan", "--", "ftp://h/"], ["plan", "x-startup:abc"], ["plan", "ftp://h/", "foo:bar"],
@@ -96,3 +96,68 @@ def test_parse_and_plan_import_no_argparse() -> None:
 def test_an_option_still_goes_through_argparse(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["plan", "--strict", "ftp://h:2121/x"]) == 2
     assert '"type": "PortRefused"' in capsys.readouterr().out
+
+
+GET_LINES = [
+    ["get", "http://h/x"], ["get", "ftp://h/x.bin"], ["get", "gopher://h/0/a"],
+    ["get", "-o", "out", "ftp://h/x"], ["get", "ftp://h/x", "-o", "out"],
+    ["get", "--output", "out", "http://h/x"], ["get", "-o", "-", "http://h/x"],
+    ["get", "-O", "http://h/x"], ["get", "--remote-name", "http://h/x"],
+    ["get", "-s", "http://h/x"], ["get", "--silent", "http://h/x"],
+    ["get", "-s", "-o", "out", "http://h/x"], ["get", "http://h/x", "-s", "-s"],
+    ["get", "-o", "a", "http://h/a", "-o", "b", "http://h/b", "http://h/c"],
+    ["get", "-O", "http://h/a", "-o", "b", "http://h/b"],
+    ["get", "-o", "a", "-O", "http://h/a", "http://h/b"],
+    ["get", "http://h/a", "-s", "http://h/b", "-O", "gopher://h/1/"],
+    ["get", "-o", "a", "-o", "b", "ftp://h/x"], ["get", "-o", "x=y", "mailto:a@b.example"],
+    ["get", "-o", "with space", "file:///etc/hosts"], ["get", "telnet://h/", "nntp://h/g/1"],
+    ["get", "-o", "a", "wais://h/db", "-O", "prospero://h/x", "gemini://h/"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("words", GET_LINES, ids=[" ".join(w) for w in GET_LINES])
+def test_the_get_namespace_is_argparses(words: list[str]) -> None:
+    quick = quick_args(words)
+    assert quick is not None
+    theirs = build_parser("get").parse_args(words)
+    assert list(vars(quick).items()) == list(vars(theirs).items())
+    assert options_from_args(quick) == options_from_args(theirs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["get"], ["get", "-s"], ["get", "-o", "f"], ["get", "-v", "http://h/"],
+        ["get", "http://h/", "-o"], ["get", "-o", "-s", "http://h/"],
+        ["get", "-o", "--x", "http://h/"], ["get", "-o", "", "http://h/"],
+        ["get", "-ofile", "http://h/"], ["get", "--output=file", "http://h/"],
+        ["get", "--outp", "f", "http://h/"], ["get", "--sil", "http://h/"],
+        ["get", "-sS", "http://h/"], ["get", "-Os", "http://h/"], ["get", "--", "http://h/"],
+        ["get", "-", "-o", "f"], ["get", "-h"], ["get", "http://h/", "-h"],
+        ["get", "http://h/", "--help"], ["get", ""], ["get", "http://h/", "x-startup:abc"],
+        ["get", "-o", "-1", "http://h/"], ["get", "--proxy", "p", "http://h/"],
+        ["get", "http://h/", "-i", "list"], ["get", "-s", "-Z", "http://h/", "http://h/b"],
+    ],
+)  # fmt: skip
+def test_every_other_get_is_argparses(words: list[str]) -> None:
+    assert quick_args(words) is None
+
+
+def test_get_imports_no_argparse(tmp_path: Path) -> None:
+    """A get of a file:// URL (no server needed) to -o: neither argparse nor gettext, which
+    it brings (locale too, but an in-process main imports asyncio whole, whose subprocess
+    imports it: tests/test_get_startup.py holds the command's own process without it)."""
+    source = tmp_path / "x.bin"
+    source.write_bytes(b"1234")
+    target = tmp_path / "out"
+    code = (
+        "import sys; from omniurl.cli import main; "
+        f"status = main(['get', '-s', '-o', {str(target)!r}, {source.as_uri()!r}]); "
+        "print(status, sorted({'argparse', 'gettext'} & set(sys.modules)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
+        check=True,
+    )  # fmt: skip
+    assert done.stdout.endswith("0 []\n"), done.stdout
+    assert target.read_bytes() == b"1234"

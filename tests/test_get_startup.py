@@ -111,6 +111,8 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     assert status == 0 and out.read_bytes() == bytes(range(256)) * 16
     assert f"omniurl.resolvers.{scheme}.executor" in ran and "omniurl.partial" in ran
     assert not {"json", "json.decoder", "json.encoder"} & ran
+    # nor argparse, gettext and locale: ``get -o FILE URL`` is read by cli/quick.py
+    assert not {"argparse", "gettext", "locale"} & ran
     # nor ipaddress: the host is a dotted IPv4 address (net._is_ip_literal), and the default
     # policy checks no address (tests/test_net_literals.py); only urllib.parse imports it,
     # with mimetypes, for the FTP planner's guess from the name's suffix (§3.2.3)

@@ -3,7 +3,6 @@ file (the writing itself is :mod:`.output`)."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -17,6 +16,8 @@ from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_
 from .text import parse_typed
 
 if TYPE_CHECKING:
+    import argparse
+
     from omniurl.partial import Kept, Partial
     from omniurl.resolvers.errors import NotFollowed
     from omniurl.resolvers.options import Options

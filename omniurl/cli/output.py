@@ -3,7 +3,6 @@ renamed over the target only once the transfer completed; FIFOs and devices writ
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
@@ -18,6 +17,8 @@ from .emit import stdout_error
 from .progress import Progress, human_size
 
 if TYPE_CHECKING:
+    import argparse
+
     from omniurl.partial import Kept, Partial
     from omniurl.resolvers.resource import Resource
 

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .arguments import (
+    add_batch_arguments,  # noqa: F401 (importable from here, as before)
+    add_get_arguments,
     add_resolve_arguments_named,
     add_resolver_arguments,
     add_syntax_arguments,
@@ -18,7 +20,7 @@ from .commands import (  # (the same objects: main compares ``args.func`` with `
     cmd_browse,
     cmd_demo,
     cmd_extract,
-    cmd_get,
+    cmd_get,  # noqa: F401 (importable from here, as before)
     cmd_join,
     cmd_mirror,
     cmd_parse,
@@ -204,75 +206,6 @@ class _PairedOutput(argparse.Action):
         first = outputs[0]
         namespace.output = first
         namespace.remote_name = first is None
-
-
-def _offset(text: str) -> str:
-    """``-C``'s value: ``-`` or a byte offset (curl's ``--continue-at``)."""
-    if text == "-" or (text.isascii() and text.isdigit()):
-        return text
-    raise argparse.ArgumentTypeError(f"'-' or a byte offset, not {text!r}")
-
-
-def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
-    """``get``'s batch options (curl's names where curl has them)."""
-    g = parser.add_argument_group("many URLs")
-    g.add_argument(
-        "-i",
-        "--input",
-        metavar="FILE",
-        action="append",
-        default=[],
-        help="read URLs from FILE, one a line ('#' starts a comment; '-' is standard "
-        "input), lazily: a list of millions is fine; repeatable",
-    )
-    g.add_argument(
-        "-Z",
-        "--parallel",
-        action="store_true",
-        help="run transfers at once instead of one after the other",
-    )
-    g.add_argument(
-        "--parallel-max",
-        metavar="N",
-        type=int,
-        default=50,
-        help="with -Z: at most N transfers at once (50)",
-    )
-    g.add_argument(
-        "--parallel-max-host",
-        metavar="N",
-        type=int,
-        default=6,
-        help="at most N at once to one server — the address connected to, after --resolve (6)",
-    )
-    g.add_argument(
-        "--procs",
-        metavar="N",
-        type=int,
-        default=None,
-        help="with -Z: split the batch across N processes (default: one per idle core when "
-        "the batch has 200 URLs or more, else 1; --parallel-max and --parallel-max-host "
-        "are divided between them, so both stay caps on the whole batch)",
-    )
-    g.add_argument(
-        "--output-dir",
-        metavar="DIR",
-        help="save each content in DIR under its URL's name; a name already taken gets "
-        "a number (a.txt, a.1.txt): no file is ever overwritten",
-    )
-    g.add_argument(
-        "--manifest",
-        metavar="FILE",
-        help="write one JSON line per URL to FILE as each finishes (url, ok, error_type, "
-        "error_message, exit_status, bytes, sha256, media_type, elapsed, chain, path)",
-    )
-    g.add_argument(
-        "--dask",
-        metavar="SCHEDULER",
-        help="run the batch on a Dask cluster: a scheduler address (tcp://host:8786) or "
-        "local:N for a local cluster of N worker processes; URLs are partitioned by server "
-        "so --parallel-max-host holds across workers (pip install 'omniurl[dask]')",
-    )
 
 
 def _description() -> str:
@@ -472,114 +405,8 @@ def _add_get(sub: Any) -> None:
         wants_more=names_other_scheme,
         intermixed="urls",
     )
-    p.add_argument(
-        "urls",
-        nargs="*",
-        metavar="URL",
-        help="one URL, or several (a batch; see -i and -Z); options may come before, between "
-        "or after the URLs",
-    )
-    p.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        action=_PairedOutput,
-        help="write the content to FILE ('-': standard output); with several URLs, each -o "
-        "or -O goes with the next URL in order, as curl's (-o a URL1 -o b URL2)",
-    )
-    p.add_argument(
-        "-O",
-        "--remote-name",
-        nargs=0,
-        action=_PairedOutput,
-        help="write to a file named like the URL's; -O URL1 -O URL2 pairs as curl's; a single "
-        "-O with several URLs (or -i) saves every one, as --remote-name-all",
-    )
-    p.add_argument(
-        "--remote-name-all",
-        action="store_true",
-        help="every URL without its own -o/-O is saved under its URL's name",
-    )
-    p.add_argument(
-        "--create-dirs",
-        action="store_true",
-        help="create the folders -o FILE or --output-dir DIR name (by default a missing "
-        "folder is an error before anything is fetched)",
-    )
-    p.add_argument(
-        "-L",
-        "--location",
-        action="store_true",
-        help="accepted for curl's habit: redirects are followed by default (--no-follow "
-        "turns that off; --max-redirs bounds them); with -I, follow them and show each "
-        "hop's head (without -L, -I shows the redirect itself, as curl's)",
-    )
-    p.add_argument(
-        "-f",
-        "--fail",
-        action="store_true",
-        help="an HTTP error status (400 and above) exits 22, as curl's -f (otherwise 5, or 7 "
-        "for 401/407); no body is ever written for one",
-    )
-    p.add_argument(
-        "-w",
-        "--write-out",
-        metavar="FORMAT",
-        help="after each transfer print FORMAT with curl's variables: %%{http_code}, "
-        "%%{content_type}, %%{size_download}, %%{size_header}, %%{speed_download}, "
-        "%%{time_namelookup}, %%{time_connect}, %%{time_appconnect}, %%{time_pretransfer}, "
-        "%%{time_starttransfer}, %%{time_redirect}, %%{time_total}, %%{num_redirects}, "
-        "%%{num_connects}, %%{redirect_url}, %%{url_effective}, %%{url}, %%{remote_ip}, "
-        "%%{remote_port}, %%{local_ip}, %%{local_port}, %%{scheme}, %%{method}, "
-        "%%{http_version}, %%{filename_effective}, %%{exitcode}, %%{errormsg} and more "
-        "(docs/cli.md); \\n and \\t escapes; %%{stderr} / %%{stdout} switch the stream; "
-        "@FILE reads it",
-    )
-    p.add_argument(
-        "-J",
-        "--remote-header-name",
-        action="store_true",
-        help="with -O: the file name the server gives (Content-Disposition), made safe (no "
-        "folder, no leading dot); else the URL's name",
-    )
-    p.add_argument(
-        "--raw",
-        action="store_true",
-        help="a Gopher text item as on the wire (dot-stuffing and the closing '.'); by "
-        "default only that framing is removed, the line ends are the server's "
-        "(docs/saving.md)",
-    )
-    p.add_argument(
-        "-I",
-        "--head",
-        action="store_true",
-        help="only what the server says about the resource: http HEAD (its header fields "
-        "are printed; a redirect's own head unless -L), ftp SIZE and MDTM and a file's "
-        "size and date (printed as Content-Length and Last-Modified, as curl does); no "
-        "content is transferred; a scheme without such a request is refused",
-    )
-    p.add_argument(
-        "-C",
-        "--continue-at",
-        metavar="OFFSET",
-        type=_offset,
-        help="resume a transfer (FTP REST, HTTP Range): '-' continues after the bytes kept "
-        "in .NAME.part (or in the file itself), N at byte N; the file becomes NAME only once "
-        "its size is the server's, and a failed attempt keeps .NAME.part for the next -C -",
-    )
-    p.add_argument(
-        "-v", "--verbose", action="store_true", help="show the protocol conversation on stderr"
-    )
-    p.add_argument("--json", action="store_true", help="print metadata (or a listing) as JSON")
-    p.add_argument(
-        "-s", "--silent", action="store_true", help="no progress bar and no error line (curl's)"
-    )
-    p.add_argument(
-        "-S", "--show-error", action="store_true", help="with -s: still print the error line"
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_batch_arguments(p)
-    p.set_defaults(func=cmd_get, outputs=[], remote_name=False)
+    p.register("action", "paired_output", _PairedOutput)
+    add_get_arguments(p)
 
 
 def _add_mirror(sub: Any) -> None:

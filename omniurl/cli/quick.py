@@ -62,6 +62,7 @@ _ACTION_DEFAULTS: dict[str | None, Any] = {
     "append": None,
     "append_const": None,
     "count": None,
+    "paired_output": None,  # (get's -o and -O: cli.parser._PairedOutput)
 }
 
 
@@ -131,6 +132,8 @@ class _Recorder:
 def quick_args(words: Sequence[str]) -> Namespace | None:
     """The namespace ``build_parser(words[0]).parse_args(words)`` gives for ``parse URL…``
     or ``plan URL…`` without any option, or None: argparse reads ``words``."""
+    if words and words[0] == "get":
+        return _quick_get(words)
     if len(words) < 2 or words[0] not in ("parse", "plan"):
         return None
     urls = list(words[1:])
@@ -154,3 +157,78 @@ def quick_args(words: Sequence[str]) -> Namespace | None:
     except _Unsure:
         return None
     return Namespace(command=words[0], **values)
+
+
+class _GetRecorder(_Recorder):
+    """:class:`_Recorder` for ``get``'s arguments: its one positional, ``urls`` (the
+    first argument it adds: first in the namespace, as :meth:`_Recorder.namespace` puts
+    the positional values), is the command line's URLs."""
+
+    def add_argument(self, *names: str, **kwargs: Any) -> None:
+        if names == ("urls",) and not self.actions and kwargs.get("nargs") == "*":
+            return
+        super().add_argument(*names, **kwargs)
+
+
+#: The options of ``get`` that :func:`_quick_get` reads, as argparse matches them (exactly:
+#: the parsers take no abbreviation), each with whether it takes a value.
+_GET_OPTIONS = {
+    "-o": True,
+    "--output": True,
+    "-O": False,
+    "--remote-name": False,
+    "-s": False,
+    "--silent": False,
+}
+
+
+def _quick_get(words: Sequence[str]) -> Namespace | None:
+    """``get`` with URLs and only ``-o FILE``/``--output FILE``, ``-O``/``--remote-name``
+    and ``-s``/``--silent``, in any order and number: the namespace argparse gives (the URLs
+    in the order given, ``-o`` and ``-O`` paired with them in order as
+    ``cli.parser._PairedOutput`` pairs them), or None.  A FILE that starts with ``-`` (but
+    ``-`` itself), an empty word, ``-oFILE``, ``--output=FILE``, ``-sS``, ``--``, any other
+    option: argparse's."""
+    urls: list[str] = []
+    outputs: list[str | None] = []
+    silent = False
+    rest = iter(words[1:])
+    for word in rest:
+        if not word:
+            return None  # (an empty URL: argparse's)
+        if not word.startswith("-"):
+            urls.append(word)
+            continue
+        takes = _GET_OPTIONS.get(word)
+        if takes is None:
+            return None
+        if takes:
+            value = next(rest, None)
+            if not value or (value.startswith("-") and value != "-"):
+                return None  # (argparse's error, or a value it reads its own way)
+            outputs.append(value)
+        elif word in ("-O", "--remote-name"):
+            outputs.append(None)
+        else:
+            silent = True
+    if not urls:
+        return None
+    from . import arguments
+
+    probe = Namespace(urls=urls)
+    if arguments.names_other_scheme(probe):  # type: ignore[arg-type]
+        return None  # (a plugin's scheme: its options are the parser's to add)
+    recorder = _GetRecorder()
+    try:
+        arguments.add_get_arguments(recorder)  # type: ignore[arg-type]
+        arguments.add_resolve_arguments_named(recorder, words[1:])  # type: ignore[arg-type]
+        values = recorder.namespace({"urls": urls})
+    except _Unsure:
+        return None
+    if outputs:  # (as _PairedOutput sets them: the first -o or -O is the one-URL case's)
+        values["outputs"] = outputs
+        values["output"] = outputs[0]
+        values["remote_name"] = outputs[0] is None
+    if silent:
+        values["silent"] = True
+    return Namespace(command="get", **values)

@@ -29,6 +29,7 @@ from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
+from .percent import Decoded as _Decoded
 from .percent import check, decode, display, quote, to_octets
 from .records import record
 
@@ -207,45 +208,11 @@ def _gopherurl_from_match(
 
 
 def _lazy(raw: str) -> Any:
-    """``raw`` decoded: itself without an escape, else a :class:`_Decoded`."""
+    """``raw`` decoded: itself without an escape, else a :class:`_Decoded` (decoded on first
+    read).  Why: decoding the selector, search and Gopher+ string was a quarter of a Gopher
+    search URL's parse (~0.9 µs of ~3.3 µs, compiled), the family of
+    benchmarks/parse_bench.py that stayed near urlsplit's rate (0.99-1.09x; 1.33x since)."""
     return _Decoded(raw) if "%" in raw else raw
-
-
-class _Decoded:
-    """A selector, search or Gopher+ string as written (ASCII, every "%" an escape),
-    decoded on first read (``GopherURL.selector``, ``.search``, ``.gopher_plus``).
-
-    Why: decoding them was a quarter of a Gopher search URL's parse (~0.9 µs of ~3.3 µs,
-    compiled; the family of benchmarks/parse_bench.py that stayed near urlsplit's rate,
-    0.99-1.09x), and most readers of a parsed URL never read all three.  To every reader it
-    is the decoded text: the fields return that, and it compares and hashes as that (a
-    URL's equality and hash are its fields', tuple_backed); pickled or copied, it is that.
-    """
-
-    def __init__(self, raw: str) -> None:
-        self.raw = raw
-        self.decoded: str | None = None
-
-    def value(self) -> str:
-        decoded = self.decoded
-        if decoded is None:
-            decoded = self.decoded = decode(self.raw)
-        return decoded
-
-    def __eq__(self, other: object) -> bool:
-        return self.value() == (other.value() if isinstance(other, _Decoded) else other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __hash__(self) -> int:
-        return hash(self.value())
-
-    def __repr__(self) -> str:
-        return repr(self.value())
-
-    def __reduce__(self) -> tuple[type[str], tuple[str]]:
-        return (str, (self.value(),))
 
 
 _item: Any = tuple.__getitem__

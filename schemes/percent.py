@@ -131,6 +131,42 @@ def decode(text: str, component: str = "", offset: int | None = None) -> str:
         ) from None
 
 
+class Decoded:
+    """A component as written (ASCII, every "%" an escape), decoded on first read: what a
+    fast path keeps in a URL's field where decoding at parse time cost more than the rest
+    of the parse and most readers never read the field (Gopher's selector, search and
+    Gopher+ string; FTP's name).  To every reader it is the decoded text: the class's field
+    property returns that, and it compares and hashes as that (a built-in URL's equality
+    and hash are its fields', schemes.base.tuple_backed); pickled or copied, it is that.
+    (An ASCII text whose every "%" is an escape decodes without an error: nothing is learnt
+    sooner by decoding at parse time.)"""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.decoded: str | None = None
+
+    def value(self) -> str:
+        decoded = self.decoded
+        if decoded is None:
+            decoded = self.decoded = decode(self.raw)
+        return decoded
+
+    def __eq__(self, other: object) -> bool:
+        return self.value() == (other.value() if isinstance(other, Decoded) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.value())
+
+    def __repr__(self) -> str:
+        return repr(self.value())
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return (str, (self.value(),))
+
+
 @lru_cache(maxsize=64)
 def _table(safe: str) -> tuple[str, ...]:
     keep = set(grammar.UNRESERVED_CHARS) | set(safe)

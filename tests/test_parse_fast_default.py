@@ -467,10 +467,27 @@ GOPHER_ESCAPED = [
 ]
 
 
-@pytest.mark.parametrize("text", GOPHER_ESCAPED)
-def test_gopher_fields_read_as_the_decoded_text(text: str) -> None:
-    """A Gopher URL's selector, search and Gopher+ string, kept as written until first
-    read, are the decoded text to every reader (as the mailto test above)."""
+FTP_ESCAPED = [
+    "ftp://h/a%20b/c%2Fd/e%41;type=i",
+    "ftp://h/x%20y",
+    "ftp://h/a/b/c%20",
+    "ftp://h/%20/b",
+    "ftps://u:p@h/%C3%A9//%E2%82%AC/x#f",
+    "ftp://h/a%2fb/",
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "items"),
+    [(t, ("selector", "search", "gopher_plus"), (7, 8, 9)) for t in GOPHER_ESCAPED]
+    + [(t, ("cwd", "name"), (6, 7)) for t in FTP_ESCAPED],
+)
+def test_escaped_fields_read_as_the_decoded_text(
+    text: str, names: tuple[str, ...], items: tuple[int, ...]
+) -> None:
+    """A Gopher URL's selector, search and Gopher+ string and an FTP URL's cwd and name,
+    kept as written until first read, are the decoded values to every reader (as the
+    mailto test above)."""
     import copy
     import dataclasses
     import pickle
@@ -479,12 +496,11 @@ def test_gopher_fields_read_as_the_decoded_text(text: str) -> None:
 
     fast = schemes.parse(text)
     assert general(text)[3] == fast  # type: ignore[index]
-    names = ("selector", "search", "gopher_plus")
     values = {n: getattr(fast, n) for n in names}
-    assert all(v is None or type(v) is str for v in values.values())
+    assert all(type(v) in (str, tuple, type(None)) for v in values.values())
     slow = type(fast)(**{f.name: getattr(fast, f.name) for f in dataclasses.fields(fast)})  # type: ignore[arg-type]
-    for i in (7, 8, 9):
-        assert type(tuple.__getitem__(slow, i)) in (str, type(None))  # type: ignore[arg-type]
+    for i in items:
+        assert type(tuple.__getitem__(slow, i)) in (str, tuple, type(None))  # type: ignore[arg-type]
     assert fast == slow and slow == fast
     assert (fast != slow) is False and (slow != fast) is False
     assert hash(fast) == hash(slow) and repr(fast) == repr(slow) and str(fast) == str(slow)

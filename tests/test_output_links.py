@@ -152,3 +152,15 @@ async def test_continue_at_into_a_fifo_a_device_or_a_descriptor_writes_into_it(
     if device:
         assert stat.S_ISCHR((out / "null").stat().st_mode)
     assert not [p.name for p in out.iterdir() if p.name.startswith(".")]  # no part left
+
+
+def test_a_remote_name_replaces_a_link_never_writes_through_it(tmp_path: Path) -> None:
+    """``-O``: the name is the URL's, not the user's; a link of that name is replaced by
+    the file (a server, with ``-J``, must not reach where a link in the folder points)."""
+    (tmp_path / "elsewhere.txt").write_bytes(b"keep")
+    (tmp_path / "pyproject.toml").symlink_to("elsewhere.txt")
+    done = get("-O", URL, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert not (tmp_path / "pyproject.toml").is_symlink()
+    assert (tmp_path / "pyproject.toml").read_bytes() == SOURCE.read_bytes()
+    assert (tmp_path / "elsewhere.txt").read_bytes() == b"keep"

@@ -623,7 +623,7 @@ def _written_into(args: argparse.Namespace, url: schemes.URL) -> bool:
     if args.remote_name:
         from omniurl.batch import output_name
 
-        return written_into(output_name(url))
+        return written_into(output_name(url), links=False)
     return False
 
 

@@ -216,7 +216,9 @@ async def write_content(
         return await _write_special(path, source)
     if os.path.isdir(path):  # before a byte is read: the content could never go there
         raise OutputError(f"cannot write {path}: Is a directory", component="output")
-    real = through_links(path)
+    # A link is written through for a name the user gave (-o), never for one the URL or the
+    # server gave (-O, -J): a link there is replaced, as a file is.
+    real = through_links(path) if args.output not in (None, "-") else path
     if real is None:  # /dev/stdout, /dev/fd/N: a descriptor, written into as a device is
         return await _write_special(path, source)
     folder, name = os.path.split(real)
@@ -356,10 +358,10 @@ def through_links(path: str) -> str | None:
     raise _output_failed(given, OSError(errno.ELOOP, os.strerror(errno.ELOOP)))
 
 
-def written_into(path: str) -> bool:
-    """Whether ``-o PATH`` is written into, never replaced by a file: a FIFO, a device, or a
-    link to an open descriptor (``/dev/stdout``)."""
-    return _is_special(path) or through_links(path) is None
+def written_into(path: str, *, links: bool = True) -> bool:
+    """Whether ``-o PATH`` is written into, never replaced by a file: a FIFO, a device, or
+    (``links``: a name the user gave) a link to an open descriptor (``/dev/stdout``)."""
+    return _is_special(path) or (links and through_links(path) is None)
 
 
 def _is_special(path: str) -> bool:

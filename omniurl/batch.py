@@ -259,18 +259,23 @@ def _found(taken: dict[str, int] | None, name: str, n: int) -> None:
         taken[name] = n + 1
 
 
-def _names_in_input_order(taken: set[str], name: str) -> str:
+def _names_in_input_order(taken: set[str], name: str, numbers: dict[str, int] | None = None) -> str:
     """``name``, else ``stem.1.ext``, ``stem.2.ext``… — the first not given to an earlier
-    URL of this batch: a rerun of the same list gives every URL the same file again."""
+    URL of this batch: a rerun of the same list gives every URL the same file again.
+    ``numbers``: where each name's search last stopped (the names below are all in
+    ``taken``, which only grows), so that N URLs of one name are not N²/2 lookups (5,000:
+    3.9 s of CPU; 100,000 would have been ~26 minutes)."""
     stem, dot, ext = name.rpartition(".")
     if not dot or not stem:
         stem, ext = name, ""
-    n = 0
-    candidate = name
+    n = numbers.get(name, 0) if numbers is not None else 0
+    candidate = name if n == 0 else f"{stem}.{n}{'.' + ext if ext else ''}"
     while candidate in taken:
         n += 1
         candidate = f"{stem}.{n}{'.' + ext if ext else ''}"
     taken.add(candidate)
+    if numbers is not None and n > 0:
+        numbers[name] = n + 1
     return candidate
 
 
@@ -637,6 +642,7 @@ async def fetch_many(
             "names need an output folder (and are not for resume)", component="output"
         )
     taken: set[str] = set()
+    numbers: dict[str, int] = {}  # (_names_in_input_order: each colliding name's next number)
     files = _Files(str(folder)) if folder is not None else None
     limit = max(window or 4 * concurrency, concurrency)
     source = _source(urls).__aiter__()
@@ -769,7 +775,9 @@ async def fetch_many(
                             f"names[{index}]: {name!r} is not a file name", component="output"
                         )
                 else:
-                    name = _names_in_input_order(taken, output_name(url)) if resume else None
+                    name = (
+                        _names_in_input_order(taken, output_name(url), numbers) if resume else None
+                    )
                 jobs = waiting.get(key)
                 if jobs is None:
                     jobs = waiting[key] = deque()

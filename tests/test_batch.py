@@ -292,3 +292,22 @@ def test_passwords_are_masked_in_records() -> None:
     assert shown("ftp://u:SECRET@h/x") == "ftp://u:****@h/x"
     assert shown("ftp://u@h/x") == "ftp://u@h/x"
     assert shown("news:a@b") == "news:a@b"
+
+
+def test_names_in_input_order_search_each_name_once() -> None:
+    """``-C -``'s names (and the Dask integration's), given in input order: the same names
+    as a search from ``NAME`` each time, without its N²/2 lookups (5,000 URLs of one name:
+    3.9 s of CPU before)."""
+    import time
+
+    from omniurl.batch import _names_in_input_order
+
+    taken = {"a.txt", "a.2.txt", "b"}
+    numbers: dict[str, int] = {}
+    given = [_names_in_input_order(taken, n, numbers) for n in ["a.txt"] * 4 + ["b", "b", "c"]]
+    assert given == ["a.1.txt", "a.3.txt", "a.4.txt", "a.5.txt", "b.1", "b.2", "c"]
+    started = time.process_time()
+    for _ in range(20_000):
+        _names_in_input_order(taken, "download", numbers)
+    assert "download.19999" in taken and "download.20000" not in taken
+    assert time.process_time() - started < 5  # (before: ~60 s)

@@ -115,12 +115,14 @@ def assign_names(
     in ``output`` (read once), so a retried task writes the same names again."""
     options = options or Options()
     taken = _existing_names(output) if output is not None else set()
+    numbers: dict[str, int] = {}  # (each colliding name's next number: no N² search)
     by_index: dict[int, str | None] = {}
     for index, text in sorted(pair for part in parts for pair in part):
         name: str | None = None
         if output is not None:
             try:
-                name = _names_in_input_order(taken, output_name(parse(text, syntax=options.syntax)))
+                given = output_name(parse(text, syntax=options.syntax))
+                name = _names_in_input_order(taken, given, numbers)
             except (URLError, OmniurlError):
                 name = None  # the URL fails as its own row; it writes nothing
         by_index[index] = name

@@ -166,6 +166,7 @@ class Resource:
         entry_stream: AsyncIterator[Entry] | None = None,
         session: Any = None,
         media_type: str | None = None,
+        media_guess: Callable[[], str | None] | None = None,
         size: int | None = None,
         replies: Sequence[str] = (),
         close: Callable[[], Awaitable[None]] | None = None,
@@ -187,7 +188,11 @@ class Resource:
         #: A caller's bound on a listing's entries (``Options.max_entries``, set by the core).
         self.max_entries: int | None = None
         self.session = session
-        self.media_type = media_type
+        self._media_type = media_type
+        #: Makes :attr:`media_type` when it is first read (FTP's guess from the name's
+        #: suffix, which imports mimetypes and reads the system's mime.types: a get that
+        #: never reads the media type never pays for it).
+        self._media_guess = media_guess
         self.size = size
         self.replies: list[str] = list(replies)
         #: What the resolver found out, typed: a frozen dataclass of the scheme's
@@ -326,6 +331,19 @@ class Resource:
             entries.append(entry)
         self.entries = entries
         return entries
+
+    @property
+    def media_type(self) -> str | None:
+        """The content's media type, when known (for FTP, guessed from the name on first
+        read)."""
+        guess = self._media_guess
+        if guess is not None:
+            self._media_type, self._media_guess = guess(), None
+        return self._media_type
+
+    @media_type.setter
+    def media_type(self, value: str | None) -> None:
+        self._media_type, self._media_guess = value, None
 
     @property
     def streaming(self) -> bool:

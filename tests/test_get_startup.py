@@ -83,6 +83,33 @@ async def test_an_ftp_file_without_a_suffix_guesses_no_media_type(
     assert "mimetypes" in ran
 
 
+async def test_an_ftp_media_type_is_guessed_only_when_read(
+    ftp: RunningServer, tmp_path: Path
+) -> None:
+    """With ``;type=`` given, or under ``-C N`` (a resumed transfer is TYPE I), nothing
+    needs §3.2.3's guess; the media type (the name's suffix, mimetypes) is guessed when
+    ``--json``, ``-w %{content_type}`` or the Python API reads it, not before: a get to a
+    file never loads mimetypes (urllib.parse, ipaddress, the system's mime.types)."""
+    out = tmp_path / "out"
+    url = f"ftp://{ftp.netloc}/hello.txt"
+    status, _stdout, ran = await probe("get", "-o", str(out), url + ";type=i")
+    assert status == 0 and out.read_bytes() == b"hello, world\r\n"
+    assert "omniurl.resolvers.ftp.executor" in ran  # (the control)
+    assert not {"mimetypes", "urllib.parse"} & ran
+    out.write_bytes(b"hello")
+    status, _stdout, ran = await probe("get", "-C", "5", "-o", str(out), url)
+    assert status == 0 and out.read_bytes() == b"hello, world\r\n"
+    assert "mimetypes" not in ran  # (urllib.parse is -C's own: pathlib imports it)
+    # read, the same answer as before
+    status, stdout, ran = await probe("get", "--json", "-o", str(out), url + ";type=i")
+    assert status == 0 and json.loads(stdout)["media_type"] == "text/plain"
+    assert "mimetypes" in ran
+    status, stdout, _ran = await probe(
+        "get", "-s", "-o", str(out), "-w", "%{content_type}", url + ";type=i"
+    )
+    assert (status, stdout) == (0, b"text/plain")
+
+
 @pytest_asyncio.fixture
 async def servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
     (tmp_path / "hello.bin").write_bytes(bytes(range(256)) * 16)

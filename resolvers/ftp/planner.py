@@ -308,7 +308,12 @@ def _retr_steps(
             "(use ;type=d or drop the typecode to list the directory)",
             component="name",
         )
-    transfer_type = typecode.upper() if typecode else guess_type(ftp.name)
+    if typecode:
+        transfer_type = typecode.upper()
+    elif offset > 0:
+        transfer_type = "I"  # (below: the guess would not be used)
+    else:
+        transfer_type = guess_type(ftp.name)
     if offset > 0:
         if typecode == "a":
             raise ResumeUnsupported(

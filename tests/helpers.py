@@ -17,10 +17,14 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from omniurl import resolvers
 from omniurl.resolvers import Options
 from omniurl.resolvers.resource import Resource
+
+if TYPE_CHECKING:
+    from omniurl.testservers import RunningServer
 
 #: The worktree root: where ``python -m omniurl`` finds the packages.
 ROOT = Path(__file__).resolve().parent.parent
@@ -310,3 +314,19 @@ class StallingGopher:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+
+
+@contextlib.asynccontextmanager
+async def gopher_ftp_http(root: Path) -> AsyncIterator[dict[str, RunningServer]]:
+    """omniurl's own Gopher, FTP and HTTP test servers, all three serving ``root``, for the
+    block (by name); each one started is closed however the block ends."""
+    from omniurl import testservers
+
+    started: dict[str, RunningServer] = {}
+    try:
+        for name in ("gopher", "ftp", "http"):
+            started[name] = await testservers.start(name, root)
+        yield started
+    finally:
+        for server in started.values():
+            await server.close()

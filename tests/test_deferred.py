@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from helpers import gopher_ftp_http
 
-from omniurl import testservers
 from omniurl.deferred import DEFERRED
 from omniurl.testservers import RunningServer
 
@@ -248,14 +248,8 @@ run()
 @pytest_asyncio.fixture
 async def servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
     (tmp_path / "hello.txt").write_bytes(b"hello, world\r\n")
-    started: dict[str, RunningServer] = {}
-    try:
-        for name in ("gopher", "ftp", "http"):
-            started[name] = await testservers.start(name, tmp_path)
+    async with gopher_ftp_http(tmp_path) as started:
         yield started
-    finally:
-        for server in started.values():
-            await server.close()
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from helpers import gopher_ftp_http
 
 from omniurl import testservers
 from omniurl.testservers import RunningServer
@@ -113,14 +114,8 @@ async def test_an_ftp_media_type_is_guessed_only_when_read(
 @pytest_asyncio.fixture
 async def servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
     (tmp_path / "hello.bin").write_bytes(bytes(range(256)) * 16)
-    started: dict[str, RunningServer] = {}
-    try:
-        for name in ("gopher", "ftp", "http"):
-            started[name] = await testservers.start(name, tmp_path)
+    async with gopher_ftp_http(tmp_path) as started:
         yield started
-    finally:
-        for server in started.values():
-            await server.close()
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from helpers import gopher_ftp_http
 
 from omniurl import cli, resolvers, testservers
 from omniurl.resolvers import registry
@@ -268,14 +269,8 @@ def test_get_help_lists_every_resolvers_options_but_imports_no_planner() -> None
 @pytest_asyncio.fixture
 async def local_servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
     (tmp_path / "hello.txt").write_bytes(b"hello, world\r\n")
-    started: dict[str, RunningServer] = {}
-    try:
-        for name in ("gopher", "ftp", "http"):
-            started[name] = await testservers.start(name, tmp_path)
+    async with gopher_ftp_http(tmp_path) as started:
         yield started
-    finally:
-        for server in started.values():
-            await server.close()
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import site
 import socket
 import ssl
+import subprocess
 import sys
 import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -330,3 +333,36 @@ async def gopher_ftp_http(root: Path) -> AsyncIterator[dict[str, RunningServer]]
     finally:
         for server in started.values():
             await server.close()
+
+
+#: ``omniurl ARGS`` as the console script runs it; the last line of stderr lists the modules
+#: whose bodies ran since the interpreter started (a deferred one's has not: deferred.py).
+PROBE = """\
+import sys
+before = set(sys.modules)
+import atexit
+def report():
+    from omniurl.deferred import is_deferred
+    ran = sorted(m for m, mod in sys.modules.items()
+                 if m not in before and mod is not None and not is_deferred(mod))
+    import json
+    sys.stderr.write("\\n" + json.dumps(ran) + "\\n")
+atexit.register(report)
+sys.argv = ["omniurl", *sys.argv[1:]]
+from omniurl.cli.main import run
+run()
+"""
+
+
+async def modules_run(*args: str) -> tuple[int, bytes, set[str]]:
+    """(exit status, stdout, modules run) of ``omniurl ARGS``, bare (``-S``: no site hook
+    imports a module first; the libraries on PYTHONPATH)."""
+    paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-S", "-c", PROBE, *args],
+        capture_output=True, timeout=60, cwd=ROOT, check=False, stdin=subprocess.DEVNULL,
+        env={**os.environ, "HOME": str(ROOT),
+             "PYTHONPATH": os.pathsep.join(p for p in paths if os.path.isdir(p))},
+    )  # fmt: skip
+    ran = json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1])
+    return done.returncode, done.stdout, set(ran)

@@ -9,7 +9,6 @@ that need them run (the same output, byte for byte), with the real modules from 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -20,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from helpers import gopher_ftp_http
+from helpers import gopher_ftp_http, modules_run
 
 from omniurl.deferred import DEFERRED
 from omniurl.testservers import RunningServer
@@ -226,25 +225,6 @@ def test_nothing_is_deferred_once_asyncio_is_loaded_or_on_an_unchecked_python() 
     assert json.loads(done.stdout) == [[], True, True]
 
 
-#: Runs ``omniurl ARGS`` as the console script does, then prints (last line of stderr) the
-#: modules whose bodies ran since the interpreter started.
-PROBE = """\
-import sys
-before = set(sys.modules)
-import atexit
-def report():
-    from omniurl.deferred import is_deferred
-    ran = sorted(m for m, mod in sys.modules.items()
-                 if m not in before and mod is not None and not is_deferred(mod))
-    import json
-    sys.stderr.write("\\n" + json.dumps(ran) + "\\n")
-atexit.register(report)
-sys.argv = ["omniurl", *sys.argv[1:]]
-from omniurl.cli.main import run
-run()
-"""
-
-
 @pytest_asyncio.fixture
 async def servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
     (tmp_path / "hello.txt").write_bytes(b"hello, world\r\n")
@@ -258,20 +238,10 @@ async def servers(tmp_path: Path) -> AsyncIterator[dict[str, RunningServer]]:
 async def test_a_plain_get_runs_none_of_the_deferred_modules(
     servers: dict[str, RunningServer], scheme: str, path: str, tmp_path: Path
 ) -> None:
-    import site
-
     out = tmp_path / "out.txt"
     url = f"{scheme}://{servers[scheme].netloc}{path}"
-    # bare (-S: no site hook imports a module first), the libraries on PYTHONPATH
-    paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
-    paths = [p for p in paths if os.path.isdir(p)]
-    done = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-S", "-c", PROBE, "get", "-o", str(out), url],
-        capture_output=True, timeout=60, cwd=ROOT, check=False, stdin=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(paths), "HOME": str(ROOT)},
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    status, _stdout, ran = await modules_run("get", "-o", str(out), url)
+    assert status == 0
     assert out.read_bytes().replace(b"\r\n", b"\n") == b"hello, world\n"
-    ran = set(json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1]))
     assert "asyncio" in ran and f"omniurl.resolvers.{scheme}.executor" in ran  # (control)
     assert not ran & {*DEFERRED, *THEIR_IMPORTS, "ssl"}

@@ -3,55 +3,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import site
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from helpers import gopher_ftp_http
+from helpers import gopher_ftp_http, modules_run
 
 from omniurl import testservers
 from omniurl.testservers import RunningServer
 
 ROOT = Path(__file__).resolve().parent.parent
-
-#: ``omniurl ARGS`` as the console script runs it; the last line of stderr lists the modules
-#: whose bodies ran since the interpreter started (a deferred one's has not: deferred.py).
-PROBE = """\
-import sys
-before = set(sys.modules)
-import atexit
-def report():
-    from omniurl.deferred import is_deferred
-    ran = sorted(m for m, mod in sys.modules.items()
-                 if m not in before and mod is not None and not is_deferred(mod))
-    import json
-    sys.stderr.write("\\n" + json.dumps(ran) + "\\n")
-atexit.register(report)
-sys.argv = ["omniurl", *sys.argv[1:]]
-from omniurl.cli.main import run
-run()
-"""
-
-
-async def probe(*args: str) -> tuple[int, bytes, set[str]]:
-    """(exit status, stdout, modules run) of ``omniurl ARGS``, bare (``-S``: no site hook
-    imports a module first; the libraries on PYTHONPATH)."""
-    paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
-    done = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-S", "-c", PROBE, *args],
-        capture_output=True, timeout=60, cwd=ROOT, check=False, stdin=subprocess.DEVNULL,
-        env={**os.environ, "HOME": str(ROOT),
-             "PYTHONPATH": os.pathsep.join(p for p in paths if os.path.isdir(p))},
-    )  # fmt: skip
-    ran = json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1])
-    return done.returncode, done.stdout, set(ran)
 
 
 @pytest_asyncio.fixture
@@ -71,12 +34,14 @@ async def test_an_ftp_file_without_a_suffix_guesses_no_media_type(
     """RFC 1738 §3.2.3's guess and the media type read a name's suffix; without one there is
     nothing to read, and mimetypes (urllib.parse, the system's mime.types) is not loaded."""
     out = tmp_path / "out"
-    status, stdout, ran = await probe("get", "--json", "-o", str(out), f"ftp://{ftp.netloc}/README")
+    status, stdout, ran = await modules_run(
+        "get", "--json", "-o", str(out), f"ftp://{ftp.netloc}/README"
+    )
     assert status == 0 and out.read_bytes() == b"no suffix\r\n"
     assert json.loads(stdout)["media_type"] == "application/octet-stream"
     assert "omniurl.resolvers.ftp.executor" in ran  # (the control)
     assert not {"mimetypes", "urllib.parse"} & ran
-    status, stdout, ran = await probe(
+    status, stdout, ran = await modules_run(
         "get", "--json", "-o", str(out), f"ftp://{ftp.netloc}/hello.txt"
     )
     assert status == 0 and out.read_bytes() == b"hello, world\n"  # (TYPE A: §3.2.3's guess)
@@ -93,19 +58,19 @@ async def test_an_ftp_media_type_is_guessed_only_when_read(
     file never loads mimetypes (urllib.parse, ipaddress, the system's mime.types)."""
     out = tmp_path / "out"
     url = f"ftp://{ftp.netloc}/hello.txt"
-    status, _stdout, ran = await probe("get", "-o", str(out), url + ";type=i")
+    status, _stdout, ran = await modules_run("get", "-o", str(out), url + ";type=i")
     assert status == 0 and out.read_bytes() == b"hello, world\r\n"
     assert "omniurl.resolvers.ftp.executor" in ran  # (the control)
     assert not {"mimetypes", "urllib.parse"} & ran
     out.write_bytes(b"hello")
-    status, _stdout, ran = await probe("get", "-C", "5", "-o", str(out), url)
+    status, _stdout, ran = await modules_run("get", "-C", "5", "-o", str(out), url)
     assert status == 0 and out.read_bytes() == b"hello, world\r\n"
     assert "mimetypes" not in ran  # (urllib.parse is -C's own: pathlib imports it)
     # read, the same answer as before
-    status, stdout, ran = await probe("get", "--json", "-o", str(out), url + ";type=i")
+    status, stdout, ran = await modules_run("get", "--json", "-o", str(out), url + ";type=i")
     assert status == 0 and json.loads(stdout)["media_type"] == "text/plain"
     assert "mimetypes" in ran
-    status, stdout, _ran = await probe(
+    status, stdout, _ran = await modules_run(
         "get", "-s", "-o", str(out), "-w", "%{content_type}", url + ";type=i"
     )
     assert (status, stdout) == (0, b"text/plain")
@@ -127,7 +92,7 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     """json is for ``--json``, ``-w %{json}`` and ``-C``'s sidecar (omniurl/partial.py):
     a plain get to a file runs none of it (its decoder's patterns: ~2 ms of the start)."""
     out = tmp_path / "out.bin"
-    status, _stdout, ran = await probe(
+    status, _stdout, ran = await modules_run(
         "get", "-o", str(out), f"{scheme}://{servers[scheme].netloc}{path}"
     )
     assert status == 0 and out.read_bytes() == bytes(range(256)) * 16

@@ -21,7 +21,7 @@ from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
-from .percent import Decoded, char_error, decode, display, quote
+from .percent import Decoded, LazilyDecoded, char_error, decode, display, quote
 from .records import record
 
 TYPE_CHECKING = False
@@ -223,14 +223,12 @@ def _ftpurl_from_match(
     return None
 
 
-class _Cwd:
+class _Cwd(LazilyDecoded):
     """An FTP URL's cwd segments as written (``a/b%20c``: ASCII, every "%" an escape),
     decoded when first read into the tuple ``FTPURL.cwd`` is; to every reader that tuple
     (as :class:`schemes.percent.Decoded` is its text)."""
 
-    def __init__(self, raw: str) -> None:
-        self.raw = raw
-        self.decoded: tuple[str, ...] | None = None
+    decoded: tuple[str, ...] | None = None
 
     def value(self) -> tuple[str, ...]:
         decoded = self.decoded
@@ -245,21 +243,6 @@ class _Cwd:
                 decoded = tuple(decode(raw).split("/"))
             self.decoded = decoded
         return decoded
-
-    def __eq__(self, other: object) -> bool:
-        return self.value() == (other.value() if isinstance(other, _Cwd) else other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __hash__(self) -> int:
-        return hash(self.value())
-
-    def __repr__(self) -> str:
-        return repr(self.value())
-
-    def __reduce__(self) -> tuple[type[tuple[str, ...]], tuple[tuple[str, ...]]]:
-        return (tuple, (self.value(),))
 
 
 _item: Any = tuple.__getitem__

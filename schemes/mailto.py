@@ -26,7 +26,7 @@ from . import grammar
 from .authority import format_fragment, split_fragment
 from .base import URL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
-from .percent import check, decode, display, quote, quote_addr_specs
+from .percent import LazilyDecoded, check, decode, display, quote, quote_addr_specs
 from .records import record
 
 TYPE_CHECKING = False
@@ -226,7 +226,7 @@ def _decode_fields(fields: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-class _Fields:
+class _Fields(LazilyDecoded):
     """A parsed URL's header fields as written (``name=value&…``), decoded on first read.
 
     Why: a mailto: URL with a query was the one family of benchmarks/parse_bench.py slower
@@ -237,30 +237,13 @@ class _Fields:
     pickled or copied, it is that tuple.
     """
 
-    def __init__(self, raw: str) -> None:
-        self.raw = raw
-        self.decoded: tuple[tuple[str, str], ...] | None = None
+    decoded: tuple[tuple[str, str], ...] | None = None
 
     def value(self) -> tuple[tuple[str, str], ...]:
         decoded = self.decoded
         if decoded is None:
             decoded = self.decoded = _decode_fields(self.raw)
         return decoded
-
-    def __eq__(self, other: object) -> bool:
-        return self.value() == (other.value() if isinstance(other, _Fields) else other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __hash__(self) -> int:
-        return hash(self.value())
-
-    def __repr__(self) -> str:
-        return repr(self.value())
-
-    def __reduce__(self) -> tuple[type[tuple[tuple[str, str], ...]], tuple[object]]:
-        return (tuple, (self.value(),))
 
 
 _item: Any = tuple.__getitem__

@@ -131,28 +131,24 @@ def decode(text: str, component: str = "", offset: int | None = None) -> str:
         ) from None
 
 
-class Decoded:
-    """A component as written (ASCII, every "%" an escape), decoded on first read: what a
-    fast path keeps in a URL's field where decoding at parse time cost more than the rest
-    of the parse and most readers never read the field (Gopher's selector, search and
-    Gopher+ string; FTP's name).  To every reader it is the decoded text: the class's field
-    property returns that, and it compares and hashes as that (a built-in URL's equality
-    and hash are its fields', schemes.base.tuple_backed); pickled or copied, it is that.
-    (An ASCII text whose every "%" is an escape decodes without an error: nothing is learnt
-    sooner by decoding at parse time.)"""
+class LazilyDecoded:
+    """A component as a fast path keeps it, written (ASCII, every "%" an escape), decoded on
+    first read: where decoding at parse time cost more than the rest of the parse and most
+    readers never read the field.  To every reader it is its decoded value (:meth:`value`,
+    a subclass's): the class's field property returns that, and it compares and hashes as
+    that (a built-in URL's equality and hash are its fields', schemes.base.tuple_backed);
+    pickled or copied, it is that.  (An ASCII text whose every "%" is an escape decodes
+    without an error: nothing is learnt sooner by decoding at parse time.)"""
 
     def __init__(self, raw: str) -> None:
         self.raw = raw
-        self.decoded: str | None = None
 
-    def value(self) -> str:
-        decoded = self.decoded
-        if decoded is None:
-            decoded = self.decoded = decode(self.raw)
-        return decoded
+    def value(self) -> object:
+        """The decoded value (worked out on the first call, kept)."""
+        raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return self.value() == (other.value() if isinstance(other, Decoded) else other)
+        return self.value() == (other.value() if isinstance(other, LazilyDecoded) else other)
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -163,8 +159,22 @@ class Decoded:
     def __repr__(self) -> str:
         return repr(self.value())
 
-    def __reduce__(self) -> tuple[type[str], tuple[str]]:
-        return (str, (self.value(),))
+    def __reduce__(self) -> tuple[type, tuple[object]]:
+        value = self.value()
+        return (type(value), (value,))
+
+
+class Decoded(LazilyDecoded):
+    """A component's text decoded on first read (Gopher's selector, search and Gopher+
+    string; FTP's name)."""
+
+    decoded: str | None = None
+
+    def value(self) -> str:
+        decoded = self.decoded
+        if decoded is None:
+            decoded = self.decoded = decode(self.raw)
+        return decoded
 
 
 @lru_cache(maxsize=64)

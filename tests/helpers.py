@@ -18,7 +18,7 @@ import ssl
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -366,3 +366,17 @@ async def modules_run(*args: str) -> tuple[int, bytes, set[str]]:
     )  # fmt: skip
     ran = json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1])
     return done.returncode, done.stdout, set(ran)
+
+
+@contextlib.asynccontextmanager
+async def loopback_server(
+    handle: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
+) -> AsyncIterator[int]:
+    """A scripted TCP server on 127.0.0.1 (port 0) serving each connection with ``handle``
+    for the block; yields its port.  Closed (not waited for) when the block ends: a
+    handler still running is the test's to bound."""
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import OPTS
+from helpers import loopback_server
 
 import omniurl
 from omniurl.resolvers.policy import STRICT
@@ -301,15 +302,10 @@ async def test_a_304_or_204_left_unread_hands_its_connection_back() -> None:
         finally:
             writer.close()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
-        async with omniurl.AsyncClient(OPTS) as client:
-            seen = []
-            for name in "abcdef":
-                async with client.stream(f"http://127.0.0.1:{port}/{name}") as resource:
-                    seen.append(resource.status)  # (the body never read)
-    finally:
-        server.close()
+    async with loopback_server(serve) as port, omniurl.AsyncClient(OPTS) as client:
+        seen = []
+        for name in "abcdef":
+            async with client.stream(f"http://127.0.0.1:{port}/{name}") as resource:
+                seen.append(resource.status)  # (the body never read)
     assert seen == [304, 204] * 3
     assert len(connections) == 1

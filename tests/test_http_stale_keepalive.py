@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator
 
 import pytest_asyncio
 from _ftphttp import OPTS
+from helpers import loopback_server
 
 import omniurl
 
@@ -43,12 +44,8 @@ async def one_answer_per_connection() -> AsyncIterator[tuple[str, list[bytes], l
         finally:
             writer.close()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
+    async with loopback_server(serve) as port:
         yield f"127.0.0.1:{port}", heads, dropped
-    finally:
-        server.close()
 
 
 async def test_a_get_on_a_connection_closed_while_idle_is_sent_again(

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from helpers import ROOT
+from helpers import ROOT, loopback_server
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -45,12 +45,8 @@ async def stalling() -> AsyncIterator[tuple[str, asyncio.Event]]:
         finally:
             writer.close()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
+    async with loopback_server(serve) as port:
         yield f"127.0.0.1:{port}", sent
-    finally:
-        server.close()
 
 
 async def _signalled(

@@ -109,3 +109,35 @@ def test_print_json_imports_no_json_for_a_plan() -> None:
         '{"url": "ftp://h/x", "port": 21, "steps": ["USER anonymous"], "when": [null], '
         '"ok": true}\nFalse'
     )
+
+
+#: What ``emit`` imports of json's accelerator made unavailable before it is imported: no
+#: ``_json`` at all (PyPy, a build without it), or one without the string encoder.
+WITHOUT_ACCELERATOR = {
+    "no _json": "sys.modules['_json'] = None",
+    "_json without encode_basestring": (
+        "import types; sys.modules['_json'] = types.ModuleType('_json')"
+    ),
+}
+#: The values of VALUES a literal can carry to another process (repr -> literal_eval).
+LITERALS = [v for v in VALUES if type(v) in (str, int, bool, type(None), float, list, tuple, dict)]
+
+
+@pytest.mark.parametrize("block", WITHOUT_ACCELERATOR.values(), ids=WITHOUT_ACCELERATOR.keys())
+def test_dumps_without_jsons_accelerator_is_json_dumps(block: str) -> None:
+    """Without ``_json``'s ``encode_basestring``, :func:`emit.dumps` is ``json.dumps`` (the
+    pure-Python encoder) and prints the very text CPython's C encoder prints."""
+    values = [v for v in LITERALS if v == v]  # (nan has no literal)
+    code = (
+        f"import ast, sys; {block}\n"
+        "from omniurl.cli import emit\n"
+        "import json.encoder\n"
+        "assert emit._encode_str is None and json.encoder.c_make_encoder is None\n"
+        "for value in ast.literal_eval(sys.stdin.read()):\n"
+        "    print(ascii(emit.dumps(value)))\n"  # (lone surrogates: any stdout takes it)
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=ascii(values), capture_output=True, text=True,
+        cwd=ROOT, timeout=60, check=True,
+    )  # fmt: skip
+    assert done.stdout.splitlines() == [ascii(json.dumps(v, ensure_ascii=False)) for v in values]

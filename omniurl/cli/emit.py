@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 _encode_str: Callable[[str], str] | None
 try:  # (json's own C string encoder: ``json.dumps(s, ensure_ascii=False)`` of a str is it)
     from _json import encode_basestring as _encode_str
-except ImportError:  # (an interpreter without json's accelerator: json.dumps does it all)
+except ImportError:  # (no _json, or one without it: PyPy, a build without json's accelerator;
+    # json.dumps does it all, tests/test_cli_emit.py)
     _encode_str = None
 
 

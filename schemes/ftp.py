@@ -177,34 +177,15 @@ def _ftpurl_from_match(
                 head, sep, last = path.rpartition("/")
                 name = Decoded(last) if "%" in last else last
                 cwd = () if not sep else _Cwd(head) if "%" in head else tuple(head.split("/"))
-                # scheme, fragment, user, password, host, port, cwd, name, typecode
-                return _tnew(
-                    cls,
-                    (
-                        scheme,
-                        fragment,
-                        decode(user) if user and "%" in user else user,
-                        decode(password) if password and "%" in password else password,
-                        host,
-                        int(port) if port else None,
-                        cwd,
-                        name,
-                        None if typecode is None else typecode.lower(),
-                    ),
-                )
-            if path is None:
-                segments = [""]
-            elif "%" in path:
-                # Decoding first and splitting after is the same unless an escape is a
-                # "/" (%2F stays data inside its segment, §3.2.2): no UTF-8 sequence
-                # holds octet 2F, so the decoder never joins octets across a "/".
-                if "%2F" in path or "%2f" in path:
-                    segments = [decode(s) for s in path.split("/")]
-                else:
-                    segments = decode(path).split("/")
             else:
-                segments = path.split("/")
-            name = segments.pop()
+                if path is None:
+                    segments = [""]
+                elif "%" in path:
+                    segments = _decoded_segments(path)
+                else:
+                    segments = path.split("/")
+                name = segments.pop()
+                cwd = tuple(segments)
             # scheme, fragment, user, password, host, port, cwd, name, typecode
             return _tnew(
                 cls,
@@ -215,7 +196,7 @@ def _ftpurl_from_match(
                     decode(password) if password and "%" in password else password,
                     host,
                     int(port) if port else None,
-                    tuple(segments),
+                    cwd,
                     name,
                     None if typecode is None else typecode.lower(),
                 ),
@@ -233,16 +214,18 @@ class _Cwd(LazilyDecoded):
     def value(self) -> tuple[str, ...]:
         decoded = self.decoded
         if decoded is None:
-            raw = self.raw
-            # Decoding first and splitting after is the same unless an escape is a "/"
-            # (%2F stays data inside its segment, §3.2.2): no UTF-8 sequence holds octet
-            # 2F, so the decoder never joins octets across a "/".
-            if "%2F" in raw or "%2f" in raw:
-                decoded = tuple([decode(s) for s in raw.split("/")])
-            else:
-                decoded = tuple(decode(raw).split("/"))
-            self.decoded = decoded
+            decoded = self.decoded = tuple(_decoded_segments(self.raw))
         return decoded
+
+
+def _decoded_segments(path: str) -> list[str]:
+    """The decoded "/"-separated segments of ``path`` (escapes in it).  Decoding first and
+    splitting after is the same unless an escape is a "/" (%2F stays data inside its
+    segment, §3.2.2): no UTF-8 sequence holds octet 2F, so the decoder never joins octets
+    across a "/"."""
+    if "%2F" in path or "%2f" in path:
+        return [decode(s) for s in path.split("/")]
+    return decode(path).split("/")
 
 
 _item: Any = tuple.__getitem__

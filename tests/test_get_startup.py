@@ -46,7 +46,10 @@ async def test_an_ftp_file_without_a_suffix_guesses_no_media_type(
     )
     assert status == 0 and out.read_bytes() == b"hello, world\n"  # (TYPE A: §3.2.3's guess)
     assert json.loads(stdout)["media_type"] == "text/plain"
-    assert "mimetypes" in ran
+    # mimetypes' answer, without importing it (urllib.parse, ipaddress) nor running its
+    # init() over the whole of mime.types: resolvers/mimeguess.py, tests/test_mimeguess.py
+    assert "omniurl.resolvers.mimeguess" in ran
+    assert not {"mimetypes", "urllib.parse", "ipaddress"} & ran
 
 
 async def test_an_ftp_media_type_is_guessed_only_when_read(
@@ -69,7 +72,7 @@ async def test_an_ftp_media_type_is_guessed_only_when_read(
     # read, the same answer as before
     status, stdout, ran = await modules_run("get", "--json", "-o", str(out), url + ";type=i")
     assert status == 0 and json.loads(stdout)["media_type"] == "text/plain"
-    assert "mimetypes" in ran
+    assert "omniurl.resolvers.mimeguess" in ran
     status, stdout, _ran = await modules_run(
         "get", "-s", "-o", str(out), "-w", "%{content_type}", url + ";type=i"
     )
@@ -101,9 +104,11 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     # nor argparse, gettext and locale: ``get -o FILE URL`` is read by cli/quick.py
     assert not {"argparse", "gettext", "locale"} & ran
     # nor ipaddress: the host is a dotted IPv4 address (net._is_ip_literal), and the default
-    # policy checks no address (tests/test_net_literals.py); only urllib.parse imports it,
-    # with mimetypes, for the FTP planner's guess from the name's suffix (§3.2.3)
-    assert ("ipaddress" in ran) == ("urllib.parse" in ran) == (scheme == "ftp")
+    # policy checks no address (tests/test_net_literals.py); nor urllib.parse, which imports
+    # it, nor mimetypes, which imports that: the FTP planner's guess from the name's suffix
+    # (§3.2.3) is resolvers/mimeguess.py's
+    assert not {"ipaddress", "urllib.parse", "mimetypes"} & ran
+    assert ("omniurl.resolvers.mimeguess" in ran) == (scheme == "ftp")
     # nor a client's connection pool (the command's one URL has none), nor --compressed's
     # decoders (zlib)
     http = "omniurl.resolvers.http."

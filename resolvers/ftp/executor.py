@@ -496,12 +496,14 @@ def _media_type(name: str) -> str:
 
     A name without one (nor a ``data:`` name, which mimetypes reads as a data URL) has
     nothing to guess from: mimetypes would answer None after importing ``urllib.parse`` and
-    reading the system's ``mime.types`` files (~2-5 ms of a get's CPU, docs/speed.md)."""
+    reading the system's ``mime.types`` files (~2-5 ms of a get's CPU, docs/speed.md).
+    Otherwise ``mimetypes.guess_type(name, strict=False)``'s answer, through
+    :mod:`resolvers.mimeguess` as the planner's."""
     if "." not in name and ":" not in name:
         return "application/octet-stream"
-    import mimetypes
+    from ..mimeguess import guess_type as mimetypes_guess
 
-    return mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
+    return mimetypes_guess(name)[0] or "application/octet-stream"
 
 
 async def _nothing() -> AsyncIterator[bytes]:

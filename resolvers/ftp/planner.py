@@ -121,15 +121,17 @@ class TransferType:
 
 
 def guess_type(name: str) -> str:
-    """§3.2.3 "the client may guess": ``A`` for text media types, ``I`` otherwise."""
+    """§3.2.3 "the client may guess": ``A`` for text media types, ``I`` otherwise — by
+    ``mimetypes.guess_type(name, strict=False)``'s answer (:mod:`resolvers.mimeguess`: the
+    same answer without reading the system's whole ``mime.types`` into tables)."""
     if "." not in name and ":" not in name:
         # No suffix (nor a "data:" name, which mimetypes reads as a data URL): mimetypes
         # would answer (None, None), after reading the system's mime.types files (~2.4 ms of
         # an `omniurl plan`).
         return "I"
-    import mimetypes
+    from ..mimeguess import guess_type as mimetypes_guess
 
-    media, _encoding = mimetypes.guess_type(name, strict=False)
+    media, _encoding = mimetypes_guess(name)
     if _encoding is None and media is not None and media.startswith("text/"):
         return "A"
     return "I"

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from types import ModuleType
 
 TYPE_CHECKING = False
@@ -57,7 +56,7 @@ _FOLLOWED = ("guess_type", "init")
 _FOLLOWED_METHODS = ("__init__", "guess_type", "add_type", "read", "readfp",
                      "read_windows_registry")  # fmt: skip
 
-_lock = threading.Lock()
+#: Calls answered so far (a bound, not a count: two threads may both add one).
 _calls = 0
 #: ``mimetypes``' body run privately (None: not yet; False: it could not be).
 _private: Any = None
@@ -74,8 +73,7 @@ def guess_type(name: str) -> tuple[str | None, str | None]:
         and "/" not in name
         and _calls < FAST_CALLS
     ):
-        with _lock:
-            _calls += 1
+        _calls += 1
         try:
             tables = _tables()
             if tables is not None:

@@ -66,11 +66,20 @@ GOPHERNICUS = "/usr/sbin/gophernicus"
 GNU_TIME = "/usr/bin/time"
 
 
+#: The Gopher servers ``--gopher-server`` chooses from (gophernicus unless ``--own-servers``).
+GOPHER_SERVERS = ("gophernicus", "pygopherd", "omniurl")
+PYGOPHERD = "/usr/sbin/pygopherd"
+
+
 @contextlib.contextmanager
-def server(proto: str, root: Path, scratch: Path, own: bool) -> Iterator[tuple[str, str]]:
-    """Start the FTP or HTTP server; yields (base URL, server name)."""
+def server(
+    proto: str, root: Path, scratch: Path, own: bool, gopher: str = "gophernicus"
+) -> Iterator[tuple[str, str]]:
+    """Start the FTP, HTTP or Gopher server; yields (base URL, server name)."""
     port = free_port()
     scratch.mkdir(parents=True, exist_ok=True)
+    if proto == "gopher" and own:
+        gopher = "omniurl"
     if proto == "ftp" and not own and os.path.exists(VSFTPD):
         (scratch / "empty").mkdir(exist_ok=True)
         conf = scratch / "vsftpd.conf"
@@ -83,8 +92,10 @@ def server(proto: str, root: Path, scratch: Path, own: bool) -> Iterator[tuple[s
         conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
         argv = [NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log")]
         name = "nginx"
-    elif proto == "gopher" and not own and _gophernicus_usable():
+    elif proto == "gopher" and gopher == "gophernicus" and _gophernicus_usable():
         argv, name = _gophernicus_argv(port, root), "gophernicus"
+    elif proto == "gopher" and gopher == "pygopherd" and os.path.exists(PYGOPHERD):
+        argv, name = [PYGOPHERD, str(_pygopherd_conf(port, root, scratch))], "pygopherd"
     else:
         argv = [sys.executable, "-m", "omniurl", "serve", proto, "--root", str(root),
                 "--port", str(port)]  # fmt: skip
@@ -107,6 +118,25 @@ def _gophernicus_argv(port: int, root: Path) -> list[str]:
     activate = shutil.which("systemd-socket-activate")
     assert activate is not None
     return [activate, "-l", f"127.0.0.1:{port}", "--inetd", "-a", *command]
+
+
+def _pygopherd_conf(port: int, root: Path, scratch: Path) -> Path:
+    """A private pygopherd configuration (Debian's, on ``port`` over ``root``, threads, in
+    the foreground, no log): as tests/test_gopher_interop.py runs it."""
+    import configparser
+
+    config = configparser.ConfigParser(interpolation=None)
+    config.read("/etc/pygopherd/pygopherd.conf")
+    settings = {"port": str(port), "root": str(root), "usechroot": "no", "detach": "no",
+                "interface": "127.0.0.1", "servername": "127.0.0.1",
+                "pidfile": str(scratch / "pid"), "servertype": "ThreadingTCPServer"}  # fmt: skip
+    for key, value in settings.items():
+        config.set("pygopherd", key, value)
+    config.set("logger", "logmethod", "none")
+    conf = scratch / "pygopherd.conf"
+    with conf.open("w") as fh:
+        config.write(fh)
+    return conf
 
 
 def _path(proto: str, name: str) -> str:
@@ -236,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
                         "issue's figure)")  # fmt: skip
     parser.add_argument("--repeat", type=int, default=3, help="runs per client; best counts")
     parser.add_argument("--own-servers", action="store_true", help="use omniurl's servers")
+    parser.add_argument("--gopher-server", choices=GOPHER_SERVERS, default="gophernicus",
+                        help="the Gopher server (default gophernicus, per connection as "
+                        "from inetd; pygopherd: one threaded process)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--protocols", default=",".join(PROTOCOLS), help="which to race "
                         "(comma-separated; default: all)")  # fmt: skip
@@ -263,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         (root / "pub" / "tiny.bin").write_bytes(b"x")
         os.chmod(Path(tmp), 0o755)
         for proto in args.protocols.split(","):
-            with server(proto, root, Path(tmp) / f"{proto}-scratch", args.own_servers) as (
+            scratch = Path(tmp) / f"{proto}-scratch"
+            with server(proto, root, scratch, args.own_servers, args.gopher_server) as (
                 base,
                 name,
             ):

@@ -9,12 +9,16 @@ lookup), and a connect refused early is reported as any refused connect is.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import site
 import socket
+import sys
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
-from helpers import run_omniurl
+from helpers import ROOT, run, run_omniurl
 
 from omniurl import schemes
 from omniurl.cli.get import connect_early
@@ -218,3 +222,43 @@ async def test_the_command_makes_one_connection_and_sends_the_planned_bytes(
     assert out == b"item text\r\nsecond line\r\n"  # (the server's line ends, kept)
     assert gopher.connections == 1
     assert gopher.requests == [b"/a b\r\n"]
+
+
+#: Run under ``-S`` (no site hook imports anything first): the command, with the modules
+#: that had run when its connection was begun written on stderr's last line.
+AT_CONNECT = """\
+import json, sys
+before = set(sys.modules)
+from omniurl.resolvers import early
+begin = early.begin
+def begin_noted(address, port):
+    ran = sorted(m for m, mod in sys.modules.items() if m not in before and mod is not None)
+    sys.stderr.write(json.dumps(ran) + "\\n")
+    return begin(address, port)
+early.begin = begin_noted
+sys.argv = ["omniurl", *sys.argv[1:]]
+from omniurl.cli.main import run
+run()
+"""
+
+
+async def test_the_command_connects_before_importing_what_the_connect_does_not_need(
+    gopher: CountingGopher,
+) -> None:
+    """The connect is begun once the plan passed the policy and before the rest of the
+    start: asyncio, the executor, the writer, and ``typing``, ``omniurl.deferred``,
+    ``omniurl.memory``, ``omniurl.sslimport`` (~2-4 ms that stood before it; the server
+    starts while they are imported: docs/speed.md, *Bulk transfers*)."""
+    paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if os.path.isdir(p))}
+    url = f"gopher://127.0.0.1:{gopher.port}/0/a"
+    status, out, err = await run(
+        [sys.executable, "-S", "-c", AT_CONNECT, "get", url], timeout=30, env=env
+    )
+    assert (status, out) == (0, b"item text\r\nsecond line\r\n"), err
+    ran = set(json.loads(err.decode().splitlines()[-1]))
+    assert "omniurl.resolvers.gopher.planner" in ran  # (the positive control: it planned)
+    late = {"asyncio", "typing", "ssl", "omniurl.deferred", "omniurl.memory", "omniurl.sslimport",
+            "omniurl.resolvers.gopher.executor", "omniurl.cli.output"}  # fmt: skip
+    assert not late & ran
+    assert gopher.connections == 1

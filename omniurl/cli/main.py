@@ -90,13 +90,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.func is not cmd_get:
         collect_from_now()  # (a get does it once it has run a while: cli.signals)
     if argv is None and args.func is cmd_get:
+        from .get import connect_early, is_batch
+
+        # First, before anything the connect does not need is imported: the server starts
+        # while asyncio and the rest are (docs/speed.md, *Bulk transfers*)
+        connect_early(args)
         from omniurl import deferred, memory
         from omniurl.resolvers.options import Options
         from omniurl.sslimport import defer_ssl
 
-        from .get import connect_early, is_batch
-
-        connect_early(args)  # (the server starts while asyncio and the rest are imported)
         # asyncio imported without OpenSSL (loaded when a connection speaks TLS) and without
         # the modules only some of its paths run (inspect, logging, …): not for every get
         deferred.import_asyncio(defer_ssl)

@@ -857,3 +857,58 @@ async def test_files_written_with_no_name_until_complete_and_the_fallbacks(
     assert not (out / ".omniurl-mirror" / "tmp").exists()
     if fds:
         assert set(os.listdir("/proc/self/fd")) <= fds | {"0", "1", "2"}
+
+
+def _other_disk(tmp_path: Path) -> Path:
+    """A folder on another file system than ``tmp_path`` (/dev/shm's tmpfs), or a skip."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or not os.access(shm, os.W_OK):
+        pytest.skip("no writable /dev/shm here")
+    if shm.stat().st_dev == tmp_path.stat().st_dev:
+        pytest.skip("/dev/shm is on the same file system as the test's folder here")
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix="omniurl-mirror-", dir=shm))
+
+
+@pytest.mark.parametrize("way", ["nameless", "named"])
+async def test_a_tree_on_another_disk_than_the_temporary_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    """The state folder (its ``tmp`` and ``parts``) on one file system, the tree on another
+    (a symbolic link to a tmpfs here; a disk mounted inside DIR is the same): a rename or
+    a link between them is EXDEV, so each file is copied beside its target and renamed
+    there — new files, a replaced file (keeping its mode) and a large file from ``parts``
+    alike, and nothing is left beside them."""
+    import shutil
+
+    from omniurl import nameless
+
+    if way == "named":
+        monkeypatch.setattr(nameless, "FLAGS", 0)
+    elif not nameless.FLAGS:
+        pytest.skip("no O_TMPFILE here")
+    state = _other_disk(tmp_path)
+    try:
+        files = {**{k: v for k, v in TREE.items() if k != "empty/"}, "big.bin": os.urandom(3 << 20)}
+        root = write_tree(tmp_path / "src", files)
+        out = tmp_path / "out"
+        out.mkdir()
+        (out / ".omniurl-mirror").symlink_to(state)
+        async with await testservers.start("ftp", root) as server:
+            url = f"ftp://127.0.0.1:{server.port}/"
+            status, counts, rows = await run_mirror(url, out)
+            assert [r.error_message for r in rows if not r.ok] == []
+            assert status == 0 and counts.fetched == len(files)
+            assert tree_of(out) == tree_of(root)
+            (out / "a.txt").chmod(0o600)
+            (root / "a.txt").write_bytes(b"ALPHA, longer now\n")
+            status, counts, rows = await run_mirror(url, out)
+        assert [r.error_message for r in rows if not r.ok] == []
+        assert status == 0 and counts.fetched == 1
+        assert (out / "a.txt").read_bytes() == b"ALPHA, longer now\n"
+        assert (out / "a.txt").stat().st_mode & 0o777 == 0o600
+        assert tree_of(out) == tree_of(root)  # (no temporary file left beside the files)
+        assert list((state / "parts").iterdir()) == []
+    finally:
+        shutil.rmtree(state, ignore_errors=True)

@@ -3,7 +3,8 @@
 ``get``), and moves bytes; every decision is :mod:`omniurl.mirror.walk`'s.
 
 Atomic by construction: a file's bytes go to a temporary file in ``DIR/.omniurl-mirror/tmp``
-(the same disk) and are renamed over the final name only once complete, so a run killed at
+(the same disk, or else copied beside the final name first: :meth:`Mirror._replace`) and are
+renamed over the final name only once complete, so a run killed at
 any moment (SIGKILL included) leaves old files or new ones, never a partial one under a
 final name; the next run clears the temporary files and completes, fetching only what is
 not already current (:func:`omniurl.mirror.walk.decide`).
@@ -64,6 +65,9 @@ if TYPE_CHECKING:
 #: A listed file at least this large is fetched as ``-C -`` fetches it: a killed run's
 #: bytes are kept and continued (the sidecar's validator checked) instead of fetched again.
 RESUMED_FROM = 1 << 20
+
+#: ``os.open``'s flags for a new temporary file of the run's own (its name is free).
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 
 #: Queued URLs kept parsed from when they are found to when they are visited (a parse saved
 #: a file); past this many, a URL is parsed again from the queue's text (bounded memory).
@@ -853,8 +857,6 @@ class Mirror:
         holds the same bytes (then it is left as it is, and the temporary file removed).
         ``tmp`` "": the file has no name yet, ``fd`` is it (:meth:`_temp`).  Returns
         whether the file was written."""
-        from omniurl.partial import finish
-
         target = self._target_text(path)
         try:
             there = os.lstat(target)
@@ -869,12 +871,14 @@ class Mirror:
                 if tmp:
                     os.unlink(tmp)
             else:
-                finish(tmp or self._named(fd), target)  # (the file keeps its mode)
+                complete = tmp or self._named(fd)
+                os.chmod(complete, stat.S_IMODE(there.st_mode))  # (the file keeps its mode)
+                self._replace(complete, target)
         else:
             if there is not None:
                 self._clear_way(target)  # a folder (or a link) where the server has a file
             if tmp:
-                os.replace(tmp, target)  # made with a new file's mode (0666 & ~umask)
+                self._replace(tmp, target)  # made with a new file's mode (0666 & ~umask)
             else:
                 self._link(fd, target)
         if modified is not None:
@@ -964,8 +968,7 @@ class Mirror:
             self._nameless = False  # (this disk has none: named ones from now)
         self._temp_numbers += 1
         path = f"{self._tmp_prefix}{self._temp_numbers}.part"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-        return os.open(path, flags, 0o666), path
+        return os.open(path, _NEW_FILE, 0o666), path
 
     def _link(self, fd: int, target: str) -> None:
         """Give the complete file with no name ``fd`` the name ``target`` (``linkat`` of
@@ -974,24 +977,61 @@ class Mirror:
         with contextlib.suppress(FileExistsError):
             if self._linker.link(fd, target):
                 return
-        os.replace(self._named(fd), target)
+        self._replace(self._named(fd), target)
 
-    def _named(self, fd: int) -> str:
-        """A temporary name for the file with no name ``fd`` (to be renamed over a file):
-        linked there, or — where ``/proc`` cannot link it — its bytes copied out (and named
-        files from now on)."""
+    def _named(self, fd: int, folder: str = "") -> str:
+        """A temporary name for the file with no name ``fd`` (to be renamed over a file), in
+        the state folder's ``tmp`` (or in ``folder``, hidden): linked there, or — where
+        ``/proc`` cannot link it — its bytes copied out (and named files from now on)."""
         self._temp_numbers += 1
-        path = f"{self._tmp_prefix}{self._temp_numbers}.part"  # (the run's own: free)
+        prefix = f"{folder}/.omniurl-mirror-{os.getpid()}-" if folder else self._tmp_prefix
+        path = f"{prefix}{self._temp_numbers}.part"  # (the run's own: free)
         if self._linker.link(fd, path):
             return path
         self._nameless = False
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-        out = os.open(path, flags, 0o666)
+        out = os.open(path, _NEW_FILE, 0o666)
         try:
             nameless.copy_out(fd, out)
+            os.fchmod(out, stat.S_IMODE(os.fstat(fd).st_mode))
         finally:
             os.close(out)
         return path
+
+    def _replace(self, complete: str, target: str) -> None:
+        """``os.replace(complete, target)`` — or, where the tree is on another file system
+        than the state folder's temporary files (a disk mounted inside DIR, a state folder
+        linked to another disk: ``EXDEV``, no rename or link crosses it), ``complete``'s
+        bytes and mode copied to a file beside ``target`` first (with no name while
+        copied: :mod:`omniurl.nameless`), renamed over it from there, so ``target`` is
+        never partial then either."""
+        try:
+            os.replace(complete, target)
+            return
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+        folder = target.rpartition("/")[0]
+        beside = ""
+        with open(complete, "rb") as fh:
+            fd = open_nameless(folder) if self._nameless else None
+            if fd is None:  # (that disk has no O_TMPFILE: a hidden name from the start)
+                self._temp_numbers += 1
+                beside = f"{folder}/.omniurl-mirror-{os.getpid()}-{self._temp_numbers}.part"
+                fd = os.open(beside, _NEW_FILE, 0o666)
+            try:
+                nameless.copy_out(fh.fileno(), fd)
+                os.fchmod(fd, stat.S_IMODE(os.fstat(fh.fileno()).st_mode))
+                if not beside:
+                    beside = self._named(fd, folder)
+                os.replace(beside, target)
+            except BaseException:
+                if beside:
+                    with contextlib.suppress(OSError):
+                        os.unlink(beside)
+                raise
+            finally:
+                os.close(fd)
+        os.unlink(complete)
 
     def _delete(self, state: State) -> None:
         """``--delete``: every file and folder under the mirror's that this run did not

@@ -214,13 +214,19 @@ def lax(pattern: str) -> str:
 
 def ipv6_ok(host: str) -> bool:
     """Whether ``host``, matched by :data:`IP_LITERAL_FAST` (hex digits and ":" in brackets)
-    or :data:`IP_LITERAL_LAX` (and a zone id, RFC 6874), is an RFC 3986 §3.2.2 IPv6address:
-    eight groups of 1-4 digits, or fewer around one "::" (the set ``ipaddress.IPv6Address``
-    accepts of such text, in a fifth of its time; tests/test_parse_fast_default.py compares
-    them)."""
+    or :data:`IP_LITERAL_LAX` (and a zone id, RFC 6874, or an IPv4 tail), is an RFC 3986
+    §3.2.2 IPv6address: eight groups of 1-4 digits, or fewer around one "::", the last two
+    of them possibly written as a dotted IPv4 address (``::ffff:192.0.2.1``: four numbers
+    0-255 without leading zeros) — the set ``ipaddress.IPv6Address`` accepts of such text,
+    in a fifth of its time (tests/test_parse_fast_default.py compares them)."""
     inner = host[1:-1]
     if "%" in inner:  # a zone id (RFC 6874: "%25" and the zone, matched by the pattern)
         inner = inner[: inner.index("%")]
+    if "." in inner:  # an IPv4 tail (§3.2.2's ls32): the last group, two groups' worth
+        last = inner.rfind(":")
+        if last < 0 or not _ipv4_strict(inner, last + 1):
+            return False
+        inner = inner[: last + 1] + "0:0"
     head, sep, tail = inner.partition("::")
     if sep:
         if tail.startswith(":") or "::" in tail:
@@ -234,6 +240,21 @@ def ipv6_ok(host: str) -> bool:
             return False
     for group in groups:  # noqa: SIM110 (a loop: no generator object per host)
         if not 0 < len(group) <= 4:
+            return False
+    return True
+
+
+def _ipv4_strict(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` is four dot-separated numbers 0-255, each "0" or without a
+    leading zero (RFC 3986 §3.2.2's dec-octet; what ``ipaddress.IPv4Address`` accepts)."""
+    octets = text[start:].split(".")
+    if len(octets) != 4:
+        return False
+    for octet in octets:
+        n = len(octet)
+        if not 0 < n <= 3 or not octet.isdigit() or (n > 1 and octet[0] == "0"):
+            return False
+        if n == 3 and int(octet) > 255:
             return False
     return True
 
@@ -272,12 +293,13 @@ _OCTET_FAST = r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])"
 HOSTNUMBER_FAST = rf"{_OCTET_FAST}\.{_OCTET_FAST}\.{_OCTET_FAST}\.{_OCTET_FAST}"
 # "[" IPv6address "]" (RFC 3986 §3.2.2) in hexadecimal groups: the pattern only says which
 # characters; :func:`ipv6_ok` checks the groups once the whole URL matched (a pattern for
-# RFC 3986's nine alternatives is ~2 KB and costs its compile time in every start).  An
-# embedded IPv4 tail and IPvFuture take the slower path, and so does a zone id (RFC 6874)
-# in the strict reading (which refuses it); the default reading's pattern (:func:`lax`)
-# takes a zone of unreserved characters.
+# RFC 3986's nine alternatives is ~2 KB and costs its compile time in every start).  In the
+# strict reading an embedded IPv4 tail, IPvFuture and a zone id (RFC 6874, which it refuses)
+# take the slower path; the default and lenient readings' pattern (:func:`lax`)
+# takes a zone of unreserved characters and an IPv4 tail ("." among the digits: up to
+# ``ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255``, 45 characters).
 IP_LITERAL_FAST = r"\[[0-9A-Fa-f:]{2,39}\]"
-IP_LITERAL_LAX = r"\[[0-9A-Fa-f:]{2,39}(?:%25[A-Za-z0-9\-._~]+)?\]"
+IP_LITERAL_LAX = r"\[[0-9A-Fa-f:.]{2,45}(?:%25[A-Za-z0-9\-._~]+)?\]"
 # host = hostname | hostnumber | IP-literal  (the fast path's hosts)
 HOST_FAST = rf"(?:{HOSTNAME_FAST}|{HOSTNUMBER_FAST}|{IP_LITERAL_FAST})"
 

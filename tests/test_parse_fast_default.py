@@ -268,11 +268,76 @@ EDGES = [
     "file://a;b=c/x",
     "urn://x",
     "urn:/iana/x",
+    # IPv6 literals with an IPv4 tail (RFC 3986 §3.2.2's ls32) on the default reading's fast
+    # paths, and their near misses (issue 32, fourth round: each took the general way)
+    "http://[::ffff:192.0.2.1]/x",
+    "http://[::FFFF:192.0.2.1]:0080/",
+    "http://[64:ff9b::1.2.3.4]/",
+    "http://[1:2:3:4:5:6:1.2.3.4]/",
+    "http://[::1.2.3.4]/",
+    "http://[::1:2:3:4:5:1.2.3.4]/",
+    "http://[1:2:3:4:5:6:7:1.2.3.4]/",
+    "http://[1:2:3:4:5:6::1.2.3.4]/",
+    "http://[1:2:3:4:5::1.2.3.4]/",
+    "http://[::ffff:1.2.3.04]/",
+    "http://[::ffff:1.2.3.256]/",
+    "http://[::ffff:1.2.3]/",
+    "http://[::ffff:1.2.3.4.5]/",
+    "http://[::ffff:1..3.4]/",
+    "http://[::ffff:.1.2.3]/",
+    "http://[::ffff:1.2.3.]/",
+    "http://[::1.2.3.4:5]/",
+    "http://[1.2.3.4]/",
+    "http://[:1.2.3.4]/",
+    "http://[::1.2.3.4::]/",
+    "http://[1.2.3.4::]/",
+    "http://[::ffff:0.0.0.0]/",
+    "http://[::ffff:00.0.0.0]/",
+    "http://[ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255]/",
+    "http://[0000:0000:0000:0000:0000:ffff:255.255.255.255]/",
+    "http://[fe80::1.2.3.4%25eth0]/",
+    "http://u:p@[::ffff:10.0.0.1]:8080/a?b#c",
+    "https://[::ffff:10.0.0.1]:/",
+    "ftp://[::ffff:10.0.0.1]/a/b;type=i",
+    "ftp://u@[64:ff9b::10.0.0.1]:00021/",
+    "gopher://[::ffff:10.0.0.1]:70/7a%09b%09+",
+    "nntp://[::ffff:10.0.0.1]/a.b/1",
+    "telnet://u:p@[::ffff:10.0.0.1]:23/",
+    "wais://[::ffff:10.0.0.1]/db?x",
+    "prospero://[::ffff:10.0.0.1]/a;X=y",
+    "gemini://[::ffff:10.0.0.1]/x?y",
+    "file://[::ffff:10.0.0.1]/x",
+    "news://[::ffff:10.0.0.1]/a.b",
+    "news:x@[::ffff:10.0.0.1]",
 ]
 
 
 @pytest.mark.parametrize("text", EDGES)
 def test_edges_agree_with_the_general_way(text: str) -> None:
+    assert outcome(text) == general(text)
+
+
+ON_THE_FAST_PATH = [
+    # (issue 32, fourth round: valid shapes that took the general way, ~10-70 µs a URL)
+    "http://[::ffff:192.0.2.1]/x",
+    "https://u:p@[64:ff9b::1.2.3.4]:0443/",
+    "ftp://[1:2:3:4:5:6:1.2.3.4]/a;type=i",
+    "gopher://[::1.2.3.4]/7a%09b%09+",
+    "nntp://[::ffff:10.0.0.1]/a.b/1",
+    "telnet://u:p@[::ffff:10.0.0.1]:23/",
+    "wais://[::ffff:10.0.0.1]/db?x",
+    "prospero://[::ffff:10.0.0.1]/a;X=y",
+    "gemini://[::ffff:10.0.0.1]/x?y",
+    "file://[::ffff:10.0.0.1]/x",
+    "http://[fe80::1.2.3.4%25eth0]/",
+]
+
+
+@pytest.mark.parametrize("text", ON_THE_FAST_PATH)
+def test_shapes_take_the_fast_path(text: str) -> None:
+    """Valid shapes the default reading's one match takes (each gives what the general way
+    gives: the tests above), so that a mix holding them is not held back by the general way."""
+    assert used_fast(text)
     assert outcome(text) == general(text)
 
 
@@ -406,6 +471,32 @@ def test_ipv6_ok_is_ipaddress_on_hex_groups(groups: list[str], lead: bool, trail
     except ValueError:
         expected = False
     assert grammar.ipv6_ok(f"[{inner}]") is expected
+
+
+_V4 = ["1.2.3.4", "255.255.255.255", "0.0.0.0", "256.1.1.1", "01.2.3.4", "1.2.3", "1..2.3"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(st.sampled_from(["", "0", "1", "ab", "ffff", "12345", "F", *_V4]), max_size=10),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["", "%25eth0", "%25"]),
+)
+def test_ipv6_ok_is_ipaddress_with_ipv4_tails_and_zones(
+    groups: list[str], lead: bool, trail: bool, zone: str
+) -> None:
+    """The default reading's IP literals (:data:`grammar.IP_LITERAL_LAX`: an IPv4 tail, a
+    zone id): :func:`grammar.ipv6_ok` accepts exactly what ``ipaddress`` does."""
+    inner = ("::" if lead else "") + ":".join(groups) + ("::" if trail else "")
+    if not grammar.re.fullmatch(grammar.IP_LITERAL_LAX, f"[{inner}{zone}]"):
+        return
+    try:
+        ipaddress.IPv6Address(inner)
+        expected = True
+    except ValueError:
+        expected = False
+    assert grammar.ipv6_ok(f"[{inner}{zone}]") is expected
 
 
 @settings(max_examples=2000, deadline=None)

@@ -43,6 +43,8 @@ from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.secrets import mask_passwords
 
 if TYPE_CHECKING:
+    from omniurl.batch_lean import Engine
+    from omniurl.resolvers.http.reply import Head
     from omniurl.resolvers.trace import Trace
 
 
@@ -154,6 +156,21 @@ def exit_status_of(exc: BaseException) -> int:
     from omniurl.cli.status import exit_status
 
     return exit_status(exc)
+
+
+#: ``OMNIURL_BATCH_LEAN=0`` keeps every URL of a batch on the general path (the lean
+#: engine's differential tests and A/B measurements; docs/speed.md, *Batches*).
+LEAN_VARIABLE = "OMNIURL_BATCH_LEAN"
+
+
+def lean_allowed(options: Options) -> bool:
+    """Whether a batch under ``options`` may use the lean HTTP engine for its plain
+    ``http://`` URLs (:func:`omniurl.batch_lean.eligible`), unless ``OMNIURL_BATCH_LEAN=0``."""
+    if os.environ.get(LEAN_VARIABLE, "1") == "0":
+        return False
+    from omniurl.batch_lean import eligible
+
+    return eligible(options)
 
 
 def _default_opener(url: URL, options: Options) -> AbstractAsyncContextManager[Resource]:
@@ -362,12 +379,89 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
 HELD_BODY = 256 * 1024
 
 
+async def _fetch_lean(
+    job: _Job,
+    engine: Engine,
+    options: Options,
+    opener: Opener,
+    output_dir: Path | None,
+    files: _Files | None,
+) -> FetchResult:
+    """``job`` through the batch's lean HTTP engine (:mod:`omniurl.batch_lean`) when its plan
+    allows, its row made here as :func:`_fetch_one` makes it for the same reply; anything
+    the engine does not take goes on through :func:`_fetch_one`, with the exchange as it
+    stands (nothing sent twice)."""
+    plan = engine.plan(job.url)
+    if plan is None:
+        return await _fetch_one(job, options, opener, output_dir, files)
+    started = time.monotonic()
+
+    def done(head: Head, body: bytes) -> FetchResult:
+        fd = -1
+        path = tmp = None
+        try:
+            if files is not None:
+                name = output_name(job.url, listing=False)
+                fd, tmp = files.open(job, name)
+                try:
+                    nameless.write_all(fd, body)
+                    if tmp is None:
+                        path = files.name(fd, name)
+                finally:
+                    os.close(fd)
+                if tmp is not None:
+                    path = _finish_file(tmp, files.folder, name, files.taken)
+        except (OmniurlError, OSError) as exc:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+            return _failed(job.index, job.text, exc, time.monotonic() - started, "content")
+        content_type = head.get("content-type")
+        return FetchResult(
+            index=job.index,
+            url=shown(job.text),
+            ok=True,
+            bytes=len(body),
+            sha256=hashlib.sha256(body).hexdigest(),
+            media_type=content_type.split(";", 1)[0].strip() if content_type else None,
+            kind="content",
+            elapsed=time.monotonic() - started,
+            path=path,
+            status=head.status,
+            effective_url=shown(str(job.url)),
+            heads=((head.status_line, *head.field_lines()),),
+        )
+
+    def failed(exc: BaseException) -> FetchResult:
+        return _failed(job.index, job.text, exc, time.monotonic() - started, "content")
+
+    result, prepared = await engine.fetch(plan, done, failed)
+    if result is not None:
+        return result
+    if prepared is None:
+        return await _fetch_one(job, options, opener, output_dir, files, started)
+    from omniurl.resolvers.http.executor import PREPARED
+
+    token = PREPARED.set(prepared)
+    try:
+        return await _fetch_one(job, options, opener, output_dir, files, started)
+    finally:
+        PREPARED.reset(token)
+        if not prepared.taken:
+            prepared.conn.close()
+
+
 async def _fetch_one(
-    job: _Job, options: Options, opener: Opener, output_dir: Path | None, files: _Files | None
+    job: _Job,
+    options: Options,
+    opener: Opener,
+    output_dir: Path | None,
+    files: _Files | None,
+    started: float | None = None,
 ) -> FetchResult:
     if job.name is not None and output_dir is not None and not job.fixed:
         return await _fetch_resumed(job, options, opener, output_dir)
-    started = time.monotonic()
+    started = time.monotonic() if started is None else started
     digest = hashlib.sha256()
     count = 0
     tmp: str | None = None
@@ -631,7 +725,6 @@ async def fetch_many(
         )
     # Listings are written as their entries arrive (never held whole).
     options = (options or Options()).with_(stream_listings=True)
-    opener = opener or _default_opener
     folder = Path(output_dir) if output_dir is not None else None
     if folder is not None and not folder.is_dir():
         raise ConfigurationError(f"no such folder: {folder}", component="output")
@@ -644,6 +737,12 @@ async def fetch_many(
     taken: set[str] = set()
     numbers: dict[str, int] = {}  # (_names_in_input_order: each colliding name's next number)
     files = _Files(str(folder)) if folder is not None else None
+    engine: Engine | None = None
+    if opener is None and not resume and names is None and not trace and lean_allowed(options):
+        from omniurl.batch_lean import Engine
+
+        engine = Engine(options)
+    opener = opener or _default_opener
     limit = max(window or 4 * concurrency, concurrency)
     source = _source(urls).__aiter__()
     loop = asyncio.get_running_loop()
@@ -698,6 +797,8 @@ async def fetch_many(
                     traced = options.with_(trace=Trace())
                     result = await _fetch_one(job, traced, opener, folder, files)
                     result = replace(result, trace=traced.trace)
+                elif engine is not None:
+                    result = await _fetch_lean(job, engine, options, opener, folder, files)
                 else:
                     result = await _fetch_one(job, options, opener, folder, files)
             except asyncio.CancelledError as exc:
@@ -804,5 +905,7 @@ async def fetch_many(
             await asyncio.gather(*workers, return_exceptions=True)
         if files is not None:
             files.close()
+        if engine is not None:
+            engine.close()
         if hasattr(source, "aclose"):
             await source.aclose()

@@ -151,6 +151,14 @@ class _Pauser:
     def __call__(self) -> _Pauser:
         return self
 
+    def spend(self, seconds: float) -> None:
+        """``seconds`` this resolve spent before it began (:func:`deadline.count_spent`):
+        its clocks are moved back by as much."""
+        self.guard.started -= seconds
+        when = self.waiting.when()
+        if when is not None:
+            self.waiting.reschedule(when - seconds)
+
     async def __aenter__(self) -> None:
         self.depth += 1
         if self.depth == 1:

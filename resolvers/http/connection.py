@@ -68,9 +68,18 @@ class Connection:
         """Send ``head`` exactly and read the reply's head (interim 1xx replies skipped)."""
         self.reusable = False
         reader = ReplyReader(method)
-        answered = False
         try:
             await self.stream.write(head, "the request")
+        except ConnectionClosed as exc:
+            if self.reused:
+                raise StaleConnection(*exc.args) from None
+            raise
+        return await self.read_head(reader), reader
+
+    async def read_head(self, reader: ReplyReader, answered: bool = False) -> Head:
+        """Read the reply's head into ``reader`` (``answered``: it has had a byte of it
+        already — the batch's lean engine hands over a head it began reading)."""
+        try:
             while (event := reader.next_event()) is NEED_DATA:
                 data = await self.stream.read("the reply", HEAD_READ)
                 answered = answered or bool(data)
@@ -81,7 +90,7 @@ class Connection:
             raise
         assert isinstance(event, Head)
         self._last = framed_twice(event)
-        return event, reader
+        return event
 
     async def body(
         self,

@@ -14,6 +14,7 @@ sent are the plan's on every path.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any
 
 from omniurl import schemes
@@ -29,7 +30,7 @@ from ..resource import Resource, Resumed
 from .connection import Connection, Connections, StaleConnection
 from .planner import HeaderField, HTTPDetails, HTTPRole, request_head, request_target
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
-from .reply import Head, digest_challenged, failure, redirect_location
+from .reply import Head, ReplyReader, digest_challenged, failure, redirect_location
 from .result import HTTPResult
 
 
@@ -63,7 +64,97 @@ class _Link:
                 await self.give_back()  # the slot, for the next resolve in the queue
 
 
+class Prepared:
+    """An exchange begun by the batch's lean engine (:mod:`omniurl.batch_lean`) and handed
+    to this executor as it stands: the request ``sent`` on ``conn`` to ``origin``, the
+    ``reader`` holding what was read of the reply (its ``head`` when complete; ``answered``:
+    a byte of it came), or the ``error`` the exchange met before its head was complete —
+    raised here where :func:`_exchange` would have raised it.  So a reply the engine does not
+    take (a redirect, an error status, a large or chunked body, a malformed head, a slow
+    server) goes on through this path without its request being sent again (but by the
+    stale-connection rule, :func:`_exchange`'s), and the batch's row is this path's own.
+    Taken once (:data:`PREPARED`, set by the engine around the general path's resolve)."""
+
+    __slots__ = (
+        "answered",
+        "conn",
+        "error",
+        "head",
+        "origin",
+        "reader",
+        "sent",
+        "started",
+        "taken",
+    )
+
+    def __init__(
+        self,
+        origin: tuple[str, str, int],
+        sent: bytes,
+        conn: Connection,
+        reader: ReplyReader,
+        head: Head | None = None,
+        error: BaseException | None = None,
+        answered: bool = False,
+        started: float | None = None,
+    ) -> None:
+        #: When the request was sent (the loop's clock): the time since counts against
+        #: the resolve's deadlines (:func:`resolvers.deadline.count_spent`).
+        self.started = started
+        self.origin = origin
+        self.sent = sent
+        self.conn = conn
+        self.reader = reader
+        self.head = head
+        self.error = error
+        self.answered = answered
+        self.taken = False
+
+
+#: The exchange the lean engine hands to the next :func:`execute_http` of this task.
+PREPARED: ContextVar[Prepared | None] = ContextVar("omniurl_http_prepared", default=None)
+
+
+async def _continue_prepared(plan: Plan, options: Options) -> Resource | None:
+    """The resource of the prepared exchange for ``plan``, once (None: there is none)."""
+    prepared = PREPARED.get()
+    if prepared is None or prepared.taken:
+        return None
+    prepared.taken = True
+    origin = (plan.scheme, plan.host, plan.port or 80)
+    if origin != prepared.origin or request_head(plan) != prepared.sent:
+        # (a defect: the engine sends the plan's head; never a second request for it)
+        prepared.conn.close()
+        raise RuntimeError(f"{plan.url}: the lean engine's exchange is not this plan's")
+    link = _Link(prepared.conn, Connections(options), options, None)
+    if prepared.started is not None:
+        import asyncio
+
+        from ..deadline import count_spent
+
+        count_spent(asyncio.get_running_loop().time() - prepared.started)
+    try:
+        if prepared.error is not None:
+            raise prepared.error
+        head, reader = prepared.head, prepared.reader
+        if head is None:
+            try:
+                head = await link.conn.read_head(reader, prepared.answered)
+            except StaleConnection:  # (_exchange's rule: sent again on a new connection)
+                link.options.note("*", "the kept connection was closed by the server")
+                await link.reopen()
+                head, reader = await _exchange(link, prepared.sent, "GET")
+        return await _resource(plan, options, link, reader, head)
+    except BaseException:
+        await link.release()
+        raise
+
+
 async def execute_http(plan: Plan, options: Options) -> Resource:
+    if PREPARED.get() is not None:
+        resource = await _continue_prepared(plan, options)
+        if resource is not None:
+            return resource
     details = plan.details_as(HTTPDetails)
     if details.forward is not None:
         # GET http://… or ftp://… to an HTTP proxy: the proxy is the origin connected to

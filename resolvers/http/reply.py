@@ -584,6 +584,21 @@ class ReplyReader:
             self._eof = True
         self._remaining -= n
 
+    @property
+    def remaining(self) -> int:
+        """The body bytes still to come of a ``length`` body (0 for the others)."""
+        return self._remaining if self.framing == "length" else 0
+
+    def give_back(self, data: bytes) -> None:
+        """Body bytes taken from this machine (its :class:`Data` events of a ``length``
+        body) given back, to be taken again: the batch's lean engine hands a reply it began
+        to the general path (``resolvers.http.executor.Prepared``), which reads the body
+        from its first byte."""
+        if self.framing != "length" or self._done:
+            raise ProtocolError("only an unfinished body of known length can be given back")
+        self._buffer[:0] = data
+        self._remaining += len(data)
+
     def trailing(self) -> int:
         """How many bytes past the end of the reply this machine was given (0 before its
         :class:`End`; at least 1 when a chunked reply's parser took some past its end):

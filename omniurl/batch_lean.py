@@ -1,0 +1,409 @@
+"""The batch's lean HTTP engine: a plain ``http://`` GET of many small files, one connection's
+socket watched for its whole life, each reply read in the loop's reader callback.
+
+Why: a small file through the general path (:func:`omniurl.resolvers.core.resolve`) passes
+through the core's follow loop, a setup ``asyncio.timeout``, the pool's lease, a
+:class:`~resolvers.net.Stream` that adds and removes its socket from the selector at each
+wait, three async generators for the body and the resource's guarded iterator: ~0.45 ms of
+Python a file against curl's 0.14 ms of everything (docs/speed.md, *Batches*).  This engine
+keeps what makes the bytes right and drops the layering around it:
+
+- the request is the URL's plan, rendered by the planner and checked by the policy for every
+  URL before its first byte (:func:`resolvers.http.planner.request_head`: the same bytes the
+  general path sends; a refused URL is handed to the general path, which refuses it — nothing
+  is sent);
+- connections are opened by :func:`resolvers.net.connect` (the policy's address rules,
+  ``--resolve``), kept per server, and watched by the loop once for their whole life
+  (``loop.add_reader``): a reply is read and parsed in the reader callback by the project's
+  own :class:`~resolvers.http.reply.ReplyReader` (llhttp), and the waiting transfer is woken
+  once, when its reply is complete;
+- issue 30's rules hold: a connection is kept only when the reply says so, its head was not
+  framed twice, no byte is left past its end (the reader's and the kernel's, peeked at the
+  end and again before reuse), and a byte arriving while it is idle ends it; a kept
+  connection closed before the first byte of a reply has its (idempotent) request sent again
+  once on a new connection, the general path's rule (:class:`StaleConnection`);
+- the body goes to the batch's files (:class:`omniurl.batch._Files`: no name until
+  complete).
+
+Anything else is the general path's (:func:`handled_by_general`): a reply that is not a 200
+with a ``Content-Length`` of at most :data:`omniurl.batch.HELD_BODY` (a redirect, an error
+status, chunked or close-framed bodies, large files), a malformed reply or a lost
+connection — handed over *with the exchange as it stands* (the request already sent, the
+bytes already read: :class:`resolvers.http.executor.Prepared`), so the general path carries
+on from there and nothing is sent twice; the batch's row, file and exit status are then the
+general path's own.  Which batches use the engine at all: :func:`eligible`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from omniurl.batch import HELD_BODY
+from omniurl.resolvers.errors import ConnectionClosed, ResolveError, ResolveTimeout
+from omniurl.resolvers.http.connection import Connection, StaleConnection, framed_twice
+from omniurl.resolvers.http.executor import Prepared
+from omniurl.resolvers.http.planner import credentials_for, plan_http, request_head
+from omniurl.resolvers.http.reply import NEED_DATA, Data, End, Head, ReplyReader
+from omniurl.resolvers.net import Stream, connect
+from omniurl.resolvers.options import Options
+from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.http import HTTPURL
+
+if TYPE_CHECKING:
+    from omniurl.resolvers.plan import Plan
+
+T = TypeVar("T")
+
+#: Bytes asked of the socket per read (the reply of a small file comes whole in one).
+READ = 64 * 1024
+
+Origin = tuple[str, str, int]
+
+
+def eligible(options: Options) -> bool:
+    """Whether a batch under ``options`` may use the engine for its ``http://`` URLs: none of
+    the options that change the exchange beyond a plain GET and its reply.  (Per URL,
+    :meth:`Engine.fetch` hands over anything more: a userinfo, a refused plan.)"""
+    from omniurl.resolvers import registry
+    from omniurl.resolvers.http import HTTPResolver
+
+    return (
+        type(registry.get("http")) is HTTPResolver  # (not a plugin's resolver of http:)
+        and options.proxy is None
+        and not options.trust_env
+        and options.transcript is None
+        and options.trace is None
+        and options.user is None
+        and not options.head
+        and not options.compressed
+        and options.resume_from == 0
+        and options.resume_validator is None
+        and options.max_time is None
+        and options.ask is None
+    )
+
+
+class _Exchange:
+    """One request's reply, read in the connection's reader callback."""
+
+    __slots__ = ("body", "conn", "error", "head", "last", "outcome", "reader", "started", "timer")
+
+    def __init__(self, conn: _Conn, now: float) -> None:
+        self.conn = conn
+        self.reader = ReplyReader("GET")
+        self.head: Head | None = None
+        self.body: list[bytes] = []
+        #: "done": the engine has the whole reply; "failed": its body broke off (the
+        #: engine's row says why, in the general path's words); "handoff": the general path
+        #: takes the exchange from here; "stale": a kept connection ended before a byte of
+        #: the reply (sent again on a new connection, the general path's rule).
+        self.outcome = ""
+        self.error: BaseException | None = None
+        self.started = self.last = now
+        self.timer: asyncio.TimerHandle | None = None
+
+
+class _Conn:
+    """One kept connection: its socket watched by the loop from connect to close, each
+    reply read and parsed in the loop's reader callback (:meth:`_readable`), the waiting
+    transfer woken once (:attr:`waiter`) when its exchange has an outcome."""
+
+    __slots__ = (
+        "answered",
+        "dead",
+        "exchange",
+        "fd",
+        "loop",
+        "origin",
+        "reused",
+        "sock",
+        "stream",
+        "waiter",
+    )
+
+    def __init__(self, stream: Stream, origin: Origin) -> None:
+        self.stream = stream
+        self.sock = stream.sock
+        self.fd = self.sock.fileno()
+        self.origin = origin
+        self.loop = asyncio.get_running_loop()
+        self.exchange: _Exchange | None = None
+        self.waiter: asyncio.Future[None] | None = None
+        #: It carried a request before the one now sent (a close before a byte of this
+        #: reply is then the server's idle close: :class:`StaleConnection`).
+        self.reused = False
+        #: It may not carry another request (issue 30's rules; closed when handed back).
+        self.dead = False
+        #: A byte of the current reply came.
+        self.answered = False
+        self.loop.add_reader(self.fd, self._readable)
+
+    def _readable(self) -> None:
+        x = self.exchange
+        try:
+            data = self.sock.recv(READ)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            self._unwatch()
+            self.dead = True
+            if x is not None and not x.outcome:
+                what = "the reply" if x.head is None else "the body"
+                x.error = ConnectionClosed(f"connection lost while reading {what}: {exc}")
+                self._finish(x, "handoff" if x.head is None else "failed")
+            return
+        if x is None or x.outcome:
+            # a byte nobody asked for, or the close, while idle: never reused (issue 30)
+            self.dead = True
+            self._unwatch()
+            return
+        if data:
+            self.answered = True
+            x.last = self.loop.time()
+        else:
+            self._unwatch()
+            self.dead = True
+        reader = x.reader
+        reader.receive_data(data)
+        try:
+            if x.head is None:
+                event = reader.next_event()
+                if event is NEED_DATA:
+                    return
+                assert isinstance(event, Head)
+                x.head = event
+                if (
+                    event.status != 200
+                    or reader.framing != "length"
+                    or reader.remaining > HELD_BODY
+                    or framed_twice(event)
+                ):
+                    self._finish(x, "handoff")
+                    return
+            while True:
+                event = reader.next_event()
+                if event is NEED_DATA:
+                    return
+                if type(event) is Data:
+                    x.body.append(event.data)
+                    continue
+                assert isinstance(event, End)
+                # kept only when the reply says so and no byte is left behind it, in the
+                # reader or the kernel (Connection._reusable's rules, issue 30)
+                if not event.keep_alive or reader.trailing() or self._unread():
+                    self.dead = True
+                self._finish(x, "done")
+                return
+        except ConnectionClosed as exc:
+            if x.head is None and self.reused and not self.answered:
+                x.error = StaleConnection(*exc.args)
+                self._finish(x, "stale")
+                return
+            x.error = exc
+            self._finish(x, "handoff" if x.head is None else "failed")
+        except (OmniurlError, ResolveError) as exc:
+            x.error = exc
+            self._finish(x, "handoff" if x.head is None else "failed")
+
+    def _unread(self) -> bool:
+        """A byte (or the close) waiting in the kernel (:meth:`Stream.idle_ended`'s peek)."""
+        try:
+            return self.sock.recv(1, socket.MSG_PEEK) is not None
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+
+    def _finish(self, x: _Exchange, outcome: str) -> None:
+        x.outcome = outcome
+        if x.timer is not None:
+            x.timer.cancel()
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _unwatch(self) -> None:
+        if self.fd >= 0:
+            with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a closed loop)
+                self.loop.remove_reader(self.fd)
+            self.fd = -1
+
+    def usable(self) -> bool:
+        """Whether this idle connection may carry a request (nothing came while idle)."""
+        return not self.dead and not self._unread()
+
+    def close(self) -> None:
+        self._unwatch()
+        self.dead = True
+        self.stream.close()
+
+    def handed(self, head: Head | None) -> Connection:
+        """The general path's :class:`Connection` over this socket (the loop no longer
+        watches it here: the stream waits its own way from now on)."""
+        self._unwatch()
+        conn = Connection(self.stream, self.origin)
+        conn.reused = self.reused
+        conn._last = head is not None and framed_twice(head)
+        return conn
+
+
+class Engine:
+    """The lean exchanges of one batch: connections kept by origin (at most the batch's
+    per-server limit each: one per running transfer), closed by :meth:`close`."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.loop = asyncio.get_running_loop()
+        self._idle: dict[Origin, list[_Conn]] = {}
+        self._all: set[_Conn] = set()
+        self._wait = options.read_timeout
+        #: A reply not complete this long after its request is the general path's (its
+        #: setup and low-speed limits then apply): the low-speed window's length.
+        guarded = options.speed_limit > 0 and options.speed_time > 0
+        self._long = options.speed_time if guarded else float("inf")
+
+    def plan(self, url: Any) -> Plan | None:
+        """The URL's plan, checked by the policy, when the engine may carry it out; None:
+        the general path's (it plans and checks again, and refuses what the policy refuses
+        before a byte is sent)."""
+        if type(url) is not HTTPURL or url.scheme != "http" or url.user is not None:
+            return None
+        options = self.options
+        if options.credentials and credentials_for(url, options) is not None:
+            return None  # (a netrc login for this host: Authorization, the general path's)
+        try:
+            plan = plan_http(url, options)
+            options.policy.check_plan(plan)
+        except (OmniurlError, ResolveError):
+            return None
+        return plan
+
+    async def _conn(self, origin: Origin) -> _Conn | None:
+        idle = self._idle.get(origin)
+        while idle:
+            conn = idle.pop()
+            if conn.usable():
+                conn.reused = True
+                return conn
+            self._drop(conn)
+        try:
+            stream = await connect(origin[1], origin[2], self.options)
+        except (OmniurlError, ResolveError, OSError):
+            return None  # (the general path connects and reports it: nothing was sent)
+        conn = _Conn(stream, origin)
+        self._all.add(conn)
+        return conn
+
+    def _drop(self, conn: _Conn) -> None:
+        self._all.discard(conn)
+        conn.close()
+
+    def _release(self, conn: _Conn) -> None:
+        conn.exchange = conn.waiter = None
+        if conn.dead:
+            self._drop(conn)
+            return
+        self._idle.setdefault(conn.origin, []).append(conn)
+
+    async def fetch(
+        self,
+        plan: Plan,
+        done: Callable[[Head, bytes], T],
+        failed: Callable[[BaseException], T],
+    ) -> tuple[T | None, Prepared | None]:
+        """Carry out ``plan``: ``(done(head, body), None)`` for a reply the engine takes
+        whole, ``(failed(error), None)`` for one whose body broke off (a timeout, the
+        close: the general path's error, in its words), else ``(None, prepared)`` — the
+        exchange for the general path to continue (``prepared`` None: nothing was sent;
+        the general path starts afresh)."""
+        origin = (plan.scheme, plan.host or "", plan.port or 80)
+        data = request_head(plan)
+        while True:  # (each stale retry drops a kept connection, and a new one is not stale)
+            conn = await self._conn(origin)
+            if conn is None:
+                return None, None
+            x = await self._exchange(conn, data)
+            if x.outcome == "done":
+                assert x.head is not None
+                body = x.body[0] if len(x.body) == 1 else b"".join(x.body)
+                self._release(conn)
+                return done(x.head, body), None
+            if x.outcome == "stale" and conn.reused:
+                self._drop(conn)
+                continue
+            if x.outcome == "failed":
+                assert x.error is not None
+                self._drop(conn)
+                return failed(x.error), None
+            # the general path continues the exchange as it stands
+            self._all.discard(conn)
+            conn.exchange = conn.waiter = None
+            reader = x.reader
+            if x.head is not None and x.body and x.error is None:
+                reader.give_back(b"".join(x.body))  # (its body read again from the start)
+            handed = conn.handed(x.head)
+            prepared = Prepared(origin, data, handed, reader, x.head, x.error, conn.answered)
+            prepared.started = x.started
+            return None, prepared
+
+    async def _exchange(self, conn: _Conn, data: bytes) -> _Exchange:
+        loop = self.loop
+        x = _Exchange(conn, loop.time())
+        conn.exchange = x
+        conn.answered = False
+        try:
+            sent = conn.sock.send(data)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError as exc:
+            closed = ConnectionClosed(f"connection lost while sending the request: {exc}")
+            x.error = StaleConnection(*closed.args) if conn.reused else closed
+            x.outcome = "stale" if conn.reused else "handoff"
+            return x
+        if sent < len(data):
+            # (a request larger than the socket's free buffer: the rest as the stream sends)
+            try:
+                await conn.stream.write(data[sent:], "the request")
+            except ResolveError as exc:
+                x.error, x.outcome = exc, "handoff"
+                return x
+        waiter = conn.waiter = loop.create_future()
+        x.timer = loop.call_at(x.started + min(self._wait, self._long), self._expire, x)
+        try:
+            await waiter
+        except BaseException:
+            conn.exchange = conn.waiter = None
+            self._drop(conn)
+            if x.timer is not None:
+                x.timer.cancel()
+            raise
+        return x
+
+    def _expire(self, x: _Exchange) -> None:
+        """The request's one timer: a wait without a byte for ``read_timeout`` seconds ends
+        it as the general path's read would (:class:`ResolveTimeout`, in its words); a reply
+        still incomplete after the low-speed window's length goes on through the general
+        path (its setup and low-speed limits apply from there)."""
+        if x.outcome:
+            return
+        now = self.loop.time()
+        if now - x.last >= self._wait:
+            what = "the reply" if x.head is None else "the body"
+            x.error = ResolveTimeout(f"timed out after {self._wait:g} s waiting for {what}")
+            x.conn._finish(x, "handoff" if x.head is None else "failed")
+        elif now - x.started >= self._long:
+            x.conn._finish(x, "handoff")
+        else:
+            x.timer = self.loop.call_at(
+                min(x.last + self._wait, x.started + self._long), self._expire, x
+            )
+
+    def close(self) -> None:
+        for conn in self._all:
+            conn.close()
+        self._all.clear()
+        self._idle.clear()

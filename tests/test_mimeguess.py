@@ -153,6 +153,7 @@ def test_every_suffix_of_this_machine_without_init(python: str) -> None:
     names += [f"f{base}{enc}" for base in COMPOUND_BASES for enc in ENCODINGS]
     names += [f"f{base}{s}" for base in ("", ".tar", ".x") for s in SUFFIX_MAP]
     names += ODD_NAMES
+    names += names[:40]  # (asked again: the answer kept)
     assert len(names) > 1000 and any(f"f{s}" in names for s in (".txt", ".tar", ".gz"))
     result = run(names, python=python)
     assert mismatches(result, names) == []

@@ -26,6 +26,11 @@ twice over: the wall clock, and the CPU time the process used (user + system, fr
 command's median over ``python -c pass``'s.  Byte-code caches are written first (one warm-up
 run of each command, ``PYTHONDONTWRITEBYTECODE`` unset), as an installed package has them.
 
+``--against PYTHON`` (another install's interpreter, e.g. a fresh venv of the tree before a
+change) runs every command a second time with that install, in the same rounds, beside its
+own ``python -c pass``: an A/B on one machine at one load (rows marked ``[against]``; the
+servers are this install's).
+
 The last column lists what each command imported that the goals say it must not: ``ssl``,
 ``certifi`` or ``httpx`` for a URL that is not ``https://`` (a site hook that already loaded
 one, as some sandboxes' CA hooks do, is left out: the check is against ``python -c pass``'s
@@ -38,7 +43,6 @@ import argparse
 import json
 import os
 import platform
-import site
 import statistics
 import subprocess
 import sys
@@ -93,12 +97,17 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--here", action="store_true", help="this interpreter and checkout")
+    parser.add_argument(
+        "--against", metavar="PYTHON",
+        help="another install's interpreter (the tree before a change): each command run "
+        "with it too, in the same rounds (an A/B)",
+    )  # fmt: skip
     args = parser.parse_args()
     env = client_env()
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
     results = {}
     for start in ("site", "bare") if args.start == "both" else (args.start,):
-        results[start] = measure(start, args.rounds, env)
+        results[start] = measure(start, args.rounds, env, args.against)
     missed = False
     for start, rows in results.items():
         missed |= start == "site" and any(r["missed"] for r in rows)
@@ -121,19 +130,42 @@ def main() -> int:
     return 1 if missed else 0
 
 
-def measure(start: str, rounds: int, env: dict[str, str]) -> list[dict[str, object]]:
-    """The rows of one table: every command, ``rounds`` interleaved runs each."""
-    py = [sys.executable]
-    if start == "bare":
-        env = dict(env)
-        paths = [env.get("PYTHONPATH", ""), *site.getsitepackages(), site.getusersitepackages()]
-        env["PYTHONPATH"] = os.pathsep.join(p for p in paths if os.path.isdir(p))
-        py = [sys.executable, "-S"]
-    omniurl = [*py, "-m", "omniurl"]
-    script = Path(sys.prefix, "bin", "omniurl")
+def interpreter(python: str, start: str, env: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(``python``'s command line, its ``omniurl`` command) for ``start``: the console script
+    pip installed beside it as installed (no runpy, no importlib.util: what a user types),
+    ``-S -m omniurl`` bare (``env``'s ``PYTHONPATH`` names its site-packages)."""
+    py = [python, "-S"] if start == "bare" else [python]
+    script = Path(python).parent / "omniurl"
     if INSTALLED and start == "site" and script.exists():
-        # What a user types: the console script pip installed (no runpy, no importlib.util).
-        omniurl = [str(script)]
+        return py, [str(script)]
+    return py, [*py, "-m", "omniurl"]
+
+
+def site_packages(python: str) -> list[str]:
+    """``python``'s site-packages directories."""
+    code = (
+        "import json, site; "
+        "print(json.dumps(site.getsitepackages() + [site.getusersitepackages()]))"
+    )
+    done = subprocess.run([python, "-c", code], capture_output=True, check=True, timeout=60)
+    return [p for p in json.loads(done.stdout) if os.path.isdir(p)]
+
+
+def measure(
+    start: str, rounds: int, env: dict[str, str], against: str | None = None
+) -> list[dict[str, object]]:
+    """The rows of one table: every command, ``rounds`` interleaved runs each (and each
+    again with ``against``'s install)."""
+    envs = {"": env}
+    if start == "bare":
+        for key, python in (("", sys.executable), (" [against]", against)):
+            if python is None:
+                continue
+            envs[key] = dict(env)
+            paths = [env.get("PYTHONPATH", ""), *site_packages(python)]
+            envs[key]["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+        env = envs[""]
+    py, omniurl = interpreter(sys.executable, start, env)
     with tempfile.TemporaryDirectory() as root:
         Path(root, "small.bin").write_bytes(b"x" * 4096)
         out = str(Path(root, "out.bin"))
@@ -160,6 +192,14 @@ def measure(start: str, rounds: int, env: dict[str, str]) -> list[dict[str, obje
                 GET_GOAL,
             ),
         }
+        bases = {"": "python -c pass"}
+        if against is not None:
+            other_py, other = interpreter(against, start, env)
+            bases[" [against]"] = "python -c pass [against]"
+            for name, (argv, goal) in list(commands.items()):
+                same = [*other_py, *argv[len(py) :]] if argv[: len(py)] == py else None
+                other_argv = [*other, *argv[len(omniurl) :]] if same is None else same
+                commands[name + " [against]"] = (other_argv, goal)
         with (
             serving(servers[0], ports["gopher"], env),
             serving(servers[1], ports["ftp"], env),
@@ -167,7 +207,8 @@ def measure(start: str, rounds: int, env: dict[str, str]) -> list[dict[str, obje
         ):
             heavy: dict[str, list[str]] = {}
             for name, (argv, _goal) in commands.items():
-                run(argv, env)  # warm-up: byte-code caches written
+                key = " [against]" if name.endswith(" [against]") else ""
+                run(argv, envs.get(key, env))  # warm-up: byte-code caches written
                 if argv[: len(omniurl)] == omniurl:
                     mods = imported(py, argv[len(omniurl) :], env)
                     heavy[name] = sorted(m for m in mods if m in HEAVY)
@@ -177,13 +218,15 @@ def measure(start: str, rounds: int, env: dict[str, str]) -> list[dict[str, obje
             for r in range(rounds):
                 for k in range(len(names)):
                     name = names[(r + k) % len(names)]
-                    w, c = run(commands[name][0], env)
+                    key = " [against]" if name.endswith(" [against]") else ""
+                    w, c = run(commands[name][0], envs.get(key, env))
                     wall[name].append(w)
                     cpu[name].append(c)
-    base_wall = statistics.median(wall["python -c pass"])
-    base_cpu = statistics.median(cpu["python -c pass"])
     rows: list[dict[str, object]] = []
     for name, (_argv, goal) in commands.items():
+        base = bases[" [against]" if name.endswith(" [against]") else ""]
+        base_wall = statistics.median(wall[base])
+        base_cpu = statistics.median(cpu[base])
         w = statistics.median(wall[name])
         c = statistics.median(cpu[name])
         ratio_wall, ratio_cpu = w / base_wall, c / base_cpu
@@ -208,13 +251,13 @@ def print_table(start: str, rows: list[dict[str, object]], rounds: int) -> None:
         f"python {sys.version.split()[0]} ({platform.machine()}, {os.cpu_count()} cores), "
         f"{how}, median of {rounds} interleaved runs"
     )
-    print(f"{'command':30} {'wall':>8} {'ratio':>6} {'CPU':>8} {'ratio':>6} {'goal':>5}  heavy")
+    print(f"{'command':40} {'wall':>8} {'ratio':>6} {'CPU':>8} {'ratio':>6} {'goal':>5}  heavy")
     for row in rows:
         goal = "" if row["goal"] is None else f"≤{row['goal']:g}×"
         heavy = row["heavy_imports"]
         assert isinstance(heavy, list)
         print(
-            f"{row['command']:30} {row['wall_ms']:6.1f}ms {row['ratio_wall']:5.2f}× "
+            f"{row['command']:40} {row['wall_ms']:6.1f}ms {row['ratio_wall']:5.2f}× "
             f"{row['cpu_ms']:6.1f}ms {row['ratio_cpu']:5.2f}× {goal:>5}  "
             f"{', '.join(heavy) or '-'}"
         )

@@ -7,7 +7,7 @@ import asyncio
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -613,12 +613,11 @@ async def test_an_html_page_linking_elsewhere_sends_nothing_there(tmp_path: Path
     assert sorted(p.name for p in box.iterdir()) == ["out"]
 
 
-async def test_a_large_http_file_cut_off_continues_where_it_stopped(tmp_path: Path) -> None:
-    """An HTTP link's size is known only from its response: a 2 MiB file cut off half way
-    (as a killed run leaves it) is continued by the next run with ``Range`` and
-    ``If-Range`` (RFC 9110 §14.2, §13.1.5) — it was fetched whole again, every run."""
-    big = os.urandom(2 << 20)
-    heads: list[bytes] = []
+async def cut_off_http(big: bytes, heads: list[bytes]) -> asyncio.Server:
+    """An HTTP server of one page, ``/d/``, linking to ``big.bin``: ``big`` (ETag "v1"),
+    cut off half way the first time (as a killed run leaves it), continued from a
+    ``Range`` with ``If-Range: "v1"``, 304 to ``If-None-Match: "v1"``; each request's head
+    recorded in ``heads``."""
     cut = [True]
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -662,19 +661,30 @@ async def test_a_large_http_file_cut_off_continues_where_it_stopped(tmp_path: Pa
         finally:
             writer.close()
 
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    return await asyncio.start_server(handle, "127.0.0.1", 0)
+
+
+async def cut_off_then_continued(
+    tmp_path: Path, run: Callable[[str, Path], Awaitable[tuple[int, Counts, list[FetchResult]]]]
+) -> None:
+    """``run`` (a mirror, in one process or not) against :func:`cut_off_http`: the first
+    run fails with the part kept, the second continues it from byte 1,048,576 (``Range``,
+    ``If-Range``), the third asks with the continued response's ETag and gets a 304."""
+    big = os.urandom(2 << 20)
+    heads: list[bytes] = []
+    server = await cut_off_http(big, heads)
     port = server.sockets[0].getsockname()[1]
     out = tmp_path / "out"
     try:
-        status, _counts, rows = await run_mirror(f"http://127.0.0.1:{port}/d/", out)
+        status, _counts, rows = await run(f"http://127.0.0.1:{port}/d/", out)
         assert status == 4 and [r.error_type for r in rows if not r.ok] == ["ConnectionClosed"]
         assert not (out / "big.bin").exists()  # never a partial file under the final name
-        status, _counts, rows = await run_mirror(f"http://127.0.0.1:{port}/d/", out)
+        status, _counts, rows = await run(f"http://127.0.0.1:{port}/d/", out)
         assert status == 0, [r.error_message for r in rows if not r.ok]
         assert (out / "big.bin").read_bytes() == big
         assert list((out / ".omniurl-mirror" / "parts").iterdir()) == []
         # the next run asks conditionally with the continued response's ETag: 304
-        status, counts, rows = await run_mirror(f"http://127.0.0.1:{port}/d/", out)
+        status, counts, rows = await run(f"http://127.0.0.1:{port}/d/", out)
     finally:
         server.close()
         await server.wait_closed()
@@ -683,6 +693,13 @@ async def test_a_large_http_file_cut_off_continues_where_it_stopped(tmp_path: Pa
     assert len(asked) == 3
     assert b"\r\nRange: bytes=1048576-\r\n" in asked[1] and b'\r\nIf-Range: "v1"\r\n' in asked[1]
     assert b'\r\nIf-None-Match: "v1"\r\n' in asked[2] and b"Range" not in asked[2]
+
+
+async def test_a_large_http_file_cut_off_continues_where_it_stopped(tmp_path: Path) -> None:
+    """An HTTP link's size is known only from its response: a 2 MiB file cut off half way
+    (as a killed run leaves it) is continued by the next run with ``Range`` and
+    ``If-Range`` (RFC 9110 §14.2, §13.1.5) — it was fetched whole again, every run."""
+    await cut_off_then_continued(tmp_path, run_mirror)
 
 
 async def test_names_differing_only_in_case_on_a_case_insensitive_disk(

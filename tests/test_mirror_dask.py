@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _ftphttp import VSFTPD, running, start_vsftpd, world_readable_tree
 from helpers import StallingGopher
-from test_mirror import OPTS, TREE, cli_env, tree_of, write_tree
+from test_mirror import OPTS, TREE, cli_env, cut_off_then_continued, tree_of, write_tree
 
 from omniurl import testservers
 from omniurl.batch import FetchResult
@@ -255,3 +256,45 @@ def test_an_unexpected_error_on_a_worker_is_the_row_one_process_gives(
     assert done.failed is not None
     assert (done.failed.error_type, done.failed.exit_status) == ("ValueError", 1)
     assert done.failed.error_message == "http://127.0.0.1:9/a.txt: unexpected ValueError: a defect"
+
+
+async def test_a_large_linked_file_cut_off_continues_on_the_cluster(
+    tmp_path: Path, cluster: str
+) -> None:
+    """A file found through a link (its size known from its response only), 2 MiB, cut off
+    half way: the worker kept its part (``-C``'s, in ``parts``), the next run's worker
+    continues it with ``Range`` and ``If-Range``, and the run after asks with the continued
+    response's ETag (a 304) — as one process does.  It was fetched whole into a temporary
+    file every run, and a continued file's validators were not kept."""
+
+    async def run(url: str, folder: Path) -> tuple[int, Counts, list[FetchResult]]:
+        return await run_mirror(url, folder, cluster)
+
+    await cut_off_then_continued(tmp_path, run)
+
+
+@pytest.mark.skipif(not os.path.exists(VSFTPD), reason="vsftpd not installed")
+async def test_a_list_servers_exact_times_ride_the_workers_transfers(
+    tmp_path: Path, cluster: str
+) -> None:
+    """vsftpd lists with LIST (minutes): each file's exact time is its MDTM, which the worker
+    asks in the transfer's own conversation, as one process does (FTPOptions.mdtm) — the
+    client asked it again, in a second resolve a file (TYPE I, SIZE, MDTM), after each
+    worker's transfer."""
+    files = {name: data for name, data in TREE.items() if not name.endswith("/")}
+    with world_readable_tree(files) as root:
+        for path in root.rglob("*"):
+            if path.is_file():
+                os.utime(path, (1_700_000_000, 1_700_000_000))
+        async with running(start_vsftpd, root, tmp_path / "scratch") as netloc:
+            sent: list[str] = []
+            opts = OPTS.with_(transcript=lambda d, t: sent.append(f"{d} {t}"))
+            rows: list[FetchResult] = []
+            config = Config(url=f"ftp://{netloc}/", folder=tmp_path / "out", dask=cluster)
+            status, counts = await asyncio.wait_for(mirror(config, opts, rows.append), 120)
+        assert status == 0, [r.error_message for r in rows if not r.ok]
+        assert counts.fetched == len(files)
+        assert tree_of(tmp_path / "out") == tree_of(root)
+    assert set(times(tmp_path / "out").values()) == {1_700_000_000}  # MDTM's, not LIST's
+    asked = [line[2:].split(" ")[0] for line in sent if line.startswith("> ")]
+    assert "LIST" in asked and "SIZE" not in asked and "MDTM" not in asked  # (the client's)

@@ -6,10 +6,12 @@ decision of :mod:`omniurl.mirror.walk` (which link is followed, which file is cu
 rows — so the folder and the manifest are the one-process run's.  Only a file's transfer
 (the bytes) is a Dask task (:func:`fetch_file`): the worker opens its own
 :class:`~omniurl.AsyncClient` (planned and policy-checked as any ``get``), sends the request
-the client prepared (with the stored validators: a 304 moves nothing) and writes the bytes
-to the temporary name the client chose in ``DIR/.omniurl-mirror/tmp`` (or, for a large file,
-``-C``'s ``.NAME.part`` in ``DIR/.omniurl-mirror/parts``, continued where a killed attempt
-stopped).  The client then renames the complete file over its final name and sets its
+the client prepared (with the stored validators: a 304 moves nothing; with FTP's ``MDTM``
+in the transfer's conversation for a LIST-listed file) and writes the bytes to the
+temporary name the client chose in ``DIR/.omniurl-mirror/tmp`` (or, for a large file — by
+its listing's size, or by its response's for a file a link found —, ``-C``'s
+``.NAME.part`` in ``DIR/.omniurl-mirror/parts``, continued where a killed attempt stopped,
+:func:`_into_part`).  The client then renames the complete file over its final name and sets its
 time, exactly as the one-process run (:meth:`omniurl.mirror.run.Mirror._settle`), so DIR
 never holds a partial file under a final name: a worker killed mid-transfer leaves a
 temporary file only, which Dask's retry of the task (the same temporary name, truncated)
@@ -35,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from omniurl.batch import FetchResult, _failed, shown
+from omniurl.batch import FetchResult, _failed, _resumable, shown
 from omniurl.resolvers.errors import ConfigurationError, NotFollowed, TransportError
 from omniurl.resolvers.options import Options
 from omniurl.schemes import parse
@@ -44,6 +46,8 @@ from omniurl.schemes.errors import OmniurlError
 from .walk import Listed
 
 if TYPE_CHECKING:
+    from omniurl.partial import Kept
+    from omniurl.resolvers.spec import Presentation
     from omniurl.schemes import URL
 
     from .run import Mirror
@@ -65,6 +69,9 @@ class FileJob:
     resumed: bool = False
     parts_dir: str = ""
     part_name: str = ""
+    #: A file no listing gave the size of (a link): into ``parts_dir`` too when its response
+    #: says it is large, so that a killed transfer is continued (as one process does).
+    sized_by_response: bool = False
 
 
 @dataclass
@@ -82,7 +89,6 @@ class FileDone:
     validators: dict[str, str] = field(default_factory=dict)
     media_type: str | None = None
     status: int | None = None
-    resumed: FetchResult | None = None
     #: Where a redirect led (queued by the client as a link, as one process does).
     moved: str | None = None
 
@@ -114,11 +120,13 @@ async def _fetch_file(job: FileJob) -> FileDone:
     from omniurl.client import AsyncClient
     from omniurl.resolvers.registry import spec_for
 
+    from .run import RESUMED_FROM
+
     url = parse(job.url, syntax=job.options.syntax)
     presentation = spec_for(url.scheme).present()
     async with AsyncClient(job.options) as client:
         if job.resumed:
-            return FileDone(resumed=await _resumed(job, url, client))
+            return await _resumed(job, url, client, presentation)
         async with client.stream(url, options=job.options) as resource:
             moved = presentation.moved_to(resource)
             if moved is not None:  # (HTTP's 3xx given as the result: no file)
@@ -129,6 +137,16 @@ async def _fetch_file(job: FileJob) -> FileDone:
                 raise ConfigurationError(
                     f"{url}: a {resource.kind}, not a file", component="scheme"
                 )
+            total = resource.total if resource.total is not None else resource.size
+            if (
+                job.sized_by_response
+                and total is not None
+                and total >= RESUMED_FROM
+                and _resumable(url, job.options)
+            ):
+                if job.limit is not None and total > job.limit:
+                    return FileDone(skipped=True)
+                return await _into_part(job, url, resource, presentation)
             args = argparse.Namespace(raw=False, output="-mirror-", remote_name=True, json=False)
             text = presentation.text_source(resource, args)
             resource.views_ok = text is None
@@ -165,18 +183,55 @@ async def _fetch_file(job: FileJob) -> FileDone:
             )
 
 
-async def _resumed(job: FileJob, url: URL, client: Any) -> FetchResult:
-    """``-C -``'s transfer of a large file (the batch's, as the one-process mirror runs it)."""
-    from omniurl.batch import _fetch_resumed, _Job, host_key
+async def _resumed(job: FileJob, url: URL, client: Any, presentation: Presentation) -> FileDone:
+    """``-C -``'s transfer of a large file (or one a killed attempt left a part of), as the
+    one-process mirror runs it (:meth:`omniurl.mirror.run.Mirror._resumed`): continued with
+    the sidecar's validator, fetched whole when the part is longer than the file."""
+    from omniurl.partial import Kept, Partial, resume_facts
+
+    kept = Partial(Path(job.parts_dir) / job.part_name).kept(str(url))
+    for _attempt in range(2):
+        options = job.options.with_(resume_from=kept.offset, resume_validator=kept.validator)
+        async with client.stream(url, options=options) as resource:
+            moved = presentation.moved_to(resource)
+            if moved is not None:
+                return FileDone(moved=moved, status=resource.status)
+            outcome = resume_facts(resource).outcome
+            if outcome == "refetch":  # the part is too long
+                kept = Kept(0, None, None)
+                continue
+            if resource.kind != "content" and outcome != "complete":
+                raise ConfigurationError(
+                    f"{url}: a {resource.kind}, not a file", component="scheme"
+                )
+            return await _into_part(job, url, resource, presentation, kept)
+    raise ConfigurationError(f"{url}: the server refused to continue", component="scheme")
+
+
+async def _into_part(
+    job: FileJob, url: URL, resource: Any, presentation: Presentation, kept: Kept | None = None
+) -> FileDone:
+    """The bytes to ``-C``'s ``.NAME.part`` in ``parts_dir`` (its validator in the sidecar,
+    what a killed attempt leaves to continue), ``NAME`` once complete; the response's
+    facts (time, validators) for the client, as :meth:`Mirror._into_part` keeps them."""
+    from omniurl.partial import Kept, Partial, write_resumed
 
     parts = Path(job.parts_dir)
     parts.mkdir(exist_ok=True)
-    batch_job = _Job(job.index, str(url), url, host_key(url, job.options), job.part_name)
-
-    def opener(u: URL, o: Options) -> contextlib.AbstractAsyncContextManager[Any]:
-        return client.stream(u, options=o)
-
-    return await _fetch_resumed(batch_job, job.options, opener, parts)
+    partial = Partial(parts / job.part_name)
+    await write_resumed(partial, kept or Kept(0, None, None), resource, str(url))
+    with open(partial.target, "rb") as fh:
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
+    facts = presentation.mirror_facts(resource)
+    return FileDone(
+        tmp=str(partial.target),
+        count=partial.target.stat().st_size,
+        digest=digest,
+        modified=facts.modified,
+        validators=dict(facts.validators),
+        media_type=resource.media_type,
+        status=resource.status,
+    )
 
 
 def _portable(options: Options) -> Options:
@@ -262,26 +317,29 @@ class RemoteFiles:
     ) -> FetchResult:
         """One file: its transfer on a worker, then settled here as the one-process run
         settles it (the same names, bytes, times, state and manifest row)."""
-        options = run.options
-        validators = (record or {}).get("validators") or {}
-        if have_local and validators:
-            options = run.presentation.revalidate(options, validators) or options
         from .run import RESUMED_FROM, _Skip
 
         limit = run.config.max_filesize
-        resumed = (listed.size is not None and listed.size >= RESUMED_FROM) or run._part_of(
-            item
-        ).exists()
         part = run._part_of(item)
+        resumed = (listed.size is not None and listed.size >= RESUMED_FROM) or part.exists()
+        # A listing's rough time (LIST): the exact one asked in the transfer's own
+        # conversation where the scheme can (FTP: MDTM before EPSV), as one process does.
+        rough = listed.exact_time is None and listed.size is not None
+        timed = run._timed() if rough and not resumed else None
+        options = timed if timed is not None else run.options
+        validators = (record or {}).get("validators") or {}
+        if have_local and validators and not resumed:
+            options = run.presentation.revalidate(options, validators) or options
         job = FileJob(
             index=item.seq - 1,
             url=str(url),
-            options=_portable(options if not resumed else run.options),
+            options=_portable(options),
             tmp=str((run.tmp_dir / f"dask-{item.seq}.part").absolute()),
             limit=limit,
             resumed=resumed,
             parts_dir=str(part.parent.absolute()),
             part_name=part.name[1:].removesuffix(".part"),
+            sized_by_response=listed.size is None,
         )
         done = await self._run(job)
         if done.moved is not None:
@@ -297,8 +355,6 @@ class RemoteFiles:
         if done.unchanged:
             run._links_of_kept(item, record, target)
             return run._unchanged(item, started)
-        if done.resumed is not None:
-            return await self._settle_resumed(run, item, url, listed, done.resumed, started)
         if not os.path.exists(done.tmp):
             raise ConfigurationError(
                 f"--dask: a worker wrote {done.tmp}, which this machine does not see: DIR "
@@ -307,31 +363,12 @@ class RemoteFiles:
             )
         run.counts.bytes_done += done.count
         modified = done.modified or listed.exact_time
-        if modified is None and listed.size is not None:
-            _size, modified = await run._head(url)  # LIST's rough time: MDTM's
+        if modified is None and rough and timed is None:
+            modified = await run._time_of(url)  # LIST's rough time: MDTM's, asked after
         wrote = run._settle(
             item.path, done.tmp, done.digest, done.count, modified, done.validators,
             done.media_type, listed,
         )  # fmt: skip
         return run._settled(
             item, target, done.media_type, done.count, done.digest, wrote, started, done.status
-        )
-
-    async def _settle_resumed(
-        self, run: Mirror, item: Item, url: URL, listed: Listed, row: FetchResult, started: float
-    ) -> FetchResult:
-        target = run._target(item.path)
-        if not row.ok or row.path is None:
-            return dataclasses.replace(row, url=shown(item.url), path=str(target))
-        run.counts.bytes_done += row.bytes
-        modified = listed.exact_time
-        if modified is None:
-            _size, modified = await run._head(url)
-        wrote = run._settle(
-            item.path, row.path, row.sha256 or "", row.bytes, modified, {}, row.media_type, listed
-        )
-        run.counts.fetched += int(wrote)
-        run.counts.unchanged += int(not wrote)
-        return dataclasses.replace(
-            row, url=shown(item.url), elapsed=time.monotonic() - started, path=str(target)
         )

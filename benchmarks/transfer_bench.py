@@ -42,11 +42,14 @@ import argparse
 import contextlib
 import json
 import os
+import queue
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -76,6 +79,7 @@ def server(
     proto: str, root: Path, scratch: Path, own: bool, gopher: str = "gophernicus"
 ) -> Iterator[tuple[str, str]]:
     """Start the FTP, HTTP or Gopher server; yields (base URL, server name)."""
+    global INETD
     port = free_port()
     scratch.mkdir(parents=True, exist_ok=True)
     if proto == "gopher" and own:
@@ -92,8 +96,14 @@ def server(
         conf.write_text(NGINX_CONF.format(port=port, root=root, scratch=scratch))
         argv = [NGINX, "-c", str(conf), "-p", str(scratch), "-e", str(scratch / "error.log")]
         name = "nginx"
-    elif proto == "gopher" and gopher == "gophernicus" and _gophernicus_usable():
-        argv, name = _gophernicus_argv(port, root), "gophernicus"
+    elif proto == "gopher" and gopher == "gophernicus" and os.path.exists(GOPHERNICUS):
+        INETD = Inetd(port, _gophernicus_argv(port, root))
+        try:
+            yield f"gopher://127.0.0.1:{port}", "gophernicus"
+        finally:
+            INETD.close()
+            INETD = None
+        return
     elif proto == "gopher" and gopher == "pygopherd" and os.path.exists(PYGOPHERD):
         argv, name = [PYGOPHERD, str(_pygopherd_conf(port, root, scratch))], "pygopherd"
     else:
@@ -104,20 +114,71 @@ def server(
         yield f"{proto}://127.0.0.1:{port}", name
 
 
-def _gophernicus_usable() -> bool:
-    """gophernicus runs from inetd: systemd-socket-activate stands in for it."""
-    return os.path.exists(GOPHERNICUS) and shutil.which("systemd-socket-activate") is not None
-
-
 def _gophernicus_argv(port: int, root: Path) -> list[str]:
+    """gophernicus as inetd starts it (the connection its standard input and output);
+    ``-nm``: no shared memory between its processes, so each connection starts afresh
+    (with it, the first connection's platform string, two ``lsb_release`` runs, is kept for
+    the next ones: ~5-9 ms to the first byte instead of ~80-100 ms, 2026-11-28)."""
     command = [GOPHERNICUS, "-h", "127.0.0.1", "-p", str(port), "-r", str(root), "-nu", "-nm"]
     command += ["-ns"]
     setpriv = shutil.which("setpriv")
     if os.geteuid() == 0 and setpriv is not None:  # gophernicus refuses to run as root
         command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    activate = shutil.which("systemd-socket-activate")
-    assert activate is not None
-    return [activate, "-l", f"127.0.0.1:{port}", "--inetd", "-a", *command]
+    return command
+
+
+class Inetd:
+    """One server process per connection, as inetd (or ``systemd-socket-activate --inetd
+    -a``) runs gophernicus, started from here so that each connection's server is measured
+    too: the moment it was accepted (after the client's start: when the client connected)
+    and the server process's CPU time (``wait4``: its ``lsb_release`` children included).
+    gophernicus writes 4 KiB at a time and is the bottleneck of a Gopher transfer from it
+    (docs/speed.md, *Bulk transfers*): its CPU beside each client's says whether a client
+    made it slower."""
+
+    def __init__(self, port: int, command: list[str]) -> None:
+        self.command = command
+        self.listener = socket.create_server(("127.0.0.1", port), backlog=16)
+        #: (accepted at, server CPU seconds) of each connection whose server has ended
+        self.ended: queue.Queue[tuple[float, float]] = queue.Queue()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _peer = self.listener.accept()
+            except OSError:  # (closed)
+                return
+            accepted = time.perf_counter()
+            with conn:
+                proc = subprocess.Popen(self.command, stdin=conn, stdout=conn,
+                                        stderr=subprocess.DEVNULL)  # fmt: skip
+            threading.Thread(target=self._reap, args=(proc, accepted), daemon=True).start()
+
+    def _reap(self, proc: subprocess.Popen[bytes], accepted: float) -> None:
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        self.ended.put((accepted, usage.ru_utime + usage.ru_stime))
+
+    def take(self, started: float, timeout: float = 10) -> tuple[float, float] | None:
+        """(seconds from ``started`` to the accept, server CPU) of the connection accepted
+        after ``started`` (the client's one), once its server has ended; None if none did."""
+        deadline = time.perf_counter() + timeout
+        while (left := deadline - time.perf_counter()) > 0:
+            try:
+                accepted, cpu = self.ended.get(timeout=left)
+            except queue.Empty:
+                return None
+            if accepted >= started:
+                return accepted - started, cpu
+        return None
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+#: The per-connection server while gophernicus serves (set in :func:`server`).
+INETD: Inetd | None = None
 
 
 def _pygopherd_conf(port: int, root: Path, scratch: Path) -> Path:
@@ -150,6 +211,10 @@ class Run:
     rss_kib: int
     #: user + system CPU time of the process (robust when the machine is busy)
     cpu: float
+    #: gophernicus (:class:`Inetd`): seconds from the client's start to the server's accept,
+    #: and the server's CPU for the connection
+    connected: float | None = None
+    server_cpu: float | None = None
 
 
 #: Where the omniurl processes keep their compiled modules (set in main): an installed
@@ -199,7 +264,10 @@ def run(argv: list[str], output: Path | None = None, *, installed: bool = False)
         os.unlink(rss_file)
     if output is not None:
         output.unlink()  # (it must be there: the transfer completed)
-    return Run(seconds, rss_kib, usage.ru_utime + usage.ru_stime)
+    connected = server_cpu = None
+    if INETD is not None and (ended := INETD.take(start)) is not None:
+        connected, server_cpu = ended
+    return Run(seconds, rss_kib, usage.ru_utime + usage.ru_stime, connected, server_cpu)
 
 
 def clients(
@@ -252,6 +320,13 @@ def interleaved(
             "cpu_min_max": [round(min(cpus), 3), round(max(cpus), 3)],
             "peak_rss_mib": round(max(r.rss_kib for r in got) / 1024, 1),
         }
+        connected = [r.connected for r in got if r.connected is not None]
+        server_cpu = [r.server_cpu for r in got if r.server_cpu is not None]
+        if connected and server_cpu:
+            figures = row[client]
+            assert isinstance(figures, dict)
+            figures["connected_ms"] = round(1000 * statistics.median(connected), 1)
+            figures["server_cpu_seconds"] = round(statistics.median(server_cpu), 3)
     return row
 
 
@@ -378,9 +453,13 @@ def _print_rounds(results: dict[str, dict[str, object]], size: int, to_file: boo
             if not isinstance(r, dict):
                 continue
             low, high = r["seconds_min_max"]
+            served = ""
+            if "server_cpu_seconds" in r:
+                served = (f"  connected at {r['connected_ms']:.1f} ms, server CPU "
+                          f"{r['server_cpu_seconds']:.3f} s")  # fmt: skip
             print(
                 f"  {client:20} wall {r['seconds']:7.3f} s [{low:.3f}-{high:.3f}]  "
-                f"CPU {r['cpu_seconds']:.3f} s  peak RSS {r['peak_rss_mib']:6.1f} MiB"
+                f"CPU {r['cpu_seconds']:.3f} s  peak RSS {r['peak_rss_mib']:6.1f} MiB{served}"
             )
         print(
             f"  ratio omniurl/curl, whole command: {row['ratio_whole']}x "

@@ -665,6 +665,12 @@ class Stream:
         return got
 
     @property
+    def at_end(self) -> bool:
+        """Whether the stream has ended and nothing is left to read (no bytes given back with
+        :meth:`unread`): a read now would give ``b""``."""
+        return self._eof and not self._pending
+
+    @property
     def can_splice(self) -> bool:
         """Whether :meth:`splice_into` may move the next bytes: a plain socket (TLS bytes
         must be decrypted here), nothing given back with :meth:`unread`, Linux."""

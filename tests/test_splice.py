@@ -183,3 +183,41 @@ async def test_get_writes_the_exact_content_to_a_file_and_to_stdout(
         _, err = await asyncio.wait_for(proc.communicate(), 60)
     assert (proc.returncode, err) == (0, b"")
     assert redirected.read_bytes() == DATA
+
+
+async def test_an_ftp_file_spliced_to_its_end_makes_no_read_buffer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a splice met the end of the data connection, nothing is left to read: the FTP
+    data channel ends there, without the 1 MiB buffer of the read path (zeroed for a read
+    of ``b""``: a small file's get paid for it)."""
+    from omniurl.resolvers.ftp import executor
+
+    made: list[int] = []
+
+    def tracked(size: int) -> bytearray:
+        made.append(size)
+        return bytearray(size)
+
+    monkeypatch.setattr(executor, "bytearray", tracked, raising=False)
+    ours, theirs = await _tcp_pair()
+    theirs.setblocking(False)
+    target = tmp_path / "out.bin"
+    channel = executor.DataChannel(Stream(ours, Options(read_timeout=10)))
+    with target.open("wb") as out:
+        sender = asyncio.ensure_future(_send_all_then_close(theirs, DATA[:4096]))
+        chunks = [c async for c in channel.content("the file", lambda: True, out.fileno)]
+        await sender
+    channel.close()
+    assert target.read_bytes() == DATA[:4096] and all(is_moved(c) for c in chunks)
+    assert sum(len(c) for c in chunks) == 4096
+    assert made == []
+    # the read path, where no splice can be made, still reads every byte
+    ours, theirs = await _tcp_pair()
+    theirs.setblocking(False)
+    channel = executor.DataChannel(Stream(ours, Options(read_timeout=10)))
+    sender = asyncio.ensure_future(_send_all_then_close(theirs, DATA[:4096]))
+    got = b"".join([bytes(c) async for c in channel.content("the file", lambda: True)])
+    await sender
+    channel.close()
+    assert got == DATA[:4096] and made == [executor.net.BULK_READ]

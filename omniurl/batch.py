@@ -391,8 +391,8 @@ async def _fetch_lean(
     allows, its row made here as :func:`_fetch_one` makes it for the same reply; anything
     the engine does not take goes on through :func:`_fetch_one`, with the exchange as it
     stands (nothing sent twice)."""
-    plan = engine.plan(job.url)
-    if plan is None:
+    request = engine.request(job.url)
+    if request is None:
         return await _fetch_one(job, options, opener, output_dir, files)
     started = time.monotonic()
 
@@ -435,7 +435,7 @@ async def _fetch_lean(
     def failed(exc: BaseException) -> FetchResult:
         return _failed(job.index, job.text, exc, time.monotonic() - started, "content")
 
-    result, prepared = await engine.fetch(plan, done, failed)
+    result, prepared = await engine.fetch(*request, done, failed)
     if result is not None:
         return result
     if prepared is None:

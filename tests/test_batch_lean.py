@@ -234,6 +234,62 @@ async def test_each_request_is_exactly_its_plans_head(
     assert (tmp_path / "out" / "sp ace.txt").read_bytes() == body_of(b"sp%20ace.txt")
 
 
+@pytest.mark.parametrize(
+    "options",
+    [BATCH, BATCH.with_(headers=(("User-Agent", "x/1"), ("X-Extra", "yes"), ("Accept", "")))],
+)
+async def test_a_servers_template_gives_each_url_its_plans_head(options: Options) -> None:
+    """The engine plans the first URL of each server whole and the next ones from its
+    template: every head equals the planner's, for paths, queries, escapes, ports written
+    or not, IPv6 literals and -H fields."""
+    from omniurl.batch_lean import Engine
+    from omniurl.schemes import parse
+
+    engine = Engine(options)
+    servers = ["127.0.0.1", "127.0.0.1:80", "127.0.0.1:8080", "[::1]:8081", "LocalHost", "[::1]"]
+    targets = ["", "/", "/a/b.txt", "/x?y=1&z=%41", "/%7Euser/", "/a;b=c/d.txt?", "/ü/%C3%BC"]
+    try:
+        for _round in range(2):  # (the second round from the templates)
+            for server in servers:
+                for target in targets:
+                    url = parse(f"http://{server}{target}")
+                    made = plan(url, options)
+                    origin = (made.scheme, made.host, made.port)
+                    assert engine.request(url) == (origin, request_head(made)), url
+        assert len(engine._templates) == len(servers)
+    finally:
+        engine.close()
+
+
+async def test_a_target_the_policy_refuses_sends_nothing_from_a_template_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A URL object whose target carries a space (no parser makes one; a program can): the
+    policy refuses it as the first URL of its server and from the server's template alike."""
+    from omniurl.schemes.http import HTTPURL
+
+    async with await start_recording() as recording:
+        port = recording.port
+        ok = HTTPURL(scheme="http", host="127.0.0.1", port=port, path="/fine")
+        bad = HTTPURL(scheme="http", host="127.0.0.1", port=port, path="/a b")
+        from omniurl.batch_lean import Engine
+
+        engine = Engine(BATCH)
+        try:
+            assert engine.request(bad) is None  # (first of its server: the whole plan)
+            assert engine.request(ok) is not None
+            assert engine.request(bad) is None  # (from the template)
+        finally:
+            engine.close()
+        monkeypatch.setenv(LEAN_VARIABLE, "1")
+        async with AsyncClient(BATCH) as client:
+            results = [r async for r in client.fetch_many([bad], output_dir=str(tmp_path))]
+        await asyncio.sleep(0.1)
+        assert recording_of(recording).connections == 0
+    assert results[0].error_type == "DelimiterRefused"
+    assert list(tmp_path.iterdir()) == []
+
+
 async def test_a_batch_of_every_kind_of_reply_is_the_general_paths(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

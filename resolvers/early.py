@@ -19,14 +19,20 @@ command's own process (:func:`omniurl.cli.get.connect_early`).
 
 from __future__ import annotations
 
-import socket
+# The C module, not :mod:`socket`: importing ``socket`` (its enums made from the C
+# module's constants, ``selectors``) was the largest import before the connect, ~3-5 ms of
+# CPU of a get's start and 10-15 ms at load 4 (cProfile and ``time.process_time``,
+# 2026-11-28); asyncio imports it anyway, after the connect (:func:`take` wraps the socket).
+import _socket
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import socket
+
     from .options import Options
 
 #: Sockets whose connect has begun, by the (address, port) they go to.
-_begun: dict[tuple[str, int], socket.socket] = {}
+_begun: dict[tuple[str, int], _socket.socket] = {}
 
 
 def address_of(host: str, port: int, options: Options) -> tuple[str, int] | None:
@@ -51,7 +57,7 @@ def is_ip_literal(host: str) -> bool:
         # A dotted IPv4 address, answered without importing ipaddress (~1 ms of a get's
         # start): glibc's inet_pton takes what ipaddress takes, four decimal octets of at
         # most 255, no leading zero (tests/test_net_literals.py); the rest is ipaddress's.
-        socket.inet_pton(socket.AF_INET, host)
+        _socket.inet_pton(_socket.AF_INET, host)
         return True
     except (OSError, ValueError):  # (ValueError: a NUL in the text)
         pass
@@ -71,7 +77,9 @@ def begin(address: str, port: int) -> bool:
     if (address, port) in _begun:
         return True
     try:
-        sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET)
+        sock = _socket.socket(
+            _socket.AF_INET6 if ":" in address else _socket.AF_INET, _socket.SOCK_STREAM
+        )
     except OSError:
         return False
     sock.setblocking(False)
@@ -86,7 +94,7 @@ def begin(address: str, port: int) -> bool:
     return True
 
 
-def connected(sock: socket.socket) -> bool:
+def connected(sock: socket.socket | _socket.socket) -> bool:
     """Whether ``sock``'s connect has ended with a connection (not still under way, not
     refused: those are the usual ``connect()``'s to wait for and report)."""
     try:
@@ -97,8 +105,16 @@ def connected(sock: socket.socket) -> bool:
 
 
 def take(address: str, port: int) -> socket.socket | None:
-    """The socket begun for ``(address, port)``, once (None: none was)."""
-    return _begun.pop((address, port), None) if _begun else None
+    """The socket begun for ``(address, port)``, once (None: none was): the same descriptor,
+    as the :class:`socket.socket` every other connection is (non-blocking)."""
+    raw = _begun.pop((address, port), None) if _begun else None
+    if raw is None:
+        return None
+    import socket
+
+    sock = socket.socket(raw.family, raw.type, raw.proto, raw.detach())
+    sock.setblocking(False)
+    return sock
 
 
 def discard() -> None:

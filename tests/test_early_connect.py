@@ -127,10 +127,10 @@ async def test_the_socket_begun_is_the_connection_the_executor_makes(
     gopher: CountingGopher,
 ) -> None:
     assert early.begin("127.0.0.1", gopher.port)
-    begun = early._begun[("127.0.0.1", gopher.port)]
+    begun = early._begun[("127.0.0.1", gopher.port)].fileno()
     stream = await net.connect("127.0.0.1", gopher.port, OPTS)
     try:
-        assert stream.sock is begun and not early._begun
+        assert stream.sock.fileno() == begun and not early._begun
         await stream.write(b"/a\r\n", "the selector")
         got = b""
         while chunk := await stream.read("the reply"):
@@ -159,9 +159,10 @@ async def test_a_socket_connected_already_is_not_connected_again(
         raise OSError(106, "connected again")
 
     monkeypatch.setattr(loop, "sock_connect", refuse)
+    descriptor = begun.fileno()
     stream = await net.connect("127.0.0.1", gopher.port, OPTS)
+    assert stream.sock.fileno() == descriptor
     stream.close()
-    assert stream.sock is begun
 
 
 async def test_a_connect_refused_early_is_reported_as_any_refused_connect() -> None:
@@ -246,9 +247,10 @@ async def test_the_command_connects_before_importing_what_the_connect_does_not_n
     gopher: CountingGopher,
 ) -> None:
     """The connect is begun once the plan passed the policy and before the rest of the
-    start: asyncio, the executor, the writer, and ``typing``, ``omniurl.deferred``,
-    ``omniurl.memory``, ``omniurl.sslimport`` (~2-4 ms that stood before it; the server
-    starts while they are imported: docs/speed.md, *Bulk transfers*)."""
+    start: asyncio, the executor, the writer, and ``socket`` (resolvers/early.py connects
+    with ``_socket``), ``typing``, ``omniurl.deferred``, ``omniurl.memory``,
+    ``omniurl.sslimport`` (~5-9 ms of CPU that stood before it at idle; the server starts
+    while they are imported: docs/speed.md, *Bulk transfers*)."""
     paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if os.path.isdir(p))}
     url = f"gopher://127.0.0.1:{gopher.port}/0/a"
@@ -258,7 +260,8 @@ async def test_the_command_connects_before_importing_what_the_connect_does_not_n
     assert (status, out) == (0, b"item text\r\nsecond line\r\n"), err
     ran = set(json.loads(err.decode().splitlines()[-1]))
     assert "omniurl.resolvers.gopher.planner" in ran  # (the positive control: it planned)
-    late = {"asyncio", "typing", "ssl", "omniurl.deferred", "omniurl.memory", "omniurl.sslimport",
-            "omniurl.resolvers.gopher.executor", "omniurl.cli.output"}  # fmt: skip
+    late = {"asyncio", "typing", "ssl", "socket", "selectors", "omniurl.deferred",
+            "omniurl.memory", "omniurl.sslimport", "omniurl.resolvers.gopher.executor",
+            "omniurl.cli.output"}  # fmt: skip
     assert not late & ran
     assert gopher.connections == 1

@@ -311,9 +311,10 @@ async def test_get_imports_only_its_schemes_resolver(
     # strings: cli/output.py's shown())
     assert not {"omniurl.cli.writeout", "omniurl.resolvers.trace", "pathlib"} & set(modules)
     # nor dataclasses (with inspect's ast, dis, tokenize): the get path's records are
-    # schemes/records.py's; nor urllib.parse where no media type is guessed (ftp's is)
+    # schemes/records.py's; nor urllib.parse (with ipaddress) nor mimetypes, even where
+    # §3.2.3's type is guessed from the name (ftp: resolvers/mimeguess.py)
     assert "dataclasses" not in modules
-    assert ("urllib.parse" in modules) == (scheme == "ftp")
+    assert not {"urllib.parse", "ipaddress", "mimetypes"} & set(modules)
     # nor a listing's readers (ftp.listing, datetime) for a file
     assert not {"datetime", "omniurl.resolvers.ftp.listing"} & set(modules)
     # nor OpenSSL: asyncio imported without ssl, loaded on a TLS connection's first use

@@ -132,7 +132,7 @@ def test_dumps_without_jsons_accelerator_is_json_dumps(block: str) -> None:
         f"import ast, sys; {block}\n"
         "from omniurl.cli import emit\n"
         "import json.encoder\n"
-        "assert emit._encode_str is None and json.encoder.c_make_encoder is None\n"
+        "assert emit._string_encoder() is None and json.encoder.c_make_encoder is None\n"
         "for value in ast.literal_eval(sys.stdin.read()):\n"
         "    print(ascii(emit.dumps(value)))\n"  # (lone surrogates: any stdout takes it)
     )

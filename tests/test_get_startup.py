@@ -101,6 +101,10 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     assert status == 0 and out.read_bytes() == bytes(range(256)) * 16
     assert f"omniurl.resolvers.{scheme}.executor" in ran and "omniurl.partial" in ran
     assert not {"json", "json.decoder", "json.encoder"} & ran
+    # nor json's C string encoder (``_json``: cli/emit.py loads it for the first JSON
+    # printed), nor a progress bar or a listing's saving rules (cli/output.py: a terminal's
+    # stderr, a listing)
+    assert not {"_json", "omniurl.cli.progress", "omniurl.saving"} & ran
     # nor argparse, gettext and locale: ``get -o FILE URL`` is read by cli/quick.py
     assert not {"argparse", "gettext", "locale"} & ran
     # nor ipaddress: the host is a dotted IPv4 address (net._is_ip_literal), and the default

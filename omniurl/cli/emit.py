@@ -17,12 +17,24 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-_encode_str: Callable[[str], str] | None
-try:  # (json's own C string encoder: ``json.dumps(s, ensure_ascii=False)`` of a str is it)
-    from _json import encode_basestring as _encode_str
-except ImportError:  # (no _json, or one without it: PyPy, a build without json's accelerator;
-    # json.dumps does it all, tests/test_cli_emit.py)
-    _encode_str = None
+#: :func:`_string_encoder`'s answer, once asked (False: not yet).
+_encode_str: Callable[[str], str] | bool | None = False
+
+
+def _string_encoder() -> Callable[[str], str] | None:
+    """json's own C string encoder (``json.dumps(s, ensure_ascii=False)`` of a str is it),
+    loaded on the first JSON printed (a get to a file prints none: ~0.3 ms of its start);
+    None without it (no _json, or one without it: PyPy, a build without json's accelerator;
+    json.dumps does it all, tests/test_cli_emit.py)."""
+    global _encode_str
+    if _encode_str is False:
+        try:
+            from _json import encode_basestring
+        except ImportError:
+            _encode_str = None
+        else:
+            _encode_str = encode_basestring
+    return _encode_str  # type: ignore[return-value]
 
 
 def print_json(obj: Any) -> None:
@@ -61,9 +73,10 @@ def dumps(obj: Any) -> str:
     :data:`_DEPTH`, a cycle) is handed to ``json.dumps`` whole, errors included.  The text
     is json's own C encoder's (``_json.encode_basestring``); tests/test_cli_emit.py compares
     the two on every value kind."""
-    if _encode_str is not None:
+    encode_str = _string_encoder()
+    if encode_str is not None:
         out: list[str] = []
-        if _encode(obj, out.append, _encode_str, 0):
+        if _encode(obj, out.append, encode_str, 0):
             return "".join(out)
     import json
 

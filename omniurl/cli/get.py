@@ -372,7 +372,7 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
     from omniurl.resolvers import resolve
     from omniurl.resolvers.registry import presentation_of
 
-    from .output import listing_lines, output_path, write_content
+    from .output import output_path, write_content
 
     resume: tuple[Partial, Kept] | None = None
     try:
@@ -454,7 +454,9 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return presented
             text = presentation.text_source(resource, args) if resume is None else None
             if resource.kind == "listing" and output_path(args, resource) is not None:
-                written = await write_content(args, resource, listing_lines(resource))
+                from omniurl.saving import listing_bytes  # (a listing's rules: only for one)
+
+                written = await write_content(args, resource, listing_bytes(resource))
             elif resource.kind == "listing":
                 await show_listing(args, resource)
             elif resource.kind == "session":

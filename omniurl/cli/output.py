@@ -9,18 +9,18 @@ import sys
 from collections.abc import AsyncIterable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from omniurl import saving
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.records import record
 
 from .emit import stdout_error
-from .progress import Progress, human_size
 
 if TYPE_CHECKING:
     import argparse
 
     from omniurl.partial import Kept, Partial
     from omniurl.resolvers.resource import Resource
+
+    from .progress import Progress
 
 
 class OutputError(OmniurlError):
@@ -147,15 +147,33 @@ def summary(args: argparse.Namespace, size: int, path: str, seconds: float) -> N
     """One line on a terminal's stderr after a transfer to a file: size, time, rate, where."""
     if getattr(args, "silent", False) or not sys.stderr.isatty():
         return
+    from .progress import human_size
+
     rate = size / seconds if seconds > 0 else 0.0
     sys.stderr.write(
         f"omniurl: {human_size(size)} in {seconds:.1f} s ({human_size(rate)}/s) -> {path}\n"
     )
 
 
-# What a listing is in a file, for -o, -O and standard output alike (omniurl.saving).
-listing_line = saving.listing_line
-listing_lines = saving.listing_bytes
+def _progress(resource: Resource) -> Progress:
+    """A progress bar (its module imported only for a terminal's stderr: a get to a file
+    from a program or a script shows none)."""
+    from .progress import Progress
+
+    return Progress(resource)
+
+
+#: What a listing is in a file, for -o, -O and standard output alike (omniurl.saving,
+#: imported for a listing only).
+_SAVING = {"listing_line": "listing_line", "listing_lines": "listing_bytes"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SAVING:
+        from omniurl import saving
+
+        return getattr(saving, _SAVING[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 async def write_content(
@@ -187,7 +205,7 @@ async def write_content(
         out = sys.stdout.buffer
         # Content redirected to a file or pipe while a person watches stderr: show progress
         # (as curl does); never when the content itself goes to the terminal.
-        bar = Progress(resource) if show_progress(args) and not sys.stdout.isatty() else None
+        bar = _progress(resource) if show_progress(args) and not sys.stdout.isatty() else None
         first = True
         try:
             sink = _sink(resource, chunks, out)
@@ -232,7 +250,7 @@ async def write_content(
         if refused is not None:
             raise refused from None
         return await _write_special(path, source)
-    progress = Progress(resource) if show_progress(args) else None
+    progress = _progress(resource) if show_progress(args) else None
     written = 0
     import time
 
@@ -303,7 +321,7 @@ async def _write_resumed(
     interruption keeps the part and its sidecar for the next ``-C -``."""
     from omniurl.partial import write_resumed
 
-    progress = Progress(resource) if sys.stderr.isatty() else None
+    progress = _progress(resource) if sys.stderr.isatty() else None
     try:
         written = await write_resumed(
             partial,

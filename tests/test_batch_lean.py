@@ -404,6 +404,22 @@ async def test_a_url_the_policy_refuses_sends_nothing(
     assert row.error_type == "PortRefused" and not row.ok
 
 
+def test_a_row_made_fast_is_the_dataclasss() -> None:
+    from dataclasses import MISSING, fields
+
+    from omniurl.batch import _row
+
+    assert all(
+        f.default is not MISSING
+        for f in fields(FetchResult)
+        if f.name not in ("index", "url", "ok")
+    )
+    given = dict(index=3, url="http://h/x", ok=True, bytes=5, sha256="ab", path="/p", status=200)
+    made, plain = _row(**given), FetchResult(**given)  # type: ignore[arg-type]
+    assert made == plain and repr(made) == repr(plain) and hash(made) == hash(plain)
+    assert made.to_json() == plain.to_json() and vars(made) == vars(plain)
+
+
 async def test_the_engine_is_only_for_plain_gets(monkeypatch: pytest.MonkeyPatch) -> None:
     from omniurl.batch_lean import eligible
 

@@ -224,8 +224,8 @@ def ipv6_ok(host: str) -> bool:
         inner = inner[: inner.index("%")]
     if "." in inner:  # an IPv4 tail (§3.2.2's ls32): the last group, two groups' worth
         last = inner.rfind(":")
-        if last < 0 or not _ipv4_strict(inner, last + 1):
-            return False
+        if last < 0 or inner.find(".") < last or not _ipv4_strict(inner, last + 1):
+            return False  # (a "." before the last ":" is in a hex group: none may hold one)
         inner = inner[: last + 1] + "0:0"
     head, sep, tail = inner.partition("::")
     if sep:

@@ -292,6 +292,10 @@ EDGES = [
     "http://[::1.2.3.4::]/",
     "http://[1.2.3.4::]/",
     "http://[::ffff:0.0.0.0]/",
+    "http://[.::ffff:0.10.255.10]/",
+    "http://[1.::ffff:1.2.3.4]/",
+    "http://[::.:1.2.3.4]/",
+    "http://[::1.2.3.4:1.2.3.4]/",
     "http://[::ffff:00.0.0.0]/",
     "http://[ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255]/",
     "http://[0000:0000:0000:0000:0000:ffff:255.255.255.255]/",
@@ -473,7 +477,7 @@ def test_ipv6_ok_is_ipaddress_on_hex_groups(groups: list[str], lead: bool, trail
     assert grammar.ipv6_ok(f"[{inner}]") is expected
 
 
-_V4 = ["1.2.3.4", "255.255.255.255", "0.0.0.0", "256.1.1.1", "01.2.3.4", "1.2.3", "1..2.3"]
+_V4 = ["1.2.3.4", "255.255.255.255", "0.0.0.0", "256.1.1.1", "01.2.3.4", "1.2.3", "1..2.3", "."]
 
 
 @settings(max_examples=3000, deadline=None)

@@ -41,6 +41,10 @@ def address_of(host: str, port: int, options: Options) -> tuple[str, int] | None
     otherwise (a name, a zone id, a proxy, an address refused: the usual path says so)."""
     if options.proxy is not None or options.trust_env or options.shared is not None:
         return None  # (a proxy's address, or a client's kept connections, come first)
+    if not options.connect_timeout > 0:
+        # (0 or less: open_socket's connect times out at once, however soon it would end;
+        # a socket connected already would not: the usual path reports it)
+        return None
     mapped_host, mapped_port = options.map_address(host, port)
     bare = mapped_host[1:-1] if mapped_host.startswith("[") else mapped_host
     if "%" in bare or not is_ip_literal(bare):

@@ -205,6 +205,10 @@ def test_the_command_begins_the_connection_of_a_single_plain_get(gopher: Countin
         ["-x", "socks5://127.0.0.1:1", "gopher://127.0.0.1:{port}/0/a"],  # a proxy first
         ["--strict", "gopher://127.0.0.1:{port}/0/a"],  # the policy refuses the address
         ["gopher://127.0.0.1:25/0/a"],  # the policy refuses the port: nothing sent
+        ["-w", "@/nonexistent/format", "gopher://127.0.0.1:{port}/0/a"],  # -w reads it first
+        ["-w", "%{{time_connect}}", "gopher://127.0.0.1:{port}/0/a"],  # the connect's own time
+        ["--connect-timeout", "0", "gopher://127.0.0.1:{port}/0/a"],  # times out at once
+        ["--connect-timeout", "-1", "gopher://127.0.0.1:{port}/0/a"],
     ],
 )
 def test_the_command_begins_nothing_where_something_comes_before_the_connect(
@@ -265,3 +269,33 @@ async def test_the_command_connects_before_importing_what_the_connect_does_not_n
             "omniurl.cli.output"}  # fmt: skip
     assert not late & ran
     assert gopher.connections == 1
+
+
+async def test_an_unreadable_write_out_file_is_refused_before_any_connection(
+    gopher: CountingGopher,
+) -> None:
+    """``-w @FILE`` that cannot be read: exit 3 and no connection at all, as without the
+    early connect (it connected, then refused)."""
+    url = f"gopher://127.0.0.1:{gopher.port}/0/a"
+    status, out, err = await run_omniurl("get", "-w", "@/nonexistent/format", url)
+    assert (status, out) == (3, b"")
+    assert err == b"omniurl: -w @/nonexistent/format: cannot read it: No such file or directory\n"
+    await asyncio.sleep(0.2)  # (a connection begun would be accepted by now)
+    assert gopher.connections == 0
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1"])
+async def test_a_connect_timeout_of_zero_or_less_times_out_as_without_the_early_connect(
+    gopher: CountingGopher, timeout: str
+) -> None:
+    """``--connect-timeout 0`` (or less) bounds the connect at once: the usual path times
+    out, so must the command (it fetched the item over the socket begun early)."""
+    url = f"gopher://127.0.0.1:{gopher.port}/0/a"
+    status, out, err = await run_omniurl("get", "--connect-timeout", timeout, url)
+    assert (status, out) == (4, b"")
+    shown = f"{float(timeout):g}"
+    assert (
+        err
+        == f"omniurl: timed out after {shown} s connecting to 127.0.0.1:{gopher.port}\n".encode()
+    )
+    assert b"".join(gopher.requests) == b""  # (nothing sent)

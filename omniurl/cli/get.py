@@ -147,6 +147,9 @@ def connect_early(args: argparse.Namespace) -> None:
         or getattr(args, "head", False)
         or getattr(args, "continue_at", None) is not None
         or getattr(args, "user", None) is not None
+        # -w: its format is read (and an unreadable @FILE refused) before anything is
+        # begun, and its time_connect is the connect's own, as without this
+        or getattr(args, "write_out", None) is not None
     ):
         return
     try:

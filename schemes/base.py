@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from . import records
 from .authority import split_fragment
-from .percent import display
+from .percent import LazilyDecoded, display
 from .records import MISSING, record
 
 TYPE_CHECKING = False
@@ -245,13 +245,18 @@ def _unordered(self, other):
     return NotImplemented  # (a dataclass without order=True: "<" is a TypeError)
 
 def _reduce(self):
-    return _rebuild, (self.__class__, tuple(self))
+    # (a field a fast path decodes on first read is pickled as its value: the same pickle
+    # as the URL built decoded, which a cache keyed by pickles (Dask's tokenize) compares)
+    return _rebuild, (self.__class__, tuple([
+        value.value() if isinstance(value, _Lazy) else value for value in self
+    ]))
 """
 _METHODS: dict[str, Any] = {
     "_frozen_error": records._frozen_error,
     "_teq": _teq,
     "_tne": _tne,
     "_rebuild": _rebuild,
+    "_Lazy": LazilyDecoded,
 }
 exec(_METHODS_SOURCE, _METHODS)
 

@@ -550,6 +550,8 @@ def test_mailto_header_fields_read_as_the_decoded_tuple(text: str) -> None:
     assert records.replace(fast, address="z") == records.replace(slow, address="z")
     for copied in (pickle.loads(pickle.dumps(fast)), copy.copy(fast), copy.deepcopy(fast)):
         assert copied == slow and copied.headers == slow.headers  # type: ignore[attr-defined]
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # (the same bytes: a cache's key)
+        assert pickle.dumps(fast, protocol) == pickle.dumps(slow, protocol)
     assert {fast: 1}[slow] == 1
 
 
@@ -604,4 +606,6 @@ def test_escaped_fields_read_as_the_decoded_text(
     assert records.replace(fast, host="z") == records.replace(slow, host="z")
     for copied in (pickle.loads(pickle.dumps(fast)), copy.copy(fast), copy.deepcopy(fast)):
         assert copied == slow and {n: getattr(copied, n) for n in names} == values
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # (the same bytes: a cache's key)
+        assert pickle.dumps(fast, protocol) == pickle.dumps(slow, protocol)
     assert {fast: 1}[slow] == 1

@@ -9,7 +9,12 @@
 
 The servers are vsftpd, nginx and gophernicus when installed (so the server is not the
 bottleneck; each started here on loopback with a private config, as the test suite does),
-else omniurl's own (``omniurl serve ftp|http|gopher`` in a subprocess).  Each client is a
+else omniurl's own (``omniurl serve ftp|http|gopher`` in a subprocess);
+``--gopher-server pygopherd|omniurl`` measures Gopher against another peer.  gophernicus
+is the exception to "not the bottleneck" (4 KiB writes, a process and ``lsb_release`` per
+connection): it is started per connection here (:class:`Inetd`), and with ``--rounds``
+each client's row says when it connected and the server's CPU for its connection.  Each
+client is a
 separate process writing the content to /dev/null (curl: ``curl -s URL``; omniurl: ``omniurl
 get URL``), or with ``--to-file`` into a file (``-o FILE``); wall time is measured around
 the process and peak RSS comes from ``wait4()``'s rusage of that process.

@@ -9,29 +9,36 @@ Python a file against curl's 0.14 ms of everything (docs/speed.md, *Batches*).  
 keeps what makes the bytes right and drops the layering around it:
 
 - the request is the URL's plan, rendered by the planner and checked by the policy for every
-  URL before its first byte (:func:`resolvers.http.planner.request_head`: the same bytes the
-  general path sends; a refused URL is handed to the general path, which refuses it — nothing
-  is sent);
+  URL before its first byte (:meth:`Engine.request`: the first URL of each server planned
+  and checked whole, the next ones from its template, only their target changing and
+  checked; a refused URL is handed to the general path, which refuses it — nothing is
+  sent);
 - connections are opened by :func:`resolvers.net.connect` (the policy's address rules,
   ``--resolve``), kept per server, and watched by the loop once for their whole life
   (``loop.add_reader``): a reply is read and parsed in the reader callback by the project's
-  own :class:`~resolvers.http.reply.ReplyReader` (llhttp), and the waiting transfer is woken
-  once, when its reply is complete;
-- issue 30's rules hold: a connection is kept only when the reply says so, its head was not
-  framed twice, no byte is left past its end (the reader's and the kernel's, peeked at the
-  end and again before reuse), and a byte arriving while it is idle ends it; a kept
-  connection closed before the first byte of a reply has its (idempotent) request sent again
-  once on a new connection, the general path's rule (:class:`StaleConnection`);
+  own :class:`~resolvers.http.reply.ReplyReader` (llhttp and its checks), and the waiting
+  transfer is woken once, when its reply has an outcome;
+- issue 30's rules hold: a connection is kept only when the reply says so (HTTP/1.1, no
+  ``Connection: close``, not framed twice) and no byte is left past its end (in the reader;
+  in the kernel, peeked before reuse; a byte or the close arriving while it is idle ends
+  it); a kept connection closed before the first byte of a reply has its (idempotent)
+  request sent again on a new connection, the general path's rule (:class:`StaleConnection`);
+- one timer a request: a wait without a byte for ``--timeout`` seconds ends it with the
+  general path's :class:`ResolveTimeout` (its words), and a reply still incomplete after
+  ``--speed-time`` goes on through the general path, the time spent counted against its
+  limits (:func:`resolvers.deadline.count_spent`);
 - the body goes to the batch's files (:class:`omniurl.batch._Files`: no name until
-  complete).
+  complete), and its row is made as :func:`omniurl.batch._fetch_one` makes it.
 
-Anything else is the general path's (:func:`handled_by_general`): a reply that is not a 200
-with a ``Content-Length`` of at most :data:`omniurl.batch.HELD_BODY` (a redirect, an error
-status, chunked or close-framed bodies, large files), a malformed reply or a lost
-connection — handed over *with the exchange as it stands* (the request already sent, the
-bytes already read: :class:`resolvers.http.executor.Prepared`), so the general path carries
-on from there and nothing is sent twice; the batch's row, file and exit status are then the
-general path's own.  Which batches use the engine at all: :func:`eligible`.
+Anything else is the general path's: a reply that is not a 200 with a ``Content-Length`` of
+at most :data:`omniurl.batch.HELD_BODY` (a redirect, an error status, chunked or
+close-framed bodies, large files), a malformed head or a connection lost before the head's
+end — handed over *with the exchange as it stands* (the request already sent, the bytes
+already read: :class:`resolvers.http.executor.Prepared`), so the general path carries on from
+there and nothing is sent twice; the batch's row, file and exit status are then the general
+path's own (tests/test_batch_lean.py runs the same batches through both).  A body that
+breaks off after a 200's head (the close, a timeout) is the engine's row, in the general
+path's words.  Which batches use the engine at all: :func:`eligible`.
 """
 
 from __future__ import annotations
@@ -73,8 +80,13 @@ Origin = tuple[str, str, int]
 
 def eligible(options: Options) -> bool:
     """Whether a batch under ``options`` may use the engine for its ``http://`` URLs: none of
-    the options that change the exchange beyond a plain GET and its reply.  (Per URL,
-    :meth:`Engine.fetch` hands over anything more: a userinfo, a refused plan.)"""
+    the options that change the exchange beyond a plain GET and its reply — a proxy (``-x``,
+    ``--proxy-env``), a transcript (``-v``) or trace (``-w``), ``-u``, ``-I``,
+    ``--compressed``, ``-C``, ``--max-time``, a person asked (``ask``) — and ``http:``
+    served by the built-in resolver (not a plugin's).  ``-H``, ``--resolve``, ``--timeout``,
+    the policy and the per-server limits apply as they do on the general path.  Per URL,
+    :meth:`Engine.request` leaves to the general path a userinfo, a netrc login for its
+    host and a plan the policy refuses."""
     from omniurl.resolvers import registry
     from omniurl.resolvers.http import HTTPResolver
 
@@ -350,7 +362,8 @@ class Engine:
                 self._templates[key] = made
         return origin, head
 
-    async def _conn(self, origin: Origin) -> _Conn | None:
+    def _kept(self, origin: Origin) -> _Conn | None:
+        """A kept connection to ``origin`` that may carry a request (None: none is)."""
         idle = self._idle.get(origin)
         while idle:
             conn = idle.pop()
@@ -358,6 +371,9 @@ class Engine:
                 conn.reused = True
                 return conn
             self._drop(conn)
+        return None
+
+    async def _connect(self, origin: Origin) -> _Conn | None:
         try:
             stream = await connect(origin[1], origin[2], self.options)
         except (OmniurlError, ResolveError, OSError):
@@ -391,7 +407,7 @@ class Engine:
         exchange for the general path to continue (``prepared`` None: nothing was sent;
         the general path starts afresh)."""
         while True:  # (each stale retry drops a kept connection, and a new one is not stale)
-            conn = await self._conn(origin)
+            conn = self._kept(origin) or await self._connect(origin)
             if conn is None:
                 return None, None
             x = await self._exchange(conn, data)

@@ -515,10 +515,369 @@ THIRD: dict[str, Gen] = {
     ),
 }
 
+# -- the fourth mix: shapes across the schemes rather than a scheme's usual URL ----------------
+#
+# Written in issue 32's fourth round by someone who had not shaped the fast paths, as their
+# held-out check (each shape below that the fast paths lacked took the general way, ~10-70
+# µs a URL against ~3): scheme names and hosts in upper and mixed case, trailing dots, IPv6
+# literals with zone ids and IPv4 tails (``::ffff:192.0.2.1``), ports with leading zeros
+# and empty ports, userinfo with escapes on every scheme that takes one, percent-encoded
+# UTF-8 (either case of hex), long paths, many query pairs, empty components (``h?``,
+# ``h#``, ``;type=a`` alone), several mailto addresses with header fields ("=" in a value),
+# ``news:*``, nntp groups with and without articles, telnet logins and ports, wais searches
+# and typed paths, Prospero attributes, ``file://localhost/C:/``, Gopher+ strings, mid/cid
+# with escapes, and very short and very long URLs.  Its families are shapes, not schemes.
+
+_F_LOW = string.ascii_lowercase + string.digits
+_F_UTF8 = ["日本", "é", "ü", "€", "ß", "Ωμέγα", "中文", "ñ", "😀", "ø"]
+_F_ESC = ["%20", "%2F", "%3F", "%23", "%40", "%3A", "%25", "%26", "%3D", "%2B", "%7e", "%2c"]
+
+
+def _f_w(r: random.Random, lo: int = 1, hi: int = 10, alpha: str = _F_LOW) -> str:
+    return "".join(r.choices(alpha, k=r.randint(lo, hi)))
+
+
+def _f_u8(r: random.Random) -> str:
+    hexes = [f"%{b:02X}" for b in r.choice(_F_UTF8).encode()]
+    return "".join(h.lower() for h in hexes) if r.random() < 0.3 else "".join(hexes)
+
+
+def _f_seg(r: random.Random) -> str:
+    x = r.random()
+    if x < 0.2:
+        return _f_w(r) + _f_u8(r) + _f_w(r, 0, 4)
+    if x < 0.35:
+        return _f_w(r) + r.choice(_F_ESC) + _f_w(r, 0, 5)
+    if x < 0.4:
+        return r.choice(["", "-", "_", "~" + _f_w(r), "a.b.c", _f_w(r).upper()])
+    return _f_w(r, 1, 14, _ALNUM + "-._")
+
+
+def _f_host(r: random.Random, i: int, upper: float = 0.1) -> str:
+    labels = [_f_w(r, 1, 12) for _ in range(r.randint(1, 4))]
+    name = ".".join([*labels, f"n{i}", r.choice(["com", "net", "org", "info", "museum", "jp"])])
+    if r.random() < upper:
+        name = name.upper() if r.random() < 0.5 else name.title()
+    return name + "." if r.random() < 0.08 else name
+
+
+def _f_v4(r: random.Random) -> str:
+    return ".".join(str(r.choice([0, 1, 10, 127, 192, 255, r.randint(0, 255)])) for _ in range(4))
+
+
+def _f_v6(r: random.Random, i: int) -> str:
+    x = r.random()
+    if x < 0.25:
+        zone = r.choice(["eth0", "en1", "wlan0", "lo", "1", "eth0.100"])
+        return f"[fe80::{r.randint(1, 0xFFFF):x}:{i % 0xFFFF:x}%25{zone}]"
+    if x < 0.45:
+        return f"[::ffff:{_f_v4(r)}]"
+    if x < 0.55:
+        return f"[64:ff9b::{_f_v4(r)}]"
+    if x < 0.7:
+        return "[" + ":".join(f"{r.randint(0, 0xFFFF):X}" for _ in range(8)) + "]"
+    if x < 0.8:
+        return f"[2001:DB8::{i % 0xFFFF:x}]"
+    return "[::]" if x < 0.9 else f"[1:2:3:4:5:6:{_f_v4(r)}]"
+
+
+def _f_anyhost(r: random.Random, i: int) -> str:
+    x = r.random()
+    return _f_v4(r) if x < 0.2 else _f_v6(r, i) if x < 0.4 else _f_host(r, i)
+
+
+def _f_port(r: random.Random, p: int) -> str:
+    x = r.random()
+    if x < 0.5:
+        return ""
+    if x < 0.6:
+        return ":"
+    if x < 0.75:
+        return f":{p:05d}" if r.random() < 0.5 else f":0{p}"
+    return f":{r.randint(1, 65535)}"
+
+
+def _f_login(r: random.Random) -> str:
+    x = r.random()
+    if x < 0.4:
+        return ""
+    user = _f_w(r)
+    if r.random() < 0.5:
+        user += r.choice(["%40", "%3A", "%20", _f_u8(r), "%25"]) + _f_w(r)
+    if x < 0.6:
+        return user + "@"
+    pw = _f_w(r, 0, 12, _ALNUM + "-._~!$&'()*+,;=")
+    if r.random() < 0.5:
+        pw += r.choice(["%40", "%2F", "%3a", _f_u8(r)])
+    return f"{user}:{pw}@"
+
+
+def _f_query(r: random.Random, n: int) -> str:
+    pairs = []
+    for _ in range(n):
+        k = _f_w(r, 1, 8)
+        v = r.choice(
+            [
+                _f_w(r),
+                "",
+                _f_u8(r),
+                _f_w(r) + "%20" + _f_w(r),
+                "a+b+c",
+                _f_w(r) + "/" + _f_w(r),
+                str(r.randint(0, 10**9)),
+            ]
+        )
+        pairs.append(f"{k}={v}" if r.random() < 0.9 else k)
+    return "?" + "&".join(pairs)
+
+
+def _f_frag(r: random.Random) -> str:
+    x = r.random()
+    if x < 0.6:
+        return ""
+    return "#" if x < 0.65 else "#" + r.choice([_f_w(r), _f_seg(r), f"{_f_w(r)}-{_f_w(r)}"])
+
+
+def _f_path(r: random.Random, lo: int, hi: int) -> str:
+    return "/".join(_f_seg(r) for _ in range(r.randint(lo, hi)))
+
+
+def _f_scheme(r: random.Random, name: str, p: float = 0.15) -> str:
+    if r.random() < p:
+        return r.choice([name.upper(), name.title()])
+    return name
+
+
+def _f_short(r: random.Random, i: int) -> str:
+    a, b = _f_w(r, 1, 3), _f_w(r, 1, 2)
+    return r.choice(
+        [
+            f"http://{a}{i}",
+            f"ftp://{a}{i}",
+            f"ftp://{a}{i}/",
+            f"gopher://{a}{i}",
+            f"gopher://{a}{i}/",
+            f"news:{a}{i}",
+            f"mid:{b}{i}@{b}",
+            f"cid:{b}{i}@{b}",
+            f"telnet://{a}{i}",
+            f"mailto:{b}{i}@{b}",
+            f"file:///{a}{i}",
+            f"wais://{a}{i}/{b}",
+            f"nntp://{b}{i}/{b}",
+            f"https://{a}{i}/",
+        ]
+    )
+
+
+def _f_empty(r: random.Random, i: int) -> str:
+    h = _f_host(r, i)
+    return r.choice(
+        [
+            f"http://{h}?",
+            f"http://{h}#",
+            f"http://{h}/?#",
+            f"http://{h}:/",
+            f"https://{h}/?",
+            f"http://{h}",
+            f"http://{h}//",
+            f"http://{h}/#",
+            f"http://{h}?#{_f_w(r)}",
+            f"http://@{h}/",
+            f"http://:@{h}/",
+            f"http://{_f_w(r)}:@{h}/",
+            f"ftp://{h}/;type=a",
+            f"gopher://{h}/",
+            f"wais://{h}/{_f_w(r)}?",
+            f"nntp://{h}/",
+            f"gemini://{h}?",
+            f"mailto:{_f_w(r)}@{h}?",
+        ]
+    )
+
+
+def _f_gopher(r: random.Random, i: int) -> str:
+    w = lambda: _f_w(r)  # noqa: E731
+    tail = r.choice(
+        [
+            f"1/{w()}%09{w()}%09+",
+            f"7{w()}/{w()}%09{w()}%20{w()}",
+            f"1{_f_path(r, 1, 3)}%09%09$",
+            f"0/{w()}%09%09!",
+            f"7/{w()}%09{_f_u8(r)}%09+{r.choice(['application/pdf', 'text/plain%20En_US', ''])}",
+            f"1/{w()}%09{w()}+{w()}%09%2B",
+            f"7{w()}%09",
+            f"{r.choice('0159ghIs')}{_f_path(r, 0, 4)}",
+            "",
+            "1",
+        ]
+    )
+    return f"{_f_scheme(r, 'gopher')}://{_f_anyhost(r, i)}{_f_port(r, 70)}/{tail}"
+
+
+def _f_mailto(r: random.Random, i: int) -> str:
+    addrs = ",".join(
+        f"{_f_w(r)}{r.choice(['', '.', '+', '%2B'])}{_f_w(r, 0, 4)}@{_f_host(r, i)}"
+        for _ in range(r.randint(0, 4))
+    )
+    fields = "&".join(
+        f"{r.choice(['subject', 'body', 'cc', 'bcc', 'to', 'In-Reply-To', 'X-Mailer'])}="
+        + r.choice(
+            [
+                _f_w(r),
+                _f_w(r) + "%20" + _f_w(r),
+                _f_u8(r),
+                f"{_f_w(r)}@{_f_host(r, i)}",
+                _f_w(r) + "%0D%0A" + _f_w(r),
+                f"%3C{_f_w(r)}@{_f_w(r)}%3E",
+                f"k={_f_w(r)}",
+            ]
+        )
+        for _ in range(r.randint(1, 6))
+    )
+    if not addrs or r.random() < 0.6:
+        return f"{_f_scheme(r, 'mailto')}:{addrs}?{fields}"
+    return f"{_f_scheme(r, 'mailto')}:{addrs}"
+
+
+def _f_midcid(r: random.Random, i: int) -> str:
+    w, h = _f_w(r), _f_host(r, i)
+    return (
+        r.choice(["mid", "cid", "MID", "Cid"])
+        + ":"
+        + r.choice(
+            [
+                f"{w}%40{_f_w(r)}{i}@{h}",
+                f"{w}.{i}%3C{_f_w(r)}%3E@{h}",
+                f"{w}{_f_u8(r)}{i}@{h}",
+                f"{w}{i}@{_f_v4(r)}",
+                f"{w}{i}@{h}",
+            ]
+        )
+        + (f"/{_f_w(r)}%20{_f_w(r)}@{_f_host(r, i)}" if r.random() < 0.2 else "")
+    )
+
+
+FOURTH: dict[str, Gen] = {
+    "http upper/dots": lambda r, i: (
+        f"{_f_scheme(r, r.choice(['http', 'https']), 0.6)}://{_f_host(r, i, 0.7)}"
+        f"{_f_port(r, 80)}/{_f_path(r, 0, 3)}"
+        f"{_f_query(r, r.randint(1, 2)) if r.random() < 0.4 else ''}{_f_frag(r)}"
+    ),
+    "http IPv6 zone/v4": lambda r, i: (
+        f"{_f_scheme(r, 'http')}://{_f_login(r)}{_f_v6(r, i)}{_f_port(r, 8080)}/"
+        f"{_f_path(r, 0, 3)}{_f_query(r, 1) if r.random() < 0.3 else ''}{_f_frag(r)}"
+    ),
+    "http long path": lambda r, i: (
+        f"http://{_f_host(r, i)}/{_f_path(r, 10, 40)}" + r.choice(["", "/", ".html", "?x=1"])
+    ),
+    "http many query": lambda r, i: (
+        f"https://{_f_host(r, i)}/{_f_path(r, 0, 2)}{_f_query(r, r.randint(8, 40))}{_f_frag(r)}"
+    ),
+    "empty parts": _f_empty,
+    "http userinfo esc": lambda r, i: (
+        f"{_f_scheme(r, r.choice(['http', 'https']))}://{_f_login(r) or 'u%40x:p%2Fw@'}"
+        f"{_f_anyhost(r, i)}{_f_port(r, 443)}/{_f_path(r, 0, 3)}"
+        f"{_f_query(r, r.randint(1, 3)) if r.random() < 0.5 else ''}"
+    ),
+    "http utf8 esc": lambda r, i: (
+        f"http://{_f_host(r, i)}/{_f_u8(r)}/{_f_u8(r)}{_f_w(r)}?q={_f_u8(r)}{_f_u8(r)}"
+        f"&r={_f_w(r)}{_f_frag(r)}"
+    ),
+    "short": _f_short,
+    "long": lambda r, i: (
+        f"{r.choice(['http', 'ftp', 'gopher', 'file'])}://{_f_host(r, i)}/"
+        + "/".join(_f_w(r, 20, 60) for _ in range(r.randint(10, 30)))
+    ),
+    "ftp port/type": lambda r, i: (
+        f"{_f_scheme(r, r.choice(['ftp', 'ftp', 'ftps']))}://{_f_login(r)}{_f_anyhost(r, i)}"
+        f"{_f_port(r, 21)}/"
+        + r.choice(
+            [
+                ";type=a",
+                ";type=" + r.choice("aidAID"),
+                f"{_f_path(r, 1, 6)};type={r.choice('aid')}",
+                f"{_f_path(r, 1, 6)}/",
+                _f_path(r, 1, 6),
+                f"{_f_path(r, 0, 3)}/{_f_w(r)}.{r.choice(['tar.gz', 'txt'])}",
+                "",
+            ]
+        )
+    ),
+    "ftp utf8 segs": lambda r, i: (
+        f"ftp://{_f_host(r, i)}/"
+        + "/".join(_f_u8(r) + _f_w(r, 0, 3) for _ in range(r.randint(1, 5)))
+        + r.choice(["", ";type=i"])
+    ),
+    "gopher plus/search": _f_gopher,
+    "mailto multi/headers": _f_mailto,
+    "news": lambda r, i: r.choice(
+        [
+            "news:*",
+            f"news:{_f_w(r)}.{_f_w(r)}.{_f_w(r)}{i}",
+            f"news:{_f_w(r)}{i}@{_f_host(r, i)}",
+            f"news:{_f_w(r)}%24{i}@{_f_host(r, i)}",
+            f"news:{_f_w(r)}{i}.*",
+            f"NEWS:{_f_w(r)}.{_f_w(r)}{i}",
+            f"news:{_f_w(r)}{_f_u8(r)}.{_f_w(r)}{i}",
+        ]
+    ),
+    "nntp": lambda r, i: (
+        f"{_f_scheme(r, 'nntp')}://{_f_anyhost(r, i)}{_f_port(r, 119)}/{_f_w(r)}.{_f_w(r)}{i}"
+        + r.choice([f"/{r.randint(1, 10**7)}", "", f"/{r.randint(0, 99)}"])
+    ),
+    "telnet": lambda r, i: (
+        f"{_f_scheme(r, 'telnet')}://{_f_login(r) if r.random() < 0.5 else 'u:p@'}"
+        f"{_f_anyhost(r, i)}"
+        + r.choice([":23", ":0023", "", ":", f":{r.randint(1, 65535)}"])
+        + r.choice(["/", ""])
+    ),
+    "wais": lambda r, i: (
+        f"{_f_scheme(r, 'wais')}://{_f_anyhost(r, i)}{_f_port(r, 210)}/{_f_w(r)}{i}"
+        + r.choice(
+            [
+                f"?{_f_w(r)}",
+                f"?{_f_w(r)}+{_f_w(r)}%20{_f_w(r)}",
+                f"?{_f_w(r)}/{_f_w(r)}",
+                f"/{r.choice(['TEXT', 'type', 'WSRC'])}/{_f_w(r)}",
+                f"/{_f_w(r)}/{_f_seg(r)}",
+                "",
+                "?",
+            ]
+        )
+    ),
+    "prospero": lambda r, i: (
+        f"{_f_scheme(r, 'prospero')}://{_f_login(r) if r.random() < 0.3 else ''}"
+        f"{_f_anyhost(r, i)}{_f_port(r, 1525)}/{_f_path(r, 1, 4)}"
+        + "".join(
+            f";{_f_w(r, 1, 6, string.ascii_letters + '-')}="
+            + r.choice([_f_w(r), _f_u8(r), _f_w(r) + "%20" + _f_w(r), ""])
+            for _ in range(r.randint(1, 4))
+        )
+    ),
+    "file": lambda r, i: r.choice(
+        [
+            f"file://localhost/{r.choice('CDE')}:/{_f_path(r, 1, 4)}",
+            f"file:///{r.choice('CDE')}:/{_f_path(r, 1, 4)}",
+            f"file:///{_f_path(r, 1, 6)}",
+            f"file://{_f_host(r, i)}/{_f_path(r, 1, 4)}",
+            f"FILE://LOCALHOST/{_f_path(r, 1, 3)}",
+            f"file://{_f_v4(r)}/{_f_path(r, 1, 3)}",
+            f"file:///{_f_path(r, 1, 3)}/",
+        ]
+    ),
+    "mid/cid esc": _f_midcid,
+    "gemini": lambda r, i: (
+        f"{_f_scheme(r, 'gemini')}://{_f_anyhost(r, i)}{_f_port(r, 1965)}/{_f_path(r, 0, 4)}"
+        + r.choice(["", "?", f"?{_f_w(r)}%20{_f_w(r)}", f"?{_f_u8(r)}", f"?{_f_w(r)}/{_f_w(r)}"])
+    ),
+}
+
 MIXES: dict[str, tuple[dict[str, Gen], int]] = {
     "main": (MAIN, 1738),
     "heldout": (HELDOUT, 32),
     "third": (THIRD, 8089),
+    "fourth": (FOURTH, 1630),
 }
 
 
@@ -667,12 +1026,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--count", type=int, default=100_000, help="distinct URLs per mix (100000)")
     ap.add_argument("--rounds", type=int, default=5, help="passes per parser; median (5)")
-    ap.add_argument("--mix", choices=("main", "heldout", "third", "both", "all"), default="both")
+    ap.add_argument(
+        "--mix", choices=("main", "heldout", "third", "fourth", "both", "all"), default="both"
+    )
     ap.add_argument("--seed", type=int, default=None, help="another seed for the mix(es)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--here", action="store_true", help="this interpreter and checkout")
     args = ap.parse_args(argv)
-    mixes = {"both": ["main", "heldout"], "all": ["main", "heldout", "third"]}.get(
+    mixes = {"both": ["main", "heldout"], "all": ["main", "heldout", "third", "fourth"]}.get(
         args.mix, [args.mix]
     )
     results = [measure(m, args.count, args.rounds, args.seed) for m in mixes]

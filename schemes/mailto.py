@@ -56,10 +56,14 @@ _LAX = grammar.Lazy(grammar.lax(_PATTERN))
 # but the delimiters "&" and "=" (a "/" or "?" in a body or subject), and header fields
 # without an address (``mailto:?to=…``), as the general way reads them.
 _DEFAULT_HFIELD = grammar.fast(grammar.UNRESERVED + ";/:@?")
+#: A value may hold "=" (the general way splits a field at its first "=", RFC 6068 §2's
+#: hfname "=" hfvalue: the rest is the value); without it such a URL took the general way.
+_DEFAULT_HVALUE = grammar.fast(grammar.UNRESERVED + ";/:@?=")
+_DEFAULT_HFIELDS = f"{_DEFAULT_HFIELD}={_DEFAULT_HVALUE}(?:&{_DEFAULT_HFIELD}={_DEFAULT_HVALUE})*+"
 _DEFAULT = re.compile(
     grammar.lax(
         f"({grammar.fast(grammar.UNRESERVED + ';/:@&=')})"
-        + rf"(?:\?({_DEFAULT_HFIELD}={_DEFAULT_HFIELD}(?:&{_DEFAULT_HFIELD}={_DEFAULT_HFIELD})*+))?"
+        + rf"(?:\?({_DEFAULT_HFIELDS})?)?"
         + grammar.FRAGMENT_FAST
     )
 )

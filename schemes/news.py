@@ -62,11 +62,14 @@ _ANY_ARTICLE = (
     # or an IPv6 literal (the letter's, no zone: checked with grammar.ipv6_ok after the
     # match; "%" first in the class, so that grammar.lax adds no "~", which the letter and
     # then RFC 3986's check of "[" in a path refuse)
-    + rf"|[%{grammar.ARTICLE}]++@\[[:0-9A-Fa-f]{{2,39}}\]"
+    # (and an IPv4 tail: grammar.ipv6_ok reads it as ipaddress does)
+    + rf"|[%{grammar.ARTICLE}]++@\[[:0-9A-Fa-f.]{{2,45}}\]"
 )
+#: (A group with escapes, "%" in its class: decoded and held to RFC 3977 §4.1's printable
+#: characters after the match, as the general way does, or left to it.)
 _DEFAULT = re.compile(
     grammar.lax(
-        rf"(?:(\*|[{grammar.UNRESERVED};:&=]++)"
+        rf"(?:(\*|[{grammar.UNRESERVED};:&=%]++)"
         rf"|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}|{_ANY_ARTICLE}))"
         + grammar.FRAGMENT_FAST
     ).replace(";:&=]++", ";:&=~]++")
@@ -249,6 +252,10 @@ def _newsurl_from_match(
             and not grammar.ipv6_ok(article[article.rindex("@") + 1 :])
         ):
             return None
+        if group is not None and "%" in group:
+            group = decode(group)
+            if not _printable(group):  # (the general way names the character)
+                return None
         # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
         return _tnew(
             cls,
@@ -299,6 +306,14 @@ class SNewsURL(NewsURL):
 
 #: What a group name or wildmat keeps unencoded ("*" and "," carry wildmat meaning).
 GROUP_SAFE = "*,!"
+
+
+def _printable(group: str) -> bool:
+    """Whether :func:`_check_group` accepts ``group``."""
+    for ch in group:  # noqa: SIM110 (a loop: no generator object per group)
+        if ch <= " " or ch == "\x7f" or 0xDC80 <= ord(ch) <= 0xDCFF:
+            return False
+    return True
 
 
 def _check_group(group: str, text: str, start: int) -> None:

@@ -30,12 +30,14 @@ _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
 # The default reading's (``_parse_default``): RFC 3986's hosts and empty ports, and a group
 # of RFC 3986 path characters (RFC 5538 §2.2: a newsgroup-name need not start with a
-# letter; the general way takes the segment as it stands, decoded).
+# letter; the general way takes the segment as it stands, decoded, "?" too), empty or
+# absent (``nntp://h``, ``nntp://h/``: the group ""), and an empty article (``/g/``: none).
+# (Without the last three, such a URL took the general way: ~15 µs compiled.)
 _DEFAULT = re.compile(
     grammar.default(
         "//"
         + grammar.HOSTPORT_FAST
-        + rf"/({grammar.fast_plus(grammar.UNRESERVED + ';:@&=')})(?:/([0-9]+))?"
+        + rf"(?:/({grammar.fast(grammar.UNRESERVED + ';:@&=?')})(?:/([0-9]*+))?)?"
         + grammar.FRAGMENT_FAST
     )
 )
@@ -132,8 +134,8 @@ def _nntpurl_from_match(
                     None,
                     host,
                     int(port) if port else None,
-                    decode(group) if "%" in group else group,
-                    None if article is None else int(article),
+                    "" if group is None else decode(group) if "%" in group else group,
+                    int(article) if article else None,
                 ),
             )
     return None

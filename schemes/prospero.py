@@ -50,6 +50,12 @@ _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
 #: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
 _DEFAULT = re.compile(grammar.default(_PATTERN))
+#: The same with RFC 3986's userinfo (§3.2.1), which the default reading keeps in ``user``
+#: and ``password`` (§3.11 allows none: the letter refuses it), for a URL holding "@"
+#: (compiled on first use).  Without it such a URL took the general way (~15 µs, compiled).
+_DEFAULT_LOGIN = grammar.Lazy(
+    grammar.default(_PATTERN.replace(grammar.HOSTPORT_FAST, grammar.LOGIN_FAST))
+)
 # fieldspec = ";" fieldname "=" fieldvalue: each, once the fast path matched (neither part
 # holds ";" or "=", so one findall splits them all).  With "~" (lax): the default and
 # lenient patterns take it in a field, and a class without it cut the value there
@@ -86,6 +92,17 @@ class ProsperoURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> ProsperoURL | None:
+        if "@" in text:
+            m = _DEFAULT_LOGIN.get().fullmatch(text, start)
+            if m is None or not grammar.escapes_ok(text, start):
+                return None
+            user, password = m.group(1, 2)
+            if user is not None:
+                if "%" in user:
+                    user = decode(user)
+                if password is not None and "%" in password:
+                    password = decode(password)
+            return _prosperourl_from_groups(cls, m.groups()[2:], scheme, user, password)
         return _prosperourl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
@@ -169,31 +186,44 @@ def _prosperourl_from_match(
 ) -> ProsperoURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        host, port, hsoname, specs, fragment = m.groups()
-        if (
-            "%00" not in hsoname
-            and (port is None or len(port) < 5 or int(port) < 65536)
-            and (host[0] != "[" or grammar.ipv6_ok(host))
-        ):
-            fields: tuple[tuple[str, str], ...] = ()
-            if specs:
-                pairs = _FIELDSPEC.findall(specs)  # [(name, value), ...]
-                if "%" in specs:
-                    pairs = [(decode(name), decode(value)) for name, value in pairs]
-                fields = tuple(pairs)
-            # the fields in order (tuple_backed): scheme, fragment, user, password, …
-            return _tnew(
-                cls,
-                (
-                    scheme,
-                    fragment,
-                    None,
-                    None,
-                    host,
-                    int(port) if port else None,
-                    decode(hsoname) if "%" in hsoname else hsoname,
-                    fields,
-                    None,
-                ),
-            )
+        return _prosperourl_from_groups(cls, m.groups(), scheme, None, None)
+    return None
+
+
+def _prosperourl_from_groups(
+    cls: type[ProsperoURL],
+    groups: tuple[str | Any, ...],
+    scheme: str,
+    user: str | None,
+    password: str | None,
+) -> ProsperoURL | None:
+    """The URL of a fast pattern's groups after the login (host, port, hsoname, fields,
+    fragment; every "%" in the text an escape), or None for the slow path."""
+    host, port, hsoname, specs, fragment = groups
+    if (
+        "%00" not in hsoname
+        and (port is None or len(port) < 5 or int(port) < 65536)
+        and (host[0] != "[" or grammar.ipv6_ok(host))
+    ):
+        fields: tuple[tuple[str, str], ...] = ()
+        if specs:
+            pairs = _FIELDSPEC.findall(specs)  # [(name, value), ...]
+            if "%" in specs:
+                pairs = [(decode(name), decode(value)) for name, value in pairs]
+            fields = tuple(pairs)
+        # the fields in order (tuple_backed): scheme, fragment, user, password, …
+        return _tnew(
+            cls,
+            (
+                scheme,
+                fragment,
+                user,
+                password,
+                host,
+                int(port) if port else None,
+                decode(hsoname) if "%" in hsoname else hsoname,
+                fields,
+                None,
+            ),
+        )
     return None

@@ -47,10 +47,19 @@ _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
 #: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides,
-#: and ";" and "=" in the database, wtype and wpath (RFC 3986 §3.3: sub-delims, data there,
-#: decoded as the general way reads them).
+#: RFC 3986 §3.3's path characters in the database, wtype and wpath (sub-delims, ":" and
+#: "@": data there), "/" in the wpath (the general way splits the path at its first two
+#: "/") and "/" and "?" in the search (§3.4), each decoded as the general way reads it.
+#: (Without the last three, such a URL took the general way: ~15 µs compiled.)
+_PCHARS = grammar.fast(grammar.UCHAR + ";=:@&")
 _DEFAULT = re.compile(
-    grammar.default(_PATTERN.replace(_UCHARS, grammar.fast(grammar.UCHAR + ";=")))
+    grammar.default(
+        "//"
+        + grammar.HOSTPORT_FAST
+        + rf"/({_PCHARS})(?:\?({grammar.fast(grammar.SEARCH + '/?')})"
+        + rf"|/({_PCHARS})/({grammar.fast(grammar.UCHAR + ';=:@&/')}))?"
+        + grammar.FRAGMENT_FAST
+    )
 )
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from . import grammar
+from . import grammar, precompiled
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
@@ -52,7 +52,7 @@ _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The default reading's (RFC 3986 characters: "~"; no "?" in a login).
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
 #: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
-_DEFAULT = re.compile(grammar.default(_PATTERN))
+_DEFAULT = precompiled.compile(grammar.default(_PATTERN))
 
 
 @tuple_backed

@@ -15,6 +15,8 @@ import re
 import sys
 from re import Match, Pattern
 
+from . import precompiled
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -39,7 +41,7 @@ class Lazy:
     def get(self) -> Pattern[str]:
         compiled = self._compiled
         if compiled is None:
-            compiled = self._compiled = re.compile(self.source)
+            compiled = self._compiled = precompiled.compile(self.source)
         return compiled
 
     @property
@@ -260,7 +262,7 @@ def _ipv4_strict(text: str, start: int) -> bool:
 
 
 #: A "%" that starts no escape: the fast path leaves such a URL to the slow path.
-STRAY_PERCENT: Pattern[str] = re.compile(f"%(?![{HEX}]{{2}})")
+STRAY_PERCENT: Pattern[str] = precompiled.compile(f"%(?![{HEX}]{{2}})")
 #: Whether mypyc compiled this module (setup.py): a compiled module's file is the extension.
 _COMPILED = not __file__.endswith(".py")
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from . import grammar
+from . import grammar, precompiled
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .percent import check, decode
@@ -65,7 +65,7 @@ _DEFAULT_PATTERN = (
 )
 _DEFAULT = grammar.Lazy(grammar.default(_DEFAULT_PATTERN))  # (a URL with "@": on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
-_DEFAULT_HOST = re.compile(grammar.default(grammar.without_login(_DEFAULT_PATTERN)))
+_DEFAULT_HOST = precompiled.compile(grammar.default(grammar.without_login(_DEFAULT_PATTERN)))
 
 
 @tuple_backed

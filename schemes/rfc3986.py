@@ -33,7 +33,7 @@ import re
 from enum import StrEnum
 from functools import cache
 
-from . import grammar
+from . import grammar, precompiled
 from .errors import EncodingError, HostError, PortError, SchemeError, URLError
 
 __all__ = ["Prepared", "Syntax", "check_reference", "prepare"]
@@ -120,7 +120,7 @@ def _fast() -> re.Pattern[str]:
     )
 
 
-_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_STRAY_PERCENT = precompiled.compile(r"%(?![0-9A-Fa-f]{2})")
 # scheme ":" at the start of a reference (RFC 3986 §3.1 and §4.2)
 _SCHEME_PREFIX = grammar.Lazy(r"[A-Za-z][A-Za-z0-9+\-.]*:")  # (on first use)
 # IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )          (§3.2.2)

@@ -4,11 +4,11 @@ resolver, no asyncio: they start as fast as Python does)."""
 from __future__ import annotations
 
 import io
-import re
 import sys
 from collections.abc import Iterable, Sequence
 
 from omniurl import schemes
+from omniurl.schemes import precompiled
 from omniurl.schemes.errors import URLError
 from omniurl.schemes.secrets import mask_passwords
 
@@ -190,7 +190,7 @@ def _guessed_scheme(host: str) -> str:
 
 
 #: A '%' that starts no escape (RFC 3986 §2.1: pct-encoded = "%" HEXDIG HEXDIG).
-_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_STRAY_PERCENT = precompiled.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 def browser_form(text: str) -> str | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from omniurl.schemes import precompiled
 from omniurl.schemes.records import field, record
 
 from ..errors import LimitExceeded, ProtocolError
@@ -45,6 +46,8 @@ _REPLY_FIRST = rb"^(\d{3})([ -])(.*)$"
 _EPSV = r"\(([\x21-\x7e])\1\1(\d{1,5})\1\)"
 _PASV = r"(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})"
 _SIZE = r"\((\d+) bytes\)"
+#: The patterns above, for schemes/precompiled.py's table (compiled where they are read).
+PRECOMPILED = (_REPLY_FIRST, _EPSV, _PASV, _SIZE)
 _MDTM = r"\b(\d{14})(?:\.\d+)?\b"
 
 
@@ -78,7 +81,7 @@ class ReplyReader:
 
     def feed(self, line: bytes) -> Reply | None:
         if self._code is None:
-            m = re.match(_REPLY_FIRST, line)
+            m = precompiled.compile(_REPLY_FIRST).match(line)
             if m is None:
                 raise ProtocolError(
                     f"the server's reply to {self.what} is not an FTP reply: {line!r}"
@@ -101,7 +104,7 @@ class ReplyReader:
 
 def epsv_port(reply: Reply) -> int:
     """The data port of a ``229`` reply (RFC 2428 §3)."""
-    m = re.search(_EPSV, " ".join(reply.lines))
+    m = precompiled.compile(_EPSV).search(" ".join(reply.lines))
     if m is None:
         raise ProtocolError(f"cannot read the port in the EPSV reply: {reply}")
     return _valid_port(int(m.group(2)), reply)
@@ -109,7 +112,7 @@ def epsv_port(reply: Reply) -> int:
 
 def pasv_port(reply: Reply) -> int:
     """The data port of a ``227`` reply (RFC 959 §4.1.2); its address is ignored."""
-    m = re.search(_PASV, " ".join(reply.lines))
+    m = precompiled.compile(_PASV).search(" ".join(reply.lines))
     if m is None:
         raise ProtocolError(f"cannot read the address in the PASV reply: {reply}")
     return _valid_port(int(m.group(5)) * 256 + int(m.group(6)), reply)
@@ -123,7 +126,7 @@ def _valid_port(port: int, reply: Reply) -> int:
 
 def announced_size(reply: Reply) -> int | None:
     """The size a ``150`` reply announces, ``(N bytes)``, or None."""
-    m = re.search(_SIZE, " ".join(reply.lines))
+    m = precompiled.compile(_SIZE).search(" ".join(reply.lines))
     return int(m.group(1)) if m else None
 
 

@@ -12,8 +12,7 @@ the URL gives back exactly the selector octets the menu held.
 
 from __future__ import annotations
 
-import re
-
+from omniurl.schemes import precompiled
 from omniurl.schemes.authority import check_host
 from omniurl.schemes.errors import URLError
 from omniurl.schemes.records import record
@@ -76,7 +75,7 @@ def parse_menu_line(line: bytes) -> MenuItem:
 
 
 #: A selector of only characters :data:`_SELECTOR_SAFE` leaves alone (most are): no quoting.
-_PLAIN_SELECTOR = re.compile(rb"[A-Za-z0-9$\-_.+!*'(),/:;=@&]*")
+_PLAIN_SELECTOR = precompiled.compile(rb"[A-Za-z0-9$\-_.+!*'(),/:;=@&]*")
 
 
 def _url_quote(octets: bytes | str, safe: str) -> str:

@@ -10,8 +10,8 @@ as sent.
 from __future__ import annotations
 
 import functools
-import re
 
+from omniurl.schemes import precompiled
 from omniurl.schemes.base import URL
 from omniurl.schemes.http import HTTPURL
 from omniurl.schemes.records import record
@@ -111,7 +111,7 @@ def basic_credentials(user: str, password: str) -> str:
 
 
 #: RFC 9110 §5.6.2: a field name is a token.
-_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_TOKEN = precompiled.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 
 
 def request_headers(given: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:

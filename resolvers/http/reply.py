@@ -34,6 +34,7 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, Literal
 
+from omniurl.schemes import precompiled
 from omniurl.schemes.records import record
 
 from ..errors import ConfigurationError, ConnectionClosed, LimitExceeded, ProtocolError
@@ -58,12 +59,12 @@ PARSER_VARIABLE = "OMNIURL_HTTP_PARSER"
 
 # reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )                     (RFC 9112 §4)
 # (held as h11 holds it: no NUL, CR, LF, VT or FF; llhttp lets a NUL through)
-_REASON = re.compile(rb"[^\x00\n\r\x0b\x0c]*")
+_REASON = precompiled.compile(rb"[^\x00\n\r\x0b\x0c]*")
 # token = 1*tchar ; tchar = "!" / "#" / ... / DIGIT / ALPHA           (RFC 9110 §5.6.2)
 # transfer-coding = token *( OWS ";" OWS transfer-parameter )           (RFC 9112 §7)
 # (ASCII only: a str pattern with explicit ranges, so "chun\u212aed" — a Kelvin sign, which
 # str.lower() turns into "k" — is no token and never "chunked")
-_CODING = re.compile(r"(?P<name>[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*(?P<params>;.*)?", re.S)
+_CODING = precompiled.compile(r"(?P<name>[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*(?P<params>;.*)?", re.S)
 
 
 class _Need(Enum):

@@ -1,0 +1,88 @@
+"""``schemes.precompiled.compile`` is ``re.compile``: the same pattern objects, from a table
+written for one interpreter (schemes/_sre_table.py), and ``re``'s own work elsewhere.
+
+``Pattern.__eq__`` compares the pattern, the flags and the engine's code, so equality here
+is the very program ``re`` would run.  The table is also held to be current: it holds the
+patterns a start compiles (a pattern changed without ``python -m
+omniurl.schemes.precompiled`` would be compiled by ``re`` again, correct but slower).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from omniurl.schemes import _sre_table, precompiled
+
+ROOT = Path(__file__).resolve().parent.parent
+CURRENT = precompiled.key() == _sre_table.KEY
+needs_table = pytest.mark.skipif(
+    not CURRENT, reason=f"the table is for {_sre_table.KEY}, not {precompiled.key()}"
+)
+
+
+@needs_table
+def test_every_entry_is_what_re_compiles() -> None:
+    assert len(_sre_table.TABLE) >= 10
+    for pattern, flags in _sre_table.TABLE:
+        made = precompiled._sre_compile(pattern, _sre_table.TABLE[pattern, flags])
+        real = re.compile(pattern, flags)
+        assert made == real and made is not real, pattern
+        assert (made.pattern, made.flags, made.groups, made.groupindex) == (
+            real.pattern, real.flags, real.groups, real.groupindex,
+        )  # fmt: skip
+        # the same program: the same matches, groups and spans
+        for text in ("", "%4", "%zz", "//h:21/a;type=i#f", "200 ok", "(1,2,3,4,5,6)", "a b"):
+            probe: str | bytes = text if isinstance(pattern, str) else text.encode()
+            m, n = made.search(probe), real.search(probe)  # type: ignore[arg-type]
+            assert (m and (m.span(), m.groups())) == (n and (n.span(), n.groups()))
+
+
+#: Run in a fresh interpreter: every pattern ``re`` itself compiles while the modules of the
+#: table are imported and their read-time patterns asked for, then ``parse``, ``plan`` and
+#: the table's own collection (what ``python -m omniurl.schemes.precompiled`` would write).
+SCRIPT = r"""
+import json, re._compiler, sys
+compiled = []
+real = re._compiler.compile
+def counting(p, flags=0):
+    compiled.append(repr(p))
+    return real(p, flags)
+re._compiler.compile = counting
+from omniurl.cli.main import main
+for argv in (["parse", "http://a/b?c"], ["plan", "ftp://h/x"], ["plan", "gopher://h/1/"],
+             ["plan", "http://h/x"], ["plan", "ftp://h/pub/f.txt"]):
+    assert main(argv) == 0
+from omniurl.schemes import precompiled
+asked = [repr(a) for a in precompiled.collect()]
+sys.stderr.write("\n" + json.dumps({"compiled": compiled, "asked": asked}) + "\n")
+"""
+
+
+@needs_table
+def test_a_start_compiles_no_pattern_and_the_table_is_current() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, cwd=ROOT, timeout=120, check=True
+    )
+    found = json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1])
+    assert found["compiled"] == []
+    assert sorted(found["asked"]) == sorted(repr(k) for k in _sre_table.TABLE)
+
+
+def test_a_pattern_not_in_the_table_is_res(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another interpreter's table, a pattern it does not hold, an entry it cannot use:
+    ``re.compile``'s pattern, the same every time it is asked."""
+    monkeypatch.setattr(precompiled, "_made", {})
+    monkeypatch.setattr(precompiled, "_table", {("a(b)c", 0): ("not", "an", "entry")})
+    for pattern in ("a(b)c", "x(?P<y>z)", b"\\d+"):
+        made = precompiled.compile(pattern)
+        assert made == re.compile(pattern) and precompiled.compile(pattern) is made
+    assert precompiled.compile("q", re.I) == re.compile("q", re.I)
+    monkeypatch.setattr(precompiled, "_table", None)
+    monkeypatch.setattr(_sre_table, "KEY", ("another", "python"))
+    assert precompiled._load() == {}

@@ -109,16 +109,43 @@ def connected(sock: socket.socket | _socket.socket) -> bool:
 
 
 def take(address: str, port: int) -> socket.socket | None:
-    """The socket begun for ``(address, port)``, once (None: none was): the same descriptor,
-    as the :class:`socket.socket` every other connection is (non-blocking)."""
+    """The socket begun for ``(address, port)``, once (None: none was, or the server has
+    ended it since: :func:`ended`): the same descriptor, as the :class:`socket.socket`
+    every other connection is (non-blocking)."""
     raw = _begun.pop((address, port), None) if _begun else None
     if raw is None:
+        return None
+    if ended(raw):
+        raw.close()
         return None
     import socket
 
     sock = socket.socket(raw.family, raw.type, raw.proto, raw.detach())
     sock.setblocking(False)
     return sock
+
+
+def ended(sock: socket.socket | _socket.socket) -> bool:
+    """Whether the server has closed or reset ``sock`` before the command sent a byte, or
+    its connect was refused.  A server that waits only so long for the request (the corpus
+    server of tests/test_http_corpus.py: 0.25 s) gave up while the command was still
+    starting, which at load takes longer than that; the usual path would have connected
+    only now.  So does the command (:func:`resolvers.net.open_socket` connects a socket of
+    its own and reports what it finds), rather than send the request into a connection the
+    server has closed.  A greeting waiting (FTP's 220) is no end; a server's last word
+    followed by its close (an HTTP 408) is."""
+    import select
+
+    if hasattr(select, "poll") and hasattr(select, "POLLRDHUP"):
+        poller = select.poll()
+        poller.register(sock, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+        return bool(poller.poll(0))
+    try:  # (no POLLRDHUP: the end of the stream, or an error, seen without reading)
+        return not sock.recv(1, _socket.MSG_PEEK | _socket.MSG_DONTWAIT)
+    except (BlockingIOError, InterruptedError):
+        return False  # (nothing yet, or still connecting)
+    except OSError:
+        return True
 
 
 def discard() -> None:

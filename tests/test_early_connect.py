@@ -165,6 +165,81 @@ async def test_a_socket_connected_already_is_not_connected_again(
     stream.close()
 
 
+async def test_a_connection_the_server_ended_meanwhile_is_made_again() -> None:
+    """A server that waits only so long for the request (or closes at once) has closed the
+    connection begun early by the time the command sends it (at load, its start takes
+    longer than such a wait): the command connects again, as the usual path connects only
+    then, instead of sending the request into a closed connection ("the server closed the
+    connection without a reply": tests/test_http_corpus.py's 0.25 s server at load 7)."""
+    accepted = 0
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal accepted
+        accepted += 1
+        try:
+            if accepted == 1:  # (the first connection's wait for a request runs out)
+                return
+            if await asyncio.wait_for(reader.readline(), 10) == b"/a\r\n":
+                writer.write(b"served\r\n")
+                await writer.drain()
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        assert early.begin("127.0.0.1", port)
+        begun = early._begun[("127.0.0.1", port)]
+        for _ in range(500):  # (until its close has come back: bounded)
+            try:
+                if begun.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                    break
+            except BlockingIOError:
+                pass
+            await asyncio.sleep(0.01)
+        stream = await net.connect("127.0.0.1", port, OPTS)
+        try:
+            await stream.write(b"/a\r\n", "the selector")
+            got = b""
+            while chunk := await stream.read("the reply"):
+                got += chunk
+        finally:
+            stream.close()
+        assert got == b"served\r\n" and accepted == 2 and not early._begun
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_greeting_waiting_is_no_end() -> None:
+    """A server that speaks first (FTP's 220) has its greeting waiting when the socket is
+    taken: that connection is the one used."""
+
+    async def greet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"220 hello\r\n")
+        await writer.drain()
+        try:
+            await asyncio.wait_for(reader.read(1), 10)
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(greet, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        assert early.begin("127.0.0.1", port)
+        begun = early._begun[("127.0.0.1", port)].fileno()
+        await asyncio.sleep(0.2)  # (the greeting has come)
+        stream = await net.connect("127.0.0.1", port, OPTS)
+        try:
+            assert stream.sock.fileno() == begun
+            assert await stream.read_line("the greeting") == b"220 hello"
+        finally:
+            stream.close()
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 async def test_a_connect_refused_early_is_reported_as_any_refused_connect() -> None:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))

@@ -117,3 +117,18 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     # decoders (zlib)
     http = "omniurl.resolvers.http."
     assert not {f"{http}pool", "omniurl.resolvers.slots", f"{http}decoding", "zlib"} & ran
+
+
+@pytest.mark.parametrize(("scheme", "path"), [("gopher", "/9/hello.bin"), ("http", "/hello.bin")])
+async def test_a_get_into_dev_null_runs_no_batch_machinery(
+    servers: dict[str, RunningServer], scheme: str, path: str
+) -> None:
+    """``get -o /dev/null URL`` (curl's way of timing a transfer) writes into the device
+    through cli/fifo.py: not cli/inputs.py, whose ``omniurl.batch`` brought ``dataclasses``
+    (with ``inspect``'s body), ``pathlib`` and ``hashlib`` into every such start."""
+    status, stdout, ran = await modules_run(
+        "get", "-o", "/dev/null", f"{scheme}://{servers[scheme].netloc}{path}"
+    )
+    assert (status, stdout) == (0, b"")
+    assert "omniurl.cli.fifo" in ran  # (the positive control: written into the device)
+    assert not {"omniurl.cli.inputs", "omniurl.batch", "dataclasses", "hashlib"} & ran

@@ -19,7 +19,6 @@ Two failures this module exists for (both measured):
 from __future__ import annotations
 
 import asyncio
-import errno
 import os
 import stat
 import sys
@@ -28,6 +27,8 @@ from dataclasses import dataclass
 
 from omniurl.batch import Unreadable
 from omniurl.resolvers.errors import ConfigurationError, LimitExceeded
+
+from .fifo import _wake, open_for_writing, write_all
 
 #: The longest line of a URL list read as a URL (bytes, without its line end).
 MAX_LINE = 64 * 1024
@@ -126,11 +127,6 @@ def _url_text(line: bytes) -> str | None:
     return text if text and not text.startswith("#") else None
 
 
-def _wake(ready: asyncio.Future[None]) -> None:
-    if not ready.done():
-        ready.set_result(None)
-
-
 async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
     ready: asyncio.Future[None] = loop.create_future()
     loop.add_reader(fd, _wake, ready)
@@ -138,15 +134,6 @@ async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
         await ready
     finally:
         loop.remove_reader(fd)
-
-
-async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
-    ready: asyncio.Future[None] = loop.create_future()
-    loop.add_writer(fd, _wake, ready)
-    try:
-        await ready
-    finally:
-        loop.remove_writer(fd)
 
 
 def _pollable(loop: asyncio.AbstractEventLoop, fd: int) -> bool:
@@ -254,34 +241,6 @@ def count_urls(urls: Iterable[str], input_files: Iterable[str]) -> int | None:
         except OSError:
             return None
     return total
-
-
-# -- writing into a FIFO -------------------------------------------------------------------
-
-
-async def open_for_writing(path: str, *, poll: float = 0.05, truncate: bool = False) -> int:
-    """``path`` (a FIFO or a device; with ``truncate``, a file written in place) opened for
-    writing, non-blocking.  A FIFO without a reader refuses a non-blocking open (ENXIO): it
-    is tried again every ``poll`` seconds, the loop free meanwhile (signals end the wait)."""
-    flags = os.O_WRONLY | os.O_NONBLOCK | (os.O_TRUNC if truncate else 0)
-    while True:
-        try:
-            return os.open(path, flags)
-        except OSError as exc:
-            if exc.errno != errno.ENXIO:
-                raise
-        await asyncio.sleep(poll)
-
-
-async def write_all(fd: int, data: bytes | memoryview) -> None:
-    """Write all of ``data`` to a non-blocking ``fd``, waiting (on the loop) while it is full."""
-    loop = asyncio.get_running_loop()
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[os.write(fd, view) :]
-        except BlockingIOError:
-            await _writable(loop, fd)
 
 
 __all__ = [

@@ -395,9 +395,9 @@ def _is_special(path: str) -> bool:
 
 async def _write_special(path: str, source: AsyncIterable[bytes]) -> Written:
     """Stream into a FIFO or a device as it is: there is no file to swap in atomically.  The
-    wait for a FIFO's reader, and for room in it, is the event loop's (cli.inputs): a
+    wait for a FIFO's reader, and for room in it, is the event loop's (cli.fifo): a
     blocking open() or write() there would leave SIGTERM and Ctrl-C unanswered."""
-    from .inputs import open_for_writing, write_all
+    from .fifo import open_for_writing, write_all
 
     written = 0
     try:

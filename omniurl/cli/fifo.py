@@ -1,0 +1,56 @@
+"""Writing into a FIFO or a device (``-o /dev/null``, ``-o FIFO``) from the event loop.
+
+Apart from :mod:`omniurl.cli.inputs` (which re-exports it) because that module imports the
+batch's machinery (``omniurl.batch``: ``dataclasses`` with ``inspect``, ``pathlib``,
+``hashlib``), which a single ``get -o /dev/null URL`` has no use for: ~20 ms of importtime
+in a fresh venv, 2026-11-28 (``python -X importtime``; the bodies of the modules
+``omniurl/deferred.py`` defers ran too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+
+
+def _wake(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
+
+
+async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    ready: asyncio.Future[None] = loop.create_future()
+    loop.add_writer(fd, _wake, ready)
+    try:
+        await ready
+    finally:
+        loop.remove_writer(fd)
+
+
+async def open_for_writing(path: str, *, poll: float = 0.05, truncate: bool = False) -> int:
+    """``path`` (a FIFO or a device; with ``truncate``, a file written in place) opened for
+    writing, non-blocking.  A FIFO without a reader refuses a non-blocking open (ENXIO): it
+    is tried again every ``poll`` seconds, the loop free meanwhile (signals end the wait)."""
+    flags = os.O_WRONLY | os.O_NONBLOCK | (os.O_TRUNC if truncate else 0)
+    while True:
+        try:
+            return os.open(path, flags)
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:
+                raise
+        await asyncio.sleep(poll)
+
+
+async def write_all(fd: int, data: bytes | memoryview) -> None:
+    """Write all of ``data`` to a non-blocking ``fd``, waiting (on the loop) while it is full."""
+    loop = asyncio.get_running_loop()
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            await _writable(loop, fd)
+
+
+__all__ = ["open_for_writing", "write_all"]

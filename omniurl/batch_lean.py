@@ -455,6 +455,10 @@ class Engine:
             except ResolveError as exc:
                 x.error, x.outcome = exc, "handoff"
                 return x
+            if x.outcome:
+                # The reply (or its end) came while the rest of the request went out: the
+                # callback has read it already, and nobody waited to be woken.
+                return x
         waiter = conn.waiter = loop.create_future()
         x.timer = loop.call_at(x.started + min(self._wait, self._long), self._expire, x)
         try:

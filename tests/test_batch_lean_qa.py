@@ -1,0 +1,220 @@
+"""A held-out pass over the batch's lean HTTP engine (omniurl/batch_lean.py): the same batch
+through the engine and through the general path (``OMNIURL_BATCH_LEAN=0``), against hostile
+scripted servers and the vendored llhttp/h11 reply corpus, must give the same rows, files,
+requests on the wire, stderr and exit status, byte for byte."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from _ftphttp import OPTS
+from helpers import loopback_server
+from http_reference import raw_bytes
+
+from omniurl import AsyncClient
+from omniurl.batch import LEAN_VARIABLE, FetchResult
+from omniurl.resolvers import Options
+
+CORPUS = json.loads((Path(__file__).parent / "data" / "http_replies.json").read_text())
+CASES: list[dict[str, object]] = CORPUS["cases"]
+
+#: The CLI's options for a batch (an error reply's body saved, curl's way without -f).
+BATCH = OPTS.with_(error_body=True, read_timeout=2.0)
+
+#: How long a server waits for the next request on a connection before it closes it.
+LINGER = 0.3
+
+Answer = Callable[[bytes], "tuple[bytes | None, bool]"]
+
+
+@dataclass
+class RawServer:
+    """Answers each request by its target with raw bytes (``answer``); records each
+    connection's requests."""
+
+    answer: Answer
+    connections: list[list[bytes]] = field(default_factory=list)
+    linger: float = LINGER
+
+    @property
+    def requests(self) -> list[bytes]:
+        return [r for conn in self.connections for r in conn]
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        mine: list[bytes] = []
+        self.connections.append(mine)
+        try:
+            while True:
+                try:
+                    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.linger)
+                except (
+                    asyncio.IncompleteReadError,
+                    asyncio.LimitOverrunError,
+                    TimeoutError,
+                    ConnectionError,
+                ):
+                    return
+                mine.append(head)
+                data, close = self.answer(head.split(b" ", 2)[1])
+                if data:
+                    writer.write(data)
+                    await writer.drain()
+                if close or data is None:
+                    return
+        except ConnectionError:
+            return
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+
+@contextlib.asynccontextmanager
+async def raw_servers(
+    answer: Answer, count: int = 1, linger: float = LINGER
+) -> AsyncIterator[list[tuple[RawServer, str]]]:
+    async with contextlib.AsyncExitStack() as stack:
+        out = []
+        for _ in range(count):
+            server = RawServer(answer, linger=linger)
+            port = await stack.enter_async_context(loopback_server(server.handle))
+            out.append((server, f"http://127.0.0.1:{port}"))
+        yield out
+
+
+async def batch(
+    urls: list[str],
+    out: Path,
+    *,
+    lean: bool,
+    options: Options = BATCH,
+    concurrency: int = 4,
+    per_host: int = 1,
+) -> list[FetchResult]:
+    os.environ[LEAN_VARIABLE] = "1" if lean else "0"
+    try:
+        out.mkdir()
+        async with AsyncClient(options) as client:
+            results = [
+                r
+                async for r in client.fetch_many(
+                    urls, concurrency=concurrency, per_host=per_host, output_dir=str(out)
+                )
+            ]
+    finally:
+        os.environ.pop(LEAN_VARIABLE, None)
+    return sorted(results, key=lambda r: r.index)
+
+
+def rows(results: list[FetchResult], out: Path) -> list[tuple[object, ...]]:
+    shown = []
+    for r in results:
+        row = r.to_json()
+        row.pop("elapsed")
+        if row["path"] is not None:
+            row["path"] = os.path.relpath(str(row["path"]), out)
+        shown.append((json.dumps(row, sort_keys=True), r.status, r.effective_url, r.heads))
+    return shown
+
+
+def files(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+
+
+def second(n: int) -> bytes:
+    body = b"SECOND %d\n" % n
+    return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+def corpus_answer(target: bytes) -> tuple[bytes | None, bool]:
+    kind, _, n = target.rpartition(b"/")
+    if kind == b"/c":
+        return raw_bytes(CASES[int(n)]["raw"]), False  # type: ignore[arg-type]
+    return second(int(n)), False
+
+
+async def test_the_corpus_through_both_paths(tmp_path: Path) -> None:
+    hosts = 8
+    async with raw_servers(corpus_answer, hosts) as servers:
+        urls = []
+        for i, case in enumerate(CASES):
+            if case["method"] != "GET":
+                continue
+            base = servers[i % hosts][1]
+            urls += [f"{base}/c/{i}", f"{base}/s/{i}"]
+        general = await batch(urls, tmp_path / "general", lean=False, concurrency=hosts)
+        sent_general = [sorted(s.requests) for s, _ in servers]
+        for s, _ in servers:
+            s.connections.clear()
+        lean = await batch(urls, tmp_path / "lean", lean=True, concurrency=hosts)
+        sent_lean = [sorted(s.requests) for s, _ in servers]
+    a, b = rows(general, tmp_path / "general"), rows(lean, tmp_path / "lean")
+    diff = [(urls[i], x, y) for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    assert not diff, diff[:3]
+    assert files(tmp_path / "lean") == files(tmp_path / "general")
+    assert sent_lean == sent_general
+    # (the engine took the plain replies whole and handed the others over)
+    assert TAKEN.count("whole") >= 200 and TAKEN.count("handed") >= 100, Counter(TAKEN)
+
+
+TAKEN: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def _count_the_engines_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    from omniurl import batch_lean
+
+    fetch = batch_lean.Engine.fetch
+
+    async def counted(self: batch_lean.Engine, *args: object) -> object:
+        result, prepared = await fetch(self, *args)  # type: ignore[arg-type]
+        TAKEN.append("whole" if result is not None else "handed" if prepared else "afresh")
+        return result, prepared
+
+    monkeypatch.setattr(batch_lean.Engine, "fetch", counted)
+    TAKEN.clear()
+
+
+async def test_a_reply_that_comes_before_the_request_is_sent_whole_is_read_not_waited_for(
+    tmp_path: Path,
+) -> None:
+    """A server that answers at once and reads the (large) request only later: the reply is
+    whole before the request is sent whole.  The engine read it in its callback while the
+    rest of the request went out, then waited for a wake-up that had already happened: the
+    batch hung (until the test's bound).  Both paths: the file, once."""
+    import socket
+
+    from omniurl.schemes.http import HTTPURL
+
+    async def answer_first(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n")
+        await writer.drain()
+        await asyncio.sleep(0.3)  # (the request fills the buffers meanwhile)
+        with contextlib.suppress(ConnectionError, TimeoutError):
+            while await asyncio.wait_for(reader.read(1 << 20), 5):
+                pass
+        writer.close()
+
+    server = await asyncio.start_server(answer_first, "127.0.0.1", 0)
+    # (a small receive buffer, so the client's send of the request waits for the reader)
+    server.sockets[0].setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        url = HTTPURL(scheme="http", host="127.0.0.1", port=port, path="/" + "a" * 8_000_000)
+        seen = []
+        for lean in (False, True):
+            out = tmp_path / ("lean" if lean else "general")
+            results = await asyncio.wait_for(batch([url], out, lean=lean), 10)  # type: ignore[list-item]
+            seen.append((rows(results, out), files(out)))
+    finally:
+        server.close()
+    assert seen[0] == seen[1]
+    assert seen[1][1] == {"a" * 200: b"ok\n"}

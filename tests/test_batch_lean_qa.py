@@ -218,3 +218,86 @@ async def test_a_reply_that_comes_before_the_request_is_sent_whole_is_read_not_w
         server.close()
     assert seen[0] == seen[1]
     assert seen[1][1] == {"a" * 200: b"ok\n"}
+
+
+def ok_answer(target: bytes) -> tuple[bytes | None, bool]:
+    body = target + b"\n"
+    return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body), False
+
+
+async def test_a_batch_over_many_servers_keeps_no_more_idle_connections_than_the_general_path(
+    tmp_path: Path,
+) -> None:
+    """One URL on each of 200 servers under ``ulimit -n 128``: the engine kept every idle
+    connection (one a server) and ran out of descriptors — a traceback, exit 1, 69 files —
+    where the general path's pool keeps at most ``max_keepalive_connections``."""
+    import resource
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    async with contextlib.AsyncExitStack() as stack:
+        urls = []
+        for i in range(200):
+            server = RawServer(ok_answer)
+            port = await stack.enter_async_context(loopback_server(server.handle))
+            urls.append(f"http://127.0.0.1:{port}/f{i}.txt")
+        (tmp_path / "list").write_text("".join(u + "\n" for u in urls))
+        seen = []
+        for lean in ("0", "1"):
+            out = tmp_path / f"out{lean}"
+            out.mkdir()
+            env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+            env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path)})
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "1", "-s",
+                "-i", str(tmp_path / "list"), "--output-dir", str(out),
+                "--manifest", str(tmp_path / f"m{lean}"),
+                cwd=ROOT, env=env, stderr=subprocess.PIPE,
+                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128)),
+            )  # fmt: skip
+            _, err = await asyncio.wait_for(proc.communicate(), 60)
+            manifest = sorted(
+                (json.loads(line) for line in (tmp_path / f"m{lean}").read_text().splitlines()),
+                key=lambda row: row["index"],
+            )
+            for row in manifest:
+                row.pop("elapsed")
+                row["path"] = row["path"] and os.path.relpath(row["path"], out)
+            seen.append((proc.returncode, err, manifest, files(out)))
+    assert seen[1] == seen[0]
+    assert seen[1][0] == 0 and len(seen[1][3]) == 200
+
+
+async def _spaced(urls: list[str], pause: float) -> AsyncIterator[str]:
+    for url in urls:
+        yield url
+        await asyncio.sleep(pause)
+
+
+async def test_an_idle_connection_past_the_keepalive_expiry_is_not_reused(tmp_path: Path) -> None:
+    """The general path's pool never reuses a connection idle for ``keepalive_expiry``
+    seconds (a server's idle timeout is often about that); the engine reused it whatever
+    its age."""
+    async with raw_servers(ok_answer, linger=5) as [(server, base)]:
+        urls = [f"{base}/f{i}.txt" for i in range(3)]
+        seen = []
+        for lean in ("0", "1"):
+            os.environ[LEAN_VARIABLE] = lean
+            try:
+                async with AsyncClient(BATCH, keepalive_expiry=0.1) as client:
+                    out = tmp_path / lean
+                    out.mkdir()
+                    got = [
+                        r
+                        async for r in client.fetch_many(
+                            _spaced(urls, 0.3), concurrency=1, window=1, output_dir=str(out)
+                        )
+                    ]
+            finally:
+                os.environ.pop(LEAN_VARIABLE, None)
+            seen.append(([len(c) for c in server.connections], rows(got, out), files(out)))
+            server.connections.clear()
+    assert seen[1] == seen[0]
+    assert seen[1][0] == [1, 1, 1]

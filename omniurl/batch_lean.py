@@ -50,7 +50,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl.batch import HELD_BODY as HELD
-from omniurl.resolvers.errors import ConnectionClosed, ResolveError, ResolveTimeout
+from omniurl.resolvers.deadline import Guard
+from omniurl.resolvers.errors import ConnectionClosed, ResolveError, ResolveTimeout, TooSlow
 from omniurl.resolvers.http.connection import Connection, StaleConnection, framed_twice
 from omniurl.resolvers.http.executor import Prepared
 from omniurl.resolvers.http.planner import (
@@ -109,9 +110,21 @@ def eligible(options: Options) -> bool:
 class _Exchange:
     """One request's reply, read in the connection's reader callback."""
 
-    __slots__ = ("body", "conn", "error", "head", "last", "outcome", "reader", "started", "timer")
+    __slots__ = (
+        "body",
+        "conn",
+        "error",
+        "guard",
+        "head",
+        "last",
+        "outcome",
+        "reader",
+        "speed",
+        "started",
+        "timer",
+    )
 
-    def __init__(self, conn: _Conn, now: float) -> None:
+    def __init__(self, conn: _Conn, now: float, speed: tuple[int, float] | None) -> None:
         self.conn = conn
         self.reader = ReplyReader("GET")
         self.head: Head | None = None
@@ -124,6 +137,11 @@ class _Exchange:
         self.error: BaseException | None = None
         self.started = self.last = now
         self.timer: asyncio.TimerHandle | None = None
+        #: The low-speed limit (``speed_limit``, ``speed_time``; None: off) and, once a
+        #: body has to be waited for, the general path's :class:`Guard` over it: its window
+        #: counts from the head's end, as the general path's resource counts its content.
+        self.speed = speed
+        self.guard: Guard | None = None
 
 
 class _Conn:
@@ -199,14 +217,27 @@ class _Conn:
                 if event.status != 200 or reader.framing != "length" or reader.remaining > HELD:
                     self._finish(x, "handoff")
                     return
+            got = 0
             while True:
                 event = reader.next_event()
                 if event is NEED_DATA:
+                    if x.speed is not None:
+                        guard = x.guard
+                        if guard is None:  # (the head came in this read: the content begins)
+                            limit, seconds = x.speed
+                            guard = x.guard = Guard(
+                                speed_limit=limit, speed_time=seconds, clock=self.loop.time
+                            )
+                            guard.start_content()
+                        guard.observe(got)  # (TooSlow as the general path's resource says it)
                     return
                 if type(event) is Data:
                     x.body.append(event.data)
+                    got += len(event.data)
                     continue
                 assert isinstance(event, End)
+                if x.guard is not None:
+                    x.guard.observe(got)  # (the last piece is judged too, as there)
                 # Kept only when the reply says so and no byte is left behind it (issue 30,
                 # Connection._reusable's rules).  The kernel's buffer is asked before reuse
                 # (:meth:`usable`); meanwhile the loop still watches the socket, so a byte
@@ -326,6 +357,7 @@ class Engine:
         #: setup and low-speed limits then apply): the low-speed window's length.
         guarded = options.speed_limit > 0 and options.speed_time > 0
         self._long = options.speed_time if guarded else float("inf")
+        self._speed = (options.speed_limit, options.speed_time) if guarded else None
         self._templates: dict[tuple[str, int | None], _Template] = {}
         #: Templates only under the policy's own ``check_plan`` (a subclass that checks
         #: more sees every plan whole).
@@ -460,7 +492,7 @@ class Engine:
 
     async def _exchange(self, conn: _Conn, data: bytes) -> _Exchange:
         loop = self.loop
-        x = _Exchange(conn, loop.time())
+        x = _Exchange(conn, loop.time(), self._speed)
         conn.exchange = x
         conn.answered = False
         try:
@@ -497,22 +529,43 @@ class Engine:
 
     def _expire(self, x: _Exchange) -> None:
         """The request's one timer: a wait without a byte for ``read_timeout`` seconds ends
-        it as the general path's read would (:class:`ResolveTimeout`, in its words); a reply
+        it as the general path's read would (:class:`ResolveTimeout`, in its words); a head
         still incomplete after the low-speed window's length goes on through the general
-        path (its setup and low-speed limits apply from there)."""
+        path (its setup limit applies from there); a body is judged by the low-speed limit
+        as the general path's resource judges its content (:class:`Guard`, the watchdog's
+        rule: the window counts from the head's end).  Before, a body still incomplete
+        after ``--speed-time`` went on through the general path, whose window began again
+        there: 200 bytes at 100 bytes/s under ``--speed-limit 1000 --speed-time 1`` were a
+        file where the general path says TooSlow."""
         if x.outcome:
             return
         now = self.loop.time()
+        guard = x.guard
         if now - x.last >= self._wait:
             what = "the reply" if x.head is None else "the body"
             x.error = ResolveTimeout(f"timed out after {self._wait:g} s waiting for {what}")
             x.conn._finish(x, "handoff" if x.head is None else "failed")
-        elif now - x.started >= self._long:
-            x.conn._finish(x, "handoff")
-        else:
-            x.timer = self.loop.call_at(
-                min(x.last + self._wait, x.started + self._long), self._expire, x
-            )
+            return
+        at = x.last + self._wait
+        if x.head is None:
+            if now - x.started >= self._long:
+                x.conn._finish(x, "handoff")
+                return
+            at = min(at, x.started + self._long)
+        elif guard is not None:
+            limit = guard.wait_limit()
+            if limit is not None and limit <= 0.0005:
+                try:
+                    guard.check()
+                except ResolveError as exc:
+                    x.error = exc
+                else:  # (the watchdog's own words, should the check pass)
+                    x.error = TooSlow(f"no data within --speed-time {guard.speed_time:g} s")
+                x.conn._finish(x, "failed")
+                return
+            if limit is not None:
+                at = min(at, now + limit + 0.001)
+        x.timer = self.loop.call_at(at, self._expire, x)
 
     def close(self) -> None:
         for conn in self._all:

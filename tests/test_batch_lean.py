@@ -339,15 +339,16 @@ async def test_a_stall_ends_as_the_general_paths_timeout(
 async def test_a_slow_reply_goes_on_through_the_general_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A reply still incomplete after the low-speed window (here 0.5 s) is handed over as
-    it stands — a body begun, a head begun — and the general path goes on with it under its
-    own limits, the time already spent counted: a slow body arrives whole, a head slower
-    than the window ends as the general path's TooSlow; nothing is sent twice."""
+    """A head still incomplete after the low-speed window (here 0.5 s) is handed over as it
+    stands and the general path goes on with it under its own limits, the time already
+    spent counted: a head slower than the window ends as the general path's TooSlow; a slow
+    body is judged by the engine as the general path's resource judges it (the window
+    from the head's end) and arrives whole; nothing is sent twice."""
     options = BATCH.with_(speed_time=0.5)
     async with scripted() as (server, base):
         urls = [f"{base}/f/w{i}.txt" for i in range(4)] + [f"{base}/slow", f"{base}/slowhead"]
         results, _sent = await both(urls, tmp_path, monkeypatch, server, options=options)
-    assert Counter(TAKEN) == {"whole": 4, "handed": 2}
+    assert Counter(TAKEN) == {"whole": 5, "handed": 1}
     assert (tmp_path / "lean" / "slow").read_bytes() == b"slow but steady\n" * 4
     assert results[-1].error_type == "TooSlow"
     assert (results[-1].error_message or "").startswith("no content after 0.5 s")

@@ -30,7 +30,7 @@ CASES: list[dict[str, object]] = CORPUS["cases"]
 BATCH = OPTS.with_(error_body=True, read_timeout=2.0)
 
 #: How long a server waits for the next request on a connection before it closes it.
-LINGER = 0.3
+LINGER = 1.0
 
 Answer = Callable[[bytes], "tuple[bytes | None, bool]"]
 
@@ -142,7 +142,7 @@ def corpus_answer(target: bytes) -> tuple[bytes | None, bool]:
 
 
 async def test_the_corpus_through_both_paths(tmp_path: Path) -> None:
-    hosts = 8
+    hosts = 16
     async with raw_servers(corpus_answer, hosts) as servers:
         urls = []
         for i, case in enumerate(CASES):
@@ -240,7 +240,7 @@ async def test_a_batch_over_many_servers_keeps_no_more_idle_connections_than_the
     async with contextlib.AsyncExitStack() as stack:
         urls = []
         for i in range(200):
-            server = RawServer(ok_answer)
+            server = RawServer(ok_answer, linger=10)  # (a busy machine is slow to ask)
             port = await stack.enter_async_context(loopback_server(server.handle))
             urls.append(f"http://127.0.0.1:{port}/f{i}.txt")
         (tmp_path / "list").write_text("".join(u + "\n" for u in urls))
@@ -301,3 +301,56 @@ async def test_an_idle_connection_past_the_keepalive_expiry_is_not_reused(tmp_pa
             server.connections.clear()
     assert seen[1] == seen[0]
     assert seen[1][0] == [1, 1, 1]
+
+
+async def _trickle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """/trickle: a 200's head, then its 150 bytes 10 every 0.1 s; /stallbody: a head and 5
+    of 10 bytes, then nothing; anything else at once."""
+    with contextlib.suppress(ConnectionError, TimeoutError, asyncio.IncompleteReadError):
+        while True:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            target = head.split(b" ", 2)[1]
+            if target == b"/trickle":
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 150\r\n\r\n")
+                for _ in range(15):
+                    await writer.drain()
+                    await asyncio.sleep(0.1)
+                    writer.write(b"x" * 10)
+                continue
+            if target == b"/stallbody":
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n01234")
+                await writer.drain()
+                await asyncio.sleep(5)
+                break
+            writer.write(ok_answer(target)[0] or b"")
+            await writer.drain()
+    writer.close()
+
+
+@pytest.mark.parametrize("path", ["trickle", "stallbody"])
+async def test_a_body_slower_than_the_speed_limit_ends_as_on_the_general_path(
+    tmp_path: Path, path: str
+) -> None:
+    """``--speed-limit 1000 --speed-time 1``: a 200 whose body comes at 100 bytes/s (or
+    stops after 5 bytes) is TooSlow on the general path, its window counted from the
+    head's end.  The engine handed such a body over after 1 s and the general path's window
+    began again there: the 1.5 s trickle was saved as a complete file (ok, exit 0); the
+    stalled one failed alike, but a second later."""
+    import re
+
+    options = BATCH.with_(speed_limit=1000, speed_time=1.0, read_timeout=1.5)
+    async with loopback_server(_trickle) as port:
+        base = f"http://127.0.0.1:{port}"
+        urls = [f"{base}/a.txt", f"{base}/{path}", f"{base}/b.txt"]
+        seen = []
+        for lean in (False, True):
+            out = tmp_path / str(lean)
+            results = await batch(urls, out, lean=lean, options=options)
+            # (how many bytes the last second saw depends on the machine's load)
+            shown = [re.sub(r"\(\d+ bytes", "(N bytes", str(row)) for row in rows(results, out)]
+            seen.append((shown, files(out)))
+    assert seen[1] == seen[0]
+    slow = results[1]
+    assert slow.error_type == "TooSlow" and not slow.ok
+    assert (slow.error_message or "").startswith("slower than 1000 bytes/s for 1 s (")
+    assert set(seen[1][1]) == {"a.txt", "b.txt"}

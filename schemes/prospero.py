@@ -23,7 +23,7 @@ from . import grammar
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
 from .errors import SchemeSyntaxError
-from .percent import check, decode, display, quote
+from .percent import Decoded, LazilyDecoded, check, decode, display, quote
 from .records import record
 
 TYPE_CHECKING = False
@@ -205,12 +205,11 @@ def _prosperourl_from_groups(
         and (port is None or len(port) < 5 or int(port) < 65536)
         and (host[0] != "[" or grammar.ipv6_ok(host))
     ):
-        fields: tuple[tuple[str, str], ...] = ()
-        if specs:
-            pairs = _FIELDSPEC.findall(specs)  # [(name, value), ...]
-            if "%" in specs:
-                pairs = [(decode(name), decode(value)) for name, value in pairs]
-            fields = tuple(pairs)
+        # (Any: a str or tuple, or their _Decoded/_Fields, which a compiled variable of the
+        # field's type would refuse)
+        fields: Any = ()
+        if specs:  # (with escapes: decoded when first read, ProsperoURL.fields)
+            fields = _Fields(specs) if "%" in specs else tuple(_FIELDSPEC.findall(specs))
         # the fields in order (tuple_backed): scheme, fragment, user, password, …
         return _tnew(
             cls,
@@ -221,9 +220,47 @@ def _prosperourl_from_groups(
                 password,
                 host,
                 int(port) if port else None,
-                decode(hsoname) if "%" in hsoname else hsoname,
+                Decoded(hsoname) if "%" in hsoname else hsoname,
                 fields,
                 None,
             ),
         )
     return None
+
+
+class _Fields(LazilyDecoded):
+    """A parsed URL's ``;name=value`` fields as written (ASCII, every "%" an escape),
+    decoded on first read (:class:`schemes.percent.LazilyDecoded`: to every reader the
+    decoded tuple).  Why: decoding each name and value, and the hsoname (kept a
+    :class:`schemes.percent.Decoded`), was most of a Prospero URL's parse when they hold
+    escapes (the fourth mix of benchmarks/parse_bench.py: 0.96x urlsplit, ~10 µs a URL
+    with UTF-8 escapes, compiled); most readers never read them."""
+
+    decoded: tuple[tuple[str, str], ...] | None = None
+
+    def value(self) -> tuple[tuple[str, str], ...]:
+        decoded = self.decoded
+        if decoded is None:
+            decoded = self.decoded = tuple(
+                [(decode(name), decode(value)) for name, value in _FIELDSPEC.findall(self.raw)]
+            )
+        return decoded
+
+
+_item: Any = tuple.__getitem__
+
+
+def _hsoname(url: ProsperoURL) -> str:
+    value = _item(url, 6)
+    return value.value() if isinstance(value, Decoded) else value
+
+
+def _fields(url: ProsperoURL) -> tuple[tuple[str, str], ...]:
+    value = _item(url, 7)
+    return value.value() if isinstance(value, _Fields) else value
+
+
+# (after tuple_backed, which made each field a tuple item getter: items 6 and 7 may hold a
+# Decoded or a _Fields, read through these)
+setattr(ProsperoURL, "hsoname", property(_hsoname, doc="The decoded hsoname."))  # noqa: B010
+setattr(ProsperoURL, "fields", property(_fields, doc="The decoded fields in order."))  # noqa: B010

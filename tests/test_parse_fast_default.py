@@ -394,6 +394,15 @@ EDGES = [
     "news:a%C2%85b",
     "news:a%E2%80%A8",
     "news:a%",
+    "cid:a@b/c@d",
+    "cid:a/b@c",
+    "cid:/a@b",
+    "cid:a@/",
+    "cid:a/@b#f/",
+    "cid:@b/c",
+    "cid:a/b",
+    "cid:a%2F@b/%41",
+    "CID:a@b/c",
 ]
 
 
@@ -425,6 +434,7 @@ ON_THE_FAST_PATH = [
     "mailto:a@h?body=k=v",
     "mailto:a@h?",
     "news:a%C3%A9.b",
+    "cid:part1.abc@h.example/x%20y@h.example",
 ]
 
 
@@ -666,10 +676,21 @@ FTP_ESCAPED = [
 ]
 
 
+PROSPERO_ESCAPED = [
+    "prospero://h/a%20b;X=%C3%A9;Y=z",
+    "prospero://h/a%2Fb",
+    "prospero://h/a;X=%3B;Y=%3D",
+    "prospero://u%40x:p@h:1525/%E2%82%AC;%41=%42#f%20",
+    "prospero://h/a;%C3=%A9",
+    "prospero://h/x;A=;B=%20",
+]
+
+
 @pytest.mark.parametrize(
     ("text", "names", "items"),
     [(t, ("selector", "search", "gopher_plus"), (7, 8, 9)) for t in GOPHER_ESCAPED]
-    + [(t, ("cwd", "name"), (6, 7)) for t in FTP_ESCAPED],
+    + [(t, ("cwd", "name"), (6, 7)) for t in FTP_ESCAPED]
+    + [(t, ("hsoname", "fields"), (6, 7)) for t in PROSPERO_ESCAPED],
 )
 def test_escaped_fields_read_as_the_decoded_text(
     text: str, names: tuple[str, ...], items: tuple[int, ...]

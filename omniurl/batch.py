@@ -447,7 +447,7 @@ async def _fetch_lean(
         return await _fetch_one(job, options, opener, output_dir, files, started)
     finally:
         PREPARED.reset(token)
-        if not prepared.taken:
+        if not prepared.taken and prepared.conn is not None:
             prepared.conn.close()
 
 

@@ -419,12 +419,29 @@ class Engine:
             self._drop(conn)
         return None
 
-    async def _connect(self, origin: Origin) -> _Conn | None:
+    async def _connect(self, origin: Origin, data: bytes) -> _Conn | Prepared:
+        """A new connection to ``origin`` — or, when connecting failed or outlasted the
+        low-speed limit's setup window, that outcome for the general path (a
+        :class:`Prepared` without a connection: nothing was sent), which reports it where
+        its own connect would have, the time spent counted.  Before, the general path
+        connected again: a host that refused, or a name that did not resolve, was tried
+        twice, and one that never answered took the connect timeout twice over (three
+        times ``--speed-time``'s setup window when that is the shorter)."""
+        started = self.loop.time()
+        window = asyncio.timeout(None if self._long == float("inf") else self._long)
+        error: BaseException | None
         try:
-            stream = await connect(origin[1], origin[2], self.options)
-        except (OmniurlError, ResolveError, OSError):
-            return None  # (the general path connects and reports it: nothing was sent)
-        conn = _Conn(stream, origin)
+            async with window:
+                stream = await connect(origin[1], origin[2], self.options)
+        except (OmniurlError, ResolveError, OSError) as exc:  # (TimeoutError is an OSError)
+            error = None if window.expired() else exc  # (None: the window passed)
+        else:
+            conn = _Conn(stream, origin)
+            self._all.add(conn)
+            return conn
+        prepared = Prepared(origin, data, None, None, error=error)
+        prepared.started = started
+        return prepared
         self._all.add(conn)
         return conn
 
@@ -463,9 +480,12 @@ class Engine:
         exchange for the general path to continue (``prepared`` None: nothing was sent;
         the general path starts afresh)."""
         while True:  # (each stale retry drops a kept connection, and a new one is not stale)
-            conn = self._kept(origin) or await self._connect(origin)
+            conn = self._kept(origin)
             if conn is None:
-                return None, None
+                made = await self._connect(origin, data)
+                if isinstance(made, Prepared):
+                    return None, made
+                conn = made
             x = await self._exchange(conn, data)
             if x.outcome == "done":
                 assert x.head is not None

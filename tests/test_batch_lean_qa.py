@@ -354,3 +354,50 @@ async def test_a_body_slower_than_the_speed_limit_ends_as_on_the_general_path(
     assert slow.error_type == "TooSlow" and not slow.ok
     assert (slow.error_message or "").startswith("slower than 1000 bytes/s for 1 s (")
     assert set(seen[1][1]) == {"a.txt", "b.txt"}
+
+
+async def test_a_url_whose_connect_fails_is_connected_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused port, and a server whose connect takes longer than ``--speed-time``'s
+    setup window: each URL is connected to once, with the general path's row.  The engine
+    handed a failed connect to the general path as "nothing done", which connected again:
+    two attempts (two lookups of a name), and a connect that never ends took its timeout
+    twice over."""
+    import time
+
+    from helpers import free_port
+
+    from omniurl import batch_lean
+    from omniurl.resolvers.errors import ResolveTimeout
+    from omniurl.resolvers.http import connection
+
+    real = connection.connect
+    slow = free_port()
+    calls: Counter[int] = Counter()
+
+    async def counted(host: str, port: int, options: Options, **kwargs: object) -> object:
+        calls[port] += 1
+        if port == slow:  # (a SYN nobody answers, as a host behind a firewall)
+            await asyncio.sleep(options.connect_timeout)
+            raise ResolveTimeout(f"timed out after {options.connect_timeout:g} s connecting")
+        return await real(host, port, options, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(connection, "connect", counted)
+    monkeypatch.setattr(batch_lean, "connect", counted)
+    refused = free_port()
+    options = BATCH.with_(connect_timeout=2.0, speed_time=0.5)
+    async with raw_servers(ok_answer) as [(_server, base)]:
+        urls = [f"{base}/a.txt", f"http://127.0.0.1:{refused}/r.txt"]
+        urls += [f"http://127.0.0.1:{slow}/s.txt", f"{base}/b.txt"]
+        seen = []
+        for lean in (False, True):
+            calls.clear()
+            began = time.monotonic()
+            results = await batch(urls, tmp_path / str(lean), lean=lean, options=options)
+            took = time.monotonic() - began
+            seen.append((rows(results, tmp_path / str(lean)), dict(calls)))
+    assert seen[1] == seen[0]
+    assert seen[1][1][refused] == seen[1][1][slow] == 1
+    assert [r.error_type for r in results] == [None, "ConnectError", "TooSlow", None]
+    assert took < 1.5  # (the window, 0.5 s, once: not the 2 s connect, then the window)

@@ -69,7 +69,10 @@ class Prepared:
     to this executor as it stands: the request ``sent`` on ``conn`` to ``origin``, the
     ``reader`` holding what was read of the reply (its ``head`` when complete; ``answered``:
     a byte of it came), or the ``error`` the exchange met before its head was complete —
-    raised here where :func:`_exchange` would have raised it.  So a reply the engine does not
+    raised here where :func:`_exchange` would have raised it; without a ``conn``, the
+    engine's connect failed (``error``, raised where :func:`_connect` would raise it) or
+    outlasted the setup window (this path goes on, the time counted): it never connects
+    twice for one URL.  So a reply the engine does not
     take (a redirect, an error status, a large or chunked body, a malformed head, a slow
     server) goes on through this path without its request being sent again (but by the
     stale-connection rule, :func:`_exchange`'s), and the batch's row is this path's own.
@@ -91,8 +94,8 @@ class Prepared:
         self,
         origin: tuple[str, str, int],
         sent: bytes,
-        conn: Connection,
-        reader: ReplyReader,
+        conn: Connection | None,
+        reader: ReplyReader | None,
         head: Head | None = None,
         error: BaseException | None = None,
         answered: bool = False,
@@ -124,15 +127,27 @@ async def _continue_prepared(plan: Plan, options: Options) -> Resource | None:
     origin = (plan.scheme, plan.host, plan.port or 80)
     if origin != prepared.origin or request_head(plan) != prepared.sent:
         # (a defect: the engine sends the plan's head; never a second request for it)
-        prepared.conn.close()
+        if prepared.conn is not None:
+            prepared.conn.close()
         raise RuntimeError(f"{plan.url}: the lean engine's exchange is not this plan's")
-    link = _Link(prepared.conn, Connections(options), options, None)
     if prepared.started is not None:
         import asyncio
 
         from ..deadline import count_spent
 
         count_spent(asyncio.get_running_loop().time() - prepared.started)
+    if prepared.conn is None:
+        # The engine's connect failed (its error, raised where _connect raises it) or took
+        # the setup window: the core's setup timer, moved back by the time spent, is due
+        # now and ends this resolve at its next wait (TooSlow), before a second connect.
+        if prepared.error is not None:
+            raise prepared.error
+        import asyncio
+
+        await asyncio.sleep(0)
+        return None
+    assert prepared.reader is not None
+    link = _Link(prepared.conn, Connections(options), options, None)
     try:
         if prepared.error is not None:
             raise prepared.error

@@ -141,7 +141,17 @@ def corpus_answer(target: bytes) -> tuple[bytes | None, bool]:
     return second(int(n)), False
 
 
-async def test_the_corpus_through_both_paths(tmp_path: Path) -> None:
+@pytest.mark.parametrize("parser", ["llhttp", "h11"])
+async def test_the_corpus_through_both_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parser: str
+) -> None:
+    """Every GET case of the vendored llhttp/h11 reply corpus (tests/data/http_replies.json),
+    each followed by a second request on the same server (one at a time per server, so on
+    the same connection when it is kept), through both paths, read by either parser: the
+    same rows, files and requests — whatever the case hid behind its end."""
+    from omniurl.resolvers.http import reply
+
+    monkeypatch.setattr(reply, "_default", parser)
     hosts = 16
     async with raw_servers(corpus_answer, hosts) as servers:
         urls = []
@@ -401,3 +411,116 @@ async def test_a_url_whose_connect_fails_is_connected_once(
     assert seen[1][1][refused] == seen[1][1][slow] == 1
     assert [r.error_type for r in results] == [None, "ConnectError", "TooSlow", None]
     assert took < 1.5  # (the window, 0.5 s, once: not the 2 s connect, then the window)
+
+
+async def cli_both(
+    tmp_path: Path, urls: list[str], *args: str, env: dict[str, str] | None = None
+) -> list[tuple[object, ...]]:
+    """``omniurl get -Z -i LIST --output-dir D --manifest M ARGS`` with the engine and
+    without: each run's exit status, stderr (the summary's timing taken out), manifest rows
+    (but their timing; paths relative) and files."""
+    import re
+
+    from helpers import ROOT, run_omniurl
+
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / "list").write_text("".join(u + "\n" for u in urls))
+    seen = []
+    for lean in ("0", "1"):
+        out = tmp_path / f"out{lean}"
+        out.mkdir()
+        environment = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        environment.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path), **(env or {})})
+        status, _stdout, stderr = await run_omniurl(
+            "get", "-Z", "-i", str(tmp_path / "list"), "--output-dir", str(out),
+            "--manifest", str(tmp_path / f"m{lean}"), *args,
+            env=environment, cwd=ROOT, timeout=90,
+        )  # fmt: skip
+        manifest = sorted(
+            (json.loads(line) for line in (tmp_path / f"m{lean}").read_text().splitlines()),
+            key=lambda row: row["index"],
+        )
+        for row in manifest:
+            row.pop("elapsed")
+            row["path"] = row["path"] and os.path.relpath(row["path"], out)
+        lines = [re.sub(r" in [0-9.]+ s \(.*\)$", "", x) for x in stderr.decode().splitlines()]
+        seen.append((status, sorted(lines), manifest, files(out)))
+    return seen
+
+
+async def test_the_environments_proxy_is_never_bypassed(tmp_path: Path) -> None:
+    """``--proxy-env`` with ``http_proxy`` set: every request goes to the proxy (absolute
+    form), none to the origin, through both paths; without ``--proxy-env`` the variable is
+    not read (the general path's rule) and both go direct."""
+    async with (
+        raw_servers(ok_answer) as [(origin, base)],
+        raw_servers(ok_answer) as [(proxy, proxy_base)],
+    ):
+        urls = [f"{base}/f{i}.txt" for i in range(5)]
+        env = {"http_proxy": proxy_base, "no_proxy": ""}
+        seen = await cli_both(tmp_path / "env", urls, "--proxy-env", env=env)
+        assert seen[1] == seen[0] and seen[1][0] == 0
+        assert origin.requests == []
+        targets = Counter(r.split(b" ", 2)[1] for r in proxy.requests)
+        assert targets == Counter({f"{base}/f{i}.txt".encode(): 2 for i in range(5)})
+        proxy.connections.clear()
+        seen = await cli_both(tmp_path / "direct", urls, env=env)
+        assert seen[1] == seen[0] and seen[1][0] == 0
+        assert proxy.requests == [] and len(origin.requests) == 10
+
+
+async def test_a_netrc_login_headers_and_resolve_go_out_alike(tmp_path: Path) -> None:
+    """A netrc login for the host (its Authorization), -H/-A/-e fields and a --resolve'd
+    name: the same request bytes through both paths, the same rows."""
+    async with raw_servers(ok_answer) as [(server, base)]:
+        port = base.rsplit(":", 1)[1]
+        (tmp_path / "netrc").write_text("machine login.test login u password p\n")
+        urls = [f"http://login.test:{port}/n{i}.txt" for i in range(3)]
+        urls += [f"http://plain.test:{port}/p{i}.txt" for i in range(3)]
+        args = ["--netrc-file", str(tmp_path / "netrc"), "-H", "X-Extra: 1", "-A", "agent/2"]
+        args += ["-e", "http://ref.test/", "-H", "Accept:"]
+        for name in ("login.test", "plain.test"):
+            args += ["--resolve", f"{name}:{port}:127.0.0.1"]
+        seen = await cli_both(tmp_path, urls, *args)
+    assert seen[1] == seen[0] and seen[1][0] == 0
+    sent = Counter(server.requests)
+    assert all(n == 2 for n in sent.values()) and len(sent) == 6
+    with_login = [r for r in sent if b"Authorization: Basic dTpw\r\n" in r]
+    assert sorted(r.split(b" ", 2)[1] for r in with_login) == [b"/n0.txt", b"/n1.txt", b"/n2.txt"]
+    assert all(b"User-Agent: agent/2\r\n" in r and b"X-Extra: 1\r\n" in r for r in sent)
+    assert all(b"\r\nAccept:" not in r for r in sent)
+
+
+async def test_a_refused_port_among_allowed_ones_gets_zero_bytes(tmp_path: Path) -> None:
+    """A batch mixing a port the default policy refuses (6379, Redis's: --resolve'd to a
+    recording server) with allowed ones: the recording server sees no connection from
+    either path, and the rows are the same."""
+    from omniurl.testservers.recording import recording_of, start_recording
+
+    async with await start_recording() as recording, raw_servers(ok_answer) as [(_s, base)]:
+        urls = [f"{base}/a{i}.txt" for i in range(4)]
+        urls[2:2] = ["http://redis.test:6379/x", "http://127.0.0.1:6379/y"]
+        args = ["--resolve", f"redis.test:6379:127.0.0.1:{recording.port}"]
+        args += ["--resolve", f"127.0.0.1:6379:127.0.0.1:{recording.port}"]
+        seen = await cli_both(tmp_path, urls, *args)
+        await asyncio.sleep(0.1)
+        assert recording_of(recording).connections == 0
+    assert seen[1] == seen[0]
+    refused = [row for row in seen[1][2] if not row["ok"]]  # type: ignore[union-attr]
+    assert [row["error_type"] for row in refused] == ["PortRefused", "PortRefused"]
+
+
+async def test_procs_2_with_the_engine(tmp_path: Path) -> None:
+    """``--procs 2`` splits the batch across two processes, each with its engine: the same
+    rows, files, stderr and status as without it."""
+    async with raw_servers(ok_answer, 2, linger=10) as servers:
+        urls = [f"{servers[i % 2][1]}/dir{i % 3}/f{i}.txt" for i in range(240)]
+        urls += [f"{servers[0][1]}/same.txt"] * 3  # (a name three times)
+        seen = await cli_both(tmp_path, urls, "--procs", "2")
+        sent = [len(s.requests) for s, _ in servers]
+    assert seen[1][:2] == seen[0][:2] and seen[1][0] == 0
+    # (which same.txt took which name may differ between runs: compare without the paths)
+    strip = [[{**row, "path": None} for row in s[2]] for s in seen]  # type: ignore[union-attr]
+    assert strip[1] == strip[0]
+    assert seen[1][3] == seen[0][3]
+    assert sum(sent) == 2 * len(urls)

@@ -323,7 +323,11 @@ def _init_source(cls: type, fields: tuple[Field, ...], frozen: bool) -> tuple[st
 #: Instantiations of a record made by the generic ``__init__`` before its own is compiled: a
 #: command makes most of its records once or twice (13 classes on ``plan ftp://h/x``, ~2 ms
 #: of ``exec`` had each compiled its ``__init__``), a program that makes many compiles it.
-COMPILE_AFTER = 8
+#: 24, not 8: an FTP plan has ~12 steps and a get plans twice (the early connect, then the
+#: core), so ``Step`` and ``Condition`` were compiled in every FTP get and plan (~1.2-1.5
+#: million of their ~200 and ~110 million instructions, callgrind, 2026-11-28); 16 more
+#: generic calls cost a class a few microseconds once.
+COMPILE_AFTER = 24
 
 
 def _lazy_init(cls: type, fields: tuple[Field, ...], frozen: bool) -> Callable[..., None]:

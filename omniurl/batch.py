@@ -203,6 +203,14 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     from omniurl.resolvers.registry import presentation_of
 
     text = str(url).split("#", 1)[0]
+    # A query is no part of the path (RFC 3986 §3.4): "/a.txt?x=/b" is a.txt, as curl's -O
+    # names it (the last segment was taken from inside the query: "b").  A URL class with
+    # one keeps it as its ``search`` (http, wais) or ``query`` (gemini), written after "?".
+    query = getattr(url, "search", None)
+    if query is None:
+        query = getattr(url, "query", None)
+    if isinstance(query, str) and text.endswith("?" + query):
+        text = text[: len(text) - len(query) - 1]
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
     last = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""

@@ -282,6 +282,13 @@ async def test_bad_arguments_are_typed_errors(tmp_path: Path) -> None:
         ("http://h/a/.bashrc", "bashrc"),
         ("http://h/a/b%2F..%2Fc", "b_.._c"),
         ("ftp://h/pub/file.tar.gz;type=i", "file.tar.gz"),
+        # a query is no part of the path: a "/" in it names nothing (curl: a.txt)
+        ("http://h/a.txt?x=/../../etc", "a.txt"),
+        ("https://h/dl/get.php?file=/docs/report.pdf", "get.php"),
+        ("http://h/download?id=1", "download"),
+        ("http://h/?next=/x/y", "index.html"),
+        ("gemini://h/d/page.gmi?q=a/b", "page.gmi"),
+        ("wais://h/db?words/more", "db"),
     ],
 )
 def test_output_names(url: str, name: str) -> None:

@@ -191,6 +191,12 @@ class _Conn:
             if x is not None and not x.outcome:
                 what = "the reply" if x.head is None else "the body"
                 x.error = ConnectionClosed(f"connection lost while reading {what}: {exc}")
+                if x.head is None and self.reused and not self.answered:
+                    # (a kept connection reset before a byte of the reply: stale, as a close
+                    # is — the general path's read_head says so of every ConnectionClosed)
+                    x.error = StaleConnection(*x.error.args)
+                    self._finish(x, "stale")
+                    return
                 self._finish(x, "handoff" if x.head is None else "failed")
             return
         if x is None or x.outcome:
@@ -530,6 +536,8 @@ class Engine:
                 await conn.stream.write(data[sent:], "the request")
             except ResolveError as exc:
                 x.error, x.outcome = exc, "handoff"
+                if isinstance(exc, ConnectionClosed) and conn.reused:  # (Connection.exchange's)
+                    x.error, x.outcome = StaleConnection(*exc.args), "stale"
                 return x
             if x.outcome:
                 # The reply (or its end) came while the rest of the request went out: the

@@ -524,3 +524,38 @@ async def test_procs_2_with_the_engine(tmp_path: Path) -> None:
     assert strip[1] == strip[0]
     assert seen[1][3] == seen[0][3]
     assert sum(sent) == 2 * len(urls)
+
+
+async def _reset_second(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Answers the first request of each connection; resets the connection (RST) at the
+    second, as a server does that dropped an idle connection the client still held."""
+    import socket
+    import struct
+
+    with contextlib.suppress(ConnectionError, TimeoutError, asyncio.IncompleteReadError):
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        writer.write(ok_answer(head.split(b" ", 2)[1])[0] or b"")
+        await writer.drain()
+        await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        sock = writer.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        writer.transport.abort()
+        return
+    writer.close()
+
+
+async def test_a_kept_connection_reset_before_the_reply_sends_again_as_the_general_path(
+    tmp_path: Path,
+) -> None:
+    """Issue 30's stale connection when the server resets it (ECONNRESET) rather than
+    closing it: the general path sends the (idempotent) request again on a new connection
+    and gets its file; the engine made the reset the URL's error (a failed row, exit 4)."""
+    async with loopback_server(_reset_second) as port:
+        urls = [f"http://127.0.0.1:{port}/f{i}.txt" for i in range(4)]
+        seen = []
+        for lean in (False, True):
+            out = tmp_path / str(lean)
+            results = await batch(urls, out, lean=lean)
+            seen.append((rows(results, out), files(out)))
+    assert seen[1] == seen[0]
+    assert all(r.ok for r in results)

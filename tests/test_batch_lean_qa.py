@@ -559,3 +559,80 @@ async def test_a_kept_connection_reset_before_the_reply_sends_again_as_the_gener
             seen.append((rows(results, out), files(out)))
     assert seen[1] == seen[0]
     assert all(r.ok for r in results)
+
+
+def odd_answer(target: bytes) -> tuple[bytes | None, bool]:
+    """Plain files, and a few replies whose framing or fields are unusual but readable."""
+    special = {
+        b"/empty": b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+        b"/ct": b"HTTP/1.1 200 OK\r\nContent-Type: TEXT/Plain ; charset=x\r\n"
+        b"Content-Length: 2\r\n\r\nhi",
+        b"/interim": b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
+        b"/dupcl": b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nhi",
+        b"/gz": b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 2\r\n\r\nhi",
+        b"/204": b"HTTP/1.1 204 No Content\r\nContent-Length: 2\r\n\r\nhi",
+        b"/fold": b"HTTP/1.1 200 OK\r\nX-A: a\r\n b\r\nContent-Length: 2\r\n\r\nhi",
+        b"/lf": b"HTTP/1.1 200 OK\nContent-Length: 2\n\nhi",
+        b"/two": b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nho",
+        b"/moved": b"HTTP/1.1 302 Found\r\nLocation: /a.txt\r\nContent-Length: 0\r\n\r\n",
+    }
+    if target in special:
+        return special[target], False
+    return ok_answer(target)
+
+
+@pytest.mark.parametrize("follow", [True, False])
+@pytest.mark.parametrize("saved", [True, False])
+async def test_odd_urls_names_and_replies_alike(tmp_path: Path, follow: bool, saved: bool) -> None:
+    """Names from IRIs, escapes, fragments, queries, dot-names, the index, colliding names;
+    hosts as names, upper case, IP literals; an empty 200, a 100 before the 200, duplicate
+    Content-Length, a content coding not asked for, a 204 with a body, obs-fold, bare LF,
+    two replies in one segment, a redirect followed or not — with and without an output
+    folder: the same rows, files and requests."""
+    async with raw_servers(odd_answer) as [(server, base)]:
+        port = base.rsplit(":", 1)[1]
+        names = ["a.txt#frag", "", "/", "/dir/", "/%C3%BC.txt", "/ü/ä.txt", "/a.txt", "/a.txt?x=1"]
+        names += ["/a.txt;p", "/.hidden", "/%2e%2e", "/a%2Fb", "/%00nul", "/%0A", "/" + "x" * 300]
+        names += ["/empty", "/ct", "/interim", "/dupcl", "/gz", "/204", "/fold", "/lf", "/two"]
+        names += ["/moved", "/b.txt"]
+        urls = [base + n if not n or n[0] == "/" else f"{base}/{n}" for n in names]
+        urls += [f"http://LOCALHOST:{port}/up.txt", f"http://localhost:{port}/low.txt"]
+        urls += [f"http://[::1]:{port}/v6.txt", f"http://127.000.0.1:{port}/z.txt"]
+        options = BATCH.with_(follow=follow)
+        seen = []
+        for lean in (False, True):
+            out = tmp_path / str(lean)
+            if saved:
+                results = await batch(urls, out, lean=lean, options=options)
+            else:
+                os.environ[LEAN_VARIABLE] = "1" if lean else "0"
+                out.mkdir()
+                try:
+                    async with AsyncClient(options) as client:
+                        got = [r async for r in client.fetch_many(urls, concurrency=4, per_host=1)]
+                finally:
+                    os.environ.pop(LEAN_VARIABLE, None)
+                results = sorted(got, key=lambda r: r.index)
+            seen.append((rows(results, out), files(out), Counter(server.requests)))
+            server.connections.clear()
+    assert seen[1] == seen[0]
+    assert TAKEN.count("whole") >= 20
+
+
+async def test_strict_refuses_a_loopback_address_before_a_byte(tmp_path: Path) -> None:
+    """``--strict`` (public addresses only) with names --resolve'd to a recording server on
+    loopback: refused after the lookup, before connecting, through both paths alike."""
+    from omniurl.testservers.recording import recording_of, start_recording
+
+    async with await start_recording() as recording:
+        urls = [f"http://a{i}.test/f.txt" for i in range(3)]
+        args = ["--strict"]
+        for i in range(3):
+            args += ["--resolve", f"a{i}.test:80:127.0.0.1:{recording.port}"]
+        seen = await cli_both(tmp_path, urls, *args)
+        await asyncio.sleep(0.1)
+        assert recording_of(recording).connections == 0
+    assert seen[1] == seen[0]
+    rows_ = seen[1][2]
+    assert all(not row["ok"] for row in rows_) and len(rows_) == 3  # type: ignore[union-attr]

@@ -636,3 +636,65 @@ async def test_strict_refuses_a_loopback_address_before_a_byte(tmp_path: Path) -
     assert seen[1] == seen[0]
     rows_ = seen[1][2]
     assert all(not row["ok"] for row in rows_) and len(rows_) == 3  # type: ignore[union-attr]
+
+
+async def _stall_some(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """/stall…: a 200's head and half its body, then nothing; anything else at once."""
+    with contextlib.suppress(ConnectionError, TimeoutError, asyncio.IncompleteReadError):
+        while True:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+            target = head.split(b" ", 2)[1]
+            if target.startswith(b"/stall"):
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n01234")
+                await writer.drain()
+                await asyncio.sleep(30)
+            writer.write(ok_answer(target)[0] or b"")
+            await writer.drain()
+    writer.close()
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+async def test_a_signal_mid_batch_ends_it_alike(tmp_path: Path, signal_name: str) -> None:
+    """Ctrl-C (or SIGTERM) while three transfers hang half way: the same exit status
+    (130, 143), stderr, rows and files through both paths, nothing partial left."""
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    async with loopback_server(_stall_some) as port:
+        urls = [f"http://127.0.0.1:{port}/f{i}.txt" for i in range(30)]
+        urls += [f"http://127.0.0.1:{port}/stall{i}" for i in range(3)]
+        (tmp_path / "list").write_text("".join(u + "\n" for u in urls))
+        seen = []
+        for lean in ("0", "1"):
+            out, manifest = tmp_path / f"out{lean}", tmp_path / f"m{lean}"
+            out.mkdir()
+            env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+            env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path)})
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "1",
+                "-i", str(tmp_path / "list"), "--output-dir", str(out),
+                "--manifest", str(manifest), cwd=ROOT, env=env, stderr=subprocess.PIPE,
+            )  # fmt: skip
+            for _ in range(300):  # (until the 30 files are done: bounded)
+                await asyncio.sleep(0.05)
+                if manifest.exists() and len(manifest.read_text().splitlines()) >= 30:
+                    break
+            await asyncio.sleep(0.2)
+            proc.send_signal(getattr(signal, signal_name))
+            _, err = await asyncio.wait_for(proc.communicate(), 30)
+            rows_ = sorted(
+                (json.loads(line) for line in manifest.read_text().splitlines()),
+                key=lambda row: row["index"],
+            )
+            for row in rows_:
+                row.pop("elapsed")
+                row["path"] = row["path"] and os.path.relpath(row["path"], out)
+            lines = [re.sub(r" in [0-9.]+ s \(.*\)$", "", x) for x in err.decode().splitlines()]
+            seen.append((proc.returncode, lines, rows_, files(out)))
+    assert seen[1] == seen[0]
+    assert seen[1][0] == (130 if signal_name == "SIGINT" else 143)
+    assert sorted(seen[1][3]) == sorted(f"f{i}.txt" for i in range(30))

@@ -24,9 +24,13 @@ keeps what makes the bytes right and drops the layering around it:
   it); a kept connection closed before the first byte of a reply has its (idempotent)
   request sent again on a new connection, the general path's rule (:class:`StaleConnection`);
 - one timer a request: a wait without a byte for ``--timeout`` seconds ends it with the
-  general path's :class:`ResolveTimeout` (its words), and a reply still incomplete after
-  ``--speed-time`` goes on through the general path, the time spent counted against its
-  limits (:func:`resolvers.deadline.count_spent`);
+  general path's :class:`ResolveTimeout` (its words); a head still incomplete after
+  ``--speed-time`` (or a connect that outlasts it, or fails) goes on through the general
+  path, the time spent counted against its limits (:func:`resolvers.deadline.count_spent`),
+  and a body is judged by the low-speed limit as the general path's resource judges it
+  (:class:`~resolvers.deadline.Guard`: the window from the head's end);
+- idle connections are bounded as the general path's pool bounds them (the client's
+  ``max_keepalive_connections`` in all, none reused past ``keepalive_expiry``);
 - the body goes to the batch's files (:class:`omniurl.batch._Files`: no name until
   complete), and its row is made as :func:`omniurl.batch._fetch_one` makes it.
 

@@ -579,6 +579,11 @@ def odd_answer(target: bytes) -> tuple[bytes | None, bool]:
     }
     if target in special:
         return special[target], False
+    if target in (b"/held", b"/held1"):  # (the engine's in-memory bound, and one byte past)
+        from omniurl.batch import HELD_BODY
+
+        body = b"h" * (HELD_BODY + (target == b"/held1"))
+        return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body), False
     return ok_answer(target)
 
 
@@ -588,14 +593,15 @@ async def test_odd_urls_names_and_replies_alike(tmp_path: Path, follow: bool, sa
     """Names from IRIs, escapes, fragments, queries, dot-names, the index, colliding names;
     hosts as names, upper case, IP literals; an empty 200, a 100 before the 200, duplicate
     Content-Length, a content coding not asked for, a 204 with a body, obs-fold, bare LF,
-    two replies in one segment, a redirect followed or not — with and without an output
+    two replies in one segment, a redirect followed or not, a 200 of exactly the engine's
+    in-memory bound and one byte past it (the general path's) — with and without an output
     folder: the same rows, files and requests."""
     async with raw_servers(odd_answer) as [(server, base)]:
         port = base.rsplit(":", 1)[1]
         names = ["a.txt#frag", "", "/", "/dir/", "/%C3%BC.txt", "/ü/ä.txt", "/a.txt", "/a.txt?x=1"]
         names += ["/a.txt;p", "/.hidden", "/%2e%2e", "/a%2Fb", "/%00nul", "/%0A", "/" + "x" * 300]
         names += ["/empty", "/ct", "/interim", "/dupcl", "/gz", "/204", "/fold", "/lf", "/two"]
-        names += ["/moved", "/b.txt"]
+        names += ["/moved", "/b.txt", "/held", "/held1"]
         urls = [base + n if not n or n[0] == "/" else f"{base}/{n}" for n in names]
         urls += [f"http://LOCALHOST:{port}/up.txt", f"http://localhost:{port}/low.txt"]
         urls += [f"http://[::1]:{port}/v6.txt", f"http://127.000.0.1:{port}/z.txt"]
@@ -618,6 +624,11 @@ async def test_odd_urls_names_and_replies_alike(tmp_path: Path, follow: bool, sa
             server.connections.clear()
     assert seen[1] == seen[0]
     assert TAKEN.count("whole") >= 20
+    if saved:
+        from omniurl.batch import HELD_BODY
+
+        held = seen[1][1]
+        assert len(held["held"]) == HELD_BODY and len(held["held1"]) == HELD_BODY + 1
 
 
 async def test_strict_refuses_a_loopback_address_before_a_byte(tmp_path: Path) -> None:

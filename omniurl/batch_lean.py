@@ -407,7 +407,7 @@ class Engine:
             options.policy.check_plan(plan)
         except (OmniurlError, ResolveError):
             return None
-        origin = (plan.scheme, plan.host or "", plan.port or 80)
+        origin = (plan.scheme, plan.host or "", 80 if plan.port is None else plan.port)
         head = request_head(plan)
         if self._templating:
             made = _Template.of(plan, origin)

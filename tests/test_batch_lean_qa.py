@@ -709,3 +709,22 @@ async def test_a_signal_mid_batch_ends_it_alike(tmp_path: Path, signal_name: str
     assert seen[1] == seen[0]
     assert seen[1][0] == (130 if signal_name == "SIGINT" else 143)
     assert sorted(seen[1][3]) == sorted(f"f{i}.txt" for i in range(30))
+
+
+async def test_port_0_is_the_port_connected_to(tmp_path: Path) -> None:
+    """``http://127.0.0.1:0/`` allowed with ``--allow-port 0``: the plan says port 0
+    (``Host: 127.0.0.1:0``), so the connection goes to port 0 (refused by the kernel) —
+    single get, the batch's engine and its general path alike.  Every path connected to
+    port 80 instead (``plan.port or 80``): another server than the plan named."""
+    from helpers import ROOT, run_omniurl
+
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["HOME"] = str(tmp_path)
+    url = "http://127.0.0.1:0/x"
+    status, _out, err = await run_omniurl(
+        "get", "--allow-port", "0", "-o", str(tmp_path / "x"), url, env=env, cwd=ROOT
+    )
+    assert status == 4 and b"127.0.0.1:0:" in err and b":80" not in err, err
+    seen = await cli_both(tmp_path / "batch", [url], "--allow-port", "0")
+    assert seen[1] == seen[0] and seen[1][0] == 4
+    assert "cannot connect to 127.0.0.1:0:" in str(seen[1][2])

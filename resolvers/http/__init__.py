@@ -54,7 +54,7 @@ class HTTPResolver(Resolver):
             return None
         if not isinstance(plan.details, HTTPDetails) or plan.details.forward is not None:
             return None
-        return plan.host, plan.port or 80
+        return plan.host, 80 if plan.port is None else plan.port
 
 
 class HTTPPresentation(Presentation):

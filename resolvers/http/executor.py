@@ -124,7 +124,7 @@ async def _continue_prepared(plan: Plan, options: Options) -> Resource | None:
     if prepared is None or prepared.taken:
         return None
     prepared.taken = True
-    origin = (plan.scheme, plan.host, plan.port or 80)
+    origin = (plan.scheme, plan.host, 80 if plan.port is None else plan.port)
     if origin != prepared.origin or request_head(plan) != prepared.sent:
         # (a defect: the engine sends the plan's head; never a second request for it)
         if prepared.conn is not None:
@@ -179,7 +179,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         options = options.with_(proxy=None)
     else:
         assert isinstance(plan.url, HTTPURL) and plan.host is not None
-        scheme, host, port = plan.scheme, plan.host, plan.port or 80
+        scheme, host, port = plan.scheme, plan.host, 80 if plan.port is None else plan.port
     if options.transcript is not None:  # (-v: what goes out, as planned)
         for step in plan.steps:
             if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)

@@ -43,8 +43,7 @@ from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.secrets import mask_passwords
 
 if TYPE_CHECKING:
-    from omniurl.batch_lean import Engine
-    from omniurl.resolvers.http.reply import Head
+    from omniurl.resolvers.batching import BatchEngine, ReplyHead
     from omniurl.resolvers.trace import Trace
 
 
@@ -164,13 +163,44 @@ LEAN_VARIABLE = "OMNIURL_BATCH_LEAN"
 
 
 def lean_allowed(options: Options) -> bool:
-    """Whether a batch under ``options`` may use the lean HTTP engine for its plain
-    ``http://`` URLs (:func:`omniurl.batch_lean.eligible`), unless ``OMNIURL_BATCH_LEAN=0``."""
-    if os.environ.get(LEAN_VARIABLE, "1") == "0":
-        return False
-    from omniurl.batch_lean import eligible
+    """Whether a batch under ``options`` may ask the resolvers for their batch engines
+    (:meth:`~resolvers.base.Resolver.batch_engine`: the HTTP resolver's lean engine for
+    plain ``http://`` GETs, resolvers/http/batch_engine.py), unless ``OMNIURL_BATCH_LEAN=0``;
+    each resolver then says whether ``options`` allow its engine."""
+    return os.environ.get(LEAN_VARIABLE, "1") != "0"
 
-    return eligible(options)
+
+class _Engines:
+    """The batch engine of each resolver the batch meets (None: it has none), asked once
+    at its first URL of that resolver's schemes; :meth:`close` closes them at the end."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.by_scheme: dict[str, BatchEngine | None] = {}
+        self.by_spec: dict[int, BatchEngine | None] = {}
+
+    def of(self, url: URL) -> BatchEngine | None:
+        try:
+            return self.by_scheme[url.scheme]
+        except KeyError:
+            pass
+        from omniurl.resolvers import registry
+
+        spec = registry.find(url.scheme)
+        engine = None
+        if spec is not None:
+            if id(spec) in self.by_spec:  # (one engine for its schemes: http and https)
+                engine = self.by_spec[id(spec)]
+            else:
+                engine = spec.resolver_type()().batch_engine(self.options)
+                self.by_spec[id(spec)] = engine
+        self.by_scheme[url.scheme] = engine
+        return engine
+
+    def close(self) -> None:
+        for engine in self.by_spec.values():
+            if engine is not None:
+                engine.close()
 
 
 def _default_opener(url: URL, options: Options) -> AbstractAsyncContextManager[Resource]:
@@ -389,13 +419,14 @@ HELD_BODY = 256 * 1024
 
 async def _fetch_lean(
     job: _Job,
-    engine: Engine,
+    engine: BatchEngine,
     options: Options,
     opener: Opener,
     output_dir: Path | None,
     files: _Files | None,
 ) -> FetchResult:
-    """``job`` through the batch's lean HTTP engine (:mod:`omniurl.batch_lean`) when its plan
+    """``job`` through its resolver's batch engine (:meth:`~resolvers.base.Resolver.batch_engine`:
+    the lean HTTP engine, resolvers/http/batch_engine.py) when its plan
     allows, its row made here as :func:`_fetch_one` makes it for the same reply; anything
     the engine does not take goes on through :func:`_fetch_one`, with the exchange as it
     stands (nothing sent twice)."""
@@ -404,7 +435,7 @@ async def _fetch_lean(
         return await _fetch_one(job, options, opener, output_dir, files)
     started = time.monotonic()
 
-    def done(head: Head, body: bytes) -> FetchResult:
+    def done(head: ReplyHead, body: bytes) -> FetchResult:
         fd = -1
         path = tmp = None
         try:
@@ -448,15 +479,8 @@ async def _fetch_lean(
         return result
     if prepared is None:
         return await _fetch_one(job, options, opener, output_dir, files, started)
-    from omniurl.resolvers.http.executor import PREPARED
-
-    token = PREPARED.set(prepared)
-    try:
+    with engine.handing_over(prepared):
         return await _fetch_one(job, options, opener, output_dir, files, started)
-    finally:
-        PREPARED.reset(token)
-        if not prepared.taken and prepared.conn is not None:
-            prepared.conn.close()
 
 
 #: Every field's default (all have one but the three every row gives: index, url, ok).
@@ -759,11 +783,9 @@ async def fetch_many(
     taken: set[str] = set()
     numbers: dict[str, int] = {}  # (_names_in_input_order: each colliding name's next number)
     files = _Files(str(folder)) if folder is not None else None
-    engine: Engine | None = None
+    engines: _Engines | None = None
     if opener is None and not resume and names is None and not trace and lean_allowed(options):
-        from omniurl.batch_lean import Engine
-
-        engine = Engine(options)
+        engines = _Engines(options)
     opener = opener or _default_opener
     limit = max(window or 4 * concurrency, concurrency)
     source = _source(urls).__aiter__()
@@ -819,7 +841,7 @@ async def fetch_many(
                     traced = options.with_(trace=Trace())
                     result = await _fetch_one(job, traced, opener, folder, files)
                     result = replace(result, trace=traced.trace)
-                elif engine is not None:
+                elif engines is not None and (engine := engines.of(job.url)) is not None:
                     result = await _fetch_lean(job, engine, options, opener, folder, files)
                 else:
                     result = await _fetch_one(job, options, opener, folder, files)
@@ -927,7 +949,7 @@ async def fetch_many(
             await asyncio.gather(*workers, return_exceptions=True)
         if files is not None:
             files.close()
-        if engine is not None:
-            engine.close()
+        if engines is not None:
+            engines.close()
         if hasattr(source, "aclose"):
             await source.aclose()

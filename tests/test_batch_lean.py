@@ -1,4 +1,4 @@
-"""The batch's lean HTTP engine (omniurl/batch_lean.py) against the general path: the bytes
+"""The batch's lean HTTP engine (resolvers/http/batch_engine.py) against the general path: the bytes
 each URL sends, the rows, files and exit status of the same batch through both, what it hands
 over (error statuses, redirects, malformed or cut replies, stalls, large and chunked bodies),
 the policy's refusals (zero bytes) and issue 30's keep-alive rules."""
@@ -167,7 +167,7 @@ TAKEN: list[str] = []
 
 @pytest.fixture(autouse=True)
 def _count_the_engines_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    from omniurl import batch_lean
+    from omniurl.resolvers.http import batch_engine as batch_lean
 
     fetch = batch_lean.Engine.fetch
 
@@ -242,7 +242,7 @@ async def test_a_servers_template_gives_each_url_its_plans_head(options: Options
     """The engine plans the first URL of each server whole and the next ones from its
     template: every head equals the planner's, for paths, queries, escapes, ports written
     or not, IPv6 literals and -H fields."""
-    from omniurl.batch_lean import Engine
+    from omniurl.resolvers.http.batch_engine import Engine
     from omniurl.schemes import parse
 
     engine = Engine(options)
@@ -272,7 +272,7 @@ async def test_a_target_the_policy_refuses_sends_nothing_from_a_template_too(
         port = recording.port
         ok = HTTPURL(scheme="http", host="127.0.0.1", port=port, path="/fine")
         bad = HTTPURL(scheme="http", host="127.0.0.1", port=port, path="/a b")
-        from omniurl.batch_lean import Engine
+        from omniurl.resolvers.http.batch_engine import Engine
 
         engine = Engine(BATCH)
         try:
@@ -422,7 +422,7 @@ def test_a_row_made_fast_is_the_dataclasss() -> None:
 
 
 async def test_the_engine_is_only_for_plain_gets(monkeypatch: pytest.MonkeyPatch) -> None:
-    from omniurl.batch_lean import eligible
+    from omniurl.resolvers.http.batch_engine import eligible
 
     assert eligible(BATCH)
     for changed in (

@@ -1,5 +1,5 @@
-"""A held-out pass over the batch's lean HTTP engine (omniurl/batch_lean.py): the same batch
-through the engine and through the general path (``OMNIURL_BATCH_LEAN=0``), against hostile
+"""A held-out pass over the batch's lean HTTP engine (resolvers/http/batch_engine.py): the same
+batch through the engine and through the general path (``OMNIURL_BATCH_LEAN=0``), against hostile
 scripted servers and the vendored llhttp/h11 reply corpus, must give the same rows, files,
 requests on the wire, stderr and exit status, byte for byte."""
 
@@ -180,7 +180,7 @@ TAKEN: list[str] = []
 
 @pytest.fixture(autouse=True)
 def _count_the_engines_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    from omniurl import batch_lean
+    from omniurl.resolvers.http import batch_engine as batch_lean
 
     fetch = batch_lean.Engine.fetch
 
@@ -378,8 +378,8 @@ async def test_a_url_whose_connect_fails_is_connected_once(
 
     from helpers import free_port
 
-    from omniurl import batch_lean
     from omniurl.resolvers.errors import ResolveTimeout
+    from omniurl.resolvers.http import batch_engine as batch_lean
     from omniurl.resolvers.http import connection
 
     real = connection.connect

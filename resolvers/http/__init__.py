@@ -14,6 +14,7 @@ from ..spec import MirrorFacts, Presentation, SchemeSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..batching import BatchEngine
     from ..resource import Resource
     from .planner import plan_http
 
@@ -55,6 +56,13 @@ class HTTPResolver(Resolver):
         if not isinstance(plan.details, HTTPDetails) or plan.details.forward is not None:
             return None
         return plan.host, 80 if plan.port is None else plan.port
+
+    def batch_engine(self, options: Options) -> BatchEngine | None:
+        """The lean engine (resolvers/http/batch_engine.py) for a batch's plain ``http://``
+        GETs, when ``options`` allow it (:func:`~resolvers.http.batch_engine.eligible`)."""
+        from .batch_engine import Engine, eligible
+
+        return Engine(options) if eligible(options) else None
 
 
 class HTTPPresentation(Presentation):

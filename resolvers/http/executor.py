@@ -65,7 +65,7 @@ class _Link:
 
 
 class Prepared:
-    """An exchange begun by the batch's lean engine (:mod:`omniurl.batch_lean`) and handed
+    """An exchange begun by the batch's lean engine (:mod:`resolvers.http.batch_engine`) and handed
     to this executor as it stands: the request ``sent`` on ``conn`` to ``origin``, the
     ``reader`` holding what was read of the reply (its ``head`` when complete; ``answered``:
     a byte of it came), or the ``error`` the exchange met before its head was complete —

@@ -50,14 +50,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl.batch import HELD_BODY as HELD
 from omniurl.resolvers.deadline import Guard
 from omniurl.resolvers.errors import ConnectionClosed, ResolveError, ResolveTimeout, TooSlow
 from omniurl.resolvers.http.connection import Connection, StaleConnection, framed_twice
-from omniurl.resolvers.http.executor import Prepared
+from omniurl.resolvers.http.executor import PREPARED, Prepared
 from omniurl.resolvers.http.planner import (
     HTTPRole,
     credentials_for,
@@ -598,6 +598,20 @@ class Engine:
             if limit is not None:
                 at = min(at, now + limit + 0.001)
         x.timer = self.loop.call_at(at, self._expire, x)
+
+    @contextlib.contextmanager
+    def handing_over(self, prepared: Prepared) -> Iterator[None]:
+        """While the body runs (the general path's resolve of the URL, in this task), the
+        next :func:`~resolvers.http.executor.execute_http` continues ``prepared`` instead
+        of connecting and sending again (:data:`~resolvers.http.executor.PREPARED`); a
+        connection it did not take is closed after."""
+        token = PREPARED.set(prepared)
+        try:
+            yield
+        finally:
+            PREPARED.reset(token)
+            if not prepared.taken and prepared.conn is not None:
+                prepared.conn.close()
 
     def close(self) -> None:
         for conn in self._all:

@@ -74,3 +74,20 @@ def test_bench_prints_rates_ratios_and_the_worst_family(capsys: pytest.CaptureFi
     family, ratio = result["worst_family"]
     assert ratio == min(result["by_family"].values()) and family in result["by_family"]
     assert {"python", "load_1min", "date"} <= set(out["environment"])
+
+
+def test_the_fourth_mix_is_distinct_valid_and_holds_its_shapes() -> None:
+    """The fourth mix (shapes across the schemes): distinct URLs, each valid in the default
+    reading, every scheme, and the shapes it was written for."""
+    bench = load_bench()
+    blocks = bench.make_blocks(200 * 2 * len(bench.FOURTH), "fourth")
+    urls = [u for _f, block in blocks for u in block]
+    assert len(set(urls)) == len(urls)
+    parsed = [schemes.parse(u) for u in urls]
+    assert {u.scheme for u in parsed} >= SCHEMES
+    assert {f for f, _ in blocks} == set(bench.FOURTH)
+    texts = "\n".join(urls)
+    for piece in ("HTTP", "::ffff:", "%25eth", ":000", ".com./", "%e2", "news:*", ";type=a\n"):
+        assert piece in texts, piece
+    assert any(u.startswith("prospero://") and "@" in u.split("/")[2] for u in urls)
+    assert max(map(len, urls)) > 1000 and min(map(len, urls)) < 16

@@ -452,8 +452,6 @@ class Engine:
         prepared = Prepared(origin, data, None, None, error=error)
         prepared.started = started
         return prepared
-        self._all.add(conn)
-        return conn
 
     def _drop(self, conn: _Conn) -> None:
         self._all.discard(conn)

@@ -168,6 +168,8 @@ class CidURL(URL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> CidURL | None:
+        if text.find("//", start, start + 2) >= 0:  # RFC 3986's authority: the general way
+            return None  # reads it  (find with an end: a compiled call, startswith's is not)
         return _cidurl_from_match(cls, _CID_DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod

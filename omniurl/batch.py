@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from omniurl import nameless
+from omniurl.resolvers.batching import HELD_BODY as _HELD_BODY
 from omniurl.resolvers.errors import ConfigurationError, ResolveError
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
@@ -410,11 +411,8 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
         raise
 
 
-#: A body up to this size is held and written with one call once complete (most files of a
-#: batch): no file exists until the transfer succeeded, one ``write`` instead of one a
-#: chunk.  Larger ones go to their temporary file as they arrive (memory stays bounded:
-#: 50 transfers at once hold at most 50 × 256 KiB).
-HELD_BODY = 256 * 1024
+#: (Defined beside the engines' protocol, which bounds an engine's whole bodies by it too.)
+HELD_BODY = _HELD_BODY
 
 
 async def _fetch_lean(

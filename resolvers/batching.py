@@ -20,6 +20,13 @@ from omniurl.schemes.base import URL
 
 T = TypeVar("T")
 
+#: A body up to this size is held and written with one call once complete (most files of a
+#: batch): no file exists until the transfer succeeded, one ``write`` instead of one a
+#: chunk.  Larger ones go to their temporary file as they arrive (memory stays bounded:
+#: 50 transfers at once hold at most 50 × 256 KiB).  An engine takes whole only bodies up
+#: to it; the batch (a surface module) re-exports it as ``omniurl.batch.HELD_BODY``.
+HELD_BODY = 256 * 1024
+
 
 class ReplyHead(Protocol):
     """The reply's head as a batch row shows it (its status, content type and lines)."""

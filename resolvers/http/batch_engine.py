@@ -35,7 +35,7 @@ keeps what makes the bytes right and drops the layering around it:
   complete), and its row is made as :func:`omniurl.batch._fetch_one` makes it.
 
 Anything else is the general path's: a reply that is not a 200 with a ``Content-Length`` of
-at most :data:`omniurl.batch.HELD_BODY` (a redirect, an error status, chunked or
+at most :data:`resolvers.batching.HELD_BODY` (a redirect, an error status, chunked or
 close-framed bodies, large files), a malformed head or a connection lost before the head's
 end — handed over *with the exchange as it stands* (the request already sent, the bytes
 already read: :class:`resolvers.http.executor.Prepared`), so the general path carries on from
@@ -53,7 +53,7 @@ import socket
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from omniurl.batch import HELD_BODY as HELD
+from omniurl.resolvers.batching import HELD_BODY as HELD
 from omniurl.resolvers.deadline import Guard
 from omniurl.resolvers.errors import ConnectionClosed, ResolveError, ResolveTimeout, TooSlow
 from omniurl.resolvers.http.connection import Connection, StaleConnection, framed_twice

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from _ftphttp import NGINX, OPTS, run_cli, start_nginx, stop
+from _lean import TAKEN, count_the_engines_work, files, rows
 from helpers import assert_no_new_connections, connected_sockets, loopback_server
 
 from omniurl import AsyncClient
@@ -160,41 +161,9 @@ async def batch(
     return sorted(results, key=lambda r: r.index)
 
 
-#: What the engine did with each URL of the last batch: "whole" (its row made by the engine),
-#: "handed" (the exchange continued by the general path), "afresh" (nothing sent yet).
-TAKEN: list[str] = []
-
-
 @pytest.fixture(autouse=True)
 def _count_the_engines_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    from omniurl.resolvers.http import batch_engine as batch_lean
-
-    fetch = batch_lean.Engine.fetch
-
-    async def counted(self: batch_lean.Engine, *args: object) -> object:
-        result, prepared = await fetch(self, *args)  # type: ignore[arg-type]
-        TAKEN.append("whole" if result is not None else "handed" if prepared else "afresh")
-        return result, prepared
-
-    monkeypatch.setattr(batch_lean.Engine, "fetch", counted)
-
-
-def rows(results: list[FetchResult], out: Path) -> list[tuple[object, ...]]:
-    """Each result as the batch writes it (the manifest row without its timing, the status,
-    URL and heads -w reads), with the folder's path taken out."""
-    shown = []
-    for r in results:
-        row = r.to_json()
-        row.pop("elapsed")
-        if row["path"] is not None:
-            row["path"] = os.path.relpath(str(row["path"]), out)
-        shown.append((json.dumps(row, sort_keys=True), r.status, r.effective_url, r.heads))
-    return shown
-
-
-def files(out: Path) -> dict[str, bytes]:
-    """Every file of the folder (hidden ones too: nothing partial may be left)."""
-    return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    count_the_engines_work(monkeypatch)
 
 
 async def both(

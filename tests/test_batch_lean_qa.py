@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from _ftphttp import OPTS
+from _lean import TAKEN, count_the_engines_work, files, rows
 from helpers import loopback_server
 from http_reference import raw_bytes
 
@@ -114,21 +115,6 @@ async def batch(
     return sorted(results, key=lambda r: r.index)
 
 
-def rows(results: list[FetchResult], out: Path) -> list[tuple[object, ...]]:
-    shown = []
-    for r in results:
-        row = r.to_json()
-        row.pop("elapsed")
-        if row["path"] is not None:
-            row["path"] = os.path.relpath(str(row["path"]), out)
-        shown.append((json.dumps(row, sort_keys=True), r.status, r.effective_url, r.heads))
-    return shown
-
-
-def files(out: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
-
-
 def second(n: int) -> bytes:
     body = b"SECOND %d\n" % n
     return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
@@ -175,22 +161,9 @@ async def test_the_corpus_through_both_paths(
     assert TAKEN.count("whole") >= 200 and TAKEN.count("handed") >= 100, Counter(TAKEN)
 
 
-TAKEN: list[str] = []
-
-
 @pytest.fixture(autouse=True)
 def _count_the_engines_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    from omniurl.resolvers.http import batch_engine as batch_lean
-
-    fetch = batch_lean.Engine.fetch
-
-    async def counted(self: batch_lean.Engine, *args: object) -> object:
-        result, prepared = await fetch(self, *args)  # type: ignore[arg-type]
-        TAKEN.append("whole" if result is not None else "handed" if prepared else "afresh")
-        return result, prepared
-
-    monkeypatch.setattr(batch_lean.Engine, "fetch", counted)
-    TAKEN.clear()
+    count_the_engines_work(monkeypatch)
 
 
 async def test_a_reply_that_comes_before_the_request_is_sent_whole_is_read_not_waited_for(

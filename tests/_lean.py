@@ -1,0 +1,50 @@
+"""What tests/test_batch_lean.py and tests/test_batch_lean_qa.py share: how the batch's lean
+HTTP engine (resolvers/http/batch_engine.py) took each URL, and a batch's rows and files as
+the general path's are compared with them."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from omniurl.batch import FetchResult
+
+#: What the engine did with each URL since the test began: "whole" (its row made by the
+#: engine), "handed" (the exchange continued by the general path), "afresh" (nothing sent yet).
+TAKEN: list[str] = []
+
+
+def count_the_engines_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Record each :meth:`Engine.fetch`'s outcome in :data:`TAKEN` (emptied first)."""
+    from omniurl.resolvers.http import batch_engine
+
+    fetch = batch_engine.Engine.fetch
+
+    async def counted(self: batch_engine.Engine, *args: object) -> object:
+        result, prepared = await fetch(self, *args)  # type: ignore[arg-type]
+        TAKEN.append("whole" if result is not None else "handed" if prepared else "afresh")
+        return result, prepared
+
+    monkeypatch.setattr(batch_engine.Engine, "fetch", counted)
+    TAKEN.clear()
+
+
+def rows(results: list[FetchResult], out: Path) -> list[tuple[object, ...]]:
+    """Each result as the batch writes it (the manifest row without its timing, the status,
+    URL and heads -w reads), with the folder's path taken out."""
+    shown = []
+    for r in results:
+        row = r.to_json()
+        row.pop("elapsed")
+        if row["path"] is not None:
+            row["path"] = os.path.relpath(str(row["path"]), out)
+        shown.append((json.dumps(row, sort_keys=True), r.status, r.effective_url, r.heads))
+    return shown
+
+
+def files(out: Path) -> dict[str, bytes]:
+    """Every file of the folder (hidden ones too: nothing partial may be left)."""
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir())}

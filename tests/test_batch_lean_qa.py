@@ -253,6 +253,43 @@ async def test_a_batch_over_many_servers_keeps_no_more_idle_connections_than_the
     assert seen[1][0] == 0 and len(seen[1][3]) == 200
 
 
+async def test_a_parallel_max_past_the_descriptor_limit_is_lowered_to_it(tmp_path: Path) -> None:
+    """250 URLs at ``--parallel-max 300`` (one server, ``--parallel-max-host 300``) under
+    ``ulimit -n 128``: the engine's path ran out of descriptors half way — a socket refused,
+    then an import on the error's path failed: a traceback, exit 1, no file.  The batch now
+    lowers ``--parallel-max`` to what the limit leaves room for (4 a transfer, 64 beside:
+    16) and says so; both paths fetch every file."""
+    import resource
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    async with raw_servers(ok_answer) as [(_server, base)]:
+        urls = [f"{base}/f{i}.txt" for i in range(250)]
+        (tmp_path / "list").write_text("".join(u + "\n" for u in urls))
+        seen = []
+        for lean in ("0", "1"):
+            out = tmp_path / f"out{lean}"
+            out.mkdir()
+            env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+            env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path)})
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "1",
+                "--parallel-max", "300", "--parallel-max-host", "300",
+                "-i", str(tmp_path / "list"), "--output-dir", str(out),
+                cwd=ROOT, env=env, stderr=subprocess.PIPE,
+                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128)),
+            )  # fmt: skip
+            _, err = await asyncio.wait_for(proc.communicate(), 60)
+            seen.append((proc.returncode, err.decode().splitlines()[0], len(files(out))))
+    note = (
+        "omniurl: --parallel-max 300 lowered to 16: the limit of open files (ulimit -n) "
+        "leaves room for that many transfers at once"
+    )
+    assert seen == [(0, note, 250), (0, note, 250)]
+
+
 async def _spaced(urls: list[str], pause: float) -> AsyncIterator[str]:
     for url in urls:
         yield url

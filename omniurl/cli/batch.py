@@ -348,6 +348,46 @@ def batch_usage_error(args: argparse.Namespace) -> str | None:
     return None
 
 
+#: Descriptors a running transfer may hold at once: its connection, an FTP data connection,
+#: the file it writes, and the kept connection it may leave idle (the client keeps up to
+#: ``max(concurrency, 20)``).  And what the process holds besides: standard streams, the
+#: loop's selector and wake-up pipe, the list read, the manifest, ``--procs``' pipes, and a
+#: module imported on first use (an import opens its file).
+DESCRIPTORS_A_TRANSFER = 4
+DESCRIPTORS_BESIDE = 64
+
+
+def descriptor_bound(limit: int | None = None) -> int | None:
+    """The most transfers at once that the soft descriptor limit (``ulimit -n``) leaves room
+    for, or None when it sets none.  Past it, a batch ran out of descriptors half way: a
+    socket refused (a typed error) and then an import on the error's path failed, a
+    traceback with files missing (250 URLs at ``--parallel-max 300``, ``ulimit -n 128``).
+    curl does not check; a batch here lowers ``--parallel-max`` to it and says so."""
+    if limit is None:
+        try:
+            import resource
+        except ImportError:  # (no such module off POSIX)
+            return None
+        limit, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if limit == resource.RLIM_INFINITY:
+            return None
+    return max(1, (limit - DESCRIPTORS_BESIDE) // DESCRIPTORS_A_TRANSFER)
+
+
+def bound_parallel_max(args: argparse.Namespace, err: TextIO) -> None:
+    """Lower a ``-Z`` batch's ``--parallel-max`` to :func:`descriptor_bound`, with a note on
+    stderr (not under ``-s``)."""
+    bound = descriptor_bound() if args.parallel else None
+    if bound is not None and args.parallel_max > bound:
+        if not getattr(args, "silent", False):
+            print(
+                f"omniurl: --parallel-max {args.parallel_max} lowered to {bound}: the limit "
+                "of open files (ulimit -n) leaves room for that many transfers at once",
+                file=err,
+            )
+        args.parallel_max = bound
+
+
 def to_stdout(args: argparse.Namespace) -> bool:
     """A plain sequence of URLs with nowhere else to go: each written to stdout in turn."""
     return (
@@ -368,6 +408,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         # saved under the URL's name and the row keeps its typed status (5); -f saves nothing
         # and exits 22; -C - keeps a part for the resource's own bytes only
         options = options.with_(error_body=True)
+    bound_parallel_max(args, sys.stderr)
     urls = as_typed(url_source(args.urls, args.input), options.syntax, strict=args.strict)
     silent = bool(getattr(args, "silent", False))
     show = sys.stderr.isatty() and not silent

@@ -208,47 +208,57 @@ def ok_answer(target: bytes) -> tuple[bytes | None, bool]:
     return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body), False
 
 
-async def test_a_batch_over_many_servers_keeps_no_more_idle_connections_than_the_general_path(
-    tmp_path: Path,
-) -> None:
-    """One URL on each of 200 servers under ``ulimit -n 128``: the engine kept every idle
-    connection (one a server) and ran out of descriptors — a traceback, exit 1, 69 files —
-    where the general path's pool keeps at most ``max_keepalive_connections``."""
+async def both_under_128_files(
+    tmp_path: Path, urls: list[str], *args: str
+) -> list[tuple[int | None, bytes, list[dict[str, object]], dict[str, bytes]]]:
+    """``get -Z --procs 1 -i LIST --output-dir OUT --manifest M ARGS`` under ``ulimit -n
+    128``, through the general path and then the engine: each run's exit status, stderr,
+    manifest rows (without their timing, paths relative) and files."""
     import resource
     import subprocess
     import sys
 
     from helpers import ROOT
 
+    (tmp_path / "list").write_text("".join(u + "\n" for u in urls))
+    seen = []
+    for lean in ("0", "1"):
+        out = tmp_path / f"out{lean}"
+        out.mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path)})
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "1", *args,
+            "-i", str(tmp_path / "list"), "--output-dir", str(out),
+            "--manifest", str(tmp_path / f"m{lean}"),
+            cwd=ROOT, env=env, stderr=subprocess.PIPE,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128)),
+        )  # fmt: skip
+        _, err = await asyncio.wait_for(proc.communicate(), 60)
+        manifest = sorted(
+            (json.loads(line) for line in (tmp_path / f"m{lean}").read_text().splitlines()),
+            key=lambda row: row["index"],
+        )
+        for row in manifest:
+            row.pop("elapsed")
+            row["path"] = row["path"] and os.path.relpath(row["path"], out)
+        seen.append((proc.returncode, err, manifest, files(out)))
+    return seen
+
+
+async def test_a_batch_over_many_servers_keeps_no_more_idle_connections_than_the_general_path(
+    tmp_path: Path,
+) -> None:
+    """One URL on each of 200 servers under ``ulimit -n 128``: the engine kept every idle
+    connection (one a server) and ran out of descriptors — a traceback, exit 1, 69 files —
+    where the general path's pool keeps at most ``max_keepalive_connections``."""
     async with contextlib.AsyncExitStack() as stack:
         urls = []
         for i in range(200):
             server = RawServer(ok_answer, linger=10)  # (a busy machine is slow to ask)
             port = await stack.enter_async_context(loopback_server(server.handle))
             urls.append(f"http://127.0.0.1:{port}/f{i}.txt")
-        (tmp_path / "list").write_text("".join(u + "\n" for u in urls))
-        seen = []
-        for lean in ("0", "1"):
-            out = tmp_path / f"out{lean}"
-            out.mkdir()
-            env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-            env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path)})
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "1", "-s",
-                "-i", str(tmp_path / "list"), "--output-dir", str(out),
-                "--manifest", str(tmp_path / f"m{lean}"),
-                cwd=ROOT, env=env, stderr=subprocess.PIPE,
-                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128)),
-            )  # fmt: skip
-            _, err = await asyncio.wait_for(proc.communicate(), 60)
-            manifest = sorted(
-                (json.loads(line) for line in (tmp_path / f"m{lean}").read_text().splitlines()),
-                key=lambda row: row["index"],
-            )
-            for row in manifest:
-                row.pop("elapsed")
-                row["path"] = row["path"] and os.path.relpath(row["path"], out)
-            seen.append((proc.returncode, err, manifest, files(out)))
+        seen = await both_under_128_files(tmp_path, urls, "-s")
     assert seen[1] == seen[0]
     assert seen[1][0] == 0 and len(seen[1][3]) == 200
 
@@ -258,36 +268,21 @@ async def test_a_parallel_max_past_the_descriptor_limit_is_lowered_to_it(tmp_pat
     ``ulimit -n 128``: the engine's path ran out of descriptors half way — a socket refused,
     then an import on the error's path failed: a traceback, exit 1, no file.  The batch now
     lowers ``--parallel-max`` to what the limit leaves room for (4 a transfer, 64 beside:
-    16) and says so; both paths fetch every file."""
-    import resource
-    import subprocess
-    import sys
-
-    from helpers import ROOT
-
+    16) and says so; both paths fetch every file, with the same rows."""
     async with raw_servers(ok_answer) as [(_server, base)]:
         urls = [f"{base}/f{i}.txt" for i in range(250)]
-        (tmp_path / "list").write_text("".join(u + "\n" for u in urls))
-        seen = []
-        for lean in ("0", "1"):
-            out = tmp_path / f"out{lean}"
-            out.mkdir()
-            env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-            env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path)})
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "1",
-                "--parallel-max", "300", "--parallel-max-host", "300",
-                "-i", str(tmp_path / "list"), "--output-dir", str(out),
-                cwd=ROOT, env=env, stderr=subprocess.PIPE,
-                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128)),
-            )  # fmt: skip
-            _, err = await asyncio.wait_for(proc.communicate(), 60)
-            seen.append((proc.returncode, err.decode().splitlines()[0], len(files(out))))
+        seen = await both_under_128_files(
+            tmp_path, urls, "--parallel-max", "300", "--parallel-max-host", "300"
+        )
     note = (
         "omniurl: --parallel-max 300 lowered to 16: the limit of open files (ulimit -n) "
         "leaves room for that many transfers at once"
     )
-    assert seen == [(0, note, 250), (0, note, 250)]
+    assert [(status, err.decode().splitlines()[0], len(f)) for status, err, _, f in seen] == [
+        (0, note, 250),
+        (0, note, 250),
+    ]
+    assert seen[1][2] == seen[0][2] and seen[1][3] == seen[0][3]
 
 
 async def _spaced(urls: list[str], pause: float) -> AsyncIterator[str]:

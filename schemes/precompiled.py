@@ -71,13 +71,7 @@ def compile(pattern: Any, flags: int = 0) -> Any:
     entry = _load().get(asked)
     if entry is not None:
         try:
-            import _sre
-
-            out, code, groups, groupindex, indexgroup = entry
-            made = _sre.compile(
-                pattern, out, memoryview(code).cast("I").tolist(), groups, dict(groupindex),
-                indexgroup,
-            )  # fmt: skip
+            made = _sre_compile(pattern, entry)
         except Exception:
             made = None
     if made is None:
@@ -157,6 +151,8 @@ def main() -> None:
 
 
 def _sre_compile(pattern: str | bytes, args: tuple[Any, ...]) -> Any:
+    """The pattern object ``_sre.compile`` makes of a table entry's arguments (what
+    :func:`compile` reads a pattern with, and :func:`main` checks each entry by)."""
     import _sre
 
     out, code, groups, groupindex, indexgroup = args

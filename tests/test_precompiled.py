@@ -86,3 +86,27 @@ def test_a_pattern_not_in_the_table_is_res(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(precompiled, "_table", None)
     monkeypatch.setattr(_sre_table, "KEY", ("another", "python"))
     assert precompiled._load() == {}
+
+
+def test_compile_reads_an_entry_with_the_helper_main_checks_it_by(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One reader of a table entry (``_sre_compile``) for :func:`precompiled.compile` and for
+    :func:`precompiled.main`'s check: what ``main`` held equal to ``re.compile`` is the
+    program a start runs."""
+    pattern = r"(\d+)-(?P<n>[a-z])"
+    args = precompiled.entry(pattern, 0)
+    seen: list[tuple[object, ...]] = []
+    real = precompiled._sre_compile
+
+    def spy(p: str | bytes, a: tuple[object, ...]) -> object:
+        seen.append((p, a))
+        return real(p, a)
+
+    monkeypatch.setattr(precompiled, "_sre_compile", spy)
+    monkeypatch.setattr(precompiled, "_made", {})
+    monkeypatch.setattr(precompiled, "_table", {(pattern, 0): args})
+    made = precompiled.compile(pattern)
+    assert seen == [(pattern, args)]
+    assert made == re.compile(pattern) and made is not re.compile(pattern)
+    assert made.match("12-x").groups() == ("12", "x")

@@ -209,10 +209,18 @@ class Policy:
         if plan.port is not None:
             self.check_port(plan.port, explicit=plan.explicit_port, default=plan.url.default_port)
         for value in plan.wire_values():
-            check_value(value.component, value.value, value.context)
-            rule = VALUE_RULES.get(value.context)
-            if rule is not None:
-                rule(self, value)
+            self.check_wire_value(value)
+
+    def check_wire_value(self, value: WireValue) -> None:
+        """Refuse one wire value as :meth:`check_plan` refuses it: its context's delimiters,
+        then the context's rule (:data:`VALUE_RULES`).  Its own method so that a caller
+        that changes one value of a plan already checked (the batch's lean engine: a
+        server's next URLs differ from its first only in the request target) checks that
+        value by the policy's rules, not a copy of them."""
+        check_value(value.component, value.value, value.context)
+        rule = VALUE_RULES.get(value.context)
+        if rule is not None:
+            rule(self, value)
 
     def check_mail_header(self, component: str, field: str) -> None:
         """RFC 6068 §6: refuse a header field a URL may not set, unless the caller allowed it."""

@@ -25,7 +25,9 @@ from omniurl import AsyncClient
 from omniurl.batch import LEAN_VARIABLE, FetchResult
 from omniurl.resolvers import Options
 from omniurl.resolvers.core import plan
+from omniurl.resolvers.errors import PolicyError
 from omniurl.resolvers.http.planner import request_head
+from omniurl.resolvers.plan import WireValue
 from omniurl.resolvers.policy import BLOCKED_PORTS, Policy
 from omniurl.testservers.recording import recording_of, start_recording
 
@@ -372,6 +374,35 @@ async def test_a_url_the_policy_refuses_sends_nothing(
     assert Counter(TAKEN) == {"whole": 6}  # (the refused URL never reached the engine)
     row = next(r for r in results if r.url == refused)
     assert row.error_type == "PortRefused" and not row.ok
+
+
+class _NoSecrets(Policy):
+    """A policy refusing a request target with "secret" in it, by its value check only."""
+
+    def check_wire_value(self, value: WireValue) -> None:
+        super().check_wire_value(value)
+        if value.context == "http-target" and b"secret" in value.value:
+            raise PolicyError("no secrets", component=value.component)
+
+
+async def test_a_servers_next_targets_are_checked_by_the_policys_value_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's next URLs are sent from its first one's template, their target checked by
+    the policy's own :meth:`Policy.check_wire_value` (as ``check_plan`` checks it), not a
+    copy of its rules: a policy refusing a target there refuses it in a batch too, before a
+    byte (the engine sent it when it checked only the delimiters itself)."""
+    async with scripted() as (server, base):
+        urls = [f"{base}/f/p{i}.txt" for i in range(4)]
+        urls.insert(2, f"{base}/f/secret.txt")
+        policy = _NoSecrets()
+        results, sent = await both(
+            urls, tmp_path, monkeypatch, server, options=BATCH.with_(policy=policy)
+        )
+    assert not any(b"secret" in request for request in sent)
+    row = next(r for r in results if "secret" in r.url)
+    assert row.error_type == "PolicyError" and not row.ok
+    assert Counter(TAKEN) == {"whole": 4}
 
 
 def test_a_row_made_fast_is_the_dataclasss() -> None:

@@ -68,7 +68,8 @@ from omniurl.resolvers.http.planner import (
 from omniurl.resolvers.http.reply import NEED_DATA, Data, End, Head, ReplyReader
 from omniurl.resolvers.net import Stream, connect
 from omniurl.resolvers.options import ClientLimits, Options
-from omniurl.resolvers.policy import VALUE_RULES, Policy, check_value
+from omniurl.resolvers.plan import WireValue
+from omniurl.resolvers.policy import Policy
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.http import HTTPURL
 
@@ -370,11 +371,9 @@ class Engine:
         self._speed = (options.speed_limit, options.speed_time) if guarded else None
         self._templates: dict[tuple[str, int | None], _Template] = {}
         #: Templates only under the policy's own ``check_plan`` (a subclass that checks
-        #: more sees every plan whole).
-        self._templating = (
-            type(options.policy).check_plan is Policy.check_plan
-            and "http-target" not in VALUE_RULES
-        )
+        #: more sees every plan whole); a template's target is checked by the policy's
+        #: :meth:`~resolvers.policy.Policy.check_wire_value`, as ``check_plan`` checks it.
+        self._templating = type(options.policy).check_plan is Policy.check_plan
 
     def request(self, url: Any) -> tuple[Origin, bytes] | None:
         """Where ``url``'s request goes and its bytes — exactly its plan's head, checked by
@@ -384,7 +383,8 @@ class Engine:
         The plan of the first URL of each server (host and port as written) is made and
         checked whole, and kept as a template (:class:`_Template`): what the next URLs of
         that server change in a plan is only the request target, so theirs is the
-        template's head with their target, the target checked as ``check_plan`` checks it
+        template's head with their target, the target checked by the policy's
+        :meth:`~resolvers.policy.Policy.check_wire_value`, as ``check_plan`` checks it
         (its one wire value; the other values, the scheme, the port and the zone are the
         template's, checked already).  ~44 µs of planning and checking a URL become ~5
         (tests/test_batch_lean.py holds the heads equal to the planner's)."""
@@ -398,7 +398,7 @@ class Engine:
         if template is not None:
             target = request_target(url).encode("utf-8", "surrogateescape")
             try:
-                check_value("path", target, "http-target")
+                self.options.policy.check_wire_value(WireValue("path", target, "http-target"))
             except (OmniurlError, ResolveError):
                 return None
             return template.origin, template.head(target)

@@ -168,3 +168,49 @@ async def test_o_fifo_still_delivers_to_its_reader(
     out, _ = await asyncio.wait_for(reader.communicate(), 15)
     status, err = await _ended(proc, 15)
     assert (status, out) == (0, b"ok\n"), err
+
+
+def test_one_wait_serves_a_url_lists_reads_and_a_fifos_writes() -> None:
+    """cli.fifo._ready: readable (a URL list on a pipe) or writable (a full FIFO), each
+    only once the other end acts, and the loop's watch of the descriptor removed after."""
+    from omniurl.cli.fifo import _ready
+
+    async def run() -> list[str]:
+        loop = asyncio.get_running_loop()
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        os.set_blocking(w, False)
+        order: list[str] = []
+        try:
+            reading = asyncio.ensure_future(_ready(loop, r, write=False))
+            await asyncio.sleep(0.05)
+            assert not reading.done()
+            order.append("write")
+            os.write(w, b"ftp://h/x\n")
+            await asyncio.wait_for(reading, 5)
+            order.append("readable")
+            assert loop.remove_reader(r) is False  # (its watch gone)
+            while True:  # fill the pipe
+                try:
+                    os.write(w, b"x" * 65536)
+                except BlockingIOError:
+                    break
+            writing = asyncio.ensure_future(_ready(loop, w, write=True))
+            await asyncio.sleep(0.05)
+            assert not writing.done()
+            order.append("drain")
+            while True:
+                try:
+                    if not os.read(r, 1 << 20):
+                        break
+                except BlockingIOError:
+                    break
+            await asyncio.wait_for(writing, 5)
+            order.append("writable")
+            assert loop.remove_writer(w) is False
+        finally:
+            os.close(r)
+            os.close(w)
+        return order
+
+    assert asyncio.run(run()) == ["write", "readable", "drain", "writable"]

@@ -19,13 +19,21 @@ def _wake(ready: asyncio.Future[None]) -> None:
         ready.set_result(None)
 
 
-async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, write: bool) -> None:
+    """Until the loop reports ``fd`` writable (``write``) or readable: the one wait of
+    :func:`write_all` and of :mod:`omniurl.cli.inputs`' URL lists, its watch removed after."""
     ready: asyncio.Future[None] = loop.create_future()
-    loop.add_writer(fd, _wake, ready)
+    if write:
+        loop.add_writer(fd, _wake, ready)
+    else:
+        loop.add_reader(fd, _wake, ready)
     try:
         await ready
     finally:
-        loop.remove_writer(fd)
+        if write:
+            loop.remove_writer(fd)
+        else:
+            loop.remove_reader(fd)
 
 
 async def open_for_writing(path: str, *, poll: float = 0.05, truncate: bool = False) -> int:
@@ -50,7 +58,7 @@ async def write_all(fd: int, data: bytes | memoryview) -> None:
         try:
             view = view[os.write(fd, view) :]
         except BlockingIOError:
-            await _writable(loop, fd)
+            await _ready(loop, fd, write=True)
 
 
 __all__ = ["open_for_writing", "write_all"]

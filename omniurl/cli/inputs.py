@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from omniurl.batch import Unreadable
 from omniurl.resolvers.errors import ConfigurationError, LimitExceeded
 
-from .fifo import _wake, open_for_writing, write_all
+from .fifo import _ready, open_for_writing, write_all
 
 #: The longest line of a URL list read as a URL (bytes, without its line end).
 MAX_LINE = 64 * 1024
@@ -127,15 +127,6 @@ def _url_text(line: bytes) -> str | None:
     return text if text and not text.startswith("#") else None
 
 
-async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
-    ready: asyncio.Future[None] = loop.create_future()
-    loop.add_reader(fd, _wake, ready)
-    try:
-        await ready
-    finally:
-        loop.remove_reader(fd)
-
-
 def _pollable(loop: asyncio.AbstractEventLoop, fd: int) -> bool:
     """Whether the loop can tell when ``fd`` is readable (a pipe, FIFO, socket or terminal;
     not a regular file, nor /dev/full or /dev/zero: epoll refuses them with EPERM)."""
@@ -169,7 +160,7 @@ async def _chunks(name: str) -> AsyncIterator[bytes]:
         pollable = _pollable(loop, fd)
         while True:
             if pollable:
-                await _readable(loop, fd)
+                await _ready(loop, fd, write=False)
             try:
                 data = os.read(fd, CHUNK)
             except BlockingIOError:

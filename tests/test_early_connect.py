@@ -213,9 +213,13 @@ async def test_a_connection_the_server_ended_meanwhile_is_made_again() -> None:
 
 async def test_a_greeting_waiting_is_no_end() -> None:
     """A server that speaks first (FTP's 220) has its greeting waiting when the socket is
-    taken: that connection is the one used."""
+    taken: that connection is the one used (one connection accepted, not a second one
+    made after the first was taken for ended: its descriptor's number may come again)."""
+    accepted = 0
 
     async def greet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal accepted
+        accepted += 1
         writer.write(b"220 hello\r\n")
         await writer.drain()
         try:
@@ -235,6 +239,7 @@ async def test_a_greeting_waiting_is_no_end() -> None:
             assert await stream.read_line("the greeting") == b"220 hello"
         finally:
             stream.close()
+        assert accepted == 1
     finally:
         server.close()
         await server.wait_closed()

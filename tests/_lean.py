@@ -48,3 +48,16 @@ def rows(results: list[FetchResult], out: Path) -> list[tuple[object, ...]]:
 def files(out: Path) -> dict[str, bytes]:
     """Every file of the folder (hidden ones too: nothing partial may be left)."""
     return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+
+
+def manifest_rows(manifest: Path, out: Path) -> list[dict[str, object]]:
+    """The rows of a batch's ``--manifest`` file in URL order, without their timing and with
+    the folder's path taken out (the two runs' rows then compare as equal)."""
+    shown = sorted(
+        (json.loads(line) for line in manifest.read_text().splitlines()),
+        key=lambda row: row["index"],
+    )
+    for row in shown:
+        row.pop("elapsed")
+        row["path"] = row["path"] and os.path.relpath(row["path"], out)
+    return shown

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from _ftphttp import OPTS
-from _lean import TAKEN, count_the_engines_work, files, rows
+from _lean import TAKEN, count_the_engines_work, files, manifest_rows, rows
 from helpers import loopback_server
 from http_reference import raw_bytes
 
@@ -235,13 +235,7 @@ async def both_under_128_files(
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128)),
         )  # fmt: skip
         _, err = await asyncio.wait_for(proc.communicate(), 60)
-        manifest = sorted(
-            (json.loads(line) for line in (tmp_path / f"m{lean}").read_text().splitlines()),
-            key=lambda row: row["index"],
-        )
-        for row in manifest:
-            row.pop("elapsed")
-            row["path"] = row["path"] and os.path.relpath(row["path"], out)
+        manifest = manifest_rows(tmp_path / f"m{lean}", out)
         seen.append((proc.returncode, err, manifest, files(out)))
     return seen
 
@@ -441,13 +435,7 @@ async def cli_both(
             "--manifest", str(tmp_path / f"m{lean}"), *args,
             env=environment, cwd=ROOT, timeout=90,
         )  # fmt: skip
-        manifest = sorted(
-            (json.loads(line) for line in (tmp_path / f"m{lean}").read_text().splitlines()),
-            key=lambda row: row["index"],
-        )
-        for row in manifest:
-            row.pop("elapsed")
-            row["path"] = row["path"] and os.path.relpath(row["path"], out)
+        manifest = manifest_rows(tmp_path / f"m{lean}", out)
         lines = [re.sub(r" in [0-9.]+ s \(.*\)$", "", x) for x in stderr.decode().splitlines()]
         seen.append((status, sorted(lines), manifest, files(out)))
     return seen
@@ -702,13 +690,7 @@ async def test_a_signal_mid_batch_ends_it_alike(tmp_path: Path, signal_name: str
             await asyncio.sleep(0.2)
             proc.send_signal(getattr(signal, signal_name))
             _, err = await asyncio.wait_for(proc.communicate(), 30)
-            rows_ = sorted(
-                (json.loads(line) for line in manifest.read_text().splitlines()),
-                key=lambda row: row["index"],
-            )
-            for row in rows_:
-                row.pop("elapsed")
-                row["path"] = row["path"] and os.path.relpath(row["path"], out)
+            rows_ = manifest_rows(manifest, out)
             lines = [re.sub(r" in [0-9.]+ s \(.*\)$", "", x) for x in err.decode().splitlines()]
             seen.append((proc.returncode, lines, rows_, files(out)))
     assert seen[1] == seen[0]

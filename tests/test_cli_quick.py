@@ -79,6 +79,16 @@ def test_namespace_behaves_as_argparses() -> None:
     assert vars(ours) == vars(theirs)
 
 
+def printed(code: str) -> str:
+    """What ``python -c CODE`` prints, run in a fresh interpreter from the checkout (its
+    ``sys.modules`` is the point); a nonzero exit fails the test."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
+        check=True,
+    )  # fmt: skip
+    return done.stdout
+
+
 def test_parse_and_plan_import_no_argparse() -> None:
     """Nor gettext and locale, which argparse brings (tests/test_startup.py holds the rest)."""
     code = (
@@ -86,11 +96,8 @@ def test_parse_and_plan_import_no_argparse() -> None:
         "status = [main(['parse', 'http://a/b?c']), main(['plan', 'ftp://h/x'])]; "
         "print(status, sorted({'argparse', 'gettext', 'locale'} & set(sys.modules)))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
-        check=True,
-    )  # fmt: skip
-    assert done.stdout.endswith("[0, 0] []\n"), done.stdout
+    out = printed(code)
+    assert out.endswith("[0, 0] []\n"), out
 
 
 def test_an_option_still_goes_through_argparse(capsys: pytest.CaptureFixture[str]) -> None:
@@ -155,9 +162,6 @@ def test_get_imports_no_argparse(tmp_path: Path) -> None:
         f"status = main(['get', '-s', '-o', {str(target)!r}, {source.as_uri()!r}]); "
         "print(status, sorted({'argparse', 'gettext'} & set(sys.modules)))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
-        check=True,
-    )  # fmt: skip
-    assert done.stdout.endswith("0 []\n"), done.stdout
+    out = printed(code)
+    assert out.endswith("0 []\n"), out
     assert target.read_bytes() == b"1234"

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
-from helpers import ROOT, run, run_omniurl
+from helpers import ROOT, loopback_server, run, run_omniurl
 
 from omniurl import schemes
 from omniurl.cli.get import connect_early
@@ -185,9 +185,7 @@ async def test_a_connection_the_server_ended_meanwhile_is_made_again() -> None:
         finally:
             writer.close()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
+    async with loopback_server(serve) as port:
         assert early.begin("127.0.0.1", port)
         begun = early._begun[("127.0.0.1", port)]
         for _ in range(500):  # (until its close has come back: bounded)
@@ -206,9 +204,6 @@ async def test_a_connection_the_server_ended_meanwhile_is_made_again() -> None:
         finally:
             stream.close()
         assert got == b"served\r\n" and accepted == 2 and not early._begun
-    finally:
-        server.close()
-        await server.wait_closed()
 
 
 async def test_a_greeting_waiting_is_no_end() -> None:
@@ -227,9 +222,7 @@ async def test_a_greeting_waiting_is_no_end() -> None:
         finally:
             writer.close()
 
-    server = await asyncio.start_server(greet, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
+    async with loopback_server(greet) as port:
         assert early.begin("127.0.0.1", port)
         begun = early._begun[("127.0.0.1", port)].fileno()
         await asyncio.sleep(0.2)  # (the greeting has come)
@@ -240,9 +233,6 @@ async def test_a_greeting_waiting_is_no_end() -> None:
         finally:
             stream.close()
         assert accepted == 1
-    finally:
-        server.close()
-        await server.wait_closed()
 
 
 async def test_a_connect_refused_early_is_reported_as_any_refused_connect() -> None:

@@ -147,6 +147,7 @@ async def test_the_corpus_through_both_paths(
             base = servers[i % hosts][1]
             urls += [f"{base}/c/{i}", f"{base}/s/{i}"]
         general = await batch(urls, tmp_path / "general", lean=False, concurrency=hosts)
+        assert TAKEN == []  # (the general path indeed: the engine took no URL)
         sent_general = [sorted(s.requests) for s, _ in servers]
         for s, _ in servers:
             s.connections.clear()

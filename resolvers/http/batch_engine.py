@@ -195,14 +195,7 @@ class _Conn:
             self.dead = True
             if x is not None and not x.outcome:
                 what = "the reply" if x.head is None else "the body"
-                x.error = ConnectionClosed(f"connection lost while reading {what}: {exc}")
-                if x.head is None and self.reused and not self.answered:
-                    # (a kept connection reset before a byte of the reply: stale, as a close
-                    # is — the general path's read_head says so of every ConnectionClosed)
-                    x.error = StaleConnection(*x.error.args)
-                    self._finish(x, "stale")
-                    return
-                self._finish(x, "handoff" if x.head is None else "failed")
+                self._broke(x, ConnectionClosed(f"connection lost while reading {what}: {exc}"))
             return
         if x is None or x.outcome:
             # a byte nobody asked for, or the close, while idle: never reused (issue 30)
@@ -258,16 +251,26 @@ class _Conn:
                     self.dead = True
                 self._finish(x, "done")
                 return
-        except ConnectionClosed as exc:
-            if x.head is None and self.reused and not self.answered:
-                x.error = StaleConnection(*exc.args)
-                self._finish(x, "stale")
-                return
-            x.error = exc
-            self._finish(x, "handoff" if x.head is None else "failed")
         except (OmniurlError, ResolveError) as exc:
-            x.error = exc
-            self._finish(x, "handoff" if x.head is None else "failed")
+            self._broke(x, exc)
+
+    def _broke(self, x: _Exchange, exc: BaseException) -> None:
+        """End ``x`` with ``exc``: a kept connection closed (or reset) before a byte of the
+        reply is stale — its request sent again on a new connection, the general path's
+        rule (:meth:`Connection.read_head` says so of every ConnectionClosed there); else
+        the general path takes the exchange (no head yet) or the row is a failure (the body
+        broke off)."""
+        if (
+            isinstance(exc, ConnectionClosed)
+            and x.head is None
+            and self.reused
+            and not self.answered
+        ):
+            x.error = StaleConnection(*exc.args)
+            self._finish(x, "stale")
+            return
+        x.error = exc
+        self._finish(x, "handoff" if x.head is None else "failed")
 
     def _unread(self) -> bool:
         """A byte (or the close) waiting in the kernel (:meth:`Stream.idle_ended`'s peek)."""
@@ -528,9 +531,7 @@ class Engine:
         except (BlockingIOError, InterruptedError):
             sent = 0
         except OSError as exc:
-            closed = ConnectionClosed(f"connection lost while sending the request: {exc}")
-            x.error = StaleConnection(*closed.args) if conn.reused else closed
-            x.outcome = "stale" if conn.reused else "handoff"
+            conn._broke(x, ConnectionClosed(f"connection lost while sending the request: {exc}"))
             return x
         if sent < len(data):
             # (a request larger than the socket's free buffer: the rest as the stream sends)

@@ -100,6 +100,9 @@ async def batch(
     concurrency: int = 4,
     per_host: int = 1,
 ) -> list[FetchResult]:
+    """The batch through the engine (``lean``) or the general path; a general run is checked
+    to be one (the engine took no URL), or both sides of a comparison could be the engine."""
+    taken = len(TAKEN)
     os.environ[LEAN_VARIABLE] = "1" if lean else "0"
     try:
         out.mkdir()
@@ -112,6 +115,7 @@ async def batch(
             ]
     finally:
         os.environ.pop(LEAN_VARIABLE, None)
+    assert lean or len(TAKEN) == taken, TAKEN[taken:]
     return sorted(results, key=lambda r: r.index)
 
 

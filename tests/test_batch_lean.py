@@ -160,6 +160,9 @@ async def batch(
                 urls, concurrency=4, per_host=per_host, output_dir=str(out)
             )
         ]
+    # a general run is one (the engine took no URL), or both sides of a comparison could be
+    # the engine
+    assert lean or TAKEN == [], TAKEN
     return sorted(results, key=lambda r: r.index)
 
 
@@ -178,7 +181,6 @@ async def both(
     """The batch through the general path, then the engine: the rows, files and the requests
     the server received must be the same; returns the engine's results and requests."""
     general = await batch(urls, tmp_path / "general", monkeypatch, lean=False, **kwargs)  # type: ignore[arg-type]
-    assert TAKEN == []  # (the general path indeed: the engine took no URL)
     sent_general = server.requests
     server.connections.clear()
     lean = await batch(urls, tmp_path / "lean", monkeypatch, lean=True, **kwargs)  # type: ignore[arg-type]

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -272,15 +271,6 @@ class _Conn:
         x.error = exc
         self._finish(x, "handoff" if x.head is None else "failed")
 
-    def _unread(self) -> bool:
-        """A byte (or the close) waiting in the kernel (:meth:`Stream.idle_ended`'s peek)."""
-        try:
-            return self.sock.recv(1, socket.MSG_PEEK) is not None
-        except (BlockingIOError, InterruptedError):
-            return False
-        except OSError:
-            return True
-
     def _finish(self, x: _Exchange, outcome: str) -> None:
         x.outcome = outcome
         if x.timer is not None:
@@ -296,8 +286,10 @@ class _Conn:
             self.fd = -1
 
     def usable(self) -> bool:
-        """Whether this idle connection may carry a request (nothing came while idle)."""
-        return not self.dead and not self._unread()
+        """Whether this idle connection may carry a request (nothing came while idle: the
+        kernel's buffer peeked by :meth:`Stream.idle_ended`, as the general path's pool
+        asks; the engine reads the socket itself, so the stream's own buffers are empty)."""
+        return not self.dead and not self.stream.idle_ended()
 
     def close(self) -> None:
         self._unwatch()

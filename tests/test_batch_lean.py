@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from _ftphttp import NGINX, OPTS, run_cli, start_nginx, stop
-from _lean import TAKEN, count_the_engines_work, files, rows
+from _lean import TAKEN, count_the_engines_work, files, manifest_rows, rows
 from helpers import assert_no_new_connections, connected_sockets, loopback_server
 
 from omniurl import AsyncClient
@@ -459,13 +459,7 @@ async def test_the_commands_rows_stderr_and_status_are_the_same(tmp_path: Path) 
                 )  # fmt: skip
             finally:
                 os.environ.pop(LEAN_VARIABLE, None)
-            manifest = []
-            for line in (tmp_path / f"m{lean}").read_text().splitlines():
-                row = json.loads(line)
-                row.pop("elapsed")
-                row["path"] = row["path"] and os.path.relpath(row["path"], out)
-                manifest.append(row)
-            manifest.sort(key=lambda row: row["index"])
+            manifest = manifest_rows(tmp_path / f"m{lean}", out)
             # (the summary's timing aside: "… 565 B in 0.2 s (2.5 KiB/s)")
             lines = [re.sub(r" in [0-9.]+ s \(.*\)$", "", x) for x in stderr.decode().splitlines()]
             seen.append((status, sorted(lines), manifest, files(out)))

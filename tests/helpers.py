@@ -354,15 +354,20 @@ run()
 """
 
 
+def bare_path() -> str:
+    """The PYTHONPATH of an interpreter run bare (``-S``: no site hook imports a module
+    first): the worktree, then the site-packages directories ``site`` would have added."""
+    paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
+    return os.pathsep.join(p for p in paths if os.path.isdir(p))
+
+
 async def modules_run(*args: str) -> tuple[int, bytes, set[str]]:
     """(exit status, stdout, modules run) of ``omniurl ARGS``, bare (``-S``: no site hook
-    imports a module first; the libraries on PYTHONPATH)."""
-    paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
+    imports a module first; the libraries on PYTHONPATH: :func:`bare_path`)."""
     done = await asyncio.to_thread(
         subprocess.run, [sys.executable, "-S", "-c", PROBE, *args],
         capture_output=True, timeout=60, cwd=ROOT, check=False, stdin=subprocess.DEVNULL,
-        env={**os.environ, "HOME": str(ROOT),
-             "PYTHONPATH": os.pathsep.join(p for p in paths if os.path.isdir(p))},
+        env={**os.environ, "HOME": str(ROOT), "PYTHONPATH": bare_path()},
     )  # fmt: skip
     ran = json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1])
     return done.returncode, done.stdout, set(ran)

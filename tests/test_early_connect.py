@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import site
 import socket
 import sys
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
-from helpers import ROOT, loopback_server, run, run_omniurl
+from helpers import bare_path, loopback_server, run, run_omniurl
 
 from omniurl import schemes
 from omniurl.cli.get import connect_early
@@ -325,8 +324,7 @@ async def test_the_command_connects_before_importing_what_the_connect_does_not_n
     with ``_socket``), ``typing``, ``omniurl.deferred``, ``omniurl.memory``,
     ``omniurl.sslimport`` (~5-9 ms of CPU that stood before it at idle; the server starts
     while they are imported: docs/speed.md, *Bulk transfers*)."""
-    paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if os.path.isdir(p))}
+    env = {**os.environ, "PYTHONPATH": bare_path()}
     url = f"gopher://127.0.0.1:{gopher.port}/0/a"
     status, out, err = await run(
         [sys.executable, "-S", "-c", AT_CONNECT, "get", url], timeout=30, env=env

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from helpers import gopher_ftp_http
+from helpers import bare_path, gopher_ftp_http
 
 from omniurl import cli, resolvers, testservers
 from omniurl.resolvers import registry
@@ -77,10 +77,7 @@ def run_probe(*args: str, code: str = PROBE, bare: bool = False) -> tuple[int, b
     env["HOME"] = str(ROOT)  # no ~/.netrc of the person running the tests
     flags = []
     if bare:
-        import site
-
-        paths = [str(ROOT), *site.getsitepackages(), site.getusersitepackages()]
-        env["PYTHONPATH"] = os.pathsep.join(p for p in paths if os.path.isdir(p))
+        env["PYTHONPATH"] = bare_path()
         flags = ["-S"]
     done = subprocess.run(
         [sys.executable, *flags, "-c", code, *args],

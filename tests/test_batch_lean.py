@@ -347,6 +347,20 @@ async def test_a_batch_stopped_half_way_leaves_no_connection(
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
+async def test_a_connection_handed_over_after_a_head_framed_twice_is_never_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RFC 9112 §6.1: a reply with both Transfer-Encoding and Content-Length forbids reuse.
+    The engine hands such a reply over with its head already read; the general path's
+    connection carries no request after it (the reader's ``reuse_refused`` says so at its
+    End: the engine's copy of the head's check onto the connection was not needed)."""
+    async with scripted() as (server, base):
+        urls = [f"{base}/f/a0.txt", f"{base}/twice", f"{base}/f/a1.txt", f"{base}/f/a2.txt"]
+        await both(urls, tmp_path, monkeypatch, server, per_host=1)
+        lean = [conn for conn in server.connections if any(b"/twice" in r for r in conn)]
+    assert len(lean) == 1 and b"/twice" in lean[0][-1], lean
+
+
 async def test_a_kept_connection_closed_while_idle_sends_again_only_as_the_general_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from omniurl.resolvers.batching import HELD_BODY as HELD
 from omniurl.resolvers.deadline import Guard
 from omniurl.resolvers.errors import ConnectionClosed, ResolveError, ResolveTimeout, TooSlow
-from omniurl.resolvers.http.connection import Connection, StaleConnection, framed_twice
+from omniurl.resolvers.http.connection import Connection, StaleConnection
 from omniurl.resolvers.http.executor import PREPARED, Prepared
 from omniurl.resolvers.http.planner import (
     HTTPRole,
@@ -302,7 +302,6 @@ class _Conn:
         self._unwatch()
         conn = Connection(self.stream, self.origin)
         conn.reused = self.reused
-        conn._last = head is not None and framed_twice(head)
         return conn
 
 

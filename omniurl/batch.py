@@ -495,6 +495,16 @@ def _row(**values: Any) -> FetchResult:
     return row
 
 
+def _reindexed(row: FetchResult, index: int) -> FetchResult:
+    """``dataclasses.replace(row, index=index)``, made as :func:`_row` makes a row (a share's
+    row given its place in the whole input, ``omniurl.batch_procs``: 8.6 µs a row against
+    0.5, timeit).  The same object: its other fields are ``row``'s own."""
+    copy: FetchResult = object.__new__(FetchResult)
+    copy.__dict__.update(row.__dict__)
+    copy.__dict__["index"] = index
+    return copy
+
+
 async def _fetch_one(
     job: _Job,
     options: Options,

@@ -138,6 +138,37 @@ def test_the_caps_are_divided_into_parts_that_add_up() -> None:
     assert parts(1, 1) == [1]
 
 
+def test_a_workers_row_crosses_the_pipe_as_the_same_result() -> None:
+    """A worker's row read back (``_from_row``, made as ``batch._row`` makes a row) is the
+    result it was made from, equal, shown and hashed alike, with the fields the manifest
+    leaves out; the parent's share re-indexed (``_reindexed``) is ``replace``'s result; a
+    line that is no row (a key that is no field, or without ``index``) is refused."""
+    from dataclasses import replace
+
+    from omniurl.batch import FetchResult, _reindexed
+    from omniurl.batch_procs import _from_row, _to_row
+
+    made = FetchResult(
+        index=7, url="http://h/a.txt", ok=True, bytes=3, sha256="ab", media_type="text/plain",
+        kind="content", elapsed=0.25, chain=("http://h/b",), path="/d/a.txt", status=200,
+        effective_url="http://h/a.txt",
+    )  # fmt: skip
+    back = _from_row(json.loads(json.dumps(_to_row(made))))
+    assert back == made and repr(back) == repr(made) and hash(back) == hash(made)
+    assert (back.status, back.effective_url, back.chain, back.elapsed) == (
+        200, "http://h/a.txt", ("http://h/b",), 0.25,
+    )  # fmt: skip
+    moved = _reindexed(made, 3)
+    assert moved == replace(made, index=3) and repr(moved) == repr(replace(made, index=3))
+    assert (made.index, moved.index, moved.status) == (7, 3, 200)
+    for broken in (
+        {**_to_row(made), "extra": 1},
+        {k: v for k, v in _to_row(made).items() if k != "index"},
+    ):
+        with pytest.raises(KeyError):
+            _from_row(broken)
+
+
 async def test_two_processes_give_what_one_gives_and_hold_the_per_host_cap(
     server: Server, tmp_path: Path
 ) -> None:

@@ -27,6 +27,17 @@ the real module.  One thing is answered without loading: a debug or info record 
 logging's body has not run (no one can have configured it: its defaults drop them; every
 loop logs its selector at debug level when it starts).
 
+``typing`` waits too (~9 ms of a get's start, its import with ``contextlib``: callgrind,
+docs/speed.md): ``asyncio.timeouts`` is the one module of a get that reads it — ``final``,
+and ``Optional[...]``/``Type[...]`` in annotations it evaluates as it is imported — and is
+given ``final``'s body and a :class:`_Hint` that keeps each subscript as written; when
+typing's body runs (whoever reads a name from it first), that module is given typing's own
+names and its annotations become what typing makes of them (:func:`_typing_ran`): what it
+holds had typing come first.  :func:`defer_packages` keeps the bodies of httptools'
+packages waiting in the same way for the whole command (:data:`PACKAGES`: they import
+typing for a ``Protocol`` class), and gives its C parser ``typing.Optional`` while it is
+imported (:data:`TYPING_READERS`); the HTTP reply reader takes the parser from its module.
+
 Process-wide and a reach into the standard library's modules, so only the ``omniurl``
 command does it (never a program that imports the library), only on the Pythons it was
 checked against (:data:`CHECKED`), only while asyncio is not loaded, and only for the
@@ -38,7 +49,7 @@ from __future__ import annotations
 
 import _thread
 import sys
-from types import ModuleType
+from types import FunctionType, ModuleType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,6 +74,67 @@ def _get_logger(name: str | None = None) -> Any:
     return _Logger(name)
 
 
+def _final(f: Any) -> Any:
+    """``typing.final`` (the same body on 3.11-3.13): ``asyncio.timeouts`` marks its
+    ``Timeout`` class with it."""
+    try:  # noqa: SIM105 - (contextlib is not imported for it)
+        f.__final__ = True
+    except (AttributeError, TypeError):
+        pass
+    return f
+
+
+class _Hint:
+    """``Optional[X]`` or ``Type[X]`` (``form``, ``arg``) in an annotation that
+    ``asyncio.timeouts`` evaluates as it is imported (it has no ``from __future__ import
+    annotations``) while typing's body waits: kept as it is written, and made what typing
+    makes of it once typing is loaded (:func:`_typing_ran`)."""
+
+    __slots__ = ("arg", "form")
+
+    def __init__(self, form: str, arg: object = None) -> None:
+        self.form = form
+        self.arg = arg
+
+    def __getitem__(self, arg: object) -> _Hint:
+        return _Hint(self.form, arg)
+
+    def real(self, typing: Any) -> Any:
+        """What typing's ``form[arg]`` is."""
+        arg = self.arg.real(typing) if isinstance(self.arg, _Hint) else self.arg
+        return getattr(typing, self.form)[arg]
+
+    def __repr__(self) -> str:
+        arg = self.arg if isinstance(self.arg, _Hint) else getattr(self.arg, "__name__", self.arg)
+        return f"{self.form}[{arg}]"
+
+
+def _typing_ran(typing: ModuleType) -> None:
+    """typing's body has run: a module imported while it waited (``asyncio.timeouts``) holds
+    typing's own ``final``, ``Optional`` and ``Type`` from now on, and its functions'
+    annotations what typing makes of them: what it would hold had typing been loaded first."""
+    given = GIVEN["typing"]
+    for name, module in list(sys.modules.items()):
+        names = getattr(module, "__dict__", None)
+        if type(module) is Deferred or not isinstance(names, dict):
+            continue
+        held = [key for key in given if names.get(key) is given[key]]
+        if not held:
+            continue
+        for key in held:
+            names[key] = getattr(typing, key)
+        for value in list(names.values()):
+            if not isinstance(value, (type, FunctionType)) or value.__module__ != name:
+                continue  # (only the classes and functions the module itself defines)
+            members = list(vars(value).values()) if isinstance(value, type) else [value]
+            for member in members:
+                if isinstance(member, FunctionType):
+                    hints = member.__annotations__
+                    for key, hint in list(hints.items()):
+                        if isinstance(hint, _Hint):
+                            hints[key] = hint.real(typing)
+
+
 #: What each deferred module gives while asyncio is imported: the names read then.
 GIVEN: dict[str, dict[str, Any]] = {
     "inspect": {"isgenerator": _isgenerator},
@@ -77,6 +149,7 @@ GIVEN: dict[str, dict[str, Any]] = {
     },
     "asyncio.staggered": {},
     "asyncio.sslproto": {},
+    "typing": {"final": _final, "Optional": _Hint("Optional"), "Type": _Hint("Type")},
 }
 #: The modules whose bodies wait for their first use.
 DEFERRED = tuple(GIVEN)
@@ -86,6 +159,11 @@ class Deferred(ModuleType):
     """A module whose body runs when a name it does not hold is first read from it."""
 
     def __getattr__(self, name: str) -> Any:
+        spec = self.__spec__
+        if name == "__path__" and spec is not None and spec.submodule_search_locations is None:
+            # (asked by every ``from M import x``: a module that is no package has none,
+            # and its body does not make one)
+            raise AttributeError(f"module {self.__name__!r} has no attribute '__path__'")
         _load(self)
         return ModuleType.__getattribute__(self, name)
 
@@ -113,6 +191,8 @@ def _load(module: ModuleType) -> None:
             assert spec is not None and spec.loader is not None
             spec.loader.exec_module(module)
             module.__class__ = ModuleType  # type: ignore[assignment]  # (plain from now on)
+            if module.__name__ == "typing":
+                _typing_ran(module)
         finally:
             _LOADING.discard(module.__name__)
 
@@ -191,7 +271,7 @@ class _Loader:
         assert spec is not None
         spec.loader = self.real
         module.__loader__ = self.real
-        module.__dict__.update(GIVEN[module.__name__])
+        module.__dict__.update(GIVEN.get(module.__name__, {}))
         module.__class__ = Deferred
 
 
@@ -240,3 +320,86 @@ def import_asyncio(defer_ssl: Callable[[], bool]) -> list[str]:
                 for key in GIVEN[name]:
                     module.__dict__.pop(key, None)
     return [name for name in waiting if type(sys.modules.get(name)) is Deferred]
+
+
+#: Packages whose ``__init__`` waits as well, for the whole of the command (not only while
+#: asyncio is imported): httptools' re-exports its parser's names and imports
+#: ``httptools.parser.protocol``, a ``typing.Protocol`` class — typing's import, ~9 ms of a
+#: get's start (docs/speed.md, *Start-up*) — for type checkers.  The HTTP reply reader takes
+#: the parser and its errors from the modules that define them (``httptools.parser.parser``,
+#: ``httptools.parser.errors``), which importing does not read a name from these packages.
+PACKAGES = ("httptools", "httptools.parser")
+#: Modules imported later with typing's names they read as they are imported given, as
+#: asyncio's are (:data:`GIVEN`), while typing's body waits: httptools' C parser keeps its
+#: annotations as text and reads ``typing.Optional`` only to hold it.
+TYPING_READERS = {"httptools.parser.parser": ("Optional",)}
+
+
+class _given:
+    """typing's ``names`` (from :data:`GIVEN`) given while the block runs, if its body
+    waits."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = names
+
+    def __enter__(self) -> None:
+        typing = sys.modules.get("typing")
+        if type(typing) is Deferred:
+            for key in self.names:
+                typing.__dict__.setdefault(key, GIVEN["typing"][key])
+
+    def __exit__(self, *_exc: object) -> None:
+        typing = sys.modules.get("typing")
+        if type(typing) is Deferred:
+            for key in self.names:
+                if typing.__dict__.get(key) is GIVEN["typing"][key]:
+                    del typing.__dict__[key]
+
+
+class _GivingLoader:
+    """The real loader, run with typing's names given (:data:`TYPING_READERS`)."""
+
+    def __init__(self, real: Any, names: Sequence[str]) -> None:
+        self.real = real
+        self.names = names
+
+    def create_module(self, spec: Any) -> Any:
+        with _given(self.names):  # (an extension module's init runs here)
+            return self.real.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        spec = module.__spec__
+        assert spec is not None
+        spec.loader = self.real
+        module.__loader__ = self.real
+        with _given(self.names):
+            self.real.exec_module(module)
+
+
+class _PackageFinder(_Finder):
+    """:class:`_Finder` of :data:`PACKAGES` and :data:`TYPING_READERS`, which steps aside
+    once it has found them all."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: Any = None) -> Any:
+        if fullname not in self.names:
+            return None
+        spec = super().find_spec(fullname, path, target)
+        self.names = [name for name in self.names if name != fullname]
+        if not self.names and self in sys.meta_path:
+            sys.meta_path.remove(self)  # (the import system stops at the spec found)
+        if fullname in TYPING_READERS and spec is not None and spec.loader is not None:
+            real = spec.loader.real if isinstance(spec.loader, _Loader) else spec.loader
+            spec.loader = _GivingLoader(real, TYPING_READERS[fullname])
+        return spec
+
+
+def defer_packages() -> list[str]:
+    """Have :data:`PACKAGES` not imported yet wait for their first use, in this process from
+    now on (the ``omniurl`` command's, on a checked Python), and :data:`TYPING_READERS`
+    imported with typing's names given while its body waits; the packages that will wait."""
+    waiting = [name for name in PACKAGES if name not in sys.modules]
+    if sys.version_info[:2] not in CHECKED or not waiting:
+        return []
+    readers = [name for name in TYPING_READERS if name not in sys.modules]
+    sys.meta_path.insert(0, _PackageFinder([*waiting, *readers]))
+    return waiting

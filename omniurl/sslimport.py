@@ -24,11 +24,14 @@ import ssl this way, and only when neither ssl nor asyncio is loaded yet.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
 
 from omniurl.deferred import is_deferred
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
+    from collections.abc import Sequence
+    from typing import Any
 
 #: The asyncio modules that import ssl when they are imported (3.11-3.13).
 ASYNCIO_SSL_MODULES = ("asyncio.base_events", "asyncio.selector_events", "asyncio.sslproto")

@@ -34,16 +34,17 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl.schemes.records import field, record
 
 from .errors import DeadlineExceeded, TooSlow
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
     import asyncio
+    from typing import Any, TypeVar
 
-T = TypeVar("T")
+    T = TypeVar("T")
 
 #: A listing's entries are counted with :meth:`Guard.add` and judged (``observe``: the
 #: clock, ``--max-time``, the speed window) every this many; the loop gets a turn as often

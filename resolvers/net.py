@@ -26,7 +26,6 @@ import os
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from . import early
 from .errors import (
@@ -39,12 +38,14 @@ from .errors import (
 )
 from .options import Options
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
     import ssl
+    from typing import Any, TypeVar
 
     from .proxy import ProxySpec
 
-T = TypeVar("T")
+    T = TypeVar("T")
 
 
 class _NoTLSError(Exception):
@@ -57,7 +58,7 @@ def ssl_errors() -> type[ssl.SSLError]:
     nothing raises stands in.  A plain connection then never loads OpenSSL (~10 ms CPU of
     a get; the ``omniurl`` command imports asyncio without it: omniurl/sslimport.py)."""
     module = sys.modules.get("ssl")
-    return cast("type[ssl.SSLError]", _NoTLSError if module is None else module.SSLError)
+    return _NoTLSError if module is None else module.SSLError  # type: ignore[return-value]
 
 
 def authority(host: str, port: int | None) -> str:

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from helpers import gopher_ftp_http, modules_run
+from helpers import bare_path, gopher_ftp_http, modules_run
 
-from omniurl.deferred import DEFERRED
+from omniurl.deferred import DEFERRED, PACKAGES
 from omniurl.testservers import RunningServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,8 +76,9 @@ def test_the_first_name_read_runs_the_real_module_in_the_same_object() -> None:
         "from inspect import isgenerator, signature\n"  # (a from-import reads the name)
         "import ast, logging.handlers\n"  # (a submodule under a deferred package)
         "ssl_held = sys.modules['asyncio.sslproto']\n"
-        "import ssl, asyncio, traceback, linecache\n"
+        "import ssl, asyncio, traceback, linecache, typing\n"
         "traceback.format_stack, linecache.getline, asyncio.staggered.staggered_race\n"
+        "typing.Any\n"
         "print(json.dumps([held is inspect, type(inspect) is types.ModuleType,\n"
         "    isgenerator.__module__, str(signature(lambda a, b=1: 0)),\n"
         "    logging.DEBUG, logging.getLogger('x').getEffectiveLevel(),\n"
@@ -245,3 +246,83 @@ async def test_a_plain_get_runs_none_of_the_deferred_modules(
     assert out.read_bytes().replace(b"\r\n", b"\n") == b"hello, world\n"
     assert "asyncio" in ran and f"omniurl.resolvers.{scheme}.executor" in ran  # (control)
     assert not ran & {*DEFERRED, *THEIR_IMPORTS, "ssl"}
+    # (typing among them: its import was ~9 ms of every get's start)
+    assert not ran & {*PACKAGES, "httptools.parser.protocol", "contextlib._typing"}
+    if scheme == "http":  # the reply was read by llhttp, without httptools' package bodies
+        assert {"httptools.parser.parser", "httptools.parser.errors"} <= ran
+
+
+#: What typing's names make of ``asyncio.timeouts`` (it evaluates ``Optional[...]`` and
+#: ``Type[...]`` in its annotations as it is imported, and marks ``Timeout`` ``@final``),
+#: printed after typing is loaded.
+TIMEOUTS = r"""
+import sys, json, typing, asyncio.timeouts as t
+typing.Any  # (typing runs)
+out = {"final": [t.Timeout.__final__, t.final is typing.final, t.Optional is typing.Optional,
+                 t.Type is typing.Type]}
+for owner in (t, t.Timeout):
+    for name, value in sorted(vars(owner).items()):
+        hints = getattr(value, "__annotations__", None) if callable(value) else None
+        if hints:
+            out[f"{owner.__name__}.{name}"] = {k: repr(v) for k, v in hints.items()}
+out["hints"] = repr(typing.get_type_hints(t.Timeout.__aexit__))
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+def test_typing_waits_and_asyncio_timeouts_holds_its_names_once_it_runs() -> None:
+    """typing's body waits (asyncio.timeouts reads ``final``, ``Optional`` and ``Type`` as
+    it is imported: given for that import); once it runs, asyncio.timeouts holds typing's own
+    names and the annotations typing makes, as when typing was imported first."""
+    done = python(
+        "import sys, json\n"
+        "from omniurl.deferred import is_deferred\n"
+        "print(json.dumps([is_deferred(sys.modules['typing']), 'contextlib' in sys.modules,\n"
+        "    sys.modules['asyncio.timeouts'].Timeout.__final__]))\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [True, False, True]
+    plain = python(TIMEOUTS, deferred=False)
+    deferred = python(TIMEOUTS)
+    assert plain.returncode == deferred.returncode == 0, (plain.stderr, deferred.stderr)
+    assert "typing.Optional[typing.Type[BaseException]]" in plain.stdout  # (the control)
+    assert json.loads(deferred.stdout) == json.loads(plain.stdout)
+
+
+#: httptools' names, after the reply reader took its parser (and typing is loaded).
+HTTPTOOLS = r"""
+import sys, json
+from omniurl import sslimport
+from omniurl.deferred import defer_packages, import_asyncio, is_deferred
+import_asyncio(sslimport.defer_ssl)  # (the command's start)
+defer_packages()
+from omniurl.resolvers.http import reply
+llhttp = reply._llhttp()
+waiting = [is_deferred(sys.modules[n]) for n in ("httptools", "httptools.parser", "typing")]
+waiting.append("httptools.parser.protocol" in sys.modules)
+import httptools, typing
+print(json.dumps([waiting, llhttp.HttpResponseParser is httptools.HttpResponseParser,
+    llhttp.HttpParserError is httptools.HttpParserError,
+    llhttp.HttpParserUpgrade is httptools.HttpParserUpgrade,
+    httptools.parser.parser.Optional is typing.Optional,
+    sorted(vars(httptools)) == sorted(vars(sys.modules["httptools"])),
+    sorted(n for n in vars(httptools) if not n.startswith("__")),
+    httptools.HTTPProtocol.__module__, typing.Protocol in httptools.HTTPProtocol.__mro__]))
+"""
+
+
+def test_httptools_packages_wait_and_give_the_same_objects() -> None:
+    """The command's reply reader takes llhttp from httptools' own modules while the
+    packages' bodies (and typing, which ``httptools.parser.protocol`` imports) wait; read
+    later, the package is the real one, with the same objects."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", HTTPTOOLS], capture_output=True, text=True, timeout=60,
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": bare_path()}, check=False,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    waiting, *same, names, protocol_module, protocol = json.loads(done.stdout)
+    assert waiting == [True, True, True, False]
+    assert same == [True, True, True, True, True]
+    assert {"HttpResponseParser", "parse_url", "parser", "HTTPProtocol"} <= set(names)
+    assert (protocol_module, protocol) == ("httptools.parser.protocol", True)

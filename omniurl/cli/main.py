@@ -102,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # asyncio imported without OpenSSL (loaded when a connection speaks TLS) and without
         # the modules only some of its paths run (inspect, logging, …): not for every get
         deferred.import_asyncio(defer_ssl)
+        # and httptools without its package bodies (typing, for a Protocol class)
+        deferred.defer_packages()
 
         if is_batch(args):
             memory.tune_for_transfers(Options.chunk_size)

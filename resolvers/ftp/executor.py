@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from omniurl.schemes.ftp import FTPURL
 
@@ -60,6 +59,7 @@ from .result import FTPResult
 from .sessions import FTPSessions
 from .settings import ListingFormat, TLSMode
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..tls import ResumingContext
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from omniurl.schemes.records import record
 
 from ..resource import Resumed
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime
+    from typing import Any
 
 
 @record(frozen=True)

@@ -23,11 +23,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Hashable
 from types import TracebackType
-from typing import TYPE_CHECKING
 
 from ..errors import ResolveError
 from .keys import SessionKey
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..options import Options
     from .executor import Control

@@ -10,7 +10,6 @@ attributes read whole (bounded by ``Options.max_buffered``), a moved item follow
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, NoReturn
 
 from omniurl import schemes
 from omniurl.schemes.errors import URLError
@@ -49,9 +48,25 @@ from .menu import item_url, line_entry, parse_menu, parse_menu_line
 from .planner import GopherDetails, Mode
 from .result import GopherResult
 
-#: ``await form(fields, url) -> answers`` (one per answered field, ``Note`` fields skipped):
-#: how a library caller fills in a Gopher+ +ASK form (``Options.form``).
-FormCallback = Callable[[Sequence[AskField], Any], Awaitable[Sequence[str]]]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+    #: ``await form(fields, url) -> answers`` (one per answered field, ``Note`` fields
+    #: skipped): how a library caller fills in a Gopher+ +ASK form (``Options.form``).
+    FormCallback = Callable[[Sequence[AskField], Any], Awaitable[Sequence[str]]]
+else:
+
+    def __getattr__(name: str) -> object:
+        """``FormCallback``, made when first read: its ``Any`` is typing's, whose import
+        is ~9 ms of a get's start (docs/speed.md, *Start-up*), and a get never reads it."""
+        if name != "FormCallback":
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from typing import Any
+
+        alias = Callable[[Sequence[AskField], Any], Awaitable[Sequence[str]]]
+        globals()[name] = alias
+        return alias
 
 
 def request_bytes(plan: Plan) -> bytes:

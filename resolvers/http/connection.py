@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING
 
 from ..errors import ConnectionClosed
 from ..net import Stream, connect, moved
 from ..options import Options
 from .reply import NEED_DATA, Data, End, Head, ReplyReader
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
 

@@ -30,14 +30,18 @@ from __future__ import annotations
 
 import os
 import re
+import types
 from enum import Enum
 from functools import cached_property
-from typing import Any, Literal
 
 from omniurl.schemes import precompiled
 from omniurl.schemes.records import record
 
 from ..errors import ConfigurationError, ConnectionClosed, LimitExceeded, ProtocolError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
+    from typing import Any, Literal
 
 #: A head (status line and fields) longer than this is refused (httpcore's bound: 100 KiB),
 #: whether its empty line has arrived or not.
@@ -135,7 +139,8 @@ class End:
 
 
 Event = Head | Data | End | _Need
-Framing = Literal["length", "chunked", "close", "none"]
+if TYPE_CHECKING:
+    Framing = Literal["length", "chunked", "close", "none"]
 
 
 def _decode(data: bytes) -> str:
@@ -178,8 +183,28 @@ def default_parser() -> str:
 # -- the parsers behind the seam -------------------------------------------------------------
 
 
-#: httptools, once imported (by the first llhttp reader).
+#: httptools' parser and errors, once imported (by the first llhttp reader): :func:`_llhttp`.
 _httptools: Any = None
+
+
+def _llhttp() -> Any:
+    """httptools' ``HttpResponseParser``, ``HttpParserError`` and ``HttpParserUpgrade``,
+    from the modules that define them (the objects ``httptools`` re-exports): the
+    ``omniurl`` command leaves the bodies of httptools' packages waiting, whose
+    ``httptools.parser.protocol`` imports typing for a ``Protocol`` class nothing here uses
+    (omniurl/deferred.py's ``PACKAGES``)."""
+    try:
+        from httptools.parser.errors import HttpParserError, HttpParserUpgrade
+        from httptools.parser.parser import HttpResponseParser
+    except ImportError:  # pragma: no cover (another layout of httptools)
+        import httptools
+
+        return httptools
+    return types.SimpleNamespace(
+        HttpResponseParser=HttpResponseParser,
+        HttpParserError=HttpParserError,
+        HttpParserUpgrade=HttpParserUpgrade,
+    )
 
 
 class _Leftover(Exception):
@@ -224,9 +249,7 @@ class _LLHTTPMessage(_Message):
     def __init__(self) -> None:
         global _httptools
         if _httptools is None:
-            import httptools
-
-            _httptools = httptools
+            _httptools = _llhttp()
         self._parser = _httptools.HttpResponseParser(self)
         self._parser.set_dangerous_leniencies(lenient_chunked_length=True)
         self._reason = b""

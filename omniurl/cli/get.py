@@ -61,6 +61,7 @@ def cmd_get(args: argparse.Namespace) -> int:
     try:
         if not batch:
             args.url = args.urls[0]
+            args.alone = True  # (the loop carries this one transfer: _get)
             return run_command(_transfer(args, options))
         if paired or to_stdout(args):
             return run_command(_get_each(args, options, paired=paired))
@@ -450,6 +451,10 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             return _show_heads(args, [*resource.hops, lines])
     presentation = presentation_of(resource.url.scheme)
     written: Written | None = None
+    if getattr(args, "alone", False):
+        from omniurl.resolvers.net import one_transfer  # (write_content imports it too)
+
+        one_transfer()  # (this task's bulk waits: in poll(2), not through the loop)
     async with resource:
         try:
             presented = await presentation.present(resource, args)

@@ -310,6 +310,38 @@ async def test_a_stall_ends_as_the_general_paths_timeout(
     assert stalled.error_message == "timed out after 1 s waiting for the reply"
 
 
+async def test_a_stall_on_a_kept_connection_waits_its_own_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection keeps one timer from request to request (batch_engine._Conn.timer):
+    the one set for the first request (due 1 s after it) fires while the second, sent 0.6 s
+    after the first's row on the same connection, waits; it is set again for the second's
+    own deadline, so that request still waits its whole --timeout (1 s), not the 0.4 s
+    left of the first's."""
+    monkeypatch.setenv(LEAN_VARIABLE, "1")
+    first = asyncio.Event()
+
+    async def later(base: str) -> AsyncIterator[str]:
+        yield f"{base}/f/first.txt"
+        await asyncio.wait_for(first.wait(), 10)  # (window 1: read once the first is done)
+        await asyncio.sleep(0.6)
+        yield f"{base}/stall"
+
+    results: list[FetchResult] = []
+    async with scripted() as (server, base), AsyncClient(BATCH) as client:
+        async for r in client.fetch_many(
+            later(base), concurrency=1, per_host=1, window=1, output_dir=str(tmp_path)
+        ):
+            results.append(r)
+            first.set()
+    assert len(server.connections) == 1  # (the stall was the kept connection's)
+    assert [r.ok for r in results] == [True, False]
+    stalled = results[1]
+    assert TAKEN == ["whole", "handed"]
+    assert stalled.error_message == "timed out after 1 s waiting for the reply"
+    assert 0.95 <= stalled.elapsed < 3.0
+
+
 async def test_a_slow_reply_goes_on_through_the_general_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -125,7 +125,6 @@ class _Exchange:
         "reader",
         "speed",
         "started",
-        "timer",
     )
 
     def __init__(self, conn: _Conn, now: float, speed: tuple[int, float] | None) -> None:
@@ -140,7 +139,6 @@ class _Exchange:
         self.outcome = ""
         self.error: BaseException | None = None
         self.started = self.last = now
-        self.timer: asyncio.TimerHandle | None = None
         #: The low-speed limit (``speed_limit``, ``speed_time``; None: off) and, once a
         #: body has to be waited for, the general path's :class:`Guard` over it: its window
         #: counts from the head's end, as the general path's resource counts its content.
@@ -163,6 +161,7 @@ class _Conn:
         "reused",
         "sock",
         "stream",
+        "timer",
         "waiter",
     )
 
@@ -181,6 +180,12 @@ class _Conn:
         self.dead = False
         #: A byte of the current reply came.
         self.answered = False
+        #: The connection's one timer (:meth:`Engine._expire`), kept from one request to
+        #: the next: a request's deadline is never earlier than the one before it, so the
+        #: timer set for an earlier request fires first and sets itself again for the
+        #: request then waiting (or ends, when none is).  One timer a connection instead
+        #: of one made and cancelled a request (:meth:`Engine._exchange`).
+        self.timer: asyncio.TimerHandle | None = None
         self.loop.add_reader(self.fd, self._readable)
 
     def _readable(self) -> None:
@@ -273,13 +278,14 @@ class _Conn:
 
     def _finish(self, x: _Exchange, outcome: str) -> None:
         x.outcome = outcome
-        if x.timer is not None:
-            x.timer.cancel()
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
     def _unwatch(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
         if self.fd >= 0:
             with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a closed loop)
                 self.loop.remove_reader(self.fd)
@@ -538,28 +544,36 @@ class Engine:
                 # callback has read it already, and nobody waited to be woken.
                 return x
         waiter = conn.waiter = loop.create_future()
-        x.timer = loop.call_at(x.started + min(self._wait, self._long), self._expire, x)
+        due = x.started + min(self._wait, self._long)
+        timer = conn.timer
+        if timer is None or timer.when() > due:
+            if timer is not None:
+                timer.cancel()
+            conn.timer = loop.call_at(due, self._expire, conn)
         try:
             await waiter
         except BaseException:
             conn.exchange = conn.waiter = None
             self._drop(conn)
-            if x.timer is not None:
-                x.timer.cancel()
             raise
         return x
 
-    def _expire(self, x: _Exchange) -> None:
-        """The request's one timer: a wait without a byte for ``read_timeout`` seconds ends
-        it as the general path's read would (:class:`ResolveTimeout`, in its words); a head
-        still incomplete after the low-speed window's length goes on through the general
-        path (its setup limit applies from there); a body is judged by the low-speed limit
-        as the general path's resource judges its content (:class:`Guard`, the watchdog's
+    def _expire(self, conn: _Conn) -> None:
+        """The connection's timer, for the request it carries (none, or one with an
+        outcome: the timer ends; set by an earlier request, it is set again for this one's
+        deadline: the same instants as a timer of the request's own).  A wait without a
+        byte for ``read_timeout`` seconds ends it as the general path's read would
+        (:class:`ResolveTimeout`, in its words); a head still incomplete after the
+        low-speed window's length goes on through the general path (its setup limit
+        applies from there); a body is judged by the low-speed limit as the general path's
+        resource judges its content (:class:`Guard`, the watchdog's
         rule: the window counts from the head's end).  Before, a body still incomplete
         after ``--speed-time`` went on through the general path, whose window began again
         there: 200 bytes at 100 bytes/s under ``--speed-limit 1000 --speed-time 1`` were a
         file where the general path says TooSlow."""
-        if x.outcome:
+        conn.timer = None  # (this one has fired)
+        x = conn.exchange
+        if x is None or x.outcome:
             return
         now = self.loop.time()
         guard = x.guard
@@ -587,7 +601,7 @@ class Engine:
                 return
             if limit is not None:
                 at = min(at, now + limit + 0.001)
-        x.timer = self.loop.call_at(at, self._expire, x)
+        conn.timer = self.loop.call_at(at, self._expire, conn)
 
     @contextlib.contextmanager
     def handing_over(self, prepared: Prepared) -> Iterator[None]:

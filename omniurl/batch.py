@@ -245,7 +245,12 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
     last = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
-    last = last.split(";", 1)[0].split("?", 1)[0].split("%09", 1)[0]
+    presentation = presentation_of(url.scheme)
+    # (FTP's ";type=", Prospero's fields, a query: no part of the name; an HTTP or Gopher
+    # name's own ";" or "?" is — "a;b.txt" was saved as "a", where curl saves a;b.txt)
+    for end in presentation.name_ends:
+        last = last.split(end, 1)[0]
+    last = last.split("%09", 1)[0]
     if "%" in last:
         from omniurl.schemes.percent import unquote_to_bytes
 
@@ -258,7 +263,6 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     decoded = decoded.lstrip(".")
     if decoded in ("..", "."):
         decoded = ""
-    presentation = presentation_of(url.scheme)
     # A directory's own name ("/pub/") is no file's name: the index's.
     index = not decoded or path.endswith("/") or presentation.is_index(url, path)
     if listing is None:

@@ -171,6 +171,12 @@ class Presentation:
     #: ``dir.1c0f5a2e.tsv``) rather than :attr:`index_name`; False: an index is content
     #: (HTTP's ``index.html``, Gemini's ``index.gmi``).
     index_lists: bool = False
+    #: The characters that end a file name taken from the URL's last path segment (``-O``,
+    #: the batch): what follows one names no file — FTP's ``;type=`` (RFC 1738 §3.2.2),
+    #: Prospero's ``;`` fields (§3.11), a query.  A scheme whose ``;`` or ``?`` is part of
+    #: the name says so (HTTP's ``a;b.txt``, RFC 3986 §3.3; a Gopher selector's, RFC 4266):
+    #: curl's ``-O`` and wget keep it there.
+    name_ends: str = ";?"
 
     # -- the command line (omniurl get) ---------------------------------------------------
 

@@ -65,6 +65,8 @@ class GeminiPresentation(Presentation):
     and gemtext saved to a file, are the bytes received."""
 
     index_name = "index.gmi"
+    #: A ";" in a path segment is the name's (RFC 3986 §3.3); the query is none of it.
+    name_ends = "?"
 
     def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
         """A gemtext document's link lines (``=>``), resolved against ``url``."""

@@ -72,6 +72,9 @@ class GopherPresentation(Presentation):
 
     index_name = "gophermap.txt"
     index_lists = True
+    #: A selector is opaque (RFC 1436; RFC 4266 §2.1): its ";" and "?" are the name's
+    #: ("/a;b.txt" is a;b.txt, as curl saves it); a search follows an encoded TAB.
+    name_ends = ""
 
     def is_index(self, url: URL, path: str) -> bool:
         # "/1…" and "/7…" are menus; "" or "/x" (a type alone) the server's root menu.

@@ -70,6 +70,9 @@ class HTTPPresentation(Presentation):
     warned about; a bare host or a directory is saved as ``index.html``."""
 
     index_name = "index.html"
+    #: A ";" in a path segment is the name's (RFC 3986 §3.3): "a;b.txt" is saved so, as
+    #: curl and wget save it; the query is none of it.
+    name_ends = "?"
 
     def warnings(self, url: URL) -> Iterable[str]:
         if getattr(url, "user", None) is not None:

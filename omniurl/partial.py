@@ -15,12 +15,11 @@ into — its bytes are copied into the part file first, so a failure leaves it a
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 from collections.abc import AsyncIterable, Callable
 
-from omniurl.resolvers.errors import ConfigurationError, ConnectionClosed
+from omniurl.resolvers.errors import ConfigurationError, ConnectionClosed, suppress
 from omniurl.resolvers.resume import Outcome
 from omniurl.schemes.records import record
 
@@ -80,7 +79,7 @@ class Partial:
         source: Path | None = None
         size = 0
         for candidate in (self.part, self.target):
-            with contextlib.suppress(OSError):
+            with suppress(OSError):
                 info = candidate.stat()
                 if stat.S_ISREG(info.st_mode):
                     source, size = candidate, info.st_size
@@ -148,12 +147,12 @@ class Partial:
                 component="output",
             )
         finish(self.part, self.target)
-        with contextlib.suppress(OSError):
+        with suppress(OSError):
             self.sidecar.unlink()
 
     def discard(self) -> None:
         for path in (self.part, self.sidecar):
-            with contextlib.suppress(OSError):
+            with suppress(OSError):
                 path.unlink()
 
 

@@ -28,11 +28,9 @@ content after 60 s") and ``ResolveTimeout`` while the server answered each at on
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator
-from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 
 from omniurl.schemes.records import field, record
@@ -42,6 +40,7 @@ from .errors import DeadlineExceeded, TooSlow
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
     import asyncio
+    from contextlib import AbstractAsyncContextManager
     from typing import Any, TypeVar
 
     T = TypeVar("T")
@@ -195,17 +194,30 @@ def count_spent(seconds: float) -> None:
         spend(seconds)
 
 
-@contextlib.asynccontextmanager
-async def queued() -> AsyncIterator[None]:
+class queued:
     """``async with queued(): await slot`` — the wait inside is left out of the running
     resolve's deadlines (``--max-time``, ``--speed-time``), as a person's answer is; a
-    no-op outside a resolve."""
-    pause = PAUSE.get()
-    if pause is None:
-        yield
-        return
-    async with pause():
-        yield
+    no-op outside a resolve.  (The pause's own context manager, entered and left: a class,
+    not ``contextlib.asynccontextmanager``, whose import a get's start would pay for
+    nothing else; docs/speed.md, *Start-up*.)"""
+
+    __slots__ = ("_paused",)
+
+    def __init__(self) -> None:
+        self._paused: AbstractAsyncContextManager[None] | None = None
+
+    async def __aenter__(self) -> None:
+        pause = PAUSE.get()
+        if pause is not None:
+            paused = pause()
+            await paused.__aenter__()
+            self._paused = paused
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        paused, self._paused = self._paused, None
+        if paused is None:
+            return None
+        return await paused.__aexit__(*exc)
 
 
 class Watchdog:

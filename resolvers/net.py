@@ -19,7 +19,6 @@ never a bare ``OSError`` or ``asyncio.TimeoutError`` from deep inside the standa
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import errno
 import functools
@@ -36,6 +35,7 @@ from .errors import (
     LimitExceeded,
     ProtocolError,
     ResolveTimeout,
+    suppress,
 )
 from .options import Options
 
@@ -332,7 +332,7 @@ async def read_chunks(
 async def close_writer(writer: asyncio.StreamWriter) -> None:
     """Close a stream writer without ever raising or hanging."""
     writer.close()
-    with contextlib.suppress(TimeoutError, OSError, ConnectionError):
+    with suppress(TimeoutError, OSError, ConnectionError):
         await asyncio.wait_for(writer.wait_closed(), 2)
 
 
@@ -945,7 +945,7 @@ class Stream:
         fuller and fewer (measured, 512 MiB from vsftpd over loopback: 2,600 reads of 200 KiB
         on average → 2,048 of the full chunk size, CPU 0.47 → 0.37 s, median of 5).  Linux
         grows the buffer on its own only up to ``tcp_rmem``'s maximum as the window opens."""
-        with contextlib.suppress(OSError):
+        with suppress(OSError):
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, BULK_RCVBUF)
         self._bulk = True
 
@@ -1082,19 +1082,19 @@ class Stream:
         """Close now; never raises, never waits.  Over TLS the transport owns the socket: it
         sends close_notify and closes the socket itself (closing it here would free the
         descriptor while the transport still watches it)."""
-        with contextlib.suppress(OSError, RuntimeError, ValueError):
+        with suppress(OSError, RuntimeError, ValueError):
             self._unwatch()
         self._poller = None
         if self._pipe is not None:
             for end in self._pipe:
-                with contextlib.suppress(OSError):
+                with suppress(OSError):
                     os.close(end)
             self._pipe = None
         if self._tls is not None:
-            with contextlib.suppress(OSError, RuntimeError):
+            with suppress(OSError, RuntimeError):
                 self._tls[1].close()
             return
-        with contextlib.suppress(OSError):
+        with suppress(OSError):
             self.sock.close()
 
     async def aclose(self) -> None:
@@ -1110,7 +1110,7 @@ def _splice_pipe() -> tuple[int, int]:
     allows (Linux's default is 64 KiB; an unprivileged process may ask up to
     ``/proc/sys/fs/pipe-max-size``, 1 MiB by default)."""
     pipe_r, pipe_w = os.pipe2(os.O_CLOEXEC)
-    with contextlib.suppress(OSError, AttributeError):
+    with suppress(OSError, AttributeError):
         import fcntl
 
         fcntl.fcntl(pipe_w, fcntl.F_SETPIPE_SZ, BULK_READ)

@@ -3,11 +3,11 @@ renamed over the target only once the transfer completed; FIFOs and devices writ
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 from collections.abc import AsyncIterable
 
+from omniurl.resolvers.errors import suppress
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.records import record
 
@@ -285,7 +285,7 @@ async def write_content(
         summary(args, written, path, time.monotonic() - started)
         return Written(written, path)
     except BaseException:
-        with contextlib.suppress(OSError):
+        with suppress(OSError):
             os.unlink(tmp)
         raise
     finally:

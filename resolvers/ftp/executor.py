@@ -17,7 +17,6 @@ The data connection goes to the address the control connection reached — the a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 
 from omniurl.schemes.ftp import FTPURL
@@ -30,6 +29,7 @@ from ..errors import (
     PolicyError,
     ProtocolError,
     ResolveTimeout,
+    suppress,
 )
 from ..lines import split_lines
 from ..options import ClientLimits, Options
@@ -84,7 +84,7 @@ class Control:
 
     async def quit(self) -> None:
         """``QUIT`` on a kept connection being let go (bounded, best effort), then close."""
-        with contextlib.suppress(ConnectionClosed, ProtocolError, ResolveTimeout):
+        with suppress(ConnectionClosed, ProtocolError, ResolveTimeout):
             self.options.note(">", "QUIT")
             await self.stream.write(b"QUIT\r\n", "QUIT")
             reader, reply = ReplyReader("QUIT"), None
@@ -221,7 +221,7 @@ class Pump:
         """After a failure: the data connection and its handshake, then the control one."""
         if self._handshake is not None:
             self._handshake.cancel()
-            with contextlib.suppress(BaseException):
+            with suppress(BaseException):
                 await self._handshake
         if self.data is not None:
             self.data.close()

@@ -20,11 +20,10 @@ connection, closed with ``QUIT``::
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Hashable
 from types import TracebackType
 
-from ..errors import ResolveError
+from ..errors import ResolveError, suppress
 from .keys import SessionKey
 
 TYPE_CHECKING = False
@@ -138,7 +137,7 @@ class FTPSessions:
 
 async def _quit(control: Control) -> None:
     """The plan's final step, sent when a kept connection is let go (bounded, best effort)."""
-    with contextlib.suppress(ResolveError):
+    with suppress(ResolveError):
         await control.quit()
     control.close()
 

@@ -125,6 +125,10 @@ def _pristine(module: ModuleType) -> bool:
     )
 
 
+#: What mimetypes' body tries to import for the Windows registry (3.11-3.13).
+_WINDOWS_ONLY = ("_winapi", "winreg")
+
+
 def _run_privately() -> ModuleType | None:
     """``mimetypes``' body run in a module of its own (not in ``sys.modules``), with
     ``import urllib.parse`` given a placeholder (the body only names it)."""
@@ -148,6 +152,10 @@ def _run_privately() -> ModuleType | None:
     ) -> Any:
         if name == "urllib.parse" and not fromlist and level == 0:
             return placeholder  # (``import urllib.parse``: binds the name ``urllib``)
+        if name in _WINDOWS_ONLY and level == 0 and sys.platform != "win32":
+            # (the Windows registry's modules, built into CPython on Windows only: their
+            # search through every sys.path entry was ~1 million instructions of a get)
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return real_import(name, globals, locals, fromlist, level)
 
     builtins["__import__"] = import_

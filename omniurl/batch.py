@@ -219,6 +219,27 @@ async def _source(urls: URLSource) -> AsyncIterator[str | URL | Unreadable]:
             yield item
 
 
+#: The most bytes of UTF-8 a file name made from a URL or a server's suggestion may take
+#: (``-O``, the batch, ``-J``): file systems take 255 (``NAME_MAX``), and a collision's
+#: ``.N`` and a temporary ``.NAME.PID-N.part`` are added to it.
+NAME_BYTES = 200
+
+
+def bounded_name(name: str, limit: int = NAME_BYTES) -> str:
+    """``name`` cut to at most ``limit`` bytes as the file system writes it (UTF-8, an
+    undecodable byte kept as one), at a character's boundary.  A count of characters is no
+    bound there: 200 CJK characters are 600 bytes, a name no file system takes ("File name
+    too long": the transfer failed after its download, where wget saves a shorter name)."""
+    if len(name) * 4 <= limit:  # (no character takes more than 4 bytes)
+        return name
+    size = 0
+    for i, ch in enumerate(name):
+        size += len(ch.encode("utf-8", "surrogateescape"))
+        if size > limit:
+            return name[:i]
+    return name
+
+
 def output_name(url: URL, *, listing: bool | None = None) -> str:
     """A file name for ``url`` (``-O``, ``--output-dir``), from the URL the user gave — never
     one the server chose (a redirect to ``/.bashrc`` is still saved under the first URL's
@@ -272,11 +293,11 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
 
         # (a one-character path is a Gopher type alone: the root menu, no name of its own;
         # an index is named by its scheme's index_name: gophermap, index, users…)
-        own = decoded[:160] if len(path.strip("/")) > 1 else ""
+        own = bounded_name(decoded, 160) if len(path.strip("/")) > 1 else ""
         return listing_name(url, own or presentation.index_name.rsplit(".", 1)[0])
     if index:
         decoded = presentation.index_name
-    return decoded[:200]
+    return bounded_name(decoded)
 
 
 def _finish_file(tmp: str, folder: str, name: str, taken: dict[str, int] | None = None) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from _ftphttp import run_cli
+from helpers import loopback_server
 
 from omniurl import testservers
 from omniurl.batch import output_name
@@ -105,3 +106,75 @@ async def test_gopher_o_keeps_the_selectors_semicolon(tmp_path: Path) -> None:
     assert status == 0, err
     assert os.listdir(out) == ["a;b.txt"]
     assert (out / "a;b.txt").read_bytes() == b"gopher\r\n"
+
+
+#: A name of 90 CJK characters: 274 bytes of UTF-8, past every file system's 255.
+LONG = "%E4%B8%80" * 90 + ".txt"
+
+
+def test_a_long_name_is_bounded_in_bytes() -> None:
+    """200 characters were the bound: 90 CJK ones are 270 bytes, and -O failed with "File
+    name too long" (exit 23) after the download, where wget saves a shorter name."""
+    name = output_name(parse(f"http://h/{LONG}"))
+    assert len(name.encode()) <= 200 and name == "\u4e00" * 66
+    ascii_name = output_name(parse("http://h/" + "a" * 300 + ".txt"))
+    assert ascii_name == "a" * 200  # (unchanged: one byte a character)
+    listing = output_name(parse("gopher://h/1/" + "%F0%9F%98%80" * 60))
+    assert listing.endswith(".tsv") and len(listing.encode()) <= 200
+
+
+async def _any_path(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)) is not None:
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
+            await writer.drain()
+    except (asyncio.IncompleteReadError, TimeoutError, ConnectionError):
+        pass
+    finally:
+        writer.close()
+
+
+@pytest.mark.parametrize("lean", ["1", "0"])
+async def test_a_long_name_is_saved_by_every_path(
+    tmp_path: Path, lean: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OMNIURL_BATCH_LEAN", lean)
+    async with loopback_server(_any_path) as port:
+        url = f"http://127.0.0.1:{port}/{LONG}"
+        single = tmp_path / "O"
+        single.mkdir()
+        status, _out, err = await run_cli("get", "-s", "-S", "-O", url, cwd=single)
+        assert status == 0, err
+        assert [p.read_bytes() for p in single.iterdir()] == [b"hello"]
+        batch = tmp_path / "Z"
+        batch.mkdir()
+        status, _out, err = await run_cli(
+            "get", "-s", "-S", "-Z", "--output-dir", str(batch), url, url + "?2"
+        )
+        assert status == 0, err
+    assert sorted(os.listdir(batch)) == sorted([f"{'一' * 66}", f"{'一' * 66}.1"])
+
+
+async def _long_disposition(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n"
+            b"Content-Disposition: attachment; filename*=UTF-8''" + LONG.encode() + b"\r\n\r\nhello"
+        )
+        await writer.drain()
+    except (asyncio.IncompleteReadError, TimeoutError, ConnectionError):
+        pass
+    finally:
+        writer.close()
+
+
+async def test_j_bounds_the_servers_long_name_in_bytes(tmp_path: Path) -> None:
+    """``-J``: a Content-Disposition name of 274 bytes is saved under its first 198."""
+    async with loopback_server(_long_disposition) as port:
+        status, _out, err = await run_cli(
+            "get", "-s", "-S", "-J", "-O", f"http://127.0.0.1:{port}/x", cwd=tmp_path
+        )
+    assert status == 0, err
+    assert os.listdir(tmp_path) == ["一" * 66]
+    assert (tmp_path / ("一" * 66)).read_bytes() == b"hello"

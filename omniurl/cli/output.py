@@ -121,8 +121,8 @@ def output_path(args: argparse.Namespace, resource: Resource) -> str | None:
 def header_name(resource: Resource) -> str | None:
     """``-J``: the file name the server suggested (the scheme's ``suggested_name`` hook:
     HTTP's ``Content-Disposition``, RFC 6266), as a bare name: no directory, no leading
-    dots, no control characters, at most 200 characters — or None when there is none left
-    (curl's -J, made safe)."""
+    dots, no control characters, at most 200 bytes (``omniurl.batch.bounded_name``) — or
+    None when there is none left (curl's -J, made safe)."""
     from omniurl.resolvers.registry import presentation_of
 
     name = presentation_of(resource.url.scheme).suggested_name(resource)
@@ -130,7 +130,9 @@ def header_name(resource: Resource) -> str | None:
         return None
     name = name.replace("\\", "/").rsplit("/", 1)[-1]
     name = "".join(ch if ch.isprintable() else "_" for ch in name).strip().lstrip(".")
-    return name[:200] or None
+    from omniurl.batch import bounded_name
+
+    return bounded_name(name) or None
 
 
 def binary_guard(args: argparse.Namespace, first: bytes) -> None:

@@ -450,9 +450,10 @@ def one_transfer() -> None:
     Why: 512 MiB from gophernicus took ~3,000-4,500 such waits, each a future, a timer and
     a trip through the loop (``epoll_wait``, the callback, the task's step back through
     every frame of the transfer): the client's CPU went from 0.47 to 0.32 s (user 0.35 →
-    0.23 s; curl's 0.40 s, 0.16 s of it user), docs/speed.md *Gopher*.  Not for a library
-    caller or a batch (a context variable, not the process's): their loop may carry other
-    transfers, which a wait in the system call would hold up."""
+    0.23 s; curl's 0.40 s, 0.16 s of it user), docs/speed.md *Gopher: bulk waits in
+    poll(2)*.  Not for a library caller or a batch (a context variable, not the
+    process's): their loop may carry other transfers, which a wait in the system call would
+    hold up."""
     _ALONE.set(True)
 
 

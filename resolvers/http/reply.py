@@ -119,10 +119,6 @@ class Head:
         values = self._by_name.get(name.lower())
         return values[0] if values else None
 
-    def get_all(self, name: str) -> list[str]:
-        """Every field of this (case-insensitive) name, in order."""
-        return list(self._by_name.get(name.lower(), ()))
-
 
 @record(frozen=True)
 class Data:

@@ -93,6 +93,7 @@ def test_the_resolvers_name_their_first_connection_only_where_nothing_comes_befo
     assert _plan_first("gophers://h/0/a") is None  # TLS: the context is made first
     assert _plan_first("http://h:8080/x") == ("h", 8080)
     assert _plan_first("http://h/x") == ("h", 80)
+    assert _plan_first("http://h:0/x") == ("h", 0)  # (the plan's port: 0 is not "none")
     assert _plan_first("https://h/x") is None
     assert _plan_first("ftp://h/pub/x") == ("h", 21)
     assert _plan_first("ftps://h/pub/x") is None

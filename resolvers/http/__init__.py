@@ -49,13 +49,14 @@ class HTTPResolver(Resolver):
     def first_connection(self, plan: Plan, options: Options) -> tuple[str, int] | None:
         """A plain ``http:`` request to its origin (not ``https:``, whose TLS context comes
         first; not one forwarded to a proxy)."""
-        from .planner import HTTPDetails
+        from .planner import HTTPDetails, origin_of
 
         if plan.scheme != "http" or plan.host is None or options.trust_env:
             return None
         if not isinstance(plan.details, HTTPDetails) or plan.details.forward is not None:
             return None
-        return plan.host, 80 if plan.port is None else plan.port
+        _scheme, host, port = origin_of(plan)
+        return host, port
 
     def batch_engine(self, options: Options) -> BatchEngine | None:
         """The lean engine (resolvers/http/batch_engine.py) for a batch's plain ``http://``

@@ -59,7 +59,9 @@ from omniurl.resolvers.http.connection import Connection, StaleConnection
 from omniurl.resolvers.http.executor import PREPARED, Prepared
 from omniurl.resolvers.http.planner import (
     HTTPRole,
+    Origin,
     credentials_for,
+    origin_of,
     plan_http,
     request_head,
     request_target,
@@ -79,8 +81,6 @@ T = TypeVar("T")
 
 #: Bytes asked of the socket per read (the reply of a small file comes whole in one).
 READ = 64 * 1024
-
-Origin = tuple[str, str, int]
 
 
 def eligible(options: Options) -> bool:
@@ -407,7 +407,7 @@ class Engine:
             options.policy.check_plan(plan)
         except (OmniurlError, ResolveError):
             return None
-        origin = (plan.scheme, plan.host or "", 80 if plan.port is None else plan.port)
+        origin = origin_of(plan)
         head = request_head(plan)
         if self._templating:
             made = _Template.of(plan, origin)

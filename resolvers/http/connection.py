@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from ..errors import ConnectionClosed
 from ..net import Stream, connect, moved
 from ..options import Options
+from .planner import Origin
 from .reply import NEED_DATA, Data, End, Head, ReplyReader
 
 TYPE_CHECKING = False
@@ -30,8 +31,6 @@ HEAD_READ = 64 * 1024
 #: bulk transfers fast (256 KiB → 1 MiB: fewer passes through the loop and the writer; 512
 #: MiB from nginx cost 0.60 s of CPU through httpcore, 0.29 s so, curl 0.28 s).
 BULK_READ = 1 << 20
-
-Origin = tuple[str, str, int]
 
 
 class StaleConnection(ConnectionClosed):

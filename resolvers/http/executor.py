@@ -27,7 +27,14 @@ from ..options import Options
 from ..plan import Plan
 from ..resource import Resource, Resumed
 from .connection import Connection, Connections, StaleConnection
-from .planner import HeaderField, HTTPDetails, HTTPRole, request_head, request_target
+from .planner import (
+    HeaderField,
+    HTTPDetails,
+    HTTPRole,
+    origin_of,
+    request_head,
+    request_target,
+)
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .reply import Head, ReplyReader, digest_challenged, failure, redirect_location
 from .result import HTTPResult
@@ -127,8 +134,7 @@ async def _continue_prepared(plan: Plan, options: Options) -> Resource | None:
     if prepared is None or prepared.taken:
         return None
     prepared.taken = True
-    origin = (plan.scheme, plan.host, 80 if plan.port is None else plan.port)
-    if origin != prepared.origin or request_head(plan) != prepared.sent:
+    if origin_of(plan) != prepared.origin or request_head(plan) != prepared.sent:
         # (a defect: the engine sends the plan's head; never a second request for it)
         if prepared.conn is not None:
             prepared.conn.close()
@@ -182,7 +188,7 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         options = options.with_(proxy=None)
     else:
         assert isinstance(plan.url, HTTPURL) and plan.host is not None
-        scheme, host, port = plan.scheme, plan.host, 80 if plan.port is None else plan.port
+        scheme, host, port = origin_of(plan)
     if options.transcript is not None:  # (-v: what goes out, as planned)
         for step in plan.steps:
             if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)

@@ -326,6 +326,18 @@ def plan_http(url: URL, options: Options) -> Plan:
     )
 
 
+#: Where a request goes: scheme, host and port (a connection's key).
+Origin = tuple[str, str, int]
+
+
+def origin_of(plan: Plan) -> Origin:
+    """The origin ``plan``'s request goes to: its scheme, host (``""`` for none) and port —
+    the plan's own, port 0 included (``http://h:0/`` connects to port 0: the plan says so
+    in its ``Host``), 80 only when the plan names none.  The one rule of the executor,
+    the lean batch engine and :meth:`HTTPResolver.first_connection`."""
+    return (plan.scheme, plan.host or "", 80 if plan.port is None else plan.port)
+
+
 def request_head(plan: Plan, *extra: bytes) -> bytes:
     """The bytes sent for ``plan``: its request line and header steps, each exactly as the
     step holds it, CRLF after each, then the empty line (RFC 9112 §2.1); ``extra`` field

@@ -53,5 +53,29 @@ async def test_ftp_size_and_mdtm(tmp_path: Path) -> None:
         # TYPE I first: the server, like ProFTPD and vsftpd, refuses SIZE in ASCII mode
         assert srv.info["commands"][-4:] == [b"TYPE I", b"SIZE a.bin", b"MDTM a.bin", b"QUIT"]
         assert "Last-Modified: Tue, 05 Mar 2024 06:07:08 GMT\r\n" in text
+        # -C continues this file (REST): -I offers ranges, as curl's -I on ftp: prints
+        # (the head plan said not resumable, so the line was never printed for FTP)
+        assert text.endswith("Accept-ranges: bytes\r\n\r\n")
+        # ;type=a: -C refuses it (line ends rewritten), so no ranges are offered
+        status, out, err = await run_cli(
+            "get", "-I", f"ftp://127.0.0.1:{srv.port}/pub/a.bin;type=a"
+        )
+        assert status == 0, err
+        assert "Content-Length: 4321\r\n" in out.decode()
+        assert b"Accept-ranges" not in out
     finally:
         await srv.close()
+
+
+def test_ftp_head_plan_is_as_resumable_as_its_transfer() -> None:
+    for url, resumable in (
+        ("ftp://h.example/pub/a.bin", True),
+        ("ftp://h.example/pub/a.txt", True),  # (-C transfers it in TYPE I)
+        ("ftp://h.example/pub/a.txt;type=i", True),
+        ("ftp://h.example/pub/a.txt;type=a", False),
+    ):
+        head = resolvers.plan(url, Options(head=True))
+        assert head.resumable is resumable, url
+        assert resolvers.plan(url, Options()).resumable is True
+        if resumable:  # (and -C does plan it)
+            assert resolvers.plan(url, Options(resume_from=5)).resumable

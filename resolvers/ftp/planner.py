@@ -410,7 +410,14 @@ def plan_ftp(url: URL, options: Options) -> Plan:
     name_values = [WireValue("name", to_octets(ftp.name), CONTEXT)] if ftp.name else []
     if options.head and not listing:
         return _head_plan(
-            ftp, steps, key, tls, name_values, reuse=reuse, size=options.of(FTPOptions).head_size
+            ftp,
+            typecode,
+            steps,
+            key,
+            tls,
+            name_values,
+            reuse=reuse,
+            size=options.of(FTPOptions).head_size,
         )
     offset = options.resume_from
     facts = listing and typecode != "d"
@@ -457,6 +464,7 @@ def plan_ftp(url: URL, options: Options) -> Plan:
 
 def _head_plan(
     ftp: FTPURL,
+    typecode: str | None,
     steps: list[Step],
     key: SessionKey,
     tls: TLSMode | None,
@@ -472,7 +480,9 @@ def _head_plan(
     ``QUIT`` waits until the connection is let go, as a transfer's does (§3.2.5): a mirror
     asking SIZE and MDTM of each file of a directory used to log in once a file.  Without
     ``size`` (``FTPOptions.head_size``) only ``MDTM`` is asked: a mirror wants the time of a
-    file it has just counted, one round trip a file instead of two."""
+    file it has just counted, one round trip a file instead of two.  ``resumable`` is the
+    file's transfer's (``-C`` continues it, with ``REST``; not under ``;type=a``): ``-I``
+    then offers ``Accept-ranges: bytes``, as curl's ``-I`` on ftp: does."""
     name = to_octets(ftp.name)
     sizing = [
         Step.line("TYPE I", role=FTPRole.TYPE, detail=TransferType(guessed=False)),
@@ -497,7 +507,7 @@ def _head_plan(
             listing=False,
             type=None,
             name=ftp.name,
-            resumable=False,
+            resumable=typecode != "a",
             offset=0,
             tls=tls,
             head=True,

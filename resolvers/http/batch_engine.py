@@ -64,6 +64,7 @@ from omniurl.resolvers.http.planner import (
     origin_of,
     plan_http,
     request_head,
+    request_line_around,
     request_target,
 )
 from omniurl.resolvers.http.reply import NEED_DATA, Data, End, Head, ReplyReader
@@ -312,15 +313,18 @@ class _Conn:
 
 
 class _Template:
-    """A server's request head around its target: ``GET `` + target + `` HTTP/1.1`` CRLF,
-    then the header fields (``Host``, the defaults and ``-H``'s, exactly as planned)."""
+    """A server's request head around its target: the planner's request line before it
+    (``GET ``), then after it the rest of the line (`` HTTP/1.1``: the planner's
+    :func:`~resolvers.http.planner.request_line_around`) and the header fields (``Host``,
+    the defaults and ``-H``'s, exactly as planned)."""
 
-    __slots__ = ("origin", "rest", "target")
+    __slots__ = ("after", "before", "origin", "target")
 
-    def __init__(self, origin: Origin, target: bytes, rest: bytes) -> None:
+    def __init__(self, origin: Origin, target: bytes, before: bytes, after: bytes) -> None:
         self.origin = origin
         self.target = target
-        self.rest = rest
+        self.before = before
+        self.after = after
 
     @classmethod
     def of(cls, plan: Plan, origin: Origin) -> _Template | None:
@@ -334,13 +338,14 @@ class _Template:
         target = value.value
         if (value.component, value.context) != ("path", "http-target"):
             return None
-        if step.data != b"GET " + target + b" HTTP/1.1":
+        before, after = request_line_around("GET")
+        if step.data != before + target + after:
             return None
         head = request_head(plan)
-        return cls(origin, target, head[len(step.data) + 2 :])
+        return cls(origin, target, before, head[len(before) + len(target) :])
 
     def head(self, target: bytes) -> bytes:
-        return b"GET " + target + b" HTTP/1.1\r\n" + self.rest
+        return self.before + target + self.after
 
 
 class Engine:

@@ -159,6 +159,19 @@ def host_header(url: _HostAndPort) -> str:
     return host
 
 
+def request_line_around(method: str) -> tuple[bytes, bytes]:
+    """The request line's bytes before and after its target (RFC 9112 §3: ``method SP
+    request-target SP HTTP-version``): the one layout of the line, which :func:`request_line`
+    fills and the batch's lean engine fills with each URL's target (its template)."""
+    return method.encode("ascii") + b" ", b" HTTP/1.1"
+
+
+def request_line(method: str, target: str) -> bytes:
+    """The request line for ``target`` (as sent: UTF-8, an undecodable byte kept)."""
+    before, after = request_line_around(method)
+    return before + target.encode("utf-8", "surrogateescape") + after
+
+
 def request_target(url: HTTPURL) -> str:
     """The origin-form request target (RFC 9112 §3.2.1): path (``/`` if empty) and ``?search``."""
     target = url.path or "/"
@@ -223,7 +236,7 @@ def plan_forwarded(
     checks them as if omniurl sent them, so a URL it refuses reaches no proxy either."""
     target = str(url).split("#", 1)[0]
     method = "HEAD" if options.head else "GET"
-    data = f"{method} {target} HTTP/1.1".encode("utf-8", "surrogateescape")
+    data = request_line(method, target)
     step = Step.line(
         data,
         shown=f"{method} {shown_target} HTTP/1.1",
@@ -271,7 +284,7 @@ def plan_http(url: URL, options: Options) -> Plan:
         # RFC 9112 §3.2.2: to a proxy, the absolute form (no userinfo: §4.2.4 of RFC 9110)
         target = f"http://{host_header(http)}{target}"
     method = "HEAD" if options.head else "GET"
-    data = f"{method} {target} HTTP/1.1".encode("utf-8", "surrogateescape")
+    data = request_line(method, target)
     step = Step.line(
         data,
         values=[WireValue("path", target.encode("utf-8", "surrogateescape"), "http-target")],

@@ -163,6 +163,14 @@ def exit_status_of(exc: BaseException) -> int:
 LEAN_VARIABLE = "OMNIURL_BATCH_LEAN"
 
 
+#: ``OMNIURL_BATCH_PROOF=FILE``: each batch appends one line to FILE as it ends, ``asked A
+#: made M urls U`` — the URLs it asked a batch engine about, the rows the engines made
+#: themselves, every URL it read — so the differential tests prove which path each of
+#: their runs took (under ``OMNIURL_BATCH_LEAN=0`` no engine is asked; with the engine on,
+#: every plain ``http://`` URL is).  Unset, as anywhere but those tests: nothing is written.
+PROOF_VARIABLE = "OMNIURL_BATCH_PROOF"
+
+
 def lean_allowed(options: Options) -> bool:
     """Whether a batch under ``options`` may ask the resolvers for their batch engines
     (:meth:`~resolvers.base.Resolver.batch_engine`: the HTTP resolver's lean engine for
@@ -179,6 +187,8 @@ class _Engines:
         self.options = options
         self.by_scheme: dict[str, BatchEngine | None] = {}
         self.by_spec: dict[int, BatchEngine | None] = {}
+        #: The URLs an engine was asked about (:data:`PROOF_VARIABLE`).
+        self.asked = 0
 
     def of(self, url: URL) -> BatchEngine | None:
         try:
@@ -202,6 +212,17 @@ class _Engines:
         for engine in self.by_spec.values():
             if engine is not None:
                 engine.close()
+
+    def made(self) -> int:
+        """The rows the engines made themselves (:data:`PROOF_VARIABLE`)."""
+        return sum(engine.made for engine in self.by_spec.values() if engine is not None)
+
+
+def _prove(proof: str, engines: _Engines | None, urls: int) -> None:
+    """Append the batch's line to ``proof`` (:data:`PROOF_VARIABLE`)."""
+    asked, made = (engines.asked, engines.made()) if engines is not None else (0, 0)
+    with open(proof, "a", encoding="utf-8") as out:
+        out.write(f"asked {asked} made {made} urls {urls}\n")
 
 
 def _default_opener(url: URL, options: Options) -> AbstractAsyncContextManager[Resource]:
@@ -875,6 +896,7 @@ async def fetch_many(
                     result = await _fetch_one(job, traced, opener, folder, files)
                     result = replace(result, trace=traced.trace)
                 elif engines is not None and (engine := engines.of(job.url)) is not None:
+                    engines.asked += 1
                     result = await _fetch_lean(job, engine, options, opener, folder, files)
                 else:
                     result = await _fetch_one(job, options, opener, folder, files)
@@ -984,5 +1006,8 @@ async def fetch_many(
             files.close()
         if engines is not None:
             engines.close()
+        proof = os.environ.get(PROOF_VARIABLE)
+        if proof:
+            _prove(proof, engines, index)
         if hasattr(source, "aclose"):
             await source.aclose()

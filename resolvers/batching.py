@@ -49,6 +49,10 @@ class ReplyHead(Protocol):
 class BatchEngine(Protocol):
     """One batch's engine for one resolver's URLs: made once a batch, closed at its end."""
 
+    #: The rows it made itself (``done`` or ``failed`` given to :meth:`fetch`'s caller): the
+    #: batch's proof of which path ran (``OMNIURL_BATCH_PROOF``, omniurl/batch.py).
+    made: int
+
     def request(self, url: URL) -> tuple[Any, bytes] | None:
         """Where ``url``'s request goes and its bytes, checked by the policy, when the
         engine may carry it out; None: the general path's (it plans, checks and refuses

@@ -61,3 +61,20 @@ def manifest_rows(manifest: Path, out: Path) -> list[dict[str, object]]:
         row.pop("elapsed")
         row["path"] = row["path"] and os.path.relpath(row["path"], out)
     return shown
+
+
+def proof_of(proof: Path, on: bool) -> list[str]:
+    """Check the lines a command's batches left in ``proof`` (``OMNIURL_BATCH_PROOF``,
+    omniurl/batch.py): an engine was asked about URLs (``on``: ``OMNIURL_BATCH_LEAN=1`` and
+    options the engine allows), or none was (``OMNIURL_BATCH_LEAN=0``, or options that
+    turn it off) — a run that silently took the other path fails here, where its rows
+    alone could not tell (both paths give the same rows)."""
+    assert proof.exists(), "no batch wrote its proof (OMNIURL_BATCH_PROOF not honoured)"
+    lines = proof.read_text().splitlines()
+    counts = [
+        dict(zip(line.split()[::2], map(int, line.split()[1::2]), strict=True)) for line in lines
+    ]
+    assert counts and sum(c["urls"] for c in counts) > 0, lines
+    asked = sum(c["asked"] for c in counts)
+    assert (asked > 0) if on else (asked == 0), (on, lines)
+    return lines

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 from _ftphttp import NGINX, OPTS, run_cli, start_nginx, stop
-from _lean import TAKEN, count_the_engines_work, files, manifest_rows, rows
+from _lean import TAKEN, count_the_engines_work, files, manifest_rows, proof_of, rows
 from helpers import assert_no_new_connections, connected_sockets, loopback_server
 
 from omniurl import AsyncClient
-from omniurl.batch import LEAN_VARIABLE, FetchResult
+from omniurl.batch import LEAN_VARIABLE, PROOF_VARIABLE, FetchResult
 from omniurl.resolvers import Options
 from omniurl.resolvers.core import plan
 from omniurl.resolvers.errors import PolicyError
@@ -497,6 +497,7 @@ async def test_the_commands_rows_stderr_and_status_are_the_same(tmp_path: Path) 
             out = tmp_path / f"out{lean}"
             out.mkdir()
             os.environ[LEAN_VARIABLE] = lean
+            os.environ[PROOF_VARIABLE] = str(tmp_path / f"proof{lean}")
             try:
                 status, _stdout, stderr = await run_cli(
                     "get", "-Z", "--procs", "1", "-i", str(tmp_path / "list"),
@@ -505,6 +506,8 @@ async def test_the_commands_rows_stderr_and_status_are_the_same(tmp_path: Path) 
                 )  # fmt: skip
             finally:
                 os.environ.pop(LEAN_VARIABLE, None)
+                os.environ.pop(PROOF_VARIABLE, None)
+            proof_of(tmp_path / f"proof{lean}", on=lean == "1")
             manifest = manifest_rows(tmp_path / f"m{lean}", out)
             # (the summary's timing aside: "… 565 B in 0.2 s (2.5 KiB/s)")
             lines = [re.sub(r" in [0-9.]+ s \(.*\)$", "", x) for x in stderr.decode().splitlines()]

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 from _ftphttp import OPTS
-from _lean import TAKEN, count_the_engines_work, files, manifest_rows, rows
+from _lean import TAKEN, count_the_engines_work, files, manifest_rows, proof_of, rows
 from helpers import loopback_server
 from http_reference import raw_bytes
 
 from omniurl import AsyncClient
-from omniurl.batch import LEAN_VARIABLE, FetchResult
+from omniurl.batch import LEAN_VARIABLE, PROOF_VARIABLE, FetchResult
 from omniurl.resolvers import Options
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "http_replies.json").read_text())
@@ -305,7 +305,8 @@ async def both_under_128_files(
         out = tmp_path / f"out{lean}"
         out.mkdir()
         env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-        env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path)})
+        proof = tmp_path / f"proof{lean}"
+        env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path), PROOF_VARIABLE: str(proof)})
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "1", *args,
             "-i", str(tmp_path / "list"), "--output-dir", str(out),
@@ -314,6 +315,7 @@ async def both_under_128_files(
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128)),
         )  # fmt: skip
         _, err = await asyncio.wait_for(proc.communicate(), 60)
+        proof_of(proof, on=lean == "1")
         manifest = manifest_rows(tmp_path / f"m{lean}", out)
         seen.append((proc.returncode, err, manifest, files(out)))
     return seen
@@ -492,11 +494,17 @@ async def test_a_url_whose_connect_fails_is_connected_once(
 
 
 async def cli_both(
-    tmp_path: Path, urls: list[str], *args: str, env: dict[str, str] | None = None
+    tmp_path: Path,
+    urls: list[str],
+    *args: str,
+    env: dict[str, str] | None = None,
+    engine: bool = True,
 ) -> list[tuple[object, ...]]:
     """``omniurl get -Z -i LIST --output-dir D --manifest M ARGS`` with the engine and
     without: each run's exit status, stderr (the summary's timing taken out), manifest rows
-    (but their timing; paths relative) and files."""
+    (but their timing; paths relative) and files.  Each run is checked to be the path it
+    says (:func:`_lean.proof_of`): the engine asked in the second run (``engine``: unless
+    ARGS turn it off), never in the first."""
     import re
 
     from helpers import ROOT, run_omniurl
@@ -508,12 +516,15 @@ async def cli_both(
         out = tmp_path / f"out{lean}"
         out.mkdir()
         environment = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        proof = tmp_path / f"proof{lean}"
         environment.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path), **(env or {})})
+        environment[PROOF_VARIABLE] = str(proof)
         status, _stdout, stderr = await run_omniurl(
             "get", "-Z", "-i", str(tmp_path / "list"), "--output-dir", str(out),
             "--manifest", str(tmp_path / f"m{lean}"), *args,
             env=environment, cwd=ROOT, timeout=90,
         )  # fmt: skip
+        proof_of(proof, on=engine and lean == "1")
         manifest = manifest_rows(tmp_path / f"m{lean}", out)
         lines = [re.sub(r" in [0-9.]+ s \(.*\)$", "", x) for x in stderr.decode().splitlines()]
         seen.append((status, sorted(lines), manifest, files(out)))
@@ -530,7 +541,7 @@ async def test_the_environments_proxy_is_never_bypassed(tmp_path: Path) -> None:
     ):
         urls = [f"{base}/f{i}.txt" for i in range(5)]
         env = {"http_proxy": proxy_base, "no_proxy": ""}
-        seen = await cli_both(tmp_path / "env", urls, "--proxy-env", env=env)
+        seen = await cli_both(tmp_path / "env", urls, "--proxy-env", env=env, engine=False)
         assert seen[1] == seen[0] and seen[1][0] == 0
         assert origin.requests == []
         targets = Counter(r.split(b" ", 2)[1] for r in proxy.requests)
@@ -756,7 +767,8 @@ async def test_a_signal_mid_batch_ends_it_alike(tmp_path: Path, signal_name: str
             out, manifest = tmp_path / f"out{lean}", tmp_path / f"m{lean}"
             out.mkdir()
             env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-            env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path)})
+            proof = tmp_path / f"proof{lean}"
+            env.update({LEAN_VARIABLE: lean, "HOME": str(tmp_path), PROOF_VARIABLE: str(proof)})
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "omniurl", "get", "-Z", "--procs", "1",
                 "-i", str(tmp_path / "list"), "--output-dir", str(out),
@@ -769,6 +781,7 @@ async def test_a_signal_mid_batch_ends_it_alike(tmp_path: Path, signal_name: str
             await asyncio.sleep(0.2)
             proc.send_signal(getattr(signal, signal_name))
             _, err = await asyncio.wait_for(proc.communicate(), 30)
+            proof_of(proof, on=lean == "1")
             rows_ = manifest_rows(manifest, out)
             lines = [re.sub(r" in [0-9.]+ s \(.*\)$", "", x) for x in err.decode().splitlines()]
             seen.append((proc.returncode, lines, rows_, files(out)))

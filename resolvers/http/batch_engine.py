@@ -361,6 +361,8 @@ class Engine:
     def __init__(self, options: Options) -> None:
         self.options = options
         self.loop = asyncio.get_running_loop()
+        #: The rows made here (whole replies and bodies broken off): the batch's proof.
+        self.made = 0
         self._idle: dict[Origin, list[_Conn]] = {}
         #: Every idle connection, the longest idle first, and when it became idle.
         self._since: dict[_Conn, float] = {}
@@ -504,6 +506,7 @@ class Engine:
                 assert x.head is not None
                 body = x.body[0] if len(x.body) == 1 else b"".join(x.body)
                 self._release(conn)
+                self.made += 1
                 return done(x.head, body), None
             if x.outcome == "stale" and conn.reused:
                 self._drop(conn)
@@ -511,6 +514,7 @@ class Engine:
             if x.outcome == "failed":
                 assert x.error is not None
                 self._drop(conn)
+                self.made += 1
                 return failed(x.error), None
             # the general path continues the exchange as it stands
             self._all.discard(conn)

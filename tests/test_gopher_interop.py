@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from _gateway import curl, lynx_dump, running_gateway
-from helpers import free_port, run
+from helpers import free_port, run, run_omniurl
 
 from omniurl.resolvers import Options, resolve
 from omniurl.resolvers.errors import NotFound, ReplyError
@@ -32,6 +32,7 @@ GOPHERNICUS = "/usr/sbin/gophernicus"
 PYGOPHERD = "/usr/sbin/pygopherd"
 ACTIVATE = shutil.which("systemd-socket-activate")
 TEXT = "Hello from a real server.\nSecond line.\n"
+DOTS = b"dot\n.\n..x\nend\n"  # gophernicus neither dot-stuffs nor sends the "." line
 
 
 async def wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
@@ -65,6 +66,7 @@ def world_readable_tree() -> Iterator[Path]:
         (root / "hello.txt").write_text(TEXT)
         (root / "docs" / "notes.txt").write_text("Notes.\n")
         (root / "docs" / "blob.bin").write_bytes(bytes(range(256)) * 400)
+        (root / "dots.txt").write_bytes(DOTS)
         (root / "hello.txt.abstract").write_text("A greeting from the test tree.\n")
         for path in [root, *root.rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)
@@ -164,6 +166,15 @@ async def test_gophernicus_text_and_binary(gophernicus: str) -> None:
     assert text.data == TEXT.replace("\n", "\r\n").encode()
     blob = await fetch(gophernicus + "/9/docs/blob.bin")
     assert blob.data == bytes(range(256)) * 400
+
+
+async def test_gophernicus_text_with_dot_lines_is_whole(gophernicus: str) -> None:
+    """QA: a lone "." line cut the file there (exit 0) and "..x" became ".x"; curl and
+    ``lynx -source`` give every byte.  Through the CLI too: exit 0 and the whole file."""
+    text = await fetch(gophernicus + "/0/dots.txt")
+    assert text.data == DOTS.replace(b"\n", b"\r\n")
+    status, out, err = await run_omniurl("get", gophernicus + "/0/dots.txt")
+    assert (status, out) == (0, DOTS.replace(b"\n", b"\r\n")), err
 
 
 async def test_gophernicus_follow_menu_entries(gophernicus: str) -> None:

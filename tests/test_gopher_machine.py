@@ -62,9 +62,42 @@ def test_an_error_item_first_is_not_found_whatever_was_asked() -> None:
 
 def test_text_is_dot_unstuffed_and_raw_text_is_not() -> None:
     text = b"line\r\n..dot\r\n.\r\n"
-    assert events(machine("gopher://h/0/t"), text) == [Data(b"line\r\n.dot\r\n"), EndOfReply()]
+    got = events(machine("gopher://h/0/t"), text)
+    assert b"".join(e.data for e in got if isinstance(e, Data)) == b"line\r\n.dot\r\n"
+    assert got[-1] == EndOfReply()
     raw = events(machine("gopher://h/0/t", raw=True), text)
     assert b"".join(e.data for e in raw if isinstance(e, Data)) == text
+
+
+def text_of(url: str, *chunks: bytes) -> bytes:
+    got = events(machine(url), *chunks)
+    assert got[-1] == EndOfReply()
+    return b"".join(e.data for e in got if isinstance(e, Data))
+
+
+@pytest.mark.parametrize("split", [1, 2, 5, 1000])
+def test_text_a_server_did_not_dot_stuff_is_kept_whole(split: int) -> None:
+    """gophernicus and pygopherd send a text file as it is and close: a lone "." line
+    inside it, or "..x", is the file's, not RFC 1436's framing (curl, lynx -source agree)."""
+    for wire in (b"dot\r\n.\r\n..x\r\nend\r\n", b"..x\nend\n", b"a\n.\nb", b".\n.\n"):
+        chunks = [wire[i : i + split] for i in range(0, len(wire), split)]
+        assert text_of("gopher://h/0/t", *chunks) == wire
+    # RFC 1436's framing (the "." line, then the close) is still undone:
+    framed = b"dot\r\n..\r\n...x\r\nend\r\n.\r\n"
+    chunks = [framed[i : i + split] for i in range(0, len(framed), split)]
+    assert text_of("gopher://h/0/t", *chunks) == b"dot\r\n.\r\n..x\r\nend\r\n"
+
+
+def test_text_held_past_the_bound_and_then_framed_fails_loudly() -> None:
+    from omniurl.resolvers.gopher import text
+
+    decoder = text.TextItemDecoder(hold=10)
+    out = decoder.feed(b"a\n..b\n" + b"x" * 20 + b"\n")
+    assert out == b"a\n..b\n" + b"x" * 20 + b"\n"  # (taken as unframed past the bound)
+    decoder.feed(b".\r\n")
+    with pytest.raises(ProtocolError, match="whether the server dot-stuffed") as info:
+        decoder.close()
+    assert info.value.component == "selector"
 
 
 def test_binary_chunks_pass_through_as_they_came() -> None:

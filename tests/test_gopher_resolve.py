@@ -40,6 +40,7 @@ async def gopher(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Any]
 
     build_tree(root)
     (root / "pub" / "dots.txt").write_text(TEXT)
+    (root / "pub" / "lone.txt").write_bytes(b"dot\n.\n..x\nend\n")
     (root / "pub" / "hello.txt.Es_ES").write_text("Hola desde el árbol.\n")
     (root / "pub" / "hello.txt.abstract").write_text("A greeting.\nIn two lines.\n")
     (root / "pub" / "big.bin").write_bytes(bytes(range(256)) * 4096)
@@ -67,6 +68,14 @@ def requests(server: Any) -> list[bytes]:
 
 
 # -- plain Gopher ---------------------------------------------------------------------------
+
+
+async def test_text_with_a_lone_dot_line_round_trips(gopher: Any) -> None:
+    """omniurl's server dot-stuffs and sends the "." line (RFC 1436 §3.8): the file comes
+    back whole, its own "." line and "..x" included (QA: the machine now also keeps whole
+    the text of servers that do not stuff, tests/test_gopher_interop.py)."""
+    text = await fetch(gopher.info["base"] + "/0/pub/lone.txt")
+    assert text.data.replace(b"\r\n", b"\n") == b"dot\n.\n..x\nend\n"
 
 
 async def test_top_menu_is_a_listing_with_own_urls(gopher: Any) -> None:

@@ -8,7 +8,9 @@ everything a reply can mean; the executor only moves bytes (:meth:`GopherMachine
 
 - a menu (types 1 and 7): dot-terminated text (RFC 1436 §3.8: a close before the lone ``.``
   is accepted), cut into :class:`MenuLine` events, each bounded by ``max_line``;
-- text (type 0 and friends): :class:`Data`, dot-unstuffed (``raw``: as on the wire);
+- text (type 0 and friends): :class:`Data`, dot-unstuffed where the server framed it as
+  RFC 1436 says, else every byte as sent (:class:`~resolvers.gopher.text.TextItemDecoder`;
+  ``raw``: as on the wire);
 - binary types: :class:`Data` until the server closes;
 - a reply whose first line is a type-3 error item is :class:`~resolvers.errors.NotFound`
   naming the selector, whatever type was asked for (servers answer a missing file with one);
@@ -33,7 +35,7 @@ from ..sansio import NEED_DATA, Sentinel
 from .gopherplus import Status, parse_status
 from .menu import raise_if_error
 from .planner import GopherDetails, Mode
-from .text import DotTextDecoder
+from .text import DotTextDecoder, TextItemDecoder
 
 #: The most a Gopher+ error's text may hold (it is buffered to make the message).
 MAX_ERROR_TEXT = 16 * 1024
@@ -112,7 +114,7 @@ class GopherMachine:
         dotted = mode is Mode.MENU or (mode is Mode.TEXT and not raw)
         self._framing = Framing.DOT if dotted else Framing.CLOSE
         self._remaining = 0
-        self._decoder: DotTextDecoder | None = None
+        self._decoder: DotTextDecoder | TextItemDecoder | None = None
         self._buffer = bytearray()
         self._eof = False
         self._first_line = True
@@ -258,7 +260,10 @@ class GopherMachine:
     def _begin_body(self) -> None:
         self.state = State.BODY
         if self._framing is Framing.DOT:
-            self._decoder = DotTextDecoder(max_line=self.max_line)
+            if self.details.mode is Mode.TEXT:  # (servers that do not frame: TextItemDecoder)
+                self._decoder = TextItemDecoder(max_line=self.max_line)
+            else:
+                self._decoder = DotTextDecoder(max_line=self.max_line)
         if self._framing is Framing.LENGTH and self._remaining == 0:
             self._finish()
 

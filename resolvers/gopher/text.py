@@ -12,7 +12,9 @@ Lines are delivered with the endings the server sent.
 
 from __future__ import annotations
 
-from ..errors import LimitExceeded
+import re
+
+from ..errors import LimitExceeded, ProtocolError
 from ..lines import dot_unstuff
 
 
@@ -76,4 +78,113 @@ class DotTextDecoder:
         return line
 
 
-__all__ = ["DotTextDecoder"]
+#: How many bytes of a text item :class:`TextItemDecoder` holds back, from its first line that
+#: starts with ".", until the close says how to read them.
+HOLD = 8 << 20
+
+_LONE_DOT = re.compile(rb"^\.\r?\n", re.M)
+
+
+class TextItemDecoder:
+    """A plain text item (type ``0`` and the other text types) as servers really send it.
+
+    RFC 1436 §3.8 ends text with a line holding only ``.`` (the server then closes, §2) and
+    doubles a line's leading ``.``.  gophernicus and pygopherd do neither: they send the
+    file's bytes and close, so a file holding a lone ``.`` line was cut there and ``..x``
+    became ``.x`` (curl and ``lynx -source`` keep every byte).  The rule:
+
+    - the reply is read as RFC 1436 says (the ``.`` line removed, ``..`` undone) only when it
+      *is* so framed: its first lone ``.`` line is followed by the close and nothing else;
+    - otherwise — the server closed without a ``.`` line, or bytes follow that line — the
+      server did not frame the text, and the content is every byte it sent, as curl's;
+    - a line that does not start with ``.`` reads the same both ways and is handed out at
+      once; from the first line that starts with ``.`` the bytes are held (at most
+      ``hold``) until the close decides.  Past ``hold`` they are taken as unframed (what the
+      servers above send) and a reply that then ends with a lone ``.`` line is a
+      :class:`~resolvers.errors.ProtocolError`: never a file silently read the wrong way.
+
+    :attr:`done` stays False: only the close (:meth:`close`) ends the text.
+    """
+
+    def __init__(self, *, hold: int = HOLD, max_line: int = 64 * 1024) -> None:
+        self.hold = hold
+        self.max_line = max_line
+        self.done = False
+        self._held = bytearray()  # the undecided bytes, as sent
+        self._holding = False
+        self._raw = False  # decided: not framed, every byte as sent
+        self._guessed = False  # decided by the hold bound, not by the server's bytes
+        self._at_line_start = True
+        self._scan = 0  # where in _held a lone "." line may still start
+        self._tail = b""  # (after a guess) the reply's last bytes
+
+    def feed(self, data: bytes) -> bytes:
+        if not data:
+            return b""
+        if self._raw:
+            if self._guessed:
+                self._tail = (self._tail + data)[-4:]
+            return data
+        if not self._holding:
+            if self._at_line_start and data[0] == 0x2E:
+                k = 0
+            else:
+                k = data.find(b"\n.")
+                if k < 0:
+                    self._at_line_start = data[-1] == 0x0A
+                    return data
+                k += 1
+            self._holding = True
+            self._held += data[k:]
+            return data[:k] + self._check()
+        self._held += data
+        return self._check()
+
+    def _check(self) -> bytes:
+        held = self._held
+        found = _LONE_DOT.search(held, self._scan)
+        if found is not None and found.end() < len(held):
+            return self._release()  # bytes after the "." line: the server did not frame
+        if found is None:
+            self._scan = held.rfind(b"\n") + 1
+            if len(held) > self.hold:
+                self._guessed = True
+                self._tail = bytes(held[-4:])
+                return self._release()
+        return b""
+
+    def _release(self) -> bytes:
+        out = bytes(self._held)
+        self._held = bytearray()
+        self._raw = True
+        return out
+
+    def close(self) -> bytes:
+        """The server closed: the rest of the content."""
+        self.done = True
+        if self._raw:
+            if self._guessed and self._tail.endswith((b"\n.\n", b"\n.\r\n", b"\n.", b"\n.\r")):
+                raise ProtocolError(
+                    f"the Gopher text item held lines starting with '.' beyond {self.hold}"
+                    " bytes and then ended with RFC 1436's lone '.' line: whether the"
+                    " server dot-stuffed it cannot be told (--raw gives its bytes)",
+                    component="selector",
+                )
+            return b""
+        held = bytes(self._held)
+        self._held = bytearray()
+        if not held:
+            return b""
+        found = _LONE_DOT.search(held, self._scan)
+        last = held[held.rfind(b"\n") + 1 :]
+        framed = (found is not None and found.end() == len(held)) or (
+            found is None and last in (b".", b".\r")
+        )
+        if not framed:
+            return held  # closed without the "." line: not framed, the bytes as sent
+        decoder = DotTextDecoder(max_line=max(self.max_line, len(held)))
+        out = decoder.feed(held)
+        return out if decoder.done else out + decoder.close()
+
+
+__all__ = ["HOLD", "DotTextDecoder", "TextItemDecoder"]

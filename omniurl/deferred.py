@@ -135,6 +135,121 @@ def _typing_ran(typing: ModuleType) -> None:
                             hints[key] = hint.real(typing)
 
 
+class _Names(tuple[str, ...]):
+    """A waiting asyncio module's ``__all__`` while asyncio is imported (:data:`LATER`):
+    empty, so that asyncio's ``from .X import *`` binds nothing, and, added to asyncio's
+    ``__all__``, a mark of where its names go (:class:`_Pending`)."""
+
+    module: str
+
+    def __new__(cls, module: str) -> _Names:
+        self = super().__new__(cls, ())
+        self.module = module
+        return self
+
+    def __add__(self, other: object) -> Any:
+        return _Pending((), ((0, self.module),)) + other
+
+    def __radd__(self, other: object) -> Any:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return _Pending(other, ((len(other), self.module),))
+
+
+class _Pending(tuple[str, ...]):
+    """asyncio's ``__all__`` as its ``__init__`` adds it up while :data:`LATER` wait: the
+    names so far, and where each waiting module's names go (:meth:`real`)."""
+
+    marks: tuple[tuple[int, str], ...]
+
+    def __new__(cls, names: tuple[str, ...], marks: tuple[tuple[int, str], ...]) -> _Pending:
+        self = super().__new__(cls, names)
+        self.marks = marks
+        return self
+
+    def __add__(self, other: object) -> Any:
+        if isinstance(other, _Names):
+            return _Pending(tuple(self), (*self.marks, (len(self), other.module)))
+        if isinstance(other, _Pending):
+            moved = tuple((at + len(self), name) for at, name in other.marks)
+            return _Pending(tuple(self) + tuple(other), (*self.marks, *moved))
+        if isinstance(other, tuple):
+            return _Pending(tuple(self) + other, self.marks)
+        return NotImplemented
+
+    def real(self) -> tuple[str, ...]:
+        """The ``__all__`` asyncio's ``__init__`` makes: each waiting module's names where
+        they were added (its real ``__all__``: its body runs)."""
+        out: list[str] = []
+        start = 0
+        for at, name in self.marks:
+            out += self[start:at]
+            out += _real(name).__all__
+            start = at
+        out += self[start:]
+        return tuple(out)
+
+
+#: asyncio's modules that only some programs use, whose names asyncio's ``__init__`` binds
+#: with ``from .X import *`` (queues, streams and ``open_connection``, child processes,
+#: task groups, ``to_thread``): their bodies wait too (~2.6 million instructions of a get:
+#: callgrind, docs/speed.md), and asyncio gets their names, and its ``__all__``, when a
+#: name it does not hold is first read from it (:func:`_asyncio_getattr`).
+LATER = (
+    "asyncio.queues", "asyncio.streams", "asyncio.subprocess", "asyncio.taskgroups",
+    "asyncio.threads",
+)  # fmt: skip
+#: asyncio's ``__all__`` while :data:`LATER` wait (None: asyncio has it).
+_pending: _Pending | None = None
+
+
+def _asyncio_getattr(name: str) -> Any:
+    """asyncio's module ``__getattr__`` while :data:`LATER` wait: binds their names in
+    asyncio (what ``from .X import *`` binds) and its ``__all__``, takes itself away, and
+    answers as asyncio then does."""
+    asyncio = _bind_later()
+    try:
+        return asyncio.__dict__[name]
+    except KeyError:
+        raise AttributeError(f"module 'asyncio' has no attribute {name!r}") from None
+
+
+def _bind_later() -> ModuleType:
+    """asyncio with :data:`LATER`'s names bound and its ``__all__`` (their bodies run)."""
+    global _pending
+    asyncio = sys.modules["asyncio"]
+    with _LOCK:
+        names = asyncio.__dict__
+        if names.get("__getattr__") is not _asyncio_getattr:
+            return asyncio
+        for name in LATER:
+            module = _real(name)
+            for key in module.__all__:
+                names.setdefault(key, getattr(module, key))
+        if _pending is not None:
+            names["__all__"] = _pending.real()
+            _pending = None
+        del names["__getattr__"]
+    return asyncio
+
+
+def _await_later() -> None:
+    """Once asyncio is imported: asyncio's ``__getattr__`` binds :data:`LATER`'s names on
+    first use, if they still wait (else now)."""
+    global _pending
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None or "__getattr__" in asyncio.__dict__:
+        return
+    pending = asyncio.__dict__.get("__all__")
+    if not isinstance(pending, _Pending) or any(n not in sys.modules for n in LATER):
+        return  # (not asyncio as checked: nothing waits for its names)
+    _pending = pending
+    del asyncio.__dict__["__all__"]
+    asyncio.__dict__["__getattr__"] = _asyncio_getattr
+    if not all(type(sys.modules[n]) is Deferred for n in LATER):
+        _bind_later()
+
+
 #: What each deferred module gives while asyncio is imported: the names read then.
 GIVEN: dict[str, dict[str, Any]] = {
     "inspect": {"isgenerator": _isgenerator},
@@ -150,6 +265,7 @@ GIVEN: dict[str, dict[str, Any]] = {
     "asyncio.staggered": {},
     "asyncio.sslproto": {},
     "typing": {"final": _final, "Optional": _Hint("Optional"), "Type": _Hint("Type")},
+    **{name: {"__all__": _Names(name)} for name in LATER},
 }
 #: The modules whose bodies wait for their first use.
 DEFERRED = tuple(GIVEN)
@@ -319,6 +435,7 @@ def import_asyncio(defer_ssl: Callable[[], bool]) -> list[str]:
             if type(module) is Deferred:
                 for key in GIVEN[name]:
                     module.__dict__.pop(key, None)
+        _await_later()
     return [name for name in waiting if type(sys.modules.get(name)) is Deferred]
 
 

@@ -78,7 +78,7 @@ def test_the_first_name_read_runs_the_real_module_in_the_same_object() -> None:
         "ssl_held = sys.modules['asyncio.sslproto']\n"
         "import ssl, asyncio, traceback, linecache, typing\n"
         "traceback.format_stack, linecache.getline, asyncio.staggered.staggered_race\n"
-        "typing.Any\n"
+        "typing.Any, asyncio.Queue\n"
         "print(json.dumps([held is inspect, type(inspect) is types.ModuleType,\n"
         "    isgenerator.__module__, str(signature(lambda a, b=1: 0)),\n"
         "    logging.DEBUG, logging.getLogger('x').getEffectiveLevel(),\n"
@@ -327,3 +327,41 @@ def test_httptools_packages_wait_and_give_the_same_objects() -> None:
     assert same == [True, True, True, True, True]
     assert {"HttpResponseParser", "parse_url", "parser", "HTTPProtocol"} <= set(names)
     assert (protocol_module, protocol) == ("httptools.parser.protocol", True)
+
+
+#: asyncio's names and ``__all__`` (each value described by its type, module and name).
+ASYNCIO_NAMES = r"""
+import sys, json, types, asyncio
+def desc(v):
+    if isinstance(v, types.ModuleType):  # (a module, waiting or not: its name)
+        return ["module", "", v.__name__]
+    name = getattr(v, "__qualname__", getattr(v, "__name__", ""))
+    return [type(v).__name__, getattr(v, "__module__", ""), name if isinstance(name, str) else ""]
+all_ = list(asyncio.__all__)  # (the first name asyncio does not hold: all are bound)
+names = {k: desc(v) for k, v in vars(asyncio).items() if k != "__builtins__"}
+print(json.dumps([all_, names, asyncio.Queue.__module__,
+                  asyncio.open_connection.__module__]))
+"""
+
+
+def test_asyncio_gets_the_names_of_its_waiting_modules_on_first_use() -> None:
+    """asyncio's queues, streams, subprocess, task groups and threads wait (asyncio's
+    ``from .X import *`` binds nothing while they do); the first name read from asyncio
+    that it does not hold binds them all, and its ``__all__``: the same names, the same
+    objects, the same ``__all__`` in the same order as asyncio imported the ordinary way."""
+    done = python(
+        "import sys, json, asyncio\n"
+        "from omniurl.deferred import LATER, is_deferred\n"
+        "print(json.dumps([[is_deferred(sys.modules[n]) for n in LATER],\n"
+        "    '__all__' in vars(asyncio), 'Queue' in vars(asyncio)]))\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[True] * 5, False, False]
+    plain = python(ASYNCIO_NAMES, deferred=False)
+    deferred = python(ASYNCIO_NAMES)
+    assert plain.returncode == deferred.returncode == 0, (plain.stderr, deferred.stderr)
+    plain_all, plain_names, *plain_where = json.loads(plain.stdout)
+    all_, names, *where = json.loads(deferred.stdout)
+    assert "Queue" in plain_all and "open_connection" in plain_all  # (the control)
+    assert all_ == plain_all and where == plain_where
+    assert names == plain_names

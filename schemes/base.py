@@ -244,17 +244,23 @@ def _ne(self, other):
 def _unordered(self, other):
     return NotImplemented  # (a dataclass without order=True: "<" is a TypeError)
 
+def _iter(self):
+    # (a field a fast path decodes on first read is read as its value: tuple(url), unpacking
+    # and json.dumps(url) (json's encoder iterates a tuple subclass) see what the URL built
+    # decoded shows, never a LazilyDecoded, which json refused)
+    return iter([value.value() if isinstance(value, _Lazy) else value for value in _titer(self)])
+
 def _reduce(self):
-    # (a field a fast path decodes on first read is pickled as its value: the same pickle
-    # as the URL built decoded, which a cache keyed by pickles (Dask's tokenize) compares)
-    return _rebuild, (self.__class__, tuple([
-        value.value() if isinstance(value, _Lazy) else value for value in self
-    ]))
+    # (a field a fast path decodes on first read is pickled as its value (_iter): the same
+    # pickle as the URL built decoded, which a cache keyed by pickles (Dask's tokenize)
+    # compares)
+    return _rebuild, (self.__class__, tuple(_iter(self)))
 """
 _METHODS: dict[str, Any] = {
     "_frozen_error": records._frozen_error,
     "_teq": _teq,
     "_tne": _tne,
+    "_titer": tuple.__iter__,
     "_rebuild": _rebuild,
     "_Lazy": LazilyDecoded,
 }
@@ -275,9 +281,10 @@ def tuple_backed(cls: type[_U]) -> type[_U]:
     keyword construction with the same defaults, ``repr``, equality only between instances of
     the same class (field by field), the same ``hash`` (a dataclass hashes the tuple of its
     fields), immutability (``FrozenInstanceError``), ``<`` refused, pickling and copying.
-    What a tuple adds (``len``, iteration, indexing) is not part of the API.  Plugin classes
-    keep subclassing :class:`URL` or :class:`InternetURL` with ``@dataclass`` as before; a
-    subclass of a built-in class must be decorated with ``tuple_backed`` too.
+    What a tuple adds (``len``, iteration, indexing) is not part of the API; iteration (and so
+    ``json.dumps(url)``, a list) gives the decoded values, as for a URL built decoded.
+    Plugin classes keep subclassing :class:`URL` or :class:`InternetURL` with ``@dataclass``
+    as before; a subclass of a built-in class must be decorated with ``tuple_backed`` too.
     """
     fields = records.fields(cls)
     names = tuple(f.name for f in fields)
@@ -316,6 +323,7 @@ def tuple_backed(cls: type[_U]) -> type[_U]:
         __gt__=_METHODS["_unordered"],
         __ge__=_METHODS["_unordered"],
         __reduce__=_METHODS["_reduce"],
+        __iter__=_METHODS["_iter"],
         _tuple_fields=names,
     )
     for i, name in enumerate(names):

@@ -727,3 +727,124 @@ def test_escaped_fields_read_as_the_decoded_text(
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # (the same bytes: a cache's key)
         assert pickle.dumps(fast, protocol) == pickle.dumps(slow, protocol)
     assert {fast: 1}[slow] == 1
+
+
+def _holds_lazy(text: str) -> bool:
+    from omniurl.schemes.percent import LazilyDecoded
+
+    return any(isinstance(v, LazilyDecoded) for v in tuple.__iter__(schemes.parse(text)))  # type: ignore[arg-type]
+
+
+#: The URLs above whose parse keeps a field as written (not gopher://h/7a%09%09$, whose
+#: escapes are the tabs between fields; nor one the fast path leaves to the general way)
+LAZY = [
+    t for t in MAILTO_QUERIES + GOPHER_ESCAPED + FTP_ESCAPED + PROSPERO_ESCAPED if _holds_lazy(t)
+]
+
+
+def test_the_lazy_urls_cover_every_lazily_decoded_field() -> None:
+    """LAZY has a URL of each field a fast path decodes on first read."""
+    import dataclasses
+
+    from omniurl.schemes.percent import LazilyDecoded
+
+    kinds = set()
+    for text in LAZY:
+        url = schemes.parse(text)
+        names = [f.name for f in dataclasses.fields(url)]  # type: ignore[arg-type]
+        for name, value in zip(names, tuple.__iter__(url), strict=True):  # type: ignore[arg-type]
+            if isinstance(value, LazilyDecoded):
+                kinds.add((url.scheme, name))
+    assert kinds >= {
+        ("mailto", "headers"),
+        ("gopher", "selector"),
+        ("gopher", "search"),
+        ("gopher", "gopher_plus"),
+        ("ftp", "cwd"),
+        ("ftp", "name"),
+        ("prospero", "hsoname"),
+        ("prospero", "fields"),
+    }
+
+
+def _decoded_twin(fast: object) -> object:
+    """``fast`` built again with its fields decoded (no LazilyDecoded in its tuple)."""
+    import dataclasses
+
+    return type(fast)(**{f.name: getattr(fast, f.name) for f in dataclasses.fields(fast)})  # type: ignore[arg-type]
+
+
+def _plan_json(url: object) -> dict[str, object]:
+    """``omniurl plan``'s object for ``url`` (or its error's), a mailto draft's Date and
+    Message-ID (the clock and a random id) blanked."""
+    import re
+
+    from omniurl.resolvers import check
+    from omniurl.schemes.errors import OmniurlError
+
+    try:
+        out = check(url).to_json()  # type: ignore[arg-type]
+    except OmniurlError as exc:
+        return {"error": exc.to_json()}
+    out["steps"] = [re.sub(r"(Date|Message-ID): [^\r]*", r"\1: -", s) for s in out["steps"]]
+    return out
+
+
+@pytest.mark.parametrize("text", LAZY)
+def test_a_lazily_decoded_url_writes_the_json_of_its_decoded_twin(text: str) -> None:
+    """Every JSON a URL is written as is the same whether the fast path kept a field as
+    written (schemes.percent.LazilyDecoded) or it was decoded at parse time: json.dumps of
+    the URL itself (a tuple to json, which refused a LazilyDecoded), of its ``to_json()``
+    (``omniurl parse``'s object; the command's own encoder too), of ``asdict``, and the
+    plan's JSON (``omniurl plan``)."""
+    import dataclasses
+    import json
+
+    from omniurl.cli.emit import dumps
+    from omniurl.schemes.percent import LazilyDecoded
+
+    fast = schemes.parse(text)
+    slow = _decoded_twin(fast)
+    assert not any(isinstance(v, LazilyDecoded) for v in tuple.__iter__(slow))  # type: ignore[arg-type]
+    assert json.dumps(fast) == json.dumps(slow)
+    assert json.dumps(fast, indent=1) == json.dumps(slow, indent=1)  # (json's Python encoder)
+    assert [type(v) for v in fast] == [type(v) for v in slow]  # type: ignore[attr-defined]
+    assert (
+        dumps(fast.to_json())
+        == dumps(slow.to_json())
+        == json.dumps(slow.to_json(), ensure_ascii=False)
+    )  # type: ignore[attr-defined]
+    assert json.dumps(dataclasses.asdict(fast)) == json.dumps(dataclasses.asdict(slow))  # type: ignore[call-overload]
+    assert _plan_json(schemes.parse(text)) == _plan_json(slow)
+
+
+def test_the_parse_and_plan_commands_write_the_decoded_twins_json() -> None:
+    """``omniurl parse`` and ``omniurl plan`` (one run each, every lazily decoded kind) print
+    the JSON of the URL built decoded."""
+    import json
+    import subprocess
+    import sys
+
+    from omniurl.cli.emit import dumps
+
+    root = Path(__file__).resolve().parent.parent
+    twins = [_decoded_twin(schemes.parse(t)) for t in LAZY]
+    run = subprocess.run(
+        [sys.executable, "-m", "omniurl", "parse", *LAZY],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert run.stdout.splitlines() == [dumps(t.to_json()) for t in twins]  # type: ignore[attr-defined]
+    planned = [t for t in LAZY if not t.startswith("mailto:")]  # (a draft's Date: the clock)
+    run = subprocess.run(
+        [sys.executable, "-m", "omniurl", "plan", *planned],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    shown = [json.loads(line) for line in run.stdout.splitlines()]
+    assert shown == [_plan_json(_decoded_twin(schemes.parse(t))) for t in planned]

@@ -209,13 +209,8 @@ class _Cwd(LazilyDecoded):
     decoded when first read into the tuple ``FTPURL.cwd`` is; to every reader that tuple
     (as :class:`schemes.percent.Decoded` is its text)."""
 
-    decoded: tuple[str, ...] | None = None
-
-    def value(self) -> tuple[str, ...]:
-        decoded = self.decoded
-        if decoded is None:
-            decoded = self.decoded = tuple(_decoded_segments(self.raw))
-        return decoded
+    def decode_raw(self, raw: str) -> tuple[str, ...]:
+        return tuple(_decoded_segments(raw))
 
 
 def _decoded_segments(path: str) -> list[str]:

@@ -241,13 +241,8 @@ class _Fields(LazilyDecoded):
     pickled or copied, it is that tuple.
     """
 
-    decoded: tuple[tuple[str, str], ...] | None = None
-
-    def value(self) -> tuple[tuple[str, str], ...]:
-        decoded = self.decoded
-        if decoded is None:
-            decoded = self.decoded = _decode_fields(self.raw)
-        return decoded
+    def decode_raw(self, raw: str) -> tuple[tuple[str, str], ...]:
+        return _decode_fields(raw)
 
 
 _item: Any = tuple.__getitem__

@@ -19,6 +19,10 @@ from re import Pattern
 from . import grammar
 from .errors import EncodingError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = [
     "check",
     "check_octets",
@@ -134,18 +138,32 @@ def decode(text: str, component: str = "", offset: int | None = None) -> str:
 class LazilyDecoded:
     """A component as a fast path keeps it, written (ASCII, every "%" an escape), decoded on
     first read: where decoding at parse time cost more than the rest of the parse and most
-    readers never read the field.  To every reader it is its decoded value (:meth:`value`,
-    a subclass's): the class's field property returns that, and it compares and hashes as
-    that (a built-in URL's equality and hash are its fields', schemes.base.tuple_backed);
-    pickled or copied, it is that.  (An ASCII text whose every "%" is an escape decodes
-    without an error: nothing is learnt sooner by decoding at parse time.)"""
+    readers never read the field.  To every reader it is its decoded value (:meth:`value`):
+    the class's field property returns that, and it compares and hashes as that (a built-in
+    URL's equality and hash are its fields', schemes.base.tuple_backed); pickled or copied,
+    it is that.  (An ASCII text whose every "%" is an escape decodes without an error:
+    nothing is learnt sooner by decoding at parse time.)
+
+    A subclass says only how its text decodes (:meth:`decode_raw`, typed there); the first
+    read's decoding and its keeping are here, once.  (``Any``, not a ``Generic`` base: that
+    would import ``typing`` into every start, which tests/test_startup.py refuses; each
+    field's property is typed.)  The parse pays only the constructor, unchanged by this."""
+
+    decoded: Any = None
 
     def __init__(self, raw: str) -> None:
         self.raw = raw
 
-    def value(self) -> object:
-        """The decoded value (worked out on the first call, kept)."""
+    def decode_raw(self, raw: str) -> Any:
+        """``raw`` (the component as written) decoded: the subclass's one job."""
         raise NotImplementedError
+
+    def value(self) -> Any:
+        """The decoded value (worked out on the first call, kept)."""
+        decoded = self.decoded
+        if decoded is None:
+            decoded = self.decoded = self.decode_raw(self.raw)
+        return decoded
 
     def __eq__(self, other: object) -> bool:
         return self.value() == (other.value() if isinstance(other, LazilyDecoded) else other)
@@ -166,15 +184,10 @@ class LazilyDecoded:
 
 class Decoded(LazilyDecoded):
     """A component's text decoded on first read (Gopher's selector, search and Gopher+
-    string; FTP's name)."""
+    string; FTP's name; Prospero's hsoname)."""
 
-    decoded: str | None = None
-
-    def value(self) -> str:
-        decoded = self.decoded
-        if decoded is None:
-            decoded = self.decoded = decode(self.raw)
-        return decoded
+    def decode_raw(self, raw: str) -> str:
+        return decode(raw)
 
 
 @lru_cache(maxsize=64)

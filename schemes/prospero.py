@@ -236,15 +236,8 @@ class _Fields(LazilyDecoded):
     escapes (the fourth mix of benchmarks/parse_bench.py: 0.96x urlsplit, ~10 µs a URL
     with UTF-8 escapes, compiled); most readers never read them."""
 
-    decoded: tuple[tuple[str, str], ...] | None = None
-
-    def value(self) -> tuple[tuple[str, str], ...]:
-        decoded = self.decoded
-        if decoded is None:
-            decoded = self.decoded = tuple(
-                [(decode(name), decode(value)) for name, value in _FIELDSPEC.findall(self.raw)]
-            )
-        return decoded
+    def decode_raw(self, raw: str) -> tuple[tuple[str, str], ...]:
+        return tuple([(decode(name), decode(value)) for name, value in _FIELDSPEC.findall(raw)])
 
 
 _item: Any = tuple.__getitem__

@@ -10,6 +10,8 @@
 * The built-ins are registered exactly as a plugin is: one ``"module:attr"`` line each, the
   same lines pyproject.toml declares in the ``omniurl.specs`` group.
 * The exported error names are one list.
+* No layer imports one above it: schemes/ nothing of resolvers/, and schemes/, resolvers/
+  and testservers/ no surface of omniurl/ (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
@@ -130,6 +132,85 @@ def test_no_surface_names_a_scheme() -> None:
     modules = _surface_modules()
     assert OMNIURL / "cli" / "get.py" in modules and OMNIURL / "batch.py" in modules
     found = [hit for path in modules for hit in scheme_names_in(path)]
+    assert found == []
+
+
+#: What each bottom layer may import of omniurl's own packages (docs/ARCHITECTURE.md): the
+#: parsing side nothing above it, a resolver (its planners, machines, executors and
+#: presentation hooks) the parsing side, and a test server both; none a surface of omniurl/
+#: (cli/, gateway/, browse/, batch.py…), which are built on them.
+LAYERS = {
+    "schemes": {"schemes"},
+    "resolvers": {"schemes", "resolvers"},
+    "testservers": {"schemes", "resolvers", "testservers"},
+}
+
+
+def upward_imports(path: Path, layer: str) -> list[str]:
+    """Each import in ``path`` (a module of ``layer``, imported as ``omniurl.<layer>.…``) of
+    an omniurl module its layer may not import: absolute or relative, at the top or inside
+    a function (a deferred import is a dependency too)."""
+    package = ["omniurl", layer, *path.relative_to(ROOT / layer).parent.parts]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module.split(".") if node.module else []
+            if node.level:
+                base = package[: len(package) - node.level + 1] + base
+            modules = [".".join(base)]
+            if not node.module or base == ["omniurl"]:  # (from omniurl import cli: modules)
+                modules = [".".join([*base, a.name]) for a in node.names]
+        else:
+            continue
+        for module in modules:
+            parts = module.split(".")
+            if parts[0] != "omniurl":
+                continue
+            if len(parts) == 1 or parts[1] not in LAYERS[layer]:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module}")
+    return found
+
+
+def test_the_layering_checker_finds_what_it_must() -> None:
+    """Each form of an upward import is caught (a resolver reaching the CLI was missed)."""
+    sample = ROOT / "resolvers" / "gemini" / "_layer_sample.py"
+    sample.write_text(
+        "import omniurl.schemes.base\n"
+        "from omniurl.cli.emit import terminal_safe\n"
+        "from ...schemes import percent\n"
+        "from ..spec import Presentation\n"
+        "from omniurl import schemes\n"
+        "from omniurl import client\n"
+        "def f():\n"
+        "    from ...cli import emit\n"
+        "    from ... import gateway\n"
+        "    import omniurl\n"
+        "    import omniurl.browse.app\n"
+    )
+    try:
+        found = upward_imports(sample, "resolvers")
+    finally:
+        sample.unlink()
+    assert found == [
+        "resolvers/gemini/_layer_sample.py:2: omniurl.cli.emit",
+        "resolvers/gemini/_layer_sample.py:6: omniurl.client",
+        "resolvers/gemini/_layer_sample.py:8: omniurl.cli",
+        "resolvers/gemini/_layer_sample.py:9: omniurl.gateway",
+        "resolvers/gemini/_layer_sample.py:10: omniurl",
+        "resolvers/gemini/_layer_sample.py:11: omniurl.browse.app",
+    ]
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_no_layer_imports_one_above_it(layer: str) -> None:
+    """schemes/ never imports resolvers/; neither imports a surface of omniurl/ (the CLI,
+    the gateway, browse…): what they share lives in the lower layer (``terminal_safe`` in
+    schemes/secrets.py, beside ``mask_passwords``)."""
+    modules = sorted((ROOT / layer).rglob("*.py"))
+    assert len(modules) > 5
+    found = [hit for path in modules for hit in upward_imports(path, layer)]
     assert found == []
 
 

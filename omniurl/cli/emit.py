@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import functools
 import sys
 
 from omniurl.schemes.errors import OmniurlError
-from omniurl.schemes.secrets import mask_passwords
+from omniurl.schemes.secrets import mask_passwords, terminal_safe
 
 from .status import EXIT_HTTP_FAIL, exit_status
 
@@ -135,27 +134,6 @@ def _encode(obj: Any, put: Callable[[str], None], text: Callable[[str], str], de
 
 def error_json(exc: OmniurlError) -> dict[str, Any]:
     return {"error": exc.to_json()}
-
-
-def terminal_safe(text: str, keep: str = "\t") -> str:
-    """``text`` with control characters (C0, DEL, C1 — all but those in ``keep``: TAB) shown
-    as escapes: a server's words (an FTP 550, a Gopher error item, an HTTP reason) can carry
-    terminal escape sequences that would otherwise reach the terminal and act there.  The
-    gateway shows a page's text through it too, keeping line ends (``keep="\t\n\r"``)."""
-    if text.isprintable() or text.translate(_dropping(keep)).isprintable():
-        # (both in C: a page of text with line ends was escaped character by character in
-        # Python — 45% of the gateway's CPU a request, profiled at 200 clients)
-        return text
-    return "".join(
-        ch if ch.isprintable() or ch in keep else ch.encode("unicode_escape").decode("ascii")
-        for ch in text
-    )
-
-
-@functools.cache
-def _dropping(keep: str) -> dict[int, None]:
-    """A ``str.translate`` table removing the characters of ``keep``."""
-    return dict.fromkeys(map(ord, keep))
 
 
 def report(args: argparse.Namespace, exc: OmniurlError) -> int:

@@ -97,7 +97,7 @@ class GeminiPresentation(Presentation):
     async def _rendered(self, resource: Resource, limit: int) -> AsyncIterator[bytes]:
         """Line by line as it arrives; the server's control characters (ESC…) shown as
         escapes, never sent to the terminal (as the gateway and browse show them)."""
-        from omniurl.cli.emit import terminal_safe
+        from omniurl.schemes.secrets import terminal_safe
 
         async for line in gem_lines(resource, limit):
             yield terminal_safe(render_text([line]), keep="\t\n").encode("utf-8")

@@ -1,8 +1,8 @@
 # ruff: noqa: E501
 # fmt: off
-"""What ``re._compiler`` made of the patterns of :mod:`schemes.precompiled` (its
-``MODULES``), for the interpreter ``KEY`` names only.  Written by ``python -m
-omniurl.schemes.precompiled``: do not edit."""
+"""What ``re._compiler`` made of the patterns of tools/sre_table.py's ``MODULES``
+(read by :mod:`schemes.precompiled`), for the interpreter ``KEY`` names only.
+Written by ``python tools/sre_table.py``: do not edit."""
 
 KEY: tuple[object, ...] = ('cpython', (3, 11, 7), 20220615, 4, 'little')
 TABLE: dict[tuple[str | bytes, int], tuple[object, ...]] = {

@@ -10,7 +10,7 @@ with (HTTP's token and reason, FTP's replies, Gopher's selector) ~0.3 million ea
 
 :func:`compile` gives the same pattern object from :mod:`schemes._sre_table`, which holds
 what ``re._compiler.compile`` made of each pattern (its flags, code, groups and group
-names), written by this module's :func:`main` with one interpreter and kept for that
+names), written by ``tools/sre_table.py`` with one interpreter and kept for that
 interpreter only: the table is read only where the implementation, the exact Python
 version, ``_sre.MAGIC``, ``_sre.CODESIZE`` and the byte order are the ones it was written
 with; a pattern it does not hold, or any error, is ``re.compile``'s.  The object is the one
@@ -18,7 +18,10 @@ with; a pattern it does not hold, or any error, is ``re.compile``'s.  The object
 every entry to ``re.compile``'s, and a get's, ``plan``'s and ``parse``'s patterns to the
 table).  Answers are kept per (pattern, flags), as ``re``'s own cache keeps them.
 
-    python -m omniurl.schemes.precompiled     # write schemes/_sre_table.py for this Python
+    python tools/sre_table.py     # write schemes/_sre_table.py for this Python (a checkout)
+
+(The writer is a tool of the checkout, not of the package: an installed package has no
+business writing into itself, and its compiled copy (setup.py) could not run as ``-m``.)
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: What :func:`compile` was asked for, in order (what :func:`main` writes a table of).
+#: What :func:`compile` was asked for, in order (what tools/sre_table.py writes a table of).
 ASKED: dict[tuple[str | bytes, int], None] = {}
 #: The patterns made, by (pattern, flags).
 _made: dict[tuple[str | bytes, int], Any] = {}
@@ -80,85 +83,11 @@ def compile(pattern: Any, flags: int = 0) -> Any:
     return made
 
 
-#: The modules whose patterns the table holds: their module-level patterns (made by
-#: :func:`compile` as they are imported) and those each names in ``PRECOMPILED`` (used
-#: where they are read).
-MODULES = (
-    "omniurl.schemes", "omniurl.schemes.grammar", "omniurl.schemes.rfc3986",
-    "omniurl.schemes.ftp", "omniurl.schemes.http", "omniurl.schemes.gopher",
-    "omniurl.resolvers.http.planner", "omniurl.resolvers.http.reply",
-    "omniurl.resolvers.ftp.replies", "omniurl.resolvers.gopher.menu",
-)  # fmt: skip
-
-
-def collect() -> list[tuple[str | bytes, int]]:
-    """The patterns of :data:`MODULES` a start compiles: those made as they are imported,
-    and those each names in ``PRECOMPILED`` (not the ``grammar.Lazy`` ones of the slow
-    paths and the strict reading: ~30 more, ~0.2 ms to load the table with them)."""
-    import importlib
-
-    for name in MODULES:
-        module = importlib.import_module(name)
-        for pattern in getattr(module, "PRECOMPILED", ()):
-            compile(pattern)
-    return list(ASKED)
-
-
-def entry(pattern: str | bytes, flags: int) -> tuple[Any, ...]:
-    """What ``re._compiler.compile`` makes of ``pattern``: (flags, code as bytes, groups,
-    group names, names by group), the arguments ``_sre.compile`` takes."""
-    from array import array
-    from re import _compiler, _parser  # type: ignore[attr-defined]
-
-    parsed = _parser.parse(pattern, flags)
-    code = _compiler._code(parsed, flags)
-    groupindex = dict(parsed.state.groupdict)
-    indexgroup: list[Any] = [None] * parsed.state.groups
-    for name, i in groupindex.items():
-        indexgroup[i] = name
-    words = array("I", code)
-    assert words.itemsize == key()[3]
-    return (int(flags | parsed.state.flags), words.tobytes(), parsed.state.groups - 1, groupindex,
-            tuple(indexgroup))  # fmt: skip
-
-
-def main() -> None:
-    """Write ``schemes/_sre_table.py`` for this interpreter."""
-    from pathlib import Path
-
-    from omniurl.schemes import precompiled  # (this module as imported, not __main__)
-
-    entries = {asked: entry(*asked) for asked in precompiled.collect()}
-    for (pattern, flags), args in entries.items():
-        made = _sre_compile(pattern, args)
-        assert made == re.compile(pattern, flags), pattern
-    lines = [
-        "# ruff: noqa: E501",
-        "# fmt: off",
-        '"""What ``re._compiler`` made of the patterns of :mod:`schemes.precompiled` (its',
-        "``MODULES``), for the interpreter ``KEY`` names only.  Written by ``python -m",
-        'omniurl.schemes.precompiled``: do not edit."""',
-        "",
-        f"KEY: tuple[object, ...] = {key()!r}",
-        "TABLE: dict[tuple[str | bytes, int], tuple[object, ...]] = {",
-        *(f"    {asked!r}: {args!r}," for asked, args in entries.items()),
-        "}",
-        "",
-    ]
-    target = Path(__file__).with_name("_sre_table.py")
-    target.write_text("\n".join(lines), encoding="utf-8")
-    print(f"{target}: {len(entries)} patterns for {key()}")
-
-
 def _sre_compile(pattern: str | bytes, args: tuple[Any, ...]) -> Any:
     """The pattern object ``_sre.compile`` makes of a table entry's arguments (what
-    :func:`compile` reads a pattern with, and :func:`main` checks each entry by)."""
+    :func:`compile` reads a pattern with, and tools/sre_table.py checks each entry by)."""
     import _sre
 
     out, code, groups, groupindex, indexgroup = args
     return _sre.compile(pattern, out, memoryview(code).cast("I").tolist(), groups,
                         dict(groupindex), indexgroup)  # fmt: skip
-
-
-if __name__ == "__main__":
-    main()

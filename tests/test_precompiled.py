@@ -3,23 +3,38 @@ written for one interpreter (schemes/_sre_table.py), and ``re``'s own work elsew
 
 ``Pattern.__eq__`` compares the pattern, the flags and the engine's code, so equality here
 is the very program ``re`` would run.  The table is also held to be current: it holds the
-patterns a start compiles (a pattern changed without ``python -m
-omniurl.schemes.precompiled`` would be compiled by ``re`` again, correct but slower).
+patterns a start compiles (a pattern changed without ``python tools/sre_table.py`` would be
+compiled by ``re`` again, correct but slower).  The writer is the checkout's tool, not the
+package's: the installed package only reads the table.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from omniurl.schemes import _sre_table, precompiled
 
 ROOT = Path(__file__).resolve().parent.parent
+TOOL = ROOT / "tools" / "sre_table.py"
+
+
+def load_tool() -> ModuleType:
+    """tools/sre_table.py, the table's writer (a script of the checkout)."""
+    spec = importlib.util.spec_from_file_location("sre_table_tool", TOOL)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 CURRENT = precompiled.key() == _sre_table.KEY
 needs_table = pytest.mark.skipif(
     not CURRENT, reason=f"the table is for {_sre_table.KEY}, not {precompiled.key()}"
@@ -45,7 +60,7 @@ def test_every_entry_is_what_re_compiles() -> None:
 
 #: Run in a fresh interpreter: every pattern ``re`` itself compiles while the modules of the
 #: table are imported and their read-time patterns asked for, then ``parse``, ``plan`` and
-#: the table's own collection (what ``python -m omniurl.schemes.precompiled`` would write).
+#: the table's own collection (what ``python tools/sre_table.py`` would write).
 SCRIPT = r"""
 import json, re._compiler, sys
 compiled = []
@@ -58,8 +73,9 @@ from omniurl.cli.main import main
 for argv in (["parse", "http://a/b?c"], ["plan", "ftp://h/x"], ["plan", "gopher://h/1/"],
              ["plan", "http://h/x"], ["plan", "ftp://h/pub/f.txt"]):
     assert main(argv) == 0
-from omniurl.schemes import precompiled
-asked = [repr(a) for a in precompiled.collect()]
+sys.path.insert(0, "tools")
+import sre_table
+asked = [repr(a) for a in sre_table.collect()]
 sys.stderr.write("\n" + json.dumps({"compiled": compiled, "asked": asked}) + "\n")
 """
 
@@ -92,10 +108,10 @@ def test_compile_reads_an_entry_with_the_helper_main_checks_it_by(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """One reader of a table entry (``_sre_compile``) for :func:`precompiled.compile` and for
-    :func:`precompiled.main`'s check: what ``main`` held equal to ``re.compile`` is the
-    program a start runs."""
+    tools/sre_table.py's check: what the writer held equal to ``re.compile`` is the program
+    a start runs."""
     pattern = r"(\d+)-(?P<n>[a-z])"
-    args = precompiled.entry(pattern, 0)
+    args = load_tool().entry(pattern, 0)
     seen: list[tuple[object, ...]] = []
     real = precompiled._sre_compile
 
@@ -110,3 +126,24 @@ def test_compile_reads_an_entry_with_the_helper_main_checks_it_by(
     assert seen == [(pattern, args)]
     assert made == re.compile(pattern) and made is not re.compile(pattern)
     assert made.match("12-x").groups() == ("12", "x")
+
+
+def test_the_package_reads_the_table_and_the_checkout_writes_it(tmp_path: Path) -> None:
+    """The writer is not in the installed package (which has no business writing into
+    itself): ``schemes.precompiled`` has no ``main``/``collect``/``entry``, and no module of
+    schemes/ is the writer (tools/ is no package of the wheel).  The tool, run
+    as a script from anywhere, writes exactly the checkout's table when that is current."""
+    assert not {"main", "collect", "entry", "MODULES"} & set(vars(precompiled))
+    assert "sre_table" not in {p.stem for p in (ROOT / "schemes").glob("*.py")}
+    if not CURRENT:
+        pytest.skip(f"the table is for {_sre_table.KEY}, not {precompiled.key()}")
+    out = tmp_path / "table.py"
+    done = subprocess.run(
+        [sys.executable, str(TOOL), "--out", str(out)],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.decode().startswith(f"{out}: {len(_sre_table.TABLE)} patterns for ")
+    assert out.read_bytes() == (ROOT / "schemes" / "_sre_table.py").read_bytes()

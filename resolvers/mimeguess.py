@@ -27,13 +27,17 @@ tables and files, reading only what the one name needs:
   the files are read at each call, as ``init()`` would read them then (a name asked again
   while ``mimetypes`` is not imported gets the answer it got: ``init()`` reads them once).
 
-Anything else is :mod:`mimetypes` itself: a Python other than 3.11-3.13 (:data:`CHECKED`),
-Windows (its registry), a name with ``:`` (a scheme, ``data:`` URLs) or ``/`` (3.13's
-``urlparse``: a ``//`` authority, raising on a bad one), ``mimetypes`` initialised or any of
-its functions replaced, any error while reading (the real call raises it), and every call
-after :data:`FAST_CALLS` (a process guessing many names pays ``init()`` once and then looks
-up tables, as before).  tests/test_mimeguess.py compares the two on every suffix of the
-machine's files, their case variants and compound suffixes, and on files of its own.
+Anything else is :mod:`mimetypes` itself: a Python other than 3.11-3.13 (:data:`CHECKED`:
+3.14's is not followed), Windows (its registry), a name with ``:`` (a scheme, ``data:``
+URLs) or ``/`` (3.13's ``urlparse``: a ``//`` authority, raising on a bad one),
+``mimetypes`` initialised, replaced in ``sys.modules`` or any of its functions replaced, a
+table of its own missing or not a ``dict``, ``knownfiles`` missing or not a list or tuple
+(an iterator is read once, by ``init()``), any error while reading (the real call raises
+it), and every call after :data:`FAST_CALLS` (a process guessing many names pays ``init()``
+once and then looks up tables, as before).  tests/test_mimeguess.py compares the two on
+every suffix of the machine's files, their case variants and compound suffixes, on files of
+its own, and with mimetypes' internals changed each way, on every CPython 3.11-3.14 found
+(``PATH`` and pyenv's).
 """
 
 from __future__ import annotations
@@ -173,6 +177,20 @@ def _guess(name: str, tables: ModuleType) -> tuple[str | None, str | None]:
 
     suffix_map: dict[str, str] = tables._suffix_map_default
     encodings_map: dict[str, str] = tables._encodings_map_default
+    types_map: dict[str, str] = tables._types_map_default
+    common_types: dict[str, str] = tables._common_types_default
+    files: list[str] = tables.knownfiles
+    # (each read before any is used: one missing or of another shape, a Python's or a
+    # program's, is mimetypes' to answer, or to fail on; and knownfiles a list or tuple, as
+    # mimetypes' own: an iterator read here would be empty when init() reads it)
+    if not (
+        type(suffix_map) is dict
+        and type(encodings_map) is dict
+        and type(types_map) is dict
+        and type(common_types) is dict
+        and type(files) in (list, tuple)
+    ):
+        raise TypeError("mimetypes' tables are not as its import makes them")
     base, ext = splitext(name)
     while (ext_lower := ext.lower()) in suffix_map:
         base, ext = splitext(base + suffix_map[ext_lower])
@@ -182,15 +200,15 @@ def _guess(name: str, tables: ModuleType) -> tuple[str | None, str | None]:
     else:
         encoding = None
     ext = ext.lower()
-    found = _from_files(ext, tables.knownfiles)
+    found = _from_files(ext, files)
     if found is None:
-        found = tables._types_map_default.get(ext)
+        found = types_map.get(ext)
     if found is None:
-        found = tables._common_types_default.get(ext)
+        found = common_types.get(ext)
     return found, encoding
 
 
-def _from_files(ext: str, files: list[str]) -> str | None:
+def _from_files(ext: str, files: list[str] | tuple[str, ...]) -> str | None:
     """The type the files give ``ext`` (``init()`` reads them in order, later lines
     overriding earlier ones: the last mention wins), or None."""
     word = ext[1:]

@@ -51,7 +51,7 @@ fast = answers(mimeguess.guess_type)
 mimetypes = sys.modules.get("mimetypes")
 state = {
     "loaded": sorted(m for m in ("mimetypes", "urllib.parse", "ipaddress") if m in sys.modules),
-    "inited": None if mimetypes is None else mimetypes.inited,
+    "inited": None if mimetypes is None else getattr(mimetypes, "inited", "absent"),
 }
 import mimetypes
 real = answers(lambda name: mimetypes.guess_type(name, strict=False))
@@ -84,20 +84,52 @@ def mismatches(result: dict[str, object], names: list[str]) -> list[tuple[str, o
 
 
 def other_pythons() -> list[str]:
-    """The CPythons 3.11-3.13 on ``PATH`` beside this one (those that start)."""
-    found = []
-    for version in ("3.11", "3.12", "3.13"):
-        path = shutil.which(f"python{version}")
-        if path is None or version == f"{sys.version_info[0]}.{sys.version_info[1]}":
+    """The CPythons 3.11-3.14 on this machine beside this one, one of each version (those
+    that start): on ``PATH``, and pyenv's (``$PYENV_ROOT/versions``, whose shims answer only
+    for the versions selected)."""
+    import glob
+
+    pyenv = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    found: dict[str, str] = {}
+    for version in ("3.11", "3.12", "3.13", "3.14"):
+        if version == f"{sys.version_info[0]}.{sys.version_info[1]}":
             continue
-        probe = subprocess.run([path, "-S", "-c", "pass"], capture_output=True, timeout=30)
-        if probe.returncode == 0:
-            found.append(path)
-    return found
+        candidates = [shutil.which(f"python{version}")]
+        candidates += sorted(glob.glob(f"{pyenv}/versions/{version}.*/bin/python{version}"))
+        for path in candidates:
+            if path is None or version in found:
+                continue
+            probe = subprocess.run(
+                [path, "-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                capture_output=True, timeout=30,
+            )  # fmt: skip
+            if probe.returncode == 0 and probe.stdout.decode().strip() == version:
+                found[version] = path
+    return list(found.values())
 
 
-#: This interpreter and the other CPythons 3.11-3.13 found.
+#: This interpreter and the other CPythons 3.11-3.14 found.
 PYTHONS = [sys.executable, *other_pythons()]
+
+
+def version_of(python: str) -> tuple[int, int]:
+    done = subprocess.run(
+        [python, "-S", "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
+        capture_output=True, timeout=30, check=True,
+    )  # fmt: skip
+    major, minor = done.stdout.split()
+    return int(major), int(minor)
+
+
+def checked(python: str) -> bool:
+    """Whether mimeguess answers without mimetypes on ``python`` (its ``CHECKED``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mimeguess_checked", MODULE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return version_of(python) in module.CHECKED
 
 
 def machine_suffixes() -> set[str]:
@@ -134,6 +166,8 @@ ODD_NAMES = [
     "archive.tar.bz2", "archive.TAR.BZ2", "a.b.c.d.json", "a.js", "a.mjs", "a.webp",
     "a.md", "a.rtf", "a.rst", "a.bin", "a.exe", "a.c", "a.h", "a.py", "a.pl", "a.sh",
 ]  # fmt: skip
+#: What a program's ``import mimetypes`` loads.
+IMPORTED = ["ipaddress", "mimetypes", "urllib.parse"]
 #: Names left to mimetypes itself (a scheme, a data URL, a path: 3.13's ``urlparse``).
 OUTSIDE = [
     "dir.d/file", "dir.d/file.txt", "a/b.txt", "//x.txt", "/x.txt", "//[x.txt", "\t//[x.txt",
@@ -157,7 +191,10 @@ def test_every_suffix_of_this_machine_without_init(python: str) -> None:
     assert len(names) > 1000 and any(f"f{s}" in names for s in (".txt", ".tar", ".gz"))
     result = run(names, python=python)
     assert mismatches(result, names) == []
-    assert result["state"] == {"loaded": [], "inited": None}
+    if checked(python):
+        assert result["state"] == {"loaded": [], "inited": None}
+    else:  # (a Python whose mimetypes this does not follow: mimetypes answers)
+        assert result["state"] == {"loaded": IMPORTED, "inited": True}
     # the control: the answers are mimetypes', which differ by suffix and case
     real = dict(zip(names, result["real"], strict=True))  # type: ignore[call-overload]
     assert real["f.txt"] == real["f.TXT"] == ["text/plain", None]
@@ -182,10 +219,6 @@ OVERRIDES = (
     "application/x-nonl last"
 )
 SECOND = "text/x-second-file foo cr\napplication/x-tail tail txt\n"
-
-
-#: What a program's ``import mimetypes`` loads.
-IMPORTED = ["ipaddress", "mimetypes", "urllib.parse"]
 
 
 def file_names() -> list[str]:
@@ -215,7 +248,7 @@ def test_files_that_override_each_other(python: str, tmp_path: Path) -> None:
         setup = f"import mimetypes; mimetypes.knownfiles = {files!r}"
         result = run(names, setup=setup, python=python)
         assert mismatches(result, names) == []
-        assert result["state"] == {"loaded": IMPORTED, "inited": False}
+        assert result["state"] == {"loaded": IMPORTED, "inited": not checked(python)}
         # the control: the files did override, in order
         real = dict(zip(names, result["real"], strict=True))  # type: ignore[call-overload]
         assert {name: real[name][0] for name in controls[k]} == controls[k]
@@ -244,13 +277,14 @@ def test_a_file_that_is_not_utf8_raises_as_mimetypes_does(tmp_path: Path) -> Non
         ("mimetypes._types_map_default['.zzz'] = 'text/x-def'", "a.zzz", "text/x-def", False),
     ],
 )  # fmt: skip
+@pytest.mark.parametrize("python", PYTHONS)
 def test_a_changed_mimetypes_answers_itself(
-    setup: str, name: str, answer: str, inited: bool
+    setup: str, name: str, answer: str, inited: bool, python: str
 ) -> None:
     """A program that initialised mimetypes, added a type or replaced a function gets
     mimetypes' answer (it is asked: ``inited`` is then True, but for a replaced
-    ``guess_type``)."""
-    result = run([name], setup="import mimetypes; " + setup)
+    ``guess_type``), on each Python found."""
+    result = run([name], setup="import mimetypes; " + setup, python=python)
     assert result["fast"] == result["real"] == [[answer, None]]
     assert result["state"] == {"loaded": IMPORTED, "inited": inited}
 
@@ -265,3 +299,43 @@ def test_names_outside_its_domain_and_calls_past_the_bound_are_mimetypes() -> No
     names = ["a.txt", "b.html", "c.bin"]
     result = run(names, fast_calls=2)
     assert mismatches(result, names) == [] and result["state"]["inited"] is True  # type: ignore[index]
+
+
+@pytest.mark.parametrize("python", PYTHONS)
+@pytest.mark.parametrize(
+    "setup",
+    [
+        # knownfiles missing: none of them there, none listed, the name gone (init() fails)
+        "import mimetypes; mimetypes.knownfiles = ['/nonexistent/mime.types']",
+        "import mimetypes; mimetypes.knownfiles = []",
+        "import mimetypes; del mimetypes.knownfiles",
+        # knownfiles an iterator: init() reads it once, so it must not be read before
+        "import mimetypes; mimetypes.knownfiles = iter(['/etc/mime.types', FILE])",
+        "import mimetypes; mimetypes.knownfiles = (FILE,)",
+        # the private tables of another shape or gone (another Python's mimetypes)
+        "import mimetypes; del mimetypes._types_map_default",
+        "import mimetypes; mimetypes._suffix_map_default = None",
+        "import mimetypes; mimetypes._encodings_map_default = {'.gz': 'x-gz'}",
+        "import mimetypes; del mimetypes.MimeTypes.readfp",
+        # a stand-in module in mimetypes' place (a program's own)
+        "import sys, types; m = types.ModuleType('mimetypes'); "
+        "m.guess_type = lambda n, strict=True: ('x/stand-in', None); sys.modules['mimetypes'] = m",
+        # a Python whose mimetypes this does not follow (3.14 and later: not in CHECKED)
+        "mimeguess.CHECKED = ()",
+    ],
+)
+def test_every_other_mimetypes_is_asked_or_answered_alike(
+    setup: str, python: str, tmp_path: Path
+) -> None:
+    """Whatever state mimetypes' internals are in, on each Python found, the answers (or the
+    errors) are mimetypes' own: for the same names, asked first of mimeguess and then of
+    mimetypes in the same process."""
+    file = tmp_path / "own.types"
+    file.write_text("text/x-own own txt\n")
+    names = ["a.txt", "a.own", "a.tar.gz", "a.tgz", "a.json", "a.nosuch", "README"]
+    result = run(names, setup=setup.replace("FILE", repr(str(file))), python=python)
+    assert mismatches(result, names) == []
+    if "iter(" in setup or "(FILE,)" in setup:  # (the control: the file was read)
+        assert result["real"][:2] == [["text/x-own", None], ["text/x-own", None]]  # type: ignore[index]
+    if "CHECKED" in setup:
+        assert result["state"] == {"loaded": IMPORTED, "inited": True}

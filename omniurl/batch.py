@@ -286,8 +286,14 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
         text = text[: len(text) - len(query) - 1]
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
-    last = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
     presentation = presentation_of(url.scheme)
+    # Nor are the words a scheme sends after its path's name (Gopher's search and Gopher+
+    # string after "%09"): "/0/a.txt%09x/../b" is a.txt (curl's -O, which knows no Gopher
+    # search, names it b, and "/9/doc.pdf%09%09+application/pdf" pdf: docs/saving.md).
+    ends = presentation.path_ends_at
+    if ends is not None and ends in path:
+        path = path.split(ends, 1)[0]
+    last = path.rstrip("/").rsplit("/", 1)[-1] if path.strip("/") else ""
     # (FTP's ";type=", Prospero's fields, a query: no part of the name; an HTTP or Gopher
     # name's own ";" or "?" is — "a;b.txt" was saved as "a", where curl saves a;b.txt)
     for end in presentation.name_ends:

@@ -177,6 +177,12 @@ class Presentation:
     #: the name says so (HTTP's ``a;b.txt``, RFC 3986 §3.3; a Gopher selector's, RFC 4266):
     #: curl's ``-O`` and wget keep it there.
     name_ends: str = ";?"
+    #: The escape that ends the part of a URL's path a saved file is named from (``-O``, the
+    #: batch, the gateway's downloads): what follows it are words sent with the item, not
+    #: its name, as a query is no part of a path (Gopher's ``%09``: the search and the
+    #: Gopher+ string, RFC 1738 §3.4, which may hold "/": ``+application/pdf``).  None: the
+    #: whole path names it.
+    path_ends_at: str | None = None
 
     # -- the command line (omniurl get) ---------------------------------------------------
 

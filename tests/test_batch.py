@@ -289,6 +289,16 @@ async def test_bad_arguments_are_typed_errors(tmp_path: Path) -> None:
         ("http://h/?next=/x/y", "index.html"),
         ("gemini://h/d/page.gmi?q=a/b", "page.gmi"),
         ("wais://h/db?words/more", "db"),
+        # nor are a Gopher search and Gopher+ string after %09 (RFC 1738 §3.4): a "/" in
+        # them names nothing (curl, which knows no Gopher search: bar, pdf, passwd, none)
+        ("gopher://h/7/dir/search%09foo/bar", "search.51e0a20c.tsv"),
+        ("gopher://h/9/doc.pdf%09%09+application/pdf", "doc.pdf"),
+        ("gophers://h/9/x.pdf%09%09+image/gif", "x.pdf"),
+        ("gopher://h/0/a.txt%09x/../../etc/passwd", "a.txt"),
+        ("gopher://h/0/a.txt%09x/..", "a.txt"),  # (was a menu's name: gophermap.*.tsv)
+        ("gopher://h/0/a/b.txt%09a%2Fb", "b.txt"),
+        ("gopher://h/0/dir/a.txt%09words", "a.txt"),
+        ("gopher://h/1/dir/%09w/x", "dir.20929e29.tsv"),
     ],
 )
 def test_output_names(url: str, name: str) -> None:

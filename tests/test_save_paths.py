@@ -248,3 +248,18 @@ def test_listing_names_differ_by_url_and_agree_by_spelling() -> None:
     # content keeps its own name; an HTTP index page is content
     assert output_name(parse("gopher://h/0/a/t.txt")) == "t.txt"
     assert output_name(parse("http://h/a/")) == "index.html"
+
+
+async def test_dash_o_names_a_gopher_item_by_its_selector_not_its_search(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    """``-O`` of a Gopher URL with a search holding "/" (RFC 1738 §3.4: after ``%09``)
+    saves the item under its selector's last segment, as a query names nothing in HTTP
+    (curl's ``-O``, which knows no Gopher search, writes ``b`` here: docs/saving.md)."""
+    out = tmp_path / "cwd"
+    out.mkdir()
+    url = f"gopher://{gopher.netloc}/0/t.txt%09x/../b"
+    status, _, err = await run_cli("get", "-O", url, cwd=out)
+    assert status == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["t.txt"]
+    assert (out / "t.txt").read_bytes() == SAVED

@@ -75,6 +75,9 @@ class GopherPresentation(Presentation):
     #: A selector is opaque (RFC 1436; RFC 4266 §2.1): its ";" and "?" are the name's
     #: ("/a;b.txt" is a;b.txt, as curl saves it); a search follows an encoded TAB.
     name_ends = ""
+    #: "/0/a.txt%09x/../b" and "/9/doc.pdf%09%09+application/pdf" are saved as a.txt and
+    #: doc.pdf (the selector's last segment), never a name from the search or Gopher+ string
+    path_ends_at = "%09"
 
     def is_index(self, url: URL, path: str) -> bool:
         # "/1…" and "/7…" are menus; "" or "/x" (a type alone) the server's root menu.

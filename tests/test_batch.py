@@ -328,3 +328,27 @@ def test_names_in_input_order_search_each_name_once() -> None:
         _names_in_input_order(taken, "download", numbers)
     assert "download.19999" in taken and "download.20000" not in taken
     assert time.process_time() - started < 5  # (before: ~60 s)
+
+
+@pytest.mark.parametrize(
+    ("flags", "most"),
+    [([], 6), (["--parallel-max-host", "6"], 6), (["--parallel-max-host", "0"], 10)],
+)
+async def test_the_commands_limit_per_server_is_6_and_0_is_curls_none(
+    servers: list[CountingGopher], tmp_path: Path, flags: list[str], most: int
+) -> None:
+    """``get -Z``'s default ``--parallel-max-host`` is 6 (RFC 9112 §9.4, as browsers; curl's
+    default, 8.16+, is 0: no limit), reached and never exceeded; ``0`` is curl's "no limit
+    per server": ``--parallel-max`` (10) alone bounds the transfers to the one server
+    (refused, exit 2, before)."""
+    from _ftphttp import run_cli
+
+    s = servers[0]
+    s.delay = 1.0  # (every transfer held open a second: the batch reaches its cap)
+    urls = [f"gopher://127.0.0.1:{s.port}/0/f{n}.txt" for n in range(20)]
+    status, _out, err = await run_cli(
+        "get", "-s", "-Z", "--parallel-max", "10", *flags, "--output-dir", str(tmp_path), *urls
+    )
+    assert status == 0, err
+    assert len(s.served) == 20 and len(os.listdir(tmp_path)) == 20
+    assert s.most == most

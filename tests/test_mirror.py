@@ -401,7 +401,8 @@ def test_progress_and_summary_lines() -> None:
     [
         (["--dask", "local:2", "--warc", "w.warc.gz"], "mirror --dask with --warc"),
         (["--max-depth", "-1"], "--max-depth must be 0 or more"),
-        (["-Z", "--parallel-max", "0"], "--parallel-max and --parallel-max-host must be"),
+        (["-Z", "--parallel-max", "0"], "--parallel-max must be at least 1 and"),
+        (["-Z", "--parallel-max-host", "-1"], "--parallel-max-host at least 0 (0: no limit"),
     ],
 )
 async def test_cli_usage_errors_exit_2_before_anything_is_sent(

@@ -476,7 +476,9 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         type=int,
         default=6,
-        help="at most N at once to one server — the address connected to, after --resolve (6)",
+        help="at most N at once to one server — the address connected to, after --resolve; 0: "
+        "no limit but --parallel-max, curl's default (6 here: RFC 9112 §9.4 asks a client to "
+        "limit its connections to one server, and browsers keep to 6)",
     )
     g.add_argument(
         "--procs",

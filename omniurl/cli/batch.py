@@ -338,8 +338,8 @@ def batch_usage_error(args: argparse.Namespace) -> str | None:
         return "-C N names one offset: in a batch use -C - (each file continues its own part)"
     if continue_at is not None and args.output_dir is None and not args.remote_name:
         return "-C - continues files: give --output-dir DIR or -O"
-    if args.parallel_max < 1 or args.parallel_max_host < 1:
-        return "--parallel-max and --parallel-max-host must be at least 1"
+    if args.parallel_max < 1 or args.parallel_max_host < 0:
+        return PARALLEL_LIMITS
     procs = getattr(args, "procs", None)
     if procs is not None and procs < 1:
         return "--procs must be at least 1"
@@ -372,6 +372,19 @@ def descriptor_bound(limit: int | None = None) -> int | None:
         if limit == resource.RLIM_INFINITY:
             return None
     return max(1, (limit - DESCRIPTORS_BESIDE) // DESCRIPTORS_A_TRANSFER)
+
+
+#: The usage error of a limit out of range (exit 2).
+PARALLEL_LIMITS = (
+    "--parallel-max must be at least 1 and --parallel-max-host at least 0 (0: no limit per server)"
+)
+
+
+def no_host_limit(args: argparse.Namespace) -> None:
+    """``--parallel-max-host 0`` as curl reads it (its default, 8.16+: no limit per
+    server): the transfers to one server bounded only by ``--parallel-max``."""
+    if args.parallel_max_host == 0:
+        args.parallel_max_host = args.parallel_max
 
 
 def bound_parallel_max(args: argparse.Namespace, err: TextIO) -> None:
@@ -409,6 +422,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         # and exits 22; -C - keeps a part for the resource's own bytes only
         options = options.with_(error_body=True)
     bound_parallel_max(args, sys.stderr)
+    no_host_limit(args)
     urls = as_typed(url_source(args.urls, args.input), options.syntax, strict=args.strict)
     silent = bool(getattr(args, "silent", False))
     show = sys.stderr.isatty() and not silent

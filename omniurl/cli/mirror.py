@@ -65,7 +65,8 @@ def add_mirror_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         type=int,
         default=6,
-        help="at most N at once to the server (6)",
+        help="at most N at once to the server (6: RFC 9112 §9.4; 0: no limit but "
+        "--parallel-max, curl's default)",
     )
     g.add_argument(
         "--manifest",
@@ -92,11 +93,13 @@ def cmd_mirror(args: argparse.Namespace) -> int:
     from omniurl.mirror.run import Config, mirror
 
     from .arguments import options_from_args
+    from .batch import PARALLEL_LIMITS, no_host_limit
     from .signals import run_command
 
-    if args.parallel_max < 1 or args.parallel_max_host < 1:
-        sys.stderr.write("omniurl: --parallel-max and --parallel-max-host must be at least 1\n")
+    if args.parallel_max < 1 or args.parallel_max_host < 0:
+        sys.stderr.write(f"omniurl: {PARALLEL_LIMITS}\n")
         return EXIT_REFUSED
+    no_host_limit(args)
     if args.dask is not None and args.warc is not None:
         sys.stderr.write(
             "omniurl: mirror --dask with --warc: the records are written from the transfers, "

@@ -36,7 +36,14 @@ from .planner import (
     request_target,
 )
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
-from .reply import Head, ReplyReader, digest_challenged, failure, redirect_location
+from .reply import (
+    Head,
+    ReplyReader,
+    digest_challenged,
+    failure,
+    redirect_location,
+    transfer_codings,
+)
 from .result import HTTPResult
 
 TYPE_CHECKING = False
@@ -328,7 +335,24 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         from .decoding import codings  # (only --compressed decodes: zlib, the decoders)
 
         applied = codings(headers.get("content-encoding"))
-    decoding = bool(applied)
+    # RFC 9112 §6.1, §7: the transfer codings other than chunked (which the reader undoes)
+    # are the message's, not the content's: gzip and deflate are undone here, always, and a
+    # coding omniurl does not know is an error (as curl's exit 61) — before, the still-coded
+    # bytes were saved as the content with exit 0.
+    transfer = [c for c in transfer_codings(head) if c != "chunked"]
+    no_body = details.method == "HEAD" or head.status in (204, 304)
+    if transfer and not no_body:
+        unknown = [c for c in transfer if c not in ("gzip", "x-gzip", "deflate")]
+        if unknown:
+            await link.release()
+            raise ProtocolError(
+                f"{plan.url}: the server sent the transfer coding {', '.join(unknown)}, which "
+                "omniurl cannot decode (it knows chunked, gzip, deflate: RFC 9112 §7)",
+                component="transfer-encoding",
+            )
+    else:
+        transfer = []
+    decoding = bool(applied) or bool(transfer)
     body = _body(
         link,
         reader,
@@ -343,7 +367,20 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         async for _ in body:
             pass
         body, size, decoding = _nothing(), 0, False
-    if decoding:
+        applied, transfer = [], []
+    if transfer:
+        from .decoding import decoded
+
+        for coding in reversed(transfer):  # (the last applied is the first undone)
+            body = decoded(
+                body,
+                coding,
+                limit=options.max_decoded,
+                chunk_size=options.chunk_size,
+                ratio=options.max_expansion,
+            )
+        size = None  # the size on the wire is not the content's
+    if applied:
         if len(applied) != 1 or applied[0] not in ("gzip", "x-gzip", "deflate"):
             raise ProtocolError(
                 f"{plan.url}: the server sent the content coding {', '.join(applied)}, which "

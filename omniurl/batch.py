@@ -298,7 +298,9 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     # name's own ";" or "?" is — "a;b.txt" was saved as "a", where curl saves a;b.txt)
     for end in presentation.name_ends:
         last = last.split(end, 1)[0]
-    last = last.split("%09", 1)[0]
+    # (an encoded TAB ends a Gopher path alone, path_ends_at above: an HTTP name's "%09" is
+    # part of it, saved as "_" below as any unprintable letter; it was cut there, a%09b.txt
+    # saved as "a")
     if "%" in last:
         from omniurl.schemes.percent import unquote_to_bytes
 

@@ -299,6 +299,11 @@ async def test_bad_arguments_are_typed_errors(tmp_path: Path) -> None:
         ("gopher://h/0/a/b.txt%09a%2Fb", "b.txt"),
         ("gopher://h/0/dir/a.txt%09words", "a.txt"),
         ("gopher://h/1/dir/%09w/x", "dir.20929e29.tsv"),
+        # an encoded TAB ends a Gopher path only: elsewhere it is a letter of the name,
+        # unprintable, so "_" (it was cut there: "a")
+        ("http://h/x/a%09b.txt", "a_b.txt"),
+        ("ftp://h/pub/a%09b.txt", "a_b.txt"),
+        ("gemini://h/a%09b.gmi", "a_b.gmi"),
     ],
 )
 def test_output_names(url: str, name: str) -> None:

@@ -14,7 +14,7 @@ but TAB, CR and LF).
 
 from __future__ import annotations
 
-from . import records
+from . import precompiled, records
 from .authority import split_fragment
 from .percent import LazilyDecoded, display
 from .records import MISSING, record
@@ -264,7 +264,7 @@ _METHODS: dict[str, Any] = {
     "_rebuild": _rebuild,
     "_Lazy": LazilyDecoded,
 }
-exec(_METHODS_SOURCE, _METHODS)
+exec(precompiled.code(_METHODS_SOURCE), _METHODS)  # (compile's code, from a table)
 
 
 def tuple_backed(cls: type[_U]) -> type[_U]:
@@ -306,7 +306,7 @@ def tuple_backed(cls: type[_U]) -> type[_U]:
     source = (
         f"def __new__(cls, *, {', '.join(params)}):\n    return _tnew(cls, ({', '.join(names)},))\n"
     )
-    exec(source, env)  # (as collections.namedtuple builds its __new__)
+    exec(precompiled.code(source), env)  # (as collections.namedtuple builds its __new__)
     new = env["__new__"]
     new.__qualname__ = f"{cls.__qualname__}.__new__"
     ns.update(

@@ -91,3 +91,54 @@ def _sre_compile(pattern: str | bytes, args: tuple[Any, ...]) -> Any:
     out, code, groups, groupindex, indexgroup = args
     return _sre.compile(pattern, out, memoryview(code).cast("I").tolist(), groups,
                         dict(groupindex), indexgroup)  # fmt: skip
+
+
+#: The sources :func:`code` was asked for, in order (what tools/sre_table.py writes a table
+#: of, with the patterns).
+CODE_ASKED: dict[str, None] = {}
+#: The code table for this interpreter (None: not read yet).
+_codes: dict[str, bytes] | None = None
+
+
+def code_key() -> tuple[object, ...]:
+    """What a code table is valid for: the interpreter and its byte-code's magic number."""
+    import _frozen_importlib_external  # (loaded at every start)
+
+    return (
+        sys.implementation.name, tuple(sys.version_info[:3]),
+        _frozen_importlib_external.MAGIC_NUMBER,
+    )  # fmt: skip
+
+
+def _load_codes() -> dict[str, bytes]:
+    global _codes
+    if _codes is None:
+        try:
+            from . import _code_table
+
+            _codes = _code_table.TABLE if code_key() == _code_table.KEY else {}
+        except Exception:  # (no table, or one of another shape: compile's)
+            _codes = {}
+    return _codes
+
+
+def code(source: str) -> Any:
+    """``compile(source, "<string>", "exec")``: the same code object, from
+    :mod:`schemes._code_table` where it holds it for this interpreter (``marshal``'s form of
+    what ``compile`` made; written by tools/sre_table.py with the pattern table).  The
+    methods ``schemes.base.tuple_backed`` gives every built-in URL class are made by
+    ``exec`` (a function mypyc compiles is no method); compiling their source was ~1.2
+    million instructions for ``base``'s and ~0.5 million a class at every start (callgrind,
+    docs/speed.md, *Start-up*)."""
+    CODE_ASKED[source] = None
+    data = _load_codes().get(source)
+    if data is not None:
+        try:
+            import marshal
+
+            return marshal.loads(data)
+        except Exception:  # (an entry it cannot use: compile's)
+            pass
+    import builtins
+
+    return builtins.compile(source, "<string>", "exec")

@@ -20,7 +20,7 @@ from types import ModuleType
 
 import pytest
 
-from omniurl.schemes import _sre_table, precompiled
+from omniurl.schemes import _code_table, _sre_table, precompiled
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = ROOT / "tools" / "sre_table.py"
@@ -147,3 +147,67 @@ def test_the_package_reads_the_table_and_the_checkout_writes_it(tmp_path: Path) 
     )
     assert done.stdout.decode().startswith(f"{out}: {len(_sre_table.TABLE)} patterns for ")
     assert out.read_bytes() == (ROOT / "schemes" / "_sre_table.py").read_bytes()
+
+
+# -- the code table: compile's code objects for schemes.base.tuple_backed's sources ----------
+
+
+CODE_CURRENT = precompiled.code_key() == _code_table.KEY
+needs_code_table = pytest.mark.skipif(
+    not CODE_CURRENT, reason=f"the code table is for {_code_table.KEY}, not this Python"
+)
+
+
+@needs_code_table
+def test_every_code_entry_is_what_compile_makes() -> None:
+    import marshal
+
+    assert len(_code_table.TABLE) >= 10
+    for source, data in _code_table.TABLE.items():
+        made = marshal.loads(data)
+        real = compile(source, "<string>", "exec")
+        assert made == real and made is not real, source
+        assert (made.co_filename, made.co_consts[0]) == (real.co_filename, real.co_consts[0])
+
+
+#: Run in a fresh interpreter: the sources asked for by every built-in class's import and
+#: by ``parse`` and ``plan``, and those the code table would be written with.
+CODE_SCRIPT = r"""
+import builtins, json, sys
+compiled = []
+real = builtins.compile
+def counting(source, *args, **kwargs):
+    if isinstance(source, str) and source.startswith("def "):
+        compiled.append(source)
+    return real(source, *args, **kwargs)
+builtins.compile = counting
+from omniurl.cli.main import main
+for argv in (["parse", "http://a/b?c"], ["plan", "ftp://h/x"], ["plan", "gopher://h/1/"]):
+    assert main(argv) == 0
+sys.path.insert(0, "tools")
+import sre_table
+asked = sre_table.collect_code()
+sys.stderr.write("\n" + json.dumps({"compiled": compiled, "asked": asked}) + "\n")
+"""
+
+
+@needs_code_table
+def test_a_start_compiles_no_method_source_and_the_code_table_is_current() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", CODE_SCRIPT], capture_output=True, cwd=ROOT, timeout=120,
+        check=True,
+    )  # fmt: skip
+    found = json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1])
+    assert found["compiled"] == []
+    assert sorted(found["asked"]) == sorted(_code_table.TABLE)
+
+
+def test_a_source_not_in_the_code_table_is_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another interpreter's table, a source it does not hold, an entry it cannot read:
+    ``compile``'s code."""
+    monkeypatch.setattr(precompiled, "_codes", {"x = 1\n": b"not marshal"})
+    for source in ("x = 1\n", "def f(a, *, b=2):\n    return a + b\n"):
+        assert precompiled.code(source) == compile(source, "<string>", "exec")
+    monkeypatch.setattr(precompiled, "_codes", None)
+    monkeypatch.setattr(_code_table, "KEY", ("another", "python"))
+    assert precompiled._load_codes() == {}

@@ -1,6 +1,7 @@
 """Write ``schemes/_sre_table.py``: what ``re._compiler`` makes of the patterns a start
 compiles, for this interpreter (read by ``schemes/precompiled.py``, docs/speed.md *No
-pattern compiled at start*).
+pattern compiled at start*); and ``schemes/_code_table.py``, what ``compile`` makes of the
+sources ``schemes.base.tuple_backed`` runs (``precompiled.code``).
 
     python tools/sre_table.py [--out FILE]    # with the interpreter the table is for
 
@@ -90,6 +91,46 @@ def main(argv: list[str]) -> None:
     target = Path(argv[1]) if argv[:1] == ["--out"] else ROOT / "schemes" / "_sre_table.py"
     target.write_text("\n".join(lines), encoding="utf-8")
     print(f"{target}: {len(entries)} patterns for {precompiled.key()}")
+    if argv[:1] != ["--out"]:
+        write_codes(ROOT / "schemes" / "_code_table.py")
+
+
+def collect_code() -> list[str]:
+    """The sources a start asks ``precompiled.code`` for: ``schemes.base``'s methods and
+    every built-in URL class's ``__new__`` (each made as its module is imported)."""
+    from omniurl.schemes.registry import builtin_classes
+
+    builtin_classes()
+    return list(precompiled.CODE_ASKED)
+
+
+def write_codes(target: Path) -> None:
+    """Write ``schemes/_code_table.py``: ``marshal``'s form of what ``compile`` makes of
+    :func:`collect_code`'s sources, for this interpreter."""
+    import builtins
+    import marshal
+
+    codes = {}
+    for source in collect_code():
+        made = builtins.compile(source, "<string>", "exec")
+        codes[source] = marshal.dumps(made)
+        assert marshal.loads(codes[source]) == made, source
+    lines = [
+        "# ruff: noqa: E501",
+        "# fmt: off",
+        '"""What ``compile`` made of the sources ``schemes.precompiled.code`` is asked for',
+        "at a start (``schemes.base.tuple_backed``'s methods), as ``marshal`` writes code,",
+        "for the interpreter ``KEY`` names only.  Written by ``python tools/sre_table.py``:",
+        'do not edit."""',
+        "",
+        f"KEY: tuple[object, ...] = {precompiled.code_key()!r}",
+        "TABLE: dict[str, bytes] = {",
+        *(f"    {source!r}: {data!r}," for source, data in codes.items()),
+        "}",
+        "",
+    ]
+    target.write_text("\n".join(lines), encoding="utf-8")
+    print(f"{target}: {len(codes)} sources for {precompiled.code_key()}")
 
 
 if __name__ == "__main__":

@@ -807,3 +807,107 @@ async def test_port_0_is_the_port_connected_to(tmp_path: Path) -> None:
     seen = await cli_both(tmp_path / "batch", [url], "--allow-port", "0")
     assert seen[1] == seen[0] and seen[1][0] == 4
     assert "cannot connect to 127.0.0.1:0:" in str(seen[1][2])
+
+
+class _Paced:
+    """Answers each request after ``pause`` seconds (``/moved``: a 302 to ``/a.txt``,
+    ``/missing``: a 404, the others a 200), counting the requests in flight at once."""
+
+    def __init__(self, pause: float) -> None:
+        self.pause = pause
+        self.now = self.peak = 0
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError, TimeoutError, asyncio.IncompleteReadError):
+            while True:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+                target = head.split(b" ", 2)[1]
+                self.now += 1
+                self.peak = max(self.peak, self.now)
+                await asyncio.sleep(self.pause)
+                self.now -= 1
+                if target == b"/moved":
+                    data = b"HTTP/1.1 302 Found\r\nLocation: /a.txt\r\nContent-Length: 0\r\n\r\n"
+                elif target == b"/missing":
+                    data = b"HTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\nno\n"
+                else:
+                    data = ok_answer(target)[0] or b""
+                writer.write(data)
+                await writer.drain()
+        writer.close()
+
+
+async def _paced_batch(
+    urls: list[str], out: Path, lean: bool, **limits: float
+) -> list[FetchResult]:
+    os.environ[LEAN_VARIABLE] = "1" if lean else "0"
+    try:
+        out.mkdir()
+        async with AsyncClient(BATCH, **limits) as client:  # type: ignore[arg-type]
+            got = [
+                r
+                async for r in client.fetch_many(
+                    urls, concurrency=6, per_host=6, output_dir=str(out)
+                )
+            ]
+    finally:
+        os.environ.pop(LEAN_VARIABLE, None)
+    return sorted(got, key=lambda r: r.index)
+
+
+@pytest.mark.parametrize("max_connections", [1, 2])
+async def test_the_clients_max_connections_bounds_the_engine_too(
+    tmp_path: Path, max_connections: int
+) -> None:
+    """``AsyncClient(max_connections=N)`` with 6 transfers at once: the general path has at
+    most N requests in flight (its pool's slots); the engine took no slot and had 6 — now
+    it holds one of the same slots per exchange, a handed-over one (the redirect, the 404)
+    until the general path releases its connection, so a redirect followed under N=1
+    waits for no slot its own URL holds."""
+    urls = [f"/f{i}.txt" for i in range(10)]
+    urls[3:3] = ["/moved", "/missing"]
+    seen = []
+    server = _Paced(0.1)
+    async with loopback_server(server.handle) as port:
+        for lean in (False, True):
+            out, server.peak = tmp_path / str(lean), 0
+            got = await asyncio.wait_for(
+                _paced_batch(
+                    [f"http://127.0.0.1:{port}{u}" for u in urls],
+                    out,
+                    lean,
+                    max_connections=max_connections,
+                ),
+                30,
+            )
+            seen.append((server.peak, rows(got, out), files(out)))
+    assert seen[1] == seen[0]
+    assert seen[1][0] == max_connections
+    assert TAKEN.count("whole") == 10 and TAKEN.count("handed") == 2, TAKEN
+
+
+async def test_a_wait_for_a_connection_slot_past_pool_timeout_is_the_general_paths(
+    tmp_path: Path,
+) -> None:
+    """``max_connections=1, pool_timeout=0.3`` and two transfers at once, each reply 1 s
+    away: one URL gets the slot and its file, the other waits 0.3 s and fails with the
+    general path's PoolTimeout (its words, exit status), through both paths."""
+    outcomes = []
+    server = _Paced(1.0)
+    async with loopback_server(server.handle) as port:
+        for lean in (False, True):
+            got = await asyncio.wait_for(
+                _paced_batch(
+                    [f"http://127.0.0.1:{port}/a{i}.txt" for i in range(2)],
+                    tmp_path / str(lean),
+                    lean,
+                    max_connections=1,
+                    pool_timeout=0.3,
+                ),
+                30,
+            )
+            outcomes.append(
+                sorted((r.ok, r.error_type or "", r.error_message, r.exit_status) for r in got)
+            )
+    assert outcomes[1] == outcomes[0]
+    assert outcomes[1][0][:2] == (False, "PoolTimeout") and outcomes[1][1][0], outcomes

@@ -54,7 +54,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from omniurl.resolvers.batching import HELD_BODY as HELD
 from omniurl.resolvers.deadline import Guard
-from omniurl.resolvers.errors import ConnectionClosed, ResolveError, ResolveTimeout, TooSlow
+from omniurl.resolvers.errors import (
+    ConnectionClosed,
+    PoolTimeout,
+    ResolveError,
+    ResolveTimeout,
+    TooSlow,
+)
 from omniurl.resolvers.http.connection import Connection, StaleConnection
 from omniurl.resolvers.http.executor import PREPARED, Prepared
 from omniurl.resolvers.http.planner import (
@@ -72,6 +78,7 @@ from omniurl.resolvers.net import Stream, connect
 from omniurl.resolvers.options import ClientLimits, Options
 from omniurl.resolvers.plan import WireValue
 from omniurl.resolvers.policy import Policy
+from omniurl.resolvers.slots import Slots
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.http import HTTPURL
 
@@ -312,6 +319,20 @@ class _Conn:
         return conn
 
 
+def _giving_back(slots: Slots, key: object) -> Callable[[], None]:
+    """Gives ``key``'s slot back once, however often called (a handed-over exchange's:
+    by the general path's link when released, and at the hand-over's end)."""
+    held = True
+
+    def give_back() -> None:
+        nonlocal held
+        if held:
+            held = False
+            slots.release(key)
+
+    return give_back
+
+
 class _Template:
     """A server's request head around its target: the planner's request line before it
     (``GET ``), then after it the rest of the line (`` HTTP/1.1``: the planner's
@@ -352,6 +373,14 @@ class Engine:
     """The lean exchanges of one batch: connections kept by origin (at most the batch's
     per-server limit each: one per running transfer), closed by :meth:`close`.
 
+    Each exchange holds one of the client's connection slots (its HTTP pool's
+    ``max_connections``, :class:`~resolvers.slots.Slots`: first come first served, outside
+    the deadlines, ``pool_timeout``) from before its connection is taken until its reply
+    is whole — or, handed over, until the general path releases the connection — the
+    slots the general path's resolves take: the client's bound holds for both paths
+    together.  Before, the engine took none: ``max_connections=10`` under 40 transfers
+    at once had 40 connections open where the general path had 10 (and 200 for 150).
+
     Idle ones are kept as the general path's pool keeps them (the client's
     :class:`~resolvers.options.ClientLimits`): at most ``max_keepalive_connections`` in all
     (the longest idle closed first) and none past ``keepalive_expiry`` seconds.  A batch over
@@ -381,6 +410,17 @@ class Engine:
         #: more sees every plan whole); a template's target is checked by the policy's
         #: :meth:`~resolvers.policy.Policy.check_wire_value`, as ``check_plan`` checks it.
         self._templating = type(options.policy).check_plan is Policy.check_plan
+        #: The client's connection slots and this engine's key among them (None: the
+        #: options have no client, or no shared set: the general path takes none either).
+        self._slots: Slots | None = None
+        self._slot_key: object | None = None
+        if options.shared is not None:
+            from omniurl.resolvers.http.pool import HTTPPool, make_pool
+
+            pool = options.shared.get(HTTPPool, make_pool)
+            key = pool.slot_key(options, "http", "")
+            if key is not None:
+                self._slots, self._slot_key = pool.slots, key
 
     def request(self, url: Any) -> tuple[Origin, bytes] | None:
         """Where ``url``'s request goes and its bytes — exactly its plan's head, checked by
@@ -494,38 +534,51 @@ class Engine:
         close: the general path's error, in its words), else ``(None, prepared)`` — the
         exchange for the general path to continue (``prepared`` None: nothing was sent;
         the general path starts afresh)."""
-        while True:  # (each stale retry drops a kept connection, and a new one is not stale)
-            conn = self._kept(origin)
-            if conn is None:
-                made = await self._connect(origin, data)
-                if isinstance(made, Prepared):
-                    return None, made
-                conn = made
-            x = await self._exchange(conn, data)
-            if x.outcome == "done":
-                assert x.head is not None
-                body = x.body[0] if len(x.body) == 1 else b"".join(x.body)
-                self._release(conn)
-                self.made += 1
-                return done(x.head, body), None
-            if x.outcome == "stale" and conn.reused:
-                self._drop(conn)
-                continue
-            if x.outcome == "failed":
-                assert x.error is not None
-                self._drop(conn)
-                self.made += 1
-                return failed(x.error), None
-            # the general path continues the exchange as it stands
-            self._all.discard(conn)
-            conn.exchange = conn.waiter = None
-            reader = x.reader
-            if x.head is not None and x.body and x.error is None:
-                reader.give_back(b"".join(x.body))  # (its body read again from the start)
-            handed = conn.handed(x.head)
-            prepared = Prepared(origin, data, handed, reader, x.head, x.error, conn.answered)
-            prepared.started = x.started
-            return None, prepared
+        slots, key = self._slots, self._slot_key
+        if slots is not None:
+            try:
+                await slots.acquire(key)
+            except PoolTimeout as exc:  # (raised by the general path where its lease is)
+                return None, Prepared(origin, data, None, None, error=exc)
+        try:
+            while True:  # (each stale retry drops a kept connection; a new one is not stale)
+                conn = self._kept(origin)
+                if conn is None:
+                    made = await self._connect(origin, data)
+                    if isinstance(made, Prepared):
+                        return None, made
+                    conn = made
+                x = await self._exchange(conn, data)
+                if x.outcome == "done":
+                    assert x.head is not None
+                    body = x.body[0] if len(x.body) == 1 else b"".join(x.body)
+                    self._release(conn)
+                    self.made += 1
+                    return done(x.head, body), None
+                if x.outcome == "stale" and conn.reused:
+                    self._drop(conn)
+                    continue
+                if x.outcome == "failed":
+                    assert x.error is not None
+                    self._drop(conn)
+                    self.made += 1
+                    return failed(x.error), None
+                # the general path continues the exchange as it stands
+                self._all.discard(conn)
+                conn.exchange = conn.waiter = None
+                reader = x.reader
+                if x.head is not None and x.body and x.error is None:
+                    reader.give_back(b"".join(x.body))  # (its body read again from the start)
+                handed = conn.handed(x.head)
+                prepared = Prepared(origin, data, handed, reader, x.head, x.error, conn.answered)
+                prepared.started = x.started
+                if slots is not None:  # (the slot goes with the connection)
+                    prepared.give_back = _giving_back(slots, key)
+                    slots = None
+                return None, prepared
+        finally:
+            if slots is not None:
+                slots.release(key)
 
     async def _exchange(self, conn: _Conn, data: bytes) -> _Exchange:
         loop = self.loop
@@ -625,6 +678,8 @@ class Engine:
             PREPARED.reset(token)
             if not prepared.taken and prepared.conn is not None:
                 prepared.conn.close()
+            if prepared.give_back is not None:  # (once: the link may have given it back)
+                prepared.give_back()
 
     def close(self) -> None:
         for conn in self._all:

@@ -62,6 +62,9 @@ class _Link:
     #: this resolve's own, closed after it.
     give_back: Callable[[], Awaitable[None]] | None = None
     released: bool = False
+    #: Called once released: the batch's lean engine gives back the connection slot it
+    #: held for an exchange it handed over (:attr:`Prepared.give_back`).
+    then: Callable[[], None] | None = None
 
     async def reopen(self) -> None:
         """A new connection to the same origin (the old one cannot carry another request)."""
@@ -77,6 +80,8 @@ class _Link:
             if self.give_back is None:
                 await self.connections.aclose()
         finally:
+            if self.then is not None:
+                self.then()
             if self.give_back is not None:
                 await self.give_back()  # the slot, for the next resolve in the queue
 
@@ -99,6 +104,7 @@ class Prepared:
         "answered",
         "conn",
         "error",
+        "give_back",
         "head",
         "origin",
         "reader",
@@ -129,6 +135,10 @@ class Prepared:
         self.error = error
         self.answered = answered
         self.taken = False
+        #: Gives back the client's connection slot the engine held for this exchange
+        #: (once; :meth:`Engine.fetch`): when the link over ``conn`` is released, or when
+        #: the hand-over ends.  None: no slot is held.
+        self.give_back: Callable[[], None] | None = None
 
 
 #: The exchange the lean engine hands to the next :func:`execute_http` of this task.
@@ -163,7 +173,7 @@ async def _continue_prepared(plan: Plan, options: Options) -> Resource | None:
         await asyncio.sleep(0)
         return None
     assert prepared.reader is not None
-    link = _Link(prepared.conn, Connections(options), options, None)
+    link = _Link(prepared.conn, Connections(options), options, None, then=prepared.give_back)
     try:
         if prepared.error is not None:
             raise prepared.error

@@ -150,6 +150,21 @@ class HTTPPool:
             self._transports[key] = transport
         return transport
 
+    @property
+    def slots(self) -> Slots:
+        """The connection slots (``max_connections`` a set of connections)."""
+        return self._slots
+
+    def slot_key(self, options: Options, scheme: str, host: str) -> object | None:
+        """The key of the slots a resolve under these options takes (:meth:`lease`), or
+        None when it takes none (no shared set for these options): the batch's lean
+        engine holds one of the same slots for each of its exchanges, so the client's
+        ``max_connections`` bounds its connections and the general path's together."""
+        key = self._key(options, scheme, host)
+        if key is None or self._transport(key, options) is None:
+            return None
+        return key
+
     async def lease(
         self, options: Options, scheme: str, host: str
     ) -> tuple[Connections, Callable[[], Awaitable[None]]] | None:

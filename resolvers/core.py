@@ -128,6 +128,12 @@ async def _resolve_guarded(url: URL | str, options: Options | None) -> Resource:
             ) from None
     resource.guard = guard
     resource.max_entries = options.max_entries
+    if options.max_filesize is not None and resource.kind == "content":
+        try:
+            resource.limit_size(options.max_filesize)
+        except BaseException:
+            await resource.aclose()
+            raise
     if resource.streaming and not options.stream_listings:
         await resource.collect_entries(options.max_buffered)
     return resource

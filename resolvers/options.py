@@ -245,6 +245,10 @@ class Options:
     #: The most bytes a body may expand to when decoded (``--max-filesize``): past it, a
     #: decompression bomb is refused with LimitExceeded (1 GiB).
     max_decoded: int = 1 << 30
+    #: ``--max-filesize``: a content larger than this many bytes ends with LimitExceeded
+    #: (curl's exit 63) — before its transfer when its size is known (HTTP's
+    #: Content-Length, FTP's SIZE), during it otherwise, whatever the scheme; None: no bound.
+    max_filesize: int | None = None
     #: ``--max-expansion``: past its first MiB, a decoded body may be at most this many times
     #: the compressed bytes it came from (resolvers.http.decoding; 0: no ratio bound).
     max_expansion: int = 1000

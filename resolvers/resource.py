@@ -228,15 +228,36 @@ class Resource:
         #: The head of each redirect followed to get here, in order (its status line and
         #: fields, as ``replies``): what ``-I -L`` shows before the final head.
         self.hops: list[tuple[str, ...]] = []
+        #: ``Options.max_filesize`` (set by the core through :meth:`limit_size`).
+        self.max_size: int | None = None
+
+    def limit_size(self, limit: int) -> None:
+        """``--max-filesize``, as curl applies it to every transfer: a content whose stated
+        size (``size``, or ``total`` — HTTP's Content-Length, FTP's SIZE) is larger is
+        refused before a byte of it is read; any other ends when more than ``limit`` bytes
+        have come (:meth:`__aiter__`), a typed error, so no file is left looking complete."""
+        self.max_size = limit
+        known = max((n for n in (self.size, self.total) if n is not None), default=None)
+        if known is not None and known > limit:
+            raise self._too_large(f"is {known} bytes")
+
+    def _too_large(self, what: str) -> LimitExceeded:
+        return LimitExceeded(
+            f"{self.url}: the content {what}, more than --max-filesize {self.max_size}",
+            component="content",
+        )
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         if self._body is None:
             return
         guard = self.guard
+        limit = self.max_size
         try:
             if guard is None:
                 async for chunk in self._body:
                     self.bytes_read += len(chunk)
+                    if limit is not None and self.bytes_read > limit:
+                        raise self._too_large("goes on past its first " + str(limit) + " bytes")
                     yield chunk
                 return
             # The whole-transfer limits (resolvers.deadline): each wait for the next chunk
@@ -254,6 +275,8 @@ class Resource:
                         return
                     guard.observe(len(chunk))
                     self.bytes_read += len(chunk)
+                    if limit is not None and self.bytes_read > limit:
+                        raise self._too_large("goes on past its first " + str(limit) + " bytes")
                     yield chunk
             finally:
                 watchdog.close()

@@ -112,3 +112,74 @@ async def test_the_batch_undoes_transfer_codings_too(tmp_path: Path, lean: str) 
     assert (tmp_path / "plain").read_bytes() == CONTENT
     assert not (tmp_path / "foo1").exists()
     assert b"transfer coding foo" in err
+
+
+# -- --max-filesize: every download, every scheme (curl's exit 63) ---------------------------
+
+BIG = bytes(range(256)) * 40  # 10,240 bytes
+
+
+def sized(target: bytes) -> tuple[bytes, bool]:
+    if target.endswith(b"/chunked"):
+        head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        return head + chunked(BIG), False
+    return ok(BIG), False
+
+
+@pytest.mark.parametrize("name", ["length", "chunked"])
+async def test_max_filesize_limits_an_http_download(tmp_path: Path, name: str) -> None:
+    """QA: --max-filesize limited only --compressed bodies.  A Content-Length over it is
+    refused before the body is read; a chunked body ends once past it; no file is left."""
+    async with scripted(sized) as (_server, base):
+        url = f"{base}/{name}"
+        status, _out, err = await run_omniurl(
+            "get", "--max-filesize", "10000", "-o", str(tmp_path / "f"), url
+        )
+        assert status != 0
+        assert b"--max-filesize 10000" in err, err
+        assert not (tmp_path / "f").exists()
+        status, _out, err = await run_omniurl(
+            "get", "--max-filesize", "10240", "-o", str(tmp_path / "g"), url
+        )
+    assert status == 0, err
+    assert (tmp_path / "g").read_bytes() == BIG
+
+
+@pytest.mark.parametrize("lean", ["1", "0"])
+async def test_max_filesize_limits_the_batch(tmp_path: Path, lean: str) -> None:
+    env = {**os.environ, "OMNIURL_BATCH_LEAN": lean}
+    async with scripted(sized) as (_server, base):
+        urls = [f"{base}/length", f"{base}/chunked"]
+        status, _out, err = await run_omniurl(
+            "get", "--max-filesize", "10000", "--output-dir", str(tmp_path), *urls, env=env
+        )
+    assert status != 0
+    assert err.count(b"--max-filesize 10000") == 2, err
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+@pytest.mark.parametrize("scheme", ["ftp", "gopher"])
+async def test_max_filesize_limits_ftp_and_gopher(tmp_path: Path, scheme: str) -> None:
+    from omniurl import testservers
+
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "big.bin").write_bytes(BIG)
+    server = await testservers.start(scheme, root)
+    try:
+        url = f"{scheme}://127.0.0.1:{server.port}/" + (
+            "9/big.bin" if scheme == "gopher" else "big.bin"
+        )
+        status, _out, err = await run_omniurl(
+            "get", "--max-filesize", "10000", "-o", str(tmp_path / "f"), url
+        )
+        assert status != 0
+        assert b"--max-filesize 10000" in err, err
+        assert not (tmp_path / "f").exists()
+        status, _out, err = await run_omniurl(
+            "get", "--max-filesize", "10240", "-o", str(tmp_path / "g"), url
+        )
+        assert status == 0, err
+        assert (tmp_path / "g").read_bytes() == BIG
+    finally:
+        await server.close()

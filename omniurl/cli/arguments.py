@@ -218,9 +218,11 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--max-filesize",
         type=int,
-        default=1 << 30,
+        default=None,
         metavar="BYTES",
-        help="the most a --compressed body may expand to (1 GiB)",
+        help="refuse a content larger than BYTES, any scheme, as curl: before the transfer "
+        "when its size is known, during it otherwise, no file left (default: no bound, but "
+        "a --compressed body may expand to 1 GiB at most)",
     )
     g.add_argument(
         "--max-expansion",
@@ -717,7 +719,8 @@ def options_from_args(args: argparse.Namespace) -> Options:
         noproxy=tuple(
             x.strip() for x in (getattr(args, "noproxy", None) or "").split(",") if x.strip()
         ),
-        max_decoded=int(getattr(args, "max_filesize", 1 << 30)),
+        max_decoded=_max_filesize(args) or 1 << 30,
+        max_filesize=_max_filesize(args),
         max_expansion=max(int(getattr(args, "max_expansion", 1000)), 0),
         ask=_terminal_ask if sys.stdin.isatty() else None,
         transcript=_stderr_transcript if verbose else None,
@@ -747,6 +750,12 @@ def _proxy(given: str | None) -> str | None:
     from omniurl.resolvers.proxy import parse_proxy
 
     return parse_proxy(given).with_login()
+
+
+def _max_filesize(args: argparse.Namespace) -> int | None:
+    """``--max-filesize BYTES`` (None: not given)."""
+    given = getattr(args, "max_filesize", None)
+    return None if given is None else int(given)
 
 
 def _user(given: str | None) -> tuple[str, str] | None:

@@ -17,10 +17,6 @@ if TYPE_CHECKING:
     from omniurl.batch import FetchResult
     from omniurl.mirror.run import Counts, Mirror
 
-#: ``--max-filesize``'s default (the --compressed bound): a mirror skips files only when
-#: the flag is given.
-_DEFAULT_MAX_FILESIZE = 1 << 30
-
 
 def add_mirror_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("url", metavar="URL", help="the top of the tree: a directory, menu or page")
@@ -109,9 +105,10 @@ def cmd_mirror(args: argparse.Namespace) -> int:
     if args.max_depth is not None and args.max_depth < 0:
         sys.stderr.write("omniurl: --max-depth must be 0 or more\n")
         return EXIT_REFUSED
-    limit = args.max_filesize if args.max_filesize != _DEFAULT_MAX_FILESIZE else None
+    limit = args.max_filesize
     try:
-        options = options_from_args(args)
+        # (a mirror leaves a file over --max-filesize out, mirror.run's rule, not an error)
+        options = options_from_args(args).with_(max_filesize=None)
         manifest = Manifest(args.manifest)
     except OmniurlError as exc:
         from .status import exit_status

@@ -115,6 +115,7 @@ def eligible(options: Options) -> bool:
         and options.resume_from == 0
         and options.resume_validator is None
         and options.max_time is None
+        and options.max_filesize is None  # (--max-filesize: the general path's Resource)
         and options.ask is None
     )
 

@@ -183,3 +183,50 @@ async def test_max_filesize_limits_ftp_and_gopher(tmp_path: Path, scheme: str) -
         assert (tmp_path / "g").read_bytes() == BIG
     finally:
         await server.close()
+
+
+# -- Connection: close sent by the client (RFC 9112 §9.6) -----------------------------------
+
+
+def small(target: bytes) -> tuple[bytes, bool]:
+    return ok(b"file " + target + b"\n"), False
+
+
+async def test_a_request_that_says_close_is_the_connections_last() -> None:
+    """QA: ``-H 'Connection: close'`` went out and the next request rode the same
+    connection; a client that sends close must not send another request on it."""
+    from omniurl import AsyncClient
+    from omniurl.resolvers import Options
+
+    closing = Options(headers=(("Connection", "close"),))
+    async with scripted(small) as (server, base):
+        async with AsyncClient(closing) as client:
+            got = [await client.get(f"{base}/{n}") for n in "ab"]
+        assert [len(c) for c in server.connections] == [1, 1]
+        assert all(b"\r\nConnection: close\r\n" in c[0] for c in server.connections)
+        server.connections.clear()
+        async with AsyncClient(Options()) as client:
+            got += [await client.get(f"{base}/{n}") for n in "cd"]
+    assert got == [b"file /a\n", b"file /b\n", b"file /c\n", b"file /d\n"]
+    assert [len(c) for c in server.connections] == [2]  # (without it: one connection)
+
+
+@pytest.mark.parametrize("lean", ["1", "0"])
+async def test_the_batch_does_not_reuse_a_connection_it_asked_to_close(
+    tmp_path: Path, lean: str
+) -> None:
+    env = {**os.environ, "OMNIURL_BATCH_LEAN": lean}
+    async with scripted(small) as (server, base):
+        urls = [f"{base}/{n}" for n in range(4)]
+        status, _out, err = await run_omniurl(
+            "get", "-H", "Connection: close", "--output-dir", str(tmp_path), *urls, env=env
+        )
+        assert status == 0, err
+        assert [len(c) for c in server.connections] == [1, 1, 1, 1]
+        server.connections.clear()
+        status, _out, err = await run_omniurl(
+            "get", "--output-dir", str(tmp_path / "kept"), "--create-dirs", *urls, env=env
+        )
+    assert status == 0, err
+    assert [len(c) for c in server.connections] == [4]  # (without it: one connection)
+    assert (tmp_path / "3").read_bytes() == b"file /3\n"

@@ -61,7 +61,7 @@ from omniurl.resolvers.errors import (
     ResolveTimeout,
     TooSlow,
 )
-from omniurl.resolvers.http.connection import Connection, StaleConnection
+from omniurl.resolvers.http.connection import Connection, StaleConnection, asks_close
 from omniurl.resolvers.http.executor import PREPARED, Prepared
 from omniurl.resolvers.http.planner import (
     HTTPRole,
@@ -162,6 +162,7 @@ class _Conn:
 
     __slots__ = (
         "answered",
+        "asked_close",
         "dead",
         "exchange",
         "fd",
@@ -189,6 +190,8 @@ class _Conn:
         self.dead = False
         #: A byte of the current reply came.
         self.answered = False
+        #: The request now sent said ``Connection: close`` (RFC 9112 §9.6): not reused.
+        self.asked_close = False
         #: The connection's one timer (:meth:`Engine._expire`), kept from one request to
         #: the next: a request's deadline is never earlier than the one before it, so the
         #: timer set for an earlier request fires first and sets itself again for the
@@ -260,7 +263,7 @@ class _Conn:
                 # (:meth:`usable`); meanwhile the loop still watches the socket, so a byte
                 # or the close arriving behind the reply ends the connection (the idle
                 # branch above): one peek a request instead of the general path's two.
-                if not event.keep_alive or reader.trailing():
+                if not event.keep_alive or reader.trailing() or self.asked_close:
                     self.dead = True
                 self._finish(x, "done")
                 return
@@ -317,6 +320,7 @@ class _Conn:
         self._unwatch()
         conn = Connection(self.stream, self.origin)
         conn.reused = self.reused
+        conn.asked_close = self.asked_close
         return conn
 
 
@@ -585,6 +589,7 @@ class Engine:
         loop = self.loop
         x = _Exchange(conn, loop.time(), self._speed)
         conn.exchange = x
+        conn.asked_close = asks_close(data)  # (RFC 9112 §9.6: then never reused)
         conn.answered = False
         try:
             sent = conn.sock.send(data)

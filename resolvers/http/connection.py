@@ -49,6 +49,21 @@ def framed_twice(head: Head) -> bool:
     return "transfer-encoding" in names and "content-length" in names
 
 
+def asks_close(head: bytes) -> bool:
+    """Whether a request head carries ``Connection: close``: RFC 9112 §9.6, a client that
+    sends it "MUST NOT send further requests on that connection" (before, ``-H
+    'Connection: close'`` went out and the next request rode the same connection)."""
+    lower = head.lower()
+    at = lower.find(b"\nconnection:")
+    while at >= 0:
+        end = lower.find(b"\n", at + 1)
+        value = lower[at + 12 : end if end >= 0 else len(lower)]
+        if any(token.strip(b" \t\r") == b"close" for token in value.split(b",")):
+            return True
+        at = lower.find(b"\nconnection:", at + 1)
+    return False
+
+
 class Connection:
     """One HTTP/1.1 connection to ``origin`` (scheme, host, port) over a :class:`Stream`."""
 
@@ -62,10 +77,13 @@ class Connection:
         self.reused = False
         #: The reply's head forbids reuse whatever its framing says (RFC 9112 §6.1).
         self._last = False
+        #: The request said ``Connection: close`` (:func:`asks_close`): never reused.
+        self.asked_close = False
 
     async def exchange(self, head: bytes, method: str) -> tuple[Head, ReplyReader]:
         """Send ``head`` exactly and read the reply's head (interim 1xx replies skipped)."""
         self.reusable = False
+        self.asked_close = asks_close(head)
         reader = ReplyReader(method)
         try:
             await self.stream.write(head, "the request")
@@ -157,6 +175,7 @@ class Connection:
         return (
             end.keep_alive
             and not self._last
+            and not self.asked_close
             and not reader.trailing()
             and not self.stream.idle_ended()
         )

@@ -171,12 +171,27 @@ LEAN_VARIABLE = "OMNIURL_BATCH_LEAN"
 PROOF_VARIABLE = "OMNIURL_BATCH_PROOF"
 
 
-def lean_allowed(options: Options) -> bool:
-    """Whether a batch under ``options`` may ask the resolvers for their batch engines
+def lean_allowed(*, opener: Opener | None, resume: bool, names: object | None, trace: bool) -> bool:
+    """Whether a batch may ask the resolvers for their batch engines
     (:meth:`~resolvers.base.Resolver.batch_engine`: the HTTP resolver's lean engine for
-    plain ``http://`` GETs, resolvers/http/batch_engine.py), unless ``OMNIURL_BATCH_LEAN=0``;
-    each resolver then says whether ``options`` allow its engine."""
-    return os.environ.get(LEAN_VARIABLE, "1") != "0"
+    plain ``http://`` GETs, resolvers/http/batch_engine.py) — the batch's half of the rule,
+    what no resolver can see: not with the caller's ``opener`` (its resolves are its own),
+    ``resume`` (``-C -``: each transfer continues its ``.part`` by the general path's
+    ranges), ``names`` given (written to their own names), ``trace`` (``-w``: the phases the
+    general path's connections mark), nor under ``OMNIURL_BATCH_LEAN=0``.  The options'
+    half is each resolver's, asked once a batch (HTTP's: ``batch_engine.eligible``, every
+    option that changes the exchange: a proxy, ``-v``, ``-w``, ``-u``, ``-I``,
+    ``--compressed``, ``-C``, ``-m``, a plugin resolver of ``http:``), and the URL's its
+    engine's (``Engine.request``: a userinfo, a netrc login, the policy).
+    tests/test_batch_lean_qa.py runs the command under each such option and checks no
+    engine was asked (``OMNIURL_BATCH_PROOF``)."""
+    return (
+        opener is None
+        and not resume
+        and names is None
+        and not trace
+        and os.environ.get(LEAN_VARIABLE, "1") != "0"
+    )
 
 
 class _Engines:
@@ -846,7 +861,7 @@ async def fetch_many(
     numbers: dict[str, int] = {}  # (_names_in_input_order: each colliding name's next number)
     files = _Files(str(folder)) if folder is not None else None
     engines: _Engines | None = None
-    if opener is None and not resume and names is None and not trace and lean_allowed(options):
+    if lean_allowed(opener=opener, resume=resume, names=names, trace=trace):
         engines = _Engines(options)
     opener = opener or _default_opener
     limit = max(window or 4 * concurrency, concurrency)

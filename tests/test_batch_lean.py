@@ -472,6 +472,10 @@ def test_a_row_made_fast_is_the_dataclasss() -> None:
 
 async def test_the_engine_is_only_for_plain_gets(monkeypatch: pytest.MonkeyPatch) -> None:
     from omniurl.resolvers.http.batch_engine import eligible
+    from omniurl.resolvers.trace import Trace
+
+    async def ask(prompt: str, secret: bool = False) -> str:
+        return ""
 
     assert eligible(BATCH)
     for changed in (
@@ -481,6 +485,11 @@ async def test_the_engine_is_only_for_plain_gets(monkeypatch: pytest.MonkeyPatch
         {"max_time": 3.0},
         {"user": ("u", "p")},
         {"transcript": lambda d, t: None},
+        {"proxy": "http://127.0.0.1:3128"},
+        {"trust_env": True},
+        {"trace": Trace()},
+        {"resume_validator": '"etag"'},
+        {"ask": ask},
     ):
         assert not eligible(BATCH.with_(**changed)), changed  # type: ignore[arg-type]
 

@@ -911,3 +911,44 @@ async def test_a_wait_for_a_connection_slot_past_pool_timeout_is_the_general_pat
             )
     assert outcomes[1] == outcomes[0]
     assert outcomes[1][0][:2] == (False, "PoolTimeout") and outcomes[1][1][0], outcomes
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        [],
+        ["-v"],
+        ["-w", "%{http_code}\n"],
+        ["-I"],
+        ["-u", "u:p"],
+        ["--compressed"],
+        ["-C", "-"],
+        ["-m", "30"],
+        ["-x", "PROXY"],
+        ["--proxy-env"],
+    ],
+    ids=lambda option: " ".join(option) or "plain",
+)
+async def test_every_option_that_changes_the_exchange_turns_the_engine_off(
+    tmp_path: Path, option: list[str]
+) -> None:
+    """``get -Z`` with the engine allowed (``OMNIURL_BATCH_LEAN=1``) under each option
+    that changes the exchange beyond a plain GET and its reply: no engine is asked about a
+    URL (the batch's proof, ``OMNIURL_BATCH_PROOF``); without one (``plain``) it is."""
+    from helpers import ROOT, run_omniurl
+
+    async with raw_servers(ok_answer) as [(server, base)]:
+        (tmp_path / "list").write_text(f"{base}/a.txt\n{base}/b.txt\n")
+        (tmp_path / "out").mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        env.update({LEAN_VARIABLE: "1", "HOME": str(tmp_path)})
+        env[PROOF_VARIABLE] = str(tmp_path / "proof")
+        env["http_proxy"] = base  # (read only under --proxy-env)
+        args = [base if a == "PROXY" else a for a in option]
+        status, _out, err = await run_omniurl(
+            "get", "-Z", "-i", str(tmp_path / "list"), "--output-dir", str(tmp_path / "out"),
+            *args, env=env, cwd=ROOT, timeout=60,
+        )  # fmt: skip
+        assert status == 0, err
+        assert len(server.requests) == 2
+    proof_of(tmp_path / "proof", on=not option)

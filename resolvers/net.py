@@ -585,6 +585,7 @@ class Stream:
         self._poller: Any = None
         #: The pipe :meth:`splice_into` moves bytes through (made on first use).
         self._pipe: tuple[int, int] | None = None
+        self._pipe_grown = False
         #: The output refused spliced bytes once: the rest is read (:meth:`fill_into`).
         self._refused = False
         #: Bytes were sent and no reply byte has come since (``Options.trace``'s first
@@ -766,6 +767,9 @@ class Stream:
                 if not n:
                     self._eof = True
                     return got
+                if n >= _PIPE_DEFAULT and not self._pipe_grown:  # (a bulk body: see below)
+                    self._pipe_grown = True
+                    _grow_pipe(pipe_w)
                 try:
                     _drain_pipe(pipe_r, fd, n)
                 except SpliceRefused:
@@ -1106,16 +1110,25 @@ class Stream:
         self.close()
 
 
+#: Linux's default size of a pipe: a splice that moved this much filled it.
+_PIPE_DEFAULT = 1 << 16
+
+
 def _splice_pipe() -> tuple[int, int]:
-    """A pipe for :meth:`Stream.splice_into`, as large as one bulk read where the system
-    allows (Linux's default is 64 KiB; an unprivileged process may ask up to
-    ``/proc/sys/fs/pipe-max-size``, 1 MiB by default)."""
-    pipe_r, pipe_w = os.pipe2(os.O_CLOEXEC)
-    with suppress(OSError, AttributeError):
+    """A pipe for :meth:`Stream.splice_into`, of the system's default size (64 KiB on
+    Linux) until a splice fills it (:func:`_grow_pipe`): a small body (a 4 KiB file) never
+    loads ``fcntl``, an extension module, ~1.1 million instructions of an FTP or Gopher get
+    (callgrind, 2026-11-29; docs/speed.md, *Start-up*)."""
+    return os.pipe2(os.O_CLOEXEC)
+
+
+def _grow_pipe(pipe_w: int) -> None:
+    """Make the pipe as large as one bulk read where the system allows (an unprivileged
+    process may ask up to ``/proc/sys/fs/pipe-max-size``, 1 MiB by default)."""
+    with suppress(OSError, AttributeError, ImportError):
         import fcntl
 
         fcntl.fcntl(pipe_w, fcntl.F_SETPIPE_SZ, BULK_READ)
-    return pipe_r, pipe_w
 
 
 class SpliceRefused(OSError):

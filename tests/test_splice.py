@@ -69,6 +69,31 @@ async def test_splice_into_moves_every_byte_to_a_file_in_order(tmp_path: Path) -
     assert not stream.can_splice  # (at the end of the stream)
 
 
+async def test_the_pipe_grows_to_a_bulk_read_only_once_a_splice_fills_it(tmp_path: Path) -> None:
+    """A small body goes through the system's default pipe (no ``fcntl`` loaded for it); a
+    bulk one fills it, and the pipe is then made one bulk read large (F_SETPIPE_SZ)."""
+    import fcntl
+
+    from omniurl.resolvers.net import BULK_READ
+
+    sizes = {}
+    for name, data in (("small", DATA[:4096]), ("bulk", DATA)):
+        ours, theirs = await _tcp_pair()
+        theirs.setblocking(False)
+        target = tmp_path / f"{name}.bin"
+        stream = Stream(ours, Options(read_timeout=10))
+        with target.open("wb") as out:
+            sender = asyncio.ensure_future(_send_all_then_close(theirs, data))
+            await _splice_all(stream, out.fileno())
+            await sender
+        assert stream._pipe is not None
+        sizes[name] = fcntl.fcntl(stream._pipe[1], fcntl.F_GETPIPE_SZ)
+        stream.close()
+        assert target.read_bytes() == data
+    max_size = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+    assert sizes == {"small": 1 << 16, "bulk": min(BULK_READ, max_size)}
+
+
 async def test_an_output_that_refuses_splice_gets_the_bytes_written(tmp_path: Path) -> None:
     """splice(2) refuses a file opened for appending (EINVAL): the bytes already in the pipe
     are written to it, and from then on the stream is read (``can_splice`` false)."""

@@ -276,6 +276,21 @@ def bounded_name(name: str, limit: int = NAME_BYTES) -> str:
     return name
 
 
+def header_name(resource: Resource) -> str | None:
+    """``-J``: the file name the server suggested (the scheme's ``suggested_name`` hook:
+    HTTP's ``Content-Disposition``, RFC 6266), as a bare name: no directory, no leading
+    dots, no control characters, at most 200 bytes (``omniurl.batch.bounded_name``) — or
+    None when there is none left (curl's -J, made safe)."""
+    from omniurl.resolvers.registry import presentation_of
+
+    name = presentation_of(resource.url.scheme).suggested_name(resource)
+    if not name:
+        return None
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch if ch.isprintable() else "_" for ch in name).strip().lstrip(".")
+    return bounded_name(name) or None
+
+
 def output_name(url: URL, *, listing: bool | None = None) -> str:
     """A file name for ``url`` (``-O``, ``--output-dir``), from the URL the user gave — never
     one the server chose (a redirect to ``/.bashrc`` is still saved under the first URL's
@@ -615,6 +630,8 @@ async def _fetch_one(
             chunks = listing_bytes(resource) if resource.kind == "listing" else resource
             if files is not None:
                 saved_as = output_name(job.url, listing=resource.kind == "listing")
+                if files.header_names and resource.kind == "content":
+                    saved_as = header_name(resource) or saved_as
             try:
                 async for chunk in chunks:
                     digest.update(chunk)
@@ -702,6 +719,8 @@ class _Files:
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
+        #: ``-J``: a content is named as its server suggests (:func:`header_name`).
+        self.header_names = False
         self._nameless = True  # (until this file system shows it has none)
         self._linker = nameless.Linker()
         self.taken: dict[
@@ -826,6 +845,7 @@ async def fetch_many(
     resume: bool = False,
     names: Sequence[str | None] | None = None,
     trace: bool = False,
+    header_names: bool = False,
 ) -> AsyncIterator[FetchResult]:
     """Fetch every URL of ``urls``; yield one :class:`FetchResult` per URL as each finishes.
 
@@ -841,6 +861,10 @@ async def fetch_many(
     temporary name and renamed over ``NAME``, so running the same URLs again — a retried
     task — replaces its own files and leaves nothing else behind.  ``trace`` records each
     transfer's phases and addresses in its result's ``trace`` (:mod:`resolvers.trace`).
+    ``header_names`` (``-J``, with ``output_dir``) saves a content under the name its server
+    suggests (:func:`header_name`: HTTP's Content-Disposition, made safe as a single get
+    makes it), else under its URL's; not for ``names`` and ``resume``, whose names are fixed
+    before the transfer.
     """
     if concurrency < 1 or per_host < 1:
         raise ConfigurationError(
@@ -860,8 +884,12 @@ async def fetch_many(
     taken: set[str] = set()
     numbers: dict[str, int] = {}  # (_names_in_input_order: each colliding name's next number)
     files = _Files(str(folder)) if folder is not None else None
+    if files is not None and header_names and not resume and names is None:
+        files.header_names = True
     engines: _Engines | None = None
-    if lean_allowed(opener=opener, resume=resume, names=names, trace=trace):
+    if lean_allowed(opener=opener, resume=resume, names=names, trace=trace) and not (
+        files is not None and files.header_names  # (-J: a name from the reply's fields)
+    ):
         engines = _Engines(options)
     opener = opener or _default_opener
     limit = max(window or 4 * concurrency, concurrency)

@@ -128,6 +128,7 @@ async def fetch_split(
     concurrency: int,
     per_host: int,
     output_dir: str | None,
+    header_names: bool = False,
 ) -> AsyncIterator[FetchResult]:
     """The batch of ``urls`` on up to ``procs`` processes (None: :func:`default_procs` when
     the batch has at least :data:`MIN_SPLIT` URLs, else one); one result per URL as each
@@ -168,7 +169,11 @@ async def fetch_split(
     client = AsyncClient(options, max_keepalive_connections=max(shares[0].concurrency, 20))
     if n == 1:  # (a small batch: the engine itself, no hand-offs)
         batch = client.fetch_many(
-            items, concurrency=concurrency, per_host=per_host, output_dir=output_dir
+            items,
+            concurrency=concurrency,
+            per_host=per_host,
+            output_dir=output_dir,
+            header_names=header_names,
         )
         try:
             async for result in batch:
@@ -183,9 +188,11 @@ async def fetch_split(
     try:
         local = shares[0]
         local.queue = asyncio.Queue()
-        tasks.append(asyncio.create_task(_run_local(local, client, output_dir, results)))
+        tasks.append(
+            asyncio.create_task(_run_local(local, client, output_dir, results, header_names))
+        )
         for share in shares[1:]:
-            await _start_worker(share, options, output_dir, results, tasks)
+            await _start_worker(share, options, output_dir, results, tasks, header_names)
         index = 0
         done = False
         while True:
@@ -304,6 +311,7 @@ async def _run_local(
     client: Any,
     output_dir: str | None,
     results: asyncio.Queue[Report],
+    header_names: bool = False,
 ) -> None:
     """Share 0, in this process: the engine over the URLs queued for it."""
     assert share.queue is not None
@@ -319,7 +327,11 @@ async def _run_local(
 
     try:
         async for result in client.fetch_many(
-            given(), concurrency=share.concurrency, per_host=share.per_host, output_dir=output_dir
+            given(),
+            concurrency=share.concurrency,
+            per_host=share.per_host,
+            output_dir=output_dir,
+            header_names=header_names,
         ):
             results.put_nowait((share, _reindexed(result, positions.pop(result.index))))
     except asyncio.CancelledError:
@@ -334,8 +346,10 @@ async def _start_worker(
     output_dir: str | None,
     results: asyncio.Queue[Report],
     tasks: list[asyncio.Task[None]],
+    header_names: bool = False,
 ) -> None:
     setup = {
+        "header_names": header_names,
         "options": options,
         "concurrency": share.concurrency,
         "per_host": share.per_host,
@@ -613,6 +627,7 @@ async def _worker(
             concurrency=setup["concurrency"],
             per_host=setup["per_host"],
             output_dir=setup["output_dir"],
+            header_names=setup.get("header_names", False),
         ):
             row = _to_row(result)
             row["index"] = positions.pop(result.index)

@@ -173,6 +173,7 @@ class AsyncClient:
         window: int | None = None,
         names: Sequence[str | None] | None = None,
         trace: bool = False,
+        header_names: bool = False,
     ) -> AsyncIterator[FetchResult]:
         """Fetch many URLs through this client's connections: an async iterator of
         :class:`FetchResult` as each finishes (see :func:`omniurl.batch.fetch_many`)."""
@@ -186,6 +187,7 @@ class AsyncClient:
             window=window,
             names=names,
             trace=trace,
+            header_names=header_names,
         )
 
     async def aclose(self) -> None:

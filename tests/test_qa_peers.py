@@ -230,3 +230,38 @@ async def test_the_batch_does_not_reuse_a_connection_it_asked_to_close(
     assert status == 0, err
     assert [len(c) for c in server.connections] == [4]  # (without it: one connection)
     assert (tmp_path / "3").read_bytes() == b"file /3\n"
+
+
+# -- -J in a batch: the name the server suggests, as a single get -J -O ----------------------
+
+
+def disposed(target: bytes) -> tuple[bytes, bool]:
+    name = target.rsplit(b"/", 1)[-1]
+    suggested = {b"cd": b"server.txt", b"cd2": b"other.txt", b"evil": b"../../.hidden"}
+    field = b'Content-Disposition: attachment; filename="%s"' % suggested.get(name, b"")
+    return ok(b"content of " + name + b"\n", field), False
+
+
+@pytest.mark.parametrize("way", [["--output-dir", "od"], ["-Z", "--procs", "2"], []])
+@pytest.mark.parametrize("lean", ["1", "0"])
+async def test_a_batch_names_files_as_the_server_suggests(
+    tmp_path: Path, way: list[str], lean: str
+) -> None:
+    """QA: ``get -J -O --output-dir od http://H/cd`` saved ``od/cd`` and ``get -J -O URL1
+    URL2`` the URLs' names; the batch now takes -J as a single get does (its safe names)."""
+    env = {**os.environ, "OMNIURL_BATCH_LEAN": lean, "PYTHONPATH": str(Path.cwd())}
+    async with scripted(disposed) as (_server, base):
+        urls = [f"{base}/cd", f"{base}/cd2", f"{base}/evil", f"{base}/none"]
+        if way[:1] == ["--output-dir"]:
+            (tmp_path / "od").mkdir()
+        status, _out, err = await run_omniurl(
+            "get", "-J", "-O", *way, *urls[: 1 if way[:1] == ["--output-dir"] else 4],
+            cwd=tmp_path, env=env,
+        )  # fmt: skip
+    assert status == 0, err
+    if way[:1] == ["--output-dir"]:
+        assert os.listdir(tmp_path / "od") == ["server.txt"]
+        return
+    assert sorted(os.listdir(tmp_path)) == ["hidden", "none", "other.txt", "server.txt"]
+    assert (tmp_path / "server.txt").read_bytes() == b"content of cd\n"
+    assert (tmp_path / "hidden").read_bytes() == b"content of evil\n"

@@ -172,6 +172,7 @@ async def run_batch(
     write_out: str | None = None,
     fail: bool = False,
     show_error: bool = False,
+    header_names: bool = False,
 ) -> int:
     """Fetch every URL; write the manifest; return the batch's exit status.  ``total`` (when
     known) makes the progress line say "done of total"; ``write_out`` is ``-w``'s format,
@@ -197,6 +198,7 @@ async def run_batch(
             output_dir=output_dir,
             resume=resume,
             trace=write_out is not None,  # (-w's phases and addresses, per URL)
+            header_names=header_names,
         )
     elif results is None:
         results = fetch_many(
@@ -207,6 +209,7 @@ async def run_batch(
             output_dir=output_dir,
             opener=opener,
             resume=resume,
+            header_names=header_names,
         )
     try:
         async for result in results:
@@ -451,6 +454,9 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         )
     resume = getattr(args, "continue_at", None) is not None
     procs = getattr(args, "procs", None)
+    # -J: the name the server suggests, as a single get -J -O takes it (before, a batch
+    # ignored it: get -J -O URL1 URL2 saved both under their URLs' names).
+    header_names = bool(getattr(args, "remote_header_name", False)) and folder is not None
     if args.parallel and not resume and args.write_out is None and procs != 1:
         # A large -Z batch on more than one core (omniurl.batch_procs).  Not with -C -
         # (names given in input order over the whole list) nor -w (its per-URL trace).
@@ -475,6 +481,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
                 concurrency=args.parallel_max,
                 per_host=args.parallel_max_host,
                 output_dir=folder,
+                header_names=header_names,
             ),
         )
     return await run_batch(
@@ -491,6 +498,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
         total=count_urls(args.urls, args.input) if show else None,
         write_out=args.write_out,
         fail=fail,
+        header_names=header_names,
     )
 
 

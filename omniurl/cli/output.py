@@ -109,6 +109,8 @@ def output_path(args: argparse.Namespace, resource: Resource) -> str | None:
         # (--output-dir: -O paired with one URL of several, as curl's.)
         folder = getattr(args, "output_dir", None) or ""
         if getattr(args, "remote_header_name", False):
+            from omniurl.batch import header_name
+
             named = header_name(resource)
             if named is not None:
                 return shown(os.path.join(folder, named))
@@ -116,23 +118,6 @@ def output_path(args: argparse.Namespace, resource: Resource) -> str | None:
         name = output_name(parse(given), listing=resource.kind == "listing")
         return shown(os.path.join(folder, name))
     return None
-
-
-def header_name(resource: Resource) -> str | None:
-    """``-J``: the file name the server suggested (the scheme's ``suggested_name`` hook:
-    HTTP's ``Content-Disposition``, RFC 6266), as a bare name: no directory, no leading
-    dots, no control characters, at most 200 bytes (``omniurl.batch.bounded_name``) — or
-    None when there is none left (curl's -J, made safe)."""
-    from omniurl.resolvers.registry import presentation_of
-
-    name = presentation_of(resource.url.scheme).suggested_name(resource)
-    if not name:
-        return None
-    name = name.replace("\\", "/").rsplit("/", 1)[-1]
-    name = "".join(ch if ch.isprintable() else "_" for ch in name).strip().lstrip(".")
-    from omniurl.batch import bounded_name
-
-    return bounded_name(name) or None
 
 
 def binary_guard(args: argparse.Namespace, first: bytes) -> None:

@@ -646,7 +646,9 @@ async def _fetch_one(
                         nameless.write_all(fd, b"".join(held))
                         held.clear()
                     nameless.write_all(fd, chunk)
-                if files is not None:
+                if files is not None and not (
+                    resource.status == 304 and resource.url.scheme in ("http", "https")
+                ):  # (a 304 has no content, RFC 9110 §15.4.5: no file, as curl's)
                     if fd < 0:
                         # Complete, and small: its file is made now, in one write.
                         fd, tmp = files.open(job, saved_as)

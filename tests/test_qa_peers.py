@@ -265,3 +265,40 @@ async def test_a_batch_names_files_as_the_server_suggests(
     assert sorted(os.listdir(tmp_path)) == ["hidden", "none", "other.txt", "server.txt"]
     assert (tmp_path / "server.txt").read_bytes() == b"content of cd\n"
     assert (tmp_path / "hidden").read_bytes() == b"content of evil\n"
+
+
+# -- a 304 makes no file (RFC 9110 §15.4.5; curl makes none) ---------------------------------
+
+
+def unmodified(target: bytes) -> tuple[bytes, bool]:
+    if target.endswith(b"/fresh"):
+        return ok(b"fresh\n"), False
+    return b'HTTP/1.1 304 Not Modified\r\nETag: "e1"\r\n\r\n', False
+
+
+async def test_a_304_makes_no_file(tmp_path: Path) -> None:
+    """QA: ``-o FILE`` with ``If-Modified-Since`` answered 304 made an empty FILE."""
+    since = "If-Modified-Since: Sun, 01 Jan 2034 00:00:00 GMT"
+    async with scripted(unmodified) as (server, base):
+        status, _out, err = await run_omniurl(
+            "get", "-H", since, "-o", str(tmp_path / "f"), f"{base}/x"
+        )
+        assert status == 0, err
+        assert not (tmp_path / "f").exists()
+        (tmp_path / "kept").write_bytes(b"the copy the 304 says is current\n")
+        status, _out, err = await run_omniurl(
+            "get", "-H", since, "-o", str(tmp_path / "kept"), f"{base}/x"
+        )
+        assert status == 0, err
+        assert (tmp_path / "kept").read_bytes() == b"the copy the 304 says is current\n"
+        for lean in ("1", "0"):
+            out = tmp_path / f"batch{lean}"
+            out.mkdir()
+            env = {**os.environ, "OMNIURL_BATCH_LEAN": lean}
+            status, _out, err = await run_omniurl(
+                "get", "-H", since, "--output-dir", str(out), f"{base}/x", f"{base}/fresh",
+                env=env,
+            )  # fmt: skip
+            assert status == 0, err
+            assert os.listdir(out) == ["fresh"]
+    assert all(since.encode() in c[0] for c in server.connections)

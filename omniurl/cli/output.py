@@ -120,6 +120,13 @@ def output_path(args: argparse.Namespace, resource: Resource) -> str | None:
     return None
 
 
+def not_modified(resource: Resource) -> bool:
+    """An HTTP 304 (``If-Modified-Since``, ``If-None-Match``): it has no content (RFC 9110
+    §15.4.5) and the copy it says is current stays as it is — no file is made or replaced,
+    as curl makes none (before, ``-o FILE`` was made empty)."""
+    return resource.status == 304 and resource.url.scheme in ("http", "https")
+
+
 def binary_guard(args: argparse.Namespace, first: bytes) -> None:
     """curl's rule: binary content (a NUL in its first bytes) is not written to a terminal
     unless ``-o -`` says so."""
@@ -183,6 +190,10 @@ async def write_content(
     # views of one buffer it reuses (resolvers.resource.Resource.views_ok).
     resource.views_ok = chunks is None
     path = output_path(args, resource)
+    if path is not None and not_modified(resource):
+        async for _chunk in source:  # (none: RFC 9110 §15.4.5)
+            pass
+        return None
     if path is None and args.json:
         # stdout carries the metadata JSON: the content is read (to know it arrived whole)
         # and counted, not printed.

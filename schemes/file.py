@@ -44,11 +44,13 @@ _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 #: The lenient reading's (RFC 3986 characters: "~"; compiled on first use).
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))
 #: The default reading's (``_parse_default``): ";" in a segment besides (RFC 3986 §3.3: a
-#: sub-delim, data in the path, as the general way reads it), and RFC 3986's hosts (IP
-#: literals, "_" in a name: as written, as the general way keeps them).
+#: sub-delim, data in the path, as the general way reads it), RFC 3986's hosts (IP
+#: literals, "_" in a name: as written, as the general way keeps them), and no authority at
+#: all (``file:/C:/x``, ``file:/etc/x``: RFC 8089 §2's minimal form, host "", as the general
+#: way reads it; a path starting "//" is left to it, see :func:`_fileurl_from_match`).
 _DEFAULT = re.compile(
     grammar.default(
-        f"//({grammar.HOST_FAST})?(/{grammar.fast(grammar.FSEGMENT + ';/')})"
+        f"(?://({grammar.HOST_FAST})?)?(/{grammar.fast(grammar.FSEGMENT + ';/')})"
         + grammar.FRAGMENT_FAST
     )
 )

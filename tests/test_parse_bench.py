@@ -91,3 +91,23 @@ def test_the_fourth_mix_is_distinct_valid_and_holds_its_shapes() -> None:
         assert piece in texts, piece
     assert any(u.startswith("prospero://") and "@" in u.split("/")[2] for u in urls)
     assert max(map(len, urls)) > 1000 and min(map(len, urls)) < 16
+
+
+def test_the_fifth_mix_is_distinct_valid_and_holds_its_shapes() -> None:
+    """The fifth mix (shapes users meet): distinct URLs, each valid in the default reading,
+    every scheme, and the shapes it was written for."""
+    bench = load_bench()
+    blocks = bench.make_blocks(200 * 2 * len(bench.FIFTH), "fifth")
+    urls = [u for _f, block in blocks for u in block]
+    assert len(set(urls)) == len(urls)
+    parsed = [schemes.parse(u) for u in urls]
+    assert {u.scheme for u in parsed} >= SCHEMES
+    assert {f for f, _ in blocks} == set(bench.FIFTH)
+    texts = "\n".join(urls)
+    for piece in ("xn--", "XN--", "0x7f.", "0177.", ":65535", ":00080", "%F0%9F%98%80",
+                  "%5B%5D", "X-Amz-Signature=", "#:~:text=", "%09%09+", "file:///C:/",
+                  "MAILTO:", "news:", "mid:", "cid:", "%0D%0A", "snews://"):  # fmt: skip
+        assert piece in texts, piece
+    assert any(u.startswith("file:/") and u[6] != "/" for u in urls)  # (no authority)
+    assert max(u.count("&") for u in urls) >= 40
+    assert max(u.count("@") for u in urls if u.startswith("mailto:")) >= 20

@@ -747,18 +747,31 @@ PROSPERO_ESCAPED = [
 ]
 
 
+MAILTO_ESCAPED = [
+    "mailto:a%2Bb@h.example",
+    "mailto:a%2Bb@h.example,c@d.example?subject=x%20y&body=z",
+    "mailto:%22a%40b%22@h.example",
+    "mailto:%22a%2Cb%22@h.example,c@d",
+    "mailto:a%C3%A9@h.example?cc=b%2Bc@h",
+    "mailto:a%E9@h.example",
+    "mailto:%25@h#f%20g",
+    "MAILTO:A%2B@H",
+]
+
+
 @pytest.mark.parametrize(
     ("text", "names", "items"),
     [(t, ("selector", "search", "gopher_plus"), (7, 8, 9)) for t in GOPHER_ESCAPED]
     + [(t, ("cwd", "name"), (6, 7)) for t in FTP_ESCAPED]
-    + [(t, ("hsoname", "fields"), (6, 7)) for t in PROSPERO_ESCAPED],
+    + [(t, ("hsoname", "fields"), (6, 7)) for t in PROSPERO_ESCAPED]
+    + [(t, ("address", "headers"), (2, 3)) for t in MAILTO_ESCAPED],
 )
 def test_escaped_fields_read_as_the_decoded_text(
     text: str, names: tuple[str, ...], items: tuple[int, ...]
 ) -> None:
-    """A Gopher URL's selector, search and Gopher+ string and an FTP URL's cwd and name,
-    kept as written until first read, are the decoded values to every reader (as the
-    mailto test above)."""
+    """A Gopher URL's selector, search and Gopher+ string, an FTP URL's cwd and name, a
+    Prospero URL's hsoname and fields and a mailto: URL's address, kept as written until
+    first read, are the decoded values to every reader (as the mailto test above)."""
     import copy
     import dataclasses
     import pickle
@@ -776,7 +789,7 @@ def test_escaped_fields_read_as_the_decoded_text(
     assert (fast != slow) is False and (slow != fast) is False
     assert hash(fast) == hash(slow) and repr(fast) == repr(slow) and str(fast) == str(slow)
     assert dataclasses.asdict(fast) == dataclasses.asdict(slow)  # type: ignore[call-overload]
-    assert records.replace(fast, host="z") == records.replace(slow, host="z")
+    assert records.replace(fast, fragment="z") == records.replace(slow, fragment="z")
     for copied in (pickle.loads(pickle.dumps(fast)), copy.copy(fast), copy.deepcopy(fast)):
         assert copied == slow and {n: getattr(copied, n) for n in names} == values
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # (the same bytes: a cache's key)

@@ -15,8 +15,8 @@ IPv6 literals (with RFC 6874 zone ids in the held-out mix), escapes (ASCII and U
 queries, fragments, FTP ``;type=`` codes, Gopher selectors with ``%09`` searches and Gopher+
 strings, mailto addresses with RFC 6068 header queries, news groups and message ids, nntp
 articles, telnet logins, wais searches and typed paths, file hosts, Prospero attributes,
-gemini queries, mid/cid.  Three mixes of the same families, shaped differently, and a fourth
-of shapes across the schemes:
+gemini queries, mid/cid.  Three mixes of the same families, shaped differently, a fourth of
+shapes across the schemes and a fifth of shapes users meet:
 
 - ``main`` (seed 1738): the families as the fast paths were written against;
 - ``heldout`` (seed 32, its own generators: other alphabets, ``~``, upper-case hosts, longer

@@ -26,6 +26,9 @@ class Scripted:
     script: Script
     connections: list[list[bytes]] = field(default_factory=list)
 
+    def requests_seen(self) -> list[bytes]:
+        return [head for conn in self.connections for head in conn]
+
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         mine: list[bytes] = []
         self.connections.append(mine)
@@ -302,3 +305,23 @@ async def test_a_304_makes_no_file(tmp_path: Path) -> None:
             assert status == 0, err
             assert os.listdir(out) == ["fresh"]
     assert all(since.encode() in c[0] for c in server.connections)
+
+
+# -- --create-dirs' help tells what happens (QA: it claimed "before anything is fetched") --
+
+
+async def test_create_dirs_help_is_what_a_missing_folder_does(tmp_path: Path) -> None:
+    async with scripted(small) as (server, base):
+        status, _out, err = await run_omniurl("get", "-o", str(tmp_path / "no" / "f"), f"{base}/a")
+        assert (status, len(server.requests_seen())) == (23, 1), err
+        status, _out, err = await run_omniurl(
+            "get", "-O", "--output-dir", str(tmp_path / "no"), f"{base}/b"
+        )
+        assert status != 0 and len(server.requests_seen()) == 1, err
+    assert not (tmp_path / "no").exists()
+    status, out, _err = await run_omniurl("get", "--help", env={**os.environ, "COLUMNS": "400"})
+    assert status == 0
+    assert (
+        b"a missing --output-dir is refused before anything is fetched, and -o FILE in a "
+        b"missing folder is a write error once the reply has come" in out
+    )

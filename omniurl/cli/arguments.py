@@ -368,7 +368,8 @@ def add_get_arguments(p: argparse.ArgumentParser) -> None:
         "--create-dirs",
         action="store_true",
         help="create the folders -o FILE or --output-dir DIR name (by default a missing "
-        "folder is an error before anything is fetched)",
+        "--output-dir is refused before anything is fetched, and -o FILE in a missing "
+        "folder is a write error once the reply has come, as curl's: exit 23, nothing saved)",
     )
     p.add_argument(
         "-L",

@@ -367,9 +367,13 @@ def _show_heads(args: argparse.Namespace, heads: list[Any]) -> int:
 
 
 def _head_text(lines: list[str] | tuple[str, ...]) -> str:
+    """The head's lines, CRLF each; an HTTP head ends with its blank line (RFC 9112 §2.1),
+    the fields another scheme's ``-I`` shows (FTP's SIZE, MDTM) end without one, as
+    curl's."""
     from omniurl.cli.emit import terminal_safe
 
-    return "".join(terminal_safe(line) + "\r\n" for line in lines) + "\r\n"
+    end = "\r\n" if not lines or lines[0].startswith("HTTP/") else ""
+    return "".join(terminal_safe(line) + "\r\n" for line in lines) + end
 
 
 async def _get(args: argparse.Namespace, options: Options) -> int:
@@ -584,8 +588,8 @@ def entry_facts(info: dict[str, object]) -> str:
 
 
 def head_lines(resource: Resource) -> str:
-    """``-I``: what the server said about the resource, as header-field lines (CRLF, a
-    blank line after them, as curl prints them): the scheme's presentation says which
+    """``-I``: what the server said about the resource, as header-field lines (CRLF, an
+    HTTP head's blank line after them, as curl prints them): the scheme's presentation says which
     (HTTP: the status line and fields as received; FTP: SIZE and MDTM as fields)."""
     from omniurl.resolvers.registry import presentation_of
 

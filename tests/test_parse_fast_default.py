@@ -909,7 +909,8 @@ def test_the_parse_and_plan_commands_write_the_decoded_twins_json() -> None:
         check=True,
     )
     assert run.stdout.splitlines() == [dumps(t.to_json()) for t in twins]  # type: ignore[attr-defined]
-    planned = [t for t in LAZY if not t.lower().startswith("mailto:")]  # (a draft's Date: the clock)
+    # (not a draft: its Date is the clock)
+    planned = [t for t in LAZY if not t.lower().startswith("mailto:")]
     run = subprocess.run(
         [sys.executable, "-m", "omniurl", "plan", *planned],
         cwd=root,

@@ -325,3 +325,29 @@ async def test_create_dirs_help_is_what_a_missing_folder_does(tmp_path: Path) ->
         b"a missing --output-dir is refused before anything is fetched, and -o FILE in a "
         b"missing folder is a write error once the reply has come" in out
     )
+
+
+# -- -w as curl's: an FTP transfer's response_code, a failed transfer's filename ------------
+
+
+async def test_write_out_of_ftp_and_of_a_failed_transfer(tmp_path: Path) -> None:
+    """QA: FTP's ``%{response_code}`` was 000 where curl gives the last reply's code (226
+    once the transfer is complete), and ``%{filename_effective}`` was empty after a failed
+    transfer where curl names the ``-o`` file."""
+    from omniurl import testservers
+
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "f.txt").write_bytes(b"data\n")
+    server = await testservers.start("ftp", root)
+    form = "%{response_code} %{http_code} [%{filename_effective}] %{exitcode}\\n"
+    url = f"ftp://127.0.0.1:{server.port}/f.txt"
+    try:
+        status, out, err = await run_omniurl("get", "-o", str(tmp_path / "f"), "-w", form, url)
+        assert (status, out) == (0, f"226 226 [{tmp_path / 'f'}] 0\n".encode()), err
+        missing = tmp_path / "no" / "f"
+        status, out, err = await run_omniurl("get", "-o", str(missing), "-w", form, url)
+        assert status == 23, err
+        assert out.endswith(f" [{missing}] 23\n".encode()), out
+    finally:
+        await server.close()

@@ -540,12 +540,22 @@ def _note_transfer(
         return
     transfer.url = str(resource.url)
     transfer.http_code = resource.status
+    if resource.status is None and resource.url.scheme in ("ftp", "ftps"):
+        # curl's response_code of an FTP transfer: the last reply's code (226 once complete),
+        # not QUIT's 221, which ends the session after it (curl's comes later still)
+        codes = [x[:3] for x in resource.replies if x[:3].isdigit() and x[:3] != "221"]
+        transfer.http_code = int(codes[-1]) if codes else None
     transfer.size = written.size if written is not None else resource.bytes_read
     transfer.num_redirects = len(resource.chain)
     transfer.heads([*resource.hops, resource.replies])
     transfer.content_type = _field(resource.replies, "content-type") or resource.media_type or ""
     if written is not None and written.output is not None:
         transfer.filename = written.output
+    elif written is None and resource.kind == "content":
+        # curl's filename_effective is the file it was to write, a failed transfer's too
+        from .output import output_path
+
+        transfer.filename = output_path(args, resource) or ""
     location = _field(resource.replies, "location")
     if location and resource.status is not None and 300 <= resource.status < 400:
         # a redirect not followed (--no-follow): where it leads, absolute (curl's)

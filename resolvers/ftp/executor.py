@@ -386,11 +386,14 @@ def _transfer(
     control = pump.control
     what = ready.command
     state = {"ended": False}
+    made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
 
     async def finish(received: int) -> None:
         channel.close()
         pump.machine.data_done(received)
         done = await pump.done()  # the final reply; then QUIT, or the connection kept
+        if made:  # (the final reply, 226, is the resource's too: -v, -w %{response_code})
+            made[0].replies.extend(control.replies[len(made[0].replies) :])
         if done.keep:
             state["ended"] = True
             assert sessions is not None
@@ -422,8 +425,6 @@ def _transfer(
             close=close,
             result=FTPResult(command=what),
         )
-
-    made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
 
     def views() -> bool:
         return details.type == "I" and bool(made) and made[0].views_ok

@@ -39,6 +39,9 @@ class Trace:
     connects: int = 0
     #: Bytes sent, every hop's (``size_request``: HTTP's request heads; FTP's commands).
     sent: int = 0
+    #: The interim (1xx) reply heads' bytes, every hop's: ``size_header`` counts them, as
+    #: curl's (the final heads are counted from the resource's replies).
+    interim: int = 0
     #: The addresses of the first connection of the current hop.
     remote: tuple[str, int] | None = None
     local: tuple[str, int] | None = None

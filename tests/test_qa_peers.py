@@ -351,3 +351,27 @@ async def test_write_out_of_ftp_and_of_a_failed_transfer(tmp_path: Path) -> None
         assert out.endswith(f" [{missing}] 23\n".encode()), out
     finally:
         await server.close()
+
+
+def versions(target: bytes) -> tuple[bytes, bool]:
+    if target.endswith(b"/old"):
+        return b"HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nhi\n", True
+    if target.endswith(b"/interim"):
+        interim = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX-A: b\r\n\r\n"
+        return interim + b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", False
+    return ok(b"hi\n"), False
+
+
+async def test_write_out_http_version_and_size_header_as_curls() -> None:
+    """QA: ``%{http_version}`` of an HTTP/1.0 reply was ``1.0`` where curl writes ``1``
+    (tool_writeout.c maps CURL_HTTP_VERSION_1_0 to "1"; curl 7.88 on loopback agrees), and
+    ``%{size_header}`` left out the interim (1xx) heads, which curl counts."""
+    form = "%{http_version} %{size_header} %{http_code}\\n"
+    async with scripted(versions) as (_server, base):
+        status, out, err = await run_omniurl("get", "-w", form, "-o", "/dev/null", f"{base}/old")
+        assert (status, out) == (0, b"1 38 200\n"), err
+        status, out, err = await run_omniurl(
+            "get", "-w", form, "-o", "/dev/null", f"{base}/interim"
+        )
+        # 25 + 35 bytes of interim heads, 38 of the final one (curl 7.88: 98)
+        assert (status, out) == (0, b"1.1 98 200\n"), err

@@ -74,7 +74,7 @@ class Transfer:
             case "size_request":
                 return str(trace.sent if trace else 0)
             case "size_header":
-                return str(self.size_header)
+                return str(self.size_header + (trace.interim if trace else 0))
             case "num_headers":
                 return str(self.num_headers)
             case "speed_download":  # bytes a second, whole (curl's)
@@ -133,8 +133,14 @@ class Transfer:
         if last:
             fields = len(last) - 1 if last[0].startswith("HTTP/") else 0
             if last[0].startswith("HTTP/"):
-                self.http_version = last[0][5:].split(" ", 1)[0]
+                version = last[0][5:].split(" ", 1)[0]
+                # curl's words (tool_writeout.c's http_version map): "1" for HTTP/1.0
+                self.http_version = _CURL_VERSIONS.get(version, version)
         self.size_header, self.num_headers = total, fields
+
+
+#: ``%{http_version}`` as curl writes it: ``1`` for HTTP/1.0, ``1.1``, ``2``, ``3``.
+_CURL_VERSIONS = {"1.0": "1", "2.0": "2"}
 
 
 def read_format(given: str) -> str:

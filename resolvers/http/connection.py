@@ -107,6 +107,10 @@ class Connection:
             raise
         assert isinstance(event, Head)
         self._last = framed_twice(event)
+        if reader.interim_bytes:
+            trace = self.stream.options.trace
+            if trace is not None:
+                trace.interim += reader.interim_bytes
         return event
 
     async def body(

@@ -580,6 +580,9 @@ class ReplyReader:
         self._buffer = bytearray()
         self._eof = False
         self._interim = 0
+        #: The interim (1xx) heads' bytes skipped (``-w %{size_header}`` counts them, as
+        #: curl's).
+        self.interim_bytes = 0
         #: Body bytes still to come (``length``).
         self._remaining = 0
         self._done = False
@@ -705,6 +708,7 @@ class ReplyReader:
             if head.status < 200:
                 # RFC 9110 §15.2: interim replies precede the final one; none is ours to act on
                 self._interim += 1
+                self.interim_bytes += end
                 if self._interim > MAX_INTERIM:
                     raise LimitExceeded(
                         f"the server sent more than {MAX_INTERIM} interim (1xx) replies",

@@ -14,6 +14,8 @@ control flow, not an error: ``except ResolveError`` never catches it.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from omniurl.schemes.base import URL
 
 from .options import Options
@@ -21,10 +23,17 @@ from .plan import Plan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar
+    from typing import Any, ClassVar
 
     from .batching import BatchEngine
     from .resource import Resource
+
+
+#: What one hop of a redirect chain leaves for the next, by the executor's key: the HTTP
+#: executor's own kept connections (no client's pool), so that a redirect to the same
+#: server rides the connection that answered it, as curl's (``%{num_connects}`` 1, not 2).
+#: Set by the core for the chain; whatever no hop took is closed (``aclose``) at its end.
+HOP_CARRY: ContextVar[dict[str, Any] | None] = ContextVar("omniurl_hop_carry", default=None)
 
 
 class Follow(Exception):

@@ -230,6 +230,19 @@ async def _resolve(current: URL, options: Options) -> Resource:
 
 
 async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
+    from .base import HOP_CARRY
+
+    carry: dict[str, Any] = {}
+    token = HOP_CARRY.set(carry)
+    try:
+        return await _hops(current, options, chain)
+    finally:
+        HOP_CARRY.reset(token)
+        for held in carry.values():  # (kept for a next hop that did not come)
+            await held.aclose()
+
+
+async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
     from .resume import check_resumable  # (not at import: ``omniurl plan`` resumes nothing)
 
     hops: list[tuple[str, ...]] = []  # each followed reply's head (Resource.hops: -I -L)

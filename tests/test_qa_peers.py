@@ -375,3 +375,28 @@ async def test_write_out_http_version_and_size_header_as_curls() -> None:
         )
         # 25 + 35 bytes of interim heads, 38 of the final one (curl 7.88: 98)
         assert (status, out) == (0, b"1.1 98 200\n"), err
+
+
+def redirecting(target: bytes) -> tuple[bytes, bool]:
+    if target == b"/r":
+        body = b"<a href=/a>moved</a>\n"
+        head = b"HTTP/1.1 302 Found\r\nLocation: /a\r\nContent-Length: %d\r\n\r\n" % len(body)
+        return head + body, False
+    if target == b"/r-close":
+        return b"HTTP/1.1 302 Found\r\nLocation: /a\r\nConnection: close\r\n\r\n", True
+    return ok(b"hi\n"), False
+
+
+async def test_a_redirect_to_the_same_server_rides_its_connection() -> None:
+    """QA: ``%{num_connects}`` was 2 after a same-server redirect where curl reuses the
+    connection (1): the redirect's body is read and its connection kept for the next hop
+    (a command's own, without a client's pool); a redirect that closes gets a new one."""
+    form = "%{num_connects} %{num_redirects} %{http_code}\\n"
+    async with scripted(redirecting) as (server, base):
+        status, out, err = await run_omniurl("get", "-L", "-w", form, f"{base}/r")
+        assert (status, out) == (0, b"hi\n1 1 200\n"), err
+        assert [[h.split(b" ")[1] for h in c] for c in server.connections] == [[b"/r", b"/a"]]
+        server.connections.clear()
+        status, out, err = await run_omniurl("get", "-L", "-w", form, f"{base}/r-close")
+        assert (status, out) == (0, b"hi\n2 1 200\n"), err
+        assert len(server.connections) == 2

@@ -21,8 +21,8 @@ from omniurl.schemes.errors import URLError
 from omniurl.schemes.http import HTTPURL
 from omniurl.schemes.records import record
 
-from ..base import Follow
-from ..errors import PlanError, ProtocolError
+from ..base import HOP_CARRY, Follow
+from ..errors import PlanError, ProtocolError, ResolveError
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource, Resumed
@@ -249,7 +249,13 @@ async def _connect(scheme: str, host: str, port: int, options: Options) -> _Link
 
         pool = options.shared.get(HTTPPool, make_pool)
     lease = await pool.lease(options, scheme, host) if pool is not None else None
-    connections, give_back = lease if lease is not None else (Connections(options), None)
+    if lease is not None:
+        connections, give_back = lease
+    else:
+        # This resolve's own, or those the redirect before it kept (_keep_for_next_hop)
+        carry = HOP_CARRY.get()
+        kept = carry.pop("http", None) if carry is not None else None
+        connections, give_back = (kept or Connections(options)), None
     try:
         conn = await connections.connect(scheme, host, port, options)
     except BaseException:
@@ -319,6 +325,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     location = redirect_location(head, options.follow)
     if location is not None:
         new_url = _redirect_target(str(plan.url), location, options.syntax)
+        await _keep_for_next_hop(link, reader)
         raise Follow(new_url, reason=f"HTTP {head.status} redirect", replies=replies)
     details = plan.details_as(HTTPDetails)
     offset = details.offset
@@ -425,6 +432,24 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     resource.failure = error  # (Options.error_body: the caller raises it after the body)
     made.append(resource)
     return resource
+
+
+async def _keep_for_next_hop(link: _Link, reader: Any) -> None:
+    """A redirect followed without a client's pool: its body read (at most 1 MiB) and the
+    connection kept, with this resolve's own, for the next hop (``HOP_CARRY``) — a redirect
+    to the same server then rides it, as curl's does (before: a new connection each hop).
+    Anything in the way (a client's pool, the lean engine's slot, a broken body) leaves the
+    link to be released as before."""
+    carry = HOP_CARRY.get()
+    if carry is None or link.give_back is not None or link.then is not None or link.released:
+        return
+    try:
+        await link.conn.drain(reader)
+    except ResolveError:
+        return  # (released, and closed, by the caller)
+    link.released = True
+    link.connections.release(link.conn)
+    carry["http"] = link.connections
 
 
 async def _body(

@@ -605,9 +605,25 @@ async def _worker(
             local += 1
             yield text
 
+    out = sys.stdout.buffer if rows_fd is None else open(rows_fd, "wb")  # noqa: SIM115
+    try:
+        return await _work(loop, out, setup, given(), positions)
+    finally:
+        if rows_fd is not None:  # (the rows pipe; not left to the collector: ResourceWarning)
+            with contextlib.suppress(OSError):
+                out.close()
+
+
+async def _work(
+    loop: asyncio.AbstractEventLoop,
+    out: Any,
+    setup: dict[str, Any],
+    given: AsyncIterator[str],
+    positions: dict[int, int],
+) -> int:
+    """:func:`_worker`'s transfers: one JSON row per URL to ``out`` as each finishes."""
     from omniurl.client import AsyncClient
 
-    out = sys.stdout.buffer if rows_fd is None else open(rows_fd, "wb")  # noqa: SIM115
     rows: list[bytes] = []
     timer: asyncio.TimerHandle | None = None
 
@@ -623,7 +639,7 @@ async def _worker(
         setup["options"], max_keepalive_connections=max(setup["concurrency"], 20)
     ) as client:
         async for result in client.fetch_many(
-            given(),
+            given,
             concurrency=setup["concurrency"],
             per_host=setup["per_host"],
             output_dir=setup["output_dir"],

@@ -409,3 +409,25 @@ async def test_a_process_with_another_thread_starts_a_new_interpreter_not_a_fork
     finally:
         release.set()
         other.join()
+
+
+async def test_a_worker_closes_its_rows_output(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forked worker's rows file (``open(rows_fd, "wb")``) is closed by the worker, not
+    left to the collector: under ``python -X dev`` (or ``PYTHONWARNINGS=always``) every
+    ``--procs`` batch printed ``ResourceWarning: unclosed file <_io.BufferedWriter name=N>``
+    once a worker, and ``-W error`` an "Exception ignored" traceback."""
+    urls = [f"http://{server.netloc}/f/{i}.txt" for i in range(6)]
+    listing = tmp_path / "urls.txt"
+    listing.write_text("\n".join(urls) + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setenv("PYTHONWARNINGS", "always::ResourceWarning")  # (run_cli passes it on)
+    status, _stdout, err = await run_cli(
+        "get", "-Z", "--procs", "2", "-i", str(listing), "--output-dir", str(out), cwd=tmp_path
+    )
+    assert status == 0, err
+    assert b"6 URLs: 6 ok" in err, err
+    assert b"ResourceWarning" not in err and b"unclosed" not in err, err
+    assert len(list(out.iterdir())) == 6

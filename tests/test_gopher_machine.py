@@ -88,6 +88,38 @@ def test_text_a_server_did_not_dot_stuff_is_kept_whole(split: int) -> None:
     assert text_of("gopher://h/0/t", *chunks) == b"dot\r\n.\r\n..x\r\nend\r\n"
 
 
+def test_text_framed_by_a_server_that_keeps_the_connection_open_ends_on_its_silence() -> None:
+    """RFC 1436 §2 has the server close after the "." line; one that waits for the client's
+    close instead gives the executor quiet_after() seconds of silence to end the text on."""
+    from omniurl.resolvers.gopher.text import QUIET
+
+    m = machine("gopher://h/0/t")
+    m.receive_data(b"a\r\n..b\r\n")
+    assert [m.next_event(), m.next_event()] == [Data(b"a\r\n"), NEED_DATA]
+    assert m.quiet_after() is None  # (no lone "." line yet: wait as usual)
+    m.receive_data(b".\r\n")
+    assert m.next_event() is NEED_DATA
+    assert m.quiet_after() == QUIET
+    m.quiet()
+    assert [m.next_event(), m.next_event()] == [Data(b".b\r\n"), EndOfReply()]
+    # bytes after the "." line: not framed, no silence ends it, the close does
+    m = machine("gopher://h/0/t")
+    m.receive_data(b"a\n.\nb\n")
+    assert m.next_event() == Data(b"a\n.\nb\n")  # (released at once: unframed)
+    assert m.next_event() is NEED_DATA and m.quiet_after() is None
+    # a menu, raw text and binary items never ask for it
+    for url, raw in (
+        ("gopher://h/1/m", False),
+        ("gopher://h/0/t", True),
+        ("gopher://h/9/b", False),
+    ):
+        m = machine(url, raw=raw)
+        m.receive_data(b"a\r\n.\r\n" if url.endswith("/t") else b"x")
+        while m.next_event() is not NEED_DATA:
+            pass
+        assert m.quiet_after() is None
+
+
 def test_text_held_past_the_bound_and_then_framed_fails_loudly() -> None:
     from omniurl.resolvers.gopher import text
 

@@ -310,6 +310,23 @@ async def test_refused_url_sends_zero_bytes(path: str, component: str) -> None:
     assert recording.received == b""
 
 
+async def test_framed_text_from_a_server_that_keeps_the_connection_open() -> None:
+    """A server that sends RFC 1436's "." line and then waits for the client's close: the
+    text ends on its silence (quiet_after), unstuffed, long before the read timeout (it
+    waited for that timeout, then failed, from b1bf65f to this test)."""
+
+    def answer(line: bytes) -> bytes:
+        return b"a\r\n..b\r\n.\r\n"
+
+    loop = asyncio.get_running_loop()
+    async with await start_recording(respond=answer) as server:
+        start = loop.time()
+        text = await fetch(f"gopher://127.0.0.1:{server.port}/0/t", Options(read_timeout=20))
+        took = loop.time() - start
+    assert text.data == b"a\r\n.b\r\n"
+    assert took < 5
+
+
 async def test_the_recorder_sees_exactly_the_request() -> None:
     """The control for the zero-bytes tests: an accepted URL's request arrives byte for byte."""
 

@@ -23,6 +23,7 @@ from ..errors import (
     NotFound,
     ProtocolError,
     ReplyError,
+    ResolveTimeout,
 )
 from ..options import Options
 from ..plan import Plan
@@ -81,6 +82,25 @@ def request_bytes(plan: Plan) -> bytes:
     return bytes(out)
 
 
+async def receive(stream: net.Stream, machine: GopherMachine, what: str) -> None:
+    """Read the next bytes into the machine; when the machine says a text item may have
+    ended at its "." line (``quiet_after``), a silence that long ends it there."""
+    quiet = machine.quiet_after()
+    if quiet is None:
+        machine.receive_data(await stream.read(what))
+        return
+    bound = stream.options.read_timeout
+    if bound is not None and bound <= quiet:
+        machine.receive_data(await stream.read(what))
+        return
+    try:
+        data = await stream.read(what, timeout=quiet)
+    except ResolveTimeout:
+        machine.quiet()
+        return
+    machine.receive_data(data)
+
+
 class Pump:
     """The reply's events, reading the stream whenever the machine needs more."""
 
@@ -95,7 +115,7 @@ class Pump:
             event = machine.next_event()
             if not isinstance(event, Sentinel):
                 return event
-            machine.receive_data(await self.stream.read(self.what))
+            await receive(self.stream, machine, self.what)
 
     async def content(self) -> AsyncIterator[bytes]:
         """The content's octets as they arrive, until the reply's end."""
@@ -215,7 +235,7 @@ async def _body(
                     if n:
                         yield buffer[:n]  # type: ignore[misc]
                 else:
-                    machine.receive_data(await stream.read(what))
+                    await receive(stream, machine, what)
             event = machine.next_event()
     finally:
         await pump.close()

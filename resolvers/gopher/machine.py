@@ -35,7 +35,7 @@ from ..sansio import NEED_DATA, Sentinel
 from .gopherplus import Status, parse_status
 from .menu import raise_if_error
 from .planner import GopherDetails, Mode
-from .text import DotTextDecoder, TextItemDecoder
+from .text import QUIET, DotTextDecoder, TextItemDecoder
 
 #: The most a Gopher+ error's text may hold (it is buffered to make the message).
 MAX_ERROR_TEXT = 16 * 1024
@@ -168,6 +168,31 @@ class GopherMachine:
             self._remaining -= n
             if self._remaining == 0:
                 self._finish()
+
+    def quiet_after(self) -> float | None:
+        """Seconds of the server's silence after which the executor calls :meth:`quiet`, when
+        a text item's bytes so far end with its first lone "." line (None: wait as usual):
+        a framed text whose server keeps the connection open ends there
+        (:class:`~resolvers.gopher.text.TextItemDecoder`)."""
+        decoder = self._decoder
+        if (
+            self.state is State.BODY
+            and not self._buffer
+            and not self._events
+            and not self._eof
+            and isinstance(decoder, TextItemDecoder)
+            and decoder.may_end
+        ):
+            return QUIET
+        return None
+
+    def quiet(self) -> None:
+        """The server said nothing for :meth:`quiet_after` seconds: the text ends at its "."
+        line."""
+        decoder = self._decoder
+        assert isinstance(decoder, TextItemDecoder)
+        self._emit(decoder.quiet())
+        self._finish()
 
     def next_event(self) -> Event | Sentinel:
         while not self._events:

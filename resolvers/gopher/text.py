@@ -82,6 +82,14 @@ class DotTextDecoder:
 #: starts with ".", until the close says how to read them.
 HOLD = 8 << 20
 
+#: How long a server may stay silent, its connection open, after a lone "." line before that
+#: line is taken as RFC 1436's end of the text (:meth:`TextItemDecoder.quiet`).  RFC 1436 §2
+#: has the server close after it; a server that holds the connection open instead (test
+#: servers that wait for the client's close do) was read at once before the rule above and
+#: then waited for the read timeout.  A server that does not frame its text sends the file in
+#: one go, so the bytes after a lone "." line come in the same write, well inside this.
+QUIET = 0.5
+
 _LONE_DOT = re.compile(rb"^\.\r?\n", re.M)
 
 
@@ -103,7 +111,9 @@ class TextItemDecoder:
       servers above send) and a reply that then ends with a lone ``.`` line is a
       :class:`~resolvers.errors.ProtocolError`: never a file silently read the wrong way.
 
-    :attr:`done` stays False: only the close (:meth:`close`) ends the text.
+    :attr:`done` stays False but for two ends: the close (:meth:`close`), or, when the held
+    bytes end with the first lone ``.`` line (:attr:`may_end`), the server's silence for
+    :data:`QUIET` seconds with the connection open (:meth:`quiet`, asked by the executor).
     """
 
     def __init__(self, *, hold: int = HOLD, max_line: int = 64 * 1024) -> None:
@@ -139,6 +149,22 @@ class TextItemDecoder:
             return data[:k] + self._check()
         self._held += data
         return self._check()
+
+    @property
+    def may_end(self) -> bool:
+        """The bytes held so far end with the reply's first lone "." line: if the server now
+        says nothing more, the text is RFC 1436's, complete (:meth:`quiet`)."""
+        if self._raw or not self._held:
+            return False
+        found = _LONE_DOT.search(self._held, self._scan)
+        return found is not None and found.end() == len(self._held)
+
+    def quiet(self) -> bytes:
+        """The server went silent after the lone "." line (:attr:`may_end`) without closing:
+        the text is framed and ends there; the rest of the content, unstuffed."""
+        if not self.may_end:
+            raise ValueError("quiet() is only for held bytes ending with a lone '.' line")
+        return self.close()
 
     def _check(self) -> bytes:
         held = self._held

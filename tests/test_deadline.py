@@ -61,6 +61,24 @@ def test_the_low_speed_window_judges_the_last_speed_time_seconds() -> None:
         guard.observe(1)
 
 
+def test_a_watchdog_a_fraction_early_still_judges_the_window() -> None:
+    """The watchdogs fire once the limit is at most 0.5 ms away: their check is made at the
+    moment it falls due (check_due), else a trickle 0.4 ms short of speed_time passed
+    check() and was ended with the fallback words "no data within" (1 in ~8 runs of
+    test_batch_lean_qa's trickle case, lean engine; now−start was 0.9996 s of 1 s)."""
+    clock = Clock()
+    guard = Guard(speed_limit=1000, speed_time=1.0, clock=clock)
+    guard.start_content()
+    for _ in range(9):  # 10 bytes every 0.1 s: far under 1,000 bytes/s
+        clock.now += 0.1
+        guard.observe(10)
+    clock.now += 0.0996  # 0.4 ms before the window is a whole second long
+    assert 0 < (guard.wait_limit() or 0) <= 0.0005
+    guard.check()  # (too early for check itself: it passes)
+    with pytest.raises(TooSlow, match="slower than 1000 bytes/s for 1 s"):
+        guard.check_due()
+
+
 def test_zero_turns_the_speed_limit_off() -> None:
     guard = Guard(speed_limit=0, speed_time=1.0, clock=Clock())
     assert guard.wait_limit() is None and guard.setup_limit() is None

@@ -665,7 +665,7 @@ class Engine:
             limit = guard.wait_limit()
             if limit is not None and limit <= 0.0005:
                 try:
-                    guard.check()
+                    guard.check_due()
                 except ResolveError as exc:
                     x.error = exc
                 else:  # (the watchdog's own words, should the check pass)

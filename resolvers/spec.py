@@ -183,12 +183,21 @@ class Presentation:
     #: Gopher+ string, RFC 1738 §3.4, which may hold "/": ``+application/pdf``).  None: the
     #: whole path names it.
     path_ends_at: str | None = None
+    #: The statuses whose reply has no content and leaves the copy the client holds as it
+    #: is (HTTP's 304 Not Modified, RFC 9110 §15.4.5): ``-o``, ``-O`` and the batch make no
+    #: file for them, as curl makes none.
+    unchanged_statuses: frozenset[int] = frozenset()
 
     # -- the command line (omniurl get) ---------------------------------------------------
 
     def warnings(self, url: URL) -> Iterable[str]:
         """Warnings about the URL given, printed before anything is sent."""
         return ()
+
+    def response_code(self, status: int | None, replies: Sequence[str]) -> int | None:
+        """``-w``'s ``%{response_code}`` (and ``%{http_code}``): the resource's status; a
+        scheme whose status is a conversation's last reply code says which (FTP)."""
+        return status
 
     def cli_options(self, options: Any, urls: Sequence[str]) -> Any:
         """The scheme's options as the flags gave them, completed for the command line

@@ -539,12 +539,11 @@ def _note_transfer(
     if transfer is None:
         return
     transfer.url = str(resource.url)
-    transfer.http_code = resource.status
-    if resource.status is None and resource.url.scheme in ("ftp", "ftps"):
-        # curl's response_code of an FTP transfer: the last reply's code (226 once complete),
-        # not QUIT's 221, which ends the session after it (curl's comes later still)
-        codes = [x[:3] for x in resource.replies if x[:3].isdigit() and x[:3] != "221"]
-        transfer.http_code = int(codes[-1]) if codes else None
+    from omniurl.resolvers.registry import presentation_of
+
+    # (curl's response_code: the status, or a conversation's last reply code: FTP's 226)
+    presentation = presentation_of(resource.url.scheme)
+    transfer.http_code = presentation.response_code(resource.status, resource.replies)
     transfer.size = written.size if written is not None else resource.bytes_read
     transfer.num_redirects = len(resource.chain)
     transfer.heads([*resource.hops, resource.replies])

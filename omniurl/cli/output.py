@@ -124,7 +124,11 @@ def not_modified(resource: Resource) -> bool:
     """An HTTP 304 (``If-Modified-Since``, ``If-None-Match``): it has no content (RFC 9110
     §15.4.5) and the copy it says is current stays as it is — no file is made or replaced,
     as curl makes none (before, ``-o FILE`` was made empty)."""
-    return resource.status == 304 and resource.url.scheme in ("http", "https")
+    if resource.status is None:
+        return False
+    from omniurl.resolvers.registry import presentation_of
+
+    return resource.status in presentation_of(resource.url.scheme).unchanged_statuses
 
 
 def binary_guard(args: argparse.Namespace, first: bytes) -> None:

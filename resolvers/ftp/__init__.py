@@ -13,6 +13,8 @@ from .settings import FTPOptions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..resource import Entry, Resource
     from .executor import execute_ftp
     from .planner import plan_ftp
@@ -76,6 +78,14 @@ class FTPPresentation(Presentation):
 
     def entry_marker(self, entry: Entry) -> str | None:
         return "[FILE]" if entry.kind == "file" else None
+
+    def response_code(self, status: int | None, replies: Sequence[str]) -> int | None:
+        """curl's response_code of an FTP transfer: the last reply's code (226 once
+        complete), not QUIT's 221, which ends the session after it (curl's comes later)."""
+        if status is not None:
+            return status
+        codes = [x[:3] for x in replies if x[:3].isdigit() and x[:3] != "221"]
+        return int(codes[-1]) if codes else None
 
     def exact_url(self, url: URL) -> URL:
         """A file without ``;type=`` as ``;type=i`` (RFC 1738 §3.2.3: image), never the

@@ -74,6 +74,7 @@ class HTTPPresentation(Presentation):
     #: A ";" in a path segment is the name's (RFC 3986 §3.3): "a;b.txt" is saved so, as
     #: curl and wget save it; the query is none of it.
     name_ends = "?"
+    unchanged_statuses = frozenset({304})
 
     def warnings(self, url: URL) -> Iterable[str]:
         if getattr(url, "user", None) is not None:

@@ -19,7 +19,6 @@ never a bare ``OSError`` or ``asyncio.TimeoutError`` from deep inside the standa
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import errno
 import functools
 import os
@@ -435,28 +434,6 @@ BULK_MARK = 256 << 10
 BULK_LINGER = 0.02
 
 
-#: Whether the running task's loop carries its transfer alone (:func:`one_transfer`).
-_ALONE: contextvars.ContextVar[bool] = contextvars.ContextVar("omniurl_alone", default=False)
-
-
-def one_transfer() -> None:
-    """Tell the bulk reads of the running task (and of the tasks it starts from now on)
-    that its event loop carries this one transfer and nothing else that must run at once
-    (the ``omniurl`` command's ``get`` of one URL): a bulk wait under the low-water mark
-    (:meth:`Stream.fill_into`, :meth:`Stream.splice_into`) is then made in ``poll(2)``
-    itself, for at most :data:`BULK_LINGER`, not through the loop, and the loop runs once a
-    bulk read (:meth:`Stream._turn`) rather than once a wait.
-
-    Why: 512 MiB from gophernicus took ~3,000-4,500 such waits, each a future, a timer and
-    a trip through the loop (``epoll_wait``, the callback, the task's step back through
-    every frame of the transfer): the client's CPU went from 0.47 to 0.32 s (user 0.35 →
-    0.23 s; curl's 0.40 s, 0.16 s of it user), docs/speed.md *Gopher: bulk waits in
-    poll(2)*.  Not for a library caller or a batch (a context variable, not the
-    process's): their loop may carry other transfers, which a wait in the system call would
-    hold up."""
-    _ALONE.set(True)
-
-
 @functools.cache
 def _moved_bytes() -> bytes:
     return bytes(BULK_READ)
@@ -577,12 +554,10 @@ class Stream:
         self._watched = -1
         self._waiter: asyncio.Future[bool] | None = None
         #: The last bulk read of the socket ran without the loop running meanwhile (its
-        #: bytes were there, or its waits were in ``poll``): the next one lets it run
-        #: first (:meth:`_turn`); and whether the loop ran during the read under way.
+        #: bytes were there, no wait): the next one lets it run first (:meth:`_turn`); and
+        #: whether the loop ran during the read under way.
         self._owe_turn = False
         self._turned = False
-        #: The ``poll`` object of those waits (made on first use).
-        self._poller: Any = None
         #: The pipe :meth:`splice_into` moves bytes through (made on first use).
         self._pipe: tuple[int, int] | None = None
         self._pipe_grown = False
@@ -788,7 +763,7 @@ class Stream:
         if mark != self._lowat:
             self._set_lowat(mark)
         if self._lowat > 1:
-            if self._poll_readable() if _ALONE.get() else await self._wait_readable(BULK_LINGER):
+            if await self._wait_readable(BULK_LINGER):
                 self._slow = False
                 return
             self._slow = True
@@ -830,7 +805,7 @@ class Stream:
             self._set_lowat(mark)
         if self._lowat <= 1:  # (no mark on this system)
             return False
-        if self._poll_readable() if _ALONE.get() else await self._wait_readable(BULK_LINGER):
+        if await self._wait_readable(BULK_LINGER):
             return True
         self._slow = True
         return False
@@ -854,20 +829,6 @@ class Stream:
             self._waiter = None
             if timer is not None:
                 timer.cancel()
-
-    def _poll_readable(self) -> bool:
-        """Whether the socket became readable (its low-water mark met) within
-        :data:`BULK_LINGER`, waited for in ``poll(2)`` itself, not through the loop
-        (:func:`one_transfer`).  A signal meanwhile runs its handler and the wait goes on
-        (PEP 475); what the handler handed to the loop runs before the next bulk read
-        (:meth:`_turn`)."""
-        poller = self._poller
-        if poller is None:
-            import select
-
-            poller = self._poller = select.poll()
-            poller.register(self.sock.fileno(), select.POLLIN)
-        return bool(poller.poll(BULK_LINGER * 1000))
 
     async def _turn(self) -> None:
         """One turn of the loop before a bulk read, after one that ran without it: a peer
@@ -1089,7 +1050,6 @@ class Stream:
         descriptor while the transport still watches it)."""
         with suppress(OSError, RuntimeError, ValueError):
             self._unwatch()
-        self._poller = None
         if self._pipe is not None:
             for end in self._pipe:
                 with suppress(OSError):

@@ -99,6 +99,65 @@ async def test_a_coding_not_asked_for_is_refused(tmp_path: Path) -> None:
         await srv.close()
 
 
+def _layers(codings: list[str], data: bytes) -> bytes:
+    """``data`` coded by each of ``codings`` in turn (the first applied first)."""
+    for coding in codings:
+        data = gzip.compress(data) if coding == "gzip" else zlib.compress(data)
+    return data
+
+
+#: Content-Encoding values a server may send under --compressed, and what each saves: the
+#: content (stacked codings undone last applied first, RFC 9110 §8.4; "identity" is no
+#: coding, §8.4.1), as curl saves them.
+STACKED = {
+    "/identity": ("identity", TEXT, TEXT),
+    "/gzip-gzip": ("gzip, gzip", _layers(["gzip", "gzip"], TEXT), TEXT),
+    "/deflate-gzip": ("deflate, gzip", _layers(["deflate", "gzip"], TEXT), TEXT),
+    "/identity-gzip": ("identity, gzip", gzip.compress(TEXT), TEXT),
+    "/gzip-x5": ("gzip, " * 4 + "gzip", _layers(["gzip"] * 5, TEXT), TEXT),
+}
+
+
+@pytest.mark.parametrize("path", sorted(STACKED))
+async def test_stacked_codings_and_identity_are_the_content(path: str, tmp_path: Path) -> None:
+    """Before, any Content-Encoding but one gzip or deflate was refused (exit 6, "did not ask
+    for"), "identity" and "gzip, gzip" included, where curl saves the content: through the
+    API and ``get -o`` alike."""
+    header, body, content = STACKED[path]
+    routes = {path: (200, [("Content-Encoding", header)], body)}
+    srv = await testservers.start("http", tmp_path, routes=routes)
+    try:
+        url = f"http://127.0.0.1:{srv.port}{path}"
+        async with await resolvers.resolve(url, Options(compressed=True)) as res:
+            assert await res.read() == content
+        out = tmp_path / "out.bin"
+        status, _out, err = await run_cli("get", "--compressed", "-o", str(out), url)
+        assert (status, err) == (0, b"")
+        assert out.read_bytes() == content
+    finally:
+        await srv.close()
+
+
+async def test_more_than_five_layers_are_refused(tmp_path: Path) -> None:
+    """Six stacked codings: refused before a decoder is made (curl's bound of 5), exit 6."""
+    routes = {
+        "/six": (200, [("Content-Encoding", "gzip, " * 5 + "gzip")], _layers(["gzip"] * 6, TEXT))
+    }
+    srv = await testservers.start("http", tmp_path, routes=routes)
+    try:
+        url = f"http://127.0.0.1:{srv.port}/six"
+        with pytest.raises(resolvers.errors.ProtocolError) as info:
+            await resolvers.resolve(url, Options(compressed=True))
+        assert "at most 5 layers" in info.value.message
+        out = tmp_path / "out.bin"
+        status, _out, err = await run_cli("get", "--compressed", "-o", str(out), url)
+        assert status == 6
+        assert b"the content coding gzip, gzip, gzip, gzip, gzip, gzip" in err
+        assert not out.exists()
+    finally:
+        await srv.close()
+
+
 async def test_a_bomb_is_refused_by_default_past_its_first_mib(tmp_path: Path) -> None:
     """No --max-filesize given: the default ratio (1,000:1 past the first MiB) ends a body
     of zeros just past 1 MiB, the message says how to lift it, and no file is left."""

@@ -221,6 +221,18 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         raise
 
 
+#: The most content codings one reply may stack (``Content-Encoding: gzip, gzip``): curl's
+#: bound (CVE-2022-32206, a reply of thousands of layers made it allocate a decoder each).
+MAX_CODINGS = 5
+
+
+def _listed(codings: list[str]) -> str:
+    """Codings named in an error: a hostile reply's thousands shown as their first few."""
+    if len(codings) <= MAX_CODINGS + 1:
+        return ", ".join(codings)
+    return f"{', '.join(codings[: MAX_CODINGS + 1])}, … ({len(codings)} in all)"
+
+
 #: RFC 9110 §9.2.2: the methods whose request may be sent again after a connection failed.
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
 
@@ -351,7 +363,9 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     if options.compressed and not offset and headers.get("content-encoding"):
         from .decoding import codings  # (only --compressed decodes: zlib, the decoders)
 
-        applied = codings(headers.get("content-encoding"))
+        # "identity" names no coding at all (RFC 9110 §8.4.1: a synonym for none): a server
+        # that sends it sends the content as stored, which curl, wget and urllib3 save as is.
+        applied = [c for c in codings(headers.get("content-encoding")) if c != "identity"]
     # RFC 9112 §6.1, §7: the transfer codings other than chunked (which the reader undoes)
     # are the message's, not the content's: gzip and deflate are undone here, always, and a
     # coding omniurl does not know is an error (as curl's exit 61) — before, the still-coded
@@ -363,8 +377,17 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         if unknown:
             await link.release()
             raise ProtocolError(
-                f"{plan.url}: the server sent the transfer coding {', '.join(unknown)}, which "
+                f"{plan.url}: the server sent the transfer coding {_listed(unknown)}, which "
                 "omniurl cannot decode (it knows chunked, gzip, deflate: RFC 9112 §7)",
+                component="transfer-encoding",
+            )
+        if len(transfer) > MAX_CODINGS:
+            # (before: a decoder a layer, nested — 3,000 layers of gzip in one field were a
+            # RecursionError's traceback, exit 1)
+            await link.release()
+            raise ProtocolError(
+                f"{plan.url}: the server sent {len(transfer)} transfer codings "
+                f"({_listed(transfer)}): omniurl undoes at most {MAX_CODINGS} (RFC 9112 §7)",
                 component="transfer-encoding",
             )
     else:
@@ -398,20 +421,28 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
             )
         size = None  # the size on the wire is not the content's
     if applied:
-        if len(applied) != 1 or applied[0] not in ("gzip", "x-gzip", "deflate"):
+        # Several codings are undone last applied first (RFC 9110 §8.4: "listed in the
+        # order in which they were applied"), as curl does, at most MAX_CODINGS of them
+        # (curl's bound since CVE-2022-32206: each layer is one more decoder a reply makes us
+        # run).  A coding we never asked for is refused, never saved still coded.
+        if len(applied) > MAX_CODINGS or any(
+            c not in ("gzip", "x-gzip", "deflate") for c in applied
+        ):
             raise ProtocolError(
-                f"{plan.url}: the server sent the content coding {', '.join(applied)}, which "
-                "omniurl did not ask for (--compressed asks for gzip, deflate)"
+                f"{plan.url}: the server sent the content coding {_listed(applied)}, which "
+                "omniurl did not ask for (--compressed asks for gzip, deflate"
+                f"{f', at most {MAX_CODINGS} layers' if len(applied) > MAX_CODINGS else ''})"
             )
         from .decoding import decoded
 
-        body = decoded(
-            body,
-            applied[0],
-            limit=options.max_decoded,
-            chunk_size=options.chunk_size,
-            ratio=options.max_expansion,
-        )
+        for coding in reversed(applied):
+            body = decoded(
+                body,
+                coding,
+                limit=options.max_decoded,
+                chunk_size=options.chunk_size,
+                ratio=options.max_expansion,
+            )
         size = None  # the size on the wire is not the content's
     result = _result(head, headers, outcome, offset, size)
     content_type = headers.get("content-type")

@@ -1,0 +1,86 @@
+"""Defects a full QA pass found (hostile servers, peers compared on the same bytes): each
+against a scripted loopback server, checked by exit status, error text and the files left."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gzip
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from helpers import loopback_server, run_omniurl
+
+from omniurl import AsyncClient
+from omniurl.resolvers.errors import ProtocolError
+from omniurl.resolvers.options import Options
+
+#: Each request's target -> the raw reply (the connection is closed after it).
+Script = Callable[[bytes], bytes]
+
+
+@contextlib.asynccontextmanager
+async def scripted(script: Script) -> AsyncIterator[str]:
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            writer.write(script(head.split(b" ", 2)[1]))
+            await writer.drain()
+        except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+    async with loopback_server(handle) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+# -- stacked transfer codings (RFC 9112 §7) ----------------------------------------------------
+
+CONTENT = b"stacked\r\n" * 10
+
+
+def _gzipped(layers: int) -> bytes:
+    data = CONTENT
+    for _ in range(layers):
+        data = gzip.compress(data)
+    return data
+
+
+def stacked(target: bytes) -> bytes:
+    """``/N``: the content gzipped N times, ``Transfer-Encoding: gzip`` N times, then the close."""
+    layers = int(target.rsplit(b"/", 1)[-1])
+    codings = b"gzip, " * (layers - 1) + b"gzip"
+    return b"HTTP/1.1 200 OK\r\nTransfer-Encoding: " + codings + b"\r\n\r\n" + _gzipped(layers)
+
+
+async def test_five_stacked_transfer_codings_are_undone(tmp_path: Path) -> None:
+    async with scripted(stacked) as base:
+        status, _out, err = await run_omniurl("get", "-o", str(tmp_path / "f"), f"{base}/5")
+    assert (status, err) == (0, b"")
+    assert (tmp_path / "f").read_bytes() == CONTENT
+
+
+async def test_thousands_of_stacked_transfer_codings_are_a_typed_error(tmp_path: Path) -> None:
+    """3,000 layers of gzip named in one Transfer-Encoding field: before, a decoder a layer,
+    nested, ended in a RecursionError's traceback (exit 1); now refused before any is made,
+    as curl bounds them (5), exit 6, no file — and a typed ProtocolError through the API."""
+    async with scripted(stacked) as base:
+        status, out, err = await run_omniurl("get", "-o", str(tmp_path / "f"), f"{base}/3000")
+        assert (status, out) == (6, b"")
+        assert (
+            err
+            == (
+                f"omniurl: {base}/3000: the server sent 3000 transfer codings (gzip, gzip, gzip, "
+                "gzip, gzip, gzip, … (3000 in all)): omniurl undoes at most 5 (RFC 9112 §7)\n"
+            ).encode()
+        )
+        assert list(tmp_path.iterdir()) == []
+        async with AsyncClient(Options(max_time=10)) as client:
+            with pytest.raises(ProtocolError) as info:
+                await client.get(f"{base}/6")
+        assert info.value.component == "transfer-encoding"
+        assert "6 transfer codings" in info.value.message

@@ -1,7 +1,7 @@
 """How fast ``schemes.parse`` is, against ``urllib.parse.urlsplit``, ada-url and yarl.
 
     python benchmarks/parse_bench.py [--count 100000] [--rounds 5]
-                                     [--mix main|heldout|third|fourth|fifth|both|all]
+                                     [--mix main|heldout|third|fourth|fifth|sixth|both|all]
                                      [--seed N] [--json] [--here]
 
 Measured as a user would meet it (issue 32 item 1): the script re-runs itself in a fresh venv
@@ -16,7 +16,7 @@ queries, fragments, FTP ``;type=`` codes, Gopher selectors with ``%09`` searches
 strings, mailto addresses with RFC 6068 header queries, news groups and message ids, nntp
 articles, telnet logins, wais searches and typed paths, file hosts, Prospero attributes,
 gemini queries, mid/cid.  Three mixes of the same families, shaped differently, a fourth of
-shapes across the schemes and a fifth of shapes users meet:
+shapes across the schemes, a fifth of shapes users meet and a sixth weighted as users parse:
 
 - ``main`` (seed 1738): the families as the fast paths were written against;
 - ``heldout`` (seed 32, its own generators: other alphabets, ``~``, upper-case hosts, longer
@@ -41,16 +41,36 @@ shapes across the schemes and a fifth of shapes users meet:
   fragments, dot segments, empty components, mailto with up to 25 recipients and cc/bcc/body
   headers, news message-ids of real shapes, Gopher selectors with TAB escapes and Gopher+
   strings, file URLs with Windows drive letters, mid/cid of RFC 2392's shapes.
+- ``sixth`` (seed 3986, issue 32's sixth round; ``all`` runs the six): written before its
+  author read the fast paths or measured it, from what users parse, and weighted so: http(s)
+  15 blocks of every 22 (``SIXTH_WEIGHTS``), the other schemes one each.  Its 16 families:
+  CDN and asset URLs (imgix and Cloudinary parameters, CloudFront, Azure SAS and Akamai
+  signatures with raw ``:``, ``~`` and ``=`` in values, Facebook CDN's many short
+  parameters), OAuth and SAML redirects (``redirect_uri`` and ``next`` encoded once or
+  twice or raw, PKCE, tokens and a JWT in the fragment), tracking parameters (utm_*,
+  gclid, fbclid, _hsenc; Facebook, Google and Outlook safe-links wrapping an encoded URL),
+  REST and RPC APIs (Google's ``!A1:B2`` and ``:batchGet``, OData ``$filter``, GraphQL JSON,
+  npm's ``@scope%2f``, Wikipedia titles, map paths with ``@``, ``,`` and ``!``), long paths
+  with dots (versioned builds, ``.well-known``, dot segments as written, Maven, wheels with
+  ``#sha256=``), absolute URLs of WPT's urltestdata.json, curl's lib1560.c and RFC 3986
+  (§1.1.2, §5.4's results, §6.2.2; RFC 3986 reg-names such as ``0Xc0.0250.01`` and
+  ``%41``), IRIs with UTF-8 hosts and their A-labels, IP literals (RFC 4291's three forms,
+  RFC 6874 zone ids on link-local addresses only), logins (git tokens, ``;auth=``, escapes),
+  FTP with ``;type=a|i|d|I`` and ``%2F``, Gopher selectors of 27 item types with searches
+  and Gopher+ strings, RFC 6068's mailto examples (``gorby%25kremvax``, ``?to=`` only,
+  In-Reply-To), news message-ids of today's clients and ``news:*``/nntp, file URLs of
+  RFC 8089's appendix (``file:c:/``, both UNC forms, Windows drives), telnet logins, wais
+  searches and types, Prospero fields, gemini, mid/cid and urn.
 
 Parsers: ``schemes.parse`` (the default reading: full validation per scheme, decoded
 components, an immutable URL object), ``urllib.parse.urlsplit`` (splits only, validates
 almost nothing; its cache is cleared every round), ``ada_url.URL`` (WHATWG, C++), and
 ``yarl.URL`` when installed.  The URLs are laid out in blocks of 200 of one family, the
-families rotating; every parser runs every block, the order rotating from block to block,
-timed by the thread's CPU clock (a busy machine slows them alike).  Each figure is the
-median of ``--rounds`` rounds; each ratio the median of the rounds' ratios (each round's
-parsers ran side by side).  Per family, the same (against urlsplit and ada-url, lowest
-first), so the worst family is reported too.
+families rotating (the sixth's by weight); every parser runs every block, the order rotating
+from block to block, timed by the thread's CPU clock (a busy machine slows them alike).
+Each figure is the median of ``--rounds`` rounds; each ratio the median of the rounds'
+ratios (each round's parsers ran side by side).  Per family, the same (against urlsplit and
+ada-url, lowest first), so the worst family is reported too.
 
 Issue 32's goals: ``schemes.parse`` >= 2.0x urlsplit's rate on each mix, ahead of ada-url
 in the same rounds, and no family below 1.0x.  The exit status is 1 when one is missed.
@@ -1431,25 +1451,937 @@ FIFTH: dict[str, Gen] = {
 }
 
 
+# -- the sixth mix (issue 32's sixth round: what users parse, weighted, a held-out generator) --
+
+_S_LOW = string.ascii_lowercase + string.digits
+_S_B64 = string.ascii_letters + string.digits + "-_"  # base64url, as in tokens and ids
+_S_HEX = "0123456789abcdef"
+#: Real-world host names' shapes (the label counts and TLDs people meet).
+_S_TLD = ["com", "org", "net", "io", "de", "fr", "co.uk", "com.au", "edu", "gov", "dev", "app"]
+_S_SITE = ["www", "cdn", "static", "img", "api", "m", "en", "login", "accounts", "assets", "files"]
+#: Host names as typed (IRIs, RFC 3987 §3.1: the default reading maps them to IDNA A-labels).
+_S_UHOST = [
+    "bücher.example",
+    "münchen.de",
+    "пример.рф",
+    "例え.テスト",
+    "中国.cn",
+    "faß.example",
+    "ελληνικά.gr",
+    "مثال.إختبار",
+    "räksmörgås.se",
+    "δοκιμή.example",
+]
+#: Their A-labels (RFC 3492 and real IDN TLDs), as written by tools that already mapped them.
+_S_ALABEL = [
+    "xn--bcher-kva.example",
+    "xn--mnchen-3ya.de",
+    "xn--e1afmkfd.xn--p1ai",
+    "xn--r8jz45g.xn--zckzah",
+    "xn--fiqs8s.cn",
+    "xn--zca.example",
+    "xn--hxargifdar.gr",
+    "xn--rksmrgs-5wao1o.se",
+    "XN--BCHER-KVA.EXAMPLE",
+    "xn--n3h.example",
+]
+#: Words of several scripts, written percent-encoded as UTF-8 (or raw, as an IRI).
+_S_TEXT = ["Straße", "café", "Привет", "日本語", "naïve", "Ωmega", "😀", "İstanbul", "zürich"]
+
+
+def _s_w(r: random.Random, lo: int = 3, hi: int = 10, alpha: str = _S_LOW) -> str:
+    return "".join(r.choices(alpha, k=r.randint(lo, hi)))
+
+
+def _s_tok(r: random.Random, lo: int, hi: int) -> str:
+    return _s_w(r, lo, hi, _S_B64)
+
+
+def _s_hex(r: random.Random, n: int) -> str:
+    return _s_w(r, n, n, _S_HEX)
+
+
+def _s_ver(r: random.Random, top: int = 9) -> str:
+    return f"{r.randint(0, top)}.{r.randint(0, 30)}.{r.randint(0, 99)}"
+
+
+_S_EXT = ["html", "php", "js", "css", "json", "png", "jpg", "webp", "svg", "pdf", "xml", "aspx"]
+
+
+def _s_pct(text: str, r: random.Random) -> str:
+    q = urllib.parse.quote(text, safe="")
+    return q.lower() if r.random() < 0.2 else q
+
+
+def _s_host(r: random.Random, i: int) -> str:
+    x = r.random()
+    if x < 0.45:
+        return f"{r.choice(_S_SITE)}.{_s_w(r, 3, 12)}{i % 977}.{r.choice(_S_TLD)}"
+    if x < 0.65:
+        return f"{_s_w(r, 3, 12)}{i % 977}.{r.choice(_S_TLD)}"
+    if x < 0.8:
+        labels = [_s_w(r, 2, 8) for _ in range(r.randint(2, 4))]
+        return "-".join(labels[:2]) + f"{i % 977}." + ".".join([*labels[2:], r.choice(_S_TLD)])
+    if x < 0.88:
+        return f"{r.choice(['localhost', 'host.docker.internal', 'intranet', 'nas.local'])}"
+    if x < 0.94:
+        return f"{r.choice(_S_SITE)}.{r.choice(_S_ALABEL)}"
+    return f"{_s_w(r, 2, 6)}{i % 977}.{r.choice(_S_TLD).upper()}".capitalize()
+
+
+def _s_ipv4(r: random.Random) -> str:
+    return r.choice(
+        [
+            "127.0.0.1",
+            f"192.168.{r.randint(0, 255)}.{r.randint(1, 254)}",
+            f"10.{r.randint(0, 255)}.{r.randint(0, 255)}.{r.randint(1, 254)}",
+            f"172.{r.randint(16, 31)}.{r.randint(0, 255)}.{r.randint(1, 254)}",
+            f"{r.randint(1, 223)}.{r.randint(0, 255)}.{r.randint(0, 255)}.{r.randint(0, 255)}",
+            f"198.51.100.{r.randint(0, 255)}",
+        ]
+    )
+
+
+def _s_ipv6(r: random.Random, i: int, zone: bool = True) -> str:
+    """IPv6 literals of RFC 4291 §2.2's three forms (full, compressed, IPv4 tail) and RFC 6874
+    zone ids, only where a zone is meaningful (link-local)."""
+    g = [f"{r.randint(0, 65535):x}" for _ in range(8)]
+    shapes = [
+        "::1",
+        f"2001:db8::{i % 65536:x}",
+        f"2001:db8:{g[0]}:{g[1]}::{g[2]}",
+        ":".join(g),
+        ":".join(f"{int(x, 16):04X}" for x in g),
+        f"2606:4700:4700::{r.choice(['1111', '1001', '64'])}",
+        f"2a00:1450:4001:{g[3]}::200e",
+        f"::ffff:{_s_ipv4(r)}",
+        f"64:ff9b::{_s_ipv4(r)}",
+        f"fd00:{g[4]}::{g[5]}",
+        f"fe80::{g[6]}:{g[7]}",
+        "::",
+    ]
+    if zone:
+        shapes += [
+            f"fe80::{g[6]}:{g[7]}%25{r.choice(['eth0', 'en0', 'wlan0', 'eno1', '1', '12'])}",
+            f"fe80::1%25{r.choice(['lo', 'utun3', 'br-' + _s_w(r, 4, 8, _S_HEX)])}",
+        ]
+    return f"[{r.choice(shapes)}]"
+
+
+def _s_port(r: random.Random, common: Sequence[int], p: float = 0.2) -> str:
+    if r.random() >= p:
+        return ""
+    return f":{r.choice([*common, 8080, 8443, 3000, 5000, 8000, 9000, r.randint(1025, 65535)])}"
+
+
+def _s_seg(r: random.Random) -> str:
+    x = r.random()
+    if x < 0.45:
+        return r.choice(
+            [_s_w(r), _s_w(r).capitalize(), f"{_s_w(r)}-{_s_w(r)}", str(r.randint(1, 99999))]
+        )
+    if x < 0.6:
+        return f"{_s_w(r)}.{r.choice(_S_EXT)}"
+    if x < 0.68:
+        return f"{_s_w(r)}-{r.randint(0, 9)}.{r.randint(0, 20)}.{r.randint(0, 9)}.min.js"
+    if x < 0.74:
+        return _s_pct(r.choice(_S_TEXT), r)
+    if x < 0.8:
+        return f"{_s_w(r)}%20{_s_w(r)}"
+    if x < 0.86:
+        return r.choice([".", "..", "", "...", ".well-known", ".git", "~" + _s_w(r)])
+    if x < 0.92:
+        return f"{_s_w(r)}_{_s_w(r)}({_s_w(r)})"
+    return f"{_s_w(r)}{r.choice([':', '@', ',', ';', '=', '!', '$', '+', '*', chr(39)])}{_s_w(r)}"
+
+
+def _s_path(r: random.Random, lo: int, hi: int) -> str:
+    return "".join("/" + _s_seg(r) for _ in range(r.randint(lo, hi)))
+
+
+def _s_frag(r: random.Random, p: float = 0.15) -> str:
+    if r.random() >= p:
+        return ""
+    return "#" + r.choice(
+        [
+            _s_w(r),
+            f"section-{r.randint(1, 12)}",
+            f"/{_s_w(r)}/{r.randint(1, 999)}",
+            f"!/{_s_w(r)}",
+            f":~:text={_s_w(r)}%20{_s_w(r)}",
+            f"L{r.randint(1, 400)}",
+            "",
+            f"{_s_w(r)}?{_s_w(r)}={_s_w(r)}",
+        ]
+    )
+
+
+def _s_enc_url(r: random.Random, i: int, depth: int = 1) -> str:
+    """An http(s) URL as a query value: percent-encoded once (or twice when nested)."""
+    inner = f"https://{_s_host(r, i)}{_s_path(r, 0, 3)}"
+    if r.random() < 0.5:
+        inner += f"?{_s_w(r, 2, 6)}={_s_w(r)}&{_s_w(r, 2, 6)}={r.randint(0, 999)}"
+    out = urllib.parse.quote(inner, safe="")
+    return urllib.parse.quote(out, safe="") if depth > 1 else out
+
+
+def _s_cdn(r: random.Random, i: int) -> str:
+    host = _s_host(r, i)
+    ext = r.choice(["jpg", "png", "webp", "avif"])
+    img = f"{_s_w(r)}-{r.randint(100, 4000)}x{r.randint(100, 4000)}.{ext}"
+    x = r.randint(0, 6)
+    if x == 0:  # imgix / Thumbor-like resizing parameters
+        return (
+            f"https://{_s_w(r)}{i}.imgix.net/{_s_w(r)}/{img}"
+            f"?w={r.choice([320, 640, 800, 1280, 1920])}&h={r.randint(100, 1200)}"
+            f"&fit={r.choice(['crop', 'max', 'clip'])}&auto=format%2Ccompress&q={r.randint(40, 95)}"
+            f"&dpr={r.choice(['1', '1.5', '2', '3'])}&ixlib=js-3.{r.randint(0, 9)}.0"
+            f"&s={_s_w(r, 32, 32, _S_HEX)}"
+        )
+    if x == 1:  # Cloudinary: transformations in the path, commas
+        return (
+            f"https://res.cloudinary.com/{_s_w(r)}{i}/image/upload/"
+            f"c_fill,g_auto,w_{r.randint(100, 2000)},h_{r.randint(100, 2000)}/f_auto,q_auto:good/"
+            f"v{r.randint(1500000000, 1800000000)}/{_s_w(r)}/{img}"
+        )
+    if x == 2:  # CloudFront signed URL
+        return (
+            f"https://d{_s_w(r, 13, 13)}.cloudfront.net/{_s_w(r)}{_s_path(r, 1, 3)}/{img}"
+            f"?Expires={r.randint(1700000000, 1900000000)}"
+            f"&Signature={_s_tok(r, 40, 80)}~{_s_tok(r, 20, 40)}__"
+            f"&Key-Pair-Id=K{_s_w(r, 12, 13, string.ascii_uppercase + string.digits)}"
+        )
+    if x == 3:  # Azure SAS: raw ':' in the query, '%2B' and '%3D' in the signature
+        return (
+            f"https://{_s_w(r)}{i}.blob.core.windows.net/{_s_w(r)}/{_s_path(r, 1, 3)[1:]}/{img}"
+            f"?sv=2022-11-02&ss=b&srt=sco&sp=r"
+            f"&se=2026-12-{r.randint(1, 28):02d}T{r.randint(0, 23):02d}:00:00Z"
+            f"&st=2026-11-29T00:00:00Z&spr=https&sig={_s_tok(r, 30, 44)}%2B{_s_tok(r, 5, 10)}%3D"
+        )
+    if x == 4:  # Facebook CDN: many short parameters
+        return (
+            f"https://scontent-{_s_w(r, 3, 3)}{r.randint(1, 3)}-1.xx.fbcdn.net/v/t39.30808-6/"
+            f"{r.randint(10**8, 10**9)}_{r.randint(10**14, 10**15)}_n.jpg"
+            f"?_nc_cat={r.randint(1, 111)}&ccb=1-7&_nc_sid={_s_w(r, 6, 6, _S_HEX)}"
+            f"&_nc_ohc={_s_tok(r, 20, 24)}&_nc_ht=scontent-{_s_w(r, 3, 3)}1-1.xx"
+            f"&oh=00_{_s_tok(r, 40, 46)}&oe={_s_w(r, 8, 8, _S_HEX).upper()}"
+        )
+    if x == 5:  # Akamai token with '~' and '=' inside a value
+        return (
+            f"https://{host}/hls/{_s_w(r)}/{r.randint(1, 9999)}/master.m3u8"
+            f"?hdnts=exp={r.randint(1700000000, 1900000000)}~acl=/*~hmac={_s_w(r, 64, 64, _S_HEX)}"
+        )
+    # a plain asset with a cache-busting version
+    return (
+        f"https://{r.choice(['cdn', 'static', 'assets'])}.{_s_w(r)}{i}.{r.choice(_S_TLD)}"
+        f"{_s_path(r, 1, 4)}/{_s_w(r)}.{_s_w(r, 8, 8, _S_HEX)}.{r.choice(['js', 'css', 'woff2'])}"
+        f"?v={r.randint(1, 999)}&{_s_w(r, 1, 3)}={_s_w(r, 6, 10, _S_HEX)}"
+    )
+
+
+def _s_oauth(r: random.Random, i: int) -> str:
+    back = _s_enc_url(r, i)
+    state = _s_tok(r, 16, 43)
+    x = r.randint(0, 5)
+    if x == 0:
+        return (
+            f"https://accounts.{_s_host(r, i)}/o/oauth2/v2/auth"
+            f"?client_id={r.randint(10**11, 10**12)}-"
+            f"{_s_w(r, 32, 32)}.apps.googleusercontent.com&redirect_uri={back}&response_type=code"
+            f"&scope=openid%20email%20profile&access_type=offline&state={state}"
+            f"&code_challenge={_s_tok(r, 43, 43)}&code_challenge_method=S256&prompt=consent"
+        )
+    if x == 1:
+        return (
+            f"https://login.{_s_host(r, i)}/common/oauth2/v2.0/authorize?client_id="
+            f"{_s_w(r, 8, 8, _S_HEX)}-{_s_w(r, 4, 4, _S_HEX)}-4{_s_w(r, 3, 3, _S_HEX)}"
+            f"-8{_s_w(r, 3, 3, _S_HEX)}-{_s_w(r, 12, 12, _S_HEX)}"
+            f"&response_type=code+id_token&redirect_uri={back}&response_mode=form_post"
+            f"&scope=openid+offline_access+https%3A%2F%2Fgraph.microsoft.com%2Fuser.read"
+            f"&state={state}&nonce={r.randint(10**5, 10**9)}"
+        )
+    if x == 2:  # the callback: a code and the state, sometimes in the fragment (implicit flow)
+        host = _s_host(r, i)
+        if r.random() < 0.5:
+            code = f"4%2F0A{_s_tok(r, 40, 70)}"
+            return f"https://{host}/auth/callback?code={code}&state={state}&scope=email+openid"
+        jwt = ".".join(_s_tok(r, lo, hi) for lo, hi in ((20, 36), (60, 200), (43, 86)))
+        return f"https://{host}/#access_token={jwt}&token_type=Bearer&expires_in=3600&state={state}"
+    if x == 3:  # SAML redirect binding: base64 of deflate, percent-encoded
+        saml = "".join(r.choice([_s_tok(r, 4, 12), "%2B", "%2F"]) for _ in range(r.randint(20, 60)))
+        return (
+            f"https://idp.{_s_host(r, i)}/SAML2/SSO/Redirect?SAMLRequest={saml}%3D"
+            f"&RelayState={back}&SigAlg=http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmldsig-more%23rsa-sha256"
+            f"&Signature={_s_tok(r, 80, 170)}%3D%3D"
+        )
+    if x == 4:  # a login page with the next page encoded twice, or not at all (RFC 3986 §3.4)
+        nxt = (
+            _s_enc_url(r, i, 2) if r.random() < 0.5 else f"https://{_s_host(r, i)}/{_s_w(r)}?x={i}"
+        )
+        return f"https://{_s_host(r, i)}/login?next={nxt}&{_s_w(r, 2, 5)}={r.randint(0, 9)}"
+    return (
+        f"https://github.com/login/oauth/authorize?client_id=Iv1.{_s_w(r, 16, 16, _S_HEX)}"
+        f"&redirect_uri=http%3A%2F%2Flocalhost%3A{r.randint(1024, 65535)}%2Fcallback"
+        f"&scope=repo%20read%3Aorg&state={state}&allow_signup=false"
+    )
+
+
+def _s_tracking(r: random.Random, i: int) -> str:
+    base = f"https://{_s_host(r, i)}{_s_path(r, 1, 4)}"
+    params = [
+        f"utm_source={r.choice(['newsletter', 'google', 'facebook', 'twitter', 'linkedin'])}",
+        f"utm_medium={r.choice(['email', 'cpc', 'social', 'referral'])}",
+        f"utm_campaign={_s_w(r)}_{r.randint(2020, 2026)}",
+        f"utm_content={_s_w(r)}-{_s_w(r)}",
+        f"utm_term={_s_w(r)}+{_s_w(r)}",
+        f"gclid=Cj0KCQiA{_s_tok(r, 60, 90)}_BwE",
+        f"fbclid=IwAR{_s_tok(r, 50, 60)}",
+        f"msclkid={_s_w(r, 32, 32, _S_HEX)}",
+        f"mc_cid={_s_w(r, 10, 10, _S_HEX)}&mc_eid={_s_w(r, 10, 10, _S_HEX)}",
+        f"_hsenc=p2ANqtz-{_s_tok(r, 60, 80)}&_hsmi={r.randint(10**7, 10**9)}",
+        "ref_src=twsrc%5Etfw%7Ctwcamp%5Eembeddedtimeline",
+        f"igshid={_s_tok(r, 12, 20)}",
+        f"si={_s_tok(r, 16, 16)}",
+    ]
+    picked = r.sample(params, r.randint(2, 8))
+    if r.random() < 0.3:
+        picked.insert(0, f"id={r.randint(1, 10**6)}")
+    x = r.random()
+    if x < 0.15:  # a redirector wrapping the link
+        wrapped = urllib.parse.quote(base + "?" + "&".join(picked), safe="")
+        return r.choice(
+            [
+                f"https://l.facebook.com/l.php?u={wrapped}&h=AT{_s_tok(r, 40, 60)}",
+                "https://www.google.com/url?sa=t&rct=j&q=&esrc=s&source=web&cd="
+                f"&ved=2ahUKE{_s_tok(r, 30, 40)}"
+                f"&url={wrapped}&usg=AOvVaw{_s_tok(r, 20, 22)}",
+                f"https://nam{r.randint(1, 12)}.safelinks.protection.outlook.com/?url={wrapped}"
+                f"&data=05%7C02%7C{_s_w(r)}%40{_s_w(r)}.com%7C{_s_w(r, 32, 32, _S_HEX)}%7C0%7C0%7C"
+                f"{r.randint(10**17, 10**18)}%7CUnknown&sdata={_s_tok(r, 40, 50)}%3D&reserved=0",
+            ]
+        )
+    return base + "?" + "&".join(picked) + _s_frag(r, 0.1)
+
+
+def _s_dots(r: random.Random, i: int) -> str:
+    host = _s_host(r, i)
+    x = r.randint(0, 6)
+    if x == 0:  # WordPress uploads
+        return (
+            f"https://{host}/wp-content/uploads/{r.randint(2010, 2026)}/{r.randint(1, 12):02d}/"
+            f"{_s_w(r)}-{_s_w(r)}-{r.randint(100, 2048)}x{r.randint(100, 2048)}.jpg"
+        )
+    if x == 1:  # build artefacts and versioned paths
+        return (
+            f"https://{host}/{_s_w(r)}/v{_s_ver(r)}/dist/"
+            f"{_s_w(r)}.{_s_w(r, 8, 8, _S_HEX)}.chunk.js"
+            + r.choice(["", ".map", f"?v={r.randint(1, 10**6)}"])
+        )
+    if x == 2:  # dot segments as written (RFC 3986 §5.2.4 removes them when resolving)
+        return f"http://{host}" + "".join(
+            "/" + r.choice([".", "..", _s_w(r), f"{_s_w(r)}.d", "%2e", "%2E%2E", "..."])
+            for _ in range(r.randint(3, 12))
+        )
+    if x == 3:  # well-known locations, home directories
+        return r.choice(
+            [
+                f"https://{host}/.well-known/acme-challenge/{_s_tok(r, 43, 43)}",
+                f"https://{host}/.well-known/openid-configuration",
+                f"http://{host}/~{_s_w(r)}/{_s_w(r)}/index.html",
+                f"https://{host}/{_s_w(r)}/.git/HEAD",
+            ]
+        )
+    if x == 4:  # long deep paths (Java packages, Maven)
+        group = [r.choice(["org", "com", "io"]), _s_w(r), _s_w(r)]
+        art, ver = _s_w(r), f"{r.randint(1, 9)}.{r.randint(0, 30)}.{r.randint(0, 9)}"
+        return (
+            f"https://repo1.maven.org/maven2/{'/'.join(group)}/{art}/{ver}/{art}-{ver}"
+            + r.choice([".jar", ".pom", "-sources.jar", ".jar.sha1"])
+        )
+    if x == 5:  # Python wheels with the hash in the fragment
+        return (
+            f"https://files.pythonhosted.org/packages/{_s_hex(r, 2)}/{_s_hex(r, 2)}/"
+            f"{_s_hex(r, 60)}/{_s_w(r)}-{_s_ver(r)}"
+            f"-py3-none-any.whl#sha256={_s_w(r, 64, 64, _S_HEX)}"
+        )
+    return f"https://{host}" + _s_path(r, 6, 20) + _s_frag(r)
+
+
+def _s_api(r: random.Random, i: int) -> str:
+    host = _s_host(r, i)
+    x = r.randint(0, 8)
+    if x == 0:
+        return (
+            f"https://api.github.com/repos/{_s_w(r)}/{_s_w(r)}/{r.choice(['pulls', 'issues'])}/"
+            f"{r.randint(1, 99999)}/comments?per_page={r.choice([30, 100])}&page={r.randint(1, 40)}"
+        )
+    if x == 1:  # Google APIs: '!' and ':' in the path, a custom method after ':'
+        return r.choice(
+            [
+                f"https://sheets.googleapis.com/v4/spreadsheets/{_s_tok(r, 44, 44)}/values/"
+                f"Sheet{r.randint(1, 9)}!A1:"
+                f"{r.choice('BCDEFZ')}{r.randint(2, 999)}?majorDimension=ROWS",
+                f"https://firestore.googleapis.com/v1/projects/{_s_w(r)}/databases/(default)/documents:runQuery",
+                f"https://{_s_w(r)}.googleapis.com/v1/{_s_w(r)}/{r.randint(1, 10**6)}:batchGet"
+                "?alt=json",
+            ]
+        )
+    if x == 2:  # OData: '$' names, quotes, spaces as %20
+        return (
+            f"https://{host}/odata/v4/{_s_w(r).capitalize()}s?$filter={_s_w(r)}%20eq%20%27{_s_w(r)}%27"
+            f"%20and%20Price%20gt%20{r.randint(1, 999)}&$select={_s_w(r)},{_s_w(r)}"
+            f"&$orderby={_s_w(r)}%20desc"
+            f"&$top={r.randint(1, 100)}&$skip={r.randint(0, 1000)}"
+        )
+    if x == 3:  # GraphQL over GET: JSON percent-encoded
+        q = urllib.parse.quote(
+            f'{{{_s_w(r)}(id:"{r.randint(1, 999)}"){{{_s_w(r)} {_s_w(r)}}}}}', safe=""
+        )
+        return f"https://{host}/graphql?query={q}&variables=%7B%7D&operationName={_s_w(r).capitalize()}"
+    if x == 4:  # package registries: '@' in the path, an encoded '/'
+        return r.choice(
+            [
+                f"https://registry.npmjs.org/@{_s_w(r)}%2f{_s_w(r)}",
+                f"https://registry.npmjs.org/@types/{_s_w(r)}/-/{_s_w(r)}-{_s_ver(r, 20)}.tgz",
+                f"https://registry-1.docker.io/v2/library/{_s_w(r)}/manifests/"
+                f"sha256:{_s_hex(r, 64)}",
+            ]
+        )
+    if x == 5:  # Elasticsearch: raw ':' and '*' in the query
+        return (
+            f"http://localhost:9200/{_s_w(r)}-{r.randint(2020, 2026)}.{r.randint(1, 12):02d}.*"
+            "/_search"
+            f"?q={_s_w(r)}:{_s_w(r)}&size={r.randint(1, 100)}&pretty"
+        )
+    if x == 6:  # Wikipedia: ':' and parentheses in titles, UTF-8 escapes
+        title = r.choice(
+            [
+                f"{_s_w(r).capitalize()}_{_s_w(r)}",
+                f"Talk:{_s_w(r).capitalize()}",
+                f"{_s_w(r).capitalize()}_({_s_w(r)})",
+                _s_pct(r.choice(_S_TEXT), r),
+                "C%2B%2B",
+            ]
+        )
+        return (
+            f"https://{r.choice(['en', 'de', 'fr', 'ja'])}.wikipedia.org/wiki/{title}"
+            + r.choice(["", f"#{_s_w(r).capitalize()}", f"?oldid={r.randint(10**8, 10**9)}"])
+        )
+    if x == 7:  # maps: '@', ',' and '!' in the path
+        return (
+            f"https://www.google.com/maps/place/{_s_w(r).capitalize()}+{_s_w(r).capitalize()}/"
+            f"@{r.uniform(-80, 80):.7f},{r.uniform(-170, 170):.7f},{r.randint(3, 20)}z"
+            "/data=!3m1!4b1!4m6!3m5"
+            f"!1s0x{_s_w(r, 16, 16, _S_HEX)}:0x{_s_w(r, 16, 16, _S_HEX)}"
+        )
+    return (
+        f"https://{host}/api/v{r.randint(1, 3)}/{_s_w(r)}s/{r.randint(1, 10**6)}"
+        f"?fields={','.join(_s_w(r) for _ in range(r.randint(1, 6)))}&include={_s_w(r)}.{_s_w(r)}"
+        f"&filter%5B{_s_w(r)}%5D={_s_w(r)}"
+    )
+
+
+def _s_idn(r: random.Random, i: int) -> str:
+    x = r.random()
+    if x < 0.3:
+        host = r.choice(_S_UHOST)
+    elif x < 0.4:
+        host = f"www.{r.choice(_S_UHOST)}"
+    else:
+        host = f"{r.choice(['', 'www.', 'shop.'])}{r.choice(_S_ALABEL)}"
+    path = r.choice(
+        [
+            _s_path(r, 0, 3),
+            "/" + _s_pct(r.choice(_S_TEXT), r),
+            "/" + r.choice(_S_TEXT) if r.random() < 0.3 else f"/{_s_w(r)}",
+            f"/search?q={_s_pct(r.choice(_S_TEXT), r)}",
+        ]
+    )
+    scheme = r.choice(["http", "https", "https"])
+    n = f"{'&' if '?' in path else '?'}n={i}"
+    return f"{scheme}://{host}{_s_port(r, [80, 443], 0.1)}{path}{n}{_s_frag(r)}"
+
+
+def _s_ip(r: random.Random, i: int) -> str:
+    x = r.random()
+    host = _s_ipv6(r, i) if x < 0.55 else _s_ipv4(r)
+    path = r.choice(
+        [
+            f"/{i}",
+            f"/{_s_w(r)}{_s_path(r, 0, 2)}/{i}",
+            f"/api/health?ts={i}",
+            f"/{_s_w(r)}/{_s_w(r)}?{_s_w(r, 2, 5)}={i}",
+            f"/metrics?{i}",
+        ]
+    )
+    port = _s_port(r, [80, 443, 8080, 8000, 5173, 9090], 0.6)
+    scheme = r.choice(["http", "http", "https"])
+    return f"{scheme}://{_s_userinfo(r, 0.1)}{host}{port}{path}" + _s_frag(r, 0.05)
+
+
+def _s_userinfo(r: random.Random, p: float = 1.0) -> str:
+    if r.random() >= p:
+        return ""
+    return r.choice(
+        [
+            f"{_s_w(r)}@",
+            f"{_s_w(r)}:{_s_w(r)}@",
+            f"x-access-token:ghs_{_s_tok(r, 36, 36)}@",
+            f"oauth2:glpat-{_s_tok(r, 20, 20)}@",
+            f"{_s_w(r)}%40{_s_w(r)}.com:{_s_w(r)}%21{r.randint(0, 99)}@",
+            f"{_s_w(r)}:p%40ss%3Aw0rd@",
+            f"{_s_w(r)}:@",
+            f":{_s_w(r)}@",
+            f"{_s_w(r)};auth=NTLM:{_s_w(r)}@",
+            "anonymous@",
+            f"{_s_w(r)}.{_s_w(r)}:{_s_tok(r, 8, 20)}@",
+        ]
+    )
+
+
+def _s_login(r: random.Random, i: int) -> str:
+    host = _s_host(r, i)
+    return r.choice(
+        [
+            f"https://{_s_userinfo(r)}github.com/{_s_w(r)}/{_s_w(r)}.git",
+            f"https://{_s_userinfo(r)}gitlab.{_s_w(r)}.com/{_s_w(r)}/{_s_w(r)}.git",
+            f"http://{_s_userinfo(r)}{host}:{r.choice([3128, 8080, 8888])}/",
+            f"https://{_s_userinfo(r)}{host}/{_s_w(r)}/{_s_w(r)}?{_s_w(r, 2, 5)}={i}",
+            f"http://{_s_userinfo(r)}{host}{_s_port(r, [80])}{_s_path(r, 1, 3)}",
+            f"https://{_s_userinfo(r)}{_s_ipv4(r)}:{r.randint(1024, 65535)}/{_s_w(r)}",
+        ]
+    )
+
+
+#: Absolute URLs of WPT's urltestdata.json, curl's lib1560.c and RFC 3986 (§1.1.2, §3,
+#: §5.4's results, §6.2), valid RFC 3986 URLs of our schemes; {h} a host, {i} a number.
+_S_SEEN = [
+    # WPT
+    "http://user:pass@{h}:21/bar;par?b#c{i}",
+    "https://test:@{h}/{i}",
+    "https://:@{h}/{i}",
+    "http://{h}:00000000000000/c{i}",
+    "http://{h}:00000000000000000000080/c{i}",
+    "http://a:b@{h}:29/d{i}",
+    "http://foo.com:b@{h}/{i}",
+    "http://{h}/foo/bar/../ton/../../a{i}",
+    "http://{h}////../..{i}",
+    "http://{h}/foo/bar//../..{i}",
+    "http://{h}/%20foo{i}",
+    "http://{h}/%3A%3a%3C%3c{i}",
+    "http://{h}/@asdf%40{i}",
+    "http://{h}/(%28:%3A%29){i}",
+    "http://www.{h}/foo%2Ehtml{i}",
+    "http://{h}/?%27{i}",
+    "http://[1:0::]/{i}",
+    "http://[0:0:0:0:0:0:13.1.68.3]/{i}",
+    "http://[::127.0.0.1]/{i}",
+    "http://192.0x00A80001/{i}",
+    "http://0Xc0.0250.01/{i}",
+    "http://%30%78%63%30%2e%30%32%35%30.01/{i}",
+    "http://{h}/foo/%2e{i}",
+    "http://{h}/foo/%2e%2E/{i}",
+    "http://Go.com/{i}",
+    "http://www.{h}/?a=%E2%82%AC{i}",
+    "https://faß.ExAmPlE/{i}",
+    "http://{h}/你好你好/{i}",
+    "http://{h}/\U0001f600{i}",
+    "file://localhost/{i}",
+    "file:///C:/{i}",
+    "file:///localhost//cat{i}",
+    "gopher://{h}:443/{i}",
+    "ftp://{h}:21/{i}",
+    # curl
+    "http://user:pass;option@{h}/path{i}",
+    "http://HO0_-st%41/{i}",
+    "http://{h}./{i}",
+    "https://127.0.0.1./{i}",
+    "https://0xffffffff/{i}",
+    "https://1.2.3.256.com/{i}",
+    "https://0177.1/{i}",
+    "https://123host/{i}",
+    "https://[::FFFF:127.0.0.1]:1234/{i}",
+    "https://[FE80:0:A:0:409B:0:0:0]:80/moo{i}",
+    "https://[fe80::20c:29ff:fe9c:409b%25eth0]:1234/{i}",
+    "https://[::1%252]:1234/{i}",
+    "https://{h}:000000000000000000000443/foo{i}",
+    "https://{h}:0#moo{i}",
+    "https://{h}:01#moo{i}",
+    "http://{h}/?a=&b={i}",
+    "http://{h}/path?#{i}",
+    "http://user@{h}?#{i}",
+    "http://{h}?bar/moo#yes/path{i}",
+    "https://{h}/color/?green#no-red{i}",
+    "http://%3a:%3a@{h}/%3f+?+%3f+%23#+%23%3f{i}",
+    "https://user:pa%3Ass@{h}/{i}",
+    "https://user%20name@{h}/{i}",
+    "http://127.0.0.1:46383/want?uri=http://anything/276?secondq/{i}",
+    "http://{h}?redirect=http://local.test:80?-{i}",
+    "https://%41/{i}",
+    "https://{h}/r%C3%A4ksm%C3%B6rg%C3%A5s{i}",
+    "ftp://{h}/dir/file#anchor{i}",
+    "gophers://127.0.0.1/{i}",
+    "telnet://127.0.0.1:{i}/",
+    "file://{h}/Share/path/to/file{i}.txt",
+    "file://localhost/path?query#frag{i}",
+    "file:///test?test#test{i}",
+    "mailto:infobot@{h}?body=send%20current-issue{i}",
+    # RFC 3986
+    "ftp://ftp.is.co.za/rfc/rfc{i}.txt",
+    "http://www.ietf.org/rfc/rfc{i}.txt",
+    "mailto:John.Doe{i}@example.com",
+    "news:comp.infosystems.www.servers.unix{i}",
+    "telnet://192.0.2.16:{i}/",
+    "http://a/b/c/g;x?y#s{i}",
+    "http://a/b/c/d;p?q#s{i}",
+    "http://a/b/c/;x{i}",
+    "http://a/b/c/g.{i}",
+    "http://a/b/c/..g{i}",
+    "http://a/b/c/g;x=1/y{i}",
+    "http://a/b/c/g?y/./x{i}",
+    "http://a/b/c/g?y/../x{i}",
+    "http://a/b/c/g#s/../x{i}",
+    "HTTP://www.EXAMPLE.com/{i}",
+    "http://{h}/%7Esmith/home{i}.html",
+    "http://{h}:/{i}",
+    "http://{h}:80/{i}",
+    "http://[v7.fe80::abcd]/{i}",
+]
+
+
+def _s_seen(r: random.Random, i: int) -> str:
+    return r.choice(_S_SEEN).format(h=_s_host(r, i), i=i)
+
+
+def _s_ftp(r: random.Random, i: int) -> str:
+    host = r.choice(
+        [
+            _s_host(r, i),
+            f"ftp.{_s_w(r)}{i % 977}.{r.choice(_S_TLD)}",
+            _s_ipv4(r),
+            _s_ipv6(r, i, zone=False),
+        ]
+    )
+    login = r.choice(
+        [
+            "",
+            "",
+            "",
+            "@",
+            "anonymous@",
+            f"anonymous:{_s_w(r)}%40{_s_w(r)}.com@",
+            f"{_s_w(r)}:{_s_w(r)}@",
+            f"{_s_w(r)}:@",
+        ]
+    )
+    tail = r.choice(
+        [
+            f"/pub/{_s_w(r)}/{_s_w(r)}-{r.randint(0, 9)}.{r.randint(0, 20)}.tar.gz",
+            f"/gnu/{_s_w(r)}/{_s_w(r)}-{r.randint(1, 5)}.{r.randint(0, 9)}.tar.xz.sig",
+            f"/pub/{_s_w(r)}/;type=d",
+            f"/{_s_w(r)}/{_s_w(r)}.iso;type=i",
+            f"/{_s_w(r)}/README;type=a",
+            f"/%2Fetc/{_s_w(r)};type=a",
+            f"//{_s_w(r)}/{_s_w(r)}",
+            f"/{_s_w(r)}%20{_s_w(r)}/{_s_w(r)}%3B{_s_w(r)}.txt",
+            f"/{_s_w(r)}/",
+            f"/~{_s_w(r)}/{_s_w(r)}.txt",
+            f"/{_s_pct(r.choice(_S_TEXT), r)}/{_s_w(r)}.pdf;type=I",
+            f"/{_s_w(r)}/../{_s_w(r)}",
+            "/",
+            "",
+            f"/rfc/rfc{r.randint(1, 9999)}.txt",
+        ]
+    )
+    scheme = r.choice(["ftp"] * 5 + ["ftps", "FTP"])
+    return f"{scheme}://{login}{host}{_s_port(r, [21, 2121, 990], 0.15)}{tail}"
+
+
+#: Gopher item types: RFC 1436's, Gopher+'s and those clients and servers use today.
+_S_GTYPES = "0123456789+gITthisdpPcM;r:X"
+
+
+def _s_gopher(r: random.Random, i: int) -> str:
+    t = r.choice(_S_GTYPES)
+    sel = r.choice(
+        [
+            "",
+            "/",
+            f"/{_s_w(r)}",
+            f"/{_s_w(r)}/{_s_w(r)}.{r.choice(['txt', 'gif', 'jpg', 'zip', 'hqx', 'html', 'mp3'])}",
+            f"/users/{_s_w(r)}/phlog/{r.randint(2019, 2026)}-{r.randint(1, 12):02d}.txt",
+            f"~{_s_w(r)}/",
+            f"URL:https://{_s_host(r, i)}/{_s_w(r)}",
+            f"/cgi-bin/{_s_w(r)}?{_s_w(r)}={r.randint(0, 99)}",
+            f"{_s_w(r)}%20{_s_w(r)}/{_s_w(r)}",
+            f"/{_s_pct(r.choice(_S_TEXT), r)}",
+            f"Weather/California/Los%20Angeles/{_s_w(r)}",
+            f"/{_s_w(r)};{_s_w(r)}",
+        ]
+    )
+    tail = r.choice(
+        [
+            "",
+            "",
+            "",
+            f"%09{_s_w(r)}",
+            f"%09{_s_w(r)}%20{_s_w(r)}",
+            "%09%09+",
+            "%09%09!",
+            "%09%09$",
+            f"%09%09+{r.choice(['text/plain', 'image/gif', 'application/pdf'])}",
+            f"%09{_s_w(r)}%09+",
+        ]
+    )
+    host = r.choice(
+        [
+            _s_host(r, i),
+            f"gopher.{_s_w(r)}{i % 977}.{r.choice(_S_TLD)}",
+            _s_ipv4(r),
+            _s_ipv6(r, i, zone=False),
+        ]
+    )
+    scheme = r.choice(["gopher"] * 6 + ["gophers", "Gopher"])
+    x = r.random()
+    if x < 0.08:
+        return f"{scheme}://{host}{_s_port(r, [70, 7070], 0.3)}" + r.choice(["", "/"])
+    return f"{scheme}://{host}{_s_port(r, [70, 7070, 105], 0.25)}/{t}{sel}{tail}"
+
+
+def _s_mailto(r: random.Random, i: int) -> str:
+    def addr() -> str:
+        return r.choice(
+            [
+                f"{_s_w(r)}@{_s_host(r, i)}",
+                f"{_s_w(r)}.{_s_w(r)}@{_s_host(r, i)}",
+                f"{_s_w(r)}+{_s_w(r, 2, 6)}@{_s_host(r, i)}",
+                f"{_s_w(r)}%2B{_s_w(r, 2, 6)}@{_s_host(r, i)}",
+                f"gorby%25kremvax@{_s_host(r, i)}",
+                f"unlikely%3Faddress@{_s_host(r, i)}",
+                f"Mike%26family@{_s_host(r, i)}",
+                f"%22not%40me%22@{_s_host(r, i)}",
+                f"{_s_w(r)}@%E7%B4%8D%E8%B1%86.example.org",
+            ]
+        )
+
+    to = ",".join(addr() for _ in range(r.choice([1, 1, 1, 2, 3])))
+    heads: list[str] = []
+    for _ in range(r.choice([0, 1, 1, 2, 3, 4])):
+        name = r.choice(["subject", "body", "cc", "bcc", "In-Reply-To", "to", "Keywords"])
+        if name in ("cc", "bcc", "to"):
+            val = ",".join(addr() for _ in range(r.randint(1, 3)))
+        elif name == "body":
+            val = "%0D%0A".join(f"{_s_w(r)}%20{_s_w(r)}" for _ in range(r.randint(1, 4)))
+        elif name == "In-Reply-To":
+            val = f"%3C{r.randint(10**6, 10**9)}.{_s_w(r, 6, 6, _S_HEX).upper()}@{_s_host(r, i)}%3E"
+        else:
+            val = f"{_s_w(r)}%20{_s_pct(r.choice(_S_TEXT), r)}"
+        heads.append(f"{name}={val}")
+    if r.random() < 0.05:  # RFC 6068 §2: the addresses in a "to" field only
+        return f"mailto:?to={addr()}&subject={_s_w(r)}{i}"
+    q = "?" + "&".join(heads) if heads else ""
+    return f"{r.choice(['mailto'] * 9 + ['MAILTO'])}:{to}{q}"
+
+
+def _s_news(r: random.Random, i: int) -> str:
+    host = _s_host(r, i)
+    mid = r.choice(
+        [
+            f"CA{_s_tok(r, 20, 40)}={_s_w(r)}+{_s_w(r)}@mail.gmail.com",
+            f"{r.randint(2000, 2026)}{r.randint(1, 12):02d}{r.randint(1, 28):02d}"
+            f".{r.randint(10**5, 10**6)}.{_s_w(r)}@{host}",
+            f"slrn{_s_w(r, 8, 12)}.{_s_w(r, 2, 4)}.{_s_w(r)}@{host}",
+            f"{r.randint(1, 99999)}@{_s_w(r)}.UUCP",
+            f"87{_s_w(r, 5, 5)}.fsf@{host}",
+            f"{_s_hex(r, 8)}-{_s_hex(r, 4)}-{_s_hex(r, 4)}@googlegroups.com",
+            f"Pine.LNX.4.64.{r.randint(10**15, 10**16)}.{r.randint(1000, 99999)}@{host}",
+            f"{_s_w(r)}${r.randint(1, 99)}!{_s_w(r)}@{host}",
+            f"{_s_w(r)}%25{i}@{host}",
+        ]
+    )
+    grp = ".".join(
+        [r.choice(["comp", "sci", "alt", "rec", "news", "de", "fr", "misc", "gmane"])]
+        + [_s_w(r, 2, 10) for _ in range(r.randint(1, 4))]
+    )
+    x = r.randint(0, 9)
+    if x <= 2:
+        return f"news:{mid}"
+    if x <= 4:
+        return f"{r.choice(['news'] * 5 + ['NEWS'])}:{grp}"
+    if x == 5:
+        return (
+            r.choice([f"news:{grp}.*", "news:*", f"news:{grp.split('.')[0]}.*"])
+            if r.random() < 0.5
+            else f"news:{grp}.*"
+        )
+    if x == 6:
+        return f"news://{host}{_s_port(r, [119, 563], 0.2)}/{r.choice([grp, mid])}"
+    if x == 7:
+        return f"snews://{host}/{grp}"
+    return f"nntp://{host}{_s_port(r, [119], 0.2)}/{grp}" + r.choice(
+        ["", f"/{r.randint(1, 10**7)}"]
+    )
+
+
+def _s_file(r: random.Random, i: int) -> str:
+    d = r.choice("CCCCDdEZc")
+    win = r.choice(
+        [
+            f"/{d}:/Users/{_s_w(r).capitalize()}/Documents/{_s_w(r)}%20{_s_w(r)}.docx",
+            f"/{d}:/Program%20Files%20(x86)/{_s_w(r).capitalize()}/{_s_w(r)}.exe",
+            f"/{d}:/Windows/System32/drivers/etc/hosts",
+            f"/{d}:/Users/{_s_w(r)}/AppData/Local/Temp/{_s_w(r, 8, 8, _S_HEX)}.tmp",
+            f"/{d}:/{_s_pct(r.choice(_S_TEXT), r)}/{_s_w(r)}.txt",
+            f"/{d}:{_s_path(r, 1, 5)}",
+        ]
+    )
+    server = f"{r.choice(['server', 'fileserver', 'nas', _s_w(r)])}{i % 97}"
+    unc = f"{server}/{r.choice(['share', 'public', 'Users', 'c$'])}{_s_path(r, 1, 4)}"
+    posix = r.choice(
+        [
+            f"/home/{_s_w(r)}/.config/{_s_w(r)}/settings.json",
+            f"/home/{_s_w(r)}/My%20Documents/{_s_w(r)}.pdf",
+            f"/tmp/{_s_w(r)}%20{_s_w(r)}/{_s_w(r)}%23{r.randint(1, 9)}.txt",
+            f"/etc/{_s_w(r)}.conf",
+            f"/Users/{_s_w(r)}/Library/Application%20Support/{_s_w(r)}",
+            f"/var/log/{_s_w(r)}.log.{r.randint(1, 9)}",
+            _s_path(r, 1, 6),
+        ]
+    )
+    return r.choice(
+        [
+            f"file://{win}",
+            f"file://{win}",
+            f"file://localhost{win}",
+            f"file:{win}",
+            f"file:{win[1:]}",  # RFC 8089 Appendix E.2: "file:c:/path/to/file"
+            f"file://{unc}",  # RFC 8089 E.3.1: the UNC host as the authority
+            f"file:////{unc}",  # E.3.2: the UNC string in the path
+            f"file://{posix}",
+            f"file://{posix}",
+            f"file://localhost{posix}",
+            f"file:{posix}",
+            f"FILE://{posix}",
+        ]
+    ) + ("" if r.random() < 0.97 else f"#{_s_w(r)}")
+
+
+def _s_classic(r: random.Random, i: int) -> str:
+    """telnet (RFC 4248), wais (RFC 4156), prospero (RFC 4157) as their RFCs and users write
+    them."""
+    host = r.choice([_s_host(r, i), _s_ipv4(r), _s_ipv6(r, i, zone=False)])
+    x = r.randint(0, 9)
+    if x <= 2:
+        login = r.choice(
+            ["", "", f"{_s_w(r)}@", f"{_s_w(r)}:{_s_w(r)}@", "guest@", f"{_s_w(r)}:@", "bbs:bbs@"]
+        )
+        return (
+            f"{r.choice(['telnet'] * 5 + ['TELNET'])}://{login}{host}"
+            f"{_s_port(r, [23, 992, 2323, 6023], 0.4)}" + r.choice(["", "/", "/"])
+        )
+    if x <= 5:
+        db = r.choice(
+            [_s_w(r), "directory-of-servers", f"{_s_w(r)}-{_s_w(r)}", f"{_s_w(r).upper()}"]
+        )
+        return f"wais://{host}{_s_port(r, [210], 0.3)}/" + r.choice(
+            [
+                db,
+                f"{db}?{'+'.join(_s_w(r) for _ in range(r.randint(1, 4)))}",
+                f"{db}?{_s_w(r)}%20{_s_w(r)}",
+                f"{db}/{r.choice(['TEXT', 'HTML', 'WSRC', 'GIF', 'PS', 'text'])}/{_s_w(r, 6, 30)}",
+                f"{db}/TEXT/{r.randint(0, 9999)}%20{r.randint(0, 9999)}%20/{_s_w(r)}/{_s_w(r)}.txt",
+            ]
+        )
+    path = "/".join(_s_w(r) for _ in range(r.randint(1, 5)))
+    fields = "".join(
+        f";{r.choice(['type', 'version', 'format', _s_w(r, 2, 8)])}="
+        f"{r.choice([_s_w(r), str(r.randint(0, 99)), _s_pct(r.choice(_S_TEXT), r)])}"
+        for _ in range(r.randint(0, 3))
+    )
+    scheme = r.choice(["prospero"] * 5 + ["PROSPERO"])
+    return f"{scheme}://{host}{_s_port(r, [1525, 191], 0.3)}/{path}{fields}"
+
+
+def _s_rest(r: random.Random, i: int) -> str:
+    """The other schemes of the registry: gemini, mid/cid (RFC 2392), urn."""
+    host = _s_host(r, i)
+    a = f"{r.randint(10**5, 10**9)}.{_s_w(r, 6, 10, _S_HEX).upper()}@{host}"
+    return r.choice(
+        [
+            f"gemini://{host}/",
+            f"gemini://{host}{_s_port(r, [1965], 0.2)}/~{_s_w(r)}/gemlog/"
+            f"{r.randint(2020, 2026)}-{r.randint(1, 12):02d}.gmi",
+            f"gemini://{host}/search?{_s_w(r)}%20{_s_pct(r.choice(_S_TEXT), r)}",
+            f"gemini://{host}{_s_path(r, 1, 4)}",
+            f"mid:{a}",
+            f"mid:{a}/{_s_w(r)}.{i}@{host}",
+            f"cid:{_s_w(r)}.{i}@{host}",
+            f"cid:image{r.randint(1, 99)}.png@{_s_hex(r, 8)}.{_s_hex(r, 8)}",
+            f"urn:isbn:{r.randint(10**9, 10**10)}",
+            f"urn:uuid:{_s_hex(r, 8)}-{_s_hex(r, 4)}-4{_s_hex(r, 3)}-a{_s_hex(r, 3)}"
+            f"-{_s_hex(r, 12)}",
+            f"urn:ietf:rfc:{r.randint(1, 9999)}",
+        ]
+    )
+
+
+SIXTH: dict[str, Gen] = {
+    "https cdn/assets": _s_cdn,
+    "https oauth/redirects": _s_oauth,
+    "https tracking": _s_tracking,
+    "http api/rest": _s_api,
+    "http dots/long paths": _s_dots,
+    "http seen (wpt/curl/rfc)": _s_seen,
+    "http idn/utf-8 hosts": _s_idn,
+    "http ip literals": _s_ip,
+    "http logins": _s_login,
+    "ftp ;type=": _s_ftp,
+    "gopher item types": _s_gopher,
+    "mailto rfc6068": _s_mailto,
+    "news/nntp": _s_news,
+    "file windows/unc": _s_file,
+    "telnet/wais/prospero": _s_classic,
+    "gemini/mid/cid/urn": _s_rest,
+}
+#: Blocks per round of the families (http(s) the majority, as in what users parse: 15 of 22).
+SIXTH_WEIGHTS: dict[str, int] = {
+    "https cdn/assets": 2,
+    "https oauth/redirects": 2,
+    "https tracking": 2,
+    "http api/rest": 2,
+    "http dots/long paths": 2,
+    "http seen (wpt/curl/rfc)": 2,
+    "http idn/utf-8 hosts": 1,
+    "http ip literals": 1,
+    "http logins": 1,
+}
+
+
 MIXES: dict[str, tuple[dict[str, Gen], int]] = {
     "main": (MAIN, 1738),
     "heldout": (HELDOUT, 32),
     "third": (THIRD, 8089),
     "fourth": (FOURTH, 1630),
     "fifth": (FIFTH, 6068),
+    "sixth": (SIXTH, 3986),
 }
+#: Blocks per round of a mix's families where they are not one each.
+WEIGHTS: dict[str, dict[str, int]] = {"sixth": SIXTH_WEIGHTS}
 
 
 def make_blocks(
     count: int, mix: str = "main", seed: int | None = None
 ) -> list[tuple[str, list[str]]]:
     """``count`` distinct URLs valid in the default reading, as blocks of :data:`BLOCK` URLs
-    of one family, the families rotating."""
+    of one family, the families rotating (a family of weight n in :data:`WEIGHTS` n times a
+    round)."""
     gens, default_seed = MIXES[mix]
     rng = random.Random(default_seed if seed is None else seed)
     seen: set[str] = set()
     blocks: list[tuple[str, list[str]]] = []
-    names = list(gens)
+    weights = WEIGHTS.get(mix, {})
+    # a round of blocks: every family once, then those weighted more again, interleaved
+    names = [f for k in range(max([1, *weights.values()])) for f in gens if weights.get(f, 1) > k]
     total = i = 0
     while total < count:
         family = names[len(blocks) % len(names)]
@@ -1588,7 +2520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="passes per parser; median (5)")
     ap.add_argument(
         "--mix",
-        choices=("main", "heldout", "third", "fourth", "fifth", "both", "all"),
+        choices=("main", "heldout", "third", "fourth", "fifth", "sixth", "both", "all"),
         default="both",
     )
     ap.add_argument("--seed", type=int, default=None, help="another seed for the mix(es)")
@@ -1597,7 +2529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     mixes = {
         "both": ["main", "heldout"],
-        "all": ["main", "heldout", "third", "fourth", "fifth"],
+        "all": ["main", "heldout", "third", "fourth", "fifth", "sixth"],
     }.get(args.mix, [args.mix])
     results = [measure(m, args.count, args.rounds, args.seed) for m in mixes]
     missed = any(

@@ -111,3 +111,42 @@ def test_the_fifth_mix_is_distinct_valid_and_holds_its_shapes() -> None:
     assert any(u.startswith("file:/") and u[6] != "/" for u in urls)  # (no authority)
     assert max(u.count("&") for u in urls) >= 40
     assert max(u.count("@") for u in urls if u.startswith("mailto:")) >= 20
+
+
+def test_the_sixth_mix_is_weighted_distinct_valid_and_holds_its_shapes() -> None:
+    """The sixth mix (what users parse, weighted): distinct URLs, each valid in the default
+    reading, every scheme, http(s) the majority by its weights, and the shapes it was
+    written for."""
+    bench = load_bench()
+    weights = bench.SIXTH_WEIGHTS
+    per_round = sum(weights.get(f, 1) for f in bench.SIXTH)
+    blocks = bench.make_blocks(200 * 2 * per_round, "sixth")
+    urls = [u for _f, block in blocks for u in block]
+    assert len(set(urls)) == len(urls)
+    parsed = [schemes.parse(u) for u in urls]
+    assert {u.scheme for u in parsed} >= SCHEMES | {"urn", "ftps", "gophers", "snews"}
+    families = [f for f, _ in blocks]
+    assert set(families) == set(bench.SIXTH)
+    for family in bench.SIXTH:  # each family's blocks as weighted, every round
+        assert families.count(family) == 2 * weights.get(family, 1), family
+    web = sum(u.scheme in ("http", "https") for u in parsed)
+    assert 0.6 * len(urls) < web < 0.8 * len(urls)
+    texts = "\n".join(urls)
+    for piece in ("redirect_uri=https%3A%2F%2F", "%253A%252F%252F", "utm_source=", "gclid=",
+                  "Signature=", "$filter=", "!A1:", "/.well-known/", "#sha256=", "/../",
+                  "%25eth0]", "[::ffff:", "bücher.example", "xn--", "0Xc0.0250.01",
+                  "http://a/b/c/g;x?y#s", ";type=d", ";type=i", "%09%09+", "gorby%25kremvax",
+                  "mailto:?to=", "In-Reply-To=%3C", "news:*", "nntp://", "file:////",
+                  "file:c:/", "file:///C:/", "telnet://", "wais://", "prospero://", ";type=",
+                  "gemini://", "mid:", "cid:", "urn:"):  # fmt: skip
+        assert piece in texts, piece
+    gtypes = {u.gtype for u in parsed if u.scheme in ("gopher", "gophers")}  # type: ignore[attr-defined]
+    assert len(gtypes) >= 25
+
+
+def test_a_weighted_mix_rotates_its_families_in_every_round() -> None:
+    bench = load_bench()
+    blocks = bench.make_blocks(200 * 3, "sixth")  # the first three blocks: one family each
+    assert [f for f, _ in blocks] == list(bench.SIXTH)[:3]
+    assert bench.make_urls(300, mix="sixth") == bench.make_urls(300, mix="sixth")
+    assert bench.make_urls(300, mix="sixth") != bench.make_urls(300, mix="sixth", seed=7)

@@ -2,9 +2,10 @@
 exactly what the general way gives (the letter's parser, then RFC 3986's check and mapping,
 then the class's non-1738 parser): the same URL object, field for field, or the same error.
 
-Compared on the benchmark's five mixes (benchmarks/parse_bench.py: every component of every
-scheme, five differently shaped generators, the fourth and fifth written as held-out checks
-of the fast paths: shapes across the schemes, shapes users meet), their mutations,
+Compared on the benchmark's six mixes (benchmarks/parse_bench.py: every component of every
+scheme, six differently shaped generators, the fourth, fifth and sixth written as held-out
+checks of the fast paths: shapes across the schemes, shapes users meet, what users parse
+weighted as they parse it), their mutations,
 hand-picked edges, and Hypothesis' URLs.
 """
 
@@ -523,7 +524,7 @@ def test_prospero_fields_keep_a_tilde(text: str, fields: tuple[tuple[str, str], 
         assert url.fields == fields  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("mix", ["main", "heldout", "third", "fourth", "fifth"])
+@pytest.mark.parametrize("mix", ["main", "heldout", "third", "fourth", "fifth", "sixth"])
 @pytest.mark.parametrize("seed", [99, 20261128])  # (20261128: a seed no fast path was shaped on)
 def test_benchmark_mixes_agree_with_the_general_way(mix: str, seed: int) -> None:
     bench = load_bench()
@@ -545,7 +546,7 @@ def _mutations(text: str, rng: random.Random) -> Iterator[str]:
 def test_mutated_benchmark_urls_agree_with_the_general_way() -> None:
     bench = load_bench()
     rng = random.Random(32)
-    for mix in ("main", "heldout", "third", "fourth", "fifth"):
+    for mix in ("main", "heldout", "third", "fourth", "fifth", "sixth"):
         for text in bench.make_urls(200 * len(bench.MAIN), mix=mix, seed=5):
             for mutated in _mutations(text, rng):
                 assert outcome(mutated) == general(mutated), mutated
@@ -602,7 +603,7 @@ def test_other_kinds_of_mutation_agree_with_the_general_way() -> None:
     bench = load_bench()
     rng = random.Random(20261128)
     fast = 0
-    for mix in ("main", "third", "fourth", "fifth"):
+    for mix in ("main", "third", "fourth", "fifth", "sixth"):
         for text in bench.make_urls(500, mix=mix, seed=20261128):
             for _ in range(3):
                 text = _other_mutations(text, rng)

@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.errors import suppress as suppress  # (its home: the layers' lowest)
 from omniurl.schemes.secrets import mask_passwords
 
 
@@ -265,24 +266,6 @@ class ClientClosed(ResolveError, RuntimeError):
 
 #: Every error class above (tests/test_spec.py holds it complete, and equal to the list
 #: ``omniurl`` exports).
-
-
-class suppress:
-    """``contextlib.suppress`` (Python 3.11's): the exceptions of ``exceptions`` raised in
-    the block end it quietly.  Here rather than contextlib's because a get's modules import
-    contextlib for nothing else, and its import was ~2.6 million instructions of a ~175
-    million get (callgrind, 2026-11-29; docs/speed.md, *Start-up*)."""
-
-    __slots__ = ("_exceptions",)
-
-    def __init__(self, *exceptions: type[BaseException]) -> None:
-        self._exceptions = exceptions
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> bool:
-        return kind is not None and issubclass(kind, self._exceptions)
 
 
 __all__ = [

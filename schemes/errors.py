@@ -81,3 +81,24 @@ class PortError(AuthorityError):
 
 class SchemeSyntaxError(URLError):
     """The scheme-specific part breaks that scheme's own rules (§3.2-§3.11)."""
+
+
+class suppress:
+    """``contextlib.suppress`` (Python 3.11's): the exceptions of ``exceptions`` raised in
+    the block end it quietly.  Here rather than contextlib's because a get's modules import
+    contextlib for nothing else, and its import was ~2.6 million instructions of a ~175
+    million get (callgrind, 2026-11-29; docs/speed.md, *Start-up*); ``parse`` and ``plan``
+    spent ~0.7 ms on it (fresh venv, 2026-11-28).  In this module, the lowest every layer
+    imports, so that one copy serves them all: the resolvers (``resolvers.errors`` names
+    it too) and the command's entry point, which imports no resolver for ``parse``."""
+
+    __slots__ = ("_exceptions",)
+
+    def __init__(self, *exceptions: type[BaseException]) -> None:
+        self._exceptions = exceptions
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> bool:
+        return kind is not None and issubclass(kind, self._exceptions)

@@ -6,7 +6,7 @@ import io
 import sys
 from collections.abc import Sequence
 
-from omniurl.schemes.errors import OmniurlError
+from omniurl.schemes.errors import OmniurlError, suppress
 
 from .commands import cmd_get
 from .status import EXIT_WRITE
@@ -16,21 +16,6 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn, TextIO
 
     from _typeshed import ReadableBuffer
-
-
-class _suppress:
-    """``contextlib.suppress`` (Python 3.11's), without importing :mod:`contextlib`: ~0.7 ms
-    of every ``parse`` and ``plan``, which import it for nothing else (fresh venv,
-    2026-11-28)."""
-
-    def __init__(self, *exceptions: type[BaseException]) -> None:
-        self._exceptions = exceptions
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> bool:
-        return kind is not None and issubclass(kind, self._exceptions)
 
 
 UNUSED_OPTIONAL_IMPORTS = ("httpx._main", "trio")
@@ -116,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # pointed at /dev/null so that the interpreter's last flush raises nothing more.
         import os
 
-        with _suppress(OSError, ValueError):
+        with suppress(OSError, ValueError):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
         return EXIT_WRITE
@@ -180,7 +165,7 @@ def _standard_streams() -> None:
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     old = sys.stderr
     if old is not None:
-        with _suppress(OSError, ValueError):
+        with suppress(OSError, ValueError):
             old.flush()
     sys.stderr = io.TextIOWrapper(
         io.BufferedWriter(_LossyFile(2, "w", closefd=False)),
@@ -254,7 +239,7 @@ def _flush_streams(status: int) -> int:
             # A reader gone away (EPIPE), a full disk, a closed stream: what was not
             # written is lost either way; the interpreter's exit would print a traceback
             # for it.  Point the stream at /dev/null so that nothing tries again.
-            with _suppress(OSError, ValueError):
+            with suppress(OSError, ValueError):
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, stream.fileno())
             if stream is sys.stdout and status == 0:
@@ -267,6 +252,6 @@ def _flush_streams(status: int) -> int:
 
 def _say(line: str) -> None:
     """``line`` on standard error, if it can still be written."""
-    with _suppress(OSError, ValueError, AttributeError):
+    with suppress(OSError, ValueError, AttributeError):
         sys.stderr.write(line + "\n")
         sys.stderr.flush()

@@ -373,6 +373,18 @@ class _Logger:
         return repr(self._logger())
 
 
+def _unwrap(module: ModuleType, real: Any) -> None:
+    """The module's spec and ``__loader__`` name the real loader again, not the wrapper that
+    is running it (:class:`_Loader`, :class:`_GivingLoader`): :func:`_load` runs a deferred
+    body with the spec's loader (the wrapper would defer it again), and what else reads them
+    (``importlib.reload``, ``importlib.resources``) meets the module as the other finders
+    made it."""
+    spec = module.__spec__
+    assert spec is not None
+    spec.loader = real
+    module.__loader__ = real
+
+
 class _Loader:
     """The real loader, but for its module's body: the module is made :class:`Deferred`."""
 
@@ -383,10 +395,7 @@ class _Loader:
         return self.real.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
-        spec = module.__spec__
-        assert spec is not None
-        spec.loader = self.real
-        module.__loader__ = self.real
+        _unwrap(module, self.real)
         module.__dict__.update(GIVEN.get(module.__name__, {}))
         module.__class__ = Deferred
 
@@ -485,10 +494,7 @@ class _GivingLoader:
             return self.real.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
-        spec = module.__spec__
-        assert spec is not None
-        spec.loader = self.real
-        module.__loader__ = self.real
+        _unwrap(module, self.real)
         with _given(self.names):
             self.real.exec_module(module)
 

@@ -11,13 +11,23 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from _ftphttp import OPTS
-from _lean import TAKEN, count_the_engines_work, files, manifest_rows, proof_of, rows
+from _lean import (
+    BOUND,
+    TAKEN,
+    Answer,
+    RawServer,
+    count_the_engines_work,
+    files,
+    manifest_rows,
+    proof_of,
+    raw_servers,
+    rows,
+)
 from helpers import loopback_server
 from http_reference import raw_bytes
 
@@ -30,72 +40,6 @@ CASES: list[dict[str, object]] = CORPUS["cases"]
 
 #: The CLI's options for a batch (an error reply's body saved, curl's way without -f).
 BATCH = OPTS.with_(error_body=True, read_timeout=2.0)
-
-#: How long a server waits for a connection's next request: a bound on a broken test only.
-#: A server closes a connection when its script says (after a reply, or at the client's
-#: close), never on an idle timer: a timer made whether a kept connection was still open
-#: when the client reused it depend on the machine's load, so the two runs of a comparison
-#: could meet different servers (a request the stale rule sends again on one run and not
-#: on the other, RFC 9112 §9.3.1).  A passing test never reaches it: each server counts
-#: the times it was reached (:attr:`RawServer.timed_out`), and :func:`raw_servers` and the
-#: corpus's test check that count is 0.
-BOUND = 60.0
-
-Answer = Callable[[bytes], "tuple[bytes | None, bool]"]
-
-
-@dataclass
-class RawServer:
-    """Answers each request by its target with raw bytes (``answer``: what to send and
-    whether to close the connection after it); records each connection's requests."""
-
-    answer: Answer
-    connections: list[list[bytes]] = field(default_factory=list)
-    bound: float = BOUND
-    #: The connections closed because no request came for ``bound`` seconds.
-    timed_out: int = 0
-
-    @property
-    def requests(self) -> list[bytes]:
-        return [r for conn in self.connections for r in conn]
-
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        mine: list[bytes] = []
-        self.connections.append(mine)
-        try:
-            while True:
-                try:
-                    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.bound)
-                except TimeoutError:
-                    self.timed_out += 1
-                    return
-                except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-                    return
-                mine.append(head)
-                data, close = self.answer(head.split(b" ", 2)[1])
-                if data:
-                    writer.write(data)
-                    await writer.drain()
-                if close or data is None:
-                    return
-        except ConnectionError:
-            return
-        finally:
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
-
-
-@contextlib.asynccontextmanager
-async def raw_servers(answer: Answer, count: int = 1) -> AsyncIterator[list[tuple[RawServer, str]]]:
-    async with contextlib.AsyncExitStack() as stack:
-        out = []
-        for _ in range(count):
-            server = RawServer(answer)
-            port = await stack.enter_async_context(loopback_server(server.handle))
-            out.append((server, f"http://127.0.0.1:{port}"))
-        yield out
-        assert [s.timed_out for s, _ in out] == [0] * len(out)
 
 
 async def batch(

@@ -4,57 +4,23 @@ the wire, the files left behind and the exit statuses."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gzip
 import os
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from helpers import loopback_server, run_omniurl
-
-#: Each request's target -> (the raw reply, whether to close after it).
-Script = Callable[[bytes], "tuple[bytes, bool]"]
-
-
-@dataclass
-class Scripted:
-    """Answers each request by its target; records each connection's request heads."""
-
-    script: Script
-    connections: list[list[bytes]] = field(default_factory=list)
-
-    def requests_seen(self) -> list[bytes]:
-        return [head for conn in self.connections for head in conn]
-
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        mine: list[bytes] = []
-        self.connections.append(mine)
-        try:
-            while True:
-                try:
-                    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 20)
-                except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
-                    return
-                mine.append(head)
-                data, close = self.script(head.split(b" ", 2)[1])
-                writer.write(data)
-                await writer.drain()
-                if close:
-                    return
-        finally:
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
+from _lean import Answer, RawServer, raw_servers
+from helpers import run_omniurl
 
 
 @contextlib.asynccontextmanager
-async def scripted(script: Script) -> AsyncIterator[tuple[Scripted, str]]:
-    server = Scripted(script)
-    async with loopback_server(server.handle) as port:
-        yield server, f"http://127.0.0.1:{port}"
+async def scripted(script: Answer) -> AsyncIterator[tuple[RawServer, str]]:
+    """One raw server answering each request by its target with ``script``'s bytes (and
+    whether to close after them); ``.connections`` holds each connection's request heads."""
+    async with raw_servers(script) as [(server, base)]:
+        yield server, base
 
 
 def chunked(data: bytes) -> bytes:
@@ -313,11 +279,11 @@ async def test_a_304_makes_no_file(tmp_path: Path) -> None:
 async def test_create_dirs_help_is_what_a_missing_folder_does(tmp_path: Path) -> None:
     async with scripted(small) as (server, base):
         status, _out, err = await run_omniurl("get", "-o", str(tmp_path / "no" / "f"), f"{base}/a")
-        assert (status, len(server.requests_seen())) == (23, 1), err
+        assert (status, len(server.requests)) == (23, 1), err
         status, _out, err = await run_omniurl(
             "get", "-O", "--output-dir", str(tmp_path / "no"), f"{base}/b"
         )
-        assert status != 0 and len(server.requests_seen()) == 1, err
+        assert status != 0 and len(server.requests) == 1, err
     assert not (tmp_path / "no").exists()
     status, out, _err = await run_omniurl("get", "--help", env={**os.environ, "COLUMNS": "400"})
     assert status == 0

@@ -37,6 +37,7 @@ from omniurl import nameless
 from omniurl.resolvers.batching import HELD_BODY as _HELD_BODY
 from omniurl.resolvers.errors import ConfigurationError, ResolveError
 from omniurl.resolvers.options import Options
+from omniurl.resolvers.registry import unchanged
 from omniurl.resolvers.resource import Resource
 from omniurl.saving import listing_bytes
 from omniurl.schemes import URL, parse
@@ -359,16 +360,6 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     return bounded_name(decoded)
 
 
-def _unchanged(resource: Resource) -> bool:
-    """A reply saying the copy held is current (HTTP's 304, the scheme's
-    ``Presentation.unchanged_statuses``): no content, no file."""
-    if resource.status is None:
-        return False
-    from omniurl.resolvers.registry import presentation_of
-
-    return resource.status in presentation_of(resource.url.scheme).unchanged_statuses
-
-
 def _finish_file(tmp: str, folder: str, name: str, taken: dict[str, int] | None = None) -> str:
     """Give the complete temporary file its name without ever replacing an existing file
     (``os.link`` fails when the name is taken: ``a.txt``, then ``a.1.txt``, ``a.2.txt``…).
@@ -656,7 +647,7 @@ async def _fetch_one(
                         nameless.write_all(fd, b"".join(held))
                         held.clear()
                     nameless.write_all(fd, chunk)
-                if files is not None and not _unchanged(resource):
+                if files is not None and not unchanged(resource):
                     # (a 304 has no content, RFC 9110 §15.4.5: no file, as curl's)
                     if fd < 0:
                         # Complete, and small: its file is made now, in one write.

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from importlib.metadata import EntryPoints
     from typing import TypeVar
 
+    from .resource import Resource
+
     R = TypeVar("R", bound=type[Resolver])
 
 #: The entry-point group of a plugin's spec.
@@ -209,6 +211,18 @@ def presentation_of(scheme: str) -> Presentation:
     defaults for a scheme without a spec."""
     spec = find(scheme)
     return spec.present() if spec is not None else DEFAULT_PRESENTATION
+
+
+def unchanged(resource: Resource) -> bool:
+    """Whether ``resource`` is a reply saying the copy the client holds is current (a status
+    of its scheme's ``Presentation.unchanged_statuses``: HTTP's 304 Not Modified, RFC 9110
+    §15.4.5): it has no content, and ``-o``, ``-O`` and the batch make or replace no file
+    for it, as curl makes none.  Here, beside :func:`presentation_of`, so that the
+    command's output (cli/output.py) and the batch (omniurl/batch.py) ask the one rule —
+    the command's get may not import omniurl.batch for it (``mimetypes`` at every start,
+    tests/test_get_startup.py)."""
+    status = resource.status
+    return status is not None and status in presentation_of(resource.url.scheme).unchanged_statuses
 
 
 def get(scheme: str) -> Resolver:

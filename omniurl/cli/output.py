@@ -120,17 +120,6 @@ def output_path(args: argparse.Namespace, resource: Resource) -> str | None:
     return None
 
 
-def not_modified(resource: Resource) -> bool:
-    """An HTTP 304 (``If-Modified-Since``, ``If-None-Match``): it has no content (RFC 9110
-    §15.4.5) and the copy it says is current stays as it is — no file is made or replaced,
-    as curl makes none (before, ``-o FILE`` was made empty)."""
-    if resource.status is None:
-        return False
-    from omniurl.resolvers.registry import presentation_of
-
-    return resource.status in presentation_of(resource.url.scheme).unchanged_statuses
-
-
 def binary_guard(args: argparse.Namespace, first: bytes) -> None:
     """curl's rule: binary content (a NUL in its first bytes) is not written to a terminal
     unless ``-o -`` says so."""
@@ -186,6 +175,7 @@ async def write_content(
     written (None: the content went to standard output as it is)."""
     from omniurl.memory import bulk
     from omniurl.resolvers.net import is_moved
+    from omniurl.resolvers.registry import unchanged
 
     source = bulk(resource if chunks is None else chunks)
     if resume is not None:
@@ -194,7 +184,7 @@ async def write_content(
     # views of one buffer it reuses (resolvers.resource.Resource.views_ok).
     resource.views_ok = chunks is None
     path = output_path(args, resource)
-    if path is not None and not_modified(resource):
+    if path is not None and unchanged(resource):  # (no file: as curl makes none)
         async for _chunk in source:  # (none: RFC 9110 §15.4.5)
             pass
         return None

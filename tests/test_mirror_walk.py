@@ -223,6 +223,35 @@ def test_html_links() -> None:
     ]
 
 
+def test_html_links_of_srcset_poster_data_track_and_input() -> None:
+    """What ``wget --mirror`` follows beside ``href``/``src`` (before, a page's responsive
+    images, poster, object, subtitles and image button were left out of a mirror)."""
+    page = (
+        '<img src="i.png" srcset="i2.png 2x, i3.png  3x,i4.png">'
+        '<picture><source srcset="w,1.png 300w, w(2).png 600w" type="image/webp"></picture>'
+        '<img srcset="  sp.png  ,, trail.png,, d.png 1x (x, y), e.png">'
+        '<video poster="p.jpg" src="v.mp4"><track src="sub.vtt"></video>'
+        '<object data="o.svg"></object><input type="image" src="btn.png">'
+    )
+    assert list(html_links(page, "http://h/d/p.html")) == [
+        "http://h/d/i.png",
+        "http://h/d/i2.png",
+        "http://h/d/i3.png",
+        "http://h/d/i4.png",
+        "http://h/d/w,1.png",
+        "http://h/d/w(2).png",
+        "http://h/d/sp.png",
+        "http://h/d/trail.png",
+        "http://h/d/d.png",
+        "http://h/d/e.png",
+        "http://h/d/p.jpg",
+        "http://h/d/v.mp4",
+        "http://h/d/sub.vtt",
+        "http://h/d/o.svg",
+        "http://h/d/btn.png",
+    ]
+
+
 def test_autoindex_pages_are_listings() -> None:
     http = spec_for("http").present()
     assert http.generated_listing("text/html", b"<html><head><title>Index of /d/</title>")

@@ -2,8 +2,12 @@
 
 A mirror follows what a reader could follow or a page needs: ``href`` of ``a``, ``area``
 and ``link``, ``src`` of ``img``, ``script``, ``frame``, ``iframe``, ``embed``, ``source``,
-``audio``, ``video`` (HTML Living Standard §4.6, §4.8).  Each is resolved against the
-page's URL, or its ``<base href>`` (§4.2.3), by RFC 3986 §5.2; the fragment is dropped.
+``audio``, ``video``, ``track`` and ``input`` (an image button), every candidate of the
+``srcset`` of ``img`` and ``source`` (§4.8.4.3.1: a responsive image's other sizes),
+``video``'s ``poster`` and ``object``'s ``data`` (HTML Living Standard §4.6, §4.8) — what
+``wget --mirror`` follows of them (before, a page's ``srcset`` images were left out where
+wget took them).  Each is resolved against the page's URL, or its ``<base href>``
+(§4.2.3), by RFC 3986 §5.2; the fragment is dropped.
 The stdlib's ``html.parser`` reads tag soup without raising, which is what servers send.
 """
 
@@ -12,20 +16,58 @@ from __future__ import annotations
 from collections.abc import Iterator
 from html.parser import HTMLParser
 
-#: tag -> the attribute naming a resource.
+#: tag -> the attributes naming a resource (``srcset``: a list of candidates).
 LINKING = {
-    "a": "href",
-    "area": "href",
-    "link": "href",
-    "img": "src",
-    "script": "src",
-    "frame": "src",
-    "iframe": "src",
-    "embed": "src",
-    "source": "src",
-    "audio": "src",
-    "video": "src",
+    "a": ("href",),
+    "area": ("href",),
+    "link": ("href",),
+    "img": ("src", "srcset"),
+    "script": ("src",),
+    "frame": ("src",),
+    "iframe": ("src",),
+    "embed": ("src",),
+    "source": ("src", "srcset"),
+    "audio": ("src",),
+    "video": ("src", "poster"),
+    "track": ("src",),
+    "input": ("src",),
+    "object": ("data",),
 }
+
+_SPACE = " \t\n\f\r"
+
+
+def srcset_urls(value: str) -> list[str]:
+    """The URLs of a ``srcset`` (HTML Living Standard §4.8.4.3.1 "parse a srcset
+    attribute"): candidates split at commas, each a URL (no white space; trailing commas
+    are not part of it) then descriptors (``2x``, ``300w``), where a comma inside
+    parentheses does not end the candidate."""
+    urls: list[str] = []
+    pos, end = 0, len(value)
+    while True:
+        while pos < end and (value[pos] in _SPACE or value[pos] == ","):
+            pos += 1
+        if pos >= end:
+            return urls
+        start = pos
+        while pos < end and value[pos] not in _SPACE:
+            pos += 1
+        url = value[start:pos]
+        if url.endswith(","):
+            url = url.rstrip(",")
+        else:
+            depth = 0
+            while pos < end:
+                char = value[pos]
+                pos += 1
+                if char == "(":
+                    depth += 1
+                elif char == ")" and depth:
+                    depth -= 1
+                elif char == "," and not depth:
+                    break
+        if url:
+            urls.append(url)
 
 
 class _Collector(HTMLParser):
@@ -42,8 +84,11 @@ class _Collector(HTMLParser):
         if wanted is None:
             return
         for key, value in attrs:
-            if key == wanted and value and value.strip():
-                self.refs.append(value.strip())
+            if key in wanted and value and value.strip():
+                if key == "srcset":
+                    self.refs.extend(srcset_urls(value))
+                else:
+                    self.refs.append(value.strip())
 
 
 def html_links(text: str, url: str) -> Iterator[str]:
@@ -109,4 +154,4 @@ def autoindex_times(text: str, url: str) -> dict[str, str]:
     return times
 
 
-__all__ = ["LINKING", "autoindex_times", "html_links"]
+__all__ = ["LINKING", "autoindex_times", "html_links", "srcset_urls"]

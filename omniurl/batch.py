@@ -436,7 +436,9 @@ def _resumable(url: URL, options: Options) -> bool:
         return False
 
 
-async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Path) -> FetchResult:
+async def _fetch_resumed(
+    job: _Job, options: Options, opener: Opener, folder: Path, *, digest: bool = True
+) -> FetchResult:
     """``-C -`` in a batch: each URL continues its own ``.NAME.part`` (or ``NAME``, which a
     complete earlier run left: the server then says nothing is missing and nothing is
     sent again); a failure keeps the part for the next run where the scheme can resume."""
@@ -469,14 +471,16 @@ async def _fetch_resumed(job: _Job, options: Options, opener: Opener, folder: Pa
                     )
                 await write_resumed(partial, kept, resource, job.text)
                 break
-        with open(partial.target, "rb") as fh:
-            digest = hashlib.file_digest(fh, "sha256")
+        sha256 = None
+        if digest:
+            with open(partial.target, "rb") as fh:
+                sha256 = hashlib.file_digest(fh, "sha256").hexdigest()
         return FetchResult(
             index=job.index,
             url=shown(job.text),
             ok=True,
             bytes=partial.target.stat().st_size,
-            sha256=digest.hexdigest(),
+            sha256=sha256,
             media_type=media_type,
             kind=kind,
             elapsed=time.monotonic() - started,
@@ -507,6 +511,8 @@ async def _fetch_lean(
     opener: Opener,
     output_dir: Path | None,
     files: _Files | None,
+    *,
+    digest: bool = True,
 ) -> FetchResult:
     """``job`` through its resolver's batch engine (:meth:`~resolvers.base.Resolver.batch_engine`:
     the lean HTTP engine, resolvers/http/batch_engine.py) when its plan
@@ -515,7 +521,7 @@ async def _fetch_lean(
     stands (nothing sent twice)."""
     request = engine.request(job.url)
     if request is None:
-        return await _fetch_one(job, options, opener, output_dir, files)
+        return await _fetch_one(job, options, opener, output_dir, files, digest=digest)
     started = time.monotonic()
 
     def done(head: ReplyHead, body: bytes) -> FetchResult:
@@ -544,7 +550,7 @@ async def _fetch_lean(
             url=shown(job.text),
             ok=True,
             bytes=len(body),
-            sha256=hashlib.sha256(body).hexdigest(),
+            sha256=hashlib.sha256(body).hexdigest() if digest else None,
             media_type=content_type.split(";", 1)[0].strip() if content_type else None,
             kind="content",
             elapsed=time.monotonic() - started,
@@ -561,9 +567,9 @@ async def _fetch_lean(
     if result is not None:
         return result
     if prepared is None:
-        return await _fetch_one(job, options, opener, output_dir, files, started)
+        return await _fetch_one(job, options, opener, output_dir, files, started, digest=digest)
     with engine.handing_over(prepared):
-        return await _fetch_one(job, options, opener, output_dir, files, started)
+        return await _fetch_one(job, options, opener, output_dir, files, started, digest=digest)
 
 
 #: Every field's default (all have one but the three every row gives: index, url, ok).
@@ -597,11 +603,13 @@ async def _fetch_one(
     output_dir: Path | None,
     files: _Files | None,
     started: float | None = None,
+    *,
+    digest: bool = True,
 ) -> FetchResult:
     if job.name is not None and output_dir is not None and not job.fixed:
-        return await _fetch_resumed(job, options, opener, output_dir)
+        return await _fetch_resumed(job, options, opener, output_dir, digest=digest)
     started = time.monotonic() if started is None else started
-    digest = hashlib.sha256()
+    hasher = hashlib.sha256() if digest else None
     count = 0
     tmp: str | None = None
     fd = -1
@@ -635,7 +643,8 @@ async def _fetch_one(
                     saved_as = header_name(resource) or saved_as
             try:
                 async for chunk in chunks:
-                    digest.update(chunk)
+                    if hasher is not None:
+                        hasher.update(chunk)
                     count += len(chunk)
                     if files is None:
                         continue
@@ -672,7 +681,7 @@ async def _fetch_one(
             return replace(
                 failed,
                 bytes=count,
-                sha256=digest.hexdigest(),
+                sha256=hasher.hexdigest() if hasher is not None else None,
                 media_type=media_type,
                 path=path,
                 status=status,
@@ -684,7 +693,7 @@ async def _fetch_one(
             url=shown(job.text),
             ok=True,
             bytes=count,
-            sha256=digest.hexdigest(),
+            sha256=hasher.hexdigest() if hasher is not None else None,
             media_type=media_type,
             kind=kind,
             elapsed=time.monotonic() - started,
@@ -724,7 +733,10 @@ class _Files:
         #: ``-J``: a content is named as its server suggests (:func:`header_name`).
         self.header_names = False
         self._nameless = True  # (until this file system shows it has none)
-        self._linker = nameless.Linker()
+        #: The folder, open: nameless files are made and linked relative to it (no walk of
+        #: its path a file; None: by its path).
+        self._dir = nameless.open_folder(folder)
+        self._linker = nameless.Linker(self._dir)
         self.taken: dict[
             str, int
         ] = {}  # (_free_numbers: where each colliding name's search stopped)
@@ -738,7 +750,10 @@ class _Files:
             flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
             return os.open(path, flags, 0o666), path
         if self._nameless:
-            fd = nameless.open_in(self.folder)
+            if self._dir is not None:
+                fd = nameless.open_at(self._dir)
+            else:
+                fd = nameless.open_in(self.folder)
             if fd is not None:
                 return fd, None
             self._nameless = False  # (this file system has none: named ones from now)
@@ -750,12 +765,13 @@ class _Files:
         stem, dot, ext = name.rpartition(".")
         if not dot or not stem:
             stem, ext = name, ""
+        relative = self._dir is not None
         for n in _free_numbers(self.taken, name):
-            candidate = os.path.join(self.folder, name if n == 0 else f"{stem}.{n}{dot}{ext}")
+            candidate = name if n == 0 else f"{stem}.{n}{dot}{ext}"
             try:
-                if self._linker.link(fd, candidate):
+                if self._linker.link(fd, candidate if relative else self._path(candidate)):
                     _found(self.taken, name, n)
-                    return candidate
+                    return self._path(candidate)
             except FileExistsError:
                 continue
             # No /proc (or a file system that refuses the link): copied out to a named
@@ -767,8 +783,15 @@ class _Files:
             f"no free file name for {name!r} in {self.folder}", component="output"
         )
 
+    def _path(self, name: str) -> str:
+        return os.path.join(self.folder, name)
+
     def close(self) -> None:
         self._linker.close()
+        if self._dir is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._dir)
+            self._dir = None
 
 
 def _copied_out(fd: int, folder: str, name: str) -> str:
@@ -848,6 +871,7 @@ async def fetch_many(
     names: Sequence[str | None] | None = None,
     trace: bool = False,
     header_names: bool = False,
+    digest: bool = True,
 ) -> AsyncIterator[FetchResult]:
     """Fetch every URL of ``urls``; yield one :class:`FetchResult` per URL as each finishes.
 
@@ -866,7 +890,9 @@ async def fetch_many(
     ``header_names`` (``-J``, with ``output_dir``) saves a content under the name its server
     suggests (:func:`header_name`: HTTP's Content-Disposition, made safe as a single get
     makes it), else under its URL's; not for ``names`` and ``resume``, whose names are fixed
-    before the transfer.
+    before the transfer.  ``digest=False`` leaves each row's ``sha256`` None (the command
+    line's batch without ``--manifest``, where no output shows it: a file of 8 KiB costs
+    ~18 µs of SHA-256, docs/speed.md, *Batches*, seventh round).
     """
     if concurrency < 1 or per_host < 1:
         raise ConfigurationError(
@@ -946,13 +972,15 @@ async def fetch_many(
                     from omniurl.resolvers.trace import Trace
 
                     traced = options.with_(trace=Trace())
-                    result = await _fetch_one(job, traced, opener, folder, files)
+                    result = await _fetch_one(job, traced, opener, folder, files, digest=digest)
                     result = replace(result, trace=traced.trace)
                 elif engines is not None and (engine := engines.of(job.url)) is not None:
                     engines.asked += 1
-                    result = await _fetch_lean(job, engine, options, opener, folder, files)
+                    result = await _fetch_lean(
+                        job, engine, options, opener, folder, files, digest=digest
+                    )
                 else:
-                    result = await _fetch_one(job, options, opener, folder, files)
+                    result = await _fetch_one(job, options, opener, folder, files, digest=digest)
             except asyncio.CancelledError as exc:
                 if closing or me.cancelling():  # the worker itself is cancelled: it ends
                     raise

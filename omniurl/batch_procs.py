@@ -129,10 +129,12 @@ async def fetch_split(
     per_host: int,
     output_dir: str | None,
     header_names: bool = False,
+    digest: bool = True,
 ) -> AsyncIterator[FetchResult]:
     """The batch of ``urls`` on up to ``procs`` processes (None: :func:`default_procs` when
     the batch has at least :data:`MIN_SPLIT` URLs, else one); one result per URL as each
-    finishes, ``index`` its position in ``urls``."""
+    finishes, ``index`` its position in ``urls``.  ``digest=False``: no row's ``sha256``
+    (:func:`omniurl.batch.fetch_many`)."""
     # (batch's one reader of a sync or async list; this one's items are never URL objects)
     source = cast(AsyncIterator[str | Unreadable], _source(urls).__aiter__())
     ahead: list[str | Unreadable] = []
@@ -174,6 +176,7 @@ async def fetch_split(
             per_host=per_host,
             output_dir=output_dir,
             header_names=header_names,
+            digest=digest,
         )
         try:
             async for result in batch:
@@ -189,10 +192,12 @@ async def fetch_split(
         local = shares[0]
         local.queue = asyncio.Queue()
         tasks.append(
-            asyncio.create_task(_run_local(local, client, output_dir, results, header_names))
+            asyncio.create_task(
+                _run_local(local, client, output_dir, results, header_names, digest)
+            )
         )
         for share in shares[1:]:
-            await _start_worker(share, options, output_dir, results, tasks, header_names)
+            await _start_worker(share, options, output_dir, results, tasks, header_names, digest)
         index = 0
         done = False
         while True:
@@ -312,6 +317,7 @@ async def _run_local(
     output_dir: str | None,
     results: asyncio.Queue[Report],
     header_names: bool = False,
+    digest: bool = True,
 ) -> None:
     """Share 0, in this process: the engine over the URLs queued for it."""
     assert share.queue is not None
@@ -332,6 +338,7 @@ async def _run_local(
             per_host=share.per_host,
             output_dir=output_dir,
             header_names=header_names,
+            digest=digest,
         ):
             results.put_nowait((share, _reindexed(result, positions.pop(result.index))))
     except asyncio.CancelledError:
@@ -347,9 +354,11 @@ async def _start_worker(
     results: asyncio.Queue[Report],
     tasks: list[asyncio.Task[None]],
     header_names: bool = False,
+    digest: bool = True,
 ) -> None:
     setup = {
         "header_names": header_names,
+        "digest": digest,
         "options": options,
         "concurrency": share.concurrency,
         "per_host": share.per_host,
@@ -644,6 +653,7 @@ async def _work(
             per_host=setup["per_host"],
             output_dir=setup["output_dir"],
             header_names=setup.get("header_names", False),
+            digest=setup.get("digest", True),
         ):
             row = _to_row(result)
             row["index"] = positions.pop(result.index)

@@ -174,6 +174,7 @@ class AsyncClient:
         names: Sequence[str | None] | None = None,
         trace: bool = False,
         header_names: bool = False,
+        digest: bool = True,
     ) -> AsyncIterator[FetchResult]:
         """Fetch many URLs through this client's connections: an async iterator of
         :class:`FetchResult` as each finishes (see :func:`omniurl.batch.fetch_many`)."""
@@ -188,6 +189,7 @@ class AsyncClient:
             names=names,
             trace=trace,
             header_names=header_names,
+            digest=digest,
         )
 
     async def aclose(self) -> None:

@@ -40,12 +40,42 @@ def open_in(folder: str) -> int | None:
         return None
 
 
+def open_at(dir_fd: int) -> int | None:
+    """:func:`open_in` for a folder open already (``dir_fd``): the file is made relative to
+    it, so no file walks the folder's path again (``openat(dir_fd, ".", O_TMPFILE)``; ext4,
+    1,000 files of 8 KiB, the calls timed one by one: 10.1 µs against 12.1 µs for the
+    folder's whole path; docs/speed.md, *Batches*, seventh round)."""
+    if not FLAGS:
+        return None
+    try:
+        return os.open(".", FLAGS, 0o666, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno not in NO_TMPFILE:
+            raise
+        return None
+
+
+def open_folder(folder: str) -> int | None:
+    """A descriptor of ``folder`` for :func:`open_at` and :class:`Linker` (``O_PATH``: it
+    needs no permission to read the folder), or None where it cannot be opened (the caller
+    goes by the folder's path)."""
+    flags = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+    try:
+        return os.open(folder, flags)
+    except OSError:
+        return None
+
+
 class Linker:
     """Gives complete nameless files their names through ``/proc/self/fd`` (opened once, on
-    first use: :meth:`close` closes it)."""
+    first use: :meth:`close` closes it).  With ``dir_fd`` (:func:`open_folder`, owned by the
+    caller) a path given to :meth:`link` is relative to that folder: ``linkat`` then walks
+    one name, not the folder's path (ext4, 1,000 files, timed one by one: 18.2 µs against
+    22.8 µs a link; tmpfs 9.5 against 12.2)."""
 
-    def __init__(self) -> None:
+    def __init__(self, dir_fd: int | None = None) -> None:
         self._proc = -1
+        self._dir = dir_fd
 
     def link(self, fd: int, path: str) -> bool:
         """Name the nameless file ``fd`` ``path``: True; False where ``/proc`` cannot link
@@ -54,7 +84,9 @@ class Linker:
             if self._proc < 0:
                 flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
                 self._proc = os.open(PROC_FD, flags)
-            os.link(str(fd), path, src_dir_fd=self._proc, follow_symlinks=True)
+            os.link(
+                str(fd), path, src_dir_fd=self._proc, dst_dir_fd=self._dir, follow_symlinks=True
+            )
         except OSError as exc:
             if exc.errno not in NO_LINK:
                 raise

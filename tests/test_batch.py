@@ -260,6 +260,88 @@ async def test_many_urls_of_one_name_try_each_number_once(
     assert len(tries) == 60 + 1  # (same.txt taken once: then the next number each time)
 
 
+@pytest.mark.parametrize("procs", [None, 1, 2])
+async def test_a_batch_hashes_its_files_only_for_its_manifest(
+    servers: list[CountingGopher],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    procs: int | None,
+) -> None:
+    """A row's sha256 is shown only by ``--manifest``: the command's batch without one hashes
+    nothing (a file of 8 KiB: ~18 µs of SHA-256, docs/speed.md, *Batches*, seventh round),
+    over the general path, the lean HTTP engine and ``--procs``' split alike; with one, every
+    row has the sha256 of its file.  The files, counts and status are the same either way."""
+    from omniurl.cli.batch import run_batch
+    from omniurl.testservers.http import start_http
+
+    hashed: list[int] = []
+    sha256 = hashlib.sha256
+
+    def counted(data: bytes = b"", **kw: object) -> object:
+        hashed.append(len(data))
+        return sha256(data, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hashlib, "sha256", counted)
+    (tmp_path / "srv").mkdir()
+    for i in range(4):
+        (tmp_path / "srv" / f"w{i}.txt").write_bytes(b"web %d\n" % i * (i + 1))
+    web = await start_http(tmp_path / "srv")
+    s = servers[0]
+    s.delay = 0
+    urls = [f"gopher://127.0.0.1:{s.port}/0/g{i}.txt" for i in range(4)]
+    urls += [f"http://{web.netloc}/w{i}.txt" for i in range(4)]
+    if procs is not None:  # (--procs splits a large batch: the batch's bound, MIN_SPLIT)
+        from omniurl.batch_procs import fetch_split
+
+        monkeypatch.setattr("omniurl.batch_procs.MIN_SPLIT", 1)
+    try:
+        for manifest in (None, tmp_path / "m.jsonl"):
+            out = tmp_path / ("with" if manifest else "without")
+            out.mkdir()
+            hashed.clear()
+            split = None
+            if procs is not None:
+                split = fetch_split(
+                    urls, Options(), procs=procs, concurrency=4, per_host=2,
+                    output_dir=str(out), digest=manifest is not None,
+                )  # fmt: skip
+            status = await run_batch(
+                urls,
+                Options(),
+                concurrency=4,
+                per_host=2,
+                output_dir=str(out),
+                manifest=str(manifest) if manifest else None,
+                show_progress=False,
+                quiet=True,
+                results=split,
+            )
+            assert status == 0
+            assert len(os.listdir(out)) == 8
+            if manifest is None:
+                assert hashed == []
+            else:
+                import json
+
+                rows = [json.loads(line) for line in manifest.read_text().splitlines()]
+                assert len(rows) == 8
+                for row in rows:
+                    assert row["sha256"] == sha256(Path(row["path"]).read_bytes()).hexdigest()
+        assert {p: (tmp_path / "with" / p).read_bytes() for p in os.listdir(tmp_path / "with")} == {
+            p: (tmp_path / "without" / p).read_bytes() for p in os.listdir(tmp_path / "without")
+        }
+        if procs is not None:  # (a forked worker's hashing is not counted here: its rows)
+            (tmp_path / "rows").mkdir()
+            given = fetch_split(
+                urls, Options(), procs=procs, concurrency=4, per_host=2,
+                output_dir=str(tmp_path / "rows"), digest=False,
+            )  # fmt: skip
+            got = [r async for r in given]
+            assert len(got) == 8 and all(r.ok and r.sha256 is None for r in got)
+    finally:
+        await web.close()
+
+
 async def test_bad_arguments_are_typed_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError):
         await collect(fetch_many([], concurrency=0))

@@ -199,6 +199,7 @@ async def run_batch(
             resume=resume,
             trace=write_out is not None,  # (-w's phases and addresses, per URL)
             header_names=header_names,
+            digest=manifest is not None,  # (only the manifest shows a row's sha256)
         )
     elif results is None:
         results = fetch_many(
@@ -210,6 +211,7 @@ async def run_batch(
             opener=opener,
             resume=resume,
             header_names=header_names,
+            digest=manifest is not None,
         )
     try:
         async for result in results:
@@ -482,6 +484,7 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
                 per_host=args.parallel_max_host,
                 output_dir=folder,
                 header_names=header_names,
+                digest=args.manifest is not None,  # (only the manifest shows a sha256)
             ),
         )
     return await run_batch(

@@ -24,7 +24,7 @@ from omniurl.mirror.walk import (
     selected,
     start_of,
 )
-from omniurl.resolvers.http.links import html_links
+from omniurl.resolvers.http.links import css_links, html_links, refresh_url
 from omniurl.resolvers.registry import spec_for
 from omniurl.resolvers.spec import TreePath
 from omniurl.schemes import parse
@@ -250,6 +250,56 @@ def test_html_links_of_srcset_poster_data_track_and_input() -> None:
         "http://h/d/o.svg",
         "http://h/d/btn.png",
     ]
+
+
+def test_css_links() -> None:
+    """What a style sheet loads, as wget --mirror reads it: url() quoted or not, @import
+    by string or url(); comments and data: URLs are no links."""
+    sheet = (
+        "/* url(no.png) @import 'no.css'; */ @import \"a.css\"; @import url('b.css');\n"
+        "body{background:URL( img/bg.png ) no-repeat}"
+        "@font-face{src:url(\"f.woff2\") format('woff2'),url('../f.woff')}"
+        ".x{background:url(data:image/png;base64,AAAA)} /* unclosed url(z.png)"
+    )
+    assert list(css_links(sheet, "http://h/s/site.css")) == [
+        "http://h/s/a.css",
+        "http://h/s/b.css",
+        "http://h/s/img/bg.png",
+        "http://h/s/f.woff2",
+        "http://h/f.woff",
+    ]
+
+
+def test_html_links_of_style_and_refresh() -> None:
+    page = (
+        '<body style="background: url(bg.png)"><style>@import "s.css";'
+        " p{background:url('p.png')}</style>"
+        '<meta http-equiv="Refresh" content="5; URL=\'next.html\'"><a href="a.html">a</a>'
+        '<meta http-equiv="content-type" content="text/html; url=no.html">'
+    )
+    assert list(html_links(page, "http://h/d/")) == [
+        "http://h/d/bg.png",
+        "http://h/d/s.css",
+        "http://h/d/p.png",
+        "http://h/d/next.html",
+        "http://h/d/a.html",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "url"),
+    [
+        ("0; url=a.html", "a.html"),
+        ("0;URL = 'b c.html' ", "b c.html"),
+        ("3,url=c.html", "c.html"),
+        ("5; d.html", "d.html"),
+        ("5", None),
+        ("x; url=e.html", None),
+        ("0; url=", None),
+    ],
+)
+def test_refresh_url(content: str, url: str | None) -> None:
+    assert refresh_url(content) == url
 
 
 def test_autoindex_pages_are_listings() -> None:

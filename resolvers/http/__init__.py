@@ -104,8 +104,13 @@ class HTTPPresentation(Presentation):
     # -- omniurl mirror: wget -m's reading of a site ---------------------------------------
 
     def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
-        """An HTML page's links (resolvers/http/links.py); other media have none."""
+        """An HTML page's links and what a style sheet loads (resolvers/http/links.py);
+        other media have none."""
         kind = (media_type or "").split(";", 1)[0].strip().lower()
+        if kind == "text/css":
+            from .links import css_links
+
+            return css_links(data.decode("utf-8", "replace"), url)
         if kind not in ("text/html", "application/xhtml+xml"):
             return None
         from .links import html_links

@@ -7,7 +7,12 @@ and ``link``, ``src`` of ``img``, ``script``, ``frame``, ``iframe``, ``embed``, 
 ``video``'s ``poster`` and ``object``'s ``data`` (HTML Living Standard §4.6, §4.8) — what
 ``wget --mirror`` follows of them (before, a page's ``srcset`` images were left out where
 wget took them).  Each is resolved against the page's URL, or its ``<base href>``
-(§4.2.3), by RFC 3986 §5.2; the fragment is dropped.
+(§4.2.3), by RFC 3986 §5.2; the fragment is dropped.  Style sheets are read for what they
+load (CSS Values 4 §4.5 ``url()``, CSS Cascade 4 §2 ``@import``): a ``text/css`` file's, a
+``<style>`` element's and a ``style`` attribute's; and a ``<meta http-equiv="refresh">``'s
+URL (§4.2.5.3) is a link — both as ``wget --mirror`` reads them (before, a site's
+background images, fonts and imported sheets were missing from a mirror where wget took
+them).
 The stdlib's ``html.parser`` reads tag soup without raising, which is what servers send.
 """
 
@@ -70,15 +75,82 @@ def srcset_urls(value: str) -> list[str]:
             urls.append(url)
 
 
+_CSS = None
+
+
+def css_refs(text: str) -> list[str]:
+    """The references a style sheet loads, in order: each ``url(…)`` (quoted or not) and
+    each ``@import "…"`` (CSS Cascade 4 §2: a string is a URL there), comments left out;
+    CSS escapes are not undone (a rare spelling: the reference is skipped or fails)."""
+    import re
+
+    global _CSS
+    if _CSS is None:
+        _CSS = (
+            re.compile(r"/\*.*?(?:\*/|\Z)", re.S),
+            re.compile(
+                r"""url\(\s*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'()]*))\s*\)"""
+                r"""|@import\s+(?:"([^"\n]*)"|'([^'\n]*)')""",
+                re.I,
+            ),
+        )
+    comments, refs = _CSS
+    found = []
+    for m in refs.finditer(comments.sub(" ", text)):
+        ref = next((g for g in m.groups() if g is not None), "").strip()
+        if ref and not ref.lower().startswith("data:"):
+            found.append(ref)
+    return found
+
+
+def refresh_url(content: str) -> str | None:
+    """The URL of a ``<meta http-equiv="refresh" content="5; url=next.html">`` (HTML Living
+    Standard §4.2.5.3 "shared declarative refresh steps", simplified: the time, a ``;`` or
+    ``,``, then ``url=`` — optional — and the URL, quotes removed), or None."""
+    rest = content.lstrip(" \t\n\f\r0123456789.")
+    if not rest or rest[0] not in ";,":
+        return None
+    rest = rest[1:].strip()
+    if rest[:3].lower() == "url":
+        after = rest[3:].lstrip()
+        if after.startswith("="):
+            rest = after[1:].strip()
+    if rest[:1] in ("'", '"'):
+        rest = rest[1:].split(rest[0], 1)[0]
+    return rest.strip() or None
+
+
 class _Collector(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.refs: list[str] = []
         self.base: str | None = None
+        self.in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self.in_style:
+            self.refs.extend(css_refs(data))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self.in_style = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "base" and self.base is None:
             self.base = next((v for k, v in attrs if k == "href" and v), None)
+            return
+        for key, value in attrs:
+            if key == "style" and value:
+                self.refs.extend(css_refs(value))
+        if tag == "style":
+            self.in_style = True
+            return
+        if tag == "meta":
+            fields = {k: v or "" for k, v in attrs}
+            if fields.get("http-equiv", "").strip().lower() == "refresh":
+                target = refresh_url(fields.get("content", ""))
+                if target is not None:
+                    self.refs.append(target)
             return
         wanted = LINKING.get(tag)
         if wanted is None:
@@ -106,7 +178,20 @@ def html_links(text: str, url: str) -> Iterator[str]:
             base = join(url, collector.base, check=False)
         except (URLError, ValueError):
             base = url
-    for ref in collector.refs:
+    return _resolved(base, collector.refs)
+
+
+def css_links(text: str, url: str) -> Iterator[str]:
+    """Each absolute URL a style sheet fetched from ``url`` loads (:func:`css_refs`),
+    resolved against ``url`` (CSS Values 4 §4.5.1: the sheet's own URL)."""
+    return _resolved(url, css_refs(text))
+
+
+def _resolved(base: str, refs: list[str]) -> Iterator[str]:
+    from omniurl.schemes.errors import URLError
+    from omniurl.schemes.join import join
+
+    for ref in refs:
         try:
             target = join(base, ref, check=False)
         except (URLError, ValueError):
@@ -154,4 +239,12 @@ def autoindex_times(text: str, url: str) -> dict[str, str]:
     return times
 
 
-__all__ = ["LINKING", "autoindex_times", "html_links", "srcset_urls"]
+__all__ = [
+    "LINKING",
+    "autoindex_times",
+    "css_links",
+    "css_refs",
+    "html_links",
+    "refresh_url",
+    "srcset_urls",
+]

@@ -206,6 +206,11 @@ async def test_plan_prints_one_json_object_per_url() -> None:
         "User-Agent: omniurl/0.1",
         "Accept: */*",
         "Accept-Encoding: identity",
+        "(the redirect's body read, at most 1 MiB; its connection kept for the next hop)",
+    ]
+    assert second["when"] == [None] * 5 + [
+        "a redirect followed on a connection of this resolve's own (no client's pool) that may "
+        "carry another request (RFC 9112 §9.3)"
     ]
 
 

@@ -18,6 +18,7 @@ from _ftphttp import run_cli
 
 from omniurl import plan
 from omniurl.resolvers.errors import ResumeUnsupported
+from omniurl.resolvers.http.planner import CARRY_STEP
 from omniurl.resolvers.options import Options
 from omniurl.testservers.ftp_server import start_ftp
 from omniurl.testservers.http import start_http
@@ -64,6 +65,7 @@ def test_the_http_plan_of_a_resume_shows_range_and_if_range() -> None:
         "Accept-Encoding: identity",
         f"Range: bytes={K}-",
         'If-Range: "abc"',
+        CARRY_STEP.shown,
     ]
 
 

@@ -31,6 +31,7 @@ from .planner import (
     HeaderField,
     HTTPDetails,
     HTTPRole,
+    RedirectHop,
     origin_of,
     request_head,
     request_target,
@@ -42,6 +43,7 @@ from .reply import (
     digest_challenged,
     failure,
     redirect_location,
+    reuse_refused,
     transfer_codings,
 )
 from .result import HTTPResult
@@ -208,7 +210,8 @@ async def execute_http(plan: Plan, options: Options) -> Resource:
         scheme, host, port = origin_of(plan)
     if options.transcript is not None:  # (-v: what goes out, as planned)
         for step in plan.steps:
-            if step.role is not HTTPRole.DIGEST:  # (shown when a 401 makes it due)
+            # (the Digest answer shown when a 401 makes it due; the carry sends nothing)
+            if step.role is not HTTPRole.DIGEST and step.kind == "send":
                 options.note(">", step.shown)
     link = await _connect(scheme, host, port, options)
     try:
@@ -337,7 +340,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     location = redirect_location(head, options.follow)
     if location is not None:
         new_url = _redirect_target(str(plan.url), location, options.syntax)
-        await _keep_for_next_hop(link, reader)
+        await _keep_for_next_hop(plan, link, reader, head)
         raise Follow(new_url, reason=f"HTTP {head.status} redirect", replies=replies)
     details = plan.details_as(HTTPDetails)
     offset = details.offset
@@ -465,19 +468,25 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     return resource
 
 
-async def _keep_for_next_hop(link: _Link, reader: Any) -> None:
-    """A redirect followed without a client's pool: its body read (at most 1 MiB) and the
-    connection kept, with this resolve's own, for the next hop (``HOP_CARRY``) — a redirect
-    to the same server then rides it, as curl's does (before: a new connection each hop).
-    Anything in the way (a client's pool, the lean engine's slot, a broken body) leaves the
-    link to be released as before."""
+async def _keep_for_next_hop(plan: Plan, link: _Link, reader: Any, head: Head) -> None:
+    """The plan's conditional step for a followed redirect (``HTTPRole.CARRY``, due by
+    ``planner.carries_next_hop``): its body read (at most 1 MiB) and the connection kept,
+    with this resolve's own, for the next hop (``HOP_CARRY``) — a redirect to the same
+    server then rides it, as curl's does (before: a new connection each hop).  Not due (a
+    client's pool, the lean engine's slot, a reply whose connection cannot carry another
+    request), or a broken body: the link is released as before, by the caller."""
+    step = next((s for s in plan.steps if s.role is HTTPRole.CARRY), None)
+    if step is None:
+        return
     carry = HOP_CARRY.get()
-    if carry is None or link.give_back is not None or link.then is not None or link.released:
+    own = carry is not None and link.give_back is None and link.then is None
+    if link.released or not step.due(RedirectHop(own, reuse_refused(head, reader.framing))):
         return
     try:
         await link.conn.drain(reader)
     except ResolveError:
         return  # (released, and closed, by the caller)
+    assert carry is not None  # (own)
     link.released = True
     link.connections.release(link.conn)
     carry["http"] = link.connections

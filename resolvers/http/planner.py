@@ -44,6 +44,9 @@ class HTTPRole(Role):
     HEADER = "header"
     #: The Digest answer to a 401 (RFC 7616): sent, with the request again, only then.
     DIGEST = "digest"
+    #: A followed redirect's body read and its connection kept for the next hop (nothing
+    #: sent): only when :data:`CARRY_ON_REDIRECT` holds.
+    CARRY = "carry"
 
 
 @record(frozen=True)
@@ -85,6 +88,47 @@ def digest_asked(challenge: str | None) -> bool:
 
 DIGEST_ON_401: Condition[str | None] = Condition(
     "401 with a Digest challenge (RFC 7616): the request again, answered", digest_asked
+)
+
+
+@record(frozen=True)
+class RedirectHop:
+    """What a followed redirect showed: the facts :data:`CARRY_ON_REDIRECT` decides on."""
+
+    #: The connection is this resolve's own, in a chain of hops the core follows
+    #: (``resolvers.base.HOP_CARRY``): not a client's pool slot (the pool keeps its
+    #: connections its own way), nor the batch engine's.
+    own: bool
+    #: Why the reply's connection may carry no other request (``reply.reuse_refused``:
+    #: ``Connection: close`` or HTTP/1.0, a body delimited by the close, both framings),
+    #: or None.
+    refused: str | None
+
+
+def carries_next_hop(hop: RedirectHop) -> bool:
+    """Whether a followed redirect's body is read (at most 1 MiB: ``Connection.drain``) so
+    that its connection carries the next hop, as curl's does (``%{num_connects}`` 1 for a
+    redirect to the same server): only a connection of the resolve's own that may carry
+    another request (RFC 9112 §9.3).  A body delimited by the close is never waited for
+    (a server that keeps such a connection open would hold the redirect until the read
+    timeout; curl goes on at once with a new connection)."""
+    return hop.own and hop.refused is None
+
+
+CARRY_ON_REDIRECT: Condition[RedirectHop] = Condition(
+    "a redirect followed on a connection of this resolve's own (no client's pool) that may "
+    "carry another request (RFC 9112 §9.3)",
+    carries_next_hop,
+)
+
+#: The conditional step of a plan that follows redirects (``Options.follow``): nothing sent.
+CARRY_STEP = Step(
+    data=b"",
+    shown="(the redirect's body read, at most 1 MiB; its connection kept for the next hop)",
+    kind="info",
+    when=CARRY_ON_REDIRECT.text,
+    role=HTTPRole.CARRY,
+    condition=CARRY_ON_REDIRECT,
 )
 
 
@@ -250,13 +294,16 @@ def plan_forwarded(
     fields = [("Host", host), *request_headers(options.headers), *ranges]
     if proxy_authorization is not None:
         fields.append(("Proxy-Authorization", proxy_authorization))
+    steps = [step, *header_steps(fields)]
+    if options.follow:
+        steps.append(CARRY_STEP)
     return Plan(
         url=url,
         scheme=url.scheme,
         host=getattr(url, "hostname", None),
         port=getattr(url, "effective_port", None),
         transport="tcp",
-        steps=(step, *header_steps(fields)),
+        steps=tuple(steps),
         explicit_port=getattr(url, "port", None) is not None,
         details=HTTPDetails(
             target=target,
@@ -318,6 +365,8 @@ def plan_http(url: URL, options: Options) -> Plan:
                 role=HTTPRole.DIGEST,
             )
         )
+    if options.follow:
+        steps.append(CARRY_STEP)
     return Plan(
         url=url,
         scheme=http.scheme,
@@ -373,11 +422,15 @@ def _forwarding_proxy(url: HTTPURL, options: Options) -> ProxySpec | None:
 
 
 __all__ = [
+    "CARRY_ON_REDIRECT",
+    "CARRY_STEP",
     "DEFAULT_HEADERS",
     "USER_AGENT",
     "HTTPDetails",
     "HTTPRole",
     "HeaderField",
+    "RedirectHop",
+    "carries_next_hop",
     "header_steps",
     "host_header",
     "plan_forwarded",

@@ -74,16 +74,19 @@ def client_env() -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def serving(argv: list[str], port: int, env: Mapping[str, str] | None = None) -> Iterator[None]:
+def serving(
+    argv: list[str], port: int, env: Mapping[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """Run a server (``argv``, told to listen on ``port``) for the block: wait until it
-    listens, then stop it (terminate; kill after 5 s)."""
+    listens, then stop it (terminate; kill after 5 s).  Yields its process (a benchmark
+    measuring the server's CPU reads it)."""
     proc = subprocess.Popen(
         argv, cwd=os.getcwd() if INSTALLED else ROOT, env=env, stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
         wait_listening(port)
-        yield
+        yield proc
     finally:
         proc.terminate()
         try:

@@ -13,8 +13,9 @@ else omniurl's own (``omniurl serve ftp|http|gopher`` in a subprocess);
 ``--gopher-server pygopherd|omniurl`` measures Gopher against another peer.  gophernicus
 is the exception to "not the bottleneck" (4 KiB writes, a process and ``lsb_release`` per
 connection): it is started per connection here (:class:`Inetd`), and with ``--rounds``
-each client's row says when it connected and the server's CPU for its connection.  Each
-client is a
+each client's row says when it connected and the server's CPU for its connection; for a
+server that runs throughout (pygopherd, nginx, vsftpd, omniurl's own) the row gives the CPU
+its processes spent while each client ran (:func:`tree_cpu`).  Each client is a
 separate process writing the content to /dev/null (curl: ``curl -s URL``; omniurl: ``omniurl
 get URL``), or with ``--to-file`` into a file (``-o FILE``); wall time is measured around
 the process and peak RSS comes from ``wait4()``'s rusage of that process.
@@ -115,8 +116,46 @@ def server(
         argv = [sys.executable, "-m", "omniurl", "serve", proto, "--root", str(root),
                 "--port", str(port)]  # fmt: skip
         name = f"omniurl serve {proto}"
-    with serving(argv, port):
-        yield f"{proto}://127.0.0.1:{port}", name
+    with serving(argv, port) as proc:
+        SERVER[:] = [proc.pid]
+        try:
+            yield f"{proto}://127.0.0.1:{port}", name
+        finally:
+            SERVER.clear()
+
+
+#: The process of the server that runs throughout (not :class:`Inetd`'s), while it serves.
+SERVER: list[int] = []
+
+
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) spent so far by process ``pid``, its threads and its
+    descendants, the ended ones its processes have reaped included (Linux ``/proc``; None
+    elsewhere): around a client's run, what the server spent for it (nginx's workers,
+    vsftpd's session processes, pygopherd's threads)."""
+    stats: dict[int, tuple[int, int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:  # (ended meanwhile)
+            continue
+        # after the name: state, ppid, ...; utime, stime, cutime, cstime are 11-14
+        stats[int(entry)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
+    if pid not in stats:
+        return None
+    ticks, tree = 0, [pid]
+    while tree:
+        parent = tree.pop()
+        ticks += stats[parent][1]
+        tree += [child for child, (ppid, _t) in stats.items() if ppid == parent]
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _gophernicus_argv(port: int, root: Path) -> list[str]:
@@ -240,6 +279,7 @@ def run(argv: list[str], output: Path | None = None, *, installed: bool = False)
     if PYCACHE is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = PYCACHE
+    server_before = tree_cpu(SERVER[0]) if SERVER else None
     rss_file = None
     if os.path.exists(GNU_TIME):
         fd, rss_file = tempfile.mkstemp(prefix="omniurl-bench-rss-")
@@ -272,6 +312,8 @@ def run(argv: list[str], output: Path | None = None, *, installed: bool = False)
     connected = server_cpu = None
     if INETD is not None and (ended := INETD.take(start)) is not None:
         connected, server_cpu = ended
+    elif server_before is not None and (server_after := tree_cpu(SERVER[0])) is not None:
+        server_cpu = server_after - server_before
     return Run(seconds, rss_kib, usage.ru_utime + usage.ru_stime, connected, server_cpu)
 
 
@@ -333,10 +375,11 @@ def interleaved(
             row[client]["paired_ratio"] = round(statistics.median(paired), 2)  # type: ignore[index]
         connected = [r.connected for r in got if r.connected is not None]
         server_cpu = [r.server_cpu for r in got if r.server_cpu is not None]
-        if connected and server_cpu:
-            figures = row[client]
-            assert isinstance(figures, dict)
+        figures = row[client]
+        assert isinstance(figures, dict)
+        if connected:
             figures["connected_ms"] = round(1000 * statistics.median(connected), 1)
+        if server_cpu:
             figures["server_cpu_seconds"] = round(statistics.median(server_cpu), 3)
     return row
 
@@ -392,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
                 if output is not None:
                     output.parent.mkdir(exist_ok=True)
                 if args.rounds:
+                    loaded = os.getloadavg()[0]
                     big = clients(base + _path(proto, "big.bin"), output, args.python,
                                   tuple(args.against))  # fmt: skip
                     row.update(interleaved(big, output, args.rounds, size))
@@ -401,6 +445,7 @@ def main(argv: list[str] | None = None) -> int:
                     row["target"] = TARGETS[proto]
                     row["rss_ok"] = o["peak_rss_mib"] < RSS_LIMIT_MIB
                     row["load"] = os.getloadavg()[0]
+                    row["load_start"] = loaded
                     results[proto] = row
                     continue
                 for client, big_argv in clients(base + _path(proto, "big.bin"), output).items():
@@ -459,15 +504,17 @@ def _print_rounds(results: dict[str, dict[str, object]], size: int, to_file: boo
     print(f"file size {size} bytes ({size / (1 << 20):.0f} MiB), {where}, {rounds} "
           "interleaved rounds, medians [min-max]")  # fmt: skip
     for proto, row in results.items():
-        print(f"\n{proto.upper()} from {row['server']} (load {row['load']:.1f}):")
+        print(f"\n{proto.upper()} from {row['server']} (load {row['load_start']:.1f} at the "
+              f"start, {row['load']:.1f} at the end):")  # fmt: skip
         for client, r in row.items():
             if not isinstance(r, dict):
                 continue
             low, high = r["seconds_min_max"]
             served = f"  {r['paired_ratio']}x curl by round" if "paired_ratio" in r else ""
+            if "connected_ms" in r:
+                served += f"  connected at {r['connected_ms']:.1f} ms,"
             if "server_cpu_seconds" in r:
-                served += (f"  connected at {r['connected_ms']:.1f} ms, server CPU "
-                          f"{r['server_cpu_seconds']:.3f} s")  # fmt: skip
+                served += f"  server CPU {r['server_cpu_seconds']:.3f} s"
             print(
                 f"  {client:20} wall {r['seconds']:7.3f} s [{low:.3f}-{high:.3f}]  "
                 f"CPU {r['cpu_seconds']:.3f} s  peak RSS {r['peak_rss_mib']:6.1f} MiB{served}"

@@ -187,6 +187,11 @@ class Presentation:
     #: is (HTTP's 304 Not Modified, RFC 9110 §15.4.5): ``-o``, ``-O`` and the batch make no
     #: file for them, as curl makes none.
     unchanged_statuses: frozenset[int] = frozenset()
+    #: Whether ``-I`` applies ``--max-filesize`` to the size its head states, once the
+    #: head is shown (curl 7.88 and its source today: an HTTP ``HEAD`` reply's
+    #: ``Content-Length`` is checked as a GET's, exit 63 after the head; an FTP ``SIZE`` or
+    #: a file's size describe a transfer ``-I`` does not make: the head, exit 0).
+    head_size_limited: bool = False
 
     # -- the command line (omniurl get) ---------------------------------------------------
 

@@ -409,6 +409,12 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 kept = resume[1]
                 options = options.with_(resume_from=kept.offset, resume_validator=kept.validator)
         options = _curl_manners(args, options)
+        head_limit = None
+        if getattr(args, "head", False) and options.max_filesize is not None:
+            # -I shows the head first, as curl's; the limit is then the scheme's to apply
+            # (Presentation.head_size_limited): not before anything is shown.
+            head_limit = options.max_filesize
+            options = options.with_(max_filesize=None)
         # Input a URL lacks (search words, form fields, a password) is asked for by the
         # resolvers themselves through ``options.ask``, which is the terminal here.
         resource = await resolve(url, options)
@@ -451,7 +457,15 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 )
                 return EXIT_UNSUPPORTED
             # -I -L: each redirect's head, then the last one's
-            return _show_heads(args, [*resource.hops, lines])
+            shown = _show_heads(args, [*resource.hops, lines])
+            presentation = presentation_of(resource.url.scheme)
+            if shown != EXIT_OK or head_limit is None or not presentation.head_size_limited:
+                return shown
+            try:  # (the size the head stated, over --max-filesize: curl's 63 after it)
+                resource.limit_size(head_limit)
+            except OmniurlError as exc:
+                return report(args, exc)
+            return shown
     presentation = presentation_of(resource.url.scheme)
     written: Written | None = None
     # (The command's one get makes its bulk waits through the loop, not in poll(2) as

@@ -75,6 +75,7 @@ class HTTPPresentation(Presentation):
     #: curl and wget save it; the query is none of it.
     name_ends = "?"
     unchanged_statuses = frozenset({304})
+    head_size_limited = True
 
     def warnings(self, url: URL) -> Iterable[str]:
         if getattr(url, "user", None) is not None:

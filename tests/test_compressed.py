@@ -138,6 +138,24 @@ async def test_stacked_codings_and_identity_are_the_content(path: str, tmp_path:
         await srv.close()
 
 
+async def test_a_head_of_any_coding_is_its_fields(tmp_path: Path) -> None:
+    """``-I --compressed`` of a resource in a coding omniurl does not decode: a HEAD reply
+    has no content (RFC 9110 §9.3.2), so its fields are shown, exit 0, as curl's — before,
+    "the server sent the content coding br, which omniurl did not ask for", exit 6."""
+    srv = await testservers.start("http", tmp_path, routes=routes())
+    try:
+        url = f"http://127.0.0.1:{srv.port}/br"
+        status, out, err = await run_cli("get", "-I", "--compressed", url)
+        assert (status, err) == (0, b"")
+        assert out.startswith(b"HTTP/1.1 200 OK\r\n") and out.endswith(b"\r\n\r\n"), out
+        assert b"\r\nContent-Encoding: br\r\n" in out, out
+        async with await resolvers.resolve(url, Options(compressed=True, head=True)) as res:
+            assert res.status == 200
+            assert await res.read() == b""
+    finally:
+        await srv.close()
+
+
 async def test_more_than_five_layers_are_refused(tmp_path: Path) -> None:
     """Six stacked codings: refused before a decoder is made (curl's bound of 5), exit 6."""
     routes = {

@@ -363,7 +363,10 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     size = int(length) if length and length.isdigit() else None
     made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
     applied: list[str] = []
-    if options.compressed and not offset and headers.get("content-encoding"):
+    # (a reply to HEAD has no content to decode, whatever coding its fields name: RFC 9110
+    # §9.3.2 — before, ``-I --compressed`` of a ``br`` resource failed, exit 6, curl's 0)
+    head_only = details.method == "HEAD"
+    if options.compressed and not offset and not head_only and headers.get("content-encoding"):
         from .decoding import codings  # (only --compressed decodes: zlib, the decoders)
 
         # "identity" names no coding at all (RFC 9110 §8.4.1: a synonym for none): a server
@@ -374,7 +377,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     # coding omniurl does not know is an error (as curl's exit 61) — before, the still-coded
     # bytes were saved as the content with exit 0.
     transfer = [c for c in transfer_codings(head) if c != "chunked"]
-    no_body = details.method == "HEAD" or head.status in (204, 304)
+    no_body = head_only or head.status in (204, 304)
     if transfer and not no_body:
         unknown = [c for c in transfer if c not in ("gzip", "x-gzip", "deflate")]
         if unknown:

@@ -469,6 +469,10 @@ def test_check_false_resolves_what_a_lenient_reader_takes() -> None:
     [
         ("/a/b", "rfc3986", "/a/b"),
         ("../g|h", "lenient", "/g%7Ch"),  # the lenient reading encodes what it takes
+        # a space inside a Location is %20, as curl, wget and browsers take it
+        (" /my file.pdf ", "rfc3986", "/my%20file.pdf"),
+        ("my file.pdf", "rfc1738", "/x/my%20file.pdf"),
+        ("/a b?c d", "lenient", "/a%20b"),
     ],
 )
 def test_http_redirect_targets(location: str, syntax: str, path: str) -> None:
@@ -485,3 +489,8 @@ def test_http_redirect_to_an_invalid_reference_is_a_protocol_error() -> None:
     with pytest.raises(ProtocolError) as info:
         _redirect_target("http://h/x/y", "::")
     assert info.value.component == "location" and "§4.2" in info.value.message
+    for location in ("/a\tb", "/a\x01b", "/a\nb"):  # other white space, controls: refused
+        with pytest.raises(ProtocolError) as info:
+            _redirect_target("http://h/x/y", location)
+        assert info.value.component == "location"
+        assert f"redirected to {location!r}" in info.value.message

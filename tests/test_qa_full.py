@@ -141,3 +141,23 @@ async def test_a_mirror_takes_what_pages_and_style_sheets_load(tmp_path: Path) -
         if p.is_file() and ".omniurl-mirror" not in p.parts
     }
     assert got == SITE
+
+
+# -- a Location with a space (RFC 9110 §10.2.2's recovery, as curl and wget make it) ---------
+
+
+def spaced(target: bytes) -> bytes:
+    if target == b"/moved":
+        return b"HTTP/1.1 302 Found\r\nLocation: /my file.txt?a b\r\nContent-Length: 0\r\n\r\n"
+    body = b"at " + target
+    return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+async def test_a_location_with_a_space_is_followed_as_curl_follows_it(tmp_path: Path) -> None:
+    """Before: "the server redirected to '/my file.txt?a b', which is not a valid URL",
+    exit 6; curl and wget follow it to /my%20file.txt?a%20b."""
+    async with scripted(spaced) as base:
+        status, out, err = await run_omniurl("get", f"{base}/moved")
+        assert (status, out, err) == (0, b"at /my%20file.txt?a%20b", b"")
+        async with AsyncClient(Options(max_time=10)) as client:
+            assert await client.get(f"{base}/moved") == b"at /my%20file.txt?a%20b"

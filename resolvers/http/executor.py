@@ -555,10 +555,14 @@ def _result(
 
 def _redirect_target(base: str, location: str, syntax: str = "rfc3986") -> schemes.URL:
     """The URL a ``Location`` names, resolved against the request URL (RFC 9110 §10.2.2:
-    a URI-reference, resolved per RFC 3986 §5 — :func:`schemes.join`)."""
+    a URI-reference, resolved per RFC 3986 §5 — :func:`schemes.join`).  A space inside it
+    is taken as ``%20``, the recovery §10.2.2's note allows and curl, wget and browsers
+    make (servers send ``Location: /my file.pdf``; before, the redirect was refused, exit
+    6, where curl followed it); other white space and controls are still refused."""
     try:
         # The lenient reading judges the target itself (it takes what RFC 3986 refuses).
-        target = schemes.join(base, location.strip(), check=syntax != "lenient")
+        reference = location.strip().replace(" ", "%20")
+        target = schemes.join(base, reference, check=syntax != "lenient")
         return schemes.parse(target, syntax=syntax)
     except URLError as exc:
         raise ProtocolError(

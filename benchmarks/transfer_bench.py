@@ -37,7 +37,8 @@ round) and the figures are medians
 of the big file's runs, with their min-max: what the machine's load does to one run it does
 to its neighbours.  ``--python`` names the interpreter whose omniurl is measured (a fresh
 venv holding ``pip install .``, as a user has it: ``python benchmarks/_venv.py`` builds
-one); ``--against PYTHON`` adds another install's omniurl (the tree before a change).
+one; the ``omniurl`` script beside it is what runs, as a user types it); ``--against
+PYTHON`` adds another install's omniurl (the tree before a change).
 
 Targets: >= 1.0x curl for the whole command, peak RSS < 50 MiB at any size.
 """
@@ -329,13 +330,25 @@ def clients(
     to = ["-o", str(output)] if output is not None else []
     commands = {
         "curl": ["curl", "-s", "--fail", *to, url],
-        "omniurl": [python, "-m", "omniurl", "get", *to, url],
+        "omniurl": [*_command(python), "get", *to, url],
     }
     for other in against:
         commands[f"omniurl@{Path(other).parent.parent.name}"] = [
-            other, "-m", "omniurl", "get", *to, url,
+            *_command(other), "get", *to, url,
         ]  # fmt: skip
     return commands
+
+
+def _command(python: str) -> list[str]:
+    """How a user runs that install's omniurl: the ``omniurl`` script ``pip install .`` put
+    beside the venv's interpreter (what the README tells a user to type), else ``python -m
+    omniurl`` (this checkout, or an install without the script).  ``-m`` costs ``runpy``'s
+    imports before the connect, which the script does not pay (~4.4 million of the 112
+    million instructions before a Gopher get's connect, docs/speed.md)."""
+    script = Path(python).parent / "omniurl"
+    if python != sys.executable and script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [python, "-m", "omniurl"]
 
 
 def interleaved(
@@ -385,7 +398,8 @@ def interleaved(
 
 
 def _installed(argv: list[str]) -> bool:
-    """Whether ``argv`` runs an omniurl other than this checkout's (another interpreter)."""
+    """Whether ``argv`` runs an omniurl other than this checkout's (another interpreter, or
+    an install's script)."""
     return argv[0] not in ("curl", sys.executable)
 
 

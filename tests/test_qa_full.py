@@ -111,10 +111,10 @@ SITE = {
 }
 
 
-async def test_a_mirror_takes_what_pages_and_style_sheets_load(tmp_path: Path) -> None:
-    """What wget --mirror takes of this site (compared on nginx): before, a mirror left out
-    what style attributes and elements, the sheet's url() and @import and the meta refresh
-    load (and, before 4204a1b, srcset, poster and object)."""
+async def _site_mirror(tmp_path: Path, *, runs: list[bool]) -> list[tuple[int, int]]:
+    """SITE served by routes only (no folder pages: a file is found only through a link),
+    mirrored into tmp_path/out once a run (``runs``: each run's --delete); each run's exit
+    status and deleted count."""
     from omniurl import testservers
     from omniurl.mirror.run import Config, mirror
 
@@ -124,23 +124,50 @@ async def test_a_mirror_takes_what_pages_and_style_sheets_load(tmp_path: Path) -
         for name, data in SITE.items()
     }
     routes["/"] = routes.pop("/index.html")
-    # (an empty root: no folder pages, so a file is found only through a link)
     (tmp_path / "src").mkdir()
     server = await testservers.start("http", tmp_path / "src", routes=routes)
+    done = []
     try:
-        config = Config(url=f"http://127.0.0.1:{server.port}/", folder=tmp_path / "out")
-        status, _counts = await asyncio.wait_for(
-            mirror(config, Options(read_timeout=10), lambda row: None), 60
-        )
+        for delete in runs:
+            if (tmp_path / "out" / "img").is_dir():  # (a file the server never had)
+                (tmp_path / "out" / "img" / "stale.png").write_bytes(b"not on the server")
+            url = f"http://127.0.0.1:{server.port}/"
+            config = Config(url=url, folder=tmp_path / "out", delete=delete)
+            status, counts = await asyncio.wait_for(
+                mirror(config, Options(read_timeout=10), lambda row: None), 60
+            )
+            done.append((status, counts.deleted))
     finally:
         await server.close()
-    assert status == 0
-    got = {
-        p.relative_to(tmp_path / "out").as_posix(): p.read_bytes()
-        for p in (tmp_path / "out").rglob("*")
+    return done
+
+
+def _mirrored(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in folder.rglob("*")
         if p.is_file() and ".omniurl-mirror" not in p.parts
     }
-    assert got == SITE
+
+
+async def test_a_mirror_takes_what_pages_and_style_sheets_load(tmp_path: Path) -> None:
+    """What wget --mirror takes of this site (compared on nginx): before, a mirror left out
+    what style attributes and elements, the sheet's url() and @import and the meta refresh
+    load (and, before 4204a1b, srcset, poster and object)."""
+    assert await _site_mirror(tmp_path, runs=[False]) == [(0, 0)]
+    assert _mirrored(tmp_path / "out") == SITE
+
+
+async def test_a_rerun_with_delete_keeps_folders_reached_only_through_links(
+    tmp_path: Path,
+) -> None:
+    """``img/``, ``css/`` and ``fonts/`` are never listed (no link names the folders): a
+    re-run with --delete removed each whole, its current files with it (3 deleted, the
+    mirror left with index.html and news.html).  Now only what the server does not have
+    goes: a stale file in img/, kept by a run without --delete."""
+    runs = await _site_mirror(tmp_path, runs=[False, False, True])
+    assert runs == [(0, 0), (0, 0), (0, 1)]
+    assert _mirrored(tmp_path / "out") == SITE
 
 
 # -- a Location with a space (RFC 9110 §10.2.2's recovery, as curl and wget make it) ---------

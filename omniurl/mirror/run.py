@@ -1035,7 +1035,10 @@ class Mirror:
 
     def _delete(self, state: State) -> None:
         """``--delete``: every file and folder under the mirror's that this run did not
-        claim (gone from the source), the state directory excepted."""
+        claim (gone from the source), the state directory excepted.  A folder holding a
+        file this run claimed stays, claimed or not: before, a folder reached only through
+        page links (``img/`` of ``<img src="img/a.png">``, never listed) was removed whole
+        by a re-run with ``--delete``, its current files with it."""
         for root, dirs, files in os.walk(self.folder):
             rel = os.path.relpath(root, self.folder)
             rel = "" if rel == "." else rel.replace(os.sep, "/")
@@ -1054,7 +1057,7 @@ class Mirror:
             for name in list(dirs):
                 path = self._join(rel, name)
                 full = os.path.join(root, name)
-                if os.path.islink(full) or not state.claimed(path):
+                if os.path.islink(full) or not (state.claimed(path) or state.claimed_under(path)):
                     dirs.remove(name)
                     try:
                         if os.path.islink(full):

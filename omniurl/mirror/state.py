@@ -132,6 +132,16 @@ class State:
     def claimed(self, path: str) -> bool:
         return self.db.execute("SELECT 1 FROM paths WHERE path = ?", (path,)).fetchone() is not None
 
+    def claimed_under(self, folder: str) -> bool:
+        """Whether this run claimed a path inside ``folder`` (a folder reached only through
+        the links of pages — ``img/`` of ``<img src="img/a.png">`` — is never claimed itself,
+        but holds the tree's files).  A range of the primary key: the paths from
+        ``folder/`` up to ``folder0`` ("0" follows "/" in UTF-8's, and so SQLite's, order)."""
+        row = self.db.execute(
+            "SELECT 1 FROM paths WHERE path > ? AND path < ? LIMIT 1", (folder + "/", folder + "0")
+        ).fetchone()
+        return row is not None
+
     def enqueue(
         self,
         url: str,

@@ -188,3 +188,45 @@ async def test_a_location_with_a_space_is_followed_as_curl_follows_it(tmp_path: 
         assert (status, out, err) == (0, b"at /my%20file.txt?a%20b", b"")
         async with AsyncClient(Options(max_time=10)) as client:
             assert await client.get(f"{base}/moved") == b"at /my%20file.txt?a%20b"
+
+
+# -- mirror ftp://h/pub: a folder named without its slash, as wget -m and lftp mirror take it --
+
+
+@pytest.mark.parametrize("server", ["ftp", "vsftpd"])
+async def test_a_mirror_of_a_folder_named_without_its_slash(tmp_path: Path, server: str) -> None:
+    """Before: "the server refused "RETR sub": 550", exit 5, nothing mirrored; wget -m
+    and lftp mirror copy the folder.  A name that is neither still fails."""
+    from _ftphttp import VSFTPD, running, start_vsftpd, world_readable_tree
+
+    from omniurl import testservers
+    from omniurl.mirror.run import Config, mirror
+
+    files = {"sub/a.txt": b"a\r\n", "sub/deep/b.bin": b"b" * 3000, "top.txt": b"not below sub"}
+    async with contextlib.AsyncExitStack() as stack:
+        root = stack.enter_context(world_readable_tree(files))
+        if server == "vsftpd":
+            if not Path(VSFTPD).exists():
+                pytest.skip("vsftpd not installed")
+            netloc = await stack.enter_async_context(
+                running(start_vsftpd, root, tmp_path / "scratch")
+            )
+        else:
+            started = await testservers.start("ftp", root)
+            stack.push_async_callback(started.close)
+            netloc = f"127.0.0.1:{started.port}"
+        rows: list[object] = []
+        for name, folder in (("sub", "out"), ("missing", "none")):
+            config = Config(url=f"ftp://{netloc}/{name}", folder=tmp_path / folder)
+            status, counts = await asyncio.wait_for(
+                mirror(config, Options(read_timeout=10, email="t@example.org"), rows.append), 60
+            )
+            rows.append((status, counts.failed))
+    got = {
+        p.relative_to(tmp_path / "out").as_posix(): p.read_bytes()
+        for p in (tmp_path / "out").rglob("*")
+        if p.is_file() and ".omniurl-mirror" not in p.parts
+    }
+    assert got == {"a.txt": b"a\r\n", "deep/b.bin": b"b" * 3000}
+    assert rows[-1] == (5, 1)  # missing: neither a file nor a folder
+    assert [p.name for p in (tmp_path / "none").iterdir()] == [".omniurl-mirror"]

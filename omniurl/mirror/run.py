@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 from omniurl import nameless
 from omniurl.batch import FetchResult, _failed, _resumable, shown
 from omniurl.nameless import open_in as open_nameless
-from omniurl.resolvers.errors import ConfigurationError, LimitExceeded, NotFollowed
+from omniurl.resolvers.errors import ConfigurationError, LimitExceeded, NotFollowed, NotFound
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
 from omniurl.schemes import URL, parse
@@ -325,6 +325,9 @@ class Mirror:
                 self.listing_failed = True
             row = _failed(item.seq - 1, item.url, exc, time.monotonic() - started)
             row = dataclasses.replace(row, path=self._shown_path(item.path))
+            start = isinstance(exc, NotFound) and item.depth == 0 and not item.container
+            if start and self._start_as_folder(item, url):
+                row = None  # (queued again as the folder of the same name)
         except Exception as exc:  # a defect (ours, a library's): this URL's row, not the run's end
             if item.container:
                 self.listing_failed = True
@@ -342,6 +345,29 @@ class Mirror:
             if self.first_failure is None:
                 self.first_failure = row
         self.on_result(row)
+
+    def _start_as_folder(self, item: Item, url: URL) -> bool:
+        """The starting URL names no file (``ftp://h/pub``: ``RETR pub`` answered 550): when
+        the same path with a ``/`` is a folder (its tree path the same segments), the mirror
+        starts again there, as ``wget -m`` and ``lftp mirror`` take ``ftp://h/pub`` — before,
+        the run ended with the 550, nothing mirrored.  False: no such folder form."""
+        from omniurl.resolvers.registry import spec_for
+
+        try:
+            folder = self._with_password(parse(item.url + "/", syntax=self.options.syntax))
+            spec = spec_for(folder.scheme)
+        except OmniurlError:
+            return False
+        tree, was = self.presentation.tree_path(folder), self.presentation.tree_path(url)
+        if tree is None or was is None or not tree.container or tree.segments != was.segments:
+            return False
+        self.start = start_of(folder, self.presentation, spec.names)
+        self.state.release(item.path)
+        self.state.claim("", True)
+        if self.state.enqueue(str(folder), "", True, 0):
+            self._urls[str(folder)] = folder
+            self.counts.files_known += 1
+        return True
 
     async def _moved(self, resource: Resource) -> None:
         """A redirect given as the result (HTTP's 3xx with ``follow=False``) is no file:

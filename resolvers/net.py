@@ -1096,10 +1096,14 @@ class SpliceRefused(OSError):
 
 
 def _drain_pipe(pipe_r: int, fd: int, n: int) -> None:
-    """Move ``n`` bytes from the pipe to ``fd`` (blocking, as a write to the output is)."""
+    """Move ``n`` bytes from the pipe to ``fd`` (blocking, as a write to the output is;
+    an output another process made non-blocking is waited for: :func:`wait_writable`)."""
     while n:
         try:
             m = os.splice(pipe_r, fd, n, flags=os.SPLICE_F_MOVE)
+        except BlockingIOError:
+            wait_writable(fd)
+            continue
         except OSError as exc:
             if exc.errno != errno.EINVAL:
                 raise
@@ -1107,10 +1111,38 @@ def _drain_pipe(pipe_r: int, fd: int, n: int) -> None:
                 data = os.read(pipe_r, n)
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(fd, view) :]
+                    try:
+                        view = view[os.write(fd, view) :]
+                    except BlockingIOError:
+                        wait_writable(fd)
                 n -= len(data)
             raise SpliceRefused(errno.EINVAL, "the output takes no spliced bytes") from None
         n -= m
+
+
+#: The longest an output that takes nothing may hold a write up (:func:`wait_writable`).
+OUTPUT_WAIT = 60.0
+
+
+def wait_writable(fd: int, timeout: float = OUTPUT_WAIT) -> None:
+    """Wait until ``fd`` takes bytes again, at most ``timeout`` seconds (``TimeoutError``,
+    a write error of the output: exit 23): the wait a blocking write makes in ``write(2)``,
+    made in ``poll(2)`` for an output whose file description is non-blocking.  Another
+    process sharing it may set ``O_NONBLOCK`` (a reader of the pipe, a program sharing the
+    terminal), and a write to it then fails with ``EAGAIN`` whenever the reader is behind —
+    which ended a get with exit 23 (curl 7.88's too: "Failure writing output to
+    destination") while the output would have taken the bytes a moment later.  Bounded:
+    a reader that takes nothing for ``timeout`` seconds ends it as before, with the reason.
+    Signals meanwhile run their handlers and the wait goes on (PEP 475), as a blocking
+    write's does."""
+    import select
+
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    if not poller.poll(timeout * 1000):
+        raise TimeoutError(
+            errno.ETIMEDOUT, f"the output took nothing for {timeout:g} s (non-blocking)"
+        )
 
 
 async def connect(

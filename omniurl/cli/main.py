@@ -140,6 +140,23 @@ class _LossyFile(io.FileIO):
             return memoryview(data).nbytes  # lost, as a message nobody can read is
 
 
+class _PatientFile(io.FileIO):
+    """Standard output's descriptor, whose writes wait while it takes nothing: a file
+    description another process made non-blocking (a reader of the pipe, a program sharing
+    the terminal) gives ``EAGAIN`` whenever its reader is behind, and the get ended with 23
+    where a blocking write would have waited.  The wait is ``resolvers.net.wait_writable``'s
+    (``poll(2)``, bounded: a reader that takes nothing for a minute ends it as before)."""
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        while True:
+            written: int | None = super().write(data)
+            if written is not None:  # (None: EAGAIN, nothing written)
+                return written
+            from omniurl.resolvers.net import wait_writable  # (imported only then)
+
+            wait_writable(self.fileno())
+
+
 def _standard_streams() -> None:
     """Make the standard streams what the commands can rely on, in the ``omniurl``
     process only.  A descriptor the command was started without (``>&-``, ``2>&-``) is held
@@ -148,7 +165,8 @@ def _standard_streams() -> None:
     error, 23).  Standard error drops what it cannot write (a full disk, ``2>/dev/full``,
     a closed descriptor), as curl does: a message, or the progress line, that cannot be
     shown is no reason to end the command another way than it would have (the interpreter
-    raised it from whatever line wrote, and a get's exit status became 1)."""
+    raised it from whatever line wrote, and a get's exit status became 1).  Standard output
+    waits while a non-blocking descriptor is full (:class:`_PatientFile`)."""
     import os
 
     for fd in (0, 1, 2):
@@ -161,8 +179,19 @@ def _standard_streams() -> None:
                 os.close(held)
     if sys.stdin is None:
         sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-    if sys.stdout is None:
+    out = sys.stdout
+    if out is None:
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    else:
+        with suppress(OSError, ValueError):
+            out.flush()
+        sys.stdout = io.TextIOWrapper(
+            io.BufferedWriter(_PatientFile(1, "w", closefd=False)),
+            encoding=getattr(out, "encoding", None) or "utf-8",
+            errors=getattr(out, "errors", None) or "strict",
+            line_buffering=getattr(out, "line_buffering", False),
+            write_through=getattr(out, "write_through", False),
+        )
     old = sys.stderr
     if old is not None:
         with suppress(OSError, ValueError):

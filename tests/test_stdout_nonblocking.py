@@ -1,0 +1,123 @@
+"""Standard output whose file description another process made non-blocking (a reader of
+the pipe, a program sharing the terminal): a write finds it full (``EAGAIN``) whenever the
+reader is behind.  ``omniurl get`` ended with exit 23 there ("cannot write standard
+output: Resource temporarily unavailable"; curl 7.88 too: "Failure writing output to
+destination"); it now waits as a blocking write would, bounded
+(``resolvers.net.wait_writable``), whether the content is spliced to the pipe or written."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from helpers import ROOT
+
+from omniurl.cli.main import _PatientFile
+from omniurl.resolvers.net import wait_writable
+from omniurl.testservers import RunningServer
+from omniurl.testservers.http import start_http
+
+DATA = os.urandom(3 << 20)  # 3 MiB: many times a pipe's 64 KiB
+
+
+def _nonblocking_pipe() -> tuple[int, int]:
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    return r, w
+
+
+@pytest_asyncio.fixture
+async def web(tmp_path: Path) -> AsyncIterator[RunningServer]:
+    (tmp_path / "big.bin").write_bytes(DATA)
+    server = await start_http(tmp_path)
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+async def _read_late(r: int, wait: float) -> bytes:
+    """Everything from ``r`` to its end, read only after ``wait`` seconds (the pipe fills
+    up meanwhile), bounded."""
+    await asyncio.sleep(wait)
+
+    def read_all() -> bytes:
+        got = bytearray()
+        while chunk := os.read(r, 1 << 16):
+            got += chunk
+        return bytes(got)
+
+    return await asyncio.wait_for(asyncio.to_thread(read_all), 60)
+
+
+@pytest.mark.parametrize("splice", [True, False])
+async def test_a_get_waits_for_a_nonblocking_pipe(web: RunningServer, splice: bool) -> None:
+    r, w = _nonblocking_pipe()
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["PYTHONPATH"] = str(ROOT)
+    if not splice:
+        env["OMNIURL_NO_SPLICE"] = "1"
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "omniurl", "get", f"http://127.0.0.1:{web.port}/big.bin",
+            cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=w,
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+    finally:
+        os.close(w)  # (the child holds the same non-blocking file description)
+    try:
+        got = await _read_late(r, 1.0)
+        _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        os.close(r)
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert (proc.returncode, err) == (0, b"")
+    assert got == DATA
+
+
+def test_standard_outputs_writes_wait_while_the_pipe_is_full() -> None:
+    r, w = _nonblocking_pipe()
+    out = _PatientFile(w, "w", closefd=True)
+    got = bytearray()
+
+    def drain() -> None:
+        time.sleep(0.3)  # (the pipe full before the reader starts)
+        while chunk := os.read(r, 1 << 16):
+            got.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    view = memoryview(DATA)
+    while view:
+        view = view[out.write(view) :]
+    out.close()
+    reader.join(30)
+    os.close(r)
+    assert bytes(got) == DATA
+
+
+def test_the_wait_is_bounded() -> None:
+    r, w = _nonblocking_pipe()
+    try:
+        with pytest.raises(BlockingIOError):
+            while True:
+                os.write(w, bytes(1 << 16))
+        start = time.monotonic()
+        with pytest.raises(TimeoutError) as exc:
+            wait_writable(w, 0.2)
+        assert 0.15 < time.monotonic() - start < 5
+        assert exc.value.strerror == "the output took nothing for 0.2 s (non-blocking)"
+        os.read(r, 1 << 16)
+        wait_writable(w, 5)  # (room again: at once)
+    finally:
+        os.close(r)
+        os.close(w)

@@ -164,6 +164,21 @@ def exit_status_of(exc: BaseException) -> int:
 LEAN_VARIABLE = "OMNIURL_BATCH_LEAN"
 
 
+#: ``OMNIURL_BATCH_PIPELINE=N`` (N > 1): a batch's lean engine pipelines up to N requests on
+#: each of a server's connections (RFC 9112 §9.3.2), so up to ``per_host * N`` transfers run
+#: to one server over at most ``per_host`` connections of the engine (a URL the engine does
+#: not take still gets a connection of its own on the general path).  Off (1) unless set:
+#: docs/speed.md, *Batches*, seventh round, has what it gains and what it costs.
+PIPELINE_VARIABLE = "OMNIURL_BATCH_PIPELINE"
+
+
+def pipeline_depth() -> int:
+    """The requests a lean engine may pipeline on a connection (:data:`PIPELINE_VARIABLE`;
+    1: none).  A value that is no number of at least 1 is 1."""
+    text = os.environ.get(PIPELINE_VARIABLE, "").strip()
+    return int(text) if text.isdigit() and int(text) >= 1 else 1
+
+
 #: ``OMNIURL_BATCH_PROOF=FILE``: each batch appends one line to FILE as it ends, ``asked A
 #: made M urls U`` — the URLs it asked a batch engine about, the rows the engines made
 #: themselves, every URL it read — so the differential tests prove which path each of
@@ -199,8 +214,11 @@ class _Engines:
     """The batch engine of each resolver the batch meets (None: it has none), asked once
     at its first URL of that resolver's schemes; :meth:`close` closes them at the end."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, per_host: int = 1, depth: int = 1) -> None:
         self.options = options
+        #: Pipelining (:data:`PIPELINE_VARIABLE`): the batch's per-server limit and depth.
+        self.per_host = per_host
+        self.depth = depth
         self.by_scheme: dict[str, BatchEngine | None] = {}
         self.by_spec: dict[int, BatchEngine | None] = {}
         #: The URLs an engine was asked about (:data:`PROOF_VARIABLE`).
@@ -220,6 +238,9 @@ class _Engines:
                 engine = self.by_spec[id(spec)]
             else:
                 engine = spec.resolver_type()().batch_engine(self.options)
+                pipeline = getattr(engine, "pipeline", None)
+                if pipeline is not None and self.depth > 1:
+                    pipeline(self.per_host, self.depth)
                 self.by_spec[id(spec)] = engine
         self.by_scheme[url.scheme] = engine
         return engine
@@ -918,7 +939,10 @@ async def fetch_many(
     if lean_allowed(opener=opener, resume=resume, names=names, trace=trace) and not (
         files is not None and files.header_names  # (-J: a name from the reply's fields)
     ):
-        engines = _Engines(options)
+        engines = _Engines(options, per_host, pipeline_depth())
+    # Transfers at once to one server: ``per_host``, or with pipelining as many more as its
+    # connections carry at once (the engine keeps its connections to ``per_host``).
+    host_limit = per_host if engines is None else per_host * engines.depth
     opener = opener or _default_opener
     limit = max(window or 4 * concurrency, concurrency)
     source = _source(urls).__aiter__()
@@ -943,7 +967,7 @@ async def fetch_many(
         nonlocal queued, running
         best: deque[_Job] | None = None
         for key, jobs in waiting.items():
-            if active.get(key, 0) < per_host and (best is None or jobs[0].index < best[0].index):
+            if active.get(key, 0) < host_limit and (best is None or jobs[0].index < best[0].index):
                 best = jobs
         if best is None:
             return None

@@ -29,6 +29,11 @@ keeps what makes the bytes right and drops the layering around it:
   path, the time spent counted against its limits (:func:`resolvers.deadline.count_spent`),
   and a body is judged by the low-speed limit as the general path's resource judges it
   (:class:`~resolvers.deadline.Guard`: the window from the head's end);
+- with ``OMNIURL_BATCH_PIPELINE=N`` (off by default; :meth:`Engine.pipeline`), up to N
+  GETs are in flight on each connection (RFC 9112 §9.3.2), the ones made in one turn of the
+  loop sent in one ``send``; the requests a connection leaves unanswered (a close, a reply
+  without keep-alive, one handed over or broken off) are sent again on another connection,
+  and that server gets no more pipelining;
 - idle connections are bounded as the general path's pool bounds them (the client's
   ``max_keepalive_connections`` in all, none reused past ``keepalive_expiry``);
 - the body goes to the batch's files (:class:`omniurl.batch._Files`: no name until
@@ -49,6 +54,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -124,20 +130,34 @@ class _Exchange:
     """One request's reply, read in the connection's reader callback."""
 
     __slots__ = (
+        "answered",
         "body",
         "conn",
         "error",
         "guard",
         "head",
+        "kept",
         "last",
         "outcome",
         "reader",
+        "reused",
         "speed",
         "started",
+        "waiter",
     )
 
     def __init__(self, conn: _Conn, now: float, speed: tuple[int, float] | None) -> None:
         self.conn = conn
+        #: The transfer waiting for this exchange's outcome (woken once).
+        self.waiter: asyncio.Future[None] | None = None
+        #: A byte of this reply came.
+        self.answered = False
+        #: The connection carried (or carries, pipelined) a request before this one: a
+        #: close before a byte of this reply is then the server's (:class:`StaleConnection`:
+        #: the request is sent again, RFC 9112 §9.3.1 and, pipelined, §9.3.2).
+        self.reused = False
+        #: The head lets the connection carry another request (RFC 9112 §9.3, §6.1).
+        self.kept = False
         self.reader = ReplyReader("GET")
         self.head: Head | None = None
         self.body: list[bytes] = []
@@ -161,35 +181,49 @@ class _Conn:
     transfer woken once (:attr:`waiter`) when its exchange has an outcome."""
 
     __slots__ = (
-        "answered",
         "asked_close",
         "dead",
+        "engine",
         "exchange",
         "fd",
+        "flushing",
         "loop",
         "origin",
+        "outbox",
+        "queue",
         "reused",
         "sock",
         "stream",
         "timer",
-        "waiter",
+        "writer",
+        "writing",
     )
 
-    def __init__(self, stream: Stream, origin: Origin) -> None:
+    def __init__(self, stream: Stream, origin: Origin, engine: Engine | None = None) -> None:
         self.stream = stream
         self.sock = stream.sock
         self.fd = self.sock.fileno()
         self.origin = origin
+        self.engine = engine
         self.loop = asyncio.get_running_loop()
+        #: The exchange whose reply is being read (kept, with its outcome, until the next
+        #: one takes its place or the connection goes back to the engine).
         self.exchange: _Exchange | None = None
-        self.waiter: asyncio.Future[None] | None = None
+        #: Pipelined exchanges (RFC 9112 §9.3.2; :meth:`Engine.pipeline`): sent after
+        #: :attr:`exchange`, their replies to come in this order.
+        self.queue: deque[_Exchange] = deque()
+        #: Pipelined requests not yet sent, and whether :meth:`_flush` is due: the ones
+        #: made in one turn of the loop go out in one ``send`` (measured: docs/speed.md).
+        self.outbox: list[bytes] = []
+        self.flushing = False
+        #: The rest of a request is being written (nothing may be sent behind it yet).
+        self.writing = False
+        self.writer: asyncio.Task[None] | None = None
         #: It carried a request before the one now sent (a close before a byte of this
         #: reply is then the server's idle close: :class:`StaleConnection`).
         self.reused = False
         #: It may not carry another request (issue 30's rules; closed when handed back).
         self.dead = False
-        #: A byte of the current reply came.
-        self.answered = False
         #: The request now sent said ``Connection: close`` (RFC 9112 §9.6): not reused.
         self.asked_close = False
         #: The connection's one timer (:meth:`Engine._expire`), kept from one request to
@@ -219,24 +253,39 @@ class _Conn:
             self._unwatch()
             return
         if data:
-            self.answered = True
             x.last = self.loop.time()
         else:
             self._unwatch()
             self.dead = True
+        while True:
+            rest = self._read(x, data)
+            if rest is None:
+                return
+            # x is whole: the next pipelined exchange reads the bytes after its reply
+            after = self._advance()
+            if after is None or not rest:
+                return
+            x, data = after, rest
+
+    def _read(self, x: _Exchange, data: bytes) -> bytes | None:
+        """``data`` given to ``x``'s reply; when that makes it whole, the bytes after its
+        end (b"": none), else None (more to come, or ``x`` ended otherwise)."""
+        if data:
+            x.answered = True
         reader = x.reader
         reader.receive_data(data)
         try:
             if x.head is None:
                 event = reader.next_event()
                 if event is NEED_DATA:
-                    return
+                    return None
                 assert isinstance(event, Head)
                 x.head = event
                 # (a length framing has no Transfer-Encoding: never framed twice)
                 if event.status != 200 or reader.framing != "length" or reader.remaining > HELD:
                     self._finish(x, "handoff")
-                    return
+                    return None
+                x.kept = reader.reuse_refused is None
             got = 0
             while True:
                 event = reader.next_event()
@@ -250,7 +299,7 @@ class _Conn:
                             )
                             guard.start_content()
                         guard.observe(got)  # (TooSlow as the general path's resource says it)
-                    return
+                    return None
                 if type(event) is Data:
                     x.body.append(event.data)
                     got += len(event.data)
@@ -259,16 +308,83 @@ class _Conn:
                 if x.guard is not None:
                     x.guard.observe(got)  # (the last piece is judged too, as there)
                 # Kept only when the reply says so and no byte is left behind it (issue 30,
-                # Connection._reusable's rules).  The kernel's buffer is asked before reuse
-                # (:meth:`usable`); meanwhile the loop still watches the socket, so a byte
-                # or the close arriving behind the reply ends the connection (the idle
-                # branch above): one peek a request instead of the general path's two.
-                if not event.keep_alive or reader.trailing() or self.asked_close:
+                # Connection._reusable's rules) — but the next pipelined reply's.  The
+                # kernel's buffer is asked before reuse (:meth:`usable`); meanwhile the loop
+                # still watches the socket, so a byte or the close arriving behind the
+                # reply ends the connection (the idle branch above): one peek a request
+                # instead of the general path's two.
+                rest = reader.rest()
+                if not x.kept or self.asked_close or (rest and not self.queue):
                     self.dead = True
                 self._finish(x, "done")
-                return
+                return rest
         except (OmniurlError, ResolveError) as exc:
             self._broke(x, exc)
+            return None
+
+    def _advance(self) -> _Exchange | None:
+        """The next pipelined exchange, now that the current one is whole: it becomes the
+        current one (its waits counted from now), or, on a connection that may carry no
+        more, every one still queued is sent again elsewhere (None)."""
+        if not self.queue:
+            return None
+        if self.dead:
+            self._abandon()
+            return None
+        x = self.exchange = self.queue.popleft()
+        if x.outcome:  # (a defect: a queued exchange has no outcome of its own)
+            self.dead = True
+            self._abandon()
+            return None
+        x.started = x.last = self.loop.time()
+        if self.timer is None and self.engine is not None:
+            self.engine._arm(self, x)
+        return x
+
+    def _abandon(self) -> None:
+        """Every pipelined exchange not yet answered is sent again on another connection
+        (RFC 9112 §9.3.2: "retry unanswered requests if the connection closes before it
+        receives all of the corresponding responses"; GET is idempotent, RFC 9110 §9.2.2):
+        their requests went out, but this connection will carry no reply of theirs."""
+        queue, self.queue = self.queue, deque()
+        self.outbox.clear()
+        for x in queue:
+            if not x.outcome:
+                x.error = StaleConnection("the connection ended before this pipelined reply")
+                self._finish(x, "stale")
+        if queue and self.engine is not None:
+            self.engine._serial.add(self.origin)  # (no more pipelining to this server)
+
+    def _flush(self) -> None:
+        """Send the pipelined requests made since the last turn of the loop, in one go."""
+        self.flushing = False
+        out = self.outbox
+        if not out or self.dead:
+            out.clear()
+            return
+        data = out[0] if len(out) == 1 else b"".join(out)
+        out.clear()
+        try:
+            sent = self.sock.send(data)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            self.dead = True  # (the reply now read may still come whole; the rest elsewhere)
+            self._abandon()
+            return
+        if sent < len(data):
+            self.writing = True
+            self.writer = self.loop.create_task(self._write_rest(data[sent:]))
+
+    async def _write_rest(self, rest: bytes) -> None:
+        try:
+            await self.stream.write(rest, "the request")
+        except ResolveError:
+            self.dead = True
+            self._abandon()
+        finally:
+            self.writing = False
+            self.writer = None
 
     def _broke(self, x: _Exchange, exc: BaseException) -> None:
         """End ``x`` with ``exc``: a kept connection closed (or reset) before a byte of the
@@ -276,12 +392,7 @@ class _Conn:
         rule (:meth:`Connection.read_head` says so of every ConnectionClosed there); else
         the general path takes the exchange (no head yet) or the row is a failure (the body
         broke off)."""
-        if (
-            isinstance(exc, ConnectionClosed)
-            and x.head is None
-            and self.reused
-            and not self.answered
-        ):
+        if isinstance(exc, ConnectionClosed) and x.head is None and x.reused and not x.answered:
             x.error = StaleConnection(*exc.args)
             self._finish(x, "stale")
             return
@@ -290,7 +401,9 @@ class _Conn:
 
     def _finish(self, x: _Exchange, outcome: str) -> None:
         x.outcome = outcome
-        waiter = self.waiter
+        if outcome != "done" and x is self.exchange and self.queue:
+            self._abandon()  # (the connection goes to the general path, or is dropped)
+        waiter = x.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
@@ -312,14 +425,23 @@ class _Conn:
     def close(self) -> None:
         self._unwatch()
         self.dead = True
+        x = self.exchange
+        if x is not None and not x.outcome:
+            # (a transfer cancelled while another's reply was read here: that one ends
+            # as a connection lost at this point ends it)
+            what = "the reply" if x.head is None else "the body"
+            self._broke(x, ConnectionClosed(f"connection closed while reading {what}"))
+        self._abandon()
+        if self.writer is not None:
+            self.writer.cancel()
         self.stream.close()
 
-    def handed(self, head: Head | None) -> Connection:
-        """The general path's :class:`Connection` over this socket (the loop no longer
-        watches it here: the stream waits its own way from now on)."""
+    def handed(self, x: _Exchange) -> Connection:
+        """The general path's :class:`Connection` over this socket, for ``x``'s reply (the
+        loop no longer watches it here: the stream waits its own way from now on)."""
         self._unwatch()
         conn = Connection(self.stream, self.origin)
-        conn.reused = self.reused
+        conn.reused = x.reused
         conn.asked_close = self.asked_close
         return conn
 
@@ -404,6 +526,19 @@ class Engine:
         self._max_idle = limits.max_keepalive_connections
         self._expiry = limits.keepalive_expiry
         self._all: set[_Conn] = set()
+        #: Pipelining (RFC 9112 §9.3.2; :meth:`pipeline`): requests a connection carries
+        #: at once (1: none pipelined), connections an origin gets before requests are
+        #: pipelined on them, each origin's live connections, and the origins pipelining
+        #: was stopped for (a reply that did not keep its connection, a pipelined request
+        #: left unanswered).
+        self._depth = 1
+        self._per_origin = 0
+        self._of: dict[Origin, list[_Conn]] = {}
+        self._serial: set[Origin] = set()
+        #: Connects under way by origin, and the transfers waiting for one of them to end
+        #: before they pipeline (so an origin never gets more than ``per_origin`` at once).
+        self._connecting: dict[Origin, int] = {}
+        self._waiting: dict[Origin, list[asyncio.Future[None]]] = {}
         self._wait = options.read_timeout
         #: A reply not complete this long after its request is the general path's (its
         #: setup and low-speed limits then apply): the low-speed window's length.
@@ -472,6 +607,42 @@ class Engine:
                 self._templates[key] = made
         return origin, head
 
+    def pipeline(self, per_origin: int, depth: int) -> None:
+        """Pipeline (RFC 9112 §9.3.2) up to ``depth`` requests on each connection once an
+        origin has ``per_origin`` of them: the batch then runs up to ``per_origin * depth``
+        transfers to a server over ``per_origin`` connections (``OMNIURL_BATCH_PIPELINE``,
+        omniurl/batch.py).  Replies come in the order of the requests; when a connection
+        ends before all of them came (a close, a reply without keep-alive, one handed to
+        the general path or broken off), the unanswered requests are sent again on another
+        connection (§9.3.2; GET is idempotent), and that server gets no more pipelining."""
+        self._per_origin = max(1, per_origin)
+        self._depth = max(1, depth)
+
+    def _pipelined(self, origin: Origin) -> _Conn | None:
+        """A busy connection to ``origin`` that may take one more request behind the ones
+        it carries (the one carrying fewest), once the origin has all its connections."""
+        if self._depth <= 1 or self._asks_close or origin in self._serial:
+            return None
+        conns = self._of.get(origin)
+        if conns is None or len(conns) < self._per_origin:
+            return None
+        return self._least_busy(conns)
+
+    def _least_busy(self, conns: list[_Conn]) -> _Conn | None:
+        best: _Conn | None = None
+        for conn in conns:
+            if (
+                conn.dead
+                or conn.writing
+                or conn.exchange is None
+                or conn in self._since  # (idle: _kept's)
+                or len(conn.queue) + 1 >= self._depth
+            ):
+                continue
+            if best is None or len(conn.queue) < len(best.queue):
+                best = conn
+        return best
+
     def _kept(self, origin: Origin) -> _Conn | None:
         """A kept connection to ``origin`` that may carry a request (None: none is)."""
         idle = self._idle.get(origin)
@@ -497,25 +668,55 @@ class Engine:
         started = self.loop.time()
         window = asyncio.timeout(None if self._long == float("inf") else self._long)
         error: BaseException | None
+        self._connecting[origin] = self._connecting.get(origin, 0) + 1
         try:
             async with window:
                 stream = await connect(origin[1], origin[2], self.options)
         except (OmniurlError, ResolveError, OSError) as exc:  # (TimeoutError is an OSError)
             error = None if window.expired() else exc  # (None: the window passed)
         else:
-            conn = _Conn(stream, origin)
+            conn = _Conn(stream, origin, self)
             self._all.add(conn)
+            self._of.setdefault(origin, []).append(conn)
             return conn
+        finally:
+            self._connected(origin)
         prepared = Prepared(origin, data, None, None, error=error)
         prepared.started = started
         return prepared
 
-    def _drop(self, conn: _Conn) -> None:
+    def _connected(self, origin: Origin) -> None:
+        """A connect to ``origin`` ended: the transfers waiting to pipeline look again."""
+        left = self._connecting.pop(origin, 1) - 1
+        if left > 0:
+            self._connecting[origin] = left
+        for waiter in self._waiting.pop(origin, ()):
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def _full(self, origin: Origin) -> bool:
+        """Whether ``origin`` has (or is getting) all the connections it may have, while
+        requests are pipelined to it: a transfer then waits for one of them."""
+        if self._depth <= 1 or self._asks_close or origin in self._serial:
+            return False
+        conns = self._of.get(origin)
+        return (len(conns) if conns else 0) + self._connecting.get(origin, 0) >= self._per_origin
+
+    def _forget(self, conn: _Conn) -> None:
+        """``conn`` is no longer the engine's (dropped, or handed to the general path)."""
         self._all.discard(conn)
+        conns = self._of.get(conn.origin)
+        if conns is not None and conn in conns:
+            conns.remove(conn)
+            if not conns:
+                del self._of[conn.origin]
+
+    def _drop(self, conn: _Conn) -> None:
+        self._forget(conn)
         conn.close()
 
     def _release(self, conn: _Conn) -> None:
-        conn.exchange = conn.waiter = None
+        conn.exchange = None
         if conn.dead or self._max_idle <= 0:
             self._drop(conn)
             return
@@ -552,7 +753,13 @@ class Engine:
                 return None, Prepared(origin, data, None, None, error=exc)
         try:
             while True:  # (each stale retry drops a kept connection; a new one is not stale)
-                conn = self._kept(origin)
+                conn = self._kept(origin) or self._pipelined(origin)
+                if conn is None and self._full(origin) and self._connecting.get(origin):
+                    # (its connections are being made: pipelined on one once it is up)
+                    ready: asyncio.Future[None] = self.loop.create_future()
+                    self._waiting.setdefault(origin, []).append(ready)
+                    await ready
+                    continue
                 if conn is None:
                     made = await self._connect(origin, data)
                     if isinstance(made, Prepared):
@@ -562,11 +769,16 @@ class Engine:
                 if x.outcome == "done":
                     assert x.head is not None
                     body = x.body[0] if len(x.body) == 1 else b"".join(x.body)
-                    self._release(conn)
+                    if conn.exchange is x:  # (else a pipelined one is read there now)
+                        self._release(conn)
                     self.made += 1
                     return done(x.head, body), None
-                if x.outcome == "stale" and conn.reused:
-                    self._drop(conn)
+                if x.outcome == "stale":
+                    # (sent again: its connection ended before a byte of its reply — that
+                    # one is dropped here when this was its reply to read; a pipelined
+                    # one's connection is its current exchange's to drop or hand over)
+                    if conn.exchange is x and conn in self._all:
+                        self._drop(conn)
                     continue
                 if x.outcome == "failed":
                     assert x.error is not None
@@ -574,13 +786,13 @@ class Engine:
                     self.made += 1
                     return failed(x.error), None
                 # the general path continues the exchange as it stands
-                self._all.discard(conn)
-                conn.exchange = conn.waiter = None
+                self._forget(conn)
+                conn.exchange = None
                 reader = x.reader
                 if x.head is not None and x.body and x.error is None:
                     reader.give_back(b"".join(x.body))  # (its body read again from the start)
-                handed = conn.handed(x.head)
-                prepared = Prepared(origin, data, handed, reader, x.head, x.error, conn.answered)
+                handed = conn.handed(x)
+                prepared = Prepared(origin, data, handed, reader, x.head, x.error, x.answered)
                 prepared.started = x.started
                 if slots is not None:  # (the slot goes with the connection)
                     prepared.give_back = _giving_back(slots, key)
@@ -593,43 +805,77 @@ class Engine:
     async def _exchange(self, conn: _Conn, data: bytes) -> _Exchange:
         loop = self.loop
         x = _Exchange(conn, loop.time(), self._speed)
-        conn.exchange = x
+        current = conn.exchange
+        if current is None or current.outcome:
+            conn.exchange = x
+            x.reused = conn.reused
+        else:  # pipelined behind the reply now read (:meth:`_pipelined`)
+            conn.queue.append(x)
+            x.reused = True
         conn.asked_close = self._asks_close  # (RFC 9112 §9.6: then never reused)
-        conn.answered = False
+        if x is not conn.exchange or conn.outbox:
+            # pipelined: sent with the others made in this turn of the loop (one send)
+            conn.outbox.append(data)
+            if not conn.flushing:
+                conn.flushing = True
+                loop.call_soon(conn._flush)
+            return await self._answer(conn, x)
         try:
             sent = conn.sock.send(data)
         except (BlockingIOError, InterruptedError):
             sent = 0
         except OSError as exc:
+            if x is not conn.exchange:  # (the reply now read may still come whole)
+                conn.queue.remove(x)
+                conn.dead = True
             conn._broke(x, ConnectionClosed(f"connection lost while sending the request: {exc}"))
             return x
         if sent < len(data):
             # (a request larger than the socket's free buffer: the rest as the stream sends)
+            conn.writing = True
             try:
                 await conn.stream.write(data[sent:], "the request")
             except ResolveError as exc:
-                x.error, x.outcome = exc, "handoff"
-                if isinstance(exc, ConnectionClosed) and conn.reused:  # (Connection.exchange's)
-                    x.error, x.outcome = StaleConnection(*exc.args), "stale"
+                if x is not conn.exchange and x in conn.queue:
+                    conn.queue.remove(x)
+                    conn.dead = True
+                if not x.outcome:
+                    x.error, x.outcome = exc, "handoff"
+                    if isinstance(exc, ConnectionClosed) and x.reused:  # (Connection.exchange's)
+                        x.error, x.outcome = StaleConnection(*exc.args), "stale"
+                    if x is conn.exchange and conn.queue:
+                        conn._abandon()
                 return x
+            finally:
+                conn.writing = False
             if x.outcome:
                 # The reply (or its end) came while the rest of the request went out: the
                 # callback has read it already, and nobody waited to be woken.
                 return x
-        waiter = conn.waiter = loop.create_future()
+        return await self._answer(conn, x)
+
+    async def _answer(self, conn: _Conn, x: _Exchange) -> _Exchange:
+        """``x`` once its reply (or what ended it) came: the transfer waits here."""
+        waiter = x.waiter = self.loop.create_future()
+        if x is conn.exchange:
+            self._arm(conn, x)
+        try:
+            await waiter
+        except BaseException:
+            x.waiter = None
+            if conn in self._all:
+                self._drop(conn)
+            raise
+        return x
+
+    def _arm(self, conn: _Conn, x: _Exchange) -> None:
+        """The connection's one timer, due by ``x``'s deadline unless due sooner already."""
         due = x.started + min(self._wait, self._long)
         timer = conn.timer
         if timer is None or timer.when() > due:
             if timer is not None:
                 timer.cancel()
-            conn.timer = loop.call_at(due, self._expire, conn)
-        try:
-            await waiter
-        except BaseException:
-            conn.exchange = conn.waiter = None
-            self._drop(conn)
-            raise
-        return x
+            conn.timer = self.loop.call_at(due, self._expire, conn)
 
     def _expire(self, conn: _Conn) -> None:
         """The connection's timer, for the request it carries (none, or one with an
@@ -693,8 +939,9 @@ class Engine:
                 prepared.give_back()
 
     def close(self) -> None:
-        for conn in self._all:
+        for conn in list(self._all):
             conn.close()
         self._all.clear()
+        self._of.clear()
         self._idle.clear()
         self._since.clear()

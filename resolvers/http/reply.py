@@ -639,6 +639,16 @@ class ReplyReader:
         leftover = self._message is not None and self._message.leftover
         return len(self._buffer) or int(leftover)
 
+    def rest(self) -> bytes:
+        """The bytes given past the end of a whole reply of known length, taken out of
+        this machine (b"": none, or the reply is not whole): on a connection with requests
+        pipelined (RFC 9112 §9.3.2), the beginning of the next reply."""
+        if not self._done or self.framing != "length" or not self._buffer:
+            return b""
+        rest = bytes(self._buffer)
+        self._buffer.clear()
+        return rest
+
     # -- output --------------------------------------------------------------------------
 
     def next_event(self) -> Event:

@@ -217,7 +217,7 @@ class NewsURL(URL):
         if self.message_id is not None:
             unique, at, host = self.message_id.rpartition("@")
             body = (
-                f"{quote(unique, ARTICLE_SAFE)}@{quote(host, ARTICLE_SAFE + '[]:')}"
+                f"{quote(unique, ARTICLE_SAFE)}@{_domain(host, self.host is not None)}"
                 if at
                 else quote(host, ARTICLE_SAFE)
             )
@@ -292,6 +292,25 @@ def _server_from_match(
         group = "*"  # "news://server/": every group of that server
     # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
     return _tnew(cls, (scheme, fragment, group, message_id, host, int(port) if port else None))
+
+
+def _domain(host: str, server: bool) -> str:
+    """A message-id's id-right as written back.  RFC 5536 §3.1.3 allows a domain literal
+    (``[192.0.2.1]``), but RFC 3986 no raw "[" or "]" in a path, so they are written
+    ``%5B``/``%5D`` — except around an IPv6 address of the server-less form, which RFC 1738's
+    host grammar (§3.6, ``"@" host``, with RFC 3986's ``[IPv6]``) reads raw.  Writing them raw
+    elsewhere gave a URL the default reading refuses (``news:a@%5B127.0.0.1%5D`` was written
+    ``news:a@[127.0.0.1]``: found by the sixth mix's round trips)."""
+    if not server and host[:1] == "[" and host[-1:] == "]" and "%" not in host:
+        import ipaddress  # (only for a domain literal)
+
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            pass
+        else:
+            return quote(host, ARTICLE_SAFE + "[]:")
+    return quote(host, ARTICLE_SAFE + ":")
 
 
 @tuple_backed

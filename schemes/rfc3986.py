@@ -421,7 +421,12 @@ def check_ip_literal(text: str, start: int, end: int) -> None:
 
 
 def _decode_host(text: str, start: int, end: int) -> str:
-    """A percent-encoded registered name, decoded (RFC 3986 §3.2.2: UTF-8 octets)."""
+    """A percent-encoded registered name, decoded (RFC 3986 §3.2.2: UTF-8 octets).
+
+    The decoded name is the host every reader gets and ``str()`` writes raw, so one holding
+    an ASCII character RFC 3986 allows nowhere raw (``"<>^`{|}``, or a delimiter, a control,
+    a space) is refused: written back it would not parse (``http://a"b/``), and it names no
+    host DNS could hold (RFC 1034 §3.5)."""
     from .percent import unquote_to_bytes
 
     raw = unquote_to_bytes(text[start:end])
@@ -434,7 +439,7 @@ def _decode_host(text: str, start: int, end: int) -> str:
             offset=start,
         ) from None
     for ch in host:
-        if ch <= " " or ch in "%:/?#@[]\\\x7f" or not ch.isprintable():
+        if ch <= " " or ch in '%:/?#@[]\\\x7f"<>^`{|}' or not ch.isprintable():
             raise HostError(
                 f"the host decodes to {host!r}, and {ch!r} cannot appear in a host name",
                 component="host",

@@ -75,3 +75,47 @@ def test_fragment_is_never_part_of_what_is_sent() -> None:
     g = schemes.parse("gopher://h/1sel#frag")
     assert (g.selector, g.fragment) == ("sel", "frag")
     assert schemes.parse("http://h/p#").fragment == ""
+
+
+@pytest.mark.parametrize("char", ['"', "<", ">", "^", "`", "{", "|", "}"])
+@pytest.mark.parametrize(
+    "template",
+    ["http://a{}b.example/", "ftp://u@a{}b.example/f", "gopher://a{}b.example/1",
+     "news://a{}b.example/comp.lang", "file://a{}b.example/x", "gemini://a{}b.example/"],
+)  # fmt: skip
+def test_a_host_decoding_to_a_character_no_url_holds_raw_is_refused(
+    template: str, char: str
+) -> None:
+    """A registered name is percent-decoded (RFC 3986 §3.2.2), and ``str()`` writes the
+    decoded host raw: one decoding to a character RFC 3986 allows nowhere raw (``"<>^`{|}``)
+    would be written back as a URL that does not parse (``http://a"b.example/``), and it names
+    no host DNS could hold (RFC 1034 §3.5), so it is refused as '/', ' ' and '\\' are, with
+    the component and the offset of the host.  (Found by the sixth mix's round trips.)"""
+    text = template.format(f"%{ord(char):02X}")
+    with pytest.raises(schemes.HostError) as info:
+        schemes.parse(text)
+    assert info.value.component == "host"
+    assert info.value.offset == text.index("%") - 1
+    assert f"{char!r} cannot appear in a host name" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        # RFC 5536 §3.1.3: a message-id's id-right may be a domain literal; RFC 3986 allows
+        # no raw "[" in a path, so it is written %5B…%5D (the sixth mix's round trips)
+        ("news:a@%5B127.0.0.1%5D", "news:a@%5B127.0.0.1%5D"),
+        ("news:a@b%5Bc%5D", "news:a@b%5Bc%5D"),
+        ("news://h/a@%5B::1%5D", "news://h/a@%5B::1%5D"),
+        ("snews://h:563/x.y@%5B192.0.2.1%5D", "snews://h:563/x.y@%5B192.0.2.1%5D"),
+        # an IPv6 literal after '@' of the server-less form parses raw, and stays raw
+        ("news:a@[::1]", "news:a@[::1]"),
+        ("news:a@%5B::1%5D", "news:a@[::1]"),
+    ],
+)
+def test_a_message_id_domain_literal_is_written_so_it_parses_again(
+    text: str, canonical: str
+) -> None:
+    u = schemes.parse(text)
+    assert str(u) == canonical
+    assert schemes.parse(canonical) == u

@@ -392,6 +392,20 @@ def test_output_names(url: str, name: str) -> None:
     assert output_name(parse(url)) == name
 
 
+@pytest.mark.parametrize(
+    "folder",
+    ["out", "out/", "./out", "out//x/", "/tmp/x", "//srv/x", "///srv//x", ".", "./", "",
+     "a/./b/.", "a/../b", "..", "/", "//", "///", "x/ y", "\udcff/z"],
+)  # fmt: skip
+def test_a_rows_folder_is_written_as_pathlib_writes_it(folder: str) -> None:
+    """A row's ``path`` begins with the folder as ``pathlib`` wrote it before the batch's
+    start went without pathlib (``--output-dir ./out/`` gives ``out/a.txt``)."""
+    from omniurl.batch import folder_text
+
+    assert folder_text(folder) == str(Path(folder))
+    assert folder_text(Path(folder)) == str(Path(folder))
+
+
 def test_passwords_are_masked_in_records() -> None:
     assert shown("ftp://u:SECRET@h/x") == "ftp://u:****@h/x"
     assert shown("ftp://u@h/x") == "ftp://u@h/x"

@@ -169,6 +169,23 @@ def test_a_workers_row_crosses_the_pipe_as_the_same_result() -> None:
             _from_row(broken)
 
 
+def test_a_url_crosses_the_pipe_as_given() -> None:
+    """``INDEX TEXT`` (a JSON array for a text with a line end): every text read back as it
+    was given — spaces, a lone surrogate (a list's undecodable byte), CR, LF; a line that is
+    no URL line is a ValueError (the worker is broken)."""
+    from omniurl.batch_procs import read_url_line, url_line
+
+    for index, text in [(0, "http://h/a b.txt"), (7, "http://h/\udcff.txt"), (12, "x\ny"),
+                        (3, "http://h/a\r"), (99, ""), (5, " lead")]:  # fmt: skip
+        line = url_line(index, text)
+        assert b"\n" not in line
+        assert read_url_line(line + b"\n") == (index, text)
+    assert url_line(4, "http://h/é") == "4 http://h/é".encode()
+    for broken in (b"nospace\n", b"x y\n", b'["a", 1]\n'):
+        with pytest.raises(ValueError):
+            read_url_line(broken)
+
+
 async def test_two_processes_give_what_one_gives_and_hold_the_per_host_cap(
     server: Server, tmp_path: Path
 ) -> None:
@@ -215,6 +232,38 @@ async def test_two_processes_give_what_one_gives_and_hold_the_per_host_cap(
         ("PortRefused", 2),
         ("StatusError", 5),
     ]
+
+
+async def test_without_a_manifest_two_processes_say_what_one_says(
+    server: Server, tmp_path: Path
+) -> None:
+    """No ``--manifest``: a worker's successful rows cross the pipe as their index and size
+    alone (``full_rows=False``), its failures whole; the URLs cross as ``INDEX TEXT`` — an
+    undecodable byte of the list (``\\xff``) and a line end in a command-line URL too (the
+    parent raised a UnicodeEncodeError on the first, a traceback and exit 1).  The same
+    stderr, counts, files and exit status as one process."""
+    base = f"http://{server.netloc}"
+    lines = [f"{base}/f/{i}.txt".encode() for i in range(30)]
+    lines[3:3] = [f"{base}/f/\xff{i}.txt".encode("latin-1") for i in range(12)]
+    lines += [f"{base}/missing".encode()]
+    listing = tmp_path / "urls.txt"
+    listing.write_bytes(b"\n".join(lines) + b"\n")
+    seen = {}
+    for procs in ("1", "2"):
+        out = tmp_path / f"out{procs}"
+        out.mkdir()
+        status, stdout, err = await run_cli(
+            "get", "-Z", "--procs", procs, "--parallel-max", "8", f"{base}/f/a\nb.txt",
+            "-i", str(listing), "--output-dir", str(out), cwd=tmp_path,
+        )  # fmt: skip
+        assert b"Traceback" not in err, err
+        said = sorted(re.sub(rb" in [0-9.]+ s \(.*\)$", b"", x) for x in err.splitlines())
+        seen[procs] = (status, stdout, said, _files(out))
+    assert seen["1"] == seen["2"]
+    status, _stdout, said, files = seen["2"]
+    assert status == 2 and len(files) == 31  # (the 30 files and the 404's page)
+    assert any(x.startswith(b"omniurl: 44 URLs: 30 ok, 14 failed, ") for x in said), said
+    assert sum(b"character '\\udcff' cannot appear in the path" in x for x in said) == 12
 
 
 def _unnamed_files(pids: list[int], folder: Path) -> int:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import sys
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
@@ -73,6 +72,9 @@ class Manifest:
         self._file: IO[str] | None = None
         self._path = path
         if path is not None:
+            import json  # (here: a batch without a manifest has no JSON to write)
+
+            self._dumps = json.dumps
             try:
                 self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
             except OSError as exc:
@@ -84,7 +86,7 @@ class Manifest:
     def write(self, result: FetchResult) -> None:
         if self._file is not None:
             try:
-                self._file.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+                self._file.write(self._dumps(result.to_json(), ensure_ascii=False) + "\n")
                 self._file.flush()
             except OSError as exc:
                 self._failed(exc)
@@ -484,7 +486,9 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
                 per_host=args.parallel_max_host,
                 output_dir=folder,
                 header_names=header_names,
-                digest=args.manifest is not None,  # (only the manifest shows a sha256)
+                # (only the manifest shows a sha256, and a successful row's other fields)
+                digest=args.manifest is not None,
+                full_rows=args.manifest is not None,
             ),
         )
     return await run_batch(

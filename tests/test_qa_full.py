@@ -193,10 +193,11 @@ async def test_a_location_with_a_space_is_followed_as_curl_follows_it(tmp_path: 
 # -- mirror ftp://h/pub: a folder named without its slash, as wget -m and lftp mirror take it --
 
 
-@pytest.mark.parametrize("server", ["ftp", "vsftpd"])
+@pytest.mark.parametrize("server", ["ftp", "vsftpd", "file"])
 async def test_a_mirror_of_a_folder_named_without_its_slash(tmp_path: Path, server: str) -> None:
-    """Before: "the server refused "RETR sub": 550", exit 5, nothing mirrored; wget -m
-    and lftp mirror copy the folder.  A name that is neither still fails."""
+    """Before: "the server refused "RETR sub": 550", exit 5 (file: "a listing, not a
+    file", exit 3), nothing mirrored; wget -m and lftp mirror copy the folder.  A name that
+    is neither still fails."""
     from _ftphttp import VSFTPD, running, start_vsftpd, world_readable_tree
 
     from omniurl import testservers
@@ -211,13 +212,14 @@ async def test_a_mirror_of_a_folder_named_without_its_slash(tmp_path: Path, serv
             netloc = await stack.enter_async_context(
                 running(start_vsftpd, root, tmp_path / "scratch")
             )
-        else:
+        elif server == "ftp":
             started = await testservers.start("ftp", root)
             stack.push_async_callback(started.close)
             netloc = f"127.0.0.1:{started.port}"
         rows: list[object] = []
         for name, folder in (("sub", "out"), ("missing", "none")):
-            config = Config(url=f"ftp://{netloc}/{name}", folder=tmp_path / folder)
+            url = f"file://{root}/{name}" if server == "file" else f"ftp://{netloc}/{name}"
+            config = Config(url=url, folder=tmp_path / folder)
             status, counts = await asyncio.wait_for(
                 mirror(config, Options(read_timeout=10, email="t@example.org"), rows.append), 60
             )

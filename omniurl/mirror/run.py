@@ -113,6 +113,10 @@ class _Skip(Exception):
     """A file left out while transferring it (larger than ``--max-filesize``)."""
 
 
+class _NotAFile(ConfigurationError):
+    """A file's URL answered with a listing (a file: folder named without its ``/``)."""
+
+
 class Mirror:
     """One run of ``omniurl mirror`` (see module doc)."""
 
@@ -325,7 +329,8 @@ class Mirror:
                 self.listing_failed = True
             row = _failed(item.seq - 1, item.url, exc, time.monotonic() - started)
             row = dataclasses.replace(row, path=self._shown_path(item.path))
-            start = isinstance(exc, NotFound) and item.depth == 0 and not item.container
+            start = isinstance(exc, NotFound | _NotAFile) and item.depth == 0
+            start = start and not item.container
             if start and self._start_as_folder(item, url):
                 row = None  # (queued again as the folder of the same name)
         except Exception as exc:  # a defect (ours, a library's): this URL's row, not the run's end
@@ -347,7 +352,8 @@ class Mirror:
         self.on_result(row)
 
     def _start_as_folder(self, item: Item, url: URL) -> bool:
-        """The starting URL names no file (``ftp://h/pub``: ``RETR pub`` answered 550): when
+        """The starting URL names no file (``ftp://h/pub``: ``RETR pub`` answered 550; a file:
+        folder's URL without its ``/`` answers with a listing): when
         the same path with a ``/`` is a folder (its tree path the same segments), the mirror
         starts again there, as ``wget -m`` and ``lftp mirror`` take ``ftp://h/pub`` — before,
         the run ended with the 550, nothing mirrored.  False: no such folder form."""
@@ -624,9 +630,7 @@ class Mirror:
                 self._links_of_kept(item, record, target)
                 return self._unchanged(item, started)
             if resource.kind != "content":
-                raise ConfigurationError(
-                    f"{url}: a {resource.kind}, not a file", component="scheme"
-                )
+                raise _NotAFile(f"{url}: a {resource.kind}, not a file", component="scheme")
             total = resource.total if resource.total is not None else resource.size
             if (
                 total is not None
@@ -781,9 +785,7 @@ class Mirror:
                     kept = Kept(0, None, None)
                     continue
                 if resource.kind != "content" and resume_facts(resource).outcome != "complete":
-                    raise ConfigurationError(
-                        f"{url}: a {resource.kind}, not a file", component="scheme"
-                    )
+                    raise _NotAFile(f"{url}: a {resource.kind}, not a file", component="scheme")
                 return await self._into_part(item, url, resource, listed, target, started, kept)
         raise ConfigurationError(f"{url}: the server refused to continue", component="scheme")
 

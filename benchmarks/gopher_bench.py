@@ -16,6 +16,9 @@ The server is omniurl's own (``omniurl serve gopher``, a separate process; it se
   which is what concurrency means for it).  Ratios of requests per second, omniurl / curl:
   ``whole`` (process wall time) and ``net`` (each tool's time for one request taken out).
 
+``OMNIURL_BENCH_INSTALLED=1 VENV/bin/python benchmarks/gopher_bench.py`` measures that
+venv's install (``pip install .``: what a user runs) instead of this checkout.
+
 The machine's load shows in every figure: run it on a quiet machine, and read the two tools'
 numbers side by side (they are measured in the same run, against the same server).
 
@@ -34,18 +37,30 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ROOT, client_env, free_port, parse_size, serving, write_random_file
+from _common import (
+    INSTALLED,
+    ROOT,
+    client_env,
+    free_port,
+    parse_size,
+    serving,
+    write_random_file,
+)
 
-sys.path.insert(0, str(ROOT))
+if not INSTALLED:  # (OMNIURL_BENCH_INSTALLED=1: the install of the interpreter running this)
+    sys.path.insert(0, str(ROOT))
 TARGETS = {"large": 0.9, "small": 1.0}
 
 
 def timed(argv: list[str]) -> float:
     """Wall time of one client process (output to /dev/null); raise if it fails."""
     start = time.perf_counter()
+    # ``python -m omniurl`` puts its working directory first on sys.path: from the checkout,
+    # an installed interpreter would run the checkout's omniurl, not its install
     proc = subprocess.run(
-        argv, cwd=ROOT, env=client_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, timeout=600, check=False,
+        argv, cwd=tempfile.gettempdir() if INSTALLED else ROOT, env=client_env(),
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        timeout=600, check=False,
     )  # fmt: skip
     seconds = time.perf_counter() - start
     if proc.returncode != 0:

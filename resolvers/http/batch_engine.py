@@ -131,6 +131,7 @@ class _Exchange:
 
     __slots__ = (
         "answered",
+        "behind",
         "body",
         "conn",
         "error",
@@ -156,6 +157,11 @@ class _Exchange:
         #: close before a byte of this reply is then the server's (:class:`StaleConnection`:
         #: the request is sent again, RFC 9112 §9.3.1 and, pipelined, §9.3.2).
         self.reused = False
+        #: It was pipelined behind another request: a reply that does not begin as one
+        #: (bytes no head, or none within ``--timeout``) is the connection's fault — a
+        #: server that sent bytes behind a reply, or ignores pipelined requests — and the
+        #: request is sent again on a connection of its own (the server pipelined no more).
+        self.behind = False
         #: The head lets the connection carry another request (RFC 9112 §9.3, §6.1).
         self.kept = False
         self.reader = ReplyReader("GET")
@@ -392,7 +398,11 @@ class _Conn:
         rule (:meth:`Connection.read_head` says so of every ConnectionClosed there); else
         the general path takes the exchange (no head yet) or the row is a failure (the body
         broke off)."""
-        if isinstance(exc, ConnectionClosed) and x.head is None and x.reused and not x.answered:
+        if x.head is None and (
+            x.behind or (isinstance(exc, ConnectionClosed) and x.reused and not x.answered)
+        ):
+            if x.behind and self.engine is not None:
+                self.engine._serial.add(self.origin)
             x.error = StaleConnection(*exc.args)
             self._finish(x, "stale")
             return
@@ -811,7 +821,7 @@ class Engine:
             x.reused = conn.reused
         else:  # pipelined behind the reply now read (:meth:`_pipelined`)
             conn.queue.append(x)
-            x.reused = True
+            x.reused = x.behind = True
         conn.asked_close = self._asks_close  # (RFC 9112 §9.6: then never reused)
         if x is not conn.exchange or conn.outbox:
             # pipelined: sent with the others made in this turn of the loop (one send)
@@ -897,6 +907,10 @@ class Engine:
         now = self.loop.time()
         guard = x.guard
         if now - x.last >= self._wait:
+            if x.head is None and x.behind:  # (a server that ignores pipelined requests)
+                x.conn.dead = True
+                x.conn._broke(x, ResolveTimeout("no reply to a pipelined request"))
+                return
             what = "the reply" if x.head is None else "the body"
             x.error = ResolveTimeout(f"timed out after {self._wait:g} s waiting for {what}")
             x.conn._finish(x, "handoff" if x.head is None else "failed")

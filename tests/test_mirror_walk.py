@@ -24,7 +24,7 @@ from omniurl.mirror.walk import (
     selected,
     start_of,
 )
-from omniurl.resolvers.http.links import css_links, html_links, refresh_url
+from omniurl.resolvers.http.links import css_links, html_links, page_text, refresh_url
 from omniurl.resolvers.registry import spec_for
 from omniurl.resolvers.spec import TreePath
 from omniurl.schemes import parse
@@ -300,6 +300,44 @@ def test_html_links_of_style_and_refresh() -> None:
 )
 def test_refresh_url(content: str, url: str | None) -> None:
     assert refresh_url(content) == url
+
+
+@pytest.mark.parametrize(
+    ("data", "media_type", "text"),
+    [
+        (b"caf\xc3\xa9", "text/html", "café"),  # UTF-8 by default
+        (b"caf\xe9", "text/html", "café"),  # not UTF-8, nothing declared: windows-1252
+        (b"caf\xe9 \x80", "text/html; charset=ISO-8859-1", "café €"),  # (WHATWG: cp1252)
+        (b"caf\xe9", 'text/html;charset="latin1"', "café"),
+        (
+            b'<meta charset="iso-8859-15">caf\xe9 \xa4',
+            "text/html",
+            '<meta charset="iso-8859-15">café €',
+        ),
+        (
+            b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">\xc1',
+            None,
+            '<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">а',
+        ),
+        (b"caf\xe9", "text/html; charset=utf-8", "caf\ufffd"),  # declared: held to it
+        (b"caf\xe9", "text/html; charset=no-such-thing", "café"),
+        (b"caf\xc3\xa9", "text/css; charset=utf-16", "café"),  # (never UTF-16: WHATWG)
+    ],
+)
+def test_page_text_reads_the_pages_own_encoding(data: bytes, media_type: str, text: str) -> None:
+    assert page_text(data, media_type) == text
+
+
+def test_a_latin_1_pages_links_are_followed() -> None:
+    """Before: read as UTF-8, ``caf\\xe9.txt`` became ``caf\\ufffd.txt``, no URL: the link was
+    dropped silently.  Now the page's characters, as a browser reads them (the path in
+    UTF-8, WHATWG URL)."""
+    page = b'<meta charset="iso-8859-1"><a href="caf\xe9.txt">x</a><a href="na%EFve.txt">y</a>'
+    http = spec_for("http").present()
+    assert list(http.page_links("http://h/d/", "text/html", page) or ()) == [
+        "http://h/d/caf\u00e9.txt",
+        "http://h/d/na%EFve.txt",
+    ]
 
 
 def test_autoindex_pages_are_listings() -> None:

@@ -109,14 +109,14 @@ class HTTPPresentation(Presentation):
         other media have none."""
         kind = (media_type or "").split(";", 1)[0].strip().lower()
         if kind == "text/css":
-            from .links import css_links
+            from .links import css_links, page_text
 
-            return css_links(data.decode("utf-8", "replace"), url)
+            return css_links(page_text(data, media_type), url)
         if kind not in ("text/html", "application/xhtml+xml"):
             return None
-        from .links import html_links
+        from .links import html_links, page_text
 
-        return html_links(data.decode("utf-8", "replace"), url)
+        return html_links(page_text(data, media_type), url)
 
     def generated_listing(self, media_type: str | None, data: bytes) -> bool:
         """nginx's and Apache's autoindex pages say "Index of /path" in their title: a

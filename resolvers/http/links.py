@@ -75,6 +75,51 @@ def srcset_urls(value: str) -> list[str]:
             urls.append(url)
 
 
+_META_CHARSET = None
+
+
+def page_text(data: bytes, media_type: str | None) -> str:
+    """A page's (or style sheet's) text in its own encoding (WHATWG Encoding, simplified):
+    the ``charset`` of its Content-Type, else one a ``<meta>`` in its first 1,024 bytes
+    declares, else UTF-8 if it is valid UTF-8, else windows-1252 — the labels ``latin1``,
+    ``iso-8859-1`` and ``us-ascii`` name windows-1252 too.  Before, every page was read as
+    UTF-8: an ISO-8859-1 page's ``href="caf\xe9.txt"`` became ``caf\ufffd.txt``, no URL,
+    and its file was left out silently (wget took it)."""
+    import codecs
+    import re
+
+    global _META_CHARSET
+    label = None
+    for param in (media_type or "").split(";")[1:]:
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "charset":
+            label = value.strip().strip("\"'")
+    if label is None and b"<" in data[:1024]:
+        if _META_CHARSET is None:
+            _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([-\w.:]+)", re.I)
+        m = _META_CHARSET.search(data[:1024])
+        if m is not None:
+            label = m.group(1).decode("ascii")
+    name = None
+    if label:
+        try:
+            name = codecs.lookup(label).name
+        except LookupError:
+            name = None
+        if name in ("latin-1", "iso8859-1", "ascii"):
+            name = "cp1252"
+        if name in ("utf-16-le", "utf-16-be", "utf-16"):  # (a <meta> cannot say so: WHATWG)
+            name = "utf-8"
+    if name is None or name == "utf-8":
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            if name == "utf-8":
+                return data.decode("utf-8", "replace")
+            name = "cp1252"
+    return data.decode(name, "replace")
+
+
 _CSS = None
 
 
@@ -245,6 +290,7 @@ __all__ = [
     "css_links",
     "css_refs",
     "html_links",
+    "page_text",
     "refresh_url",
     "srcset_urls",
 ]

@@ -232,3 +232,77 @@ async def test_a_mirror_of_a_folder_named_without_its_slash(tmp_path: Path, serv
     assert got == {"a.txt": b"a\r\n", "deep/b.bin": b"b" * 3000}
     assert rows[-1] == (5, 1)  # missing: neither a file nor a folder
     assert [p.name for p in (tmp_path / "none").iterdir()] == [".omniurl-mirror"]
+
+
+# -- pooled https: a reply that over-ran or under-ran its framing never feeds the next -------
+
+DESYNC = {
+    # a Content-Length body, then a whole reply smuggled behind it on the same write
+    b"/over": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+    b"HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\nSMUGGLED",
+    # a chunk cut in the middle, then the close
+    b"/cut": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc",
+}
+
+
+async def _tls_origin(pki: tuple[object, str], closes: list[bytes]) -> AsyncIterator[str]:
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                target = head.split(b" ", 2)[1]
+                body = b"SECOND " + target
+                data = DESYNC.get(target, b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s")
+                if target not in DESYNC:
+                    data = data % (len(body), body)
+                writer.write(data)
+                await writer.drain()
+                if target in closes:
+                    return
+        except (TimeoutError, asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=pki[0])  # type: ignore[arg-type]
+    try:
+        yield f"https://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+@pytest.mark.parametrize("bad", ["/over", "/cut"])
+async def test_a_kept_tls_connection_never_feeds_a_broken_replys_bytes_to_the_next(
+    pki: tuple[object, str], tmp_path: Path, bad: str
+) -> None:
+    """A kept https connection (one at a time to the server) whose reply over-ran its
+    Content-Length or closed mid-chunk: the next URLs get their own replies, byte for byte,
+    through ``get -Z`` and one AsyncClient; the broken one is its own error (exit 4) and
+    leaves no file, the over-run one is its 5 bytes."""
+    closes = [b"/cut"]
+    async with contextlib.asynccontextmanager(_tls_origin)(pki, closes) as base:
+        urls = [f"{base}/a", f"{base}{bad}", f"{base}/b", f"{base}/c"]
+        out = tmp_path / "out"
+        status, _out, err = await run_omniurl(
+            "get", "-Z", "--parallel-max-host", "1", "--cacert", pki[1],
+            "--output-dir", str(out), "--create-dirs", *urls,
+        )  # fmt: skip
+        files = {p.name: p.read_bytes() for p in out.iterdir()}
+        async with AsyncClient(Options(ca_file=pki[1], max_time=10)) as client:
+            got = []
+            for url in urls:
+                try:
+                    got.append(await client.get(url))
+                except Exception as exc:  # (typed: checked below)
+                    got.append(type(exc).__name__)
+    seconds = {"a": b"SECOND /a", "b": b"SECOND /b", "c": b"SECOND /c"}
+    if bad == "/over":
+        assert (status, files) == (0, {**seconds, "over": b"hello"}), err
+        assert got == [b"SECOND /a", b"hello", b"SECOND /b", b"SECOND /c"]
+    else:
+        assert (status, files) == (4, seconds), err
+        assert b"/cut: the server closed the connection inside a chunk" in err
+        assert got == [b"SECOND /a", "ConnectionClosed", b"SECOND /b", b"SECOND /c"]

@@ -10,13 +10,11 @@ against curl 7.88.1 and curl's source today, docs/cli.md):
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest_asyncio
+import pytest
 from _ftphttp import run_cli
 
-from omniurl.testservers import RunningServer
 from omniurl.testservers.ftp import start_ftp
 from omniurl.testservers.http import start_http
 
@@ -24,34 +22,20 @@ DATA = bytes(range(256)) * 4  # 1,024 bytes
 TOO_LARGE = "the content is 1024 bytes, more than --max-filesize 1000"
 
 
-@pytest_asyncio.fixture
-async def root(tmp_path: Path) -> Path:
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
     (tmp_path / "srv").mkdir()
     (tmp_path / "srv" / "big.bin").write_bytes(DATA)
     (tmp_path / "out").mkdir()
     return tmp_path
 
 
-@pytest_asyncio.fixture
-async def web(root: Path) -> AsyncIterator[RunningServer]:
-    server = await start_http(root / "srv")
-    try:
-        yield server
-    finally:
-        await server.close()
+async def test_http_head_is_shown_then_the_limit_fails_it(root: Path) -> None:
+    async with await start_http(root / "srv") as web:
+        await _http_head(f"http://127.0.0.1:{web.port}/big.bin")
 
 
-@pytest_asyncio.fixture
-async def ftp(root: Path) -> AsyncIterator[RunningServer]:
-    server = await start_ftp(root / "srv")
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-async def test_http_head_is_shown_then_the_limit_fails_it(web: RunningServer) -> None:
-    url = f"http://127.0.0.1:{web.port}/big.bin"
+async def _http_head(url: str) -> None:
     status, head, err = await run_cli("get", "-I", url)
     assert status == 0, err
     assert b"Content-Length: 1024\r\n" in head and head.endswith(b"\r\n\r\n")
@@ -76,8 +60,12 @@ def _same_but_date(one: bytes, other: bytes) -> bool:
     return without_date(one) == without_date(other)
 
 
-async def test_ftp_head_is_shown_and_the_limit_not_applied(ftp: RunningServer) -> None:
-    url = f"ftp://127.0.0.1:{ftp.port}/big.bin"
+async def test_ftp_head_is_shown_and_the_limit_not_applied(root: Path) -> None:
+    async with await start_ftp(root / "srv") as ftp:
+        await _unlimited_head(f"ftp://127.0.0.1:{ftp.port}/big.bin")
+
+
+async def _unlimited_head(url: str) -> None:
     status, head, err = await run_cli("get", "-I", url)
     assert status == 0, err
     assert b"Content-Length: 1024\r\n" in head
@@ -86,12 +74,7 @@ async def test_ftp_head_is_shown_and_the_limit_not_applied(ftp: RunningServer) -
 
 
 async def test_file_head_is_shown_and_the_limit_not_applied(root: Path) -> None:
-    url = (root / "srv" / "big.bin").as_uri()
-    status, head, err = await run_cli("get", "-I", url)
-    assert status == 0, err
-    assert b"Content-Length: 1024\r\n" in head
-    status, out, err = await run_cli("get", "-I", "--max-filesize", "1000", url)
-    assert (status, out, err) == (0, head, b"")
+    await _unlimited_head((root / "srv" / "big.bin").as_uri())
 
 
 async def test_a_file_url_over_the_limit_is_refused_and_leaves_no_file(root: Path) -> None:

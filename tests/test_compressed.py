@@ -93,8 +93,9 @@ async def test_a_bomb_ends_at_the_limit_in_bounded_memory(tmp_path: Path) -> Non
 async def test_a_coding_not_asked_for_is_refused(tmp_path: Path) -> None:
     srv = await testservers.start("http", tmp_path, routes=routes())
     try:
-        with pytest.raises(resolvers.errors.ProtocolError):
+        with pytest.raises(resolvers.errors.ProtocolError) as info:
             await resolvers.resolve(f"http://127.0.0.1:{srv.port}/br", Options(compressed=True))
+        assert info.value.component == "content-encoding"
     finally:
         await srv.close()
 
@@ -167,6 +168,7 @@ async def test_more_than_five_layers_are_refused(tmp_path: Path) -> None:
         with pytest.raises(resolvers.errors.ProtocolError) as info:
             await resolvers.resolve(url, Options(compressed=True))
         assert "at most 5 layers" in info.value.message
+        assert info.value.component == "content-encoding"  # (the field to blame: was None)
         out = tmp_path / "out.bin"
         status, _out, err = await run_cli("get", "--compressed", "-o", str(out), url)
         assert status == 6

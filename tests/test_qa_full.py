@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import zlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -84,6 +85,28 @@ async def test_thousands_of_stacked_transfer_codings_are_a_typed_error(tmp_path:
                 await client.get(f"{base}/6")
         assert info.value.component == "transfer-encoding"
         assert "6 transfer codings" in info.value.message
+
+
+def both_codings(target: bytes) -> bytes:
+    """The content deflated (``Content-Encoding``), the message then gzipped
+    (``Transfer-Encoding``), then the close."""
+    body = gzip.compress(zlib.compress(CONTENT))
+    return b"HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\nTransfer-Encoding: gzip\r\n\r\n" + body
+
+
+@pytest.mark.parametrize("compressed", [True, False])
+async def test_a_transfer_coding_is_undone_before_the_content_coding(
+    compressed: bool, tmp_path: Path
+) -> None:
+    """The transfer coding was applied to the message after the content coding to the
+    content (RFC 9112 §7, RFC 9110 §8.4): undone first, always; the content's only under
+    --compressed (without it the deflated content is what is saved, as curl saves it)."""
+    out = tmp_path / "f"
+    async with scripted(both_codings) as base:
+        flags = ["--compressed"] if compressed else []
+        status, _out, err = await run_omniurl("get", *flags, "-o", str(out), f"{base}/x")
+    assert (status, err) == (0, b"")
+    assert out.read_bytes() == (CONTENT if compressed else zlib.compress(CONTENT))
 
 
 # -- mirror: what a page and its style sheets load, as wget --mirror follows it --------------

@@ -414,34 +414,24 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
             pass
         body, size, decoding = _nothing(), 0, False
         applied, transfer = [], []
-    if transfer:
+    # Several content codings are undone last applied first (RFC 9110 §8.4: "listed in the
+    # order in which they were applied"), as curl does, at most MAX_CODINGS of them (curl's
+    # bound since CVE-2022-32206: each layer is one more decoder a reply makes us run).  A
+    # coding we never asked for is refused, never saved still coded.
+    if len(applied) > MAX_CODINGS or any(c not in ("gzip", "x-gzip", "deflate") for c in applied):
+        raise ProtocolError(
+            f"{plan.url}: the server sent the content coding {_listed(applied)}, which "
+            "omniurl did not ask for (--compressed asks for gzip, deflate"
+            f"{f', at most {MAX_CODINGS} layers' if len(applied) > MAX_CODINGS else ''})",
+            component="content-encoding",
+        )
+    if decoding:
         from .decoding import decoded
 
-        for coding in reversed(transfer):  # (the last applied is the first undone)
-            body = decoded(
-                body,
-                coding,
-                limit=options.max_decoded,
-                chunk_size=options.chunk_size,
-                ratio=options.max_expansion,
-            )
-        size = None  # the size on the wire is not the content's
-    if applied:
-        # Several codings are undone last applied first (RFC 9110 §8.4: "listed in the
-        # order in which they were applied"), as curl does, at most MAX_CODINGS of them
-        # (curl's bound since CVE-2022-32206: each layer is one more decoder a reply makes us
-        # run).  A coding we never asked for is refused, never saved still coded.
-        if len(applied) > MAX_CODINGS or any(
-            c not in ("gzip", "x-gzip", "deflate") for c in applied
-        ):
-            raise ProtocolError(
-                f"{plan.url}: the server sent the content coding {_listed(applied)}, which "
-                "omniurl did not ask for (--compressed asks for gzip, deflate"
-                f"{f', at most {MAX_CODINGS} layers' if len(applied) > MAX_CODINGS else ''})"
-            )
-        from .decoding import decoded
-
-        for coding in reversed(applied):
+        # One chain, last applied first undone: the transfer codings were applied to the
+        # message after the content codings to the content (RFC 9112 §7, RFC 9110 §8.4), so
+        # the transfer's are undone first, each list from its end.
+        for coding in reversed(applied + transfer):
             body = decoded(
                 body,
                 coding,

@@ -391,6 +391,8 @@ class _Conn:
         finally:
             self.writing = False
             self.writer = None
+            if self.engine is not None:
+                self.engine._progress(self.origin)
 
     def _broke(self, x: _Exchange, exc: BaseException) -> None:
         """End ``x`` with ``exc``: a kept connection closed (or reset) before a byte of the
@@ -411,6 +413,9 @@ class _Conn:
 
     def _finish(self, x: _Exchange, outcome: str) -> None:
         x.outcome = outcome
+        engine = self.engine
+        if engine is not None and engine._waiting:
+            engine._progress(self.origin)
         if outcome != "done" and x is self.exchange and self.queue:
             self._abandon()  # (the connection goes to the general path, or is dropped)
         waiter = x.waiter
@@ -696,18 +701,25 @@ class Engine:
         return prepared
 
     def _connected(self, origin: Origin) -> None:
-        """A connect to ``origin`` ended: the transfers waiting to pipeline look again."""
+        """A connect to ``origin`` ended: the transfers waiting for a connection look again."""
         left = self._connecting.pop(origin, 1) - 1
         if left > 0:
             self._connecting[origin] = left
+        self._progress(origin)
+
+    def _progress(self, origin: Origin) -> None:
+        """Something changed among ``origin``'s connections (a connect ended, a reply came,
+        one went idle or away, a write ended): the transfers waiting for one look again."""
         for waiter in self._waiting.pop(origin, ()):
             if not waiter.done():
                 waiter.set_result(None)
 
     def _full(self, origin: Origin) -> bool:
-        """Whether ``origin`` has (or is getting) all the connections it may have, while
-        requests are pipelined to it: a transfer then waits for one of them."""
-        if self._depth <= 1 or self._asks_close or origin in self._serial:
+        """Whether ``origin`` has (or is getting) all the connections it may have while the
+        batch runs ``per_origin * depth`` transfers to it (:meth:`pipeline`): a transfer
+        that finds none of them free to take its request then waits for one — also once
+        the server is pipelined no more, so it never gets more than ``per_origin``."""
+        if self._depth <= 1:
             return False
         conns = self._of.get(origin)
         return (len(conns) if conns else 0) + self._connecting.get(origin, 0) >= self._per_origin
@@ -720,6 +732,8 @@ class Engine:
             conns.remove(conn)
             if not conns:
                 del self._of[conn.origin]
+        if self._waiting:
+            self._progress(conn.origin)
 
     def _drop(self, conn: _Conn) -> None:
         self._forget(conn)
@@ -727,6 +741,8 @@ class Engine:
 
     def _release(self, conn: _Conn) -> None:
         conn.exchange = None
+        if self._waiting:
+            self._progress(conn.origin)
         if conn.dead or self._max_idle <= 0:
             self._drop(conn)
             return
@@ -764,8 +780,9 @@ class Engine:
         try:
             while True:  # (each stale retry drops a kept connection; a new one is not stale)
                 conn = self._kept(origin) or self._pipelined(origin)
-                if conn is None and self._full(origin) and self._connecting.get(origin):
-                    # (its connections are being made: pipelined on one once it is up)
+                if conn is None and self._full(origin):
+                    # (its connections are all made or being made, and busy: one of them
+                    # takes the request once it is up, has room, or is idle again)
                     ready: asyncio.Future[None] = self.loop.create_future()
                     self._waiting.setdefault(origin, []).append(ready)
                     await ready

@@ -4,6 +4,7 @@
     python benchmarks/batch_bench.py --files 500 --repeat 1 --json
     python benchmarks/batch_bench.py --only http --procs 1,2   # also with --procs 1 and 2
     python benchmarks/batch_bench.py --only http --against /tmp/VENV/bin/python  # before/after
+    python benchmarks/batch_bench.py --only http --pipeline 4,8  # also OMNIURL_BATCH_PIPELINE=N
 
 omniurl runs from a fresh venv holding ``pip install .`` (benchmarks/_venv.py; ``--here``:
 the checkout instead).  ``--against PYTHON`` adds another install's omniurl (another tree's
@@ -79,10 +80,12 @@ def server(proto: str, root: Path, scratch: Path, own: bool) -> Iterator[tuple[s
         yield f"{proto}://127.0.0.1:{port}", name
 
 
-def run(argv: list[str], installed: bool) -> tuple[float, float]:
+def run(
+    argv: list[str], installed: bool, extra: dict[str, str] | None = None
+) -> tuple[float, float]:
     """One client process: (wall seconds, CPU seconds: its own and its children's)."""
     start = time.perf_counter()
-    env = client_env()
+    env = {**client_env(), **(extra or {})}
     if installed:  # the venv's omniurl, never the checkout's (not on the path, not the cwd)
         env.pop("PYTHONPATH", None)
     proc = subprocess.Popen(
@@ -115,7 +118,8 @@ def make_files(root: Path, n: int) -> list[str]:
 
 def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concurrency: int,
           repeat: int, procs: tuple[int, ...] = (), python: str = sys.executable,
-          against: tuple[str, ...] = (), churn: bool = False) -> dict[str, object]:  # fmt: skip
+          against: tuple[str, ...] = (), churn: bool = False,
+          pipeline: tuple[int, ...] = ()) -> dict[str, object]:  # fmt: skip
     prefix = "/0/batch/" if proto == "gopher" else "/batch/"
     urls = [f"{base}{prefix}{name}" for name in names]
     url_file = tmp / f"{proto}.list"
@@ -131,6 +135,9 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
             for omniurl in ("omniurl", *others)
             for name in (omniurl, *(f"{omniurl} --procs {n}" for n in procs))
         ),
+        # (the lean engine's pipelining, off by default: docs/speed.md, Batches, 7th round)
+        *(f"omniurl pipeline={n}" for n in pipeline),
+        *(f"omniurl pipeline={n} --procs {p}" for n in pipeline for p in procs),
     )
     runs: dict[str, list[tuple[float, float]]] = {client: [] for client in clients}
     for attempt in range(repeat):
@@ -142,10 +149,13 @@ def bench(proto: str, base: str, names: list[str], root: Path, tmp: Path, concur
                         "--output-dir", str(out), "-K", str(config)]  # fmt: skip
             else:
                 interpreter = others.get(client.split()[0], python)
+                flags = [w for w in client.split()[1:] if not w.startswith("pipeline=")]
                 argv = [interpreter, "-m", "omniurl", "get", "-s", "-Z",
                         "--parallel-max", str(concurrency), "-i", str(url_file),
-                        "--output-dir", str(out), *client.split()[1:]]  # fmt: skip
-            figures = run(argv, installed=argv[0] != sys.executable)
+                        "--output-dir", str(out), *flags]  # fmt: skip
+            depth = [w.split("=")[1] for w in client.split() if w.startswith("pipeline=")]
+            extra = {"OMNIURL_BATCH_PIPELINE": depth[0]} if depth else None
+            figures = run(argv, installed=argv[0] != sys.executable, extra=extra)
             got = sorted(os.listdir(out))
             if got != sorted(names):
                 raise RuntimeError(f"{client}: {len(got)} files arrived of {len(names)}")
@@ -194,6 +204,12 @@ def main(argv: list[str] | None = None) -> int:
         help="also run omniurl with --procs N for each N of this list (1,2), interleaved",
     )
     parser.add_argument(
+        "--pipeline",
+        default="",
+        help="also run omniurl with OMNIURL_BATCH_PIPELINE=N for each N of this list (4,8; "
+        "with each --procs too), interleaved",
+    )
+    parser.add_argument(
         "--here", action="store_true", help="measure the checkout, not a fresh venv's install"
     )
     parser.add_argument(
@@ -237,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                     proto, base, names, root, Path(tmp), args.concurrency, args.repeat,
                     tuple(int(n) for n in args.procs.split(",") if n), python,
                     tuple(args.against), args.churn,
+                    tuple(int(n) for n in args.pipeline.split(",") if n),
                 )  # fmt: skip
                 row["server"] = name
                 results[proto] = row

@@ -121,3 +121,37 @@ def test_the_wait_is_bounded() -> None:
     finally:
         os.close(r)
         os.close(w)
+
+
+@pytest.mark.parametrize("flag", ["-u", None])
+def test_an_unbuffered_standard_output_stays_unbuffered(flag: str | None) -> None:
+    """``python -u`` (PYTHONUNBUFFERED) leaves standard output without a buffer: a line
+    printed is in the pipe at once.  The patient standard output kept that (before: a
+    BufferedWriter under it held the line until the exit, ``write_through`` or not); without
+    ``-u``, a pipe's output stays block-buffered (the line comes at the exit)."""
+    import subprocess
+
+    code = (
+        "import sys, time; from omniurl.cli.main import _standard_streams; "
+        "_standard_streams(); print('first'); time.sleep(3); print('last')"
+    )
+    args = [sys.executable, *([flag] if flag else []), "-c", code]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONUNBUFFERED", None)
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        os.set_blocking(proc.stdout.fileno(), False)
+        deadline = time.monotonic() + 2.5
+        got = b""
+        while time.monotonic() < deadline and b"\n" not in got:
+            time.sleep(0.05)
+            got += proc.stdout.read() or b""
+        assert got == (b"first\n" if flag else b"")
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stdout is not None
+        proc.stdout.close()

@@ -145,16 +145,23 @@ class _PatientFile(io.FileIO):
     description another process made non-blocking (a reader of the pipe, a program sharing
     the terminal) gives ``EAGAIN`` whenever its reader is behind, and the get ended with 23
     where a blocking write would have waited.  The wait is ``resolvers.net.wait_writable``'s
-    (``poll(2)``, bounded: a reader that takes nothing for a minute ends it as before)."""
+    (``poll(2)``, bounded: a reader that takes nothing for a minute ends it as before).
+    It writes all it is given, as a blocking write to a pipe does: a non-blocking one takes
+    what fits, and under ``python -u`` this file is standard output's only layer, whose
+    callers do not write the rest again."""
 
     def write(self, data: ReadableBuffer, /) -> int:
-        while True:
-            written: int | None = super().write(data)
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            written: int | None = super().write(view[done:])
             if written is not None:  # (None: EAGAIN, nothing written)
-                return written
+                done += written
+                continue
             from omniurl.resolvers.net import wait_writable  # (imported only then)
 
             wait_writable(self.fileno())
+        return done
 
 
 def _standard_streams() -> None:
@@ -185,8 +192,13 @@ def _standard_streams() -> None:
     else:
         with suppress(OSError, ValueError):
             out.flush()
+        patient = _PatientFile(1, "w", closefd=False)
+        # (unbuffered as it was under ``python -u`` / PYTHONUNBUFFERED, whose standard output
+        # has no buffer between the text and the descriptor: a BufferedWriter here held a
+        # line printed, write_through or not, until the next 8 KiB or the exit)
+        raw = not isinstance(getattr(out, "buffer", None), io.BufferedWriter)
         sys.stdout = io.TextIOWrapper(
-            io.BufferedWriter(_PatientFile(1, "w", closefd=False)),
+            patient if raw else io.BufferedWriter(patient),
             encoding=getattr(out, "encoding", None) or "utf-8",
             errors=getattr(out, "errors", None) or "strict",
             line_buffering=getattr(out, "line_buffering", False),

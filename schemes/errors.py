@@ -26,6 +26,14 @@ class OmniurlError(Exception):
         self.message = message
         self.component = component
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as made, whatever its ``__init__`` asks (``StatusError``'s ``status``,
+        ``PortRefused``'s ``port``…: keyword-only, so the default — ``cls(*args)`` — was a
+        TypeError on unpickling): a Dask worker's 404 reached the client as "the cluster did
+        not run the transfer (TypeError …)" and a traceback.  The message (its password
+        already masked) and every attribute come back as they were."""
+        return (_rebuilt, (type(self), self.args), self.__dict__)
+
     def to_json(self) -> dict[str, object]:
         """The ``{"type", "message", "component", "offset"}`` object of the CLI contract."""
         return {
@@ -34,6 +42,14 @@ class OmniurlError(Exception):
             "component": self.component,
             "offset": getattr(self, "offset", None),
         }
+
+
+def _rebuilt(cls: type[OmniurlError], args: tuple[object, ...]) -> OmniurlError:
+    """An error of ``cls`` with ``args``, its ``__init__`` not called (its attributes are
+    set from the pickled state next: :meth:`OmniurlError.__reduce__`)."""
+    error = cls.__new__(cls, *args)
+    error.args = args  # (OSError's __new__ leaves them to an __init__ of its own)
+    return error
 
 
 class URLError(OmniurlError, ValueError):

@@ -329,3 +329,44 @@ async def test_a_kept_tls_connection_never_feeds_a_broken_replys_bytes_to_the_ne
         assert (status, files) == (4, seconds), err
         assert b"/cut: the server closed the connection inside a chunk" in err
         assert got == [b"SECOND /a", "ConnectionClosed", b"SECOND /b", b"SECOND /c"]
+
+
+# -- errors cross process boundaries (Dask workers, --procs) as they were made ---------------
+
+_KEYWORDS: dict[str, dict[str, object]] = {
+    "StatusError": {"status": 404, "reply": "HTTP/1.1 404 Not Found", "replies": ("a", "b")},
+    "PortRefused": {"port": 6379, "reason": "Redis"},
+    "DelimiterRefused": {"component": "path", "octet": 10},
+    "HeaderRefused": {"component": "header", "field": "Host"},
+    "NotFollowed": {"target": "http://h/x", "reason": "HTTP 302", "replies": ["HTTP/1.1 302"]},
+    "AuthError": {"component": "user", "status": 401, "replies": ("x",)},
+    "InputNeeded": {"component": "search", "prompt": "word?"},
+}
+
+
+def test_every_error_pickles_as_it_was_made() -> None:
+    """Before, an error whose ``__init__`` takes a required keyword (StatusError's status,
+    PortRefused's port…) could not be unpickled (TypeError): ``mirror --dask local:2`` of a
+    site with a 404 printed a traceback and the row said "the cluster did not run the
+    transfer (TypeError …)" — for that URL and others of the worker's."""
+    import pickle
+
+    from omniurl.integrations.fsspec import ResourceNotFound
+    from omniurl.resolvers import errors
+    from omniurl.schemes import errors as url_errors
+
+    made = []
+    for name in errors.__all__:
+        cls = getattr(errors, name)
+        if isinstance(cls, type) and issubclass(cls, BaseException):
+            made.append(cls("http://u:secret@h/x failed", **_KEYWORDS.get(name, {})))
+    made.append(url_errors.HostError("bad host", component="host", offset=7))
+    made.append(ResourceNotFound("gone", component="path", code="550", reply="550 no"))
+    assert len(made) > 30
+    for error in made:
+        error.hops = (("HTTP/1.1 301 Moved",),)
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error)
+        assert (again.args, str(again), vars(again)) == (error.args, str(error), vars(error))
+        assert "secret" not in str(again)
+    assert isinstance(again, FileNotFoundError) and str(again) == "gone"

@@ -322,6 +322,16 @@ def test_refresh_url(content: str, url: str | None) -> None:
         (b"caf\xe9", "text/html; charset=utf-8", "caf\ufffd"),  # declared: held to it
         (b"caf\xe9", "text/html; charset=no-such-thing", "café"),
         (b"caf\xc3\xa9", "text/css; charset=utf-16", "café"),  # (never UTF-16: WHATWG)
+        # Python's codecs that are no WHATWG encoding are no label (before: LookupError,
+        # UnicodeError, or the text gone): the default reading
+        (b"caf\xe9", "text/html; charset=base64", "café"),
+        (b"caf\xe9", "text/html; charset=undefined", "café"),
+        (b"caf\xc3\xa9", "text/html; charset=idna", "café"),
+        (b"caf\xc3\xa9", "text/html; charset=punycode", "café"),
+        (b"caf\\xe9", "text/html; charset=unicode_escape", "caf\\xe9"),
+        (b'<meta charset="rot13">caf\xe9', None, '<meta charset="rot13">café'),
+        (b"\x80", "text/html; charset=iso-8859-9", "€"),  # (WHATWG: windows-1254)
+        (b"\x81\x40", "text/html; charset=gb2312", "丂"),  # (WHATWG: GBK)
     ],
 )
 def test_page_text_reads_the_pages_own_encoding(data: bytes, media_type: str, text: str) -> None:

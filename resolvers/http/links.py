@@ -78,6 +78,34 @@ def srcset_urls(value: str) -> list[str]:
 _META_CHARSET = None
 
 
+#: The encodings a page may declare (WHATWG Encoding §4.2's, by Python's codec names; its
+#: replacement, UTF-16 and x-user-defined aside): no other codec of Python's reads a page.
+_WHATWG = frozenset(
+    {
+        "utf-8", "cp866", "iso8859-2", "iso8859-3", "iso8859-4", "iso8859-5", "iso8859-6",
+        "iso8859-7", "iso8859-8", "iso8859-10", "iso8859-13", "iso8859-14", "iso8859-15",
+        "iso8859-16", "koi8-r", "koi8-u", "mac-roman", "cp874", "cp1250", "cp1251",
+        "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258",
+        "mac-cyrillic", "gbk", "gb18030", "big5", "euc_jp", "iso2022_jp", "shift_jis",
+        "euc_kr",
+    }
+)  # fmt: skip
+#: Labels WHATWG gives to another encoding than Python's codec of that name does.
+_AS_WHATWG = {
+    "latin-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "ascii": "cp1252",
+    "iso8859-9": "cp1254",
+    "iso8859-11": "cp874",
+    "tis-620": "cp874",
+    "gb2312": "gbk",
+    # (a <meta> cannot say UTF-16, WHATWG: it is read as UTF-8)
+    "utf-16": "utf-8",
+    "utf-16-le": "utf-8",
+    "utf-16-be": "utf-8",
+}
+
+
 def page_text(data: bytes, media_type: str | None) -> str:
     """A page's (or style sheet's) text in its own encoding (WHATWG Encoding, simplified):
     the ``charset`` of its Content-Type, else one a ``<meta>`` in its first 1,024 bytes
@@ -106,10 +134,12 @@ def page_text(data: bytes, media_type: str | None) -> str:
             name = codecs.lookup(label).name
         except LookupError:
             name = None
-        if name in ("latin-1", "iso8859-1", "ascii"):
-            name = "cp1252"
-        if name in ("utf-16-le", "utf-16-be", "utf-16"):  # (a <meta> cannot say so: WHATWG)
-            name = "utf-8"
+        name = _AS_WHATWG.get(name or "", name)
+        if name not in _WHATWG:
+            # (a label of no WHATWG encoding is no label, WHATWG Encoding §4.2: before, a
+            # <meta charset=base64>, "undefined", "idna" or "punycode" named one of Python's
+            # other codecs, whose decode raised or dropped the text: the page was lost)
+            name = None
     if name is None or name == "utf-8":
         try:
             return data.decode("utf-8")

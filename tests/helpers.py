@@ -137,6 +137,16 @@ async def cancel_mid_transfer(url: str, options: Options) -> None:
     raise AssertionError(f"cancelling the transfer of {url} raised no CancelledError")
 
 
+def tcp_pair() -> tuple[socket.socket, socket.socket]:
+    """A loopback TCP connection: ours (non-blocking, the side a ``Stream`` reads) and
+    theirs (blocking, the peer's).  TCP, not a socketpair: the low-water mark is TCP's."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        ours = socket.create_connection(listener.getsockname())
+        theirs, _ = listener.accept()
+    ours.setblocking(False)
+    return ours, theirs
+
+
 def free_port() -> int:
     """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
     with socket.socket() as s:

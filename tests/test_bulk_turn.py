@@ -21,21 +21,13 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from helpers import ROOT, loopback_server
+from helpers import ROOT, loopback_server, tcp_pair
 
 from omniurl.resolvers import net
 from omniurl.resolvers.net import Stream
 from omniurl.resolvers.options import Options
 
 DATA = os.urandom(6 << 20)  # 6 MiB: several bulk reads, each several waits under the mark
-
-
-def _tcp_pair() -> tuple[socket.socket, socket.socket]:
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        theirs = socket.create_connection(listener.getsockname())
-        ours, _ = listener.accept()
-    ours.setblocking(False)
-    return ours, theirs
 
 
 def _sender(sock: socket.socket, data: bytes, *, pause: bool = True) -> threading.Thread:
@@ -104,7 +96,7 @@ async def test_the_loop_runs_each_bulk_read(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, read: str, pause: bool
 ) -> None:
     counts = _Counts(monkeypatch)
-    ours, theirs = _tcp_pair()
+    ours, theirs = tcp_pair()
     stream = Stream(ours, Options(read_timeout=10))
     stream.bulk()
     if not pause:  # (a peer ahead of the reader: the socket full before the first read)

@@ -12,6 +12,7 @@ import time
 import unittest.mock
 
 import pytest
+from helpers import tcp_pair
 
 from omniurl.resolvers import net
 from omniurl.resolvers.errors import ConnectionClosed, LimitExceeded, ResolveTimeout
@@ -97,15 +98,6 @@ async def test_a_long_line_and_a_short_body_are_typed_errors() -> None:
 # -- the bulk path: fill_into ---------------------------------------------------------------
 
 
-def _tcp_pair() -> tuple[socket.socket, socket.socket]:
-    """A loopback TCP connection (the low-water mark is TCP's: a socketpair ignores it)."""
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        ours = socket.create_connection(listener.getsockname())
-        theirs, _ = listener.accept()
-    ours.setblocking(False)
-    return ours, theirs
-
-
 async def test_fill_into_takes_what_has_arrived_until_the_buffer_is_full() -> None:
     ours, theirs = _pair()
     with ours, theirs:
@@ -122,7 +114,7 @@ async def test_fill_into_takes_what_has_arrived_until_the_buffer_is_full() -> No
 
 
 async def test_fill_into_waits_are_bounded_by_the_read_timeout() -> None:
-    ours, theirs = _tcp_pair()
+    ours, theirs = tcp_pair()
     with ours, theirs:
         stream = Stream(ours, Options(read_timeout=0.2))
         stream.bulk()
@@ -134,7 +126,7 @@ async def test_a_bulk_wait_takes_fewer_bytes_than_the_mark_when_the_peer_pauses(
     """The low-water mark wakes the loop once a large read's worth has arrived; a peer that
     sends less and stops (a slow server, the end of a reply on a kept connection) is not
     held up for the read timeout: the wait takes what came."""
-    ours, theirs = _tcp_pair()
+    ours, theirs = tcp_pair()
     with ours, theirs:
         stream = Stream(ours, Options(read_timeout=2))
         stream.bulk()
@@ -146,7 +138,7 @@ async def test_a_bulk_wait_takes_fewer_bytes_than_the_mark_when_the_peer_pauses(
 
 
 async def test_the_mark_is_never_above_the_bytes_still_expected() -> None:
-    ours, theirs = _tcp_pair()
+    ours, theirs = tcp_pair()
     with ours, theirs:
         stream = Stream(ours, Options(read_timeout=2))
         stream.bulk()
@@ -171,7 +163,7 @@ async def test_the_mark_is_never_above_the_bytes_still_expected() -> None:
 async def test_a_cancelled_bulk_wait_loses_no_bytes() -> None:
     """A wait is cancelled (``--max-time``, Ctrl-C) before any byte is read: what comes
     afterwards is all there for the next read."""
-    ours, theirs = _tcp_pair()
+    ours, theirs = tcp_pair()
     with ours, theirs:
         stream = Stream(ours, Options(read_timeout=2))
         stream.bulk()
@@ -210,7 +202,7 @@ async def test_a_bulk_read_goes_on_while_the_peer_keeps_up(
     monkeypatch.setattr(net, "BULK_LINGER", 2.0)
     parts = BULK_READ // BULK_MARK
     assert parts >= 2
-    ours, theirs = _tcp_pair()
+    ours, theirs = tcp_pair()
     with ours, theirs:
         stream = Stream(ours, Options(read_timeout=5))
         stream.bulk()
@@ -228,7 +220,7 @@ async def test_a_bulk_splice_goes_on_while_the_peer_keeps_up(
         pytest.skip("splice(2) is Linux's")
     monkeypatch.setattr(net, "BULK_LINGER", 2.0)
     parts = BULK_READ // BULK_MARK
-    ours, theirs = _tcp_pair()
+    ours, theirs = tcp_pair()
     with ours, theirs:
         stream = Stream(ours, Options(read_timeout=5))
         stream.bulk()
@@ -248,7 +240,7 @@ async def test_a_bulk_call_leaves_the_socket_unwatched() -> None:
     its descriptor, so a later ``sock_recv`` (or a new socket given the same number) is not
     woken by a callback of this stream."""
     loop = asyncio.get_running_loop()
-    ours, theirs = _tcp_pair()
+    ours, theirs = tcp_pair()
     with ours, theirs:
         stream = Stream(ours, Options(read_timeout=0.3))
         stream.bulk()

@@ -14,6 +14,7 @@ import pytest
 from helpers import loopback_server, run_omniurl
 
 from omniurl import AsyncClient
+from omniurl.batch import FetchResult
 from omniurl.resolvers.errors import ProtocolError
 from omniurl.resolvers.options import Options
 
@@ -370,3 +371,43 @@ def test_every_error_pickles_as_it_was_made() -> None:
         assert (again.args, str(again), vars(again)) == (error.args, str(error), vars(error))
         assert "secret" not in str(again)
     assert isinstance(again, FileNotFoundError) and str(again) == "gone"
+
+
+# -- mirror: two URLs for one local name, the first refused -----------------------------------
+
+
+async def test_a_name_whose_first_url_fails_is_fetched_by_its_other_url(tmp_path: Path) -> None:
+    """``p%2Fq.txt`` and ``p%252Fq.txt`` both name ``p%2Fq.txt`` here; the first found kept
+    the name and the other was dropped, so a broken link (404) left out the file a listing
+    or page names the other way, where wget -m saved it.  Both orders: the other URL found
+    before the failure (the same page) and after it (a later page)."""
+    from omniurl import testservers
+    from omniurl.mirror.run import Config, mirror
+
+    html = [("Content-Type", "text/html")]
+    text = [("Content-Type", "text/plain")]
+    routes = {
+        "/": (200, html, b'<a href="p%2Fq.txt">1</a><a href="p%252Fq.txt">2</a>'
+              b'<a href="later.html">3</a><a href="r%2Fs.txt">4</a>'),
+        "/later.html": (200, html, b'<a href="r%252Fs.txt">5</a>'),
+        "/p%252Fq.txt": (200, text, b"p/q"),
+        "/r%252Fs.txt": (200, text, b"r/s"),
+    }  # fmt: skip
+    (tmp_path / "src").mkdir()
+    server = await testservers.start("http", tmp_path / "src", routes=routes)
+    rows: list[FetchResult] = []
+    try:
+        config = Config(url=f"http://127.0.0.1:{server.port}/", folder=tmp_path / "out")
+        status, counts = await asyncio.wait_for(
+            mirror(config, Options(read_timeout=10), rows.append), 60
+        )
+    finally:
+        await server.close()
+    assert _mirrored(tmp_path / "out") == {
+        "index.html": routes["/"][2],
+        "later.html": routes["/later.html"][2],
+        "p%2Fq.txt": b"p/q",
+        "r%2Fs.txt": b"r/s",
+    }
+    failed = sorted(r.url.rsplit("/", 1)[1] for r in rows if not r.ok)
+    assert (status, counts.failed, failed) == (5, 2, ["p%2Fq.txt", "r%2Fs.txt"])

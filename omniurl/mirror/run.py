@@ -72,6 +72,8 @@ _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 #: Queued URLs kept parsed from when they are found to when they are visited (a parse saved
 #: a file); past this many, a URL is parsed again from the queue's text (bounded memory).
 KEPT_URLS = 4096
+#: The other URLs kept for one claimed local name (:attr:`Mirror._alternates`).
+ALTERNATES = 8
 
 #: A page read whole for its links (an HTML page, a document of links) may be at most this large.
 MAX_PAGE = 32 * 1024 * 1024
@@ -153,6 +155,13 @@ class Mirror:
         self._specs: dict[str, tuple[Presentation, tuple[str, ...]]] = {}
         #: Queued URLs as parsed when found, until visited (bounded: :data:`KEPT_URLS`).
         self._urls: dict[str, URL] = {}
+        #: Other files' URLs found for a local name already claimed (``docs/a%2Fb.txt`` and
+        #: ``docs/a%252Fb.txt`` both name ``docs/a%2Fb.txt``): fetched for it when the URL
+        #: that claimed it is refused by the server (bounded: :data:`KEPT_URLS` names,
+        #: :data:`ALTERNATES` URLs a name).
+        self._alternates: dict[str, list[str]] = {}
+        #: The claimed names whose URL the server refused, none other tried yet (bounded).
+        self._refused: set[str] = set()
         #: Files are written with no name until complete (:meth:`_temp`) while the disk can.
         self._nameless = True
         self._linker = nameless.Linker()
@@ -345,11 +354,26 @@ class Mirror:
         self.counts.files_done += 1
         if row is None:
             return
+        if not row.ok and not item.container and row.error_type in ("NotFound", "StatusError"):
+            self._alternate(item)
         if not row.ok:
             self.counts.failed += 1
             if self.first_failure is None:
                 self.first_failure = row
         self.on_result(row)
+
+    def _alternate(self, item: Item) -> None:
+        """The server refused a file's URL: another URL found for the same local name (its
+        page or listing spells the name another way) is fetched for it — before, the first
+        URL found kept the name and the others were dropped, so a broken link to
+        ``a%2Fb.txt`` left out the listed ``a%252Fb.txt`` (both ``a%2Fb.txt`` here) where
+        ``wget -m`` saved it."""
+        for other in self._alternates.pop(item.path, ()):
+            if self.state.enqueue(other, item.path, False, item.depth):
+                self.counts.files_known += 1
+                return
+        if len(self._refused) < KEPT_URLS:  # (one found later is tried then: _found)
+            self._refused.add(item.path)
 
     def _start_as_folder(self, item: Item, url: URL) -> bool:
         """The starting URL names no file (``ftp://h/pub``: ``RETR pub`` answered 550; a file:
@@ -429,12 +453,22 @@ class Mirror:
         if not selected(where.text, where.container, self.config.include, self.config.exclude):
             return
         taken = self.state.claim(where.text, where.container)
+        text = str(url)
         if taken is not None:
             if taken.endswith(CASE_FOLDED):
                 self._case_collision(url, where, taken)
+            elif where.container:
+                pass
+            elif where.text in self._refused:  # (its URL already failed: this one now)
+                if self.state.enqueue(text, where.text, False, parent.depth + 1):
+                    self._refused.discard(where.text)
+                    self.counts.files_known += 1
+            elif where.text in self._alternates or len(self._alternates) < KEPT_URLS:
+                others = self._alternates.setdefault(where.text, [])
+                if text not in others and len(others) < ALTERNATES:
+                    others.append(text)
             return
         listed = listed or Listed()
-        text = str(url)
         if self.state.enqueue(
             text, where.text, where.container, parent.depth + 1, listed.size, listed.modify
         ):

@@ -14,7 +14,9 @@ control flow, not an error: ``except ResolveError`` never catches it.
 
 from __future__ import annotations
 
-from contextvars import ContextVar
+# (The C module contextvars.py re-exports: the same class, without loading that file before a
+# get's early connect; asyncio imports contextvars after it.)
+from _contextvars import ContextVar
 
 from omniurl.schemes.base import URL
 

@@ -14,7 +14,7 @@ mapping applied, an IP literal — no lookup here —, the policy's address rule
 byte is sent before the executor sends it, the connect is waited for (and bounded, and its
 errors reported) by ``open_socket`` as ever, and a socket nobody takes is closed at exit.
 Only for a plain connection (no proxy, ``--proxy-env`` off) and only from the ``omniurl``
-command's own process (:func:`omniurl.cli.get.connect_early`).
+command's own process (:func:`omniurl.cli.early.connect_early`).
 """
 
 from __future__ import annotations

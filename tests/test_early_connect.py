@@ -20,7 +20,7 @@ import pytest_asyncio
 from helpers import bare_path, loopback_server, run, run_omniurl
 
 from omniurl import schemes
-from omniurl.cli.get import connect_early
+from omniurl.cli.early import connect_early
 from omniurl.cli.parser import build_parser
 from omniurl.resolvers import early, net, registry
 from omniurl.resolvers.base import Resolver

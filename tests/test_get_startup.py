@@ -157,3 +157,62 @@ async def test_a_batch_without_a_manifest_loads_no_hashes_nor_pathlib(
     assert "omniurl.batch" in ran  # (the positive control: a batch ran)
     assert not {"pathlib", "fnmatch", "urllib.parse", "pickle", "base64"} & ran
     assert ("hashlib" in ran) == manifest
+
+
+#: ``omniurl ARGS`` bare, reporting the modules loaded when its first ``connect()`` began (an
+#: audit hook), then those of the whole run, on its last line of standard error.
+CONNECT_PROBE = """\
+import sys
+before = set(sys.modules)
+at_connect = []
+def hook(event, args):
+    if event == "socket.connect" and not at_connect:
+        at_connect.append(sorted(m for m in sys.modules if m not in before))
+sys.addaudithook(hook)
+import atexit
+def report():
+    import json
+    sys.stderr.write("\\n" + json.dumps(at_connect[0] if at_connect else None) + "\\n")
+atexit.register(report)
+sys.argv = ["omniurl", *sys.argv[1:]]
+from omniurl.cli.main import run
+run()
+"""
+
+
+@pytest.mark.parametrize(
+    ("scheme", "path"), [("gopher", "/9/hello.bin"), ("ftp", "/hello.bin"), ("http", "/hello.bin")]
+)
+async def test_a_get_connects_before_its_body_and_the_core_are_imported(
+    servers: dict[str, RunningServer], scheme: str, path: str, tmp_path: Path
+) -> None:
+    """The early connect (cli/early.py) waits only for what it needs: the URL parsed, the
+    options, the registry, the scheme's planner and the policy.  The command's body
+    (cli/get.py with cli/emit.py and cli/text.py), the library's front door
+    (resolvers/core.py), ``contextvars`` and, for HTTP, ``-C``'s range headers are imported
+    after it (docs/speed.md, *Connecting sooner*)."""
+    import asyncio
+    import subprocess
+    import sys
+
+    from helpers import bare_path
+
+    out = tmp_path / "out.bin"
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-S", "-c", CONNECT_PROBE, "get", "-o", str(out),
+         f"{scheme}://{servers[scheme].netloc}{path}"],
+        capture_output=True, timeout=60, cwd=ROOT, check=False, stdin=subprocess.DEVNULL,
+        env={**os.environ, "HOME": str(ROOT), "PYTHONPATH": bare_path()},
+    )  # fmt: skip
+    assert done.returncode == 0 and out.read_bytes() == bytes(range(256)) * 16
+    at_connect = set(json.loads(done.stderr.decode().rstrip("\n").rsplit("\n", 1)[-1]))
+    # the early connect it is: the policy has run, asyncio and the executor have not
+    assert "omniurl.resolvers.policy" in at_connect and "_socket" in at_connect
+    assert f"omniurl.resolvers.{scheme}.planner" in at_connect
+    assert not {"asyncio", f"omniurl.resolvers.{scheme}.executor"} & at_connect
+    later = {"omniurl.cli.get", "omniurl.cli.emit", "omniurl.cli.text"}
+    later |= {"omniurl.resolvers.core", "contextvars"}
+    if scheme == "http":
+        later |= {"omniurl.resolvers.http.ranges", "omniurl.resolvers.resume"}
+    assert not later & at_connect, sorted(later & at_connect)

@@ -419,12 +419,12 @@ def to_stdout(args: argparse.Namespace) -> bool:
 
 
 async def run_from_args(args: argparse.Namespace, options: Options) -> int:
-    """``omniurl get`` of a batch (see :func:`omniurl.cli.get.is_batch`), with its documented
+    """``omniurl get`` of a batch (see :func:`omniurl.cli.early.is_batch`), with its documented
     exit status."""
     folder = args.output_dir if args.output_dir is not None else "." if args.remote_name else None
     fail = bool(getattr(args, "fail", False))
     if not (fail or getattr(args, "continue_at", None) is not None):
-        # curl's way, as a single get (cli.get._curl_manners): an HTTP error reply's body is
+        # curl's way, as a single get (cli.early.curl_manners): an HTTP error reply's body is
         # saved under the URL's name and the row keeps its typed status (5); -f saves nothing
         # and exits 22; -C - keeps a part for the resource's own bytes only
         options = options.with_(error_body=True)

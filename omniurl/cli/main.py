@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.func is not cmd_get:
         collect_from_now()  # (a get does it once it has run a while: cli.signals)
     if argv is None and args.func is cmd_get:
-        from .get import connect_early, is_batch
+        from .early import connect_early, is_batch
 
         # First, before anything the connect does not need is imported: the server starts
         # while asyncio and the rest are (docs/speed.md, *Bulk transfers*)

@@ -19,7 +19,6 @@ from omniurl.schemes.records import record
 from ..errors import PlanError
 from ..options import Options
 from ..plan import Condition, Plan, Role, Step, WireValue
-from .ranges import range_headers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -290,7 +289,7 @@ def plan_forwarded(
         ],
         role=HTTPRole.REQUEST,
     )
-    ranges = tuple(range_headers(options.resume_from, options.resume_validator))
+    ranges = _range_headers(options)
     fields = [("Host", host), *request_headers(options.headers), *ranges]
     if proxy_authorization is not None:
         fields.append(("Proxy-Authorization", proxy_authorization))
@@ -340,7 +339,7 @@ def plan_http(url: URL, options: Options) -> Plan:
     # Every header field the executor sends, in order, as it goes on the wire (the executor
     # sends exactly these: resolvers.http.connection).  -C adds RFC 9110 §14.2
     # Range from the kept bytes on and If-Range with the first response's validator.
-    ranges = tuple(range_headers(options.resume_from, options.resume_validator))
+    ranges = _range_headers(options)
     given = options.headers
     if options.compressed and not any(n.lower() == "accept-encoding" for n, _ in given):
         given = (*given, ("Accept-Encoding", "gzip, deflate"))  # (resolvers.http.decoding)
@@ -439,3 +438,15 @@ __all__ = [
     "request_target",
     "shown_field",
 ]
+
+
+def _range_headers(options: Options) -> tuple[tuple[str, str], ...]:
+    """``-C``'s ``Range`` and ``If-Range`` (RFC 9110 §14.2, :func:`.ranges.range_headers`);
+    none at offset 0, where :mod:`.ranges` (with :mod:`resolvers.resume`'s enum) is not
+    imported: a plain get plans its request before its early connect, and the executor
+    imports it after (docs/speed.md, *Connecting sooner*)."""
+    if options.resume_from <= 0:
+        return ()
+    from .ranges import range_headers
+
+    return tuple(range_headers(options.resume_from, options.resume_validator))

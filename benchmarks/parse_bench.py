@@ -1954,7 +1954,8 @@ def _s_login(r: random.Random, i: int) -> str:
 
 
 #: Absolute URLs of WPT's urltestdata.json, curl's lib1560.c and RFC 3986 (§1.1.2, §3,
-#: §5.4's results, §6.2), valid RFC 3986 URLs of our schemes; {h} a host, {i} a number.
+#: §5.4's results, §6.2), valid RFC 3986 URLs of our schemes; {h} a host, {i} a number, {p}
+#: a port (the number modulo 65536).
 _S_SEEN = [
     # WPT
     "http://user:pass@{h}:21/bar;par?b#c{i}",
@@ -2021,7 +2022,7 @@ _S_SEEN = [
     "https://{h}/r%C3%A4ksm%C3%B6rg%C3%A5s{i}",
     "ftp://{h}/dir/file#anchor{i}",
     "gophers://127.0.0.1/{i}",
-    "telnet://127.0.0.1:{i}/",
+    "telnet://127.0.0.1:{p}/",
     "file://{h}/Share/path/to/file{i}.txt",
     "file://localhost/path?query#frag{i}",
     "file:///test?test#test{i}",
@@ -2031,7 +2032,7 @@ _S_SEEN = [
     "http://www.ietf.org/rfc/rfc{i}.txt",
     "mailto:John.Doe{i}@example.com",
     "news:comp.infosystems.www.servers.unix{i}",
-    "telnet://192.0.2.16:{i}/",
+    "telnet://192.0.2.16:{p}/",
     "http://a/b/c/g;x?y#s{i}",
     "http://a/b/c/d;p?q#s{i}",
     "http://a/b/c/;x{i}",
@@ -2050,7 +2051,7 @@ _S_SEEN = [
 
 
 def _s_seen(r: random.Random, i: int) -> str:
-    return r.choice(_S_SEEN).format(h=_s_host(r, i), i=i)
+    return r.choice(_S_SEEN).format(h=_s_host(r, i), i=i, p=i % 65536)
 
 
 def _s_ftp(r: random.Random, i: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 from pathlib import Path
 from types import ModuleType
 
@@ -142,6 +143,20 @@ def test_the_sixth_mix_is_weighted_distinct_valid_and_holds_its_shapes() -> None
         assert piece in texts, piece
     gtypes = {u.gtype for u in parsed if u.scheme in ("gopher", "gophers")}  # type: ignore[attr-defined]
     assert len(gtypes) >= 25
+
+
+def test_the_sixth_mix_stays_valid_at_the_benchmark_s_counts() -> None:
+    """The URL's number grows to --count (100,000): no shape may depend on it staying small
+    (a port "{i}" did: telnet://127.0.0.1:66246/ stopped the first full run)."""
+    bench = load_bench()
+    for template in bench._S_SEEN:
+        for i in (0, 65_535, 99_999, 10**6):
+            schemes.parse(template.format(h="h.example", i=i, p=i % 65536))
+    rng = random.Random(3986)
+    for gen in bench.SIXTH.values():
+        for i in (65_536, 99_999, 10**6):
+            for _ in range(30):
+                schemes.parse(gen(rng, i))
 
 
 def test_a_weighted_mix_rotates_its_families_in_every_round() -> None:

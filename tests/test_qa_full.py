@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import os
 import zlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -411,3 +412,25 @@ async def test_a_name_whose_first_url_fails_is_fetched_by_its_other_url(tmp_path
     }
     failed = sorted(r.url.rsplit("/", 1)[1] for r in rows if not r.ok)
     assert (status, counts.failed, failed) == (5, 2, ["p%2Fq.txt", "r%2Fs.txt"])
+
+
+def octets_location(target: bytes) -> bytes:
+    locations = {b"/latin": b"/caf\xe9 x.txt", b"/utf8": "/café.txt".encode()}
+    if target in locations:
+        return (
+            b"HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n" % locations[target]
+        )
+    body = b"at " + target
+    return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+@pytest.mark.parametrize("parser", ["llhttp", "h11"])
+async def test_a_location_in_latin_1_goes_out_as_its_octets(parser: str) -> None:
+    """``Location: /caf\\xe9.txt`` (not UTF-8): each octet its own %XX, as curl sends it —
+    before, read as the character é and sent as %C3%A9, another name than the server's.
+    A UTF-8 Location is read as characters (%C3%A9), as before and as curl."""
+    env = {**os.environ, "OMNIURL_HTTP_PARSER": parser}
+    async with scripted(octets_location) as base:
+        for start, end in (("/latin", b"/caf%E9%20x.txt"), ("/utf8", b"/caf%C3%A9.txt")):
+            status, out, err = await run_omniurl("get", f"{base}{start}", env=env)
+            assert (status, out, err) == (0, b"at " + end, b"")

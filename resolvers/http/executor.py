@@ -39,6 +39,7 @@ from .planner import (
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .reply import (
     Head,
+    Octets,
     ReplyReader,
     digest_challenged,
     failure,
@@ -552,6 +553,11 @@ def _redirect_target(base: str, location: str, syntax: str = "rfc3986") -> schem
     try:
         # The lenient reading judges the target itself (it takes what RFC 3986 refuses).
         reference = location.strip().replace(" ", "%20")
+        if isinstance(location, Octets):
+            # octets that are not UTF-8 (a Latin-1 server's "caf\xe9.txt"): each goes out as
+            # its own %XX, as curl sends it — read as characters, é became %C3%A9, another
+            # name than the server's
+            reference = "".join(c if c < "\x80" else f"%{ord(c):02X}" for c in reference)
         target = schemes.join(base, reference, check=syntax != "lenient")
         return schemes.parse(target, syntax=syntax)
     except URLError as exc:

@@ -139,12 +139,21 @@ if TYPE_CHECKING:
     Framing = Literal["length", "chunked", "close", "none"]
 
 
+class Octets(str):
+    """A field value that was not UTF-8, read as Latin-1: each character is one octet the
+    server sent (RFC 9110 §5.5: obs-text), so a reader that needs the octets — a
+    ``Location`` to follow — takes them back exactly (``value.encode("latin-1")``)."""
+
+    __slots__ = ()
+
+
 def _decode(data: bytes) -> str:
-    """A field's octets as text: ASCII, else UTF-8, else Latin-1 (RFC 9110 §5.5: obs-text)."""
+    """A field's octets as text: ASCII, else UTF-8, else Latin-1 (RFC 9110 §5.5: obs-text),
+    marked :class:`Octets`."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return Octets(data.decode("latin-1"))
 
 
 # -- choosing the parser ---------------------------------------------------------------------
@@ -840,6 +849,7 @@ __all__ = [
     "End",
     "Event",
     "Head",
+    "Octets",
     "ReplyReader",
     "content_length",
     "default_parser",

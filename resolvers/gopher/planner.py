@@ -30,12 +30,13 @@ from omniurl.schemes.records import record, replace
 from ..errors import InputNeeded, PlanError
 from ..options import Options
 from ..plan import Plan, Role, Step, WireValue
-from .gopherplus import GopherPlusRequest, parse_request
 from .itemtypes import item_type
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Protocol
+
+    from .gopherplus import GopherPlusRequest
 
     class GopherLike(Protocol):
         """The fields of ``schemes.gopher.GopherURL`` the planner reads."""
@@ -123,7 +124,12 @@ def _plan_gopher(url: URL, options: Options) -> Plan:
     gtype: str = g.gtype
     selector = to_octets(g.selector)
     search = None if g.search is None else to_octets(g.search)
-    request = None if g.gopher_plus is None else parse_request(to_octets(g.gopher_plus))
+    request = None
+    if g.gopher_plus is not None:
+        # (imported only for a Gopher+ string: a plain get plans before its early connect)
+        from .gopherplus import parse_request
+
+        request = parse_request(to_octets(g.gopher_plus))
     kind = item_type(gtype)
 
     if kind.reading == "session":

@@ -434,3 +434,36 @@ async def test_a_location_in_latin_1_goes_out_as_its_octets(parser: str) -> None
         for start, end in (("/latin", b"/caf%E9%20x.txt"), ("/utf8", b"/caf%C3%A9.txt")):
             status, out, err = await run_omniurl("get", f"{base}{start}", env=env)
             assert (status, out, err) == (0, b"at " + end, b"")
+
+
+def moved_files(target: bytes) -> bytes:
+    replies = {
+        b"/": (b"200 OK", b"text/html", b'<a href="files/moved">1</a><a href="files/old">2</a>'),
+        b"/files/a%20b.txt": (b"200 OK", b"text/plain", b"space"),
+        b"/files/caf%E9.txt": (b"200 OK", b"text/plain", b"latin"),
+    }
+    moved = {b"/files/moved": b"/files/a b.txt", b"/files/old": b"/files/caf\xe9.txt"}
+    if target in moved:
+        return b"HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n" % moved[target]
+    status, kind, body = replies.get(target, (b"404 Not Found", b"text/plain", b""))
+    head = b"HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
+    return head % (status, kind, len(body)) + body
+
+
+async def test_a_mirror_follows_a_location_with_a_space_or_latin_1_octets(tmp_path: Path) -> None:
+    """A link answered with ``302 Location: /files/a b.txt`` (or Latin-1 ``caf\\xe9.txt``):
+    before, the mirror could not read the target and saved the redirect's own empty page
+    under the link's name; now the target is mirrored, as a get follows it."""
+    from omniurl.mirror.run import Config, mirror
+
+    async with scripted(moved_files) as base:
+        config = Config(url=f"{base}/", folder=tmp_path / "out")
+        status, _counts = await asyncio.wait_for(
+            mirror(config, Options(read_timeout=10), lambda row: None), 60
+        )
+    assert status == 0
+    assert _mirrored(tmp_path / "out") == {
+        "index.html": moved_files(b"/").split(b"\r\n\r\n", 1)[1],
+        "files/a b.txt": b"space",
+        "files/caf%E9.txt": b"latin",
+    }

@@ -148,7 +148,7 @@ class HTTPPresentation(Presentation):
         """RFC 9110 §15.4: a 301, 302, 303, 307 or 308 with a ``Location`` (§10.2.2), the
         reference resolved against the request's URL (``follow=False`` gives the 3xx as
         the result, as curl without ``-L``)."""
-        from .reply import REDIRECTS
+        from .reply import REDIRECTS, location_reference
         from .result import HTTPResult
 
         result = resource.result_as(HTTPResult)
@@ -161,7 +161,9 @@ class HTTPPresentation(Presentation):
         from omniurl.schemes.join import join
 
         try:
-            return join(str(resource.url), location.strip(), check=False).split("#", 1)[0]
+            # (a space as %20, Latin-1 octets as their own %XX: as a get follows it)
+            reference = location_reference(location)
+            return join(str(resource.url), reference, check=False).split("#", 1)[0]
         except (URLError, ValueError):
             return None
 

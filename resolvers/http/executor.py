@@ -39,10 +39,10 @@ from .planner import (
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .reply import (
     Head,
-    Octets,
     ReplyReader,
     digest_challenged,
     failure,
+    location_reference,
     redirect_location,
     reuse_refused,
     transfer_codings,
@@ -552,13 +552,9 @@ def _redirect_target(base: str, location: str, syntax: str = "rfc3986") -> schem
     6, where curl followed it); other white space and controls are still refused."""
     try:
         # The lenient reading judges the target itself (it takes what RFC 3986 refuses).
-        reference = location.strip().replace(" ", "%20")
-        if isinstance(location, Octets):
-            # octets that are not UTF-8 (a Latin-1 server's "caf\xe9.txt"): each goes out as
-            # its own %XX, as curl sends it — read as characters, é became %C3%A9, another
-            # name than the server's
-            reference = "".join(c if c < "\x80" else f"%{ord(c):02X}" for c in reference)
-        target = schemes.join(base, reference, check=syntax != "lenient")
+        # (octets that are not UTF-8 go out as their own %XX, as curl sends them — read as
+        # characters, a Latin-1 "caf\xe9.txt" went out as %C3%A9, another name)
+        target = schemes.join(base, location_reference(location), check=syntax != "lenient")
         return schemes.parse(target, syntax=syntax)
     except URLError as exc:
         raise ProtocolError(

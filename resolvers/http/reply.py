@@ -806,6 +806,19 @@ def redirect_location(head: Head, follow: bool) -> str | None:
     return None
 
 
+def location_reference(location: str) -> str:
+    """A ``Location`` value as the URI-reference to resolve (RFC 9110 §10.2.2, and the
+    recovery its note allows, as curl, wget and browsers make it): outer white space
+    dropped, a space inside as ``%20`` (``Location: /my file.pdf``), and the octets of a
+    value that was not UTF-8 (:class:`Octets`: a Latin-1 server's ``/caf\xe9.txt``) each
+    as its own ``%XX`` — never re-encoded as the UTF-8 of the character they stand for.
+    Tabs and controls are left for the URL check to refuse."""
+    reference = location.strip().replace(" ", "%20")
+    if isinstance(location, Octets):
+        reference = "".join(c if c < "\x80" else f"%{ord(c):02X}" for c in reference)
+    return reference
+
+
 def failure(head: Head, url: str, *, sent: frozenset[str] = frozenset()) -> Exception | None:
     """The typed error a final status means (§15.5, §15.6), or None for a success.
     ``sent``: the credentials the request carried (lower-case ``authorization``,
@@ -857,6 +870,7 @@ __all__ = [
     "failure",
     "framing_of",
     "keeps_alive",
+    "location_reference",
     "parse_head",
     "redirect_location",
     "reuse_refused",

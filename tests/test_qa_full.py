@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import gzip
 import os
+import random
+import re
 import zlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -467,3 +469,52 @@ async def test_a_mirror_follows_a_location_with_a_space_or_latin_1_octets(tmp_pa
         "files/a b.txt": b"space",
         "files/caf%E9.txt": b"latin",
     }
+
+
+# -- -C with --compressed: the kept part is decoded content, so it resumes the identity -------
+
+RANDOM_TEXT = random.Random(7).randbytes(60_000)
+
+
+def representations(head: bytes) -> bytes:
+    """A server with a gzip and an identity representation of one resource (RFC 9110 §8.4,
+    each its own strong ETag), honouring Range and If-Range on the one it sends; a reply
+    with no Range is cut at half its body (then the close)."""
+    gzipped = b"gzip" in head.lower().split(b"accept-encoding:", 1)[-1].split(b"\r\n", 1)[0]
+    body, tag = (gzip.compress(RANDOM_TEXT), b'"gz"') if gzipped else (RANDOM_TEXT, b'"id"')
+    coding = b"Content-Encoding: gzip\r\n" if gzipped else b""
+    ranged = re.search(rb"(?i)\r\nrange: bytes=(\d+)-", head)
+    if_range = re.search(rb"(?i)\r\nif-range: (\S+)", head)
+    if ranged and (if_range is None or if_range.group(1) == tag):
+        start = int(ranged.group(1))
+        return (
+            b"HTTP/1.1 206 Partial Content\r\n%sETag: %s\r\nContent-Range: bytes %d-%d/%d\r\n"
+            b"Content-Length: %d\r\n\r\n" % (coding, tag, start, len(body) - 1, len(body),
+                                              len(body) - start) + body[start:]
+        )  # fmt: skip
+    head_out = b"HTTP/1.1 200 OK\r\n%sETag: %s\r\nContent-Length: %d\r\n\r\n"
+    whole = head_out % (coding, tag, len(body))
+    return whole + (body if ranged else body[: len(body) // 2])
+
+
+async def test_resuming_a_compressed_transfer_never_appends_coded_bytes(tmp_path: Path) -> None:
+    """``-C - --compressed`` cut, then again: the kept part holds decoded content, so the
+    resume asks for the identity (its If-Range then names the gzip one's tag: the whole
+    identity comes, a refetch).  Before, it asked for gzip from the decoded part's length:
+    the 206's gzip bytes were appended to decoded content, a corrupt file, exit 0."""
+    out = tmp_path / "out.bin"
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+            writer.write(representations(await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)))
+            await writer.drain()
+        writer.close()
+
+    async with loopback_server(handle) as port:
+        url = f"http://127.0.0.1:{port}/f"
+        first = await run_omniurl("get", "--compressed", "-C", "-", "-o", str(out), url)
+        assert first[0] == 4 and not out.exists()
+        assert 0 < (tmp_path / ".out.bin.part").stat().st_size < len(RANDOM_TEXT)
+        status, _out, err = await run_omniurl("get", "--compressed", "-C", "-", "-o", str(out), url)
+    assert status == 0, err
+    assert out.read_bytes() == RANDOM_TEXT

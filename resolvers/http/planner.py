@@ -341,7 +341,11 @@ def plan_http(url: URL, options: Options) -> Plan:
     # Range from the kept bytes on and If-Range with the first response's validator.
     ranges = _range_headers(options)
     given = options.headers
-    if options.compressed and not any(n.lower() == "accept-encoding" for n, _ in given):
+    # (-C from a kept part: its bytes are the decoded content, so the rest is asked of the
+    # identity representation — a Range counts the bytes of the representation sent, RFC
+    # 9110 §14.1.2, and the gzip one's would have been appended to decoded bytes)
+    compressed = options.compressed and not ranges
+    if compressed and not any(n.lower() == "accept-encoding" for n, _ in given):
         given = (*given, ("Accept-Encoding", "gzip, deflate"))  # (resolvers.http.decoding)
     fields = [("Host", host_header(http)), *request_headers(given), *ranges]
     if proxy is not None and proxy.authorization is not None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from omniurl import nameless
+from omniurl.resolvers import registry as _registry
 from omniurl.resolvers.batching import HELD_BODY as _HELD_BODY
 from omniurl.resolvers.errors import ConfigurationError, ResolveError
 from omniurl.resolvers.options import Options
@@ -301,9 +302,7 @@ def header_name(resource: Resource) -> str | None:
     HTTP's ``Content-Disposition``, RFC 6266), as a bare name: no directory, no leading
     dots, no control characters, at most 200 bytes (``omniurl.batch.bounded_name``) — or
     None when there is none left (curl's -J, made safe)."""
-    from omniurl.resolvers.registry import presentation_of
-
-    name = presentation_of(resource.url.scheme).suggested_name(resource)
+    name = _registry.presentation_of(resource.url.scheme).suggested_name(resource)
     if not name:
         return None
     name = name.replace("\\", "/").rsplit("/", 1)[-1]
@@ -323,8 +322,6 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     :func:`omniurl.saving.listing_name`: the segment (or ``index_name`` without its suffix),
     a hash of the URL and ``.tsv``, so that two listings never take each other's name
     (docs/saving.md)."""
-    from omniurl.resolvers.registry import presentation_of
-
     text = str(url).split("#", 1)[0]
     # A query is no part of the path (RFC 3986 §3.4): "/a.txt?x=/b" is a.txt, as curl's -O
     # names it (the last segment was taken from inside the query: "b").  A URL class with
@@ -336,7 +333,7 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
         text = text[: len(text) - len(query) - 1]
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
-    presentation = presentation_of(url.scheme)
+    presentation = _registry.presentation_of(url.scheme)
     # Nor are the words a scheme sends after its path's name (Gopher's search and Gopher+
     # string after "%09"): "/0/a.txt%09x/../b" is a.txt (curl's -O, which knows no Gopher
     # search, names it b, and "/9/doc.pdf%09%09+application/pdf" pdf: docs/saving.md).

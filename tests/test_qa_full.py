@@ -518,3 +518,28 @@ async def test_resuming_a_compressed_transfer_never_appends_coded_bytes(tmp_path
         status, _out, err = await run_omniurl("get", "--compressed", "-C", "-", "-o", str(out), url)
     assert status == 0, err
     assert out.read_bytes() == RANDOM_TEXT
+
+
+async def test_a_coded_rest_of_a_decoded_part_is_refused_not_appended(tmp_path: Path) -> None:
+    """A server that sends gzip whatever is asked: the resume of a ``--compressed`` part
+    (identity asked) gets a gzip 206 — refused, exit 6, the part kept, no file; appended,
+    it was a corrupt file with exit 0."""
+    out = tmp_path / "out.bin"
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            writer.write(representations(head.replace(b"identity", b"gzip")))
+            await writer.drain()
+        writer.close()
+
+    async with loopback_server(handle) as port:
+        url = f"http://127.0.0.1:{port}/f"
+        first = await run_omniurl("get", "--compressed", "-C", "-", "-o", str(out), url)
+        assert first[0] == 4
+        kept = (tmp_path / ".out.bin.part").read_bytes()
+        status, _out, err = await run_omniurl("get", "--compressed", "-C", "-", "-o", str(out), url)
+    assert status == 6, err
+    assert b"the server sent the rest of the content in the coding gzip" in err
+    assert not out.exists()
+    assert (tmp_path / ".out.bin.part").read_bytes() == kept

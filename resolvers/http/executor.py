@@ -373,6 +373,19 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         # "identity" names no coding at all (RFC 9110 §8.4.1: a synonym for none): a server
         # that sends it sends the content as stored, which curl, wget and urllib3 save as is.
         applied = [c for c in codings(headers.get("content-encoding")) if c != "identity"]
+    elif options.compressed and offset and not head_only and headers.get("content-encoding"):
+        from .decoding import codings
+
+        coded = [c for c in codings(headers.get("content-encoding")) if c != "identity"]
+        if coded:
+            # (the part holds decoded content and the identity was asked for: a coded rest
+            # cannot be joined to it — appended, it made a corrupt file with exit 0)
+            raise ProtocolError(
+                f"{plan.url}: the server sent the rest of the content in the coding "
+                f"{_listed(coded)}, though the identity was asked for: it cannot follow the "
+                "decoded part kept (remove the part, or resume without --compressed)",
+                component="content-encoding",
+            )
     # RFC 9112 §6.1, §7: the transfer codings other than chunked (which the reader undoes)
     # are the message's, not the content's: gzip and deflate are undone here, always, and a
     # coding omniurl does not know is an error (as curl's exit 61) — before, the still-coded

@@ -26,12 +26,15 @@ from omniurl.schemes.records import field, record
 from ..errors import LimitExceeded, ProtocolError
 from ..plan import Condition
 from ..policy import DATA_PORT_RETRIES
-from ..resume import Outcome
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime
     from typing import Literal
+
+    # (an annotation only: the planner imports this module before a get's early connect;
+    # the machine and the executor import resolvers.resume after it)
+    from ..resume import Outcome
 
     LoginStep = Literal["done", "password", "account", "refused"]
 

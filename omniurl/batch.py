@@ -334,6 +334,11 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     tail = text.split("://", 1)[-1]
     path = tail.split("/", 1)[1] if "/" in tail else ""
     presentation = _registry.presentation_of(url.scheme)
+    if not path and presentation.opaque_names and "://" not in text:
+        # news:group, news:message-id (RFC 5538 §2.2): the opaque part is the one name, a
+        # "/" inside a message-id no folder ("_" below); news:* (every group) has none
+        opaque = text.split(":", 1)[1]
+        path = "" if opaque == "*" else "/" + opaque.replace("/", "%2F")
     # Nor are the words a scheme sends after its path's name (Gopher's search and Gopher+
     # string after "%09"): "/0/a.txt%09x/../b" is a.txt (curl's -O, which knows no Gopher
     # search, names it b, and "/9/doc.pdf%09%09+application/pdf" pdf: docs/saving.md).

@@ -183,6 +183,12 @@ class Presentation:
     #: Gopher+ string, RFC 1738 §3.4, which may hold "/": ``+application/pdf``).  None: the
     #: whole path names it.
     path_ends_at: str | None = None
+    #: Whether a URL without an authority (``scheme:opaque``, no ``//``) is named by its
+    #: whole opaque part (``news:group``, ``news:message-id``: RFC 1738 §3.6, RFC 5538 §2.2),
+    #: a "/" in it saved as "_" (a message-id may hold one); False: such a URL has no path,
+    #: and its content is saved as :attr:`index_name` — which gave every ``news:`` article
+    #: the one name ``index``, so ``-O news:a@x -O news:b@x`` kept only the second.
+    opaque_names: bool = False
     #: The statuses whose reply has no content and leaves the copy the client holds as it
     #: is (HTTP's 304 Not Modified, RFC 9110 §15.4.5): ``-o``, ``-O`` and the batch make no
     #: file for them, as curl makes none.

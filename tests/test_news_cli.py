@@ -135,3 +135,44 @@ def test_get_article_and_listing_from_the_served_nntp(served: str) -> None:
     done = omniurl("get", "-v", f"nntp://{served}/omniurl.test/99")
     assert done.returncode == EXIT_REPLY
     assert b"> ARTICLE 99" in done.stderr and b"< 423 " in done.stderr
+
+
+def test_o_saves_each_news_url_under_its_group_or_message_id(served: str, tmp_path: Path) -> None:
+    """``-O news:a@x -O news:b@x`` saved both articles as ``index``, the second replacing the
+    first; ``news:group`` was ``index.HASH.tsv`` where ``nntp://h/group`` is ``group.HASH.tsv``.
+    Each is named by its opaque part now (RFC 5538 §2.2), the same bytes as to stdout."""
+    env = {"NNTPSERVER": served}
+    ids = ("welcome@omniurl.test", "dots@omniurl.test")
+    single, batch = tmp_path / "single", tmp_path / "batch"
+    argv = ["--output-dir", str(single), "--create-dirs"]
+    done = omniurl("get", *argv, *(a for i in ids for a in ("-O", f"news:{i}")), env=env)
+    assert done.returncode == 0, done.stderr
+    batch.mkdir()
+    done = omniurl("get", "-Z", "--output-dir", str(batch), *(f"news:{i}" for i in ids), env=env)
+    assert done.returncode == 0, done.stderr
+    assert sorted(os.listdir(single)) == sorted(os.listdir(batch)) == sorted(ids)
+    for message_id in ids:
+        shown = omniurl("get", f"news:{message_id}", env=env)
+        assert shown.returncode == 0 and shown.stdout.startswith(b"Path: ")
+        assert (single / message_id).read_bytes() == (batch / message_id).read_bytes()
+        assert (single / message_id).read_bytes() == shown.stdout
+
+    done = omniurl("get", *argv, "-O", "news:omniurl.test", env=env)
+    assert done.returncode == 0, done.stderr
+    [listing] = [n for n in os.listdir(single) if n.endswith(".tsv")]
+    assert re.fullmatch(r"omniurl\.test\.[0-9a-f]{8}\.tsv", listing), listing
+
+
+def test_a_news_urls_file_name_is_its_opaque_part() -> None:
+    from omniurl.batch import output_name
+    from omniurl.schemes import parse
+
+    assert output_name(parse("news:a/b@example.com"), listing=False) == "a_b@example.com"
+    assert output_name(parse("news:.dot@example.com"), listing=False) == "dot@example.com"
+    assert output_name(parse("news:*"), listing=True).startswith("index.")
+    assert output_name(parse("snews:comp.lang.python"), listing=True).startswith(
+        "comp.lang.python."
+    )
+    # (a scheme without opaque_names keeps its index: mailto's draft, file:/a.txt's path)
+    assert output_name(parse("mailto:a@example.com")) == "index"
+    assert output_name(parse("file:/tmp/a.txt")) == "a.txt"

@@ -58,6 +58,10 @@ class NNTPPresentation(Presentation):
     """An article's header fields shown apart by the gateway; ``$NNTPSERVER`` read by the
     command line."""
 
+    #: ``news:group`` and ``news:message-id`` are saved under the group or the message-id
+    #: (``-O``, the batch), as ``nntp://h/group`` is under the group's name.
+    opaque_names = True
+
     def cli_options(self, options: Any, urls: Sequence[str]) -> Any:
         if options.server is None:
             return replace(options, server=options_from_environment().server)

@@ -543,3 +543,26 @@ async def test_a_coded_rest_of_a_decoded_part_is_refused_not_appended(tmp_path: 
     assert b"the server sent the rest of the content in the coding gzip" in err
     assert not out.exists()
     assert (tmp_path / ".out.bin.part").read_bytes() == kept
+
+
+def moved_for_write_out(target: bytes) -> bytes:
+    locations = {b"/sp": b"/my file.txt", b"/latin": b"/caf\xe9.txt", b"/frag": b"t.txt#top"}
+    return b"HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n" % locations[target]
+
+
+async def test_write_out_redirect_url_is_the_absolute_target_curl_gives() -> None:
+    """``-w %{redirect_url}`` of an unfollowed redirect (curl's: absolute, encoded): before,
+    ``Location: /my file.txt`` was printed as it came (not absolute), a Latin-1 octet as
+    the character é; a fragment is kept, as curl keeps it."""
+    async with scripted(moved_for_write_out) as base:
+        got = []
+        for path in ("/sp", "/latin", "/frag"):
+            status, out, err = await run_omniurl(
+                "get", "--no-follow", "-s", "-o", os.devnull, "-w", "%{redirect_url}", base + path
+            )
+            got.append((status, out, err))
+    assert got == [
+        (0, f"{base}/my%20file.txt".encode(), b""),
+        (0, f"{base}/caf%E9.txt".encode(), b""),
+        (0, f"{base}/t.txt#top".encode(), b""),
+    ]

@@ -498,9 +498,14 @@ def _note_transfer(
         transfer.filename = output_path(args, resource) or ""
     location = _field(resource.replies, "location")
     if location and resource.status is not None and 300 <= resource.status < 400:
-        # a redirect not followed (--no-follow): where it leads, absolute (curl's)
+        # a redirect not followed (--no-follow): where it leads, absolute (curl's) — as the
+        # scheme reads its target (a space as %20, Latin-1 octets as their %XX: before,
+        # "/my file.txt" was printed as it came, not absolute)
+        moved = presentation.moved_to(resource)
+        if moved is not None and "#" in location:  # (its fragment kept, as curl's)
+            moved += "#" + location.split("#", 1)[1].strip()
         try:
-            transfer.redirect_url = schemes.join(str(resource.url), location)
+            transfer.redirect_url = moved or schemes.join(str(resource.url), location)
         except schemes.URLError:
             transfer.redirect_url = location
 

@@ -66,6 +66,14 @@ _URN_DEFAULT = re.compile(
 )
 
 
+def _written_id(value: str, safe: str) -> str:
+    """An id as written back: its addr-specs encoded (``quote_addr_specs``), and a leading
+    "@" as ``%40`` — the parser finds the addr-spec's "@" after a local part (below), so an
+    id decoding to "@a@h" (written ``%40a@h``) written "@a@h" would parse no more."""
+    out = quote_addr_specs(value, safe)
+    return "%40" + out[1:] if out[:1] == "@" else out
+
+
 def _addr_spec(text: str, start: int, end: int, component: str, strict: bool) -> str:
     if strict:
         check(text, start, end, _BAD_ID, component, "RFC 2392")
@@ -120,9 +128,9 @@ class MidURL(URL):
         return cls._make(fields)
 
     def __str__(self) -> str:
-        out = f"{self.scheme}:{quote_addr_specs(self.message_id, ID_SAFE)}"
+        out = f"{self.scheme}:{_written_id(self.message_id, ID_SAFE)}"
         if self.content_id is not None:
-            out += "/" + quote_addr_specs(self.content_id, ID_SAFE)
+            out += "/" + _written_id(self.content_id, ID_SAFE)
         return out + format_fragment(self.fragment)
 
     def components(self) -> dict[str, Any]:
@@ -185,9 +193,8 @@ class CidURL(URL):
         )
 
     def __str__(self) -> str:
-        return (
-            f"{self.scheme}:{quote_addr_specs(self.content_id, ID_SAFE + '/')}"
-            + format_fragment(self.fragment)
+        return f"{self.scheme}:{_written_id(self.content_id, ID_SAFE + '/')}" + format_fragment(
+            self.fragment
         )
 
     def components(self) -> dict[str, Any]:

@@ -119,3 +119,27 @@ def test_a_message_id_domain_literal_is_written_so_it_parses_again(
     u = schemes.parse(text)
     assert str(u) == canonical
     assert schemes.parse(canonical) == u
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        # RFC 2392's ids are addr-specs whose "@" the parser finds after a local part; one
+        # decoding to a leading "@" was written back raw ("mid:@a.b@h"), which no reading
+        # parses (the sixth mix's oracle test's mutants): its first "@" is written %40
+        ("mid:%40a.b@h.example", "mid:%40a.b@h.example"),
+        ("mid:%40@h.example#f", "mid:%40@h.example#f"),
+        ("mid:a@h.example/%40c@h.example", "mid:a@h.example/%40c@h.example"),
+        ("cid:%40a@h.example", "cid:%40a@h.example"),
+        ("MID:%40x%40y@h.example", "mid:%40x@y@h.example"),
+        # (an "@" after the first character stays raw, as before)
+        ("mid:a%40b@h.example", "mid:a@b@h.example"),
+        ("cid:a@%40h.example", "cid:a@@h.example"),
+    ],
+)
+def test_an_rfc2392_id_starting_with_an_at_sign_is_written_so_it_parses_again(
+    text: str, canonical: str
+) -> None:
+    u = schemes.parse(text)
+    assert str(u) == canonical
+    assert schemes.parse(canonical) == u

@@ -190,6 +190,14 @@ def test_the_sixth_mix_reads_as_urlsplit_splits_it(seed: int | None) -> None:
     assert wrong == []
 
 
+@pytest.mark.parametrize("mix", ["main", "heldout", "third", "fourth", "fifth"])
+def test_the_other_mixes_read_as_urlsplit_splits_them(mix: str) -> None:
+    bench = load_bench()
+    urls = bench.make_urls(1000, mix=mix, seed=20261129)
+    wrong = [(u, why) for u in urls if (why := disagreement(u)) is not None]
+    assert wrong == []
+
+
 def test_mutants_of_the_sixth_mix_read_as_urlsplit_splits_them() -> None:
     bench = load_bench()
     rng = random.Random(3986)

@@ -159,6 +159,15 @@ def test_gopher_plus_dot_terminated_and_until_close() -> None:
     assert lines[:1] == [MenuLine(b"0Hello\t/hello.txt\th\t70")]
 
 
+def test_gopher_plus_length_minus_one_closed_before_its_dot_is_cut() -> None:
+    for url in ("gopher://h/0/t%09%09+", "gopher://h/9/x%09%09+", "gopher://h/1/%09%09+"):
+        with pytest.raises(ConnectionClosed, match=r"before the '\.' line"):
+            events(machine(url), b"+-1\r\n0a\tb\th\t70\r\n")
+    # (RFC 1436 without Gopher+: a close before "." is accepted, as servers send it)
+    got = events(machine("gopher://h/0/t"), b"a\r\n")
+    assert got == [Data(b"a\r\n"), EndOfReply()]
+
+
 def test_gopher_plus_errors_come_with_their_text() -> None:
     got = events(machine("gopher://h/0/t%09%09+"), b"-1\r\nadmin <a@h>\r\nNo such item\r\n.\r\n")
     assert got[0] == StatusLine(got[0].status, "-1")  # type: ignore[attr-defined]

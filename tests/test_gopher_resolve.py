@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from helpers import read_as_writer
+from helpers import read_as_writer, run_omniurl
 
 from omniurl import testservers
 from omniurl.resolvers import Options, resolve
@@ -490,6 +491,27 @@ async def test_gopher_plus_length_minus_one_is_dot_terminated_text() -> None:
         resource = await fetch(f"gopher://127.0.0.1:{port}/0/t%09%09+")
     assert resource.data == b"line\r\n.dot\r\n"
     assert resource.size is None
+
+
+CUT = b"connection closed before the '.' line that ends Gopher+ data of length -1"
+
+
+@pytest.mark.parametrize("item", ["0/t.txt", "9/t.bin", "1/dir"])
+async def test_gopher_plus_length_minus_one_cut_before_its_dot_is_an_error(
+    item: str, tmp_path: Path
+) -> None:
+    """ "+-1" promises a "." line; a close before it is a cut transfer (as "+N" short of N):
+    before, the bytes that came were the content, exit 0, a file complete under its name."""
+    async with scripted(b"+-1\r\nline\r\n..dot\r\n") as port:
+        url = f"gopher://127.0.0.1:{port}/{item}%09%09+"
+        with pytest.raises(ConnectionClosed, match=r"before the '\.' line .* length -1"):
+            await fetch(url)
+        status, out, err = await run_omniurl("get", "-o", str(tmp_path / "t"), url)
+        assert (status, out, os.listdir(tmp_path)) == (4, b"", [])
+        assert err == b"omniurl: " + CUT + b"\n"
+        status, out, err = await run_omniurl("get", "--output-dir", str(tmp_path), "-O", url)
+    assert (status, out, os.listdir(tmp_path)) == (4, b"", [])
+    assert CUT in err
 
 
 async def test_gopher_plus_length_minus_two_reads_to_the_close() -> None:

@@ -361,6 +361,13 @@ class GopherMachine:
             )
         if self._decoder is not None:
             self._emit(self._decoder.close())  # (RFC 1436: a close before "." is accepted)
+            if self._status is not None and not self._decoder.done:
+                # Gopher+'s "+-1" promises the "." line (gopher+ protocol, "Gopher+ data
+                # transfer"; "+-2" is the one that reads to the close): a close before it is
+                # a cut transfer, never a complete file, as "+N" short of N octets.
+                raise ConnectionClosed(
+                    "connection closed before the '.' line that ends Gopher+ data of length -1"
+                )
         self._finish()
 
     def _finish(self) -> None:

@@ -61,10 +61,12 @@ _DEFAULT_HFIELD = grammar.fast(grammar.UNRESERVED + ";/:@?")
 _DEFAULT_HVALUE = grammar.fast(grammar.UNRESERVED + ";/:@?=")
 _DEFAULT_HFIELDS = f"{_DEFAULT_HFIELD}={_DEFAULT_HVALUE}(?:&{_DEFAULT_HFIELD}={_DEFAULT_HVALUE})*+"
 _DEFAULT = re.compile(
-    grammar.lax(
-        f"({grammar.fast(grammar.UNRESERVED + ';/:@&=')})"
-        + rf"(?:\?({_DEFAULT_HFIELDS})?)?"
-        + grammar.FRAGMENT_FAST
+    grammar.alternated(
+        grammar.lax(
+            f"({grammar.fast(grammar.UNRESERVED + ';/:@&=')})"
+            + rf"(?:\?({_DEFAULT_HFIELDS})?)?"
+            + grammar.FRAGMENT_FAST
+        )
     )
 )
 

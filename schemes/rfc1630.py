@@ -41,7 +41,9 @@ _ID = (
 _MID = f"({_ID})(?:/({_ID}))?" + grammar.FRAGMENT_FAST
 _CID = f"({_ID})" + grammar.FRAGMENT_FAST
 _MID_FAST = grammar.Lazy(_MID)  # (the strict reading: compiled on first use)
-_MID_LAX = re.compile(grammar.lax(_MID))  # (the default reading's: "~" too, RFC 3986 §2.3)
+#: The default reading's ("~" too, RFC 3986 §2.3; its optional group as grammar.alternated
+#: writes it).
+_MID_LAX = re.compile(grammar.alternated(grammar.lax(_MID)))
 _CID_FAST = grammar.Lazy(_CID)
 _CID_LAX = grammar.Lazy(grammar.lax(_CID))  # (the lenient reading's: on first use)
 #: The default reading's (``CidURL._parse_default``): "~" and "/" too (RFC 3986 path
@@ -49,9 +51,11 @@ _CID_LAX = grammar.Lazy(grammar.lax(_CID))  # (the lenient reading's: on first u
 #: an addr-spec whose first "@" follows a character).  Without "/", such a URL took the
 #: general way (~15 µs, compiled).
 _CID_DEFAULT = re.compile(
-    grammar.lax(
-        f"({grammar.fast_plus(grammar.UNRESERVED + ';?:&=/')}"
-        f"@{grammar.fast(grammar.UNRESERVED + ';?:@&=/')})" + grammar.FRAGMENT_FAST
+    grammar.alternated(
+        grammar.lax(
+            f"({grammar.fast_plus(grammar.UNRESERVED + ';?:&=/')}"
+            f"@{grammar.fast(grammar.UNRESERVED + ';?:@&=/')})" + grammar.FRAGMENT_FAST
+        )
     )
 )
 # NID = let-num [ 1*31let-num-hyp ]   (RFC 2141 §2)
@@ -59,9 +63,11 @@ _NID = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{0,31}")
 # The default reading of a URN in one match (``URNURL._parse_default``): an NID before the
 # first ":" when it is one, the rest as written (RFC 3986 characters: "~" too).
 _URN_DEFAULT = re.compile(
-    grammar.lax(
-        rf"(?:([A-Za-z0-9][A-Za-z0-9\-]{{0,31}}):)?({grammar.fast(grammar.XCHAR)})"
-        + grammar.FRAGMENT_FAST
+    grammar.alternated(
+        grammar.lax(
+            rf"(?:([A-Za-z0-9][A-Za-z0-9\-]{{0,31}}):)?({grammar.fast(grammar.XCHAR)})"
+            + grammar.FRAGMENT_FAST
+        )
     )
 )
 

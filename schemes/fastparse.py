@@ -44,6 +44,11 @@ if TYPE_CHECKING:  # (typing is not imported by a parse: tests/test_startup.py)
 PARSERS: Final[dict[str, Entry]] = {}
 
 _DEFAULT: Final = Syntax.RFC3986
+#: ``str.isascii`` called as a function: compiled, ``text.isascii()`` is a method looked up by
+#: name at every call (mypyc has no primitive for it: ``_PyObject_GetMethod`` and
+#: ``PyObject_VectorcallMethod``, ~210 instructions a URL, callgrind, where the call of the
+#: descriptor is ~60).
+_isascii: Final = str.isascii
 _general: list[General] = []
 
 
@@ -87,7 +92,7 @@ def parse(text: object, strict: object = None, *, syntax: object = _DEFAULT) -> 
                     entry = PARSERS.get(name)
                 if entry is not None:
                     default = entry[2]
-                    if default is not None and text.isascii():
+                    if default is not None and _isascii(text):
                         # (not gated by the class's reads_alike: a ``_parse_default`` reads
                         # the default reading of every text itself — RFC 5538's news://,
                         # RFC 8089's file:////host — or says None; the call cost ~0.1 µs)

@@ -152,7 +152,12 @@ def _ftpurl_from_match(
 ) -> FTPURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        user, password, host, port, path, typecode, fragment = m.groups()
+        groups = m.groups()
+        if len(groups) == 5:  # (grammar.without_login's pattern: no user, no password)
+            user = password = None
+            host, port, path, typecode, fragment = groups
+        else:
+            user, password, host, port, path, typecode, fragment = groups
         if (port is None or len(port) < 5 or int(port) < 65536) and (
             host[0] != "[" or grammar.ipv6_ok(host)
         ):

@@ -198,10 +198,13 @@ def fast_plus(cls: str) -> str:
 
 
 def without_login(pattern: str) -> str:
-    """``pattern`` with its :data:`LOGIN_FAST` reduced to a hostport (the user and password
-    groups kept, never matching): for a URL without "@", whose host the login's optional
-    user would otherwise scan twice (~25% of an http URL's match)."""
-    return pattern.replace(LOGIN_FAST, rf"(?:(?!)()())?({HOST_FAST})(?::([0-9]{{1,5}}))?")
+    """``pattern`` with its :data:`LOGIN_FAST` reduced to a hostport: for a URL without "@",
+    whose host the login's optional user would otherwise scan twice (~25% of an http URL's
+    match).  The match has two groups fewer (no user, no password: the caller reads a
+    match of two groups fewer as a URL without them); groups kept that could never match,
+    ``(?:(?!)()())?``, cost ~450 instructions a URL of the default reading (callgrind,
+    HTTP's pattern, the fifth mix's http URLs)."""
+    return pattern.replace(LOGIN_FAST, rf"({HOST_FAST})(?::([0-9]{{1,5}}))?")
 
 
 def lax(pattern: str) -> str:

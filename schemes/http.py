@@ -156,7 +156,12 @@ def _httpurl_from_match(
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is None or not grammar.escapes_ok(text, start):
         return None
-    user, password, host, port, path, search, fragment = m.groups()
+    groups = m.groups()
+    if len(groups) == 5:  # (grammar.without_login's pattern: no user, no password)
+        user = password = None
+        host, port, path, search, fragment = groups
+    else:
+        user, password, host, port, path, search, fragment = groups
     if port is not None and len(port) == 5 and int(port) > 65535:
         return None
     if host[0] == "[" and not grammar.ipv6_ok(host):

@@ -97,7 +97,12 @@ def _telneturl_from_match(
 ) -> TelnetURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        user, password, host, port, slash, fragment = m.groups()
+        groups = m.groups()
+        if len(groups) == 4:  # (grammar.without_login's pattern: no user, no password)
+            user = password = None
+            host, port, slash, fragment = groups
+        else:
+            user, password, host, port, slash, fragment = groups
         if (port is None or len(port) < 5 or int(port) < 65536) and (
             host[0] != "[" or grammar.ipv6_ok(host)
         ):

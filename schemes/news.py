@@ -68,11 +68,13 @@ _ANY_ARTICLE = (
 #: (A group with escapes, "%" in its class: decoded and held to RFC 3977 §4.1's printable
 #: characters after the match, as the general way does, or left to it.)
 _DEFAULT = re.compile(
-    grammar.lax(
-        rf"(?:(\*|[{grammar.UNRESERVED};:&=%]++)"
-        rf"|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}|{_ANY_ARTICLE}))"
-        + grammar.FRAGMENT_FAST
-    ).replace(";:&=]++", ";:&=~]++")
+    grammar.alternated(
+        grammar.lax(
+            rf"(?:(\*|[{grammar.UNRESERVED};:&=%]++)"
+            rf"|({grammar.fast_plus(grammar.ARTICLE)}@{grammar.HOSTNAME_FAST}|{_ANY_ARTICLE}))"
+            + grammar.FRAGMENT_FAST
+        ).replace(";:&=]++", ";:&=~]++")
+    )
 )
 #: The default reading's RFC 5538 server form (``news://server[:port]/…``, ``snews:``): the
 #: server as RFC 3986 §3.2.2 writes a host, then every group ("*" or none), a group name or

@@ -93,6 +93,18 @@ class RecordingFTPServer(aioftp.Server):
             }
         )
 
+    @staticmethod
+    def get_paths(connection: Any, path: str | PurePosixPath) -> tuple[Path, PurePosixPath]:
+        """aioftp's mapping, but a path whose link leads out of the root (``ln -s /etc x``)
+        names a file that does not exist (550), as the Gopher and Gemini servers refuse it;
+        aioftp checks the root only before links are followed."""
+        real, virtual = aioftp.Server.get_paths(connection, path)
+        root = Path(connection.user.base_path).resolve()
+        target = real.resolve()
+        if target != root and root not in target.parents:
+            real = root / ".omniurl-outside-the-root" / real.name
+        return real, virtual
+
     async def parse_command(
         self, stream: Any, censor_commands: tuple[str] = ("pass",)
     ) -> tuple[str, str]:

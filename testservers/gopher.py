@@ -140,9 +140,13 @@ class GopherServer:
 
     def children(self, directory: Path) -> list[Item]:
         items = []
+        root = self.root.resolve()
         for child in sorted(directory.iterdir()):
             if self.hidden(child):
                 continue
+            target = child.resolve()
+            if not target.exists() or (target != root and root not in target.parents):
+                continue  # (a link out of the root, or a dangling one: no item, as path_of)
             items.append(self.item_for(child))
         if directory.resolve() == self.root.resolve():
             items += [self.resolve("/search"), self.resolve("/form")]  # type: ignore[list-item]

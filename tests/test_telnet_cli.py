@@ -152,3 +152,13 @@ async def test_stdin_from_a_file_is_sent_line_by_line(server, tmp_path: Path, so
         assert server.info["lines"][-1][2:] == [b"echo from a file\r\n", b"exit\r\n"]
     else:
         assert b"Welcome, demo." in out  # the session, then end of input: the output shown
+
+
+async def test_the_end_of_input_is_not_reported_as_the_servers_close(tmp_path: Path) -> None:
+    """Input ended (/dev/null) and the server, still connected, said nothing more: we closed
+    the connection, after QUIET_AFTER_INPUT; before, stderr said "closed by foreign host"."""
+    async with await testservers.start("recording", tmp_path) as silent:  # (never answers)
+        status, out, err = await omniurl("get", f"telnet://{silent.netloc}/")
+    assert (status, out) == (0, b"")
+    assert err.endswith(b"\r\nomniurl: connection closed (end of input)\r\n"), err
+    assert b"foreign host" not in err

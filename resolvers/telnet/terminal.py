@@ -152,6 +152,8 @@ async def attach(
             err.write(f"\r\nomniurl: {exc}\r\n".encode())
             status = 4
         finally:
+            # (the server's close ended the output; else our input did, or the escape)
+            server_closed = output.done() and not output.cancelled()
             loop.remove_reader(fd)
             tasks: list[asyncio.Future[Any]] = [output, typing]
             if reading is not None:
@@ -167,8 +169,10 @@ async def attach(
     )
     if escaped:
         err.write(b"\r\nomniurl: connection closed (^])\r\n")
-    else:
+    elif server_closed:
         err.write(b"\r\nomniurl: connection closed by foreign host\r\n")
+    else:  # (the input ended and the server, still connected, went quiet: we closed)
+        err.write(b"\r\nomniurl: connection closed (end of input)\r\n")
     err.flush()
     await session.close()
     return status

@@ -134,9 +134,10 @@ class Resource:
     """The outcome of resolving a URL.
 
     ``kind`` is ``content`` (iterate the body), ``listing`` (read :attr:`entries`) or
-    ``session`` (an interactive session object in :attr:`session`).  ``media_type`` and
-    ``size`` are set when known; ``replies`` are the server's replies in order (what ``-v``
-    shows); ``chain`` lists the URLs followed to get here (redirects, Prospero referrals).
+    ``session`` (an interactive session object in :attr:`session`).  ``media_type`` (no
+    parameters), ``charset`` (the one the server declared) and ``size`` are set when
+    known; ``replies`` are the server's replies in order (what ``-v`` shows); ``chain``
+    lists the URLs followed to get here (redirects, Prospero referrals).
 
     The facts every surface may read, whatever the scheme (None: the server did not say):
 
@@ -166,6 +167,7 @@ class Resource:
         entry_stream: AsyncIterator[Entry] | None = None,
         session: Any = None,
         media_type: str | None = None,
+        charset: str | None = None,
         media_guess: Callable[[], str | None] | None = None,
         size: int | None = None,
         replies: Sequence[str] = (),
@@ -189,6 +191,10 @@ class Resource:
         self.max_entries: int | None = None
         self.session = session
         self._media_type = media_type
+        #: The ``charset`` parameter the server declared with the media type (HTTP's
+        #: Content-Type, RFC 9110 §8.3.2; ``media_type`` carries no parameters), as sent
+        #: (unquoted); None when none was declared.  What the mirror reads a page in.
+        self.charset = charset
         #: Makes :attr:`media_type` when it is first read (FTP's guess from the name's
         #: suffix, which imports mimetypes and reads the system's mime.types: a get that
         #: never reads the media type never pays for it).

@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 from _ftphttp import VSFTPD, running, start_vsftpd, world_readable_tree
 from helpers import StallingGopher
-from test_mirror import OPTS, TREE, cli_env, cut_off_then_continued, tree_of, write_tree
+from test_mirror import (
+    OPTS,
+    TREE,
+    cli_env,
+    cut_off_then_continued,
+    koi8_mirrored,
+    tree_of,
+    write_tree,
+)
 
 from omniurl import testservers
 from omniurl.batch import FetchResult
@@ -271,6 +279,22 @@ async def test_a_large_linked_file_cut_off_continues_on_the_cluster(
         return await run_mirror(url, folder, cluster)
 
     await cut_off_then_continued(tmp_path, run)
+
+
+async def test_a_page_a_worker_fetched_is_read_in_its_content_types_charset(
+    tmp_path: Path, cluster: str
+) -> None:
+    """A page fetched on a worker carries the charset its Content-Type declared back to the
+    client, which reads its links in it and keeps it in the state for the 304 re-run (as
+    one process does: test_mirror's koi8_mirrored)."""
+
+    async def run(url: str, folder: Path, delete: bool = False) -> tuple[int, Counts, list]:
+        rows: list[FetchResult] = []
+        config = Config(url=url, folder=folder, dask=cluster, concurrency=3, delete=delete)
+        status, counts = await asyncio.wait_for(mirror(config, OPTS, rows.append), 120)
+        return status, counts, rows
+
+    await koi8_mirrored(tmp_path, run)
 
 
 @pytest.mark.skipif(not os.path.exists(VSFTPD), reason="vsftpd not installed")

@@ -88,6 +88,8 @@ class FileDone:
     modified: datetime.datetime | None = None
     validators: dict[str, str] = field(default_factory=dict)
     media_type: str | None = None
+    #: The charset the server declared (``Resource.charset``): how the page is read.
+    charset: str | None = None
     status: int | None = None
     #: Where a redirect led (queued by the client as a link, as one process does).
     moved: str | None = None
@@ -179,6 +181,7 @@ async def _fetch_file(job: FileJob) -> FileDone:
                 modified=facts.modified,
                 validators=dict(facts.validators),
                 media_type=resource.media_type,
+                charset=resource.charset,
                 status=resource.status,
             )
 
@@ -230,6 +233,7 @@ async def _into_part(
         modified=facts.modified,
         validators=dict(facts.validators),
         media_type=resource.media_type,
+        charset=resource.charset,
         status=resource.status,
     )
 
@@ -367,8 +371,9 @@ class RemoteFiles:
             modified = await run._time_of(url)  # LIST's rough time: MDTM's, asked after
         wrote = run._settle(
             item.path, done.tmp, done.digest, done.count, modified, done.validators,
-            done.media_type, listed,
+            done.media_type, listed, charset=done.charset,
         )  # fmt: skip
         return run._settled(
-            item, target, done.media_type, done.count, done.digest, wrote, started, done.status
-        )
+            item, target, done.media_type, done.count, done.digest, wrote, started, done.status,
+            done.charset,
+        )  # fmt: skip

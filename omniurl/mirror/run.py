@@ -595,7 +595,8 @@ class Mirror:
             with open(tmp, "rb") as fh:
                 data = fh.read()
             page = str(resource.url)
-            links = self.presentation.page_links(page, resource.media_type, data)
+            typed = _typed(resource.media_type, resource.charset)
+            links = self.presentation.page_links(page, typed, data)
             times = self.presentation.listing_times(page, resource.media_type, data)
             for link in links or ():
                 self._found(item, link, Listed(None, times.get(link)) if times else None)
@@ -606,7 +607,7 @@ class Mirror:
                 facts = self.presentation.mirror_facts(resource)
                 self._settle(
                     name, tmp, digest, count, facts.modified, dict(facts.validators),
-                    resource.media_type, Listed(),
+                    resource.media_type, Listed(), charset=resource.charset,
                 )  # fmt: skip
                 tmp = ""
         finally:
@@ -688,10 +689,10 @@ class Mirror:
                 modified = facts.modified or listed.exact_time
                 if modified is None and rough and timed is None:
                     modified = await self._time_of(url)  # LIST's rough time: MDTM's
-                media = resource.media_type
+                media, charset = resource.media_type, resource.charset
                 wrote = self._settle(
                     item.path, tmp, digest, count, modified, dict(facts.validators), media,
-                    listed, fd,
+                    listed, fd, charset=charset,
                 )  # fmt: skip
                 tmp = ""
             finally:
@@ -700,7 +701,9 @@ class Mirror:
                 if tmp:
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
-        return self._settled(item, target, media, count, digest, wrote, started, resource.status)
+        return self._settled(
+            item, target, media, count, digest, wrote, started, resource.status, charset
+        )
 
     def _settled(
         self,
@@ -712,12 +715,15 @@ class Mirror:
         wrote: bool,
         started: float,
         status: int | None,
+        charset: str | None = None,
     ) -> FetchResult:
-        """A file in place (fetched here or on a Dask worker): its page's links followed,
-        counted as fetched or unchanged, and its manifest row."""
-        if self.presentation.page_links(item.url, media, b"") is not None and count <= MAX_PAGE:
+        """A file in place (fetched here or on a Dask worker): its page's links followed
+        (read in the ``charset`` the server declared), counted as fetched or unchanged, and
+        its manifest row."""
+        typed = _typed(media, charset)
+        if self.presentation.page_links(item.url, typed, b"") is not None and count <= MAX_PAGE:
             with open(target, "rb") as fh:
-                for link in self.presentation.page_links(item.url, media, fh.read()) or ():
+                for link in self.presentation.page_links(item.url, typed, fh.read()) or ():
                     self._found(item, link)
         if wrote:
             self.counts.fetched += 1
@@ -779,8 +785,11 @@ class Mirror:
             dict(facts.validators),
             media,
             listed,
+            charset=resource.charset,
         )
-        return self._settled(item, target, media, count, digest, wrote, started, resource.status)
+        return self._settled(
+            item, target, media, count, digest, wrote, started, resource.status, resource.charset
+        )
 
     def _partial(self, item: Item) -> Partial:
         """``-C``'s part file and sidecar of ``item`` (:meth:`_part_of`)."""
@@ -826,7 +835,9 @@ class Mirror:
     def _links_of_kept(self, item: Item, record: dict[str, Any] | None, target: str | Path) -> None:
         """A page unchanged since the last run (304) still links to its files: read them
         from the local copy."""
-        media = (record or {}).get("media_type")
+        # (the charset the server declared when the page was fetched: read as it was then,
+        # the same links; a state file from before it was kept has no "charset": None)
+        media = _typed((record or {}).get("media_type"), (record or {}).get("charset"))
         if self.presentation.page_links(item.url, media, b"") is None:
             return
         with contextlib.suppress(OSError):
@@ -914,6 +925,8 @@ class Mirror:
         media: str | None,
         listed: Listed,
         fd: int = -1,
+        *,
+        charset: str | None = None,
     ) -> bool:
         """Give the complete temporary file its final name — unless the local file already
         holds the same bytes (then it is left as it is, and the temporary file removed).
@@ -954,6 +967,7 @@ class Mirror:
                 "sha256": digest,
                 "validators": validators,
                 "media_type": media,
+                "charset": charset,
             },
         )
         return not same
@@ -1218,3 +1232,12 @@ async def mirror(
 
 
 __all__ = ["Config", "Counts", "Mirror", "mirror"]
+
+
+def _typed(media: str | None, charset: str | None) -> str | None:
+    """The media type with the ``charset`` the server declared, as page_links reads it
+    (``resolvers/http/links.py`` ``page_text``: a Content-Type's charset comes before a
+    ``<meta>``'s, WHATWG Encoding); ``media_type`` alone carries no parameters."""
+    if media is None or not charset:
+        return media
+    return f"{media}; charset={charset}"

@@ -461,6 +461,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         kind="content",
         body=body,
         media_type=content_type.split(";", 1)[0].strip() if content_type else None,
+        charset=_charset(content_type) if content_type and ";" in content_type else None,
         size=size,
         replies=replies,
         close=link.release,
@@ -577,3 +578,15 @@ def _redirect_target(base: str, location: str, syntax: str = "rfc3986") -> schem
 
 
 __all__ = ["digest_authorization", "execute_http"]
+
+
+def _charset(content_type: str) -> str | None:
+    """The ``charset`` parameter of a Content-Type (RFC 9110 §8.3.1-§8.3.2: parameters are
+    ``;``-separated ``name=value`` pairs, names case-insensitive, a value a token or a
+    quoted string), unquoted; None when there is none or it is empty."""
+    for param in content_type.split(";")[1:]:
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "charset":
+            value = value.strip().strip('"').strip()
+            return value or None
+    return None

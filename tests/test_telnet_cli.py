@@ -162,3 +162,85 @@ async def test_the_end_of_input_is_not_reported_as_the_servers_close(tmp_path: P
     assert (status, out) == (0, b"")
     assert err.endswith(b"\r\nomniurl: connection closed (end of input)\r\n"), err
     assert b"foreign host" not in err
+
+
+async def _get_with_stdin_open(*args: str) -> tuple[int, bytes, float]:
+    """``omniurl get ARGS`` with standard input a pipe never closed (a person who typed
+    nothing and never will): the status, stderr and the seconds it ran (bounded: killed
+    after 10 s, status -9)."""
+    from helpers import ROOT
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "omniurl", "get", *args,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    try:
+        err = await asyncio.wait_for(proc.stderr.read(), 10)  # (stdin stays open)
+        await asyncio.wait_for(proc.wait(), 10)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        err = b""
+    finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
+    assert proc.returncode is not None
+    return proc.returncode, err, loop.time() - started
+
+
+async def test_max_time_ends_an_interactive_session_as_it_ends_any_transfer(
+    server, tmp_path: Path
+) -> None:
+    """``-m 1.5`` with standard input kept open: the session ends after 1.5 s with the
+    words and exit status a silent Gopher server gives under ``-m`` (curl's telnet honours
+    ``-m`` too).  Before, the session ran until the stdin closed (killed after 10 s here)."""
+    async with await testservers.start("recording", tmp_path) as silent:  # (never answers)
+        gopher_status, gopher_err, _ = await _get_with_stdin_open(
+            "-m", "1.5", f"gopher://{silent.netloc}/0x"
+        )
+    expected = b"omniurl: the transfer took longer than --max-time 1.5 s\n"
+    assert (gopher_status, gopher_err) == (4, expected)
+    status, err, took = await _get_with_stdin_open("-m", "1.5", f"telnet://{server.netloc}/")
+    assert status == gopher_status, (status, err)  # (-9: still running after 10 s)
+    assert err.splitlines(keepends=True)[-1] == expected, err
+    assert b"Traceback" not in err
+    assert 1.5 <= took < 1.5 + 2.0, took  # (+ the interpreter's start, on a busy machine)
+    # Logged in, the same: the rest of -m, not a fresh -m, after the login.
+    status, err, took = await _get_with_stdin_open(
+        "-m", "2", "--login", f"telnet://demo:demo@{server.netloc}/"
+    )
+    assert status == 4 and err.endswith(b"took longer than --max-time 2 s\n"), err
+    assert 2.0 <= took < 2.0 + 2.0, took
+
+
+async def test_a_session_that_ends_within_max_time_is_untouched(server) -> None:
+    status, out, err = await omniurl(
+        "get", "-m", "20", "--login", f"telnet://demo:demo@{server.netloc}/",
+        stdin=b"echo piped\nexit\n",
+    )  # fmt: skip
+    assert status == 0, err
+    assert b"piped\r\n" in out and out.endswith(b"logout\r\n")
+    assert err.endswith(b"connection closed by foreign host\r\n"), err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+async def test_max_time_under_a_pty_restores_the_terminal(server) -> None:
+    import termios
+
+    seen = bytearray()
+    async with omniurl_on_a_pty("get", "-m", "2", f"telnet://{server.netloc}/") as (
+        proc,
+        master,
+    ):
+        await read_until(master, b"^] closes", seen)
+        status = await asyncio.wait_for(proc.wait(), 10)
+        await read_until(master, b"--max-time 2 s", seen)
+        lflag = termios.tcgetattr(master)[3]
+    assert status == 4, bytes(seen)
+    assert b"\r\nomniurl: the transfer took longer than --max-time 2 s" in seen
+    assert lflag & termios.ICANON and lflag & termios.ECHO  # (raw mode undone)

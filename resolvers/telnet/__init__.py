@@ -105,7 +105,18 @@ class TelnetPresentation(Presentation):
         sys.stderr.flush()
         from .terminal import attach
 
-        return await attach(session)
+        guard = resource.guard  # (--max-time bounds the session too: the rest of it)
+        if guard is None or guard.max_time is None:
+            return await attach(session)
+        max_time = guard.max_time
+        left = guard.started + max_time - guard.clock()
+
+        def time_up() -> None:
+            # The words and status -m gives every scheme (asked as of a moment surely past
+            # the limit: the timer's float and the guard's may differ by an ulp).
+            guard.check_max_time(guard.clock() + max_time)
+
+        return await attach(session, time_left=left, time_up=time_up)
 
     async def gateway_page(
         self, url: str, plan: Plan, pages: Any, options: Options, config: Any

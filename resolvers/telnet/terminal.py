@@ -6,6 +6,11 @@ On a TTY the terminal goes to raw mode (every key goes to the server, which echo
 ends, the output is shown until the server closes or is quiet for
 :data:`QUIET_AFTER_INPUT` seconds (at most the read timeout).  The terminal mode is always
 restored, whatever happens.
+
+``--max-time`` bounds the session as it bounds any transfer (curl's telnet honours ``-m``
+too): when the time is up the session is closed, the terminal restored, and the resolve's
+:class:`~resolvers.errors.DeadlineExceeded` raised — the words and exit status a silent
+Gopher server gives under ``-m``.  Without it an interactive session has no overall limit.
 """
 
 from __future__ import annotations
@@ -14,10 +19,10 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
-from ..errors import ConnectionClosed, ResolveTimeout
+from ..errors import ConnectionClosed, DeadlineExceeded, ResolveTimeout
 from .session import TelnetSession
 
 #: telnet(1)'s escape character, ^] (GS, 0x1D).
@@ -68,10 +73,14 @@ async def attach(
     stdin_fd: int | None = None,
     stdout: BinaryIO | None = None,
     stderr: BinaryIO | None = None,
+    time_left: float | None = None,
+    time_up: Callable[[], object] | None = None,
 ) -> int:
     """Shuttle octets between the terminal and the session until either side ends.
 
     Returns 0 when the server closed or the person pressed ^], 4 when the session broke.
+    After ``time_left`` seconds (``--max-time``'s rest; None: no limit) the session is
+    closed and ``time_up()`` called to raise the resolve's own error, the terminal restored.
     """
     fd = sys.stdin.fileno() if stdin_fd is None else stdin_fd
     out = stdout or sys.stdout.buffer
@@ -79,6 +88,10 @@ async def attach(
     is_tty = os.isatty(fd)
     loop = asyncio.get_running_loop()
     keys: asyncio.Queue[bytes] = asyncio.Queue()
+    ends = None if time_left is None else loop.time() + max(time_left, 0.0)
+
+    def until_end() -> float | None:
+        return None if ends is None else max(ends - loop.time(), 0.0)
 
     def on_input() -> None:
         try:
@@ -100,19 +113,23 @@ async def attach(
             out.write(data)
             out.flush()
 
-    async def after_input(output: asyncio.Future[None]) -> None:
+    async def after_input(output: asyncio.Future[None]) -> bool:
         """Input ended (a file, a pipe, /dev/null): show what the server still says until
         it closes, or is quiet for :data:`QUIET_AFTER_INPUT` seconds, or the read timeout
-        has passed.  (No half-close: a telnetd ends the session on it at once, and the
-        answer to the last lines sent would be lost.)"""
+        has passed; True when ``--max-time``'s end came first.  (No half-close: a telnetd
+        ends the session on it at once, and the answer to the last lines sent would be
+        lost.)"""
         last_output[0] = max(last_output[0], loop.time())
         deadline = loop.time() + session.options.read_timeout
+        if ends is not None:
+            deadline = min(deadline, ends)
         while not output.done():
             now = loop.time()
             left = min(last_output[0] + QUIET_AFTER_INPUT, deadline) - now
             if left <= 0:
-                return
+                return ends is not None and now >= ends
             await asyncio.wait({output}, timeout=left)
+        return False
 
     async def pump_input() -> str:
         while True:
@@ -127,6 +144,7 @@ async def attach(
             await session.write(to_nvt(data))
 
     status = 0
+    expired = False
     with raw_mode(fd) if is_tty else contextlib.nullcontext():
         # What arrived before we attached (banner, prompts the plan answered) is shown first.
         out.write(bytes(session.history))
@@ -142,9 +160,12 @@ async def attach(
         output = asyncio.ensure_future(pump_output())
         typing = asyncio.ensure_future(pump_input())
         try:
-            done, _ = await asyncio.wait({output, typing}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {output, typing}, timeout=until_end(), return_when=asyncio.FIRST_COMPLETED
+            )
+            expired = not done  # (only the time can end the wait with neither done)
             if typing in done and typing.result() == "eof" and not output.done():
-                await after_input(output)
+                expired = await after_input(output)
             for task in (output, typing):
                 if task.done() and not task.cancelled() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]
@@ -161,6 +182,15 @@ async def attach(
             for pending in tasks:
                 pending.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+    if expired and status == 0:
+        # (the terminal is restored; the caller reports the error as for any transfer)
+        if is_tty:
+            err.write(b"\r\n")
+            err.flush()
+        await session.close()
+        if time_up is not None:
+            time_up()  # (raises the resolve's DeadlineExceeded)
+        raise DeadlineExceeded(f"the telnet session took longer than {time_left:g} s")
     escaped = (
         typing.done()
         and not typing.cancelled()

@@ -941,7 +941,7 @@ async def koi8_site(asked: list[bytes]) -> asyncio.Server:
     ``<meta>``: ``/d/`` links (in KOI8-R bytes) to ``жар.txt`` and ``page.html``, which links
     to ``лес.txt``; the files answer only at their UTF-8 ``%XX`` names (as a browser asks),
     404 at any other.  Every reply has an ETag; ``If-None-Match`` with it gets a 304.  Each
-    request line is recorded in ``asked``."""
+    request line is recorded in ``asked``, with `` 304`` after it when that was the answer."""
     from urllib.parse import quote
 
     koi8 = "text/html; charset=koi8-r"
@@ -970,6 +970,7 @@ async def koi8_site(asked: list[bytes]) -> asyncio.Server:
                 media, body = served[path]
                 etag = b'"%d"' % len(body)
                 if fields.get(b"if-none-match") == etag:
+                    asked[-1] += b" 304"
                     writer.write(b"HTTP/1.1 304 Not Modified\r\nETag: %s\r\n\r\n" % etag)
                 else:
                     writer.write(b"HTTP/1.1 200 OK\r\nETag: %s\r\nContent-Type: %s\r\n"
@@ -992,7 +993,8 @@ async def koi8_mirrored(
     are asked for at their UTF-8 names and saved, exit 0 (before: read as windows-1252, the
     names mojibake, 404, exit 5).  A re-run with --delete gets 304 for every page and reads
     the kept copies in the charset kept in the state: it finds the same links and deletes
-    nothing."""
+    nothing.  A state from before the charset was kept (records with no "charset"): its
+    pages are fetched whole once, not read in a guess, and again nothing is deleted."""
     asked: list[bytes] = []
     server = await koi8_site(asked)
     port = server.sockets[0].getsockname()[1]
@@ -1007,14 +1009,36 @@ async def koi8_mirrored(
         assert not [line for line in asked if b" 404 " in line]
         first = len(asked)
         status, counts, rows = await run(f"http://127.0.0.1:{port}/d/", out, delete=True)
+        assert status == 0, [(r.url, r.status) for r in rows if not r.ok]
+        assert counts.deleted == 0 and counts.fetched == 0
+        assert {k for k in tree_of(out) if not k.endswith("/")} == want
+        # every page and file of the first run asked again, each answered 304, nothing else
+        assert sorted(asked[first:]) == sorted(line + b" 304" for line in asked[:first])
+        # an older omniurl's state: the same records but for the "charset" key
+        import json
+        import sqlite3
+
+        db = sqlite3.connect(out / ".omniurl-mirror" / "state.sqlite")
+        with db:
+            for path, text in db.execute("SELECT path, record FROM files").fetchall():
+                record = json.loads(text)
+                assert "charset" in record
+                del record["charset"]
+                db.execute("UPDATE files SET record = ? WHERE path = ?", (json.dumps(record), path))
+        db.close()
+        second = len(asked)
+        status, counts, rows = await run(f"http://127.0.0.1:{port}/d/", out, delete=True)
     finally:
         server.close()
         await server.wait_closed()
     assert status == 0, [(r.url, r.status) for r in rows if not r.ok]
     assert counts.deleted == 0 and counts.fetched == 0
     assert {k for k in tree_of(out) if not k.endswith("/")} == want
-    # every page and file of the first run asked again (conditionally), nothing else
-    assert sorted(asked[first:]) == sorted(asked[:first])
+    # the pages fetched whole (200), the plain files still asked conditionally (304)
+    assert sorted(asked[second:]) == sorted(
+        line + (b"" if line.split()[1] in (b"/d/", b"/d/page.html") else b" 304")
+        for line in asked[:first]
+    )
 
 
 async def test_a_page_is_read_in_its_content_types_charset_and_so_is_its_kept_copy(

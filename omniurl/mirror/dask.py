@@ -331,7 +331,7 @@ class RemoteFiles:
         rough = listed.exact_time is None and listed.size is not None
         timed = run._timed() if rough and not resumed else None
         options = timed if timed is not None else run.options
-        validators = (record or {}).get("validators") or {}
+        validators = run._validators(item.url, record)
         if have_local and validators and not resumed:
             options = run.presentation.revalidate(options, validators) or options
         job = FileJob(

@@ -512,7 +512,7 @@ class Mirror:
         # asked for conditionally too, its links read from the local copy when unchanged.
         options, index = self.options, self._join(item.path, self.presentation.index_name)
         kept = self.state.record(index) if _local(self.folder / index) is not None else None
-        if kept and kept.get("validators"):
+        if kept and self._validators(item.url, kept):
             options = self.presentation.revalidate(options, kept["validators"]) or options
         async with self.client.stream(url, options=options) as resource:
             await self._moved(resource)
@@ -654,7 +654,7 @@ class Mirror:
         timed = self._timed() if rough else None
         if timed is not None:
             options = timed
-        validators = (record or {}).get("validators") or {}
+        validators = self._validators(item.url, record)
         if local is not None and validators:
             # (on the client's effective options: one copy of the options a file, not two)
             effective = self.client._effective(options)
@@ -831,6 +831,17 @@ class Mirror:
                     raise _NotAFile(f"{url}: a {resource.kind}, not a file", component="scheme")
                 return await self._into_part(item, url, resource, listed, target, started, kept)
         raise ConfigurationError(f"{url}: the server refused to continue", component="scheme")
+
+    def _validators(self, url: str, record: dict[str, Any] | None) -> dict[str, str]:
+        """The stored validators a conditional request sends — none for a page a run
+        from before the declared charset was kept (a record with no "charset" key) saved:
+        its 304 would have its links read in a guessed encoding, other links than the
+        page's (and --delete remove files it links to), so it is fetched whole once."""
+        if record is None:
+            return {}
+        validators: dict[str, str] = record.get("validators") or {}
+        page = self.presentation.page_links(url, record.get("media_type"), b"") is not None
+        return {} if "charset" not in record and page else validators
 
     def _links_of_kept(self, item: Item, record: dict[str, Any] | None, target: str | Path) -> None:
         """A page unchanged since the last run (304) still links to its files: read them

@@ -4,6 +4,7 @@ attached (raw mode under a pty, ^] closes), and a plain pipe works line by line.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -244,3 +245,38 @@ async def test_max_time_under_a_pty_restores_the_terminal(server) -> None:
     assert status == 4, bytes(seen)
     assert b"\r\nomniurl: the transfer took longer than --max-time 2 s" in seen
     assert lflag & termios.ICANON and lflag & termios.ECHO  # (raw mode undone)
+
+
+async def test_max_time_bounds_a_script_whose_server_never_goes_quiet(tmp_path: Path) -> None:
+    """``--script``: the transcript is read until the server is quiet for 0.5 s (at most
+    the read timeout, 30 s); a server that never pauses held ``-m 1.5`` that long.  Now the
+    transcript so far is shown, then -m's error and exit status; ``--json`` gives the error
+    alone (one document)."""
+
+    async def chatter(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            for _ in range(150):  # (15 s at most)
+                writer.write(b"tick\r\n")
+                await writer.drain()
+                await asyncio.sleep(0.1)
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+
+    script = tmp_path / "session.txt"
+    script.write_text("expect tick\n")
+    server = await asyncio.start_server(chatter, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        url = f"telnet://127.0.0.1:{port}/"
+        status, err, took = await _get_with_stdin_open("-m", "1.5", "--script", str(script), url)
+        assert status == 4, (status, err)
+        assert err.endswith(b"omniurl: the transfer took longer than --max-time 1.5 s\n"), err
+        assert took < 1.5 + 2.0, took
+        status, out, err = await omniurl("get", "-m", "1.5", "--json", "--script", str(script), url)
+        assert status == 4, err
+        assert json.loads(out)["error"]["message"].endswith("--max-time 1.5 s"), out
+    finally:
+        server.close()
+        await server.wait_closed()

@@ -76,10 +76,17 @@ class TelnetPresentation(Presentation):
 
         details = resource.plan.details
         scripted = isinstance(details, TelnetDetails) and details.scripted
+        guard = resource.guard  # (--max-time bounds the session too: the rest of it)
         if scripted or getattr(args, "json", False):
-            await session.read_until_quiet(0.5)
+            limit = None  # (read_timeout)
+            if guard is not None and guard.max_time is not None:
+                left = guard.started + guard.max_time - guard.clock()
+                limit = max(min(session.options.read_timeout, left), 0.0)
+            await session.read_until_quiet(0.5, limit=limit)
             await session.close()
             if getattr(args, "json", False):
+                if guard is not None:
+                    guard.check_max_time()  # (one JSON document: the error's)
                 described = resource.describe()
                 transcript = session.history.decode("utf-8", "replace")
                 metadata = {**described["metadata"], "transcript": transcript}
@@ -88,6 +95,10 @@ class TelnetPresentation(Presentation):
             else:
                 sys.stdout.buffer.write(bytes(session.history))
                 sys.stdout.flush()
+            if guard is not None:
+                # A server still talking at -m's end: the transcript so far is shown (as
+                # curl keeps what arrived), then the error every scheme gives for -m.
+                guard.check_max_time()
             return 0
         from .planner import TelnetRole
 
@@ -105,7 +116,6 @@ class TelnetPresentation(Presentation):
         sys.stderr.flush()
         from .terminal import attach
 
-        guard = resource.guard  # (--max-time bounds the session too: the rest of it)
         if guard is None or guard.max_time is None:
             return await attach(session)
         max_time = guard.max_time

@@ -367,22 +367,18 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
     # (a reply to HEAD has no content to decode, whatever coding its fields name: RFC 9110
     # §9.3.2 — before, ``-I --compressed`` of a ``br`` resource failed, exit 6, curl's 0)
     head_only = details.method == "HEAD"
-    if options.compressed and not offset and not head_only and headers.get("content-encoding"):
+    if options.compressed and not head_only and headers.get("content-encoding"):
         from .decoding import codings  # (only --compressed decodes: zlib, the decoders)
 
         # "identity" names no coding at all (RFC 9110 §8.4.1: a synonym for none): a server
         # that sends it sends the content as stored, which curl, wget and urllib3 save as is.
         applied = [c for c in codings(headers.get("content-encoding")) if c != "identity"]
-    elif options.compressed and offset and not head_only and headers.get("content-encoding"):
-        from .decoding import codings
-
-        coded = [c for c in codings(headers.get("content-encoding")) if c != "identity"]
-        if coded:
+        if offset and applied:
             # (the part holds decoded content and the identity was asked for: a coded rest
             # cannot be joined to it — appended, it made a corrupt file with exit 0)
             raise ProtocolError(
                 f"{plan.url}: the server sent the rest of the content in the coding "
-                f"{_listed(coded)}, though the identity was asked for: it cannot follow the "
+                f"{_listed(applied)}, though the identity was asked for: it cannot follow the "
                 "decoded part kept (remove the part, or resume without --compressed)",
                 component="content-encoding",
             )

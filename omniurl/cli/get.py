@@ -385,9 +385,10 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return EXIT_OK
         return report(args, exc)
     _note_transfer(args, resource)
+    presentation = presentation_of(resource.url.scheme)
     if getattr(args, "head", False):
         async with resource:
-            lines = presentation_of(resource.url.scheme).head_lines(resource)
+            lines = presentation.head_lines(resource)
             if not lines and not resource.hops:
                 from omniurl.schemes.secrets import mask_passwords
 
@@ -402,7 +403,6 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return EXIT_UNSUPPORTED
             # -I -L: each redirect's head, then the last one's
             shown = _show_heads(args, [*resource.hops, lines])
-            presentation = presentation_of(resource.url.scheme)
             if shown != EXIT_OK or head_limit is None or not presentation.head_size_limited:
                 return shown
             try:  # (the size the head stated, over --max-filesize: curl's 63 after it)
@@ -410,7 +410,6 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
             except OmniurlError as exc:
                 return report(args, exc)
             return shown
-    presentation = presentation_of(resource.url.scheme)
     written: Written | None = None
     # (The command's one get makes its bulk waits through the loop, not in poll(2) as
     # net.one_transfer had it (since removed: docs/speed.md, *Gopher: bulk waits*): at

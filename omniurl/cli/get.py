@@ -411,12 +411,6 @@ async def _get(args: argparse.Namespace, options: Options) -> int:
                 return report(args, exc)
             return shown
     written: Written | None = None
-    # (The command's one get makes its bulk waits through the loop, not in poll(2) as
-    # net.one_transfer had it (since removed: docs/speed.md, *Gopher: bulk waits*): at
-    # idle, 512 MiB from gophernicus, 9 interleaved rounds, the same install with and
-    # without it: 0.693 s against 0.605 s wall, 0.83x against 1.06x curl by round —
-    # gophernicus, writing 4 KiB at a time, spent 0.637 s of CPU against 0.549 s, for
-    # 0.229 s against 0.321 s of ours.  The helper's gain was measured at load 7-13.)
     async with resource:
         try:
             presented = await presentation.present(resource, args)

@@ -614,6 +614,16 @@ async def test_an_html_page_linking_elsewhere_sends_nothing_there(tmp_path: Path
     assert sorted(p.name for p in box.iterdir()) == ["out"]
 
 
+def request_of(head: bytes) -> tuple[bytes, dict[bytes, bytes]]:
+    """A request head's target and its fields (names in lower case), for the scripted
+    HTTP servers below."""
+    fields = {
+        k.strip().lower(): v.strip()
+        for k, _, v in (line.partition(b":") for line in head.split(b"\r\n")[1:])
+    }
+    return head.split(b" ", 2)[1], fields
+
+
 async def cut_off_http(big: bytes, heads: list[bytes]) -> asyncio.Server:
     """An HTTP server of one page, ``/d/``, linking to ``big.bin``: ``big`` (ETag "v1"),
     cut off half way the first time (as a killed run leaves it), continued from a
@@ -626,11 +636,7 @@ async def cut_off_http(big: bytes, heads: list[bytes]) -> asyncio.Server:
             while True:
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
                 heads.append(head)
-                path = head.split(b" ", 2)[1]
-                fields = {
-                    k.strip().lower(): v.strip()
-                    for k, _, v in (line.partition(b":") for line in head.split(b"\r\n")[1:])
-                }
+                path, fields = request_of(head)
                 if path == b"/d/":
                     body = b'<html><a href="big.bin">big</a></html>'
                     writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
@@ -958,11 +964,7 @@ async def koi8_site(asked: list[bytes]) -> asyncio.Server:
             while True:
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
                 asked.append(head.split(b"\r\n", 1)[0])
-                path = head.split(b" ", 2)[1]
-                fields = {
-                    k.strip().lower(): v.strip()
-                    for k, _, v in (line.partition(b":") for line in head.split(b"\r\n")[1:])
-                }
+                path, fields = request_of(head)
                 if path not in served:
                     writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
                     await writer.drain()

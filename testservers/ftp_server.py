@@ -101,7 +101,7 @@ class RecordingFTPServer(aioftp.Server):
         real, virtual = aioftp.Server.get_paths(connection, path)
         root = Path(connection.user.base_path).resolve()
         target = real.resolve()
-        if target != root and root not in target.parents:
+        if not target.is_relative_to(root):
             real = root / ".omniurl-outside-the-root" / real.name
         return real, virtual
 

@@ -97,7 +97,7 @@ class GopherServer:
         rel = selector.strip("/")
         root = self.root.resolve()
         path = (root / rel).resolve() if rel else root
-        if path != root and root not in path.parents:
+        if not path.is_relative_to(root):
             return None
         return path
 
@@ -145,7 +145,7 @@ class GopherServer:
             if self.hidden(child):
                 continue
             target = child.resolve()
-            if not target.exists() or (target != root and root not in target.parents):
+            if not target.exists() or not target.is_relative_to(root):
                 continue  # (a link out of the root, or a dangling one: no item, as path_of)
             items.append(self.item_for(child))
         if directory.resolve() == self.root.resolve():

@@ -851,10 +851,7 @@ class Engine:
             sent = conn.sock.send(data)
         except (BlockingIOError, InterruptedError):
             sent = 0
-        except OSError as exc:
-            if x is not conn.exchange:  # (the reply now read may still come whole)
-                conn.queue.remove(x)
-                conn.dead = True
+        except OSError as exc:  # (x is the connection's current exchange: sent directly)
             conn._broke(x, ConnectionClosed(f"connection lost while sending the request: {exc}"))
             return x
         if sent < len(data):

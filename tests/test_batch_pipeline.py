@@ -135,12 +135,15 @@ async def batch(
     out: Path,
     monkeypatch: pytest.MonkeyPatch,
     *,
-    depth: int,
+    depth: int | None,
     lean: bool = True,
     options: Options = BATCH,
 ) -> list[FetchResult]:
     monkeypatch.setenv(LEAN_VARIABLE, "1" if lean else "0")
-    monkeypatch.setenv(PIPELINE_VARIABLE, str(depth))
+    if depth is None:  # (the default: the variable unset)
+        monkeypatch.delenv(PIPELINE_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(PIPELINE_VARIABLE, str(depth))
     out.mkdir()
     async with AsyncClient(options) as client:
         results = [
@@ -187,7 +190,7 @@ async def test_off_by_default_one_request_a_connection_at_a_time(
     server = Server()
     async with serving(server) as base:
         urls = [f"{base}/f/n{i}.txt" for i in range(30)]
-        results = await batch(urls, tmp_path / "out", monkeypatch, depth=1)
+        results = await batch(urls, tmp_path / "out", monkeypatch, depth=None)
     assert_each_file_its_own(results, urls)
     assert server.pipelined_reads == 0
 

@@ -95,10 +95,10 @@ class TelnetPresentation(Presentation):
             else:
                 sys.stdout.buffer.write(bytes(session.history))
                 sys.stdout.flush()
-            if guard is not None:
-                # A server still talking at -m's end: the transcript so far is shown (as
-                # curl keeps what arrived), then the error every scheme gives for -m.
-                guard.check_max_time()
+                if guard is not None:
+                    # A server still talking at -m's end: the transcript so far is shown
+                    # (as curl keeps what arrived), then the error every scheme gives for -m.
+                    guard.check_max_time()
             return 0
         from .planner import TelnetRole
 

@@ -205,7 +205,7 @@ class _Conn:
         "writing",
     )
 
-    def __init__(self, stream: Stream, origin: Origin, engine: Engine | None = None) -> None:
+    def __init__(self, stream: Stream, origin: Origin, engine: Engine) -> None:
         self.stream = stream
         self.sock = stream.sock
         self.fd = self.sock.fileno()
@@ -343,7 +343,7 @@ class _Conn:
             self._abandon()
             return None
         x.started = x.last = self.loop.time()
-        if self.timer is None and self.engine is not None:
+        if self.timer is None:
             self.engine._arm(self, x)
         return x
 
@@ -358,7 +358,7 @@ class _Conn:
             if not x.outcome:
                 x.error = StaleConnection("the connection ended before this pipelined reply")
                 self._finish(x, "stale")
-        if queue and self.engine is not None:
+        if queue:
             self.engine._serial.add(self.origin)  # (no more pipelining to this server)
 
     def _flush(self) -> None:
@@ -391,8 +391,7 @@ class _Conn:
         finally:
             self.writing = False
             self.writer = None
-            if self.engine is not None:
-                self.engine._progress(self.origin)
+            self.engine._progress(self.origin)
 
     def _broke(self, x: _Exchange, exc: BaseException) -> None:
         """End ``x`` with ``exc``: a kept connection closed (or reset) before a byte of the
@@ -403,7 +402,7 @@ class _Conn:
         if x.head is None and (
             x.behind or (isinstance(exc, ConnectionClosed) and x.reused and not x.answered)
         ):
-            if x.behind and self.engine is not None:
+            if x.behind:
                 self.engine._serial.add(self.origin)
             x.error = StaleConnection(*exc.args)
             self._finish(x, "stale")
@@ -414,7 +413,7 @@ class _Conn:
     def _finish(self, x: _Exchange, outcome: str) -> None:
         x.outcome = outcome
         engine = self.engine
-        if engine is not None and engine._waiting:
+        if engine._waiting:
             engine._progress(self.origin)
         if outcome != "done" and x is self.exchange and self.queue:
             self._abandon()  # (the connection goes to the general path, or is dropped)

@@ -261,7 +261,8 @@ async def test_bytes_that_are_no_reply_behind_a_reply_send_the_pipelined_ones_ag
     assert files(tmp_path / "lean") == files(tmp_path / "general")
     assert_each_file_its_own(lean, urls)
     assert server.answered == Counter(b"/" + p for p in paths(urls))
-    assert sum(ABANDONED) + TAKEN.count("whole") >= 12
+    assert sum(ABANDONED) > 0  # (requests pipelined behind the bytes were sent again)
+    assert TAKEN.count("whole") == 12
 
 
 async def test_a_server_that_drops_pipelined_requests_is_why_it_is_off_by_default(

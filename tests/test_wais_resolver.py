@@ -439,19 +439,28 @@ async def test_demo_runs_the_wais_cases() -> None:
     assert "error (NotFound)" in text
 
 
-async def test_cli_presents_score_size_type_headline_and_url(
-    wais: testservers.RunningServer, capsys: pytest.CaptureFixture[str]
+async def test_cli_presents_score_size_type_headline_and_url_on_a_terminal_only(
+    wais: testservers.RunningServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """A terminal gets the hits' table; anything else the listing as saved (docs/saving.md:
+    the hook leaves it to the command line, which writes ``kind TAB name TAB url``)."""
     import argparse
+    import sys
 
     from omniurl.resolvers.wais import WAISPresentation
 
+    args = argparse.Namespace(json=False)
     async with await resolve(url_of(wais, "pub?croissant")) as resource:
-        status = await WAISPresentation().present(resource, argparse.Namespace(json=False))
+        assert await WAISPresentation().present(resource, args) is None  # not a terminal
+        monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+        status = await WAISPresentation().present(resource, args)
     assert status == 0
-    (line,) = capsys.readouterr().out.splitlines()
+    shown = capsys.readouterr().out
     hit = resource.entries[0]
-    assert line.split("\t") == ["1000", "18", "TEXT", hit.name, hit.url]
+    for cell in ("score", "headline", "1000", "18", "TEXT", hit.name):
+        assert cell in shown
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -466,7 +475,9 @@ async def test_cli_search_fetch_and_exit_statuses(wais: testservers.RunningServe
     status, out, _ = await _cli("get", url_of(wais, "pub?croissant"))
     assert status == 0
     hit_url = url_of(wais, "pub/TEXT/" + escaped(docid(wais, ODD_NAME)))
-    assert out.splitlines() == ["\t".join(["1000", "18", "TEXT", "caf\xe9 menu.txt", hit_url])]
+    # a pipe: the listing as -o, -O and a batch save it (docs/saving.md; before: the five
+    # columns of the terminal's table)
+    assert out.splitlines() == ["\t".join(["document", "caf\xe9 menu.txt", hit_url])]
     status, out, _ = await _cli("get", hit_url)
     assert (status, out) == (0, "croissant omniurl\n")
     status, _, err = await _cli("get", url_of(wais, "pub"))  # no terminal to ask

@@ -55,12 +55,17 @@ class WAISPresentation(Presentation):
     """A search's hits with their scores; searches as ``?words`` (§3.9)."""
 
     async def present(self, resource: Resource, args: argparse.Namespace) -> int | None:
-        """A search listing shows what WAIS gives for each hit: score, size, types, headline
-        and the hit's own URL (tab-separated when standard output is not a terminal)."""
+        """A terminal's view of a search: each hit's score, size, types, headline and URL in
+        a table.  Anywhere else (a pipe, ``-o``, ``-O``, a batch) the hits are a listing
+        like any other, ``kind TAB name TAB url`` (``omniurl.saving``, docs/saving.md: one
+        listing, the same bytes by every path); ``--json`` gives the scores too.  (Before,
+        a pipe got five columns and ``-o`` three.)"""
         if resource.kind != "listing" or getattr(args, "json", False):
             return None
         if getattr(args, "output", None) or getattr(args, "remote_name", False):
             return None  # -o/-O: the command line writes the listing into the file
+        if not sys.stdout.isatty():
+            return None  # a pipe: the listing as saved (cli/get.py's show_listing)
         rows = [
             (
                 str(e.info.get("score") if e.info.get("score") is not None else ""),
@@ -71,13 +76,9 @@ class WAISPresentation(Presentation):
             )
             for e in resource.entries
         ]
-        if sys.stdout.isatty():
-            from .table import print_hits
+        from .table import print_hits
 
-            print_hits(f"{resource.url!s}: {len(rows)} hit(s)", rows)
-        else:
-            for row in rows:
-                sys.stdout.write("\t".join(row) + "\n")
+        print_hits(f"{resource.url!s}: {len(rows)} hit(s)", rows)
         return 0
 
     def search_url(self, url: URL, words: str) -> str | None:

@@ -369,13 +369,17 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
     index = not decoded or path.endswith("/") or presentation.is_index(url, path)
     if listing is None:
         listing = index and presentation.index_lists
-    if listing:
+    beside = presentation.beside_suffix(url)
+    if listing or beside is not None:
         from omniurl.saving import listing_name
 
         # (a one-character path is a Gopher type alone: the root menu, no name of its own;
         # an index is named by its scheme's index_name: gophermap, index, users…)
         own = bounded_name(decoded, 160) if len(path.strip("/")) > 1 else ""
-        return listing_name(url, own or presentation.index_name.rsplit(".", 1)[0])
+        stem = own or presentation.index_name.rsplit(".", 1)[0]
+        if beside is not None:  # (Gopher+ "!", "$": about the item, never over it)
+            return listing_name(url, stem, beside)
+        return listing_name(url, stem)
     if index:
         decoded = presentation.index_name
     return bounded_name(decoded)

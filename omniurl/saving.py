@@ -71,7 +71,7 @@ async def listing_bytes(resource: Resource) -> AsyncIterator[bytes]:
         yield b"".join(batch)
 
 
-def listing_name(url: URL, stem: str) -> str:
+def listing_name(url: URL, stem: str, suffix: str = LISTING_SUFFIX) -> str:
     """The file name of ``url``'s listing: ``stem`` (its last path segment, or its scheme's
     index name), the first 8 hex digits of the SHA-256 of its normalized text,
     :data:`LISTING_SUFFIX` (``gopher://h/1/dir`` -> ``dir.115d343d.tsv``, ``gopher://h/``
@@ -90,7 +90,7 @@ def listing_name(url: URL, stem: str) -> str:
     with contextlib.suppress(schemes.URLError):
         text = schemes.normalize(text)
     digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:8]
-    return f"{stem or 'index'}.{digest}{LISTING_SUFFIX}"
+    return f"{stem or 'index'}.{digest}{suffix}"
 
 
 __all__ = ["LISTING_SUFFIX", "listing_bytes", "listing_line", "listing_name"]

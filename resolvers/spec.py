@@ -270,6 +270,16 @@ class Presentation:
         a name (a path ending in "/", or none, always is)."""
         return False
 
+    def beside_suffix(self, url: URL) -> str | None:
+        """What a URL asks for *about* an item rather than the item itself, as the suffix
+        of a file name of its own (``-O``, the batch, the gateway's downloads), saved as
+        ``NAME.HASH<suffix>`` (``omniurl.saving.listing_name``: a hash of the URL, so no
+        two such requests take each other's name); None: the URL is the item.  Gopher+
+        ``!`` and ``$`` (RFC 1738 §3.4.6-7): ``.attributes.txt`` — before, ``-O
+        gopher://h/0/a.txt%09%09!`` saved the attribute blocks as ``a.txt``, over a copy of
+        the item itself (docs/saving.md)."""
+        return None
+
     # -- omniurl mirror ----------------------------------------------------------------------
 
     #: Whether a listing (a menu) is itself a document worth keeping in a mirror, saved

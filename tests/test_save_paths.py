@@ -263,3 +263,42 @@ async def test_dash_o_names_a_gopher_item_by_its_selector_not_its_search(
     assert status == 0, err
     assert sorted(p.name for p in out.iterdir()) == ["t.txt"]
     assert (out / "t.txt").read_bytes() == SAVED
+
+
+async def test_gopher_plus_attributes_never_take_the_items_name(
+    gopher: testservers.RunningServer, tmp_path: Path
+) -> None:
+    """``-O`` of a Gopher+ ``!`` (an item's attribute blocks) or ``$`` (a menu's items')
+    saves them as ``NAME.HASH.attributes.txt`` (docs/saving.md): before, ``t.txt%09%09!``
+    was saved as ``t.txt``, over (or later under) a copy of the item itself, and ``$`` of a
+    menu as ``gophermap.txt``."""
+    out = tmp_path / "cwd"
+    out.mkdir()
+    base = f"gopher://{gopher.netloc}"
+    urls = [
+        f"{base}/0/t.txt",
+        f"{base}/0/t.txt%09%09!",
+        f"{base}/0/t.txt%09%09!+ADMIN",
+        f"{base}/1/dir%09%09$",
+    ]
+    for url in urls:
+        status, _, err = await run_cli("get", "-O", url, cwd=out)
+        assert status == 0, err
+    from omniurl.batch import output_name
+    from omniurl.schemes import parse
+
+    names = [output_name(parse(u)) for u in urls]
+    assert names[0] == "t.txt"
+    assert all(n.startswith("t.txt.") and n.endswith(".attributes.txt") for n in names[1:3])
+    assert names[3].startswith("dir.") and names[3].endswith(".attributes.txt")
+    assert sorted(p.name for p in out.iterdir()) == sorted(names)  # four files, none lost
+    assert (out / "t.txt").read_bytes() == SAVED
+    assert (out / names[1]).read_bytes().startswith(b"+INFO: 0t.txt\t")
+    assert (out / names[3]).read_bytes().startswith(b"+INFO: 0a.txt\t")
+    # a batch names them alike (its own rule for names it already took aside)
+    status, _, err = await run_cli(
+        "get", "--create-dirs", "--output-dir", str(tmp_path / "b"), *urls[:2]
+    )
+    assert status == 0, err
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == sorted(names[:2])
+    assert (tmp_path / "b" / names[1]).read_bytes() == (out / names[1]).read_bytes()

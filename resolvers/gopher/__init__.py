@@ -83,6 +83,14 @@ class GopherPresentation(Presentation):
         # "/1…" and "/7…" are menus; "" or "/x" (a type alone) the server's root menu.
         return len(path.strip("/")) <= 1 or path[:1] in ("1", "7")
 
+    def beside_suffix(self, url: URL) -> str | None:
+        """Gopher+ ``!`` (an item's attribute blocks) and ``$`` (a menu's items'), RFC 1738
+        §3.4.6-7: text about the item, saved under a name of its own."""
+        plus = getattr(url, "gopher_plus", None)
+        if isinstance(plus, str) and plus[:1] in ("!", "$"):
+            return ".attributes.txt"
+        return None
+
     #: A menu is a document of its own (the hole's text between the items): kept.
     saves_listing = True
 

@@ -165,3 +165,50 @@ def test_a_weighted_mix_rotates_its_families_in_every_round() -> None:
     assert [f for f, _ in blocks] == list(bench.SIXTH)[:3]
     assert bench.make_urls(300, mix="sixth") == bench.make_urls(300, mix="sixth")
     assert bench.make_urls(300, mix="sixth") != bench.make_urls(300, mix="sixth", seed=7)
+
+
+def test_the_seventh_mix_is_weighted_distinct_valid_and_holds_its_shapes() -> None:
+    """The seventh mix (benchmarks/_mix_seventh.py: where programs get their URLs, weighted):
+    distinct URLs, each valid in the default reading, every scheme of RFC 1738, http(s) the
+    majority by its weights, and the shapes it was written for."""
+    bench = load_bench()
+    assert bench.MIXES["seventh"][1] == 2392
+    gens = bench.MIXES["seventh"][0]
+    weights = bench.WEIGHTS["seventh"]
+    per_round = sum(weights.get(f, 1) for f in gens)
+    assert per_round == 23
+    blocks = bench.make_blocks(200 * 2 * per_round, "seventh")
+    urls = [u for _f, block in blocks for u in block]
+    assert len(set(urls)) == len(urls) == 200 * 2 * per_round
+    parsed = [schemes.parse(u) for u in urls]
+    assert {u.scheme for u in parsed} >= SCHEMES - {"gemini", "mid", "cid"}
+    families = [f for f, _ in blocks]
+    for family in gens:  # each family's blocks as weighted, every round
+        assert families.count(family) == 2 * weights.get(family, 1), family
+    web = sum(u.scheme in ("http", "https") for u in parsed)
+    assert 0.6 * len(urls) < web < 0.7 * len(urls)  # (15 of 23 blocks: 65 %)
+    texts = "\n".join(urls)
+    for piece in ("//xmlrpc.php", "%2e%2e/", "/.env", ":443/", "/feed/", "/redirect.mp3/",
+                  "files.pythonhosted.org/packages/", "#sha256=", "%2f", ".git", "/@v/",
+                  "+dfsg", "X-Amz-Security-Token=", "X-Goog-Signature=", "sig=", "%2F",
+                  "matrix.to/#/%23", "?thread_ts=", "19%3a", "/maps/place/", "+", "%20",
+                  "#map=", "/../", "/./", "HTTP://", ".:", "/%7E", "mailto:?subject=",
+                  "cc=", "bcc=", "body=", "%0D%0A", ";type=d", "%09%09+", "hURL:",
+                  "file:///C:/", "file:///Users/", "file:///home/", "Pine.LNX.",
+                  "nntp://", "telnet://guest@", "wais://", "%09", "prospero://",
+                  "git+https://", "magnet:?", "tag:"):  # fmt: skip
+        assert piece in texts, piece
+    hosts = [u.host for u in parsed if getattr(u, "host", None)]  # type: ignore[attr-defined]
+    assert len(set(hosts)) > 0.5 * len(hosts)  # (hosts drawn anew: little for a cache)
+    assert any(h.count(".") == 3 and h.startswith("0") for h in hosts)  # 010.000.000.001
+    assert any(h.endswith(".") for h in hosts)
+
+
+def test_the_seventh_mix_stays_valid_at_the_benchmark_s_counts() -> None:
+    """Every family valid for the URL numbers a full run reaches (--count 100,000 and more)."""
+    bench = load_bench()
+    rng = random.Random(2392)
+    for gen in bench.MIXES["seventh"][0].values():
+        for i in (0, 65_535, 99_999, 10**6):
+            for _ in range(50):
+                schemes.parse(gen(rng, i))

@@ -1,6 +1,7 @@
 """The default reading's components against an independent splitter: ``urllib.parse.urlsplit``
 (RFC 3986 Appendix B's split), on the sixth mix of benchmarks/parse_bench.py (what users parse,
-weighted so) and on mutants of it, and ``schemes.parse(str(url)) == url`` on the same URLs.
+weighted so), on the seventh (benchmarks/_mix_seventh.py: where programs get their URLs) and
+on mutants of both, and ``schemes.parse(str(url)) == url`` on the same URLs.
 
 tests/test_parse_fast_default.py holds the fast paths to the general way; both could read a
 component wrongly alike.  This holds both to a splitter that shares no code with them: the
@@ -188,6 +189,33 @@ def test_the_sixth_mix_reads_as_urlsplit_splits_it(seed: int | None) -> None:
     urls = bench.make_urls(22 * 200, mix="sixth", seed=seed)
     wrong = [(u, why) for u in urls if (why := disagreement(u)) is not None]
     assert wrong == []
+
+
+@pytest.mark.parametrize("seed", [None, 20261129])
+def test_the_seventh_mix_reads_as_urlsplit_splits_it(seed: int | None) -> None:
+    """The seventh mix (benchmarks/_mix_seventh.py: where programs get their URLs), held out
+    from the fast paths: two seeds, every family as weighted."""
+    bench = load_bench()
+    urls = bench.make_urls(23 * 200, mix="seventh", seed=seed)
+    wrong = [(u, why) for u in urls if (why := disagreement(u)) is not None]
+    assert wrong == []
+
+
+def test_mutants_of_the_seventh_mix_read_as_urlsplit_splits_them() -> None:
+    bench = load_bench()
+    rng = random.Random(2392)
+    checked, wrong = 0, []
+    for text in bench.make_urls(23 * 100, mix="seventh", seed=7):
+        for m in mutants(text, rng):
+            try:
+                schemes.parse(m)
+            except schemes.URLError:
+                continue
+            checked += 1
+            if (why := disagreement(m)) is not None:
+                wrong.append((m, why))
+    assert wrong == []
+    assert checked > 4000  # (most mutants still parse: the check ran)
 
 
 @pytest.mark.parametrize("mix", ["main", "heldout", "third", "fourth", "fifth"])

@@ -299,9 +299,13 @@ class Presentation:
         ``url`` itself."""
         return url
 
-    def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
+    def page_links(
+        self, url: str, media_type: str | None, data: bytes, *, charset: str | None = None
+    ) -> Iterable[str] | None:
         """The absolute URLs a content links to (an HTML page's, a document format's), or
-        None when ``media_type`` is no document with links; ``data`` is the content."""
+        None when ``media_type`` is no document with links; ``data`` is the content,
+        ``charset`` the one the server declared with it (``Resource.charset``; None: none
+        was)."""
         return None
 
     def generated_listing(self, media_type: str | None, data: bytes) -> bool:

@@ -101,8 +101,13 @@ async def test_a_document_and_the_request_byte_for_byte(
         assert result == GeminiResult(20, "text/gemini", "text/gemini", "utf-8")
         assert resource.status == 20
         assert resource.metadata == {"status": 20, "meta": "text/gemini", "charset": "utf-8"}
+        assert resource.charset is None  # (none declared: the mirror's pages read as UTF-8)
     assert body == INDEX
     assert received(server) == [f"gemini://127.0.0.1:{server.port}/\r\n".encode()]
+    async with resolve(url(server, "/docs/"), options(tmp_path)) as resource:
+        # a declared charset is Resource.charset, as HTTP's (what the mirror reads links in)
+        assert resource.media_type == "text/gemini; charset=utf-8"
+        assert resource.charset == "utf-8"
 
 
 async def test_binary_content_is_streamed_unchanged(

@@ -595,8 +595,9 @@ class Mirror:
             with open(tmp, "rb") as fh:
                 data = fh.read()
             page = str(resource.url)
-            typed = _typed(resource.media_type, resource.charset)
-            links = self.presentation.page_links(page, typed, data)
+            links = self.presentation.page_links(
+                page, resource.media_type, data, charset=resource.charset
+            )
             times = self.presentation.listing_times(page, resource.media_type, data)
             for link in links or ():
                 self._found(item, link, Listed(None, times.get(link)) if times else None)
@@ -720,10 +721,10 @@ class Mirror:
         """A file in place (fetched here or on a Dask worker): its page's links followed
         (read in the ``charset`` the server declared), counted as fetched or unchanged, and
         its manifest row."""
-        typed = _typed(media, charset)
-        if self.presentation.page_links(item.url, typed, b"") is not None and count <= MAX_PAGE:
+        links = self.presentation.page_links
+        if links(item.url, media, b"", charset=charset) is not None and count <= MAX_PAGE:
             with open(target, "rb") as fh:
-                for link in self.presentation.page_links(item.url, typed, fh.read()) or ():
+                for link in links(item.url, media, fh.read(), charset=charset) or ():
                     self._found(item, link)
         if wrote:
             self.counts.fetched += 1
@@ -848,14 +849,15 @@ class Mirror:
         from the local copy."""
         # (the charset the server declared when the page was fetched: read as it was then,
         # the same links; a state file from before it was kept has no "charset": None)
-        media = _typed((record or {}).get("media_type"), (record or {}).get("charset"))
-        if self.presentation.page_links(item.url, media, b"") is None:
+        media, charset = (record or {}).get("media_type"), (record or {}).get("charset")
+        if self.presentation.page_links(item.url, media, b"", charset=charset) is None:
             return
         with contextlib.suppress(OSError):
             if os.stat(target).st_size <= MAX_PAGE:
                 with open(target, "rb") as fh:
                     data = fh.read()
-                for link in self.presentation.page_links(item.url, media, data) or ():
+                links = self.presentation.page_links(item.url, media, data, charset=charset)
+                for link in links or ():
                     self._found(item, link)
 
     def _unchanged(self, item: Item, started: float) -> FetchResult:
@@ -1243,12 +1245,3 @@ async def mirror(
 
 
 __all__ = ["Config", "Counts", "Mirror", "mirror"]
-
-
-def _typed(media: str | None, charset: str | None) -> str | None:
-    """The media type with the ``charset`` the server declared, as page_links reads it
-    (``resolvers/http/links.py`` ``page_text``: a Content-Type's charset comes before a
-    ``<meta>``'s, WHATWG Encoding); ``media_type`` alone carries no parameters."""
-    if media is None or not charset:
-        return media
-    return f"{media}; charset={charset}"

@@ -29,6 +29,7 @@ from ..errors import (
     RedirectRefused,
     ResolveError,
 )
+from ..mediatype import charset_param
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource
@@ -185,6 +186,7 @@ async def execute_gemini(plan: Plan, options: Options) -> Resource:
                 kind="content",
                 body=pump.content(),
                 media_type=meant.media_type,
+                charset=charset_param(meant.media_type),
                 replies=[header.line],
                 result=GeminiResult(header.status, header.meta, meant.media_type, meant.charset),
                 status=header.status,

@@ -226,12 +226,11 @@ def meaning(header: Header, url: str) -> Meaning:
 
 
 def charset_of(media_type: str) -> str:
-    """The ``charset`` parameter of a MIME type (utf-8 when absent), lower case."""
-    for param in media_type.split(";")[1:]:
-        name, _, value = param.strip().partition("=")
-        if name.strip().lower() == "charset" and value.strip():
-            return value.strip().strip('"').lower()
-    return "utf-8"
+    """The ``charset`` parameter of a MIME type (``resolvers/mediatype.py``), lower case;
+    utf-8 when absent (Gemini specification, 20 SUCCESS: text/* defaults to UTF-8)."""
+    from ..mediatype import charset_param
+
+    return (charset_param(media_type) or "utf-8").lower()
 
 
 __all__ = [

@@ -68,13 +68,21 @@ class GeminiPresentation(Presentation):
     #: A ";" in a path segment is the name's (RFC 3986 §3.3); the query is none of it.
     name_ends = "?"
 
-    def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
-        """A gemtext document's link lines (``=>``), resolved against ``url``."""
+    def page_links(
+        self, url: str, media_type: str | None, data: bytes, *, charset: str | None = None
+    ) -> Iterable[str] | None:
+        """A gemtext document's link lines (``=>``), resolved against ``url``, read in
+        ``charset`` (else the one ``media_type`` carries, else UTF-8), as it is shown
+        (``gem_lines``)."""
         if (media_type or "").split(";", 1)[0].strip().lower() != "text/gemini":
             return None
         from .gemtext import iter_lines
+        from .machine import charset_of
 
-        text = data.decode("utf-8", "replace")
+        try:
+            text = data.decode(charset or charset_of(media_type or ""), "replace")
+        except LookupError:  # (a charset Python does not know: read as UTF-8, replacing)
+            text = data.decode("utf-8", "replace")
         return (
             line.url.split("#", 1)[0]
             for line in iter_lines(text.splitlines(), url)

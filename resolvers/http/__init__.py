@@ -104,19 +104,20 @@ class HTTPPresentation(Presentation):
 
     # -- omniurl mirror: wget -m's reading of a site ---------------------------------------
 
-    def page_links(self, url: str, media_type: str | None, data: bytes) -> Iterable[str] | None:
-        """An HTML page's links and what a style sheet loads (resolvers/http/links.py);
+    def page_links(
+        self, url: str, media_type: str | None, data: bytes, *, charset: str | None = None
+    ) -> Iterable[str] | None:
+        """An HTML page's links and what a style sheet loads (resolvers/http/links.py), read
+        in ``charset`` (else one ``media_type`` carries, else the page's own ``<meta>``);
         other media have none."""
         kind = (media_type or "").split(";", 1)[0].strip().lower()
-        if kind == "text/css":
-            from .links import css_links, page_text
-
-            return css_links(page_text(data, media_type), url)
-        if kind not in ("text/html", "application/xhtml+xml"):
+        if kind != "text/css" and kind not in ("text/html", "application/xhtml+xml"):
             return None
-        from .links import html_links, page_text
+        from ..mediatype import charset_param
+        from .links import css_links, html_links, page_text
 
-        return html_links(page_text(data, media_type), url)
+        text = page_text(data, charset if charset is not None else charset_param(media_type))
+        return (css_links if kind == "text/css" else html_links)(text, url)
 
     def generated_listing(self, media_type: str | None, data: bytes) -> bool:
         """nginx's and Apache's autoindex pages say "Index of /path" in their title: a

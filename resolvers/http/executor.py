@@ -23,6 +23,7 @@ from omniurl.schemes.records import record
 
 from ..base import HOP_CARRY, Follow
 from ..errors import PlanError, ProtocolError, ResolveError
+from ..mediatype import charset_param
 from ..options import Options
 from ..plan import Plan
 from ..resource import Resource, Resumed
@@ -457,7 +458,7 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         kind="content",
         body=body,
         media_type=content_type.split(";", 1)[0].strip() if content_type else None,
-        charset=_charset(content_type) if content_type and ";" in content_type else None,
+        charset=charset_param(content_type),
         size=size,
         replies=replies,
         close=link.release,
@@ -574,15 +575,3 @@ def _redirect_target(base: str, location: str, syntax: str = "rfc3986") -> schem
 
 
 __all__ = ["digest_authorization", "execute_http"]
-
-
-def _charset(content_type: str) -> str | None:
-    """The ``charset`` parameter of a Content-Type (RFC 9110 §8.3.1-§8.3.2: parameters are
-    ``;``-separated ``name=value`` pairs, names case-insensitive, a value a token or a
-    quoted string), unquoted; None when there is none or it is empty."""
-    for param in content_type.split(";")[1:]:
-        key, _, value = param.partition("=")
-        if key.strip().lower() == "charset":
-            value = value.strip().strip('"').strip()
-            return value or None
-    return None

@@ -106,9 +106,10 @@ _AS_WHATWG = {
 }
 
 
-def page_text(data: bytes, media_type: str | None) -> str:
+def page_text(data: bytes, charset: str | None) -> str:
     """A page's (or style sheet's) text in its own encoding (WHATWG Encoding, simplified):
-    the ``charset`` of its Content-Type, else one a ``<meta>`` in its first 1,024 bytes
+    ``charset``, the one its Content-Type declared (``Resource.charset``, read by
+    ``resolvers/mediatype.py``), else one a ``<meta>`` in its first 1,024 bytes
     declares, else UTF-8 if it is valid UTF-8, else windows-1252 — the labels ``latin1``,
     ``iso-8859-1`` and ``us-ascii`` name windows-1252 too.  Before, every page was read as
     UTF-8: an ISO-8859-1 page's ``href="caf\xe9.txt"`` became ``caf\ufffd.txt``, no URL,
@@ -117,11 +118,7 @@ def page_text(data: bytes, media_type: str | None) -> str:
     import re
 
     global _META_CHARSET
-    label = None
-    for param in (media_type or "").split(";")[1:]:
-        key, _, value = param.partition("=")
-        if key.strip().lower() == "charset":
-            label = value.strip().strip("\"'")
+    label = charset
     if label is None and b"<" in data[:1024]:
         if _META_CHARSET is None:
             _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([-\w.:]+)", re.I)

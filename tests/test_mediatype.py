@@ -1,0 +1,74 @@
+"""resolvers/mediatype.py: the one reading of a media type's ``charset`` parameter (HTTP's
+``Resource.charset``, the mirror's pages, Gemini's documents), and the presentations
+reading a page's links in the charset they are handed."""
+
+from __future__ import annotations
+
+import pytest
+
+from omniurl.resolvers.gemini.machine import charset_of
+from omniurl.resolvers.mediatype import charset_param
+from omniurl.resolvers.registry import spec_for
+
+
+@pytest.mark.parametrize(
+    ("media_type", "charset"),
+    [
+        (None, None),
+        ("", None),
+        ("text/html", None),
+        ("text/html;charset=utf-8", "utf-8"),
+        ("text/html ; Charset = KOI8-R ", "KOI8-R"),
+        ('text/html; charset="iso-8859-1"', "iso-8859-1"),
+        ('text/html; charset="a\\"b"', 'a"b'),  # (a quoted-pair, RFC 9110 §5.6.4)
+        ('text/html; charset=""', None),
+        ("text/html; charset=", None),
+        ("text/html; format=flowed; charset=utf-8", "utf-8"),
+        # the first of a repeated parameter, as WHATWG's "parse a MIME type" (and so a
+        # browser) reads it; an unquoted empty value is skipped there
+        ("text/html; charset=koi8-r; charset=utf-8", "koi8-r"),
+        ("text/html; charset=; charset=utf-8", "utf-8"),
+    ],
+)
+def test_the_charset_parameter(media_type: str | None, charset: str | None) -> None:
+    assert charset_param(media_type) == charset
+
+
+def test_geminis_charset_is_the_same_reading_lower_case_utf8_by_default() -> None:
+    assert charset_of("text/gemini") == "utf-8"
+    assert charset_of("text/gemini; charset=ISO-8859-1; charset=utf-8") == "iso-8859-1"
+
+
+KOI8_PAGE = '<a href="файл.txt">1</a>'.encode("koi8-r")
+
+
+def test_an_http_page_is_read_in_the_first_charset_its_content_type_repeats() -> None:
+    """``text/html; charset=koi8-r; charset=utf-8`` is koi8-r to a browser: the link is
+    the Cyrillic name's.  links.py's own loop took the last (utf-8; not valid UTF-8,
+    so windows-1252): another name, a file the mirror asked for and never found."""
+    present = spec_for("http").present()
+    url = "http://h/d/"
+    want = ["http://h/d/файл.txt"]
+    assert list(present.page_links(url, "text/html", KOI8_PAGE, charset="koi8-r") or ()) == want
+    repeated = "text/html; charset=koi8-r; charset=utf-8"
+    assert list(present.page_links(url, repeated, KOI8_PAGE) or ()) == want
+    # the charset handed over is what counts (the mirror's Resource.charset)
+    assert list(present.page_links(url, repeated, KOI8_PAGE, charset="utf-8") or ()) != want
+
+
+def test_a_gemtext_documents_links_are_read_in_its_declared_charset() -> None:
+    """``20 text/gemini; charset=iso-8859-1``: a link to ``café.gmi`` is café's (as the
+    document is shown, gem_lines); it was read as UTF-8, ``caf\\ufffd.gmi``, another URL."""
+    present = spec_for("gemini").present()
+    data = "=> café.gmi Café\n".encode("iso-8859-1")
+    want = list(present.page_links("gemini://h/", "text/gemini", "=> café.gmi x\n".encode()) or ())
+    assert want == ["gemini://h/café.gmi"]
+    latin = "text/gemini; charset=iso-8859-1"
+    assert list(present.page_links("gemini://h/", latin, data) or ()) == want
+    assert (
+        list(present.page_links("gemini://h/", "text/gemini", data, charset="latin-1") or ())
+        == want
+    )
+    # a charset Python does not know: UTF-8, replacing (as the document is shown)
+    odd = present.page_links("gemini://h/", "text/gemini; charset=x-none", data)
+    assert list(odd or ()) == ["gemini://h/caf\ufffd.gmi"]

@@ -41,7 +41,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
     import asyncio
     from contextlib import AbstractAsyncContextManager
-    from typing import Any, TypeVar
+    from typing import Any, NoReturn, TypeVar
 
     T = TypeVar("T")
 
@@ -122,11 +122,25 @@ class Guard:
         while self._samples and self._samples[0][0] <= now - self.speed_time:
             self._window -= self._samples.popleft()[1]
 
+    def time_left(self, now: float | None = None) -> float | None:
+        """The seconds ``max_time`` leaves (0 once passed; None: no ``max_time``): what a
+        wait outside :meth:`wait_limit`'s may last (a telnet session's)."""
+        if self.max_time is None:
+            return None
+        now = self.clock() if now is None else now
+        return max(self.started + self.max_time - now, 0.0)
+
     def check_max_time(self, now: float | None = None) -> None:
         """Raise :class:`DeadlineExceeded` once ``max_time`` has passed."""
         now = self.clock() if now is None else now
         if self.max_time is not None and now - self.started >= self.max_time:
-            raise DeadlineExceeded(f"the transfer took longer than --max-time {self.max_time:g} s")
+            self.time_up()
+
+    def time_up(self) -> NoReturn:
+        """Raise ``max_time``'s :class:`DeadlineExceeded` (the words every scheme gives for
+        ``-m``), for a caller whose own timer said the time is up: the timer's float and
+        the clock here may differ by an ulp, so asking :meth:`check_max_time` could pass."""
+        raise DeadlineExceeded(f"the transfer took longer than --max-time {self.max_time:g} s")
 
     def check(self, now: float | None = None) -> None:
         """Raise :class:`DeadlineExceeded` or :class:`TooSlow` if a limit is broken."""

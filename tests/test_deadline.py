@@ -40,6 +40,21 @@ def test_max_time_counts_from_the_start() -> None:
         guard.check()
 
 
+def test_time_left_is_max_times_rest_and_time_up_its_error() -> None:
+    """What a wait outside wait_limit's (a telnet session) may last, and the error it
+    raises when its own timer says the time is up (even an ulp before the guard's clock)."""
+    clock = Clock()
+    assert Guard(clock=clock).time_left() is None  # (no -m: no limit)
+    guard = Guard(max_time=3.0, clock=clock)  # (the speed window is no part of it)
+    assert guard.time_left() == 3.0
+    clock.now += 2.25
+    assert guard.time_left() == 0.75
+    assert guard.time_left(clock.now + 1) == 0.0  # (never below 0)
+    guard.check_max_time()  # (not yet)
+    with pytest.raises(DeadlineExceeded, match=r"^the transfer took longer than --max-time 3 s$"):
+        guard.time_up()
+
+
 def test_the_low_speed_window_judges_the_last_speed_time_seconds() -> None:
     clock = Clock()
     guard = Guard(speed_limit=10, speed_time=5.0, clock=clock)

@@ -78,10 +78,8 @@ class TelnetPresentation(Presentation):
         scripted = isinstance(details, TelnetDetails) and details.scripted
         guard = resource.guard  # (--max-time bounds the session too: the rest of it)
         if scripted or getattr(args, "json", False):
-            limit = None  # (read_timeout)
-            if guard is not None and guard.max_time is not None:
-                left = guard.started + guard.max_time - guard.clock()
-                limit = max(min(session.options.read_timeout, left), 0.0)
+            left = guard.time_left() if guard is not None else None
+            limit = None if left is None else min(session.options.read_timeout, left)
             await session.read_until_quiet(0.5, limit=limit)
             await session.close()
             if getattr(args, "json", False):
@@ -116,17 +114,7 @@ class TelnetPresentation(Presentation):
         sys.stderr.flush()
         from .terminal import attach
 
-        if guard is None or guard.max_time is None:
-            return await attach(session)
-        max_time = guard.max_time
-        left = guard.started + max_time - guard.clock()
-
-        def time_up() -> None:
-            # The words and status -m gives every scheme (asked as of a moment surely past
-            # the limit: the timer's float and the guard's may differ by an ulp).
-            guard.check_max_time(guard.clock() + max_time)
-
-        return await attach(session, time_left=left, time_up=time_up)
+        return await attach(session, guard=guard)
 
     async def gateway_page(
         self, url: str, plan: Plan, pages: Any, options: Options, config: Any

@@ -19,11 +19,15 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from ..errors import ConnectionClosed, DeadlineExceeded, ResolveTimeout
+from ..errors import ConnectionClosed, ResolveTimeout
 from .session import TelnetSession
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..deadline import Guard
 
 #: telnet(1)'s escape character, ^] (GS, 0x1D).
 ESCAPE = 0x1D
@@ -73,14 +77,14 @@ async def attach(
     stdin_fd: int | None = None,
     stdout: BinaryIO | None = None,
     stderr: BinaryIO | None = None,
-    time_left: float | None = None,
-    time_up: Callable[[], object] | None = None,
+    guard: Guard | None = None,
 ) -> int:
     """Shuttle octets between the terminal and the session until either side ends.
 
     Returns 0 when the server closed or the person pressed ^], 4 when the session broke.
-    After ``time_left`` seconds (``--max-time``'s rest; None: no limit) the session is
-    closed and ``time_up()`` called to raise the resolve's own error, the terminal restored.
+    When ``guard``'s ``--max-time`` is up (``Guard.time_left``; the resolve's own
+    guard: the rest of it) the session is closed, the terminal restored and the resolve's
+    own error raised (``Guard.time_up``).
     """
     fd = sys.stdin.fileno() if stdin_fd is None else stdin_fd
     out = stdout or sys.stdout.buffer
@@ -88,7 +92,8 @@ async def attach(
     is_tty = os.isatty(fd)
     loop = asyncio.get_running_loop()
     keys: asyncio.Queue[bytes] = asyncio.Queue()
-    ends = None if time_left is None else loop.time() + max(time_left, 0.0)
+    time_left = guard.time_left() if guard is not None else None
+    ends = None if time_left is None else loop.time() + time_left
 
     def until_end() -> float | None:
         return None if ends is None else max(ends - loop.time(), 0.0)
@@ -182,15 +187,13 @@ async def attach(
             for pending in tasks:
                 pending.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-    if expired and status == 0:
+    if expired and status == 0 and guard is not None:  # (expired: ends, so a guard)
         # (the terminal is restored; the caller reports the error as for any transfer)
         if is_tty:
             err.write(b"\r\n")
             err.flush()
         await session.close()
-        if time_up is not None:
-            time_up()  # (raises the resolve's DeadlineExceeded)
-        raise DeadlineExceeded(f"the telnet session took longer than {time_left:g} s")
+        guard.time_up()
     escaped = (
         typing.done()
         and not typing.cancelled()

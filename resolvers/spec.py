@@ -332,8 +332,14 @@ class Presentation:
     def moved_to(self, resource: Resource) -> str | None:
         """Where ``resource`` says the URL moved, when it is a redirect given as the result
         (``follow=False`` where the scheme returns it rather than raising
-        :class:`NotFollowed`): the absolute URL, or None."""
+        :class:`NotFollowed`): the absolute URL without a fragment (what is fetched), or
+        None."""
         return None
+
+    def redirect_url(self, resource: Resource) -> str | None:
+        """:meth:`moved_to` with the target's fragment, if it has one (``-w
+        %{redirect_url}``, as curl's); by default :meth:`moved_to`'s."""
+        return self.moved_to(resource)
 
     def wire_exchange(self, resource: Resource) -> tuple[bytes, bytes] | None:
         """The request as sent and the response's head as received, for WARC ``request``

@@ -546,17 +546,24 @@ async def test_a_coded_rest_of_a_decoded_part_is_refused_not_appended(tmp_path: 
 
 
 def moved_for_write_out(target: bytes) -> bytes:
-    locations = {b"/sp": b"/my file.txt", b"/latin": b"/caf\xe9.txt", b"/frag": b"t.txt#top"}
+    locations = {
+        b"/sp": b"/my file.txt",
+        b"/latin": b"/caf\xe9.txt",
+        b"/frag": b"t.txt#top",
+        b"/frag-sp": b"t.txt#a b \xc3\xa9",  # (UTF-8: nginx's "return 302" sends it so)
+        b"/frag-latin": b"t.txt#caf\xe9",
+    }
     return b"HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n" % locations[target]
 
 
 async def test_write_out_redirect_url_is_the_absolute_target_curl_gives() -> None:
     """``-w %{redirect_url}`` of an unfollowed redirect (curl's: absolute, encoded): before,
     ``Location: /my file.txt`` was printed as it came (not absolute), a Latin-1 octet as
-    the character é; a fragment is kept, as curl keeps it."""
+    the character é; a fragment is kept, as curl keeps it, encoded as the path is (curl
+    7.88: ``#a%20b%20%c3%a9``, ``#caf%e9``; it was printed as it came, a space and all)."""
     async with scripted(moved_for_write_out) as base:
         got = []
-        for path in ("/sp", "/latin", "/frag"):
+        for path in ("/sp", "/latin", "/frag", "/frag-sp", "/frag-latin"):
             status, out, err = await run_omniurl(
                 "get", "--no-follow", "-s", "-o", os.devnull, "-w", "%{redirect_url}", base + path
             )
@@ -565,4 +572,6 @@ async def test_write_out_redirect_url_is_the_absolute_target_curl_gives() -> Non
         (0, f"{base}/my%20file.txt".encode(), b""),
         (0, f"{base}/caf%E9.txt".encode(), b""),
         (0, f"{base}/t.txt#top".encode(), b""),
+        (0, f"{base}/t.txt#a%20b%20%C3%A9".encode(), b""),
+        (0, f"{base}/t.txt#caf%E9".encode(), b""),
     ]

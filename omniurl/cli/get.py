@@ -494,9 +494,8 @@ def _note_transfer(
         # a redirect not followed (--no-follow): where it leads, absolute (curl's) — as the
         # scheme reads its target (a space as %20, Latin-1 octets as their %XX: before,
         # "/my file.txt" was printed as it came, not absolute)
-        moved = presentation.moved_to(resource)
-        if moved is not None and "#" in location:  # (its fragment kept, as curl's)
-            moved += "#" + location.split("#", 1)[1].strip()
+        # (its fragment kept, as curl's, encoded as the scheme follows the Location)
+        moved = presentation.redirect_url(resource)
         try:
             transfer.redirect_url = moved or schemes.join(str(resource.url), location)
         except schemes.URLError:

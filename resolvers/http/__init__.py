@@ -148,7 +148,17 @@ class HTTPPresentation(Presentation):
     def moved_to(self, resource: Resource) -> str | None:
         """RFC 9110 §15.4: a 301, 302, 303, 307 or 308 with a ``Location`` (§10.2.2), the
         reference resolved against the request's URL (``follow=False`` gives the 3xx as
-        the result, as curl without ``-L``)."""
+        the result, as curl without ``-L``): :meth:`redirect_url` without its fragment."""
+        target = self.redirect_url(resource)
+        return None if target is None else target.split("#", 1)[0]
+
+    def redirect_url(self, resource: Resource) -> str | None:
+        """The URL a redirect given as the result leads to, fragment included (``-w
+        %{redirect_url}``, as curl's), encoded as the ``Location`` is followed
+        (``executor._redirect_target``): a space as %20 and Latin-1 octets as their own
+        %XX (``location_reference``), an IRI's other characters as their UTF-8 %XX (RFC
+        3987 §3.1).  A target the follow would refuse (a ``"`` in the fragment) is given
+        resolved but as it came, as curl gives it."""
         from .reply import REDIRECTS, location_reference
         from .result import HTTPResult
 
@@ -158,15 +168,18 @@ class HTTPPresentation(Presentation):
         location = result.headers.get("location")
         if not location:
             return None
+        from omniurl.schemes import parse
         from omniurl.schemes.errors import URLError
         from omniurl.schemes.join import join
 
         try:
-            # (a space as %20, Latin-1 octets as their own %XX: as a get follows it)
-            reference = location_reference(location)
-            return join(str(resource.url), reference, check=False).split("#", 1)[0]
+            target = join(str(resource.url), location_reference(location), check=False)
         except (URLError, ValueError):
             return None
+        try:
+            return str(parse(target))
+        except (URLError, ValueError):
+            return target
 
     def unchanged(self, resource: Resource) -> bool:
         """RFC 9110 §15.4.5: 304 Not Modified (no content is sent)."""

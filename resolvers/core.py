@@ -19,6 +19,7 @@ from .errors import (
     PlanError,
     PolicyError,
     ProtocolError,
+    RedirectLoop,
     ResolveError,
     TooManyRedirects,
     UnsupportedScheme,
@@ -246,8 +247,21 @@ async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
     from .resume import check_resumable  # (not at import: ``omniurl plan`` resumes nothing)
 
     hops: list[tuple[str, ...]] = []  # each followed reply's head (Resource.hops: -I -L)
+    requested: dict[tuple[object, ...], str] = {}  # each hop's request (_request_of): its URL
+    came_from: tuple[str, str] | None = None  # (the URL that redirected here, and why)
     for _hop in range(options.policy.max_redirects + 1):
         p = plan(current, options)
+        request = _request_of(p)
+        if came_from is not None and request in requested:
+            before, reason = came_from
+            earlier = requested[request]
+            back = "itself" if earlier == before else f"{earlier}, requested already"
+            raise RedirectLoop(
+                f"redirect loop: {before} redirects back to {back} ({reason}): the same request "
+                "again, not sent",
+                component="location",
+            )
+        requested[request] = str(current)
         options.policy.check_plan(p)
         check_resumable(p, options.resume_from)
         resolver = registry.get(current.scheme)
@@ -293,6 +307,7 @@ async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
             hops.append(tuple(follow.replies))
             if options.trace is not None:
                 options.trace.new_hop()
+            came_from = (str(current), follow.reason)
             current = follow.target
             continue
         resource.chain = [*chain, *resource.chain]
@@ -302,6 +317,14 @@ async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
         f"more than {options.policy.max_redirects} redirects or referrals; stopped at {current}",
         component="location",
     )
+
+
+def _request_of(p: Plan) -> tuple[object, ...]:
+    """What a hop asks: where its steps go and the bytes each holds (RFC 9110 §10.2.2 makes a
+    ``Location`` resolve against the request's URI, so ``Location: /a`` answering ``/a`` —
+    or a chain back to an earlier URL — plans the very same request).  A hop whose options
+    changed (``-u`` dropped at another origin) plans other bytes, and is another request."""
+    return (p.scheme, p.host, p.port, p.transport, tuple((s.kind, s.data) for s in p.steps))
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:

@@ -28,6 +28,7 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         ├── NotFollowed                  -- a redirect or referral, with follow=False
         ├── ProtocolError                -- the server spoke, but not as the protocol says
         │   ├── TooManyRedirects         -- a redirect or referral loop
+        │   │   └── RedirectLoop         -- the same request again: a loop by construction
         │   └── LimitExceeded            -- a line or reply larger than our bound
         ├── ReplyError                   -- the server refused (FTP 550, HTTP 404, Gopher 3)
         │   ├── NotFound
@@ -199,6 +200,14 @@ class TooManyRedirects(ProtocolError):
     redirect loop is the servers' fault, exit 6 — not a refusal before sending)."""
 
 
+class RedirectLoop(TooManyRedirects):
+    """A redirect or referral to a URL whose request (the same bytes to the same server)
+    this chain sent already: omniurl carries no state from hop to hop (no cookies), so the
+    server would be asked the very same thing again — stopped before sending it, not after
+    ``max_redirects`` identical round trips (curl follows to its ``--max-redirs``, 50, exit
+    47; wget to 20, exit 8)."""
+
+
 class LimitExceeded(ProtocolError):
     """A line or reply exceeded omniurl's bound (no unbounded reads, ever)."""
 
@@ -289,6 +298,7 @@ __all__ = [
     "PoolTimeout",
     "PortRefused",
     "ProtocolError",
+    "RedirectLoop",
     "RedirectRefused",
     "ReplyError",
     "ResolveError",

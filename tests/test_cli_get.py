@@ -206,11 +206,12 @@ async def test_plan_prints_one_json_object_per_url() -> None:
         "User-Agent: omniurl/0.1",
         "Accept: */*",
         "Accept-Encoding: identity",
-        "(the redirect's body read, at most 1 MiB; its connection kept for the next hop)",
+        "(the redirect's body read, at most 1 MiB within 0.25 s, and its connection kept "
+        "for the next hop; else the connection is closed)",
     ]
     assert second["when"] == [None] * 5 + [
         "a redirect followed on a connection of this resolve's own (no client's pool) that may "
-        "carry another request (RFC 9112 §9.3)"
+        "carry another request (RFC 9112 §9.3), its body declared at most 1 MiB if at all"
     ]
 
 

@@ -83,11 +83,12 @@ def test_the_plan_shows_the_carry_as_a_conditional_step() -> None:
     assert shown["steps"] == [
         "GET /redirecting HTTP/1.1", "Host: h", "User-Agent: omniurl/0.1", "Accept: */*",
         "Accept-Encoding: identity",
-        "(the redirect's body read, at most 1 MiB; its connection kept for the next hop)",
+        "(the redirect's body read, at most 1 MiB within 0.25 s, and its connection kept "
+        "for the next hop; else the connection is closed)",
     ]  # fmt: skip
     assert shown["when"] == [None] * 5 + [
         "a redirect followed on a connection of this resolve's own (no client's pool) that "
-        "may carry another request (RFC 9112 §9.3)"
+        "may carry another request (RFC 9112 §9.3), its body declared at most 1 MiB if at all"
     ]
     step = resolvers.plan("http://h/redirecting").steps[-1]
     assert (step.kind, step.role, step.data, step.condition) == (
@@ -120,11 +121,18 @@ async def test_omniurl_plan_prints_it() -> None:
          b"Content-Length: 5\r\n\r\n", True, False),
         (b"HTTP/1.0 302 Found\r\nLocation: /a\r\nContent-Length: 5\r\n\r\n", True, False),
         (b"HTTP/1.1 302 Found\r\nLocation: /a\r\n\r\n", True, False),  # (to the close)
+        (b"HTTP/1.1 302 Found\r\nLocation: /a\r\nContent-Length: 1048576\r\n\r\n", True, True),
+        (b"HTTP/1.1 302 Found\r\nLocation: /a\r\nContent-Length: 1048577\r\n\r\n", True, False),
     ],
 )  # fmt: skip
 def test_the_decision_is_pure(raw: bytes, own: bool, due: bool) -> None:
     head = parse_head(raw)
-    hop = RedirectHop(own, reuse_refused(head, framing_of(head, "GET")[0]))
+    length = head.get("content-length")
+    hop = RedirectHop(
+        own,
+        reuse_refused(head, framing_of(head, "GET")[0]),
+        int(length) if length is not None else None,
+    )
     assert carries_next_hop(hop) is due
     assert CARRY_STEP.due(hop) is due
 

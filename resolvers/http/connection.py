@@ -184,15 +184,17 @@ class Connection:
             and not self.stream.idle_ended()
         )
 
-    async def drain(self, reader: ReplyReader, limit: int = 1 << 20) -> None:
-        """Read a body nobody wants (a 401's page before the Digest answer), at most
-        ``limit`` bytes: past it the connection is not worth keeping."""
+    async def drain(self, reader: ReplyReader, limit: int = 1 << 20) -> bool:
+        """Read a body nobody wants (a 401's page before the Digest answer, a followed
+        redirect's), at most ``limit`` bytes: past it the connection is not worth keeping.
+        Whether the body ended within ``limit``."""
         seen = 0
         async for data in self.body(reader):
             seen += len(data)
             if seen > limit:
                 self.reusable = False
-                return
+                return False
+        return True
 
     def close(self) -> None:
         self.reusable = False

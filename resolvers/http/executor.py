@@ -29,6 +29,7 @@ from ..plan import Plan
 from ..resource import Resource, Resumed
 from .connection import Connection, Connections, StaleConnection
 from .planner import (
+    CarryBound,
     HeaderField,
     HTTPDetails,
     HTTPRole,
@@ -39,9 +40,11 @@ from .planner import (
 )
 from .ranges import Outcome, parse_content_range, range_outcome, validator_of
 from .reply import (
+    REDIRECTS,
     Head,
     ReplyReader,
     digest_challenged,
+    empty_location,
     failure,
     location_reference,
     redirect_location,
@@ -344,6 +347,16 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
         new_url = _redirect_target(str(plan.url), location, options.syntax)
         await _keep_for_next_hop(plan, link, reader, head)
         raise Follow(new_url, reason=f"HTTP {head.status} redirect", replies=replies)
+    given = head.get("location")
+    if options.follow and head.status in REDIRECTS and given is not None and empty_location(given):
+        # (said even without -v: omniurl follows redirects by default, so a 3xx page
+        # printed with exit 0 and no word would surprise; -s silences it, as curl's is)
+        said = (
+            f"HTTP {head.status} redirect with an empty Location (RFC 9110 §10.2.2: it names "
+            "this same URL): not followed; the reply is the result"
+        )
+        options.note("*", said)
+        options.tell(said)
     details = plan.details_as(HTTPDetails)
     offset = details.offset
     outcome: Outcome | None = None
@@ -475,22 +488,45 @@ async def _resource(plan: Plan, options: Options, link: _Link, reader: Any, head
 
 async def _keep_for_next_hop(plan: Plan, link: _Link, reader: Any, head: Head) -> None:
     """The plan's conditional step for a followed redirect (``HTTPRole.CARRY``, due by
-    ``planner.carries_next_hop``): its body read (at most 1 MiB) and the connection kept,
-    with this resolve's own, for the next hop (``HOP_CARRY``) — a redirect to the same
-    server then rides it, as curl's does (before: a new connection each hop).  Not due (a
-    client's pool, the lean engine's slot, a reply whose connection cannot carry another
-    request), or a broken body: the link is released as before, by the caller."""
+    ``planner.carries_next_hop``): its body read within the step's bound
+    (:class:`~resolvers.http.planner.CarryBound`: at most 1 MiB, for at most 0.25 s) and
+    the connection kept, with this resolve's own, for the next hop (``HOP_CARRY``) — a
+    redirect to the same server then rides it, as curl's does (before: a new connection
+    each hop).  Not due (a client's pool, the lean engine's slot, a reply whose connection
+    cannot carry another request, a body declared longer than the bound): the link is
+    released as before, by the caller.  A body that does not end within the bound (a
+    ``Content-Length`` the server never fulfils), or breaks: the connection is closed,
+    never kept, and the next hop goes on a new one (before: the read timeout, 30 s, was
+    waited out first)."""
     step = next((s for s in plan.steps if s.role is HTTPRole.CARRY), None)
     if step is None:
         return
     carry = HOP_CARRY.get()
     own = carry is not None and link.give_back is None and link.then is None
-    if link.released or not step.due(RedirectHop(own, reuse_refused(head, reader.framing))):
+    length = head.get("content-length")
+    hop = RedirectHop(
+        own,
+        reuse_refused(head, reader.framing),
+        int(length) if length is not None and length.isdigit() else None,
+    )
+    if link.released or not step.due(hop):
         return
+    bound = step.detail_as(CarryBound)
+    import asyncio
+
     try:
-        await link.conn.drain(reader)
-    except ResolveError:
-        return  # (released, and closed, by the caller)
+        async with asyncio.timeout(bound.within):
+            complete = await link.conn.drain(reader, bound.limit)
+    except (ResolveError, TimeoutError):
+        complete = False
+    if not complete or not link.conn.reusable:
+        link.conn.close()  # (the rest of that body would come first on it)
+        link.options.note(
+            "*",
+            f"the redirect's body did not end within {bound.within:g} s (at most "
+            f"{bound.limit} bytes read): its connection is closed, the next hop gets a new one",
+        )
+        return  # (released by the caller)
     assert carry is not None  # (own)
     link.released = True
     link.connections.release(link.conn)

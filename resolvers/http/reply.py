@@ -800,10 +800,23 @@ def digest_challenged(head: Head, has_digest: bool) -> bool:
 
 def redirect_location(head: Head, follow: bool) -> str | None:
     """The ``Location`` to follow (RFC 9110 §10.2.2), or None: not a redirect, no Location,
-    or following is off (the 3xx is then the result)."""
+    an empty one (:func:`empty_location`), or following is off (the 3xx is then the
+    result)."""
     if head.status in REDIRECTS and follow:
-        return head.get("location")
+        location = head.get("location")
+        if location is not None and not empty_location(location):
+            return location
     return None
+
+
+def empty_location(location: str) -> bool:
+    """Whether a ``Location`` value is empty or white space alone.  RFC 9110 §10.2.2 makes
+    the value a URI-reference resolved against the request's URI, and the empty reference
+    resolves to that URI itself (RFC 3986 §5.2.2): following it sends the same request
+    again, a loop by construction.  So it is not followed and the 3xx is the result, as
+    curl's ``-L`` does (its body shown, exit 0; before, omniurl sent the request 11 times
+    and ended "more than 10 redirects", exit 6; wget follows it 20 times, exit 8)."""
+    return not location.strip(" \t")
 
 
 def location_reference(location: str) -> str:
@@ -867,6 +880,7 @@ __all__ = [
     "content_length",
     "default_parser",
     "digest_challenged",
+    "empty_location",
     "failure",
     "framing_of",
     "keeps_alive",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from _daemon_conf import VSFTPD_CONF
+from _daemon_conf import VSFTPD_CONF, confinement_missing
 from helpers import ROOT, free_port, run, run_omniurl
 
 from omniurl.resolvers import Options
@@ -158,7 +158,11 @@ implicit_ssl={implicit}
 async def start_vsftpd(
     root: Path, scratch: Path, *, extra: str = ""
 ) -> tuple[asyncio.subprocess.Process, int]:
-    """vsftpd on loopback with a private config, as the user running the tests."""
+    """vsftpd on loopback with a private config, anonymous users confined to ``root``
+    (:data:`_daemon_conf.VSFTPD_CONF`: started as root, chrooted; skips where it cannot)."""
+    missing = confinement_missing()
+    if missing is not None:
+        pytest.skip(missing)
     port = free_port()
     (scratch / "empty").mkdir(parents=True, exist_ok=True)
     conf = scratch / "vsftpd.conf"

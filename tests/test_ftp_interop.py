@@ -1,7 +1,9 @@
 """The FTP resolver against vsftpd (Debian's package), started by the test on loopback.
 
-vsftpd runs with a private config as the user running the tests (run_as_launching_user), on
-a free port; the test stops it.  Skips where vsftpd is not installed.
+vsftpd runs with a private config on a free port, anonymous users chrooted into the test's
+tree (tests/_daemon_conf.py: started as root; run_as_launching_user cannot chroot, and let
+them read the machine's files); the test stops it.  Skips where vsftpd is not installed, or
+cannot confine them here.
 """
 
 from __future__ import annotations
@@ -51,6 +53,21 @@ async def vsftpd(ftp_tree: Path, tmp_path: Path) -> AsyncIterator[str]:
         yield netloc
 
 
+async def test_anonymous_users_cannot_leave_the_tree(vsftpd: str) -> None:
+    """The tests' vsftpd confines anonymous users to its anon_root: the machine's files are
+    out of reach, by absolute path or by "..", through omniurl and curl alike (before, as
+    run_as_launching_user, ``ftp://…/%2Fetc/`` listed the machine's /etc)."""
+    with pytest.raises(NotFound):
+        await resolvers.fetch(f"ftp://{vsftpd}/%2Fetc/hostname", OPTS)
+    with pytest.raises(NotFound):
+        await resolvers.fetch(f"ftp://{vsftpd}/%2E%2E/%2E%2E/%2E%2E/etc/passwd", OPTS)
+    # the server's "/" is the tree: its only entry is the test's pub
+    listing = await resolvers.fetch(f"ftp://{vsftpd}/%2F/", OPTS)
+    assert [e.name for e in listing] == ["pub"]
+    code, out = await curl("-o", "-", f"ftp://{vsftpd}/%2Fetc/passwd")
+    assert b"root:" not in out and code != 0
+
+
 async def test_anonymous_binary_retrieval(vsftpd: str) -> None:
     lines, options = transcript()
     async with await resolvers.resolve(f"ftp://{vsftpd}/pub/big.bin", options) as resource:
@@ -76,14 +93,14 @@ async def test_ascii_type(vsftpd: str) -> None:
         assert await r.read() == b"hello from vsftpd\n"
 
 
-async def test_percent_2f_cwd_is_one_absolute_argument(vsftpd: str, ftp_tree: Path) -> None:
-    """§3.2.2's %2F example for real: one CWD whose argument is an absolute path (vsftpd
-    runs unchrooted here, so the absolute path is the tree's real location)."""
-    segment = urllib.parse.quote(str(ftp_tree / "pub"), safe="")
+async def test_percent_2f_cwd_is_one_absolute_argument(vsftpd: str) -> None:
+    """§3.2.2's %2F example for real: one CWD whose argument is an absolute path (the
+    anonymous session is chrooted into the tree, so "/pub" is the tree's pub)."""
+    segment = urllib.parse.quote("/pub", safe="")
     lines, options = transcript()
     async with await resolvers.resolve(f"ftp://{vsftpd}/{segment}/hello.txt", options) as r:
         assert await r.read() == b"hello from vsftpd\n"
-    assert f"> CWD {ftp_tree / 'pub'}" in lines
+    assert "> CWD /pub" in lines
 
 
 async def test_null_cwd_is_sent_and_vsftpd_refuses_it(vsftpd: str) -> None:

@@ -163,6 +163,11 @@ async def start_vsftpd(
     missing = confinement_missing()
     if missing is not None:
         pytest.skip(missing)
+    if not root.stat().st_mode & 0o001:
+        raise RuntimeError(
+            f"{root}: vsftpd serves it as its ftp user, who cannot enter it (pytest's own "
+            "tmp_path is 0700): give the tree a folder of its own, tmp_path / 'root'"
+        )
     port = free_port()
     (scratch / "empty").mkdir(parents=True, exist_ok=True)
     conf = scratch / "vsftpd.conf"

@@ -22,9 +22,12 @@ PAYLOAD = bytes(range(256)) * 400  # 100 KiB, binary
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    (tmp_path / "pub").mkdir()
-    (tmp_path / "pub" / "data.bin").write_bytes(PAYLOAD)
-    return tmp_path
+    # (a folder of its own: vsftpd serves it as its ftp user, who cannot enter pytest's 0700
+    # tmp_path — and the test's TLS key beside it is no file to serve)
+    root = tmp_path / "root"
+    (root / "pub").mkdir(parents=True)
+    (root / "pub" / "data.bin").write_bytes(PAYLOAD)
+    return root
 
 
 def test_ftps_parses_with_port_990() -> None:

@@ -19,6 +19,7 @@ import os
 import stat
 from collections.abc import AsyncIterable, Callable
 
+from omniurl.finished import finish, new_file_mode
 from omniurl.resolvers.errors import ConfigurationError, ConnectionClosed, suppress
 from omniurl.resolvers.resume import Outcome
 from omniurl.schemes.records import record
@@ -154,26 +155,6 @@ class Partial:
         for path in (self.part, self.sidecar):
             with suppress(OSError):
                 path.unlink()
-
-
-def new_file_mode() -> int:
-    """The mode ``open(name, "w")`` gives a new file: ``0666 & ~umask`` (mkstemp's files are
-    0600, which other users and a web server serving the folder cannot read).  The umask can
-    only be read by setting it: it is set back at once (~2 µs)."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def finish(tmp: Path | str, target: Path | str) -> None:
-    """Rename the complete ``tmp`` over ``target``, with the target's mode when it exists
-    (a 0600 file stays 0600) and a new file's usual mode otherwise (not mkstemp's 0600)."""
-    try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        mode = new_file_mode()
-    os.chmod(tmp, mode)
-    os.replace(tmp, target)
 
 
 async def write_resumed(

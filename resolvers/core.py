@@ -244,8 +244,6 @@ async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
 
 
 async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
-    from .resume import check_resumable  # (not at import: ``omniurl plan`` resumes nothing)
-
     hops: list[tuple[str, ...]] = []  # each followed reply's head (Resource.hops: -I -L)
     requested: dict[tuple[object, ...], str] = {}  # each hop's request (_request_of): its URL
     came_from: tuple[str, str] | None = None  # (the URL that redirected here, and why)
@@ -263,7 +261,10 @@ async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
             )
         requested[request] = str(current)
         options.policy.check_plan(p)
-        check_resumable(p, options.resume_from)
+        if options.resume_from > 0:  # (else nothing to check: resolvers.resume not loaded)
+            from .resume import check_resumable
+
+            check_resumable(p, options.resume_from)
         resolver = registry.get(current.scheme)
         try:
             resource = await resolver.execute(p, options)

@@ -100,7 +100,13 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
         "get", "-o", str(out), f"{scheme}://{servers[scheme].netloc}{path}"
     )
     assert status == 0 and out.read_bytes() == bytes(range(256)) * 16
-    assert f"omniurl.resolvers.{scheme}.executor" in ran and "omniurl.partial" in ran
+    assert f"omniurl.resolvers.{scheme}.executor" in ran and "omniurl.finished" in ran
+    # nor -C's machinery: the complete file is renamed by omniurl/finished.py, not through
+    # omniurl/partial.py (the part file and its sidecar) with resolvers/resume.py's outcomes,
+    # whose import ran after the last byte (docs/speed.md, *The command's two ends*); FTP's
+    # and HTTP's executors read those outcomes themselves
+    assert "omniurl.partial" not in ran
+    assert ("omniurl.resolvers.resume" in ran) == (scheme != "gopher")
     assert not {"json", "json.decoder", "json.encoder"} & ran
     # nor json's C string encoder (``_json``: cli/emit.py loads it for the first JSON
     # printed), nor a progress bar or a listing's saving rules (cli/output.py: a terminal's

@@ -265,7 +265,7 @@ async def write_content(
             raise _output_failed(path, exc) from None
         # mkstemp made the file private (0600): the target keeps its own mode, a new file
         # gets the mode a new file normally gets.
-        from omniurl.partial import finish
+        from omniurl.finished import finish  # (not omniurl.partial: -C's own)
 
         try:
             finish(tmp, real)

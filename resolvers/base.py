@@ -14,10 +14,6 @@ control flow, not an error: ``except ResolveError`` never catches it.
 
 from __future__ import annotations
 
-# (The C module contextvars.py re-exports: the same class, without loading that file before a
-# get's early connect; asyncio imports contextvars after it.)
-from _contextvars import ContextVar
-
 from omniurl.schemes.base import URL
 
 from .options import Options
@@ -25,17 +21,22 @@ from .plan import Plan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import ClassVar
 
     from .batching import BatchEngine
+    from .hops import HOP_CARRY as HOP_CARRY
     from .resource import Resource
 
 
-#: What one hop of a redirect chain leaves for the next, by the executor's key: the HTTP
-#: executor's own kept connections (no client's pool), so that a redirect to the same
-#: server rides the connection that answered it, as curl's (``%{num_connects}`` 1, not 2).
-#: Set by the core for the chain; whatever no hop took is closed (``aclose``) at its end.
-HOP_CARRY: ContextVar[dict[str, Any] | None] = ContextVar("omniurl_hop_carry", default=None)
+def __getattr__(name: str) -> object:
+    # HOP_CARRY (what one hop of a redirect chain leaves for the next) lives in
+    # resolvers/hops.py: a ContextVar loads the _contextvars extension, which a get's early
+    # connect does not wait for (docs/speed.md, *The command's two ends*)
+    if name == "HOP_CARRY":
+        from .hops import HOP_CARRY
+
+        return HOP_CARRY
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Follow(Exception):

@@ -231,7 +231,7 @@ async def _resolve(current: URL, options: Options) -> Resource:
 
 
 async def _follow(current: URL, options: Options, chain: list[str]) -> Resource:
-    from .base import HOP_CARRY
+    from .hops import HOP_CARRY
 
     carry: dict[str, Any] = {}
     token = HOP_CARRY.set(carry)

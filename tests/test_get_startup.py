@@ -195,8 +195,9 @@ async def test_a_get_connects_before_its_body_and_the_core_are_imported(
     """The early connect (cli/early.py) waits only for what it needs: the URL parsed, the
     options, the registry, the scheme's planner and the policy.  The command's body
     (cli/get.py with cli/emit.py and cli/text.py), the library's front door
-    (resolvers/core.py), ``contextvars``, for HTTP and FTP ``-C``'s headers and outcomes,
-    for Gopher the Gopher+ string's parser (the URL has none) are imported after it
+    (resolvers/core.py), ``contextvars`` and its extension, for HTTP and FTP ``-C``'s
+    headers and outcomes, for Gopher the Gopher+ string's parser (the URL has none) are
+    imported after it
     (docs/speed.md, *Connecting sooner*)."""
     import asyncio
     import subprocess
@@ -220,6 +221,9 @@ async def test_a_get_connects_before_its_body_and_the_core_are_imported(
     assert not {"asyncio", f"omniurl.resolvers.{scheme}.executor"} & at_connect
     later = {"omniurl.cli.get", "omniurl.cli.emit", "omniurl.cli.text"}
     later |= {"omniurl.resolvers.core", "contextvars"}
+    # nor the _contextvars extension (a shared library here) for the core's HOP_CARRY:
+    # resolvers/hops.py, imported by the core and the HTTP executor
+    later |= {"_contextvars", "omniurl.resolvers.hops"}
     if scheme in ("http", "ftp"):  # (-C's: the range headers, SIZE's and REST's outcomes)
         later |= {"omniurl.resolvers.http.ranges", "omniurl.resolvers.resume"}
     if scheme == "gopher":  # (a Gopher+ string's parser, for a URL without one)

@@ -21,8 +21,9 @@ from omniurl.schemes.errors import URLError
 from omniurl.schemes.http import HTTPURL
 from omniurl.schemes.records import record
 
-from ..base import HOP_CARRY, Follow
+from ..base import Follow
 from ..errors import PlanError, ProtocolError, ResolveError
+from ..hops import HOP_CARRY
 from ..mediatype import charset_param
 from ..options import Options
 from ..plan import Plan

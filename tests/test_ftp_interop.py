@@ -156,3 +156,18 @@ async def test_vsftpd_through_the_gateway(vsftpd: str) -> None:
     assert f"3. ftp://{vsftpd}/pub/sub/" in listing  # a directory's URL ends in /
     assert "<pre>hello from vsftpd\n</pre>" in text.decode()
     assert hashlib.sha256(big).hexdigest() == hashlib.sha256(BIG).hexdigest()
+
+
+async def test_a_listing_has_the_dotfiles(tmp_path: Path) -> None:
+    """vsftpd has no MLSD and leaves dotfiles out of a plain LIST: ``LIST -a`` (the plan's
+    step where FEAT lists no MLST) lists them, as MLSD would."""
+    if not os.path.exists(VSFTPD):
+        pytest.skip("vsftpd not installed (apt-get install vsftpd)")
+    root = write_tree(tmp_path / "root", {"pub/.hidden": b"h\n", "pub/.d/x": b"x", "pub/a": b"a"})
+    async with running(start_vsftpd, root, tmp_path / "vsftpd") as netloc:
+        lines, options = transcript()
+        listing = await resolvers.fetch(f"ftp://{netloc}/pub/", options)
+        assert sorted((e.name, e.kind) for e in listing) == [
+            (".d", "directory"), (".hidden", "file"), ("a", "file")
+        ]  # fmt: skip
+        assert "> LIST -a" in lines and "> LIST" not in lines

@@ -74,3 +74,14 @@ def test_list_formats(line: str, fact: Fact | None) -> None:
 def test_nlst() -> None:
     assert parse_nlst_line("pub/a.txt") == Fact("a.txt", "entry")
     assert parse_nlst_line("") is None
+
+
+def test_mlsd_symbolic_links_with_and_without_their_target() -> None:
+    """ProFTPD's ``OS.unix=slink:TARGET`` gives the target (a mirror makes the link from
+    it); ``OS.unix=symlink`` gives none."""
+    from omniurl.resolvers.ftp.listing import Fact, parse_mlsd_line
+
+    assert parse_mlsd_line("type=OS.unix=slink:../Sub/A;size=3; l") == Fact(
+        name="l", kind="link", size=3, target="../Sub/A"
+    )
+    assert parse_mlsd_line("type=OS.unix=symlink; l") == Fact(name="l", kind="link")

@@ -244,8 +244,30 @@ def test_feat_decides_mlsd_or_list() -> None:
     assert isinstance(ready, TransferReady) and ready.listing_format == "mlsd"
     assert ready.expected is None  # a listing's length is never announced
     sent, events = converse(FTPMachine(plan("ftp://h/pub/")), dict(listing, FEAT=b"500 ?\r\n"))
-    assert sent[3:6] == ["FEAT", "EPSV", "LIST"]
+    assert sent[3:7] == ["FEAT", "EPSV", "LIST -a", "QUIT"]
     assert isinstance(events[1], TransferReady) and events[1].listing_format == "list"
+    assert events[1].command == "LIST -a"
+
+
+@pytest.mark.parametrize("refused", [b"500 unknown option\r\n", b"501 ?\r\n", b"550 -a: none\r\n"])
+def test_list_a_refused_falls_back_to_plain_list(refused: bytes) -> None:
+    """``LIST -a`` (dotfiles, as MLSD lists them) from a server without MLST; one that
+    refuses it (5xx: takes no ls options, or read ``-a`` as a name) gets plain LIST, over
+    the data connection already open — the plan's conditional step, as wget falls back."""
+    listing = dict(RETR, FEAT=b"500 ?\r\n", LIST=b"150 here\r\n", **{"LIST -a": refused})
+    sent, events = converse(FTPMachine(plan("ftp://h/pub/")), listing)
+    assert sent[3:8] == ["FEAT", "EPSV", "LIST -a", "LIST", "QUIT"]
+    assert [type(e) for e in events][:2] == [OpenData, TransferReady]
+    assert events[1].command == "LIST" and events[1].listing_format == "list"
+
+
+def test_list_refused_after_list_a_or_list_a_failing_otherwise_is_the_error() -> None:
+    both = dict(RETR, FEAT=b"500 ?\r\n", LIST=b"550 no\r\n", **{"LIST -a": b"501 ?\r\n"})
+    with pytest.raises(ReplyError, match="550 no"):
+        converse(FTPMachine(plan("ftp://h/pub/")), both)
+    busy = dict(RETR, FEAT=b"500 ?\r\n", **{"LIST -a": b"450 busy\r\n"})
+    with pytest.raises(ReplyError, match="450 busy"):
+        converse(FTPMachine(plan("ftp://h/pub/")), busy)
 
 
 @pytest.mark.parametrize(

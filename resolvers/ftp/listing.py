@@ -30,7 +30,8 @@ class Fact:
     kind: str  # "file", "directory", "link", or "entry" (unknown)
     size: int | None = None
     modify: str | None = None
-    #: A symbolic link's target (LIST), kept for display only.
+    #: A symbolic link's target as listed (LIST's ``name -> target``, ProFTPD's MLSD
+    #: ``OS.unix=slink:target``): shown, and what a mirror makes a link to (or not).
     target: str | None = None
 
 
@@ -49,10 +50,18 @@ def parse_mlsd_line(line: str) -> Fact | None:
     if kind_fact in ("cdir", "pdir") or name in (".", ".."):
         return None
     kind = {"file": "file", "dir": "directory"}.get(kind_fact, "entry")
+    target = None
     if kind_fact.startswith("os.unix=symlink") or kind_fact.startswith("os.unix=slink"):
         kind = "link"
+        # ProFTPD's ``type=OS.unix=slink:TARGET`` (RFC 3659 §7.5.1 leaves OS.* types to the
+        # server): the target as written, case kept
+        raw = next(f for f in facts_text.split(";") if f.strip().lower().startswith("type="))
+        _, colon, written = raw.partition(":")
+        target = written if colon and written else None
     size = int(facts["size"]) if facts.get("size", "").isdigit() else None
-    return Fact(name=name, kind=kind, size=size, modify=_mlsd_time(facts.get("modify")))
+    return Fact(
+        name=name, kind=kind, size=size, modify=_mlsd_time(facts.get("modify")), target=target
+    )
 
 
 def _mlsd_time(value: str | None) -> str | None:

@@ -20,7 +20,8 @@ The conversation (RFC 959 §5.4's sequences; the plan's conditions in quotes):
   component;
 - ``-I``: ``TYPE I``, ``SIZE`` (213: the size; 550: not found), ``MDTM`` (213: the time),
   ``QUIT``: :class:`Facts`;
-- a transfer: ``TYPE``; ``FEAT`` ("FEAT lists MLST" → ``MLSD``, else ``LIST``); ``MDTM``
+- a transfer: ``TYPE``; ``FEAT`` ("FEAT lists MLST" → ``MLSD``, else ``LIST -a``, and
+  plain ``LIST`` when that is refused: "LIST -a refused"); ``MDTM``
   where the plan asks the time with the file (213: :attr:`TransferReady.modified`); ``SIZE``
   under ``-C`` (:func:`resolvers.resume.ftp_size_outcome`: nothing missing ends it with
   :class:`NothingMissing`); ``EPSV`` (229: the port), else ``PASV`` (227), then
@@ -622,6 +623,13 @@ class FTPMachine:
         transfer = self._transfer
         assert transfer is not None
         if not transfer_started(reply.code):
+            plain = self._optional(FTPRole.LIST_PLAIN)
+            if transfer.role is FTPRole.LIST and plain is not None and plain.due(reply.code):
+                # LIST -a refused: the plain LIST, over the data connection already open
+                # (a refused command opened no transfer on it; wget's way too)
+                self._transfer = plain
+                self._send(plain, None, State.TRANSFER)
+                return
             raise refusal(reply, transfer.shown, "name" if transfer.values else "cwd")
         size = announced_size(reply)
         offset = self.details.offset if self._outcome == "append" else 0

@@ -48,6 +48,7 @@ from .replies import (
     EPSV_ON_BYTES_MISSING,
     EPSV_ON_PORT_REFUSED,
     LIST_IF_NO_MLST,
+    LIST_ON_ALL_REFUSED,
     MLSD_IF_MLST,
     ON_NEW_CONNECTION,
     PASS_ASKED_ON_331,
@@ -88,8 +89,12 @@ class FTPRole(Role):
     SIZE = "size"
     MDTM = "mdtm"
     FEAT = "feat"
-    #: LIST, the listing when FEAT lists no MLST (MLSD is then the TRANSFER step).
+    #: ``LIST -a``, the listing when FEAT lists no MLST (MLSD is then the TRANSFER step):
+    #: dotfiles included, as MLSD lists them (vsftpd, ProFTPD and Pure-FTPd leave them out
+    #: of a plain LIST and take ``ls``'s ``-a``; wget sends it).
     LIST = "list"
+    #: Plain ``LIST``, when ``LIST -a`` was refused (a server that takes no ``ls`` options).
+    LIST_PLAIN = "list-plain"
     EPSV = "epsv"
     #: EPSV sent again: the policy refused the data port the last one named.
     EPSV_AGAIN = "epsv-again"
@@ -377,7 +382,8 @@ def _data_steps(
         steps.append(Step.line(f"REST {resumed}", when=REST_ON_BYTES_MISSING, role=FTPRole.REST))
     if facts:
         steps.append(Step.line("MLSD", when=MLSD_IF_MLST, role=FTPRole.TRANSFER))
-        steps.append(Step.line("LIST", when=LIST_IF_NO_MLST, role=FTPRole.LIST))
+        steps.append(Step.line("LIST -a", when=LIST_IF_NO_MLST, role=FTPRole.LIST))
+        steps.append(Step.line("LIST", when=LIST_ON_ALL_REFUSED, role=FTPRole.LIST_PLAIN))
     else:
         steps.append(Step.line(command, values=name_values, role=FTPRole.TRANSFER))
     quit_when = QUIT_WHEN_LET_GO if reuse else QUIT_AFTER_TRANSFER

@@ -257,8 +257,16 @@ def has_mlst(feat_lines: list[str]) -> bool:
     return any(line.strip().upper().startswith("MLST") for line in feat_lines[1:])
 
 
+def list_all_refused(code: str) -> bool:
+    """Plain ``LIST`` after ``LIST -a`` was refused: any 5xx (RFC 959 §4.2: a permanent
+    refusal — 500/501 from a server that takes no ``ls`` options, 550 from one that read
+    ``-a`` as a name), as wget falls back; any other reply is the listing's own outcome."""
+    return code.startswith("5")
+
+
 MLSD_IF_MLST = Condition("FEAT lists MLST (RFC 3659)", lists_mlst)
 LIST_IF_NO_MLST = Condition("FEAT does not list MLST", lacks_mlst)
+LIST_ON_ALL_REFUSED = Condition("LIST -a refused (a 5xx reply)", list_all_refused)
 PASV_ON_EPSV_REFUSED = Condition("EPSV refused", passive_needed)
 #: ``EPSV``/``PASV`` again, decided on how many data ports the policy refused so far.
 EPSV_ON_PORT_REFUSED = Condition(
@@ -286,6 +294,7 @@ __all__ = [
     "EPSV_ON_BYTES_MISSING",
     "EPSV_ON_PORT_REFUSED",
     "LIST_IF_NO_MLST",
+    "LIST_ON_ALL_REFUSED",
     "MAX_REPLY_LINES",
     "MLSD_IF_MLST",
     "ON_NEW_CONNECTION",
@@ -305,6 +314,7 @@ __all__ = [
     "epsv_port",
     "expected_bytes",
     "has_mlst",
+    "list_all_refused",
     "mdtm_time",
     "new_connection",
     "passive_needed",

@@ -460,3 +460,66 @@ async def test_nginx_a_link_to_a_folder_without_its_slash(tmp_path: Path) -> Non
             status, _counts, rows = await run_mirror(f"http://{netloc}/", out, delete=True)
             assert status == 0, [r.error_message for r in rows if not r.ok]
             assert files_of(out) == files_of(root)
+
+
+#: Dotfiles (vsftpd's plain LIST leaves them out, as ``ls`` does; ``LIST -a`` lists them)
+#: and, made beside them, symbolic links in and out of the tree.
+DOTTED = {
+    "a.txt": b"alpha\n",
+    ".hidden": b"a dotfile\n",
+    ".config/x.txt": b"in a dot folder\n",
+    "sub/s.txt": b"sub\n",
+}
+
+
+@pytest.mark.skipif(not os.path.exists(VSFTPD), reason="vsftpd not installed")
+async def test_vsftpd_dotfiles_and_symbolic_links(tmp_path: Path) -> None:
+    """vsftpd has no MLSD: ``LIST -a`` lists the dotfiles (before, a plain LIST missed
+    them, as ``lftp mirror`` still does; ``wget -m`` sends ``LIST -a`` too).  A symbolic
+    link whose target stays inside the tree is made, relative; one to an absolute path or
+    out of the tree is left out with a note — ``lftp mirror`` makes ``abs`` and
+    ``sub/out`` as listed, pointing out of its folder; ``wget -m`` fetches a file's link as
+    a file and skips a folder's.  A re-run with ``--delete`` keeps the links."""
+    with world_readable_tree(DOTTED) as root:
+        os.symlink("a.txt", root / "to-a")
+        os.symlink("sub", root / "to-sub")
+        os.symlink("../a.txt", root / "sub" / "up-a")
+        os.symlink("nothing", root / "dangling")
+        os.symlink("/etc/passwd", root / "abs")
+        os.symlink("../../etc/passwd", root / "sub" / "out")
+        os.symlink("..", root / "parent")
+        async with running(start_vsftpd, root, tmp_path / "scratch") as netloc:
+            out = tmp_path / "out"
+            for delete in (False, True):
+                status, counts, rows = await run_mirror(f"ftp://{netloc}/", out, delete=delete)
+                assert status == 0, [r.error_message for r in rows if not r.ok]
+                made = {
+                    p.relative_to(out).as_posix(): os.readlink(p)
+                    for p in out.rglob("*")
+                    if p.is_symlink()
+                }
+                assert made == {
+                    "to-a": "a.txt",
+                    "to-sub": "sub",
+                    "sub/up-a": "../a.txt",
+                    "dangling": "nothing",
+                }
+                assert (counts.links, counts.links_skipped, counts.deleted) == (4, 3, 0)
+                files = {
+                    rel + ("/" if p.is_dir() else ""): b"" if p.is_dir() else p.read_bytes()
+                    for p in out.rglob("*")
+                    if not p.is_symlink()
+                    and not (rel := p.relative_to(out).as_posix()).startswith(".omniurl-mirror")
+                }
+                assert files == {
+                    ".config/": b"",
+                    ".config/x.txt": b"in a dot folder\n",
+                    ".hidden": b"a dotfile\n",
+                    "a.txt": b"alpha\n",
+                    "sub/": b"",
+                    "sub/s.txt": b"sub\n",
+                }
+                assert (out / "to-a").read_bytes() == (out / "sub" / "up-a").read_bytes()
+                for link in made:
+                    named = os.path.realpath(out / link)
+                    assert os.path.commonpath([named, str(out.resolve())]) == str(out.resolve())

@@ -12,12 +12,14 @@ from omniurl.mirror.state import State
 from omniurl.mirror.walk import (
     STATE_DIR,
     Action,
+    LinkTarget,
     Listed,
     Local,
     Place,
     Refused,
     after_head,
     decide,
+    link_target,
     listing_name,
     local_name,
     place,
@@ -447,3 +449,49 @@ def test_autoindex_times_nginx_and_apache() -> None:
 def test_a_folders_rough_time(modify: str, stamp: int) -> None:
     when = Listed(None, modify).rough_time
     assert when is not None and when.timestamp() == stamp
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "made"),
+    [
+        ("ftp://h/pub/to-a", "a.txt", ("a.txt", ("a.txt",))),
+        ("ftp://h/pub/sub/up", "../a.txt", ("../a.txt", ("a.txt",))),
+        ("ftp://h/pub/sub/x", "./deep/../../sub/./y", ("y", ("sub", "y"))),
+        ("ftp://h/pub/sub/d/e/x", "../../../b/c", ("../../../b/c", ("b", "c"))),
+        ("ftp://h/pub/top", ".", (".", ())),
+        ("ftp://h/pub/sub/top", "..", ("..", ())),
+        ("ftp://h/pub/sub/w", "a\\b//c", ("a%5Cb/c", ("sub", "a%5Cb", "c"))),
+        # the state folder's name at the top is written as a fetched item's would be
+        ("ftp://h/pub/sub/s", "../.omniurl-mirror/state", (
+            "../%2Eomniurl-mirror/state", ("%2Eomniurl-mirror", "state"))),
+    ],
+)  # fmt: skip
+def test_a_link_inside_the_tree_is_made_relative(
+    link: str, target: str, made: tuple[str, tuple[str, ...]]
+) -> None:
+    start = start_of(parse("ftp://h/pub/"), spec_for("ftp").present(), spec_for("ftp").names)
+    at = where("ftp://h/pub/", link)
+    assert isinstance(at, Place)
+    assert link_target(start, at, target) == LinkTarget(*made)
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "why"),
+    [
+        ("ftp://h/pub/abs", "/etc/passwd", "an absolute path"),
+        ("ftp://h/pub/abs", "/pub/a.txt", "an absolute path"),  # (the login's root is not /)
+        ("ftp://h/pub/up", "..", "out of the mirrored tree"),
+        ("ftp://h/pub/sub/up", "../../etc/passwd", "out of the mirrored tree"),
+        ("ftp://h/pub/sub/up", "x/../../..", "out of the mirrored tree"),
+        ("ftp://h/pub/none", "", "no target"),
+        ("ftp://h/pub/ctl", "x" * 300, "unsafe name"),
+    ],
+)
+def test_a_link_out_of_the_tree_is_not_made(link: str, target: str, why: str) -> None:
+    """Never a link pointing out of the destination folder (``lftp mirror`` makes these as
+    listed)."""
+    start = start_of(parse("ftp://h/pub/"), spec_for("ftp").present(), spec_for("ftp").names)
+    at = where("ftp://h/pub/", link)
+    assert isinstance(at, Place)
+    refused = link_target(start, at, target)
+    assert isinstance(refused, Refused) and why in refused.reason

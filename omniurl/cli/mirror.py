@@ -188,9 +188,15 @@ def summary_line(counts: Counts) -> str:
     from .progress import human_size
 
     elapsed = max(time.monotonic() - counts.started, 1e-9)
+    # (symbolic links, only where the tree had some: FTP listings)
+    links = (
+        f"{counts.links} symbolic links, {counts.links_skipped} left out, "
+        if counts.links or counts.links_skipped
+        else ""
+    )
     return (
         f"mirrored {counts.files_done} URLs: {counts.fetched} written, {counts.unchanged} "
-        f"unchanged, {counts.deleted} deleted, {counts.failed} failed, "
+        f"unchanged, {counts.deleted} deleted, {counts.failed} failed, {links}"
         f"{human_size(counts.bytes_done)} in {elapsed:.1f} s"
     )
 

@@ -48,6 +48,7 @@ from .walk import (
     Start,
     after_head,
     decide,
+    link_target,
     listing_name,
     place,
     selected,
@@ -108,6 +109,9 @@ class Counts:
     unchanged: int = 0
     deleted: int = 0
     failed: int = 0
+    #: Symbolic links made (or found current), and left out (:func:`walk.link_target`).
+    links: int = 0
+    links_skipped: int = 0
     started: float = field(default_factory=time.monotonic)
 
 
@@ -477,6 +481,83 @@ class Mirror:
             self.counts.files_known += 1
             self.counts.bytes_known += listed.size or 0
 
+    def _symlink(self, parent: Item, link: str, target: object) -> None:
+        """A listing's symbolic link ``link`` (its listed ``target``, where the listing
+        gave one): made as a relative link where :func:`walk.link_target` allows it (a
+        target inside the mirrored tree), else left out with a note — never followed,
+        never fetched (the server would resolve it, out of the tree too)."""
+        if self.config.max_depth is not None and parent.depth + 1 > self.config.max_depth:
+            return
+        from omniurl.resolvers.registry import spec_for
+
+        try:
+            url = parse(link, syntax=self.options.syntax)
+            known = self._specs.get(url.scheme)
+            if known is None:
+                spec = spec_for(url.scheme)
+                known = self._specs[url.scheme] = (spec.present(), tuple(spec.names))
+        except OmniurlError:
+            return
+        where = place(self.start, url, known[0], known[1])
+        if isinstance(where, Refused) or where.container:
+            return
+        if not selected(where.text, False, self.config.include, self.config.exclude):
+            return
+        made = (
+            link_target(self.start, where, target)
+            if isinstance(target, str)
+            else Refused("a symbolic link whose target the listing does not give (MLSD)")
+        )
+        full = self._target_text(where.text)
+        if not isinstance(made, Refused):
+            # (defence in depth: what the link names now, links on the way resolved, is
+            # inside the folder — a link a person put in the folder is not followed out)
+            named = os.path.realpath(os.path.join(os.path.dirname(full), made.text))
+            if os.path.commonpath([named, os.path.realpath(self._root)]) != os.path.realpath(
+                self._root
+            ):
+                made = Refused(f"a symbolic link that would lead out of {self.folder}")
+        if isinstance(made, Refused):
+            self.counts.links_skipped += 1
+            note = f"{shown(link)}: not made here: {made.reason}"
+            self.options.note("*", note)
+            self.options.tell(note)
+            return
+        if self.state.claim(where.text, False) is not None:
+            return  # (a name already taken this run)
+        with contextlib.suppress(OSError):
+            if os.readlink(full) == made.text:
+                self.counts.links += 1
+                return
+        self._temp_numbers += 1
+        temp = f"{self._tmp_prefix}{self._temp_numbers}.link"  # (a killed run's: cleared)
+        try:
+            os.symlink(made.text, temp)
+            with contextlib.suppress(FileNotFoundError):
+                if stat.S_ISDIR(os.lstat(full).st_mode):
+                    shutil.rmtree(full)  # (a folder where the server now has a link)
+            try:
+                os.replace(temp, full)  # (atomic: a link there now is replaced, not followed)
+            except OSError as exc:
+                if exc.errno != errno.EXDEV:
+                    raise
+                os.unlink(temp)  # (the tree on another disk than the state folder)
+                temp = f"{full.rpartition('/')[0]}/.omniurl-mirror-{os.getpid()}.link"
+                os.symlink(made.text, temp)
+                os.replace(temp, full)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            row = dataclasses.replace(
+                _failed(-1, shown(link), exc), path=self._shown_path(where.text)
+            )
+            self.counts.failed += 1
+            if self.first_failure is None:
+                self.first_failure = row
+            self.on_result(row)
+            return
+        self.counts.links += 1
+
     def _case_collision(self, url: URL, where: Place, why: str) -> None:
         """A file (or folder) whose name this disk cannot hold beside one differing only in
         case, found first: not mirrored — a failed row (``index`` -1: it was never queued)
@@ -558,7 +639,10 @@ class Mirror:
                     nameless.write_all(fd, line)
                     digest.update(line)
                     count += len(line)
-                if entry.url is None or entry.kind == "link":
+                if entry.kind == "link" and entry.url is not None:
+                    self._symlink(item, entry.url, entry.info.get("target"))
+                    continue
+                if entry.url is None:
                     continue
                 info = entry.info
                 size = info.get("size")
@@ -1146,6 +1230,9 @@ class Mirror:
             for name in list(dirs):
                 path = self._join(rel, name)
                 full = os.path.join(root, name)
+                if os.path.islink(full) and state.claimed(path):
+                    dirs.remove(name)  # (a link this run made: kept, never walked into)
+                    continue
                 if os.path.islink(full) or not (state.claimed(path) or state.claimed_under(path)):
                     dirs.remove(name)
                     try:

@@ -165,6 +165,59 @@ def place_tree(start: Start, url: URL, tree: TreePath) -> Place | Refused:
     return Place(url, tuple(path), tree.container)
 
 
+@dataclass(frozen=True)
+class LinkTarget:
+    """A symbolic link as the mirror makes it: ``text``, the target written — relative,
+    only leading ``..`` segments and then local names —, and ``path``, what it names under
+    the folder (local names; empty: the folder itself)."""
+
+    text: str
+    path: tuple[str, ...]
+
+
+def link_target(start: Start, link: Place, target: str) -> LinkTarget | Refused:
+    """The symbolic link to make at ``link`` (a listing's ``name -> target``), or why none
+    is made.  Only a relative target that stays inside the mirrored tree is made: resolved
+    from the link's folder segment by segment (``.`` dropped, ``..`` one folder up — above
+    the tree's top: refused), each name made local as :func:`place` makes a fetched one's,
+    and written back relative from the link's folder.  The written target holds no ``..``
+    but leading ones and no absolute part, and every folder on its way is a real folder of
+    the mirror (:meth:`~omniurl.mirror.run.Mirror._ensure_dir` never keeps a link there), so
+    it never names anything outside the destination folder — whatever links it passes, each
+    made by this same rule.  An absolute target names the server's file system, whose root
+    is not the URL's (RFC 1738 §3.2.2: the path is relative to the login's directory):
+    refused too.  (``lftp mirror`` recreates every link as listed, ``/etc/passwd`` and
+    ``../../..`` included; ``wget -m`` fetches a file's link as a file, the server resolving
+    it, and skips a folder's.)"""
+    if not target:
+        return Refused("a symbolic link with no target")
+    if target.startswith("/"):
+        return Refused(f"a symbolic link to an absolute path ({target}): not the mirrored tree")
+    presentation = start.presentation
+    reserved = listing_name(presentation) if presentation.saves_listing else None
+    folder = link.path[:-1]
+    here = list(folder)
+    for segment in target.split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if not here:
+                return Refused(f"a symbolic link out of the mirrored tree ({target})")
+            here.pop()
+            continue
+        name = local_name(segment, top=not here, reserved=reserved)
+        if name is None:
+            return Refused(
+                f"a symbolic link whose target has an unsafe name {segment!r}", unsafe=True
+            )
+        here.append(name)
+    common = 0
+    while common < min(len(folder), len(here)) and folder[common] == here[common]:
+        common += 1
+    parts = [".."] * (len(folder) - common) + here[common:]
+    return LinkTarget("/".join(parts) or ".", tuple(here))
+
+
 def selected(path: str, container: bool, include: Sequence[str], exclude: Sequence[str]) -> bool:
     """``--include``/``--exclude`` (fnmatch globs on the path under the folder, "/"-joined;
     a directory also as ``path/``): an excluded directory is not walked; ``--include``
@@ -272,6 +325,7 @@ __all__ = [
     "MAX_NAME",
     "STATE_DIR",
     "Action",
+    "LinkTarget",
     "Listed",
     "Local",
     "Place",
@@ -280,6 +334,7 @@ __all__ = [
     "after_head",
     "decide",
     "fold",
+    "link_target",
     "listing_name",
     "local_name",
     "place",

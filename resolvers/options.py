@@ -178,6 +178,11 @@ class Options:
     verify_tls: bool = True
     #: Use proxies from the environment (HTTP_PROXY...); off unless the caller opts in.
     trust_env: bool = False
+    #: Whether the command line made these options (``omniurl/cli/arguments.py``): an
+    #: error then names its flags and environment variables (news: ``--nntp-server``,
+    #: ``$NNTPSERVER``), and a program's errors the arguments it has (``NNTPOptions(server=
+    #: ...)``: a library call reads no environment variable).  Nothing else reads it.
+    command_line: bool = False
     #: Each scheme's typed options, by their type (:meth:`of`, :meth:`with_scheme`); may be
     #: given as a sequence of options instances (``schemes=(NNTPOptions(server="h"),)``).
     schemes: Mapping[type, Any] = field(default_factory=dict)

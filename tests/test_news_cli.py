@@ -65,6 +65,10 @@ def test_no_server_is_a_configuration_error(
     assert status == EXIT_UNSUPPORTED
     assert obj["error"]["type"] == "ConfigurationError"
     assert obj["error"]["component"] == "host"
+    # the command line's ways, not a program's argument
+    message = obj["error"]["message"]
+    assert "set NNTPSERVER=host[:port] or pass --nntp-server host[:port]" in message
+    assert "NNTPOptions" not in message
 
 
 def test_refused_group_exit_status(capsys: pytest.CaptureFixture[str]) -> None:

@@ -72,9 +72,21 @@ def test_nntp_group_listing_and_explicit_port() -> None:
 
 
 def test_news_needs_a_configured_server() -> None:
-    with pytest.raises(ConfigurationError, match="NNTPSERVER") as info:
+    """A program is told the argument it has (before: "set NNTPSERVER", which a library
+    call never reads, and the command line's --nntp-server)."""
+    with pytest.raises(ConfigurationError) as info:
         plan("news:comp.lang.python", Options())
     assert info.value.component == "host"
+    message = str(info.value)
+    assert "NNTPOptions(server='host[:port]')" in message
+    assert "news://host[:port]/group" in message
+    assert "--nntp-server" not in message and "set NNTPSERVER" not in message
+    # the command line's options: its flag and variable, not the API's
+    with pytest.raises(ConfigurationError) as info:
+        plan("news:comp.lang.python", Options(command_line=True))
+    message = str(info.value)
+    assert "set NNTPSERVER=host[:port] or pass --nntp-server host[:port]" in message
+    assert "NNTPOptions" not in message
 
 
 def test_nntp_needs_no_configuration() -> None:

@@ -730,6 +730,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         follow=not args.no_follow,
         verify_tls=not args.insecure,
         trust_env=args.proxy_env,
+        command_line=True,
         schemes=per_scheme,
         max_time=getattr(args, "max_time", None),
         # The command prints (or saves) a listing as its entries arrive.

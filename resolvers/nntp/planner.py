@@ -236,11 +236,23 @@ def _group_steps(group: bytes, article: int | None, limit: int) -> list[Step]:
 
 
 def _news_server(options: Options) -> tuple[str, int]:
+    """The server of a ``news:`` URL without one (RFC 1738 §3.6: "the news server is a
+    configuration setting"); the error names what the caller can set: the command line's
+    ``--nntp-server`` and ``$NNTPSERVER``, a program's ``NNTPOptions(server=...)`` (the
+    library reads no environment variable: ``options_from_environment`` does, asked)."""
     spec = options.of(NNTPOptions).server
     if not spec:
+        if options.command_line:
+            ways = "set NNTPSERVER=host[:port] or pass --nntp-server host[:port]"
+        else:
+            ways = (
+                "pass Options().with_scheme(NNTPOptions(server='host[:port]')) "
+                "(omniurl.resolvers.nntp; a program reads no environment variable: "
+                "options_from_environment() reads $NNTPSERVER as the command line does)"
+            )
         raise ConfigurationError(
-            "a news: URL names no server (RFC 1738 §3.6): set NNTPSERVER=host[:port], pass "
-            "--nntp-server host[:port], or set NNTPOptions(server=...)",
+            f"a news: URL names no server (RFC 1738 §3.6): {ways}, or name one in the URL "
+            "(RFC 5538: news://host[:port]/group or news://host/message-id)",
             component="host",
         )
     host, port, _given = parse_server(str(spec))

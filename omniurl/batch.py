@@ -152,8 +152,8 @@ def shown(text: str) -> str:
 
 def exit_status_of(exc: BaseException) -> int:
     """The CLI's documented exit status for an error (1 for anything untyped): the one
-    mapping, :func:`omniurl.cli.status.exit_status`."""
-    from omniurl.cli.status import exit_status
+    mapping, :func:`omniurl.exitstatus.exit_status`."""
+    from omniurl.exitstatus import exit_status
 
     return exit_status(exc)
 

@@ -453,3 +453,24 @@ async def test_the_commands_limit_per_server_is_6_and_0_is_curls_none(
     assert status == 0, err
     assert len(s.served) == 20 and len(os.listdir(tmp_path)) == 20
     assert s.most == most
+
+
+def test_a_failed_rows_exit_status_needs_nothing_of_the_cli() -> None:
+    """The batch is a library (``fetch_many``): a failed row's exit status is the command's
+    (omniurl/exitstatus.py, one mapping), read without importing ``omniurl.cli`` (it
+    imported ``omniurl.cli.status``, and with it the CLI's package, output and emit: an
+    import circle, cli.batch -> batch -> cli)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, omniurl.batch as b\n"
+        "from omniurl.resolvers.errors import ConnectError, PolicyError\n"
+        "print(b.exit_status_of(ConnectError('x')), b.exit_status_of(PolicyError('x')),"
+        " b.exit_status_of(OSError(28, 'full')), b.exit_status_of(ValueError()),"
+        " sorted(m for m in sys.modules if m.startswith('omniurl.cli')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout == "4 2 23 1 []\n"

@@ -16,9 +16,7 @@ and executor of its URL's scheme alone (see resolvers/lazy.py).
 
 from __future__ import annotations
 
-from .arguments import options_from_args
-from .main import main, run
-from .status import (
+from omniurl.exitstatus import (
     EXIT_AUTH,
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -30,6 +28,9 @@ from .status import (
     EXIT_UNSUPPORTED,
     exit_status,
 )
+
+from .arguments import options_from_args
+from .main import main, run
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -27,11 +27,11 @@ from dataclasses import replace
 from typing import IO, TextIO
 
 from omniurl.batch import FetchResult, Opener, Unreadable, fetch_many
+from omniurl.exitstatus import EXIT_HTTP_FAIL
 from omniurl.resolvers.errors import ConfigurationError
 from omniurl.resolvers.options import Options
 
 from .inputs import count_urls, url_source
-from .status import EXIT_HTTP_FAIL
 
 
 def read_url_lines(lines: Iterable[str]) -> Iterator[str]:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import sys
 
+from omniurl.exitstatus import EXIT_HTTP_FAIL, exit_status
 from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.secrets import mask_passwords, terminal_safe
-
-from .status import EXIT_HTTP_FAIL, exit_status
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

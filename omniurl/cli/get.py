@@ -7,13 +7,19 @@ import os
 import sys
 
 from omniurl import schemes
+from omniurl.exitstatus import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_UNSUPPORTED,
+)
 from omniurl.schemes.errors import OmniurlError
 
 from .arguments import options_from_args
 from .early import curl_manners as _curl_manners
 from .early import is_batch
 from .emit import print_json, report, stdout_error, write_stdout
-from .status import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED, EXIT_UNSUPPORTED
 from .text import parse_typed
 
 TYPE_CHECKING = False

@@ -6,10 +6,10 @@ import io
 import sys
 from collections.abc import Sequence
 
+from omniurl.exitstatus import EXIT_WRITE
 from omniurl.schemes.errors import OmniurlError, suppress
 
 from .commands import cmd_get
-from .status import EXIT_WRITE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         return EXIT_WRITE
     except OmniurlError as exc:  # a bad option value found while building the options
-        from .status import exit_status
+        from omniurl.exitstatus import exit_status
 
         sys.stderr.write(f"omniurl: {exc}\n")
         return exit_status(exc)

@@ -8,9 +8,8 @@ import argparse
 import sys
 import time
 
+from omniurl.exitstatus import EXIT_INTERRUPTED, EXIT_REFUSED
 from omniurl.schemes.errors import OmniurlError
-
-from .status import EXIT_INTERRUPTED, EXIT_REFUSED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -111,7 +110,7 @@ def cmd_mirror(args: argparse.Namespace) -> int:
         options = options_from_args(args).with_(max_filesize=None)
         manifest = Manifest(args.manifest)
     except OmniurlError as exc:
-        from .status import exit_status
+        from omniurl.exitstatus import exit_status
 
         sys.stderr.write(f"omniurl: {exc}\n")
         return exit_status(exc)
@@ -162,7 +161,7 @@ def cmd_mirror(args: argparse.Namespace) -> int:
         sys.stderr.write("omniurl: interrupted\n")
         return EXIT_INTERRUPTED
     except OmniurlError as exc:
-        from .status import exit_status
+        from omniurl.exitstatus import exit_status
 
         sys.stderr.write(f"omniurl: {exc}\n")
         return exit_status(exc)

@@ -7,8 +7,8 @@ import os
 import sys
 from collections.abc import AsyncIterable
 
+from omniurl.exitstatus import OutputError
 from omniurl.resolvers.errors import suppress
-from omniurl.schemes.errors import OmniurlError
 from omniurl.schemes.records import record
 
 from .emit import stdout_error
@@ -22,12 +22,6 @@ if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
     from omniurl.resolvers.resource import Resource
 
     from .progress import Progress
-
-
-class OutputError(OmniurlError):
-    """The content arrived but cannot be written where ``-o``/``-O`` says (no such folder, a
-    folder in the way, a full disk, a file size limit): exit status 23 (curl's write
-    error), the operating system's own reason, never a traceback."""
 
 
 @record(frozen=True)

@@ -7,6 +7,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from omniurl.exitstatus import EXIT_STATUS_HELP
+
 from .arguments import (
     add_batch_arguments,  # noqa: F401 (importable from here, as before)
     add_get_arguments,
@@ -27,7 +29,6 @@ from .commands import (  # (the same objects: main compares ``args.func`` with `
     cmd_plan,
     cmd_serve,
 )
-from .status import EXIT_STATUS_HELP
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from omniurl.exitstatus import EXIT_OK, exit_status
 from omniurl.resolvers.errors import UnsupportedScheme
 from omniurl.schemes.errors import OmniurlError
 
 from .arguments import options_from_args
 from .emit import error_json, print_json
-from .status import EXIT_OK, exit_status
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

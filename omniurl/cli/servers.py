@@ -7,7 +7,7 @@ import contextlib
 import os
 import sys
 
-from .status import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
+from omniurl.exitstatus import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

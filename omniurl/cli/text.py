@@ -8,12 +8,12 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from omniurl import schemes
+from omniurl.exitstatus import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
 from omniurl.schemes import precompiled
 from omniurl.schemes.errors import URLError
 from omniurl.schemes.secrets import mask_passwords
 
 from .emit import error_json, print_json, write_stdout
-from .status import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,10 +1,12 @@
 """Exit statuses of the ``omniurl`` command: one number per class of failure, documented in
 ``--help`` and the README, so that scripts can tell "nothing was sent" (2) from "the server
-said no" (5)."""
+said no" (5).  The one error → status mapping, :func:`exit_status`: the command's (``cli/``)
+and the batch manifest's rows (``omniurl/batch.py``) alike, so it lives beside the batch,
+not in the CLI the batch would otherwise import."""
 
 from __future__ import annotations
 
-from omniurl.schemes.errors import URLError
+from omniurl.schemes.errors import OmniurlError, URLError
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -39,6 +41,13 @@ exit status:
 """
 
 
+class OutputError(OmniurlError):
+    """The content arrived but cannot be written where ``-o``/``-O`` says (no such folder, a
+    folder in the way, a full disk, a file size limit): exit status 23 (curl's write
+    error), the operating system's own reason, never a traceback.  (Raised by the
+    command's output, ``omniurl.cli.output``, which names it too.)"""
+
+
 def exit_status(exc: BaseException) -> int:
     """The documented exit status for an error."""
     from omniurl.resolvers.errors import (
@@ -52,8 +61,6 @@ def exit_status(exc: BaseException) -> int:
         TransportError,
         UnsupportedScheme,
     )
-
-    from .output import OutputError
 
     if isinstance(exc, OSError):
         # Resolvers raise typed errors, never OSError: one that reaches here is the

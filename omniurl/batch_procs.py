@@ -134,14 +134,13 @@ async def fetch_split(
     per_host: int,
     output_dir: str | None,
     header_names: bool = False,
-    digest: bool = True,
     full_rows: bool = True,
 ) -> AsyncIterator[FetchResult]:
     """The batch of ``urls`` on up to ``procs`` processes (None: :func:`default_procs` when
     the batch has at least :data:`MIN_SPLIT` URLs, else one); one result per URL as each
-    finishes, ``index`` its position in ``urls``.  ``digest=False``: no row's ``sha256``
-    (:func:`omniurl.batch.fetch_many`).  ``full_rows=False`` (the command's batch without
-    ``--manifest``, where only the counts, the failures and the status are shown): a
+    finishes, ``index`` its position in ``urls``.  ``full_rows=False`` (the command's batch
+    without ``--manifest``, where only the counts, the failures and the status are shown):
+    no row's ``sha256`` (``digest=False``, :func:`omniurl.batch.fetch_many`), and a
     worker's successful row comes back as its index and size alone (:func:`_counted`), its
     other fields left at their defaults."""
     # (batch's one reader of a sync or async list; this one's items are never URL objects)
@@ -186,7 +185,7 @@ async def fetch_split(
             per_host=per_host,
             output_dir=output_dir,
             header_names=header_names,
-            digest=digest,
+            digest=full_rows,
         )
         try:
             async for result in batch:
@@ -203,13 +202,11 @@ async def fetch_split(
         local.queue = asyncio.Queue()
         tasks.append(
             asyncio.create_task(
-                _run_local(local, client, output_dir, results, header_names, digest)
+                _run_local(local, client, output_dir, results, header_names, full_rows)
             )
         )
         for share in shares[1:]:
-            await _start_worker(
-                share, options, output_dir, results, tasks, header_names, digest, full_rows
-            )
+            await _start_worker(share, options, output_dir, results, tasks, header_names, full_rows)
         index = 0
         done = False
         while True:
@@ -394,12 +391,10 @@ async def _start_worker(
     results: asyncio.Queue[Report],
     tasks: list[asyncio.Task[None]],
     header_names: bool = False,
-    digest: bool = True,
     full_rows: bool = True,
 ) -> None:
     setup = {
         "header_names": header_names,
-        "digest": digest,
         "full_rows": full_rows,
         "options": options,
         "concurrency": share.concurrency,
@@ -725,7 +720,7 @@ async def _work(
             per_host=setup["per_host"],
             output_dir=setup["output_dir"],
             header_names=setup.get("header_names", False),
-            digest=setup.get("digest", True),
+            digest=full,  # (a sha256 is a full row's)
         ):
             index = positions.pop(result.index)
             if result.ok and not full:

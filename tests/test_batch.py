@@ -303,7 +303,7 @@ async def test_a_batch_hashes_its_files_only_for_its_manifest(
             if procs is not None:
                 split = fetch_split(
                     urls, Options(), procs=procs, concurrency=4, per_host=2,
-                    output_dir=str(out), digest=manifest is not None,
+                    output_dir=str(out), full_rows=manifest is not None,
                 )  # fmt: skip
             status = await run_batch(
                 urls,
@@ -334,7 +334,7 @@ async def test_a_batch_hashes_its_files_only_for_its_manifest(
             (tmp_path / "rows").mkdir()
             given = fetch_split(
                 urls, Options(), procs=procs, concurrency=4, per_host=2,
-                output_dir=str(tmp_path / "rows"), digest=False,
+                output_dir=str(tmp_path / "rows"), full_rows=False,
             )  # fmt: skip
             got = [r async for r in given]
             assert len(got) == 8 and all(r.ok and r.sha256 is None for r in got)

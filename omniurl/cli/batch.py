@@ -487,7 +487,6 @@ async def run_from_args(args: argparse.Namespace, options: Options) -> int:
                 output_dir=folder,
                 header_names=header_names,
                 # (only the manifest shows a sha256, and a successful row's other fields)
-                digest=args.manifest is not None,
                 full_rows=args.manifest is not None,
             ),
         )

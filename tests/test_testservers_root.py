@@ -48,6 +48,23 @@ async def test_the_ftp_server_refuses_a_link_out_of_its_root(tree: Path) -> None
         assert refused.value.component == "cwd[1]"
 
 
+async def test_no_file_made_in_the_root_answers_for_a_path_out_of_it(tree: Path) -> None:
+    """A path out of the root was mapped to ``ROOT/.omniurl-outside-the-root/NAME``, a name
+    anyone can make: with that folder in the root, the link out was served its file."""
+    for folder in (".omniurl-outside-the-root", "pub/.omniurl-outside-the-root"):
+        (tree / folder).mkdir()
+        (tree / folder / "link.txt").write_bytes(b"served\n")
+        (tree / folder / "outdir").mkdir()
+        (tree / folder / "outdir" / "secret.txt").write_bytes(b"served\n")
+    async with await testservers.start("ftp", tree) as server:
+        base = f"ftp://{server.netloc}/pub"
+        with pytest.raises(NotFound, match=r'"RETR link\.txt": 550'):
+            await _read(f"{base}/link.txt;type=i")
+        with pytest.raises(NotFound, match='"CWD outdir": 550'):
+            await _read(f"{base}/outdir/secret.txt;type=i")
+        assert await _read(f"{base}/a.txt;type=i") == b"hello\n"  # (still serving)
+
+
 async def test_the_gopher_menu_leaves_out_a_link_out_of_its_root(tree: Path) -> None:
     async with await testservers.start("gopher", tree) as server:
         base = f"gopher://{server.netloc}"

@@ -34,6 +34,8 @@ from .base import RunningServer
 END_OF_LINE = "\r\n"
 #: The pseudo-command our parse_command returns at end of input (never a real FTP verb).
 _EOF = "\x00eof"
+#: What a path out of the root is mapped to: a name no file system can hold (a NUL).
+_OUTSIDE = "\x00outside-the-root"
 
 
 class _Quiet(logging.Filter):
@@ -97,12 +99,15 @@ class RecordingFTPServer(aioftp.Server):
     def get_paths(connection: Any, path: str | PurePosixPath) -> tuple[Path, PurePosixPath]:
         """aioftp's mapping, but a path whose link leads out of the root (``ln -s /etc x``)
         names a file that does not exist (550), as the Gopher and Gemini servers refuse it;
-        aioftp checks the root only before links are followed."""
+        aioftp checks the root only before links are followed.  The name it is given has a
+        NUL, which no file system takes: no file or folder made in the root can answer for
+        it (a name a user could make, ``.omniurl-outside-the-root``, would have been
+        served), and pathlib's checks say "no such file" of it (False, not ValueError)."""
         real, virtual = aioftp.Server.get_paths(connection, path)
         root = Path(connection.user.base_path).resolve()
         target = real.resolve()
         if not target.is_relative_to(root):
-            real = root / ".omniurl-outside-the-root" / real.name
+            real = root / _OUTSIDE
         return real, virtual
 
     async def parse_command(

@@ -155,3 +155,36 @@ def test_an_unbuffered_standard_output_stays_unbuffered(flag: str | None) -> Non
             proc.wait()
         assert proc.stdout is not None
         proc.stdout.close()
+
+
+def test_standard_errors_writes_wait_while_a_nonblocking_pipe_is_full() -> None:
+    """Standard error drops what it cannot write, but a full non-blocking pipe is no
+    failure: its reader is behind.  ``FileIO.write`` gives None for ``EAGAIN`` (never
+    ``BlockingIOError``, which the lossy file passed up for "the buffer above it" to wait
+    and try again): the buffer raised ``BlockingIOError``, out of whatever line wrote —
+    a traceback and exit 1 here, exit 23 for a get's progress line — and the rest was lost.
+    Now it waits as standard output does (bounded), and every line arrives."""
+    import subprocess
+
+    code = (
+        "import sys; from omniurl.cli.main import _standard_streams; _standard_streams()\n"
+        "for n in range(400): print(str(n) * 500, file=sys.stderr)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r, w = _nonblocking_pipe()
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stderr=w)
+    finally:
+        os.close(w)  # (the child holds the same non-blocking file description)
+    try:
+        time.sleep(1.0)  # (the pipe full before the reader starts)
+        got = bytearray()
+        while chunk := os.read(r, 1 << 16):
+            got += chunk
+        assert proc.wait(60) == 0, bytes(got[-300:])
+    finally:
+        os.close(r)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert got.decode().splitlines() == [str(n) * 500 for n in range(400)]

@@ -128,18 +128,6 @@ def run() -> NoReturn:
     end(main())
 
 
-class _LossyFile(io.FileIO):
-    """Standard error's descriptor, whose failed writes are dropped (:func:`_standard_streams`)."""
-
-    def write(self, data: ReadableBuffer, /) -> int:
-        try:
-            return super().write(data)
-        except BlockingIOError:
-            raise  # (the buffer above it waits and tries again)
-        except OSError:
-            return memoryview(data).nbytes  # lost, as a message nobody can read is
-
-
 class _PatientFile(io.FileIO):
     """Standard output's descriptor, whose writes wait while it takes nothing: a file
     description another process made non-blocking (a reader of the pipe, a program sharing
@@ -162,6 +150,21 @@ class _PatientFile(io.FileIO):
 
             wait_writable(self.fileno())
         return done
+
+
+class _LossyFile(_PatientFile):
+    """Standard error's descriptor, whose failed writes are dropped (:func:`_standard_streams`)
+    and whose writes wait while a non-blocking one takes nothing, as standard output's.
+    ``FileIO.write`` gives None for ``EAGAIN``, never ``BlockingIOError``, and the buffer
+    above it does not wait but raises ``BlockingIOError`` for that None: a get whose
+    standard error was a full non-blocking pipe (``2>&1 | less``, its progress line)
+    ended with exit 23, the message lost, where a blocking descriptor would have waited."""
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        try:
+            return super().write(data)
+        except OSError:  # (a full disk, a closed descriptor, no reader for a minute)
+            return memoryview(data).nbytes  # lost, as a message nobody can read is
 
 
 def _standard_streams() -> None:

@@ -337,11 +337,10 @@ class _Conn:
         if self.dead:
             self._abandon()
             return None
+        # (a queued exchange has no outcome: only _abandon gives one, emptying the queue —
+        # _finish and close() call it for the current exchange's end, _flush and
+        # _write_rest for a send that failed)
         x = self.exchange = self.queue.popleft()
-        if x.outcome:  # (a defect: a queued exchange has no outcome of its own)
-            self.dead = True
-            self._abandon()
-            return None
         x.started = x.last = self.loop.time()
         if self.timer is None:
             self.engine._arm(self, x)
@@ -854,20 +853,17 @@ class Engine:
             conn._broke(x, ConnectionClosed(f"connection lost while sending the request: {exc}"))
             return x
         if sent < len(data):
-            # (a request larger than the socket's free buffer: the rest as the stream sends)
+            # (a request larger than the socket's free buffer: the rest as the stream sends;
+            # meanwhile no request is pipelined behind it — _least_busy passes over a
+            # connection writing —, so x stays the current exchange with none queued)
             conn.writing = True
             try:
                 await conn.stream.write(data[sent:], "the request")
             except ResolveError as exc:
-                if x is not conn.exchange and x in conn.queue:
-                    conn.queue.remove(x)
-                    conn.dead = True
                 if not x.outcome:
                     x.error, x.outcome = exc, "handoff"
                     if isinstance(exc, ConnectionClosed) and x.reused:  # (Connection.exchange's)
                         x.error, x.outcome = StaleConnection(*exc.args), "stale"
-                    if x is conn.exchange and conn.queue:
-                        conn._abandon()
                 return x
             finally:
                 conn.writing = False

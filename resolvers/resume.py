@@ -7,7 +7,9 @@ Only protocols that can start a transfer at an offset take part:
   and whether anything is missing), then ``REST n`` right before ``RETR``.  Only image type:
   an ASCII transfer rewrites line ends, so a byte offset of the local file is not one of the
   server's file (RFC 3659 §5: the marker counts octets of the transfer's representation,
-  which for ``TYPE A`` is the CRLF form, not the file saved with local line ends).
+  which for ``TYPE A`` is the CRLF form, not the file saved with local line ends).  A
+  ``TYPE A`` file is fetched whole again and the executor skips the kept part
+  (``resolvers/ftp/executor.py``, docs/ftp.md).
 - HTTP (RFC 9110 §14): ``Range: bytes=n-`` and ``If-Range`` (see :mod:`resolvers.http.ranges`).
 
 Every other scheme refuses a plan with an offset (:class:`ResumeUnsupported`, nothing sent),

@@ -58,7 +58,7 @@ async def test_ftp_size_and_mdtm(tmp_path: Path) -> None:
         # (no blank line after it: that ends an HTTP head; curl's -I on ftp: has none)
         assert text.endswith("\r\nAccept-ranges: bytes\r\n")
         assert not text.endswith("\r\n\r\n")
-        # ;type=a: -C refuses it (line ends rewritten), so no ranges are offered
+        # ;type=a: -C fetches it whole again in TYPE A (no REST), so no ranges are offered
         status, out, err = await run_cli(
             "get", "-I", f"ftp://127.0.0.1:{srv.port}/pub/a.bin;type=a"
         )
@@ -72,7 +72,7 @@ async def test_ftp_size_and_mdtm(tmp_path: Path) -> None:
 def test_ftp_head_plan_is_as_resumable_as_its_transfer() -> None:
     for url, resumable in (
         ("ftp://h.example/pub/a.bin", True),
-        ("ftp://h.example/pub/a.txt", True),  # (-C transfers it in TYPE I)
+        ("ftp://h.example/pub/a.txt", False),  # (-C: TYPE A, the whole file again)
         ("ftp://h.example/pub/a.txt;type=i", True),
         ("ftp://h.example/pub/a.txt;type=a", False),
     ):

@@ -17,7 +17,6 @@ import pytest
 from _ftphttp import run_cli
 
 from omniurl import plan
-from omniurl.resolvers.errors import ResumeUnsupported
 from omniurl.resolvers.http.planner import CARRY_STEP
 from omniurl.resolvers.options import Options
 from omniurl.testservers.ftp_server import start_ftp
@@ -45,14 +44,99 @@ def test_the_ftp_plan_of_a_resume_is_type_i_size_rest_retr() -> None:
         "USER anonymous", "PASS ****", "CWD pub", "TYPE I", "SIZE big.bin",
         "EPSV", "EPSV", "PASV", "PASV", f"REST {K}", "RETR big.bin", "QUIT",
     ]  # fmt: skip
-    # A text file is guessed TYPE A, but resumed byte for byte (TYPE I).
-    assert "TYPE I" in plan("ftp://h/notes.txt", Options(resume_from=5)).to_json()["steps"]
 
 
-def test_an_ascii_ftp_resume_is_refused_before_anything_is_sent() -> None:
-    with pytest.raises(ResumeUnsupported) as exc:
-        plan("ftp://h/notes.txt;type=a", Options(resume_from=5))
-    assert exc.value.component == "typecode"
+def test_an_ascii_ftp_resume_is_the_whole_file_again_in_type_a() -> None:
+    """A text file (guessed TYPE A, §3.2.3) or ``;type=a`` is resumed in TYPE A, the whole
+    file again (no SIZE, no REST: both count the server's representation, RFC 3659 §5),
+    the kept part skipped by the executor (before: a guessed one was resumed in TYPE I, the
+    server's CR LF after the part's LF; ``;type=a`` was refused)."""
+    whole = ["USER anonymous", "PASS ****", "TYPE A", "EPSV", "EPSV", "PASV", "PASV",
+             "RETR notes.txt", "QUIT"]  # fmt: skip
+    for url in ("ftp://h/notes.txt", "ftp://h/notes.txt;type=a"):
+        p = plan(url, Options(resume_from=5, email="a@b.example"))
+        assert p.to_json()["steps"] == whole, url
+        assert p.resumable
+
+
+TEXT = b"".join(b"line %d of a text file\r\n" % n for n in range(40_000)) + b"bare LF\nend\r\n"
+#: What a TYPE A transfer in one go saves: CR LF as LF (RFC 959 §3.1.1.1).
+SAVED_TEXT = TEXT.replace(b"\r\n", b"\n")
+
+
+@pytest.fixture
+def text_srv(tmp_path: Path) -> Path:
+    (tmp_path / "srv").mkdir()
+    (tmp_path / "srv" / "notes.txt").write_bytes(TEXT)
+    (tmp_path / "out").mkdir()
+    return tmp_path
+
+
+async def test_a_text_file_resumed_is_the_file_fetched_in_one_go(text_srv: Path) -> None:
+    """Cut at byte K of the wire, then ``-C -``: the file is byte for byte what a transfer
+    in one go saves (before: TYPE I and ``REST`` at the part's length, the rest with the
+    server's CR LF from the wrong offset: mixed line ends)."""
+    out = text_srv / "out" / "notes.txt"
+    broken = await start_ftp(text_srv / "srv", break_retr_after=K)
+    try:
+        url = f"ftp://{broken.netloc}/notes.txt"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+    finally:
+        await broken.close()
+    assert status == 4, err
+    part = text_srv / "out" / ".notes.txt.part"
+    kept = part.read_bytes()
+    assert 0 < len(kept) < K and SAVED_TEXT.startswith(kept)
+    server = await start_ftp(text_srv / "srv")
+    try:
+        url = f"ftp://{server.netloc}/notes.txt"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+        commands = list(server.info["commands"])
+        # the same part continued by the batch (-C - with --output-dir: fetch_many resume)
+        (text_srv / "b").mkdir()
+        (text_srv / "b" / ".notes.txt.part").write_bytes(kept)
+        status_b, _o, err_b = await run_cli(
+            "get", "-C", "-", "--output-dir", str(text_srv / "b"), url, url + ";type=a"
+        )
+        # and a complete file: nothing appended, nothing lost
+        status_c, out_c, err_c = await run_cli("get", "-C", "-", "--json", "-o", str(out), url)
+    finally:
+        await server.close()
+    assert status == 0, err
+    assert out.read_bytes() == SAVED_TEXT
+    assert not part.exists()
+    assert commands[2:] == [b"TYPE A", b"EPSV", b"RETR notes.txt", b"QUIT"]
+    assert status_b == 0, err_b
+    assert {p.name: p.read_bytes() for p in (text_srv / "b").iterdir()} == {
+        "notes.txt": SAVED_TEXT,
+        "notes.1.txt": SAVED_TEXT,  # (;type=a: a second name for the same file)
+    }
+    assert status_c == 0, err_c
+    metadata = json.loads(out_c)["metadata"]
+    assert (metadata["resume"], metadata["offset"]) == ("complete", len(SAVED_TEXT))
+    assert out.read_bytes() == SAVED_TEXT
+
+
+async def test_a_text_file_shorter_than_the_part_is_an_error_and_the_part_stays(
+    text_srv: Path,
+) -> None:
+    out = text_srv / "out" / "notes.txt"
+    part = text_srv / "out" / ".notes.txt.part"
+    longer = SAVED_TEXT + b"more than the server has\n"
+    part.write_bytes(longer)
+    server = await start_ftp(text_srv / "srv")
+    try:
+        url = f"ftp://{server.netloc}/notes.txt"
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+    finally:
+        await server.close()
+    assert status == 2, err
+    assert err.decode().endswith(
+        f"omniurl: cannot resume {url} at byte {len(longer)}: the file in TYPE A, with local "
+        f"line ends, is {len(SAVED_TEXT)} bytes now (it changed since the part was saved); "
+        "fetch it whole without -C\n"
+    ), err
+    assert part.read_bytes() == longer and not out.exists()
 
 
 def test_the_http_plan_of_a_resume_shows_range_and_if_range() -> None:

@@ -29,6 +29,7 @@ from ..errors import (
     PolicyError,
     ProtocolError,
     ResolveTimeout,
+    ResumeUnsupported,
     suppress,
 )
 from ..lines import split_lines
@@ -358,7 +359,7 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
     except BaseException:
         await pump.abandon()
         raise
-    return _transfer(plan, options, pump, sessions, channel, event)
+    return await _transfer(plan, options, pump, sessions, channel, event)
 
 
 async def _end(pump: Pump, sessions: FTPSessions | None, plan: Plan) -> None:
@@ -372,7 +373,7 @@ async def _end(pump: Pump, sessions: FTPSessions | None, plan: Plan) -> None:
         pump.control.close()
 
 
-def _transfer(
+async def _transfer(
     plan: Plan,
     options: Options,
     pump: Pump,
@@ -444,9 +445,66 @@ def _transfer(
 
     raw = body()
     stream: AsyncIterator[bytes] = _ascii_to_local(raw) if details.type == "A" else raw
-    resource = _content(plan, ready, stream, control.replies, close)
+    if details.type == "A" and details.offset > 0:
+        # -C in TYPE A: the whole file came again; what is kept is skipped (planner.py)
+        stream, complete = await _past_kept(stream, details.offset, plan)
+        resumed = Resumed(Outcome.COMPLETE if complete else Outcome.APPEND, details.offset)
+        resource = _content(plan, ready, stream, control.replies, close, resumed=resumed)
+    else:
+        resource = _content(plan, ready, stream, control.replies, close)
     made.append(resource)
     return resource
+
+
+async def _past_kept(
+    stream: AsyncIterator[bytes], offset: int, plan: Plan
+) -> tuple[AsyncIterator[bytes], bool]:
+    """``-C`` of a ``TYPE A`` transfer: the file as saved (local line ends) from byte
+    ``offset`` on, and whether nothing follows it (the part kept is the whole file).
+
+    The kept part is what a transfer in one go saved first (the same conversion), so the
+    file ends the bytes a transfer in one go makes — never the server's CR LF after the
+    part's LF, as a resume in ``TYPE I`` gave.  A file now shorter than the part is an
+    error (:class:`ResumeUnsupported`, nothing written): it changed since, and the part
+    cannot be told from it without the bytes skipped."""
+    seen = 0
+    rest = b""
+    try:
+        while seen < offset:
+            try:
+                chunk = await anext(stream)
+            except StopAsyncIteration:
+                raise ResumeUnsupported(
+                    f"cannot resume {plan.url} at byte {offset}: the file in TYPE A, with "
+                    f"local line ends, is {seen} bytes now (it changed since the part was "
+                    "saved); fetch it whole without -C",
+                    component="typecode",
+                ) from None
+            if seen + len(chunk) > offset:
+                rest = chunk[offset - seen :]
+            seen += len(chunk)
+        if not rest:
+            try:
+                rest = await anext(stream)
+            except StopAsyncIteration:
+                return _nothing(), True
+    except BaseException:
+        aclose = getattr(stream, "aclose", None)
+        if aclose is not None:
+            await aclose()
+        raise
+
+    async def after() -> AsyncGenerator[bytes, None]:
+        try:
+            yield rest
+            async for chunk in stream:
+                yield chunk
+        finally:
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+    return after(), False
 
 
 def _content(
@@ -455,12 +513,13 @@ def _content(
     stream: AsyncIterator[bytes],
     replies: list[str],
     close: Callable[[], Awaitable[None]],
+    resumed: Resumed | None = None,
 ) -> Resource:
     """The file's content as a resource: its size (known for ``TYPE I``: the 150's, or
-    under ``-C`` what is left of SIZE's total) and what ``-C`` came to (RFC 3659 §4-5)."""
+    under ``-C`` what is left of SIZE's total) and what ``-C`` came to (RFC 3659 §4-5;
+    ``resumed``: a ``TYPE A`` resume's, decided by the executor)."""
     details = plan.details_as(FTPDetails)
     size = ready.size
-    resumed = None
     if ready.outcome is not None:
         resumed = Resumed(ready.outcome, details.offset if ready.outcome == "append" else 0)
         if ready.total is not None:

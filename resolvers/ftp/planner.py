@@ -25,7 +25,12 @@ prints and what the executor sends, byte for byte, in this order:
   ``omniurl.AsyncClient``, :mod:`resolvers.ftp.sessions`) login and ``CWD`` steps are marked
   "a new connection" and ``QUIT`` is sent when a kept connection is let go.
 - ``-C`` (``Options.resume_from``): ``TYPE I``, ``SIZE name``, then ``REST n`` right before
-  ``RETR`` (:mod:`resolvers.resume`).
+  ``RETR`` (:mod:`resolvers.resume`) — for a file transferred in ``TYPE I``.  One in
+  ``TYPE A`` (``;type=a``, or a ``text/*`` name guessed so, §3.2.3) is fetched whole again in
+  ``TYPE A`` and the executor skips the first n bytes of it as saved (local line ends): a
+  ``REST`` offset in ``TYPE A`` counts the server's representation (RFC 3659 §5), not the
+  file kept, and a resume in ``TYPE I`` appended the server's CR LF to a part saved with LF
+  (docs/ftp.md: the file is the same bytes whether it came in one go or resumed).
 - ``FTPOptions.mdtm`` (a mirror): ``MDTM name`` before the transfer (RFC 3659 §3), so the
   file's exact time comes with it.
 
@@ -40,7 +45,7 @@ from omniurl.schemes.ftp import FTPURL
 from omniurl.schemes.percent import to_octets
 from omniurl.schemes.records import record, replace
 
-from ..errors import PlanError, ResumeUnsupported
+from ..errors import PlanError
 from ..options import Options
 from ..plan import Condition, Plan, Role, Step, WireValue
 from .keys import SessionKey
@@ -307,29 +312,21 @@ def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
 def _retr_steps(
     ftp: FTPURL, typecode: str | None, offset: int, name_values: list[WireValue], steps: list[Step]
 ) -> str:
-    """A file's ``TYPE`` (§3.2.3: given, or guessed from the name) and, under ``-C``, its
-    ``SIZE`` step, appended to ``steps``; returns the transfer type."""
+    """A file's ``TYPE`` (§3.2.3: given, or guessed from the name) and, under ``-C`` in
+    ``TYPE I``, its ``SIZE`` step, appended to ``steps``; returns the transfer type.
+
+    Under ``-C`` the type is the one a whole transfer has: a ``TYPE A`` file resumed in
+    ``TYPE I`` (as before) got the server's line ends after the part's local ones, a file
+    saved two ways.  ``TYPE A`` is resumed without ``SIZE``/``REST`` (both count the
+    server's representation, RFC 3659 §4-5; ProFTPD and vsftpd refuse ``SIZE`` in ASCII):
+    the whole file again, the kept part skipped by the executor."""
     if not ftp.name:
         raise PlanError(
             f";type={typecode} names no file: the name after the last / is empty "
             "(use ;type=d or drop the typecode to list the directory)",
             component="name",
         )
-    if typecode:
-        transfer_type = typecode.upper()
-    elif offset > 0:
-        transfer_type = "I"  # (below: the guess would not be used)
-    else:
-        transfer_type = guess_type(ftp.name)
-    if offset > 0:
-        if typecode == "a":
-            raise ResumeUnsupported(
-                f"cannot resume {ftp} at byte {offset}: ;type=a rewrites line ends, so "
-                "a byte offset of the saved file is not one of the server's file (RFC "
-                "3659 §5); drop -C or use ;type=i",
-                component="typecode",
-            )
-        transfer_type = "I"  # a resumed transfer is byte for byte (resolvers.resume)
+    transfer_type = typecode.upper() if typecode else guess_type(ftp.name)
     steps.append(
         Step.line(
             f"TYPE {transfer_type}",
@@ -337,7 +334,7 @@ def _retr_steps(
             detail=TransferType(guessed=typecode is None),
         )
     )
-    if offset > 0:
+    if offset > 0 and transfer_type == "I":
         steps.append(
             Step.line(b"SIZE " + to_octets(ftp.name), values=name_values, role=FTPRole.SIZE)
         )
@@ -442,7 +439,8 @@ def plan_ftp(url: URL, options: Options) -> Plan:
             steps.append(
                 Step.line(b"MDTM " + to_octets(ftp.name), values=name_values, role=FTPRole.MDTM)
             )
-    resumed = offset if offset > 0 and not listing else 0
+    # (REST only in TYPE I: a TYPE A resume is a whole transfer, the part skipped)
+    resumed = offset if offset > 0 and transfer_type == "I" else 0
     steps += _data_steps(command, name_values, resumed=resumed, facts=facts, reuse=reuse)
     port = ftp.effective_port
     return Plan(
@@ -486,9 +484,10 @@ def _head_plan(
     ``QUIT`` waits until the connection is let go, as a transfer's does (§3.2.5): a mirror
     asking SIZE and MDTM of each file of a directory used to log in once a file.  Without
     ``size`` (``FTPOptions.head_size``) only ``MDTM`` is asked: a mirror wants the time of a
-    file it has just counted, one round trip a file instead of two.  ``resumable`` is the
-    file's transfer's (``-C`` continues it, with ``REST``; not under ``;type=a``): ``-I``
-    then offers ``Accept-ranges: bytes``, as curl's ``-I`` on ftp: does."""
+    file it has just counted, one round trip a file instead of two.  ``resumable``: ``-C``
+    continues the file's transfer with ``REST`` (a ``TYPE I`` one: ``;type=i``, or a name
+    not guessed ``text/*``; ``TYPE A`` is fetched whole again): ``-I`` then offers
+    ``Accept-ranges: bytes``, as curl's ``-I`` on ftp: does."""
     name = to_octets(ftp.name)
     sizing = [
         Step.line("TYPE I", role=FTPRole.TYPE, detail=TransferType(guessed=False)),
@@ -513,7 +512,8 @@ def _head_plan(
             listing=False,
             type=None,
             name=ftp.name,
-            resumable=typecode != "a",
+            # (-C continues it with REST in TYPE I only: TYPE A comes whole again)
+            resumable=(typecode or guess_type(ftp.name).lower()) == "i",
             offset=0,
             tls=tls,
             head=True,

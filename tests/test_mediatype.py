@@ -72,3 +72,33 @@ def test_a_gemtext_documents_links_are_read_in_its_declared_charset() -> None:
     # a charset Python does not know: UTF-8, replacing (as the document is shown)
     odd = present.page_links("gemini://h/", "text/gemini; charset=x-none", data)
     assert list(odd or ()) == ["gemini://h/caf\ufffd.gmi"]
+
+
+@pytest.mark.parametrize("charset", ["base64", "rot13", "no-such-thing", "latin-1"])
+async def test_a_gemtext_document_in_a_charset_that_is_no_text_encoding_is_read_as_utf8(
+    charset: str,
+) -> None:
+    """``20 text/gemini; charset=base64``: Python's base64 codec is no text encoding (its
+    incremental decoder refuses "replace" with an AssertionError, rot13's gives bytes): the
+    document was a traceback on the terminal; now it is read as UTF-8, as a charset Python
+    does not know is."""
+    from collections.abc import AsyncIterator
+
+    from omniurl.resolvers import plan
+    from omniurl.resolvers.gemini.machine import GeminiResult
+    from omniurl.resolvers.gemini.present import gem_lines
+    from omniurl.resolvers.resource import Resource
+
+    data = "# Café\n=> a.gmi\n".encode()
+
+    async def body() -> AsyncIterator[bytes]:
+        yield data
+
+    meta = f"text/gemini; charset={charset}"
+    resource = Resource(
+        plan("gemini://h/"), body=body(), result=GeminiResult(20, meta, meta, charset)
+    )
+    lines = [line.to_json() async for line in gem_lines(resource, 1024)]
+    want = "Café" if charset != "latin-1" else "CafÃ©"  # (a heading's text)
+    assert lines[0]["text"] == want
+    assert [line.get("url") for line in lines] == [None, "gemini://h/a.gmi"]

@@ -15,6 +15,7 @@ from .gemtext import GemLine, Reader, render_html, render_text
 
 if TYPE_CHECKING:
     import argparse
+    import codecs
 
     from omniurl.schemes.base import URL
 
@@ -36,15 +37,25 @@ def _to_terminal(args: argparse.Namespace) -> bool:
     return (output in (None, "-")) and not getattr(args, "remote_name", False)
 
 
-async def gem_lines(resource: Resource, limit: int) -> AsyncIterator[GemLine]:
-    """The document's lines as they arrive (one line at most ``limit`` bytes)."""
+def _decoder(charset: str) -> codecs.IncrementalDecoder:
+    """A decoder of text in ``charset``, replacing what is not; UTF-8 for a charset Python
+    does not know or whose codec is no text encoding (``base64``, ``rot13``: its decoder
+    gives bytes, or refuses "replace" with an AssertionError — a traceback, before)."""
     import codecs
 
-    reader = Reader(str(resource.url))
     try:
-        decoder = codecs.getincrementaldecoder(_charset(resource))("replace")
-    except LookupError:  # (a charset Python does not know: read as UTF-8, replacing)
-        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        info = codecs.lookup(charset)
+    except LookupError:
+        info = codecs.lookup("utf-8")
+    if not getattr(info, "_is_text_encoding", True):
+        info = codecs.lookup("utf-8")
+    return info.incrementaldecoder("replace")
+
+
+async def gem_lines(resource: Resource, limit: int) -> AsyncIterator[GemLine]:
+    """The document's lines as they arrive (one line at most ``limit`` bytes)."""
+    reader = Reader(str(resource.url))
+    decoder = _decoder(_charset(resource))
     held = ""
     async for chunk in resource:
         held += decoder.decode(chunk)
@@ -79,10 +90,7 @@ class GeminiPresentation(Presentation):
         from .gemtext import iter_lines
         from .machine import charset_of
 
-        try:
-            text = data.decode(charset or charset_of(media_type or ""), "replace")
-        except LookupError:  # (a charset Python does not know: read as UTF-8, replacing)
-            text = data.decode("utf-8", "replace")
+        text = _decoder(charset or charset_of(media_type or "")).decode(data, final=True)
         return (
             line.url.split("#", 1)[0]
             for line in iter_lines(text.splitlines(), url)

@@ -223,6 +223,10 @@ class NewsURL(URL):
                 if at
                 else quote(host, ARTICLE_SAFE)
             )
+            if self.message_id.startswith("<") and self.message_id.endswith(">"):
+                # (the default reading takes one enclosing pair off, RFC 5538 §2.2: an id
+                # still in brackets is written inside one more, or it read back without)
+                body = f"%3C{body}%3E"
         elif self.newsgroup == "*":
             body = "*"
         else:

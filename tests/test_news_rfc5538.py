@@ -81,6 +81,26 @@ def test_rfc5538_components(
         assert set(out) == {"scheme", "newsgroup", "message_id", "fragment"}
 
 
+@pytest.mark.parametrize(
+    ("text", "message_id"),
+    [
+        ("news:%3C%3Ca@h.example%3E%3E", "<a@h.example>"),
+        ("news://s.example/%3C%3Ca@h.example%3E%3E", "<a@h.example>"),
+        ("news:%3C%3C%3Ca@h%3E%3E%3E", "<<a@h>>"),
+        ("news:%3Ca@h.example", "<a@h.example"),  # (one bracket: not a pair, kept)
+        ("news:a@h.example%3E", "a@h.example>"),
+    ],
+)
+def test_a_message_id_in_brackets_is_written_back_in_brackets(text: str, message_id: str) -> None:
+    """The default reading takes one enclosing "<>" off a message-id (RFC 5538 §2.2 writes it
+    without); an id that still starts with "<" and ends with ">" after that is written back
+    inside one more pair, so that ``parse(str(url)) == url`` (it was written bare, and read
+    back one pair shorter)."""
+    url = schemes.parse(text)
+    assert url.message_id == message_id  # type: ignore[attr-defined]
+    assert schemes.parse(str(url)) == url
+
+
 def test_the_lenient_reading_no_longer_misparses_a_server() -> None:
     """It read news://server/group as a group named "//server/group"."""
     for syntax in ("rfc3986", "lenient"):

@@ -7,11 +7,17 @@ tests/test_parse_fast_default.py holds the fast paths to the general way; both c
 component wrongly alike.  This holds both to a splitter that shares no code with them: the
 scheme, the userinfo (decoded), the host (decoded, IDNA-mapped), the port, http's path and
 query as written, ftp's segments and ``;type=``, Gopher's type, selector, search and Gopher+
-string, mailto's addresses and fields, file's host and path, and the fragment — except where
-omniurl reads RFC 1738 on purpose (docs/urls.md): "?" is path data in ftp:, file: and Gopher
-URLs, a ``;type=`` that is not one of a, i, d stays in the name, an IRI's characters are
-percent-encoded, ``file:c:/x`` is ``file:///c:/x``.  (Written with the sixth mix, which found
-two round trips this now holds: a host decoding to ``"`` and a news domain literal.)
+string, mailto's addresses and fields, file's host and path, nntp's group and article,
+news's group or message-id (and RFC 5538's server), wais's database, search, type and path,
+telnet's trailing "/", Prospero's name and fields, a generic URL's scheme-specific part as
+written, and the fragment — except where omniurl reads RFC 1738 on purpose (docs/urls.md):
+"?" is path data in ftp:, file:, Prospero and Gopher URLs, a ``;type=`` that is not one of
+a, i, d stays in the name, an IRI's characters are percent-encoded, ``file:c:/x`` is
+``file:///c:/x``, a message-id loses one enclosing "<>" pair (not a lone bracket: RFC 5538
+§2.2) and ``news://server`` names every group ("*").  (Written with the sixth mix, which
+found two round trips this now holds: a host decoding to ``"`` and a news domain literal;
+extended to news, nntp, wais, telnet, Prospero and generic URLs with the seventh, which
+found a message-id in doubled brackets written back one pair short.)
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ DRIVES = {f"{c}:" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 #: The schemes of RFC 1738 §3.1's common syntax (and gemini's): user, password, host, port.
 INTERNET = {"http", "https", "ftp", "ftps", "gopher", "gophers", "telnet", "wais", "prospero",
             "nntp", "gemini"}  # fmt: skip
+#: The schemes omniurl has a class for (any other parses as a GenericURL).
+KNOWN = INTERNET | {"http", "https", "mailto", "news", "snews", "file", "mid", "cid", "urn"}
 #: What RFC 3987 §3.1 leaves raw when it maps an IRI's characters (the rest: UTF-8 %XX).
 IRI_SAFE = "/?%:@!$&'()*+,;=-._~#[]"
 
@@ -134,6 +142,41 @@ def expected(text: str) -> dict[str, Any]:
             name, _, value = pair.partition("=")
             fields.append((unq(name), unq(value)))
         out["headers"] = tuple(fields)
+    elif scheme == "nntp":  # RFC 1738 §3.7: nntp://host/group[/article]
+        segments = path_and_query[1:].split("/")
+        out["newsgroup"] = unq(segments[0])
+        out["article"] = int(segments[1]) if len(segments) > 1 else None
+    elif scheme in ("news", "snews"):  # RFC 5538 §2: an "@" as written makes a message-id
+        opaque = (path_and_query[1:] if rest.startswith("//") else path_and_query) or ""
+        if rest.startswith("//"):
+            _user, _password, host, port = split_netloc(sp.netloc)
+            out["host"] = host_of(host)
+            out["port"] = int(port) if port else None
+        if "@" in opaque:
+            message_id = unq(opaque)
+            if message_id[:1] == "<" and message_id[-1:] == ">":  # (a pair only: by design)
+                message_id = message_id[1:-1]
+            out["message_id"] = message_id
+            out["newsgroup"] = None
+        else:  # ("news://server": every group of it, as "news://server/" and "news:*")
+            out["newsgroup"] = unq(opaque) or ("*" if rest.startswith("//") else "")
+            out["message_id"] = None
+    elif scheme == "wais":  # RFC 4156 §2: /database[?search] or /database/wtype/wpath
+        database, slash, typed = sp.path[1:].partition("/")
+        out["database"] = unq(database)
+        out["search"] = unq(sp.query) if has_query else None
+        wtype, _, wpath = typed.partition("/")
+        out["wtype"] = unq(wtype) if slash else None
+        out["wpath"] = unq(wpath) if slash else None
+    elif scheme == "telnet":  # RFC 4248: nothing after the authority but an optional "/"
+        out["trailing_slash"] = path_and_query == "/"
+    elif scheme == "prospero":  # RFC 4157 §2: /hsoname;field=value… ("?" is path data)
+        hsoname, *fields = path_and_query[1:].split(";")
+        out["hsoname"] = unq(hsoname)
+        pairs = [f.partition("=") for f in fields]
+        out["fields"] = tuple((unq(n), unq(v)) for n, _, v in pairs)
+    elif scheme not in KNOWN:  # a generic URL: everything before "#", as written (IRI mapped)
+        out["scheme_specific_part"] = iri(rest.split("#", 1)[0])
     elif scheme == "file":
         path = unq(path_and_query)  # (RFC 1738 §3.10: "?" is path data)
         if path[:2] in DRIVES:
@@ -257,6 +300,15 @@ def test_mutants_of_the_sixth_mix_read_as_urlsplit_splits_them() -> None:
         "file:///C:/x?y#z",
         "file:c:/Program%20Files/a",
         "file://LOCALHOST/etc/a%20b",
+        "news:%3C%3Ca@h.example%3E%3E",
+        "news://s.example",
+        "nntp://s.example/comp.lang.c/1234",
+        "wais://s.example:210/db/TEXT/a%2Fb",
+        "wais://s.example/db?a+b%20c",
+        "prospero://s.example/a%3Bb?c;x=%3D;y=",
+        "telnet://u:p@s.example:23/",
+        "git+https://s.example/o/r.git@v1#egg=r",
+        "tag:s.example,2005:é",
     ],
 )
 def test_hand_picked_urls_read_as_urlsplit_splits_them(text: str) -> None:

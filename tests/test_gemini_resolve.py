@@ -322,11 +322,39 @@ async def cli(tmp_path: Path, *args: str) -> tuple[int, bytes, bytes]:
     return await run_omniurl(*args, timeout=60, env=env)
 
 
-async def test_cli_shows_gemtext_with_numbered_links(
+def on_terminal(tmp_path: Path, *args: str) -> tuple[int, bytes]:
+    """``omniurl ARGS`` with a pseudo-terminal as its standard output (bounded), its output
+    with the terminal's CR LF read as LF."""
+    import pty
+
+    leader, follower = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env.update(PYTHONPATH=str(ROOT), HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "xdg"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "omniurl", *args],
+        stdin=subprocess.DEVNULL, stdout=follower, stderr=subprocess.DEVNULL, env=env,
+    )  # fmt: skip
+    os.close(follower)
+    out = b""
+    try:
+        while True:
+            try:
+                data = os.read(leader, 65536)
+            except OSError:  # (the child closed the terminal: EIO)
+                break
+            if not data:
+                break
+            out += data
+    finally:
+        os.close(leader)
+    return proc.wait(30), out.replace(b"\r\n", b"\n")
+
+
+async def test_cli_shows_gemtext_with_numbered_links_on_a_terminal(
     server: testservers.RunningServer, tmp_path: Path
 ) -> None:
-    status, out, err = await cli(tmp_path, "get", url(server, "/"))
-    assert status == 0, err
+    status, out = await asyncio.to_thread(on_terminal, tmp_path, "get", url(server, "/"))
+    assert status == 0, out
     assert out.decode().splitlines() == [
         "Gemini test capsule",
         "===================",
@@ -343,9 +371,17 @@ async def test_cli_shows_gemtext_with_numbered_links(
     assert known.startswith(f"127.0.0.1:{server.port} SHA256:")
     # the server's control characters never reach the terminal
     (Path(server.info["server"].root) / "esc.gmi").write_bytes(b"# \x1b[2Jred\n")
-    status, out, err = await cli(tmp_path, "get", url(server, "/esc.gmi"))
-    assert (status, out) == (0, b"\\x1b[2Jred\n=======\n"), err
-    # to a file: the bytes as received
+    status, out = await asyncio.to_thread(on_terminal, tmp_path, "get", url(server, "/esc.gmi"))
+    assert (status, out) == (0, b"\\x1b[2Jred\n=======\n")
+
+
+async def test_gemtext_to_a_pipe_or_a_file_is_the_bytes_received(
+    server: testservers.RunningServer, tmp_path: Path
+) -> None:
+    """The terminal's view is the terminal's: a pipe gets what ``-o`` saves (docs/saving.md;
+    before, ``get gemini://h/ | cat`` wrote the rendered lines, 141 bytes for 52)."""
+    status, out, err = await cli(tmp_path, "get", url(server, "/"))
+    assert (status, out) == (0, INDEX), err
     status, _, err = await cli(tmp_path, "get", "-o", str(tmp_path / "saved"), url(server, "/"))
     assert status == 0, err
     assert (tmp_path / "saved").read_bytes() == INDEX

@@ -73,7 +73,7 @@ class GeminiPresentation(Presentation):
     """Gemtext: on a terminal, headings, items, quotes and preformatted blocks, each link a
     numbered entry with its absolute URL (as a Gopher menu is shown); ``--json`` the parsed
     lines; the gateway an HTML page whose links go through the gateway.  Other media types,
-    and gemtext saved to a file, are the bytes received."""
+    and gemtext saved to a file or written to a pipe, are the bytes received."""
 
     index_name = "index.gmi"
     #: A ";" in a path segment is the name's (RFC 3986 §3.3); the query is none of it.
@@ -106,7 +106,12 @@ class GeminiPresentation(Presentation):
     def text_source(
         self, resource: Resource, args: argparse.Namespace
     ) -> AsyncIterable[bytes] | None:
+        """Gemtext rendered for a terminal, and only for one: a pipe gets the document as
+        received, the bytes ``-o``, ``-O``, a batch, the API and fsspec give
+        (docs/saving.md: before, ``get gemini://h/ | cat`` wrote the rendered lines)."""
         if not is_gemtext(resource) or not _to_terminal(args) or getattr(args, "raw", False):
+            return None
+        if not sys.stdout.isatty():
             return None
         return self._rendered(resource, 64 * 1024)
 

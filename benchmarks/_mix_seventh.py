@@ -73,6 +73,9 @@ WPT/curl/RFC examples, IDN hosts, IP literals, logins and one family a scheme):
   ``tag:``, ``matrix:``, ``slack:``, ``sip:``, ``tel:``, ``geo:``, ``irc``/``ircs``,
   ``ws``/``wss``, ``webcal``, ``xmpp:``, small ``data:`` URLs.
 
+Left to the sixth mix: gemini, mid/cid and urn (no family here draws them), IDN hosts, OAuth
+redirects and tracking parameters.
+
 Weights (blocks of every 23 a round): http(s) 15 — in what a program parses most URLs are
 web URLs, and of those logs come first (a log analyser parses every line), then feeds,
 package indexes, signed storage links and search/map links (each a common bulk source), then

@@ -151,6 +151,31 @@ async def _library(
     return got
 
 
+async def mirrored(url: str, folder: Path, *flags: str) -> Path:
+    """``omniurl mirror URL FOLDER``; returns the folder."""
+    status, _, err = await run_cli("mirror", *flags, url, str(folder))
+    assert status == 0, err
+    return folder
+
+
+async def gateway_page(url: str, port: int | None, options: Options) -> tuple[int, str]:
+    """The gateway's reply to ``url``: its status and media type."""
+    import httpx
+
+    from omniurl.gateway import GatewayConfig, create_app
+
+    config = GatewayConfig(
+        allow_hosts=frozenset({"127.0.0.1"}),
+        allow_ports=frozenset({port} if port else ()),
+        max_render_bytes=0,
+        options=options,
+    )
+    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://gw.test") as web:
+        reply = await web.get(f"/{url}")
+    return reply.status_code, reply.headers.get("content-type", "")
+
+
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     root = tmp_path / "site"
@@ -181,6 +206,12 @@ async def test_gopher(site: Path, tmp_path: Path) -> None:
             fsspec_urls={},
             gateway_port=server.port,
         )
+        # the mirror: the items' bytes, the menu's lines as %gophermap.tsv
+        tree = await mirrored(f"{base}/1/dir", tmp_path / "mirror")
+        assert (tree / "%gophermap.tsv").read_bytes() == saved[menu]
+        status, item, err = await run_cli("get", f"{base}/0/dir/a.txt")
+        assert status == 0, err
+        assert (tree / "a.txt").read_bytes() == item
     assert saved[menu] == f"file\ta.txt\t{base}/0/dir/a.txt\n".encode()
     assert saved[f"{base}/0/t.txt"] == b"line one\r\n.dotted\r\n..two\r\nlast\r\n"
     assert saved[attributes].startswith(b"+INFO: 0t.txt\t")
@@ -201,6 +232,10 @@ async def test_ftp(site: Path, tmp_path: Path) -> None:
         saved.update(
             await through_every_path(tmp_path / "raw", [raw], Options(), gateway_port=server.port)
         )
+        # the mirror copies files as ;type=i (a tree as stored, as wget -m and lftp mirror
+        # do): for this text file, the one path that differs, on purpose (docs/saving.md)
+        tree = await mirrored(listing, tmp_path / "mirror")
+        assert (tree / "a.txt").read_bytes() == saved[raw] != saved[text]
     assert saved[text] == b"a CR LF\nb LF\n"  # TYPE A (§3.2.3's guess): local line ends
     assert saved[raw] == b"a CR LF\r\nb LF\n"  # TYPE I: the file as stored
     assert saved[names] == f"entry\ta.txt\t{base}/dir/a.txt\n".encode()  # NLST: names
@@ -212,6 +247,11 @@ async def test_file_folders_and_files(site: Path, tmp_path: Path) -> None:
         tmp_path / "run", [folder, f"file://{site}/t.txt"], Options(), listings=frozenset({folder})
     )
     assert saved[folder] == f"file\ta.txt\tfile://{site}/dir/a.txt\n".encode()
+    tree = await mirrored(f"file://{site}/", tmp_path / "mirror")
+    assert (tree / "t.txt").read_bytes() == saved[f"file://{site}/t.txt"]
+    # the gateway serves no file: (its strict policy), fsspec ships its own "file"
+    status, media = await gateway_page(f"file://{site}/t.txt", None, Options())
+    assert status == 403 and media.startswith("text/html")
 
 
 async def test_news_and_nntp(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -256,6 +296,9 @@ async def test_gemini(site: Path, tmp_path: Path) -> None:
             gateway_port=server.port,
             flags=("--gemini-known-hosts", str(known)),
         )
+        tree = await mirrored(f"{base}/", tmp_path / "mirror", "--gemini-known-hosts", str(known))
+        assert (tree / "index.gmi").read_bytes() == saved[f"{base}/"]
+        assert (tree / "t.txt").read_bytes() == saved[f"{base}/t.txt"]
     # to a pipe too: the document as received (the terminal alone gets it rendered)
     assert saved[f"{base}/"] == b"# Capsule\n=> t.txt A text\n"
 
@@ -286,6 +329,10 @@ async def test_prospero_objects_and_their_access_methods(site: Path, tmp_path: P
         url = f"prospero://{server.netloc}//pub/hello.txt"
         # followed: the object's AFTP method, the file (its "ASCII": TYPE A, LF)
         followed = await through_every_path(tmp_path / "followed", [url], Options(), fsspec_urls={})
+        # the gateway: a page of the object's access methods, each a link (its strict
+        # policy never changes scheme on its own: docs/gateway.md), not the file
+        status, media = await gateway_page(url, server.port, Options())
+        assert status == 200 and media.startswith("text/html")
         # --no-follow: the access methods, a listing
         methods: Any = await through_every_path(
             tmp_path / "methods",

@@ -245,6 +245,9 @@ def test_listing_names_differ_by_url_and_agree_by_spelling() -> None:
     }
     assert len(names) == 4
     assert output_name(parse("gopher://h")) == output_name(parse("gopher://H:70/1"))
+    # a Prospero object's version (RFC 1630's %00, or its ;OBJECT-VERSION=) names nothing
+    for spelling in ("prospero://h//pub/notes%001", "prospero://h//pub/notes;OBJECT-VERSION=1"):
+        assert output_name(parse(spelling)) == "notes", spelling
     # content keeps its own name; an HTTP index page is content
     assert output_name(parse("gopher://h/0/a/t.txt")) == "t.txt"
     assert output_name(parse("http://h/a/")) == "index.html"

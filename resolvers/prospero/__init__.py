@@ -44,6 +44,12 @@ class ProsperoPresentation(Presentation):
     """Under a policy that follows no change of scheme, the gateway lists the access
     methods as links rather than following one."""
 
+    #: RFC 1630's ``%00`` ends the object's name: what follows is its version, as
+    #: ``;OBJECT-VERSION=`` (which ``name_ends``' ";" cuts) says it (§3.11), so
+    #: ``//pub/notes%001`` and ``//pub/notes;OBJECT-VERSION=1`` are both saved as ``notes``
+    #: (the first was ``notes_1``: the NUL written "_", the version kept in the name).
+    path_ends_at = "%00"
+
     def gateway_options(self, options: Options, config: Any) -> Options:
         # An access method is always another scheme (RFC 1738 §3.11), which the strict
         # policy never follows on its own: the page lists the methods as gateway links

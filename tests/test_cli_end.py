@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Runs ``omniurl ARGS`` the way the console script does, after the set-up lines ``pre``.
@@ -22,22 +24,43 @@ run()
 """
 
 
-def omniurl(pre: str, *args: str, **kw: object) -> subprocess.CompletedProcess[bytes]:
+def omniurl(
+    pre: str,
+    *args: str,
+    flags: list[str] | None = None,
+    extra_env: dict[str, str] | None = None,
+    **kw: object,
+) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    for name in ("PYTHONDEVMODE", "PYTHONMALLOCSTATS", "PYTHONDUMPREFS"):
+        env.pop(name, None)
     env["PYTHONPATH"] = str(ROOT)
+    env.update(extra_env or {})
     return subprocess.run(  # type: ignore[call-overload,no-any-return]
-        [sys.executable, "-c", SCRIPT.format(pre=pre), *args],
+        [sys.executable, *(flags or []), "-c", SCRIPT.format(pre=pre), *args],
         capture_output=True, cwd=ROOT, env=env, timeout=60, check=False,
         stdin=subprocess.DEVNULL, **kw,
     )  # fmt: skip
 
 
+#: Set-up lines making an object whose release by the interpreter's teardown writes
+#: "teardown" on descriptor 2: held by a module made at exit (an ``atexit`` callback, so
+#: after the start's objects were frozen, ``gc.freeze``, which the teardown never frees).
+TEARDOWN_MARK = (
+    "import os\n"
+    "class Noisy:\n"
+    "    def __del__(self, write=os.write): write(2, b'teardown\\n')\n"
+    "def mark():\n"
+    "    import types\n"
+    "    sys.modules['teardown_mark'] = held = types.ModuleType('teardown_mark')\n"
+    "    held.keep = Noisy()\n"
+    "atexit.register(mark)\n"
+)
+
+
 def test_the_teardown_is_skipped_but_output_and_atexit_are_not() -> None:
     pre = (
-        "class Noisy:\n"
-        "    def __del__(self): sys.stderr.write('teardown\\n')\n"
-        "keep = Noisy()\n"
-        "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
+        TEARDOWN_MARK + "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
         "sys.stdout.write('x' * 100000)\n"  # still in the buffer when the command ends
     )
     done = omniurl(pre, "parse", "http://a/b")
@@ -46,6 +69,25 @@ def test_the_teardown_is_skipped_but_output_and_atexit_are_not() -> None:
     assert done.stdout[100000:].startswith(b'{"scheme": "http"')
     # atexit's callbacks ran; the teardown (which frees ``keep``) did not
     assert done.stderr == b"atexit ran\n"
+
+
+@pytest.mark.parametrize(
+    ("flags", "env"),
+    [(["-X", "dev"], {}), ([], {"PYTHONDEVMODE": "1"}), ([], {"PYTHONMALLOCSTATS": "1"})],
+)
+def test_the_teardown_runs_where_python_was_asked_to_report_on_it(
+    flags: list[str], env: dict[str, str]
+) -> None:
+    """``-X dev`` (a file left open is reported when the teardown frees it) and
+    ``PYTHONMALLOCSTATS`` (pymalloc's figures at exit) ask for what only the interpreter's
+    ordinary exit shows: the command then ends that way (``end`` keeps its status)."""
+    pre = TEARDOWN_MARK
+    done = omniurl(pre, "parse", "http://a/b", flags=flags, extra_env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b'{"scheme": "http"')
+    assert b"teardown\n" in done.stderr
+    done = omniurl(pre, "parse", "http://[::1/", flags=flags, extra_env=env)
+    assert done.returncode == 2 and b"teardown\n" in done.stderr
 
 
 def test_exit_statuses_are_kept() -> None:

@@ -61,6 +61,7 @@ COMPILED: tuple[str, ...] = (
     "schemes/secrets.py",
     "schemes/telnet.py",
     "schemes/urlsafe.py",
+    "schemes/uts46.py",
     "schemes/wais.py",
 )
 

@@ -449,12 +449,14 @@ def _decode_host(text: str, start: int, end: int) -> str:
 
 
 def _idna(host: str, offset: int) -> str:
-    """UTS #46 processing and IDNA 2008 A-labels (what DNS and every protocol send)."""
-    import idna
+    """UTS #46 processing and IDNA 2008 A-labels (what DNS and every protocol send): the
+    ``idna`` package's answers and refusals, the common label computed by
+    :mod:`schemes.uts46` (compiled; idna's own code for the rare rules and every error)."""
+    from .uts46 import to_ascii
 
     try:
-        return idna.encode(host, uts46=True, std3_rules=False).decode("ascii")
-    except (idna.IDNAError, UnicodeError, ValueError) as exc:
+        return to_ascii(host)
+    except (UnicodeError, ValueError) as exc:  # (idna.IDNAError is a UnicodeError)
         raise HostError(
             f"{host!r} is not a valid internationalized domain name ({exc})",
             component="host",

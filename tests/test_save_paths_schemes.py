@@ -30,6 +30,7 @@ from _ftphttp import run_cli
 
 import omniurl
 from omniurl import testservers
+from omniurl.client import AsyncClient
 from omniurl.resolvers.options import Options
 from omniurl.saving import listing_line
 
@@ -105,12 +106,16 @@ async def _library(
 ) -> dict[str, bytes]:
     got: dict[str, bytes] = {}
     body = await asyncio.to_thread(omniurl.get, url, options)
-    if listing:
-        assert not isinstance(body, bytes), url
-        got["omniurl.get (entries)"] = b"".join(listing_line(e) for e in body.entries)
-    else:
-        assert isinstance(body, bytes), url
-        got["omniurl.get"] = body
+    # a client twice: the second rides what the first kept (an FTP control connection)
+    async with AsyncClient(options) as client:
+        bodies = [await client.get(url), await client.get(url)]
+    for name, each in [("omniurl.get", body), ("AsyncClient.get", bodies[0]), ("again", bodies[1])]:
+        if listing:
+            assert not isinstance(each, bytes), url
+            got[f"{name} (entries)"] = b"".join(listing_line(e) for e in each.entries)
+        else:
+            assert isinstance(each, bytes), url
+            got[name] = each
     fs_url = (fsspec_urls or {}).get(url, url) if fsspec_urls is not None else None
     if fs_url is not None:
         import fsspec

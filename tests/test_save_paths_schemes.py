@@ -32,6 +32,7 @@ import omniurl
 from omniurl import testservers
 from omniurl.client import AsyncClient
 from omniurl.resolvers.options import Options
+from omniurl.resolvers.resource import Entry
 from omniurl.saving import listing_line
 
 pytest.importorskip("fsspec")
@@ -116,6 +117,27 @@ async def _library(
         else:
             assert isinstance(each, bytes), url
             got[name] = each
+    if fsspec_urls is not None:  # (the schemes fsspec and urllib lack alike: ours serve them)
+        import json
+        import urllib.request
+
+        from omniurl.integrations.urllib import OmniurlHandler
+
+        def urlopen() -> tuple[str, bytes]:
+            opener = urllib.request.build_opener(OmniurlHandler(options))
+            with opener.open(url) as response:
+                return response.headers["Content-Type"], response.read()
+
+        media, data = await asyncio.to_thread(urlopen)
+        if listing:  # JSON Lines on purpose (docs/saving.md): the entries with their details
+            assert media == "application/x-ndjson"
+            rows = [json.loads(line) for line in data.splitlines()]
+            lines = b"".join(
+                listing_line(Entry(name=r["name"], kind=r["kind"], url=r["url"])) for r in rows
+            )
+            got["urllib (entries)"] = lines
+        else:
+            got["urllib"] = data
     fs_url = (fsspec_urls or {}).get(url, url) if fsspec_urls is not None else None
     if fs_url is not None:
         import fsspec

@@ -7,8 +7,11 @@ whose spec says ``urllib=True``: gopher, gophers, wais, nntp, news, prospero, an
 not to fsspec (pandas' ``is_url`` checks urllib's scheme lists first), so this is what makes
 pandas read those URLs too.
 
-The body streams (nothing is buffered beyond a chunk); a listing (Gopher menu, news group)
-reads as JSON Lines, one entry per line, as ``omniurl get`` writes listings in a batch.
+The body streams (nothing is buffered beyond a chunk); a content is the bytes every other
+save path gives (docs/saving.md).  A listing (Gopher menu, news group) reads as JSON Lines,
+one entry per line with all its details (``pd.read_json(url, lines=True)``): on purpose not
+the ``kind TAB name TAB url`` lines ``omniurl get`` saves (``omniurl.saving``), which keep
+no sizes, dates or types.
 An omniurl error becomes :class:`urllib.error.URLError` whose ``reason`` is the typed error
 (a policy refusal stays a refusal the caller can tell apart).
 """

@@ -224,12 +224,13 @@ async def test_gopher(site: Path, tmp_path: Path) -> None:
             f"{base}/0/t.txt%09%09!",
             f"{base}/1/dir%09%09$",
         )
+        plus_menu, search = f"{base}/1/dir%09%09+", f"{base}/7/search%09dotted"
         urls = [menu, f"{base}/0/t.txt", plus, attributes, menu_attributes, f"{base}/9/bin.dat"]
         saved = await through_every_path(
             tmp_path / "run",
-            urls,
+            [*urls, plus_menu, search],
             Options(),
-            listings=frozenset({menu}),
+            listings=frozenset({menu, plus_menu, search}),
             fsspec_urls={},
             gateway_port=server.port,
         )
@@ -239,7 +240,8 @@ async def test_gopher(site: Path, tmp_path: Path) -> None:
         status, item, err = await run_cli("get", f"{base}/0/dir/a.txt")
         assert status == 0, err
         assert (tree / "a.txt").read_bytes() == item
-    assert saved[menu] == f"file\ta.txt\t{base}/0/dir/a.txt\n".encode()
+    assert saved[menu] == f"file\ta.txt\t{base}/0/dir/a.txt\n".encode() == saved[plus_menu]
+    assert saved[search].startswith(b"file\tt.txt\t")
     assert saved[f"{base}/0/t.txt"] == b"line one\r\n.dotted\r\n..two\r\nlast\r\n"
     assert saved[attributes].startswith(b"+INFO: 0t.txt\t")
 

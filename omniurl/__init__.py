@@ -70,6 +70,7 @@ _ERROR_NAMES = [
     "PoolTimeout",
     "PortRefused",
     "ProtocolError",
+    "RedirectLoop",
     "RedirectRefused",
     "ReplyError",
     "ResolveError",

@@ -107,6 +107,11 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     # and HTTP's executors read those outcomes themselves
     assert "omniurl.partial" not in ran
     assert ("omniurl.resolvers.resume" in ran) == (scheme != "gopher")
+    if scheme == "gopher":  # a binary item: no menu, text decoder or Gopher+ reply to read
+        gopher = "omniurl.resolvers.gopher."
+        unread = {f"{gopher}menu", f"{gopher}text", f"{gopher}gopherplus"}
+        unread.add("omniurl.resolvers.lines")
+        assert not unread & ran, sorted(unread & ran)
     assert not {"json", "json.decoder", "json.encoder"} & ran
     # nor json's C string encoder (``_json``: cli/emit.py loads it for the first JSON
     # printed), nor a progress bar or a listing's saving rules (cli/output.py: a terminal's

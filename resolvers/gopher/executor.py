@@ -28,13 +28,6 @@ from ..errors import (
 from ..options import Options
 from ..plan import Plan
 from ..resource import Entry, Resource
-from .gopherplus import (
-    AskField,
-    answer_lines,
-    form_string,
-    parse_ask,
-    parse_attributes,
-)
 from .machine import (
     Data,
     EndOfReply,
@@ -45,13 +38,15 @@ from .machine import (
     Sentinel,
     StatusLine,
 )
-from .menu import item_url, line_entry, parse_menu, parse_menu_line
 from .planner import GopherDetails, Mode
 from .result import GopherResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, NoReturn
+
+    from .gopherplus import AskField
+    from .menu import parse_menu
 
     #: ``await form(fields, url) -> answers`` (one per answered field, ``Note`` fields
     #: skipped): how a library caller fills in a Gopher+ +ASK form (``Options.form``).
@@ -60,10 +55,19 @@ else:
 
     def __getattr__(name: str) -> object:
         """``FormCallback``, made when first read: its ``Any`` is typing's, whose import
-        is ~9 ms of a get's start (docs/speed.md, *Start-up*), and a get never reads it."""
+        is ~9 ms of a get's start (docs/speed.md, *Start-up*), and a get never reads it;
+        ``parse_menu`` (menu.py's, named here as before): a binary item's get loads
+        neither the menu nor the Gopher+ modules (docs/speed.md, *The command's two
+        ends*)."""
+        if name == "parse_menu":
+            from .menu import parse_menu
+
+            return parse_menu
         if name != "FormCallback":
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         from typing import Any
+
+        from .gopherplus import AskField
 
         alias = Callable[[Sequence[AskField], Any], Awaitable[Sequence[str]]]
         globals()[name] = alias
@@ -247,6 +251,8 @@ async def _entries(
     """A menu's entries as they arrive (never the whole menu in memory: a hostile server
     can send 10⁷ items); the first line was read by ``resolve`` itself, so that a type-3
     error item is raised there."""
+    from .menu import line_entry
+
     machine = pump.machine
     try:
         event: Event | Sentinel = first
@@ -279,6 +285,8 @@ async def _plus(pump: Pump, plan: Plan, options: Options, status: StatusLine) ->
     details = plan.details_as(GopherDetails)
     if details.mode is Mode.GPLUS:
         return _reply(pump, plan, await pump.next(), replies=[status.text])
+    from .gopherplus import parse_attributes
+
     block = await _collect(pump.content(), options, "attributes")
     await pump.close()
     items = parse_attributes(block)
@@ -302,6 +310,8 @@ def _plus_error(event: PlusError, plan: Plan) -> Exception:
     A moved item is asked for again *the same way*: the Gopher+ request (``+``, ``!``,
     ``$``…) of the URL given goes with the new selector — a plain Gopher request there would
     take the server's next error text for the item's content."""
+    from .menu import item_url, parse_menu_line
+
     status, text = event.status, event.text
     lines = [ln.rstrip(b"\r") for ln in text.split(b"\n") if ln.strip()]
     if status.code == 3:
@@ -363,6 +373,8 @@ async def _ask_search(plan: Plan, options: Options) -> NoReturn:
 
 async def _fill_form(plan: Plan, options: Options, items: list[Any]) -> NoReturn:
     """§3.4.5: the +ASK form is here; ask its questions, follow the §3.4.9 URL of the answers."""
+    from .gopherplus import answer_lines, form_string, parse_ask
+
     block = items[0].blocks.get("+ASK") if items else None
     if block is None:
         raise ProtocolError(

@@ -32,10 +32,16 @@ from omniurl.schemes.records import record
 
 from ..errors import ConnectionClosed, LimitExceeded, ProtocolError
 from ..sansio import NEED_DATA, Sentinel
-from .gopherplus import Status, parse_status
-from .menu import raise_if_error
 from .planner import GopherDetails, Mode
-from .text import QUIET, DotTextDecoder, TextItemDecoder
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .gopherplus import Status
+    from .text import DotTextDecoder, TextItemDecoder
+
+# (Gopher+'s status line, the type-3 error item and the text decoders, .gopherplus, .menu
+# and .text, are imported where a reply needs them: a binary item's get never loads them,
+# 1.2-2.5 ms of CPU after the early connect; docs/speed.md, *The command's two ends*)
 
 #: The most a Gopher+ error's text may hold (it is buffered to make the message).
 MAX_ERROR_TEXT = 16 * 1024
@@ -176,19 +182,24 @@ class GopherMachine:
         (:class:`~resolvers.gopher.text.TextItemDecoder`)."""
         decoder = self._decoder
         if (
-            self.state is State.BODY
-            and not self._buffer
-            and not self._events
-            and not self._eof
-            and isinstance(decoder, TextItemDecoder)
-            and decoder.may_end
+            decoder is None  # (a binary item's: no text module to ask)
+            or self.state is not State.BODY
+            or self._buffer
+            or self._events
+            or self._eof
         ):
+            return None
+        from .text import QUIET, TextItemDecoder
+
+        if isinstance(decoder, TextItemDecoder) and decoder.may_end:
             return QUIET
         return None
 
     def quiet(self) -> None:
         """The server said nothing for :meth:`quiet_after` seconds: the text ends at its "."
         line."""
+        from .text import TextItemDecoder
+
         decoder = self._decoder
         assert isinstance(decoder, TextItemDecoder)
         self._emit(decoder.quiet())
@@ -242,6 +253,10 @@ class GopherMachine:
                 what = "in the middle of" if self._buffer else "while waiting for"
                 raise ConnectionClosed(f"connection closed {what} the Gopher+ status line")
             return False
+        from .gopherplus import parse_status
+        from .menu import raise_if_error
+        from .text import DotTextDecoder
+
         text = line.decode("utf-8", "replace")
         status = parse_status(line)
         if status is None:
@@ -278,6 +293,8 @@ class GopherMachine:
             if cut < 0 and len(self._buffer) < self.max_line and not self._eof:
                 return False
             end = cut if cut >= 0 else len(self._buffer)
+            from .menu import raise_if_error
+
             raise_if_error(bytes(self._buffer[:end]).rstrip(b"\r"))
         self._begin_body()
         return True
@@ -285,6 +302,8 @@ class GopherMachine:
     def _begin_body(self) -> None:
         self.state = State.BODY
         if self._framing is Framing.DOT:
+            from .text import DotTextDecoder, TextItemDecoder
+
             if self.details.mode is Mode.TEXT:  # (servers that do not frame: TextItemDecoder)
                 self._decoder = TextItemDecoder(max_line=self.max_line)
             else:
@@ -351,6 +370,8 @@ class GopherMachine:
         if len(line) > self.max_line:
             raise LimitExceeded(f"menu line {self._lines} is longer than {self.max_line} bytes")
         if self._lines == 1:
+            from .menu import raise_if_error
+
             raise_if_error(line)
         self._events.append(MenuLine(line))
 

@@ -56,7 +56,7 @@ async def test_an_ftp_file_without_a_suffix_guesses_no_media_type(
 async def test_an_ftp_media_type_is_guessed_only_when_read(
     ftp: RunningServer, tmp_path: Path
 ) -> None:
-    """With ``;type=`` given, or under ``-C N`` (a resumed transfer is TYPE I), nothing
+    """With ``;type=`` given (a ``-C N`` resume of ``;type=i`` too: REST in TYPE I), nothing
     needs §3.2.3's guess; the media type (the name's suffix, mimetypes) is guessed when
     ``--json``, ``-w %{content_type}`` or the Python API reads it, not before: a get to a
     file never loads mimetypes (urllib.parse, ipaddress, the system's mime.types)."""
@@ -67,7 +67,7 @@ async def test_an_ftp_media_type_is_guessed_only_when_read(
     assert "omniurl.resolvers.ftp.executor" in ran  # (the control)
     assert not {"mimetypes", "urllib.parse"} & ran
     out.write_bytes(b"hello")
-    status, _stdout, ran = await modules_run("get", "-C", "5", "-o", str(out), url)
+    status, _stdout, ran = await modules_run("get", "-C", "5", "-o", str(out), url + ";type=i")
     assert status == 0 and out.read_bytes() == b"hello, world\r\n"
     assert "mimetypes" not in ran  # (urllib.parse is -C's own: pathlib imports it)
     # read, the same answer as before

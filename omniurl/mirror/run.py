@@ -435,13 +435,13 @@ class Mirror:
     def _shown_path(self, path: str) -> str:
         return str(self.folder / path) if path else str(self.folder)
 
-    def _found(self, parent: Item, link: str, listed: Listed | None = None) -> None:
-        """A link found in a listing or a page: queued when :func:`place` follows it and
-        the filters and depth allow it."""
+    def _placed(self, parent: Item, link: str) -> Place | None:
+        """Where ``link``, found in ``parent``'s listing or page, sits in the tree
+        (:func:`place`), or None: beyond ``--max-depth``, no URL, or not followed."""
+        if self.config.max_depth is not None and parent.depth + 1 > self.config.max_depth:
+            return None
         from omniurl.resolvers.registry import spec_for
 
-        if self.config.max_depth is not None and parent.depth + 1 > self.config.max_depth:
-            return
         try:
             url = parse(link, syntax=self.options.syntax)
             known = self._specs.get(url.scheme)
@@ -449,9 +449,15 @@ class Mirror:
                 spec = spec_for(url.scheme)
                 known = self._specs[url.scheme] = (spec.present(), tuple(spec.names))
         except OmniurlError:
-            return
+            return None
         where = place(self.start, url, known[0], known[1])
-        if isinstance(where, Refused):
+        return None if isinstance(where, Refused) else where
+
+    def _found(self, parent: Item, link: str, listed: Listed | None = None) -> None:
+        """A link found in a listing or a page: queued when :func:`place` follows it and
+        the filters and depth allow it."""
+        where = self._placed(parent, link)
+        if where is None:
             return
         url = self._with_password(where.url)
         if not selected(where.text, where.container, self.config.include, self.config.exclude):
@@ -486,20 +492,8 @@ class Mirror:
         gave one): made as a relative link where :func:`walk.link_target` allows it (a
         target inside the mirrored tree), else left out with a note — never followed,
         never fetched (the server would resolve it, out of the tree too)."""
-        if self.config.max_depth is not None and parent.depth + 1 > self.config.max_depth:
-            return
-        from omniurl.resolvers.registry import spec_for
-
-        try:
-            url = parse(link, syntax=self.options.syntax)
-            known = self._specs.get(url.scheme)
-            if known is None:
-                spec = spec_for(url.scheme)
-                known = self._specs[url.scheme] = (spec.present(), tuple(spec.names))
-        except OmniurlError:
-            return
-        where = place(self.start, url, known[0], known[1])
-        if isinstance(where, Refused) or where.container:
+        where = self._placed(parent, link)
+        if where is None or where.container:
             return
         if not selected(where.text, False, self.config.include, self.config.exclude):
             return

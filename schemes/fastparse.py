@@ -17,7 +17,7 @@ take, any exception — goes to the registry's general way, installed with
 
 from __future__ import annotations
 
-from .rfc3986 import Syntax
+from .rfc3986 import Syntax, map_iri_host
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not imported by a parse: tests/test_startup.py)
@@ -100,6 +100,16 @@ def parse(text: object, strict: object = None, *, syntax: object = _DEFAULT) -> 
                         if url is not None:
                             return url
                         tried = True
+                    elif default is not None:
+                        # An internationalized host, the rest ASCII: its A-labels, then the
+                        # same one match (what the general way maps it to and reads;
+                        # rfc3986.map_iri_host).  (``tried`` stays false: the general way
+                        # asks no class's default reading of a text that is not ASCII.)
+                        mapped = map_iri_host(text, colon)
+                        if mapped is not None:
+                            url = default(mapped, colon + 1, name)
+                            if url is not None:
+                                return url
         except Exception:  # (the general way runs it again and names the error)
             tried = False
     return _general[0](text, strict, syntax, tried)

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omniurl import schemes
-from omniurl.schemes import grammar, registry
+from omniurl.schemes import grammar, registry, rfc3986
 from omniurl.schemes.errors import URLError
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "parse_bench.py"
@@ -623,6 +623,70 @@ def test_other_kinds_of_mutation_agree_with_the_general_way() -> None:
                 fast += used_fast(text)
                 assert outcome(text) == general(text), text
     assert fast > 900  # (the mutations still reach the fast paths)
+
+
+#: Hosts written in UTF-8 or as IDNs, valid and not (UTS #46 and IDNA 2008: tests/test_uts46.py).
+_IDN_HOSTS = [
+    "bücher.example",
+    "Bücher.ExAmPlE",
+    "faß.example",
+    "пример.рф",
+    "例え。テスト",
+    "مثال.إختبار",
+    "ｂüｃｈｅｒ．example",
+    "ü.example.",
+    "a\u200db.example",
+    "ü..example",
+    "ü_x.example",
+    "ü%41.example",
+    "\U000e0100ü.example",
+    "ü\u0085.example",
+    "-ü.example",
+    "ü" * 70 + ".example",
+    "www.bücher.xn--p1ai",
+    "שלום.example",
+    "\u05d01\u05b0.example",
+]
+
+
+def _idn_urls(rng: random.Random) -> Iterator[str]:
+    """URLs of every scheme with a host, their host one of :data:`_IDN_HOSTS`, with logins,
+    ports, paths, queries and fragments, some of them broken (a "?" before an "@", a raw
+    character beyond US-ASCII elsewhere, an IP literal's bracket, a bad port)."""
+    schemes_ = ["http", "https", "HTTP", "ftp", "ftps", "gopher", "nntp", "news", "snews"]
+    schemes_ += ["telnet", "wais", "prospero", "gemini", "file", "mailto", "x-unknown"]
+    for scheme in schemes_:
+        for host in _IDN_HOSTS:
+            for _ in range(6):
+                login = rng.choice(["", "", "user@", "u:p@", "us%40er@", "u?x@"])
+                port = rng.choice(["", "", ":80", ":", ":8x", ":0070"])
+                path = rng.choice(["", "/", "/a/b", "/1/sel", "/grp/12", "/a;type=i", "/é"])
+                query = rng.choice(["", "", "?q=1", "?", "?a@b", "?é"])
+                frag = rng.choice(["", "", "#f", "#é"])
+                text = f"{scheme}://{login}{host}{port}{path}{query}{frag}"
+                if rng.random() < 0.1:
+                    text = text.replace(host, f"[{host}]")
+                yield text
+
+
+def test_internationalized_hosts_agree_with_the_general_way() -> None:
+    """A URL whose only characters beyond US-ASCII are in its host takes the default
+    reading's one match after its A-labels (schemes.rfc3986.map_iri_host): exactly what the
+    general way gives, URL or error, in every scheme; and the common ones take it."""
+    rng = random.Random(3490)
+    fast = 0
+    n = 0
+    for text in _idn_urls(rng):
+        n += 1
+        want = general(text)
+        assert outcome(text) == want, text
+        colon = text.find(":")
+        mapped = rfc3986.map_iri_host(text, colon)
+        fast += mapped is not None and used_fast(mapped)
+    assert fast > n // 15  # (most are broken somewhere, or hold "é" outside the host)
+    for text in ["https://Bücher.example/a?q=1#f", "ftp://u:p@пример.рф:21/a;type=i"]:
+        mapped = rfc3986.map_iri_host(text, text.find(":"))
+        assert mapped is not None and used_fast(mapped)
 
 
 _CHARS = "abcAZ09-._~!$&'()*+,;=:@/?#%[]"

@@ -141,6 +141,7 @@ def register(name: str, cls: type[URL]) -> None:
     _classes[name.lower()] = cls
     _parsers[name.lower()] = _entry(cls)
     _lazy.pop(name.lower(), None)
+    _generic_names.discard(name.lower())
 
 
 def register_lazy(name: str, cls: type[URL] | str) -> None:
@@ -152,6 +153,7 @@ def register_lazy(name: str, cls: type[URL] | str) -> None:
         _classes.pop(name.lower(), None)
         _parsers.pop(name.lower(), None)
         _lazy[name.lower()] = cls
+        _generic_names.discard(name.lower())
     else:
         register(name, cls)
 
@@ -242,6 +244,9 @@ def _parse(text: str, strict: bool | None, syntax: Syntax | str, tried: bool) ->
         colon = text.find(":")
         name = text[:colon]
         entry = _parsers.get(name) if colon > 0 else None
+        if entry is not None and not _loaded and entry[2] is _generic_default:
+            _forget_generic()  # (the entry points are marked unread: see _keep_generic)
+            entry = None
         if entry is None and name in BUILTIN_SCHEMES and colon > 0:
             # The first URL of a built-in scheme (its class not imported yet, so the first
             # step found no entry): imported now, so that it too takes the default reading's
@@ -335,11 +340,9 @@ def _mapped(text: str, colon: int, name: str, parser: _Parser, *, check: bool) -
     """``text`` checked against RFC 3986 (unless ``check`` is false: the lenient reading),
     mapped to the URI it stands for (schemes.rfc3986.prepare) and read by ``parser``; an
     error's offset is moved back to the text as written."""
-    from .generic import GenericURL  # (imported on the first URL of an unknown scheme)
-
     try:
         prepared = prepare(
-            text, colon, check=check, opaque_host=getattr(parser, "__self__", None) is GenericURL
+            text, colon, check=check, opaque_host=getattr(parser, "__self__", None) is _generic()
         )
     except URLError as exc:
         raise _scheme_component(text, colon, name, parser, exc) from None
@@ -409,7 +412,69 @@ def _lookup(text: str, colon: int) -> tuple[str, _Entry]:
     name = name.lower()
     cls = scheme_class(name)
     if cls is None:
-        from .generic import GenericURL
-
-        cls = GenericURL
+        return name, _parsers.get(name) or _keep_generic(name)
     return name, _parsers.get(name) or _entry(cls)
+
+
+# -- the entry of a scheme no class serves ---------------------------------------------------
+# Every name no class is registered for (in-process, lazily, by an entry point or built in)
+# parses as GenericURL.  Such a name's entry is kept in the table, as a registered class's is,
+# so that the next URL of the scheme is the first step's one lookup and GenericURL's one
+# match: before, each URL took the general way, whose lookup alone cost 3.5-7 µs (the
+# scheme_class calls, a GenericURL entry built afresh, a function-level import of
+# schemes.generic at 1.9 µs), then RFC 1738's parser or RFC 3986's walk (issue 32, seventh
+# round, docs/speed.md).  What a kept entry must never do is hide a class registered later:
+# ``register`` and ``register_lazy`` replace or drop the name's entry (the entry points are
+# read before any name is kept, and each of their classes is registered so), and an entry
+# kept while the entry points are marked unread (``_loaded`` set back to false, as the tests
+# do) answers nothing: every kept entry is dropped, and the lookup reads them again.  At most
+# _GENERIC_KEPT names are kept (text of any origin may name any scheme): one more drops them
+# all.
+
+_GENERIC_KEPT = 64
+#: The names whose kept entry is the generic one (a name's entry may be dropped from the
+#: table without it: the tests restore the table in place).
+_generic_names: set[str] = set()
+#: GenericURL and its ``_parse_default``, once imported.
+_generic_class: list[type[URL]] = []
+_generic_parse: list[_Default] = []
+
+
+def _generic() -> type[URL]:
+    """GenericURL, imported once (a function-level import cost 1.9 µs a call, issue 32)."""
+    if not _generic_class:
+        from .generic import GenericURL  # (on the first URL of an unknown scheme: ~0.4 ms)
+
+        _generic_class.append(GenericURL)
+        _generic_parse.append(GenericURL._parse_default)
+    return _generic_class[0]
+
+
+def _generic_default(text: str, start: int, scheme: str) -> URL | None:
+    """A kept generic entry's ``_parse_default``: GenericURL's, unless the entry points are
+    marked unread (then every kept entry is dropped, and None sends the URL to the general
+    way, whose lookup reads them)."""
+    if _loaded:
+        return _generic_parse[0](text, start, scheme)
+    _forget_generic()
+    return None
+
+
+def _forget_generic() -> None:
+    """Drop every kept generic entry from the table."""
+    for name in [k for k, e in _parsers.items() if e[2] is _generic_default]:
+        del _parsers[name]
+    _generic_names.clear()
+
+
+def _keep_generic(name: str) -> _Entry:
+    """The entry of ``name``, a scheme no class serves (lower case, checked), kept in the
+    table while the entry points are read (see above)."""
+    cls = _generic()
+    entry: _Entry = (cls._parse_at, cls.reads_alike, _generic_default)
+    if _loaded:
+        if len(_generic_names) >= _GENERIC_KEPT:
+            _forget_generic()
+        _parsers[name] = entry
+        _generic_names.add(name)
+    return entry

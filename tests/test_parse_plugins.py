@@ -132,3 +132,74 @@ def test_entry_point_never_replaces_a_builtin(monkeypatch: pytest.MonkeyPatch) -
     registry._loaded = False
     assert isinstance(schemes.parse("ftp://h/"), schemes.FTPURL)
     assert registry.registered()["ftp"] is schemes.FTPURL
+
+
+def _kept(name: str) -> bool:
+    """Whether the registry's table holds the generic entry of ``name`` (schemes.fastparse
+    then reads its URLs with GenericURL's one match)."""
+    entry = registry._parsers.get(name)
+    return entry is not None and entry[2] is registry._generic_default
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_a_scheme_no_class_serves_is_kept_until_a_class_is_registered() -> None:
+    """The entry of a name no class serves is kept (the next URL of the scheme is one lookup
+    and one match, issue 32), and ``register`` replaces it: the class wins from the next URL
+    on, in any case of the name."""
+    assert isinstance(schemes.parse("x-kept:hello"), schemes.GenericURL)
+    assert _kept("x-kept")
+    assert isinstance(schemes.parse("x-kept:again"), schemes.GenericURL)
+    schemes.register("X-Kept", DictURL)
+    assert not _kept("x-kept")
+    for text in ("x-kept:word", "X-KEPT:word"):
+        u = schemes.parse(text)
+        assert isinstance(u, DictURL) and (u.scheme, u.word) == ("x-kept", "word")
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_a_class_registered_by_reference_replaces_a_kept_entry() -> None:
+    assert isinstance(schemes.parse("x-lazy:hello"), schemes.GenericURL)
+    assert _kept("x-lazy")
+    registry.register_lazy("x-lazy", f"{__name__}:DictURL")
+    try:
+        assert not _kept("x-lazy")
+        u = schemes.parse("x-lazy:word")
+        assert type(u).__name__ == "DictURL" and u.word == "word"  # type: ignore[attr-defined]
+    finally:
+        registry._lazy.pop("x-lazy", None)
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_an_entry_point_read_again_wins_over_a_kept_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries kept while the entry points are marked unread answer nothing: the entry
+    points are read, and a plugin's class wins (the fast step and the general way alike)."""
+
+    class FakeEntryPoint:
+        name = "x-late"
+
+        def load(self) -> type[URL]:
+            return DictURL
+
+    for syntax in ("rfc3986", "rfc1738", "lenient"):
+        monkeypatch.setattr(registry, "entry_points", lambda *, group: [])
+        registry._loaded = False
+        assert isinstance(schemes.parse("x-late:first"), schemes.GenericURL)
+        assert _kept("x-late")
+        monkeypatch.setattr(registry, "entry_points", lambda *, group: [FakeEntryPoint()])
+        registry._loaded = False
+        # (the default reading: the kept entry's one match declines; the other two: the
+        # general way finds the kept entry and drops it)
+        u = schemes.parse("x-late:hello", syntax=syntax)
+        assert isinstance(u, DictURL) and u.word == "hello", syntax
+        assert not _kept("x-late")
+        registry._classes.pop("x-late", None)
+        registry._parsers.pop("x-late", None)
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_kept_entries_are_bounded() -> None:
+    for i in range(registry._GENERIC_KEPT + 50):
+        assert isinstance(schemes.parse(f"x-many{i}:a"), schemes.GenericURL)
+    kept = [name for name in registry._parsers if _kept(name)]
+    assert 0 < len(kept) <= registry._GENERIC_KEPT
+    assert len(registry._generic_names) <= registry._GENERIC_KEPT

@@ -50,11 +50,17 @@ _DEFAULT: Final = Syntax.RFC3986
 #: descriptor is ~60).
 _isascii: Final = str.isascii
 _general: list[General] = []
+#: The ``_parse_default`` of the registry's entries for schemes no class serves (GenericURL's
+#: reading): their host is opaque (RFC 3986 §3.2.2, no DNS name: never mapped to A-labels),
+#: so a text that is not ASCII is the general way's (schemes.rfc3986.prepare's opaque_host).
+_opaque: list[Default] = []
 
 
-def install_general(general: General) -> None:
-    """Set the function :func:`parse` hands every other case to (the registry's)."""
+def install_general(general: General, opaque: Default | None = None) -> None:
+    """Set the function :func:`parse` hands every other case to (the registry's), and the
+    default reading of the entries whose host is opaque (see :data:`_opaque`)."""
     _general[:] = [general]
+    _opaque[:] = [] if opaque is None else [opaque]
 
 
 def parse(text: object, strict: object = None, *, syntax: object = _DEFAULT) -> URL:
@@ -100,7 +106,7 @@ def parse(text: object, strict: object = None, *, syntax: object = _DEFAULT) -> 
                         if url is not None:
                             return url
                         tried = True
-                    elif default is not None:
+                    elif default is not None and (not _opaque or default is not _opaque[0]):
                         # An internationalized host, the rest ASCII: its A-labels, then the
                         # same one match (what the general way maps it to and reads;
                         # rfc3986.map_iri_host).  (``tried`` stays false: the general way

@@ -333,9 +333,6 @@ def _parse(text: str, strict: bool | None, syntax: Syntax | str, tried: bool) ->
         ) from exc
 
 
-install_general(_parse)  # type: ignore[arg-type]
-
-
 def _mapped(text: str, colon: int, name: str, parser: _Parser, *, check: bool) -> URL:
     """``text`` checked against RFC 3986 (unless ``check`` is false: the lenient reading),
     mapped to the URI it stands for (schemes.rfc3986.prepare) and read by ``parser``; an
@@ -478,3 +475,6 @@ def _keep_generic(name: str) -> _Entry:
         _parsers[name] = entry
         _generic_names.add(name)
     return entry
+
+
+install_general(_parse, _generic_default)  # type: ignore[arg-type]

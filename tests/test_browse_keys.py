@@ -183,9 +183,15 @@ async def test_backslash_on_a_gopher_menu_shows_the_menu_as_sent(tmp_path: Path)
             await settle(pilot, app)
             assert rows(app)[1] == "(TEXT)  About this server"
             await pilot.press("backslash")
+            # The source screen, its page and its composited text come on later refreshes:
+            # under load a check right after the screen is pushed saw the text empty.
             for _ in range(200):  # 10 s at most
                 await pilot.pause(0.05)
-                if isinstance(app.screen, TextScreen):
+                if (
+                    isinstance(app.screen, TextScreen)
+                    and app.screen.query_one(PageView).page.lines
+                    and f"Source of {url}" in screen_text(app)
+                ):
                     break
             assert isinstance(app.screen, TextScreen)
             shown = [line.text for line in app.screen.query_one(PageView).page.lines]

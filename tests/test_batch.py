@@ -474,3 +474,17 @@ def test_a_failed_rows_exit_status_needs_nothing_of_the_cli() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout == "4 2 23 1 []\n"
+
+
+def test_the_exit_statuses_old_module_still_imports() -> None:
+    """``omniurl.cli.status`` (docs/cli.md named it the one mapping until the numbers moved
+    to omniurl/exitstatus.py) still gives the same names, so a script or plugin that
+    imported them from there keeps working."""
+    import omniurl.exitstatus as now
+    from omniurl.cli import status as old
+    from omniurl.resolvers.errors import ConnectError
+
+    assert old.exit_status is now.exit_status
+    assert old.exit_status(ConnectError("x")) == 4
+    assert (old.EXIT_REFUSED, old.EXIT_WRITE, old.EXIT_INTERRUPTED) == (2, 23, 130)
+    assert set(old.__all__) <= set(dir(now))

@@ -263,8 +263,9 @@ def _learn(cp: int) -> int:
 
     ch = chr(cp)
     bits = 0
+    m = ch
     try:
-        m: str = idna.uts46_remap(ch, std3_rules=False)
+        m = idna.uts46_remap(ch, std3_rules=False)
     except (UnicodeError, ValueError):
         bits |= _DISALLOWED
     else:
@@ -272,7 +273,6 @@ def _learn(cp: int) -> int:
             # (NFC of this one code point's mapping: _fast normalises the whole again, and
             # NFC of a concatenation of canonically equivalent pieces is one string)
             bits |= _MAPS
-            _MAPPED[cp] = m
     classes = idnadata.codepoint_classes
     if idna.intranges_contain(cp, classes["PVALID"]):
         bits |= _MARK if unicodedata.category(ch)[0] == "M" else _PVALID
@@ -288,9 +288,12 @@ def _learn(cp: int) -> int:
         _made[0] += 1
         page = _PAGES[cp >> 8] = [-1] * 256
     if page is not None:
+        # (the mapping kept before the bits that say so: another thread reading the page
+        # finds it; none is kept where the page is not — _remapped asks _mapping then —, so
+        # threads learning one code point never add and delete one key in turn)
+        if bits & _MAPS:
+            _MAPPED[cp] = m
         page[cp & 0xFF] = bits
-    elif bits & _MAPS:
-        del _MAPPED[cp]  # (its page is not kept: _remapped asks _mapping again)
     return bits
 
 

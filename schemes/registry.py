@@ -459,8 +459,12 @@ def _generic_default(text: str, start: int, scheme: str) -> URL | None:
 
 def _forget_generic() -> None:
     """Drop every kept generic entry from the table."""
-    for name in [k for k, e in _parsers.items() if e[2] is _generic_default]:
-        del _parsers[name]
+    # (a copy of the table, and pop: another thread may keep or drop names meanwhile — a
+    # comprehension over the live items, then ``del``, raised RuntimeError or KeyError, which
+    # the general way reported as "cannot parse this URL")
+    for name, entry in list(_parsers.items()):
+        if entry[2] is _generic_default and _parsers.get(name) is entry:
+            _parsers.pop(name, None)
     _generic_names.clear()
 
 

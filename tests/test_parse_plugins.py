@@ -203,3 +203,38 @@ def test_kept_entries_are_bounded() -> None:
     kept = [name for name in registry._parsers if _kept(name)]
     assert 0 < len(kept) <= registry._GENERIC_KEPT
     assert len(registry._generic_names) <= registry._GENERIC_KEPT
+
+
+def test_threads_parsing_many_unknown_schemes_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kept generic entries are dropped (past registry._GENERIC_KEPT names) while other
+    threads keep and drop names: every URL still parses (before: the drop's comprehension
+    over the live table and its ``del`` raised KeyError or RuntimeError, reported as
+    'cannot parse this URL')."""
+    import sys
+    import threading
+
+    errors: list[str] = []
+
+    def work(k: int) -> None:
+        try:
+            for i in range(10000):
+                name = f"x{(i * 7 + k) % 100}"  # (the same names in every thread)
+                url = schemes.parse(f"{name}:abc")
+                assert url.scheme == name
+        except Exception as exc:  # (collected: the assertion below names it)
+            errors.append(repr(exc))
+
+    monkeypatch.setattr(registry, "_GENERIC_KEPT", 2)  # (the names dropped often)
+    saved = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(1e-6)
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert not any(thread.is_alive() for thread in threads)
+    finally:
+        sys.setswitchinterval(saved)
+        registry._forget_generic()
+    assert errors == []

@@ -247,19 +247,20 @@ async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
     hops: list[tuple[str, ...]] = []  # each followed reply's head (Resource.hops: -I -L)
     requested: dict[tuple[object, ...], str] = {}  # each hop's request (_request_of): its URL
     came_from: tuple[str, str] | None = None  # (the URL that redirected here, and why)
+    # The first request asked again, named if the bound is reached: a repeat alone proves no
+    # loop (a server may answer differently later: "302 to itself, Retry-After", then 200;
+    # curl -L follows it), RFC 9110 §15.4 asks a client to detect *infinite* loops, so the
+    # repeats are followed to the bound as curl's and the error then says it was a loop.
+    loop: str | None = None
     for _hop in range(options.policy.max_redirects + 1):
         p = plan(current, options)
         request = _request_of(p)
-        if came_from is not None and request in requested:
+        if loop is None and came_from is not None and request in requested:
             before, reason = came_from
             earlier = requested[request]
             back = "itself" if earlier == before else f"{earlier}, requested already"
-            raise RedirectLoop(
-                f"redirect loop: {before} redirects back to {back} ({reason}): the same request "
-                "again, not sent",
-                component="location",
-            )
-        requested[request] = str(current)
+            loop = f"{before} redirects back to {back} ({reason})"
+        requested.setdefault(request, str(current))
         options.policy.check_plan(p)
         if options.resume_from > 0:  # (else nothing to check: resolvers.resume not loaded)
             from .resume import check_resumable
@@ -281,10 +282,10 @@ async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
                     replies=follow.replies,
                 ) from None
             if follow.limit is not None and len(chain) >= follow.limit:
-                raise TooManyRedirects(
+                raise _too_many(
                     f"more than {follow.limit} redirects ({follow.reason}); stopped at "
                     f"{current}, which leads to {follow.target}",
-                    component="location",
+                    loop,
                 ) from None
             try:
                 options.policy.check_redirect(current, follow.target, kind=follow.reason)
@@ -314,10 +315,19 @@ async def _hops(current: URL, options: Options, chain: list[str]) -> Resource:
         resource.chain = [*chain, *resource.chain]
         resource.hops = [*hops, *resource.hops]
         return resource
-    raise TooManyRedirects(
+    raise _too_many(
         f"more than {options.policy.max_redirects} redirects or referrals; stopped at {current}",
-        component="location",
+        loop,
     )
+
+
+def _too_many(message: str, loop: str | None) -> TooManyRedirects:
+    """The bound's error: :class:`RedirectLoop` (a ``TooManyRedirects``, the same exit
+    status) naming the first request asked again when the chain went round, else the plain
+    one (a chain of ever new URLs)."""
+    if loop is None:
+        return TooManyRedirects(message, component="location")
+    return RedirectLoop(f"{message}: a redirect loop, {loop}", component="location")
 
 
 def _request_of(p: Plan) -> tuple[object, ...]:

@@ -28,7 +28,7 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         ├── NotFollowed                  -- a redirect or referral, with follow=False
         ├── ProtocolError                -- the server spoke, but not as the protocol says
         │   ├── TooManyRedirects         -- a redirect or referral loop
-        │   │   └── RedirectLoop         -- the same request again: a loop by construction
+        │   │   └── RedirectLoop         -- the bound reached going round: the same request again
         │   └── LimitExceeded            -- a line or reply larger than our bound
         ├── ReplyError                   -- the server refused (FTP 550, HTTP 404, Gopher 3)
         │   ├── NotFound
@@ -201,11 +201,11 @@ class TooManyRedirects(ProtocolError):
 
 
 class RedirectLoop(TooManyRedirects):
-    """A redirect or referral to a URL whose request (the same bytes to the same server)
-    this chain sent already: omniurl carries no state from hop to hop (no cookies), so the
-    server would be asked the very same thing again — stopped before sending it, not after
-    ``max_redirects`` identical round trips (curl follows to its ``--max-redirs``, 50, exit
-    47; wget to 20, exit 8)."""
+    """The redirect bound reached by a chain that went round: a hop asked again for a
+    request (the same bytes to the same server) the chain had sent already.  The repeats
+    are followed to the bound, as curl follows them to its ``--max-redirs`` (a repeat alone
+    proves no loop: a server may answer differently later, RFC 9110 §15.4 speaks of
+    *infinite* loops); the error then names the first repeat."""
 
 
 class LimitExceeded(ProtocolError):

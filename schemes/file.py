@@ -47,10 +47,23 @@ _LAX = grammar.Lazy(grammar.lax(_PATTERN))
 #: sub-delim, data in the path, as the general way reads it), RFC 3986's hosts (IP
 #: literals, "_" in a name: as written, as the general way keeps them), and no authority at
 #: all (``file:/C:/x``, ``file:/etc/x``: RFC 8089 §2's minimal form, host "", as the general
-#: way reads it; a path starting "//" is left to it, see :func:`_fileurl_from_match`).
+#: way reads it; a path starting "//" is left to it, see :func:`_fileurl_from_match`), or a
+#: DOS drive letter right after the scheme (``file:C:/x``, Appendix E.2: the path "/C:/x",
+#: as the general way reads it; ``C|`` is no RFC 3986 path: the general way's error).
 _DEFAULT = re.compile(
     grammar.default(
-        f"(?://({grammar.HOST_FAST})?)?(/{grammar.fast(grammar.FSEGMENT + ';/')})"
+        f"(?://({grammar.HOST_FAST})?)?"
+        f"((?:/|(?<=:)[A-Za-z]:(?=[/#]|\\Z)){grammar.fast(grammar.FSEGMENT + ';/')})"
+        + grammar.FRAGMENT_FAST
+    )
+)
+#: RFC 8089 Appendix E.3.2's UNC form, ``file:////host/share/x`` (and the five slashes some
+#: systems write): the file "/share/x" on the machine "host", as the general way reads it
+#: (:func:`_unc_host_at`: a valid host after the slashes; anything else is its business —
+#: an IP literal too: "[" is no RFC 3986 path character, and the path holds the host).
+_DEFAULT_UNC = re.compile(
+    grammar.default(
+        f"/////?(?!\\[)({grammar.HOST_FAST})(?:(/{grammar.fast(grammar.FSEGMENT + ';/')})|)"
         + grammar.FRAGMENT_FAST
     )
 )
@@ -81,6 +94,13 @@ class FileURL(URL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> FileURL | None:
+        if text.startswith("////", start):
+            m = _DEFAULT_UNC.fullmatch(text, start)
+            if m is None or not grammar.escapes_ok(text, start):
+                return None
+            host, path, fragment = m.groups()
+            path = "/" if path is None else decode(path) if "%" in path else path
+            return _tnew(cls, (scheme, fragment, host, path))
         return _fileurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme, False)
 
     @classmethod
@@ -173,6 +193,8 @@ def _fileurl_from_match(
         host, path, fragment = m.groups()
         if host and host[0] == "[" and not grammar.ipv6_ok(host):
             return None
+        if path[0] != "/":  # (the default reading's drive letter, "file:C:/x")
+            path = "/" + path
         # scheme, fragment, host, path (tuple_backed)
         return _tnew(cls, (scheme, fragment, host or "", decode(path) if "%" in path else path))
     return None

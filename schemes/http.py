@@ -117,8 +117,12 @@ class HTTPURL(InternetURL):
                 cls, _DEFAULT_HOST.fullmatch(text, start), text, start, scheme
             )
         m = _DEFAULT.get().fullmatch(text, start)
-        if m is not None and m.group(5) is None and m.group(6) is not None:
-            return None  # "//a?b@h": a "?" in a userinfo, which the general way refuses
+        if m is not None and m.group(5) is None:
+            search = m.group(6)
+            if search is not None and "@" in search:
+                # "//a?b@h": a "?" in a userinfo, which the general way refuses (an "@"
+                # before the "?", "//u@h?q", is the userinfo's: read here, as there)
+                return None
         return _httpurl_from_match(cls, m, text, start, scheme)
 
     @classmethod

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omniurl import schemes
-from omniurl.schemes import grammar, registry, rfc3986
+from omniurl.schemes import fastparse, grammar, registry, rfc3986
 from omniurl.schemes.errors import URLError
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "parse_bench.py"
@@ -597,6 +597,148 @@ EDGES = [
     "news:%3Ca%0A@h%3E",
     "news:%3Ca@h%00%3E",
     "news://h/%3Ca@b%3E",
+    # (issue 32, seventh round: shapes moved onto the first step, and their neighbours)
+    "file:C:/x",
+    "file:c:/x/y%20z#f",
+    "file:C:",
+    "file:C:#f",
+    "file:C:x",
+    "file:C|/x",
+    "file://C:/x",
+    "file:///C:/x",
+    "file:C:/x?y",
+    "file:CD:/x",
+    "file:////server/share/x",
+    "file:////server",
+    "file:////server/",
+    "file:////server#f",
+    "file://///server/share",
+    "file://////server/share",
+    "file:////server:80/x",
+    "file:////%41/x",
+    "file:////s%41/x",
+    "file:////[::1]/x",
+    "file:////[v1.x]/x",
+    "file:////[::1%25eth0]/x",
+    "file:////h?x/y",
+    "file:////1.2.3.4/x",
+    "file:////1.2.3.256/x",
+    "file:////0x7f.1/x",
+    "file:////a_b/x",
+    "file:////./x",
+    "file:////h./x",
+    "file:////",
+    "file://///",
+    "http://h:00000000000000/c",
+    "http://h:00000000000000000000080/c",
+    "http://h:0000065536/c",
+    "http://h:0000065535/c",
+    "http://h:0/c",
+    "http://h:/c",
+    "http://h:00/c",
+    "https://u:p@h:000443/",
+    "ftp://h:0000021/x;type=i",
+    "gopher://h:000070/1x",
+    "gemini://h:0001965/",
+    "nntp://h:00119/a.b",
+    "news://h:00119/a.b",
+    "telnet://h:0023/",
+    "wais://h:000210/db",
+    "prospero://h:001525/x",
+    "http://[v7.fe80::abcd]/x",
+    "http://[V1F.a:b]/x",
+    "http://[v.a]/x",
+    "http://[v1.]/x",
+    "http://[v1.a%25b]/x",
+    "http://u@[v7.x]:8/x",
+    "ftp://[v7.x]/a",
+    "gopher://[v7.x]/1a",
+    "gemini://[v7.x]/a",
+    "nntp://[v7.x]/a.b",
+    "news://[v7.x]/a.b",
+    "news:x@[v7.x]",
+    "telnet://[v7.x]/",
+    "wais://[v7.x]/db",
+    "prospero://[v7.x]/a",
+    "file://[v7.x]/a",
+    "http://user@h?#",
+    "https://u@h.example?",
+    "http://u@h?q",
+    "http://u@h?q@x",
+    "http://u:p@h?q#@",
+    "http://a?b@h",
+    "http://u@h#x",
+    "http://u@h?x/y",
+    "https://%41/",
+    "https://%41/x",
+    "http://HO0_-st%41/x",
+    "http://%30%78%63%30%2e%30%32%35%30.01/1",
+    "http://%31.%32.3.4/x",
+    "http://%31.%32.3.256/x",
+    "http://a%2Fb/x",
+    "http://a%3Ab/x",
+    "http://a%00b/x",
+    "http://a%C3%BC/x",
+    "http://a%ff/x",
+    "http://a%4/x",
+    "http://u:p@h%41:80/x?q#f",
+    "http://u%41@h%41/x",
+    "ftp://%41/x;type=i",
+    "gopher://%41/1x",
+    "gemini://%41/x",
+    "nntp://%41/a.b",
+    "news://%41/a.b",
+    "news:a@%41",
+    "telnet://%41/",
+    "wais://%41/db",
+    "prospero://%41/x",
+    "file://%41/x",
+    "file:////%41/x",
+    "mailto:a@%41",
+    "http://[::1%2541]/",
+    "http://h.example/你好你好/1",
+    "http://h.example/😀1",
+    "http://h.example/?q=日本語",
+    "http://h.example/?q=日本語#片",
+    "http://ü@h.example/",
+    "http://u:ü@h.example/",
+    "http://bücher.example/x",
+    "http://h.example:١٢/x",
+    "http://h.example/x?\ue000",
+    "http://h.example/x\ue000",
+    "http://h.example/x#\ue000",
+    "http://h.example/x\ud800",
+    "http://h.example/x\udcff",
+    "http://h.example/x\x85",
+    "http://h.example/x\ufffe",
+    "http://h.example/x\U0001fffe",
+    "http://h.example/x\U000e0100",
+    "http://h.example/x\U000e1000",
+    "http://h.example/x y",
+    "http://h.example/ü y",
+    "http://h.example/ü%zz",
+    "http://h.example/ü<",
+    "http://%41/ü",
+    "http://[::1]/ü",
+    "http://[ü]/x",
+    "http://a?ü@h/x",
+    "mailto:josé@example.com",
+    "mailto:a@h?subject=café",
+    "news:café.x",
+    "nntp://h/café.x",
+    "gopher://h/1café",
+    "ftp://h/café/x;type=i",
+    "file:///C:/Users/Zoë/x",
+    "file:C:/Zoë",
+    "file:////srv/Zoë",
+    "telnet://ü@h/",
+    "wais://h/dbü",
+    "prospero://h/ü;a=ü",
+    "gemini://h/ü?ü",
+    "mid:ü@h",
+    "cid:ü@h",
+    "urn:x:ü",
+    "HTTP://h.example/ü",
 ]
 
 
@@ -648,6 +790,57 @@ ON_THE_FAST_PATH = [
     "mailto:a@h?",
     "news:a%C3%A9.b",
     "cid:part1.abc@h.example/x%20y@h.example",
+    # (issue 32, seventh round: valid shapes that took the general way, 7-60 µs a URL)
+    "http://h.example:00000000000000000000080/c1",
+    "http://h.example:00000000000000/c1",
+    "https://u:p@h:000443/",
+    "ftp://h:0000021/x;type=i",
+    "gopher://h:000070/1x",
+    "prospero://h:001525/x",
+    "http://[v7.fe80::abcd]/x",
+    "wais://[V1F.a:b]/db",
+    "http://user@h?#",
+    "https://u@h.example?",
+    "http://u@h?x/y",
+    "file:C:/Users/x/y%20z.txt",
+    "file:d:/x#f",
+    "file:C:",
+    "file:////server/share/x",
+    "file://///server/share",
+    "file:////server",
+    "file:////10.0.0.1/c$/x",
+]
+
+#: Shapes the first step now maps (rfc3986.default_text) and then reads in one match: a
+#: percent-encoded host, characters beyond US-ASCII outside the host.
+MAPPED_ON_THE_FAST_PATH = [
+    "https://%41/",
+    "http://HO0_-st%41/x",
+    "http://%30%78%63%30%2e%30%32%35%30.01/1",
+    "http://u:p@h%41:80/x?q#f",
+    "ftp://%41/x;type=i",
+    "news://%41/a.b",
+    "file://%41/x",
+    "http://h.example/你好你好/1",
+    "http://h.example/😀1",
+    "http://h.example/?q=日本語#片",
+    "https://xn--bcher-kva.example/İstanbul?n=1",
+    "http://ü@h.example/",
+    "http://[::1]/ü",
+    "http://%41/ü",
+    "mailto:josé@example.com?subject=café",
+    "news:café.x",
+    "gopher://h/1café%09ü",
+    "ftp://h/café/x;type=i",
+    "file:///C:/Users/Zoë/x",
+    "file:C:/Zoë",
+    "file:////srv/Zoë",
+    "prospero://h/ü;a=ü",
+    "gemini://h/ü?ü",
+    "mid:ü@h",
+    "urn:x:ü",
+    "HTTP://h.example/ü",
+    "http://h.example/x\U000e1000",
 ]
 
 
@@ -658,6 +851,101 @@ def test_shapes_take_the_fast_path(text: str) -> None:
     (A scheme no class serves is kept in the registry's table from its first URL on.)"""
     assert outcome(text) == general(text)
     assert used_fast(text)
+
+
+def took_the_first_step(text: str) -> bool:
+    """Whether :func:`schemes.parse` answered ``text`` without the registry's general way."""
+    asked: list[str] = []
+
+    def spy(text: object, strict: object, syntax: object, tried: bool) -> schemes.URL:
+        asked.append(str(text))
+        return registry._parse(text, strict, syntax, tried)  # type: ignore[arg-type]
+
+    fastparse.install_general(spy)
+    try:
+        schemes.parse(text)
+    finally:
+        fastparse.install_general(registry._parse)  # type: ignore[arg-type]
+    return not asked
+
+
+@pytest.mark.parametrize("text", MAPPED_ON_THE_FAST_PATH)
+def test_mapped_shapes_take_the_first_step(text: str) -> None:
+    """A text the first step maps to its URI and reads in one match gives what the general
+    way gives, and what its own ``str()`` parses to."""
+    registry.builtin_class(text[: text.index(":")].lower())
+    assert took_the_first_step(text)
+    got = outcome(text)
+    assert got == general(text)
+    url = got[-1]  # type: ignore[index]
+    assert schemes.parse(str(url)) == url
+
+
+@pytest.mark.parametrize("text", ON_THE_FAST_PATH[-18:])
+def test_moved_shapes_round_trip(text: str) -> None:
+    url = schemes.parse(text)
+    assert schemes.parse(str(url)) == url
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "component", "offset"),
+    [
+        # each refused by the first step's mapping or match, then named by the general way
+        ("http://h.example/ü y", "EncodingError", "path", 18),
+        ("http://h.example/ü%zz", "EncodingError", "path", 18),
+        ("http://h.example/x\ue000", "EncodingError", "path", 18),
+        ("http://h.example/x#\ue000", "EncodingError", "fragment", 19),
+        ("http://h.example/x\ud800", "EncodingError", None, 18),
+        ("http://a?ü@h/x", "EncodingError", "user", 8),
+        ("http://h.example:١٢/x", "PortError", "port", 17),
+        ("http://a%2Fb/x", "HostError", "host", 7),
+        ("http://a%ff/x", "HostError", "host", 7),
+        ("http://u@h?q@x", "EncodingError", "user", 10),
+        ("http://h:0000065536/c", "PortError", "port", 9),
+        ("http://[v1.]/x", "HostError", "host", 7),
+        ("file:C|/x", "EncodingError", "path", 6),
+        ("file:CD:/x", "SchemeSyntaxError", "path", 5),
+        ("file:////[::1]/x", "EncodingError", "path", 9),
+    ],
+)
+def test_errors_of_moved_shapes_name_component_and_offset(
+    text: str, error: str, component: str | None, offset: int
+) -> None:
+    with pytest.raises(URLError) as caught:
+        schemes.parse(text)
+    exc = caught.value
+    assert (type(exc).__name__, exc.component, exc.offset) == (error, component, offset)
+    assert outcome(text) == general(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "syntax", "want"),
+    [
+        # The letter's and the lenient readings of the moved shapes, as before this round
+        ("file:C:/x", "rfc1738", ("SchemeSyntaxError", "path", 5)),
+        ("file:C:/x", "lenient", ("FileURL", "", "/C:/x")),
+        ("file:////server/share/x", "rfc1738", ("FileURL", "", "//server/share/x")),
+        ("file:////server/share/x", "lenient", ("FileURL", "server", "/share/x")),
+        ("http://h:000080/c", "rfc1738", ("HTTPURL", "h", 80)),
+        ("http://h:000080/c", "lenient", ("HTTPURL", "h", 80)),
+        ("http://[v7.fe80::abcd]/x", "rfc1738", ("HostError", "host", 7)),
+        ("http://[v7.fe80::abcd]/x", "lenient", ("HTTPURL", "[v7.fe80::abcd]", None)),
+        ("http://user@h?#", "rfc1738", ("AuthorityError", "user", 7)),
+        ("http://user@h?#", "lenient", ("HTTPURL", "h", None)),
+        ("https://%41/", "rfc1738", ("HostError", "host", 8)),
+        ("https://%41/", "lenient", ("HTTPSURL", "A", None)),
+        ("http://h.example/ü", "lenient", ("HTTPURL", "h.example", None)),
+    ],
+)
+def test_other_readings_of_moved_shapes(text: str, syntax: str, want: tuple[object, ...]) -> None:
+    try:
+        url = schemes.parse(text, syntax=syntax)
+    except URLError as exc:
+        got: tuple[object, ...] = (type(exc).__name__, exc.component, exc.offset)
+    else:
+        third = url.path if url.scheme == "file" else url.port  # type: ignore[attr-defined]
+        got = (type(url).__name__, url.host, third)  # type: ignore[attr-defined]
+    assert got == want
 
 
 @pytest.mark.parametrize(

@@ -309,6 +309,17 @@ def test_mutants_of_the_sixth_mix_read_as_urlsplit_splits_them() -> None:
         "telnet://u:p@s.example:23/",
         "git+https://s.example/o/r.git@v1#egg=r",
         "tag:s.example,2005:é",
+        # (issue 32, seventh round: shapes moved onto the first step)
+        "http://h.example:00000000000000000000080/c1",
+        "https://u:p@h.example:000443/x",
+        "http://user@h.example?#",
+        "https://u@h.example?",
+        "http://HO0_-st%41/x",
+        "https://%41/",
+        "http://h.example/你好你好/1?q=日本語#片",
+        "https://u:ü@h.example/😀?q=İstanbul",
+        "file:C:/Users/x/y%20z.txt",
+        "file:////server/share/x",
     ],
 )
 def test_hand_picked_urls_read_as_urlsplit_splits_them(text: str) -> None:

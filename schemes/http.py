@@ -184,8 +184,9 @@ def _parse_long(cls: type[HTTPURL], text: str, start: int, scheme: str) -> HTTPU
     if m is None:
         return None
     host, port = m.groups()
-    # (where the match ends: "//", the host, ":" and the port; a call of m.end() fewer)
-    tail = start + 2 + len(host) + (0 if port is None else len(port) + 1)
+    # (where the match ends: not "//", the host and ":port" counted, since the default
+    # reading's port group leaves out a port's leading zeros and an empty port's ":")
+    tail = m.end()
     n = len(text)
     hash_at = text.find("#", tail)
     if hash_at < 0:

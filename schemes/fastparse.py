@@ -9,7 +9,11 @@ instructions a URL, of which ~6,000 were the registry's interpreted ``parse`` (i
 bytecode, the call of the class's parser) against ~5,400 for the match.
 
 :data:`PARSERS` is the registry's table (the same dictionary object: the registry fills it,
-tests save and restore it in place); whatever this step cannot answer — another syntax, a
+tests save and restore it in place).  Besides the registered classes it holds the names of
+schemes no class serves that a URL has named (at most ``registry._GENERIC_KEPT``), each with
+GenericURL's entry, whose default reading answers nothing while the entry points are marked
+unread (``registry._keep_generic``: ``register``, ``register_lazy`` and the entry points win
+over a kept name).  Whatever this step cannot answer — another syntax, a
 scheme not written in its exact case, non-ASCII text, a URL the class's pattern does not
 take, any exception — goes to the registry's general way, installed with
 :func:`install_general`, which gives exactly what it gave before this step existed.

@@ -165,12 +165,14 @@ class NewsURL(URL):
     def _parse_default(cls, text: str, start: int, scheme: str) -> NewsURL | None:
         if text.find("//", start, start + 2) >= 0:  # RFC 5538's news://server/…
             return _server_from_match(cls, _SERVER.fullmatch(text, start), text, start, scheme)
-        url = _newsurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
-        if url is None and text.startswith("%3", start):
-            return _bracketed_from_match(
-                cls, _BRACKETED.fullmatch(text, start), text, start, scheme
-            )
-        return url
+        if text.startswith("%3", start):
+            # (asked first: :data:`_DEFAULT` takes no text this takes, and its failing match
+            # cost ~2.9 µs of such a URL, compiled)
+            m = _BRACKETED.fullmatch(text, start)
+            url = _bracketed_from_match(cls, m, text, start, scheme)
+            if url is not None:
+                return url
+        return _newsurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
@@ -304,8 +306,13 @@ def _bracketed_from_match(
     body, fragment = m.groups()
     if "@" not in body or len(body) < 7 or body[-3:] not in ("%3E", "%3e"):
         return None
+    # The octets 3C and 3E are no part of a UTF-8 sequence: decoding the text between them
+    # is decoding the whole and taking the pair off (the general way), and most such ids
+    # hold no other escape (decode cost ~2.2 µs a URL, compiled).
+    inner = body[3:-3]
+    message_id = decode(inner) if "%" in inner else inner
     # scheme, fragment, newsgroup, message_id, host, port (tuple_backed)
-    return _tnew(cls, (scheme, fragment, None, decode(body)[1:-1], None, None))
+    return _tnew(cls, (scheme, fragment, None, message_id, None, None))
 
 
 def _server_from_match(

@@ -26,7 +26,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Final
+    from typing import Any, ClassVar
 
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.
 _BAD_FPATH = grammar.lazy_bad_char(grammar.FSEGMENT + "/")
@@ -59,18 +59,6 @@ _DEFAULT_PATTERN = (
 _DEFAULT = grammar.Lazy(grammar.default(_DEFAULT_PATTERN))  # (a URL with "@": on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
 _DEFAULT_HOST = precompiled.compile(grammar.default(grammar.without_login(_DEFAULT_PATTERN)))
-#: A long URL without "@" (from the "//" on, at least this long) is read in two steps
-#: (``_parse_long``, as http's: docs/speed.md, *seventh round (cost per character)*).
-_LONG: Final = 128
-#: The head of :data:`_DEFAULT_HOST`: "//" host [":" port], followed by "/", "#" or the end
-#: (groups: host, port), compiled on the first long URL.
-_DEFAULT_HEAD: Final = grammar.Lazy(
-    grammar.default(grammar.without_login("//" + grammar.LOGIN_FAST)) + "(?![^/#])"
-)
-#: The path's characters (a segment's and ";" and "/") and the fragment's: the same class
-#: (RFC 3986 §3.3, §3.5), and "#" between them.  ("%": escapes.)
-_TAIL_CLASS: Final = grammar.FSEGMENT + ";/~%#"
-_TAIL: Final = grammar.class_table(_TAIL_CLASS)
 
 
 @tuple_backed
@@ -106,12 +94,7 @@ class FTPURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> FTPURL | None:
-        if "@" in text:
-            m = _DEFAULT.get().fullmatch(text, start)
-        elif len(text) - start >= _LONG:
-            return _parse_long(cls, text, start, scheme)
-        else:
-            m = _DEFAULT_HOST.fullmatch(text, start)
+        m = (_DEFAULT.get() if "@" in text else _DEFAULT_HOST).fullmatch(text, start)
         return _ftpurl_from_match(cls, m, text, start, scheme)
 
     @classmethod
@@ -164,101 +147,65 @@ class FTPURL(InternetURL):
         return out
 
 
-def _parse_long(cls: type[FTPURL], text: str, start: int, scheme: str) -> FTPURL | None:
-    """:data:`_DEFAULT_HOST`'s fullmatch of a long URL without "@", in two steps (as
-    ``http._parse_long``): the head (host and port) matched by ``re``, the rest split at its
-    first "#", its characters and escapes checked by :func:`grammar.tail_ok` — the same URL,
-    or None where the fullmatch gives None.
-
-    After the head, the pattern is ``(/F*)?(#F*)?`` (its typecode group never matches) where
-    ``F`` is :data:`_TAIL_CLASS` without "#": every text of ``F`` and at most one "#" that
-    starts with "/" or "#" or is empty (the head's look-ahead), read at its first "#"."""
-    m = _DEFAULT_HEAD.get().match(text, start)
-    if m is None:
-        return None
-    host, port = m.groups()
-    # (where the match ends: "//", the host, ":" and the port; a call of m.end() fewer)
-    tail = start + 2 + len(host) + (0 if port is None else len(port) + 1)
-    hash_at = text.find("#", tail)
-    if hash_at < 0:
-        hash_at = len(text)
-        fragment = None
-    elif text.find("#", hash_at + 1) >= 0:
-        return None
-    else:
-        fragment = text[hash_at + 1 :]
-    # (escapes: the head holds a "%" only in an IPv6 zone id, where "%25" is the pattern's)
-    if not grammar.tail_ok(text, tail, _TAIL):
-        return None
-    path = text[tail + 1 : hash_at] if tail < hash_at else None  # (it starts "/")
-    return _ftpurl_from_groups(cls, (host, port, path, None, fragment), scheme)
-
-
 def _ftpurl_from_match(
     cls: type[FTPURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> FTPURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if m is None or not grammar.escapes_ok(text, start):
-        return None
-    return _ftpurl_from_groups(cls, m.groups(), scheme)
-
-
-def _ftpurl_from_groups(cls: type[FTPURL], groups: tuple[Any, ...], scheme: str) -> FTPURL | None:
-    """The URL of a fast pattern's groups (user and password first, or not: a pattern of
-    :func:`grammar.without_login`), or None for the slow path."""
-    if len(groups) == 5:  # (grammar.without_login's pattern: no user, no password)
-        user = password = None
-        host, port, path, typecode, fragment = groups
-    else:
-        user, password, host, port, path, typecode, fragment = groups
-    if (port is None or len(port) < 5 or int(port) < 65536) and (
-        host[0] != "[" or grammar.ipv6_ok(host)
-    ):
-        if (  # (the default pattern's ";": see above)
-            path is not None
-            and ";" in path
-            and len(path) >= 7
-            and path[-7] == ";"
-            and path[-6:-1].lower() == "type="
-        ):
-            typecode = _TYPECODES.get(path[-1])
-            if typecode is None:
-                return None  # not a, i or d: the general way says so
-            path = path[:-7]
-        cwd: Any
-        name: Any
-        if path is not None and "%" in path and path.isascii():
-            # The name and the cwd segments kept as written, decoded when first read
-            # (percent.Decoded, _Cwd): the same text to every reader.  Why: decoding
-            # them was ~15-20% of an FTP URL's parse with escapes (compiled), the
-            # family of benchmarks/parse_bench.py nearest urlsplit's rate (0.98-1.14x).
-            head, sep, last = path.rpartition("/")
-            name = Decoded(last) if "%" in last else last
-            cwd = () if not sep else _Cwd(head) if "%" in head else tuple(head.split("/"))
+    if m is not None and grammar.escapes_ok(text, start):
+        groups = m.groups()
+        if len(groups) == 5:  # (grammar.without_login's pattern: no user, no password)
+            user = password = None
+            host, port, path, typecode, fragment = groups
         else:
-            if path is None:
-                segments = [""]
-            elif "%" in path:
-                segments = _decoded_segments(path)
+            user, password, host, port, path, typecode, fragment = groups
+        if (port is None or len(port) < 5 or int(port) < 65536) and (
+            host[0] != "[" or grammar.ipv6_ok(host)
+        ):
+            if (  # (the default pattern's ";": see above)
+                path is not None
+                and ";" in path
+                and len(path) >= 7
+                and path[-7] == ";"
+                and path[-6:-1].lower() == "type="
+            ):
+                typecode = _TYPECODES.get(path[-1])
+                if typecode is None:
+                    return None  # not a, i or d: the general way says so
+                path = path[:-7]
+            cwd: Any
+            name: Any
+            if path is not None and "%" in path and path.isascii():
+                # The name and the cwd segments kept as written, decoded when first read
+                # (percent.Decoded, _Cwd): the same text to every reader.  Why: decoding
+                # them was ~15-20% of an FTP URL's parse with escapes (compiled), the
+                # family of benchmarks/parse_bench.py nearest urlsplit's rate (0.98-1.14x).
+                head, sep, last = path.rpartition("/")
+                name = Decoded(last) if "%" in last else last
+                cwd = () if not sep else _Cwd(head) if "%" in head else tuple(head.split("/"))
             else:
-                segments = path.split("/")
-            name = segments.pop()
-            cwd = tuple(segments)
-        # scheme, fragment, user, password, host, port, cwd, name, typecode
-        return _tnew(
-            cls,
-            (
-                scheme,
-                fragment,
-                decode(user) if user and "%" in user else user,
-                decode(password) if password and "%" in password else password,
-                host,
-                int(port) if port else None,
-                cwd,
-                name,
-                None if typecode is None else typecode.lower(),
-            ),
-        )
+                if path is None:
+                    segments = [""]
+                elif "%" in path:
+                    segments = _decoded_segments(path)
+                else:
+                    segments = path.split("/")
+                name = segments.pop()
+                cwd = tuple(segments)
+            # scheme, fragment, user, password, host, port, cwd, name, typecode
+            return _tnew(
+                cls,
+                (
+                    scheme,
+                    fragment,
+                    decode(user) if user and "%" in user else user,
+                    decode(password) if password and "%" in password else password,
+                    host,
+                    int(port) if port else None,
+                    cwd,
+                    name,
+                    None if typecode is None else typecode.lower(),
+                ),
+            )
     return None
 
 

@@ -111,8 +111,6 @@ class HTTPURL(InternetURL):
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> HTTPURL | None:
         if "@" not in text:
-            if len(text) - start >= _LONG:
-                return _parse_long(cls, text, start, scheme)
             return _httpurl_from_match(
                 cls, _DEFAULT_HOST.fullmatch(text, start), text, start, scheme
             )

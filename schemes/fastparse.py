@@ -43,6 +43,8 @@ if TYPE_CHECKING:  # (typing is not imported by a parse: tests/test_startup.py)
     #: ``parse(text, strict, syntax, tried)``: the registry's general way (``tried``: the
     #: class's ``_parse_default`` already said None for this text).
     General = Callable[[object, object, object, bool], URL]
+    #: Whether the general way reads the host of an entry's parser as opaque.
+    Opaque = Callable[[object], bool]
 
 #: Scheme name (as registered, lower case) -> its class's entry: the hot path's one lookup.
 PARSERS: Final[dict[str, Entry]] = {}
@@ -54,15 +56,16 @@ _DEFAULT: Final = Syntax.RFC3986
 #: descriptor is ~60).
 _isascii: Final = str.isascii
 _general: list[General] = []
-#: The ``_parse_default`` of the registry's entries for schemes no class serves (GenericURL's
-#: reading): their host is opaque (RFC 3986 §3.2.2, no DNS name: never mapped to A-labels),
-#: so a text that is not ASCII is the general way's (schemes.rfc3986.prepare's opaque_host).
-_opaque: list[Default] = []
+#: Whether an entry's parser reads its host as opaque (GenericURL's, for a scheme no class
+#: serves or one registered with GenericURL itself): RFC 3986 §3.2.2, no DNS name, never
+#: mapped to A-labels, so a text that is not ASCII is the general way's
+#: (schemes.rfc3986.prepare's opaque_host; the registry's _opaque_parser, the same test).
+_opaque: list[Opaque] = []
 
 
-def install_general(general: General, opaque: Default | None = None) -> None:
+def install_general(general: General, opaque: Opaque | None = None) -> None:
     """Set the function :func:`parse` hands every other case to (the registry's), and the
-    default reading of the entries whose host is opaque (see :data:`_opaque`)."""
+    test of the entries whose host is opaque (see :data:`_opaque`)."""
     _general[:] = [general]
     _opaque[:] = [] if opaque is None else [opaque]
 
@@ -103,9 +106,6 @@ def parse(text: object, strict: object = None, *, syntax: object = _DEFAULT) -> 
                 if entry is not None:
                     default = entry[2]
                     if default is not None:
-                        # (the entries of schemes no class serves keep their host opaque:
-                        # neither mapping is theirs, see :data:`_opaque`)
-                        own = not _opaque or default is not _opaque[0]
                         if _isascii(text):
                             # (not gated by the class's reads_alike: a ``_parse_default``
                             # reads the default reading of every text itself — RFC 5538's
@@ -116,8 +116,14 @@ def parse(text: object, strict: object = None, *, syntax: object = _DEFAULT) -> 
                                 return url
                             tried = True
                             # (a percent-encoded host: the pattern takes none)
-                            mapped = default_text(text, colon) if own and "%" in text else None
-                        elif own:
+                            # (GenericURL's entries keep their host opaque: neither mapping
+                            # is theirs, see :data:`_opaque`; asked only here, off the hot path)
+                            mapped = (
+                                default_text(text, colon)
+                                if "%" in text and not (_opaque and _opaque[0](entry[0]))
+                                else None
+                            )
+                        elif not (_opaque and _opaque[0](entry[0])):
                             # An IRI (RFC 3987): an internationalized host, the rest ASCII
                             # (its A-labels: rfc3986.map_iri_host), or UTF-8 outside the
                             # host (percent-encoded: rfc3986.default_text).  (``tried``

@@ -511,4 +511,12 @@ def _keep_generic(name: str) -> _Entry:
     return entry
 
 
-install_general(_parse, _generic_default)  # type: ignore[arg-type]
+def _opaque_parser(parser: object) -> bool:
+    """Whether :func:`_mapped` reads the host of ``parser``'s text as opaque (its class is
+    GenericURL: a kept entry's, or a scheme registered with GenericURL itself), without
+    importing schemes.generic for any other class."""
+    owner = getattr(parser, "__self__", None)
+    return getattr(owner, "__name__", None) == "GenericURL" and owner is _generic()
+
+
+install_general(_parse, _opaque_parser)  # type: ignore[arg-type]

@@ -861,11 +861,11 @@ def took_the_first_step(text: str) -> bool:
         asked.append(str(text))
         return registry._parse(text, strict, syntax, tried)  # type: ignore[arg-type]
 
-    fastparse.install_general(spy, registry._generic_default)
+    fastparse.install_general(spy, registry._opaque_parser)
     try:
         schemes.parse(text)
     finally:
-        fastparse.install_general(registry._parse, registry._generic_default)  # type: ignore[arg-type]
+        fastparse.install_general(registry._parse, registry._opaque_parser)  # type: ignore[arg-type]
     return not asked
 
 

@@ -238,3 +238,21 @@ def test_threads_parsing_many_unknown_schemes_at_once(monkeypatch: pytest.Monkey
         sys.setswitchinterval(saved)
         registry._forget_generic()
     assert errors == []
+
+
+def test_a_scheme_registered_with_generic_url_keeps_its_host_opaque() -> None:
+    """GenericURL registered for a name reads a non-ASCII host as the general way does, as
+    UTF-8 escapes (RFC 3986 §3.2.2, RFC 3987 §3.1), never A-labels (before: the fast step
+    mapped it to xn--ida, the general way gave %C3%B1)."""
+    from omniurl.schemes.generic import GenericURL
+
+    registry.register("x-opaque-gen", GenericURL)
+    try:
+        for text, want in [
+            ("x-opaque-gen://ñ.test/", "x-opaque-gen://%C3%B1.test/"),
+            ("x-opaque-gen://u@ñ.test:1/a?b#c", "x-opaque-gen://u@%C3%B1.test:1/a?b#c"),
+        ]:
+            assert str(schemes.parse(text)) == want
+    finally:
+        registry._classes.pop("x-opaque-gen", None)
+        registry._parsers.pop("x-opaque-gen", None)

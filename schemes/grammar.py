@@ -20,7 +20,6 @@ from . import precompiled
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from typing import Final
 
 
 class Lazy:
@@ -308,81 +307,6 @@ def escapes_ok(text: str, start: int) -> bool:
         i = text.find("%", i)
         if i < 0:
             return True
-
-
-def class_table(cls: str) -> bytes:
-    """A ``bytes.translate`` table for ``*[ <cls> | escape ]`` (``cls`` the contents of a
-    class as the fast patterns write them: ranges ``a-z`` and ``\\``-escaped characters; an
-    escape is allowed where "%" is in ``cls``): each byte of the class to a code — "%" to
-    "%", a hex digit to "h", any other to "g" — and every other byte to 0 (the NUL byte is in
-    no class).  What :func:`tail_ok` reads a long component with."""
-    members: set[int] = set()
-    i = 0
-    n = len(cls)
-    while i < n:
-        c = cls[i]
-        if c == "\\":
-            i += 1
-            c = cls[i]
-        if i + 2 < n and cls[i + 1] == "-":
-            last = cls[i + 2]
-            if last == "\\":
-                i += 1
-                last = cls[i + 2]
-            members.update(range(ord(c), ord(last) + 1))
-            i += 3
-        else:
-            members.add(ord(c))
-            i += 1
-    codes = []
-    for b in range(256):
-        if b == 0 or b not in members:
-            codes.append(0)
-        elif b == 37:  # "%"
-            codes.append(37)
-        elif 48 <= b <= 57 or 65 <= b <= 70 or 97 <= b <= 102:  # 0-9 A-F a-f
-            codes.append(104)  # "h"
-        else:
-            codes.append(103)  # "g"
-    return bytes(codes)
-
-
-#: ``bytes.translate`` and ``bytes.find`` called as functions (compiled, a method looked up
-#: by name costs ~150 instructions more a call: fastparse's ``_isascii``).
-_translate: Final = bytes.translate
-_find: Final = bytes.find
-_isascii: Final = str.isascii
-
-
-def tail_ok(text: str, start: int, table: bytes) -> bool:
-    """Whether ``text[start:]`` is ``*[ <cls> | escape ]`` for the class ``table`` was made of
-    (:func:`class_table`): what a fast pattern's ``[<cls>%]*+`` and :func:`escapes_ok` check
-    together, at under half their cost a character on long text.
-
-    Why: ``re`` runs a class of ``[...]*+`` at ~22 instructions a character (``sre_ucs1_count``
-    calling ``charset`` for each: ~67% of a ~840-character http URL's parse, callgrind,
-    benchmarks/parse_bench.py's fourth mix, compiled), and ``escapes_ok`` costs ~200 an escape
-    not next to another (a ``find``'s call; a query of 10-60 pairs holds dozens).  Here one
-    ``bytes.translate`` maps each byte to its code (~10 instructions a character); a byte
-    outside the class is a 0 (``memchr``), and a "%" that starts no escape is a "%" followed
-    by "g", "%" or the end, or "%h" followed by one of those: four ``find``s of two or three
-    bytes.  The calls cost ~900 instructions a URL more than the match they replace a part
-    of: the fast paths read a component this way only when it is long."""
-    if not _isascii(text):  # (the default reading's fast paths read ASCII text only)
-        return False
-    codes = _translate(text[start:].encode(), table)
-    if 0 in codes:
-        return False
-    if 37 not in codes:  # (no "%")
-        return True
-    return (
-        _find(codes, b"%g") < 0
-        and _find(codes, b"%%") < 0
-        and _find(codes, b"%hg") < 0
-        and _find(codes, b"%h%") < 0
-        and not codes.endswith(b"%")
-        and not codes.endswith(b"%h")
-    )
 
 
 # hostname, the same language as HOSTNAME written for speed: possessive runs, and a

@@ -309,6 +309,12 @@ def _plan_through_http_proxy(ftp: FTPURL, options: Options, proxy: Any) -> Plan:
     )
 
 
+def _transfer_type(typecode: str | None, name: str) -> str:
+    """A file's ``TYPE``: the ``;type=`` given, else guessed from its name (§3.2.3) — one
+    rule for the transfer and for ``-I``'s ``resumable`` (``REST`` in ``TYPE I`` only)."""
+    return typecode.upper() if typecode else guess_type(name)
+
+
 def _retr_steps(
     ftp: FTPURL, typecode: str | None, offset: int, name_values: list[WireValue], steps: list[Step]
 ) -> str:
@@ -326,7 +332,7 @@ def _retr_steps(
             "(use ;type=d or drop the typecode to list the directory)",
             component="name",
         )
-    transfer_type = typecode.upper() if typecode else guess_type(ftp.name)
+    transfer_type = _transfer_type(typecode, ftp.name)
     steps.append(
         Step.line(
             f"TYPE {transfer_type}",
@@ -513,7 +519,7 @@ def _head_plan(
             type=None,
             name=ftp.name,
             # (-C continues it with REST in TYPE I only: TYPE A comes whole again)
-            resumable=(typecode or guess_type(ftp.name).lower()) == "i",
+            resumable=_transfer_type(typecode, ftp.name) == "I",
             offset=0,
             tls=tls,
             head=True,

@@ -24,19 +24,7 @@ if TYPE_CHECKING:
     from typing import ClassVar
 
     from .batching import BatchEngine
-    from .hops import HOP_CARRY as HOP_CARRY
     from .resource import Resource
-
-
-def __getattr__(name: str) -> object:
-    # HOP_CARRY (what one hop of a redirect chain leaves for the next) lives in
-    # resolvers/hops.py: a ContextVar loads the _contextvars extension, which a get's early
-    # connect does not wait for (docs/speed.md, *The command's two ends*)
-    if name == "HOP_CARRY":
-        from .hops import HOP_CARRY
-
-        return HOP_CARRY
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Follow(Exception):

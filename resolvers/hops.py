@@ -1,9 +1,8 @@
 """What one hop of a redirect chain leaves for the next (:data:`HOP_CARRY`).
 
-Its own module, read by the core and the HTTP executor only (``resolvers.base`` names it
-too, on first read): a ``ContextVar`` needs the ``_contextvars`` extension, a shared
-library loaded (``dlopen``) on this machine's CPython, ~0.3 ms of a get's start before its
-early connect (``-X importtime``, fresh venv, 2026-11-29); asyncio loads it anyway, after
+Its own module, read by the core and the HTTP executor only: a ``ContextVar`` needs the
+``_contextvars`` extension, a shared library loaded (``dlopen``) on this machine's CPython,
+~0.3 ms of a get's start before its early connect (``-X importtime``, fresh venv, 2026-11-29); asyncio loads it anyway, after
 the connect (docs/speed.md, *The command's two ends*).
 """
 

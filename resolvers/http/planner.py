@@ -95,7 +95,7 @@ class RedirectHop:
     """What a followed redirect showed: the facts :data:`CARRY_ON_REDIRECT` decides on."""
 
     #: The connection is this resolve's own, in a chain of hops the core follows
-    #: (``resolvers.base.HOP_CARRY``): not a client's pool slot (the pool keeps its
+    #: (``resolvers.hops.HOP_CARRY``): not a client's pool slot (the pool keeps its
     #: connections its own way), nor the batch engine's.
     own: bool
     #: Why the reply's connection may carry no other request (``reply.reuse_refused``:

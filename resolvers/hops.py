@@ -2,8 +2,9 @@
 
 Its own module, read by the core and the HTTP executor only: a ``ContextVar`` needs the
 ``_contextvars`` extension, a shared library loaded (``dlopen``) on this machine's CPython,
-~0.3 ms of a get's start before its early connect (``-X importtime``, fresh venv, 2026-11-29); asyncio loads it anyway, after
-the connect (docs/speed.md, *The command's two ends*).
+~0.3 ms of a get's start before its early connect (``-X importtime``, fresh venv,
+2026-11-29); asyncio loads it anyway, after the connect (docs/speed.md, *The command's two
+ends*).
 """
 
 from __future__ import annotations

@@ -204,22 +204,31 @@ async def read_until(fd: int, needle: bytes, seen: bytearray, timeout: float = 1
 
 
 def on_a_terminal(
-    *args: str, cwd: Path, columns: int = 100, timeout: float = 30
+    *args: str,
+    cwd: Path,
+    columns: int = 100,
+    timeout: float = 30,
+    env: dict[str, str] | None = None,
+    stderr_too: bool = True,
 ) -> tuple[int, bytes]:
     """``python -m omniurl ARGS`` with stdout and stderr on a pty (stdin ``/dev/null``), run
     to its end: its exit status and every byte it wrote.  Blocking (call it through
     ``asyncio.to_thread`` when the servers run on the test's loop); at most ``timeout`` s,
-    then the command is killed and the test fails with what it wrote."""
+    then the command is killed and the test fails with what it wrote.  ``env`` replaces
+    ``os.environ`` as the command's environment (``PYTHONPATH`` and ``COLUMNS`` still set);
+    ``stderr_too=False`` sends stderr to ``/dev/null``, the pty then holds stdout alone."""
     import pty
     import select
     import subprocess
     import time
 
     leader, follower = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": str(columns)}
+    env = {**(os.environ if env is None else env), "PYTHONPATH": str(ROOT)}
+    env["COLUMNS"] = str(columns)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "omniurl", *args], stdout=follower, stderr=follower,
-        stdin=subprocess.DEVNULL, cwd=cwd, env=env,
+        [sys.executable, "-m", "omniurl", *args], stdout=follower,
+        stderr=follower if stderr_too else subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+        cwd=cwd, env=env,
     )  # fmt: skip
     os.close(follower)
     out = bytearray()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, run_omniurl
+from helpers import ROOT, on_a_terminal, run_omniurl
 
 from omniurl import testservers
 from omniurl.resolvers import Options, fetch, resolve
@@ -316,38 +316,23 @@ async def test_a_client_certificate_when_one_is_wanted(
 # -- the command line ----------------------------------------------------------------------
 
 
-async def cli(tmp_path: Path, *args: str) -> tuple[int, bytes, bytes]:
+def cli_env(tmp_path: Path) -> dict[str, str]:
+    """No proxy; a home (and known-hosts file) of the test's own."""
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     env.update(PYTHONPATH=str(ROOT), HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "xdg"))
-    return await run_omniurl(*args, timeout=60, env=env)
+    return env
+
+
+async def cli(tmp_path: Path, *args: str) -> tuple[int, bytes, bytes]:
+    return await run_omniurl(*args, timeout=60, env=cli_env(tmp_path))
 
 
 def on_terminal(tmp_path: Path, *args: str) -> tuple[int, bytes]:
-    """``omniurl ARGS`` with a pseudo-terminal as its standard output (bounded), its output
-    with the terminal's CR LF read as LF."""
-    import pty
-
-    leader, follower = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-    env.update(PYTHONPATH=str(ROOT), HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "xdg"))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "omniurl", *args],
-        stdin=subprocess.DEVNULL, stdout=follower, stderr=subprocess.DEVNULL, env=env,
-    )  # fmt: skip
-    os.close(follower)
-    out = b""
-    try:
-        while True:
-            try:
-                data = os.read(leader, 65536)
-            except OSError:  # (the child closed the terminal: EIO)
-                break
-            if not data:
-                break
-            out += data
-    finally:
-        os.close(leader)
-    return proc.wait(30), out.replace(b"\r\n", b"\n")
+    """``omniurl ARGS`` with stdout alone on a pseudo-terminal (helpers.on_a_terminal,
+    bounded) and ``cli``'s environment, the terminal's CR LF read as LF."""
+    env = cli_env(tmp_path)
+    status, out = on_a_terminal(*args, cwd=tmp_path, env=env, timeout=60, stderr_too=False)
+    return status, out.replace(b"\r\n", b"\n")
 
 
 async def test_cli_shows_gemtext_with_numbered_links_on_a_terminal(

@@ -722,7 +722,7 @@ async def _fetch_one(
                 if fd >= 0:
                     os.close(fd)
         if tmp is not None and folder is not None and job.fixed and job.name is not None:
-            from omniurl.partial import finish
+            from omniurl.finished import finish
 
             path = os.path.join(folder, job.name)
             finish(tmp, path)  # over an earlier attempt's file, atomically

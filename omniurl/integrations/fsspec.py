@@ -253,7 +253,7 @@ class OmniurlFileSystem(AsyncFileSystem):
                         raise IsADirectoryError(rpath)
                     async for chunk in resource:
                         out.write(chunk)
-            from omniurl.partial import finish
+            from omniurl.finished import finish
 
             finish(tmp, target)  # the target's mode, or a new file's (not mkstemp's 0600)
         except BaseException:

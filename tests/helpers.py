@@ -147,6 +147,33 @@ def tcp_pair() -> tuple[socket.socket, socket.socket]:
     return ours, theirs
 
 
+def race(work: Callable[[int], None], threads: int = 6, timeout: float = 120) -> list[str]:
+    """``work(k)`` for k in ``range(threads)``, each in its own thread, with the interpreter
+    switching threads every microsecond (so a check-then-act on shared state is interleaved
+    often); the repr of every exception a thread raised, for the test to assert empty.
+    Every thread ends within ``timeout`` s or the test fails."""
+    errors: list[str] = []
+
+    def run(k: int) -> None:
+        try:
+            work(k)
+        except Exception as exc:  # (collected: the caller's assertion names it)
+            errors.append(repr(exc))
+
+    saved = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(1e-6)
+        started = [threading.Thread(target=run, args=(k,)) for k in range(threads)]
+        for thread in started:
+            thread.start()
+        for thread in started:
+            thread.join(timeout=timeout)
+        assert not any(thread.is_alive() for thread in started)
+    finally:
+        sys.setswitchinterval(saved)
+    return errors
+
+
 def free_port() -> int:
     """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
     with socket.socket() as s:

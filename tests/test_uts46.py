@@ -18,6 +18,7 @@ from pathlib import Path
 
 import idna
 import pytest
+from helpers import race
 from idna import idnadata
 
 from omniurl.schemes import HostError, parse, uts46
@@ -316,13 +317,9 @@ def test_threads_learning_code_points_past_the_kept_pages() -> None:
     doing so for the same mapped code points at once get its mapping, never an exception
     (before: ``_learn`` kept the mapping, then deleted it, and a second thread's delete of
     the same key raised ``KeyError``, which escaped ``parse`` as a raw traceback)."""
-    import sys
-    import threading
-
     targets = [0x1E, 0x1F, 0x24, 0xFF]  # (Latin, Greek, enclosed, full-width: many mapped)
     saved_pages = [uts46._PAGES[t] for t in targets]
     saved_made = uts46._made[0]
-    saved_interval = sys.getswitchinterval()
     mapped: dict[int, str] = {}
     for cp in (cp for t in targets for cp in range(t << 8, (t + 1) << 8)):
         try:
@@ -331,30 +328,19 @@ def test_threads_learning_code_points_past_the_kept_pages() -> None:
             continue
         if m != chr(cp):
             mapped[cp] = m
-    errors: list[str] = []
 
-    def work() -> None:
-        try:
-            for _ in range(60):
-                for cp, m in mapped.items():
-                    uts46._learn(cp)
-                    assert uts46._remapped(chr(cp)) == m
-        except Exception as exc:  # (collected: the assertion below names it)
-            errors.append(repr(exc))
+    def work(_thread: int) -> None:
+        for _ in range(60):
+            for cp, m in mapped.items():
+                uts46._learn(cp)
+                assert uts46._remapped(chr(cp)) == m
 
     try:
         for t in targets:
             uts46._PAGES[t] = None
         uts46._made[0] = 1 << 30  # (no page may be made)
-        sys.setswitchinterval(1e-6)
-        threads = [threading.Thread(target=work) for _ in range(6)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
-        assert not any(thread.is_alive() for thread in threads)
+        errors = race(work)
     finally:
-        sys.setswitchinterval(saved_interval)
         uts46._made[0] = saved_made
         for t, page in zip(targets, saved_pages, strict=True):
             uts46._PAGES[t] = page

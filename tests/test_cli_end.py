@@ -24,6 +24,12 @@ run()
 """
 
 
+#: The variables asking the interpreter to report on its teardown (``cli.main._teardown_asked``).
+ASKING = (
+    "PYTHONDEVMODE", "PYTHONMALLOCSTATS", "PYTHONDUMPREFS", "PYTHONWARNINGS", "PYTHONTRACEMALLOC"
+)  # fmt: skip
+
+
 def omniurl(
     pre: str,
     *args: str,
@@ -32,7 +38,7 @@ def omniurl(
     **kw: object,
 ) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-    for name in ("PYTHONDEVMODE", "PYTHONMALLOCSTATS", "PYTHONDUMPREFS"):
+    for name in ASKING:
         env.pop(name, None)
     env["PYTHONPATH"] = str(ROOT)
     env.update(extra_env or {})
@@ -73,7 +79,19 @@ def test_the_teardown_is_skipped_but_output_and_atexit_are_not() -> None:
 
 @pytest.mark.parametrize(
     ("flags", "env"),
-    [(["-X", "dev"], {}), ([], {"PYTHONDEVMODE": "1"}), ([], {"PYTHONMALLOCSTATS": "1"})],
+    [
+        (["-X", "dev"], {}),
+        ([], {"PYTHONDEVMODE": "1"}),
+        ([], {"PYTHONMALLOCSTATS": "1"}),
+        (["-X", "showrefcount"], {}),
+        (["-W", "default"], {}),
+        (["-W", "error::ResourceWarning"], {}),
+        (["-W", "ignore::DeprecationWarning", "-W", "a"], {}),  # (one that shows: "always")
+        ([], {"PYTHONWARNINGS": "always::ResourceWarning"}),
+        ([], {"PYTHONWARNINGS": ":::"}),  # (no action: "default")
+        (["-X", "tracemalloc"], {}),
+        ([], {"PYTHONTRACEMALLOC": "1"}),
+    ],
 )
 def test_the_teardown_runs_where_python_was_asked_to_report_on_it(
     flags: list[str], env: dict[str, str]
@@ -88,6 +106,63 @@ def test_the_teardown_runs_where_python_was_asked_to_report_on_it(
     assert b"teardown\n" in done.stderr
     done = omniurl(pre, "parse", "http://[::1/", flags=flags, extra_env=env)
     assert done.returncode == 2 and b"teardown\n" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("flags", "env"),
+    [
+        (["-W", "ignore"], {}),
+        (["-W", "i::DeprecationWarning", "-W", "ignore::ResourceWarning"], {}),
+        ([], {"PYTHONWARNINGS": "ignore"}),
+        ([], {"PYTHONTRACEMALLOC": "0"}),
+        (["-E"], {"PYTHONWARNINGS": "default", "PYTHONDEVMODE": "1"}),  # (not read)
+    ],
+)
+def test_filters_that_only_ignore_ask_for_no_teardown(
+    flags: list[str], env: dict[str, str]
+) -> None:
+    """A warning filter that ignores shows nothing the teardown could emit: the command
+    still ends without it."""
+    done = omniurl(TEARDOWN_MARK, "parse", "http://a/b", flags=flags, extra_env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+
+
+#: Set-up lines making an object whose release by the teardown emits a ``ResourceWarning``
+#: (as a file or socket left open does), held as :data:`TEARDOWN_MARK`'s is.
+LEFT_OPEN = (
+    "import warnings\n"
+    "class LeftOpen:\n"
+    "    def __del__(self, warn=warnings.warn):\n"
+    "        warn('unclosed thing', ResourceWarning)\n"
+    "def mark():\n"
+    "    import types\n"
+    "    sys.modules['teardown_mark'] = held = types.ModuleType('teardown_mark')\n"
+    "    held.keep = LeftOpen()\n"
+    "atexit.register(mark)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "shown"),
+    [
+        (["-W", "always::ResourceWarning"], {}, b"ResourceWarning: unclosed thing\n"),
+        ([], {"PYTHONWARNINGS": "default"}, b"ResourceWarning: unclosed thing\n"),
+        (["-W", "error"], {}, b"Exception ignored in"),
+    ],
+)
+def test_a_warning_filter_shows_what_the_teardown_emits(
+    flags: list[str], env: dict[str, str], shown: bytes
+) -> None:
+    """``-W``/``PYTHONWARNINGS``: the ``ResourceWarning`` the teardown emits is shown (or,
+    under ``error``, its exception reported) as Python's ordinary exit shows it; without a
+    filter it is ignored either way (Python's default for ``ResourceWarning``)."""
+    done = omniurl(LEFT_OPEN, "parse", "http://a/b", flags=flags, extra_env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b'{"scheme": "http"')
+    assert shown in done.stderr and b"unclosed thing" in done.stderr
+    done = omniurl(LEFT_OPEN, "parse", "http://a/b")
+    assert done.returncode == 0 and done.stderr == b""
 
 
 def test_exit_statuses_are_kept() -> None:

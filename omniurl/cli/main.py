@@ -279,12 +279,29 @@ def _teardown_asked() -> bool:
     """Whether the interpreter was asked to report on its own teardown, which :func:`end`
     otherwise skips: Python's development mode (``-X dev``, ``PYTHONDEVMODE``: the
     ``ResourceWarning`` of a file or socket left open, shown when the teardown frees it),
-    ``-X showrefcount`` (a debug build's totals at exit), ``PYTHONMALLOCSTATS`` (pymalloc's
-    statistics at exit) or ``PYTHONDUMPREFS`` (a debug build's live objects at exit); the
-    variables only where ``-E``/``-I`` leave the environment read.  Someone asking for those
-    is measuring Python, not the command's speed."""
+    a warning filter that shows or raises something (``-W``, ``PYTHONWARNINGS``: both in
+    ``sys.warnoptions``; ``-W default``/``always``/``error`` show a ``ResourceWarning`` the
+    teardown emits, and ``error`` an exception raised in a finalizer, as the ordinary exit
+    does; only ``ignore`` filters ask for nothing), tracemalloc (``-X tracemalloc``,
+    ``PYTHONTRACEMALLOC``: where such an object was allocated), ``-X showrefcount`` (a
+    debug build's totals at exit), ``PYTHONMALLOCSTATS`` (pymalloc's statistics at exit) or
+    ``PYTHONDUMPREFS`` (a debug build's live objects at exit); the variables only where
+    ``-E``/``-I`` leave the environment read.  Someone asking for those is measuring Python,
+    not the command's speed.  (A coverage run needs no teardown: its data is saved by its
+    ``atexit`` callback, which :func:`end` runs.)"""
     if sys.flags.dev_mode or "showrefcount" in sys._xoptions:
         return True
+    for option in sys.warnoptions:  # ("action:message:category:module:lineno")
+        action = option.partition(":")[0].strip()
+        if not action or not "ignore".startswith(action):  # (warnings' abbreviations)
+            return True
+    try:
+        import _tracemalloc  # (built in: no file read)
+    except ImportError:
+        pass
+    else:
+        if _tracemalloc.is_tracing():
+            return True
     if sys.flags.ignore_environment:
         return False
     import os

@@ -479,7 +479,7 @@ async def _fork_worker(setup: dict[str, Any]) -> _Forked | None:
     fork one, and a new interpreter is started instead)."""
     import threading
 
-    from omniurl.cli.signals import ENDING
+    from omniurl.ending import ENDING
 
     if threading.active_count() > 1:
         # Another thread (a name lookup's, a program's own) may hold a lock the fork would
@@ -745,7 +745,7 @@ async def _until_signalled(work: Coroutine[Any, Any, int] | None = None) -> int:
     """``work`` (:func:`_worker` on stdin and stdout), cancelled by SIGTERM/SIGHUP (so every
     temporary file is removed, as in one process); then 128 + the signal, silently (the
     parent says why it ended)."""
-    from omniurl.cli.signals import ENDING
+    from omniurl.ending import ENDING
 
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(_worker() if work is None else work)

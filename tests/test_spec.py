@@ -146,11 +146,10 @@ LAYERS = {
 }
 
 
-def upward_imports(path: Path, layer: str) -> list[str]:
-    """Each import in ``path`` (a module of ``layer``, imported as ``omniurl.<layer>.…``) of
-    an omniurl module its layer may not import: absolute or relative, at the top or inside
-    a function (a deferred import is a dependency too)."""
-    package = ["omniurl", layer, *path.relative_to(ROOT / layer).parent.parts]
+def omniurl_imports(path: Path, package: list[str]) -> list[tuple[int, str]]:
+    """Each import in ``path`` (a module of ``package``) of an omniurl module, by line:
+    absolute or relative, at the top or inside a function (a deferred import is a
+    dependency too)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -164,13 +163,19 @@ def upward_imports(path: Path, layer: str) -> list[str]:
                 modules = [".".join([*base, a.name]) for a in node.names]
         else:
             continue
-        for module in modules:
-            parts = module.split(".")
-            if parts[0] != "omniurl":
-                continue
-            if len(parts) == 1 or parts[1] not in LAYERS[layer]:
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module}")
+        found += [(node.lineno, m) for m in modules if m.split(".")[0] == "omniurl"]
     return found
+
+
+def upward_imports(path: Path, layer: str) -> list[str]:
+    """Each import in ``path`` (a module of ``layer``, imported as ``omniurl.<layer>.…``) of
+    an omniurl module its layer may not import."""
+    package = ["omniurl", layer, *path.relative_to(ROOT / layer).parent.parts]
+    return [
+        f"{path.relative_to(ROOT)}:{line}: {module}"
+        for line, module in omniurl_imports(path, package)
+        if len(parts := module.split(".")) == 1 or parts[1] not in LAYERS[layer]
+    ]
 
 
 def test_the_layering_checker_finds_what_it_must() -> None:
@@ -201,6 +206,33 @@ def test_the_layering_checker_finds_what_it_must() -> None:
         "resolvers/gemini/_layer_sample.py:10: omniurl",
         "resolvers/gemini/_layer_sample.py:11: omniurl.browse.app",
     ]
+
+
+#: The command line's surfaces: the CLI, and the gateway and browser (which show text as
+#: the CLI does, ``cli.emit``); ``python -m omniurl`` is the CLI.
+COMMAND_LINE = {"cli", "gateway", "browse", "__main__.py"}
+
+
+def test_the_library_imports_nothing_of_the_command_line() -> None:
+    """The batch, the clients, the mirror, the integrations and the save paths are a
+    library: none imports ``omniurl.cli`` (even inside a function), which imports them
+    (``batch_procs`` named ``cli.signals.ENDING``, a circle cli.batch -> batch_procs -> cli;
+    the signals now live in omniurl/ending.py)."""
+    library = [
+        path
+        for path in _surface_modules()
+        if path.relative_to(OMNIURL).parts[0] not in COMMAND_LINE
+    ]
+    assert OMNIURL / "batch_procs.py" in library and OMNIURL / "mirror" / "run.py" in library
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {module}"
+        for path in library
+        for line, module in omniurl_imports(
+            path, ["omniurl", *path.relative_to(OMNIURL).parent.parts]
+        )
+        if module == "omniurl.cli" or module.startswith("omniurl.cli.")
+    ]
+    assert found == []
 
 
 @pytest.mark.parametrize("layer", sorted(LAYERS))

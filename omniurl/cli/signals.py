@@ -15,13 +15,12 @@ import gc
 import signal
 import sys
 
+from omniurl.ending import ENDING  # (its place since the batch needs it too; named here still)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
     from collections.abc import Coroutine
     from typing import Any
-
-#: The signals handled like SIGINT (SIGHUP does not exist on Windows).
-ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def run_command(coro: Coroutine[Any, Any, int]) -> int:

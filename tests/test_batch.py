@@ -487,4 +487,29 @@ def test_the_exit_statuses_old_module_still_imports() -> None:
     assert old.exit_status is now.exit_status
     assert old.exit_status(ConnectError("x")) == 4
     assert (old.EXIT_REFUSED, old.EXIT_WRITE, old.EXIT_INTERRUPTED) == (2, 23, 130)
-    assert set(old.__all__) <= set(dir(now))
+    # every public name the old module had (2360e3c^), still there, the same object, and in
+    # its __all__ (so that ``from omniurl.cli.status import *`` gives each)
+    missing = [n for n in OLD_STATUS_NAMES if getattr(old, n, None) is not getattr(now, n)]
+    assert missing == []
+    assert sorted(old.__all__) == sorted(OLD_STATUS_NAMES)
+    star: dict[str, object] = {}
+    exec("from omniurl.cli.status import *", star)
+    assert {n: star[n] for n in OLD_STATUS_NAMES} == {n: getattr(now, n) for n in OLD_STATUS_NAMES}
+
+
+#: The public names of ``omniurl.cli.status`` before its numbers moved (2360e3c^).
+OLD_STATUS_NAMES = [
+    "EXIT_AUTH",
+    "EXIT_FAILURE",
+    "EXIT_HTTP_FAIL",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_PROTOCOL",
+    "EXIT_REFUSED",
+    "EXIT_REPLY",
+    "EXIT_STATUS_HELP",
+    "EXIT_TRANSPORT",
+    "EXIT_UNSUPPORTED",
+    "EXIT_WRITE",
+    "exit_status",
+]

@@ -290,42 +290,84 @@ def test_a_failed_plain_transfer_keeps_the_old_files_mode(tmp_path: Path) -> Non
 
 
 async def test_a_batch_with_c_continues_each_file_and_skips_complete_ones(srv: Path) -> None:
+    """A rerun of a batch with ``-C -`` over what a cut first run left: two kept parts of
+    other lengths (each continued from its own end), two complete small files (one
+    request each, no body) and a file never fetched (fetched whole): each file the
+    server's bytes, each manifest row its URL's."""
+    other = CONTENT[::-1]  # (1 MiB, other bytes than big.bin's)
     (srv / "srv" / "a").mkdir()
     (srv / "srv" / "b").mkdir()
     (srv / "srv" / "a" / "same.bin").write_bytes(b"from a\n")
     (srv / "srv" / "b" / "same.bin").write_bytes(b"from b\n")
+    (srv / "srv" / "other.bin").write_bytes(other)
+    (srv / "srv" / "new.bin").write_bytes(b"new " * 5000)
     out = srv / "out"
     server = await start_http(srv / "srv", truncate_after=K)
     try:
         base = f"http://{server.netloc}"
-        urls = [f"{base}/a/same.bin", f"{base}/big.bin", f"{base}/b/same.bin"]
+        urls = [f"{base}/a/same.bin", f"{base}/big.bin", f"{base}/b/same.bin",
+                f"{base}/other.bin"]  # fmt: skip
         status, _o, err = await run_cli("get", "-C", "-", "--output-dir", str(out), *urls)
         assert status == 4, err
         assert (out / ".big.bin.part").read_bytes() == CONTENT[:K]
+        assert (out / ".other.bin.part").read_bytes() == other[:K]
         # Names follow the input order, whatever finished first: a rerun finds its files.
         assert (out / "same.bin").read_bytes() == b"from a\n"
         assert (out / "same.1.bin").read_bytes() == b"from b\n"
+        short = 1000  # (a part cut shorter still: continued from its own end)
+        with open(out / ".other.bin.part", "r+b") as part:
+            part.truncate(short)
         server.info["handler"].truncate_after = None
+        urls.append(f"{base}/new.bin")  # (never fetched: no part, no file)
         manifest = srv / "m.jsonl"
+        before = len(server.info["requests"])
         status, _o, err = await run_cli(
             "get", "-C", "-", "--output-dir", str(out), "--manifest", str(manifest), *urls
         )
         assert status == 0, err
-        assert (out / "big.bin").read_bytes() == CONTENT
-        rows = {r["index"]: r for r in map(json.loads, manifest.read_text().splitlines())}
-        assert rows[1]["sha256"] == sha(CONTENT) and rows[1]["bytes"] == len(CONTENT)
-        assert rows[2]["path"] == str(out / "same.1.bin")
+        ranges = sorted(
+            (t, dict(h).get(b"range", b"")) for _m, t, h in server.info["requests"][before:]
+        )
         before = len(server.info["requests"])
-        status, _o, err = await run_cli("get", "-C", "-", "--output-dir", str(out), *urls)
-        assert status == 0, err
+        status_c, _o, err_c = await run_cli("get", "-C", "-", "--output-dir", str(out), *urls)
         again = server.info["requests"][before:]
     finally:
         await server.close()
+    files = {
+        "same.bin": b"from a\n",
+        "big.bin": CONTENT,
+        "same.1.bin": b"from b\n",
+        "other.bin": other,
+        "new.bin": b"new " * 5000,
+    }
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == files  # (no part left)
+    # each continued from what it had: its own end, none for the file never fetched
+    assert ranges == [  # (one request each)
+        (b"/a/same.bin", b"bytes=7-"),
+        (b"/b/same.bin", b"bytes=7-"),
+        (b"/big.bin", f"bytes={K}-".encode()),
+        (b"/new.bin", b""),
+        (b"/other.bin", f"bytes={short}-".encode()),
+    ]
+    rows = sorted(map(json.loads, manifest.read_text().splitlines()), key=lambda r: r["index"])
+    assert [
+        (r["index"], r["url"], r["ok"], r["exit_status"], r["error_type"], r["path"],
+         r["bytes"], r["sha256"])
+        for r in rows
+    ] == [
+        (i, url, True, 0, None, str(out / name), len(files[name]), sha(files[name]))
+        for i, (url, name) in enumerate(zip(urls, files, strict=True))
+    ]  # fmt: skip
     # Every file was complete: each request asked from its end on (416, no body sent).
-    assert sorted(dict(h)[b"range"] for _m, _t, h in again) == sorted(
-        [b"bytes=7-", b"bytes=7-", f"bytes={len(CONTENT)}-".encode()]
-    )
-    assert sorted(p.name for p in out.iterdir()) == ["big.bin", "same.1.bin", "same.bin"]
+    assert status_c == 0, err_c
+    assert sorted((t, dict(h)[b"range"]) for _m, t, h in again) == [
+        (b"/a/same.bin", b"bytes=7-"),
+        (b"/b/same.bin", b"bytes=7-"),
+        (b"/big.bin", f"bytes={len(CONTENT)}-".encode()),
+        (b"/new.bin", f"bytes={len(files['new.bin'])}-".encode()),
+        (b"/other.bin", f"bytes={len(other)}-".encode()),
+    ]
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == files
 
 
 async def test_c_n_in_a_batch_is_a_usage_error(srv: Path) -> None:

@@ -212,3 +212,86 @@ def test_the_seventh_mix_stays_valid_at_the_benchmark_s_counts() -> None:
         for i in (0, 65_535, 99_999, 10**6):
             for _ in range(50):
                 schemes.parse(gen(rng, i))
+
+
+def test_the_eighth_mix_is_weighted_distinct_and_holds_its_shapes() -> None:
+    """The eighth mix (benchmarks/_mix_eighth.py: sources the seven did not use, and the texts
+    a parser must refuse): distinct URLs, each valid in the default reading but for the refused
+    family's, each of which the default reading refuses with a URLError; every scheme of RFC
+    1738 and generic URLs, http(s) the majority by its weights, and its shapes."""
+    bench = load_bench()
+    assert bench.MIXES["eighth"][1] == 2368
+    gens = bench.MIXES["eighth"][0]
+    weights = bench.WEIGHTS["eighth"]
+    refused = bench.REFUSED["eighth"]
+    per_round = sum(weights.get(f, 1) for f in gens)
+    assert per_round == 25 and refused == {"refused inputs"} and refused <= set(gens)
+    blocks = bench.make_blocks(200 * 2 * per_round, "eighth")
+    urls = [u for _f, block in blocks for u in block]
+    assert len(set(urls)) == len(urls) == 200 * 2 * per_round
+    families = [f for f, _ in blocks]
+    for family in gens:  # each family's blocks as weighted, every round
+        assert families.count(family) == 2 * weights.get(family, 1), family
+    parsed = []
+    for family, block in blocks:
+        for u in block:
+            if family in refused:
+                with pytest.raises(schemes.URLError):
+                    schemes.parse(u)
+            else:
+                parsed.append(schemes.parse(u))
+    assert 0.03 * len(urls) < len(urls) - len(parsed) < 0.05 * len(urls)  # (4 %)
+    assert {u.scheme for u in parsed} >= SCHEMES - {"gemini", "mid", "cid"} | {"urn", "snews"}
+    assert sum(type(u).__name__ == "GenericURL" for u in parsed) >= 2 * 2 * 200 * 0.9
+    web = sum(u.scheme in ("http", "https") for u in parsed)
+    assert 0.6 * len(urls) < web < 0.7 * len(urls)  # (16 of 25 blocks: 64 %)
+    texts = "\n".join(urls)
+    for piece in ("list-manage.com/track/click?u=", "ct.sendgrid.net/ls/click?upn=", "-3D",
+                  "urldefense.proofpoint.com/v2/url?u=https-3A__", "urldefense.com/v3/__",
+                  "utm_source=", "=3D", "&amp;", "redirect_uri=", "%253A", "code_challenge=",
+                  "SAMLRequest=", "query=", "variables=%7B", "filter%5B", "%7b",
+                  "web.archive.org/web/", "id_/http://", "/cdn-cgi/image/width=",
+                  "filters:quality(", "/_next/image?url=", "/w_", ";jsessionid=",
+                  ";JSESSIONID=", "/(S(", "&&", "?#", "http://", "HTTP://", ":65535",
+                  ":0/", ":1/", "%25eth0]", "::ffff:", "64:ff9b::", "%40", "%3A",
+                  ";type=a", ";type=i", ";type=d", "gopher://", "/7", "%09%09+", "%09%09!",
+                  "%09%09$", "file:/", "file:///", "file://localhost/", "file:////",
+                  "file://///", "%7C/", "mailto:", "%2C", "in-reply-to=", "keywords=",
+                  "nntp://", "news:", "snews://", "telnet://", "wais://", "prospero://",
+                  "git+ssh://", "s3://", "redis://", "magnet:?xt=urn:btih:", "urn:", "tel:",
+                  "sip:", "spotify:", "otpauth://", "ldap://", "mongodb+srv://",
+                  "news:%3C", "\t", " ", "%zz"):  # fmt: skip
+        assert piece in texts, piece
+    assert any(not u.isascii() for u in urls)  # raw UTF-8 as pasted
+    assert any(u in ("http://a", "https://a") or len(u) <= 10 for u in urls)
+    hosts = [u.host for u in parsed if getattr(u, "host", None)]  # type: ignore[attr-defined]
+    assert len(set(hosts)) > 0.5 * len(hosts)  # (hosts drawn anew: little for a cache)
+
+
+def test_the_eighth_mix_stays_valid_at_the_benchmark_s_counts() -> None:
+    """Every family valid (or, the refused family, refused) for the URL numbers a full run
+    reaches (--count 100,000 and more)."""
+    bench = load_bench()
+    rng = random.Random(2368)
+    for family, gen in bench.MIXES["eighth"][0].items():
+        for i in (0, 65_535, 99_999, 10**6):
+            for _ in range(50):
+                if family in bench.REFUSED["eighth"]:
+                    with pytest.raises(schemes.URLError):
+                        schemes.parse(gen(rng, i))
+                else:
+                    schemes.parse(gen(rng, i))
+
+
+def test_the_bench_times_refusals_and_reports_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """A mix with a refused family runs (its texts in a ``try`` for every parser) and reports
+    the CPU time of one refusal beside urlsplit's on the same texts."""
+    bench = load_bench()
+    bench.main(["--count", "5000", "--rounds", "1", "--mix", "eighth", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    [result] = out["results"]
+    assert result["families"] == 17 and "refused inputs" in result["by_family"]
+    refused = result["refused"]
+    assert refused["urls"] == 200
+    assert {"schemes.parse", "urlsplit"} <= set(refused["us_per_url"])
+    assert all(us > 0 for us in refused["us_per_url"].values())

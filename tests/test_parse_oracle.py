@@ -1,7 +1,8 @@
 """The default reading's components against an independent splitter: ``urllib.parse.urlsplit``
 (RFC 3986 Appendix B's split), on the sixth mix of benchmarks/parse_bench.py (what users parse,
-weighted so), on the seventh (benchmarks/_mix_seventh.py: where programs get their URLs) and
-on mutants of both, and ``schemes.parse(str(url)) == url`` on the same URLs.
+weighted so), on the seventh (benchmarks/_mix_seventh.py: where programs get their URLs), on
+the eighth (benchmarks/_mix_eighth.py: sources the seven did not use) and on mutants of the
+three, and ``schemes.parse(str(url)) == url`` on the same URLs.
 
 tests/test_parse_fast_default.py holds the fast paths to the general way; both could read a
 component wrongly alike.  This holds both to a splitter that shares no code with them: the
@@ -17,7 +18,10 @@ a, i, d stays in the name, an IRI's characters are percent-encoded, ``file:c:/x`
 §2.2) and ``news://server`` names every group ("*").  (Written with the sixth mix, which
 found two round trips this now holds: a host decoding to ``"`` and a news domain literal;
 extended to news, nntp, wais, telnet, Prospero and generic URLs with the seventh, which
-found a message-id in doubled brackets written back one pair short.)
+found a message-id in doubled brackets written back one pair short; the eighth, written
+before its author read the fast paths, found no difference: 57,600 of its URLs of four seeds
+(and its 2,400 texts to refuse, each refused) and 45,619 mutants that parse, pure and
+compiled.)
 """
 
 from __future__ import annotations
@@ -244,6 +248,30 @@ def test_the_seventh_mix_reads_as_urlsplit_splits_it(seed: int | None) -> None:
     assert wrong == []
 
 
+@pytest.mark.parametrize("seed", [None, 20261129])
+def test_the_eighth_mix_reads_as_urlsplit_splits_it(seed: int | None) -> None:
+    """The eighth mix (benchmarks/_mix_eighth.py: e-mail links, OIDC, JSON in queries,
+    non-English sitemaps, Wayback URLs, CDN transformations, matrix parameters, edge shapes,
+    every RFC 1738 scheme and schemes without a class), held out from the fast paths: two
+    seeds, every family as weighted; its refused family's texts are each refused."""
+    bench = load_bench()
+    refused = bench.REFUSED["eighth"]
+    wrong, taken = [], []
+    for family, block in bench.make_blocks(25 * 200, "eighth", seed):
+        for u in block:
+            if family not in refused:
+                if (why := disagreement(u)) is not None:
+                    wrong.append((u, why))
+                continue
+            try:
+                schemes.parse(u)
+            except schemes.URLError:
+                continue
+            taken.append(u)
+    assert wrong == []
+    assert taken == []
+
+
 @pytest.mark.parametrize("mix", ["main", "heldout", "third", "fourth", "fifth"])
 def test_the_other_mixes_read_as_urlsplit_splits_them(mix: str) -> None:
     bench = load_bench()
@@ -252,7 +280,9 @@ def test_the_other_mixes_read_as_urlsplit_splits_them(mix: str) -> None:
     assert wrong == []
 
 
-@pytest.mark.parametrize(("mix", "families", "seed"), [("sixth", 22, 3986), ("seventh", 23, 2392)])
+@pytest.mark.parametrize(
+    ("mix", "families", "seed"), [("sixth", 22, 3986), ("seventh", 23, 2392), ("eighth", 25, 2368)]
+)
 def test_mutants_of_the_held_out_mixes_read_as_urlsplit_splits_them(
     mix: str, families: int, seed: int
 ) -> None:

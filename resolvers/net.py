@@ -1023,6 +1023,36 @@ class Stream:
         except OSError:
             return True
 
+    def spoke_first(self) -> bool:
+        """Whether the peer sent something (or closed) before this side's first request:
+        asked just before that request is written, on a connection nothing was sent on.
+
+        A reply that comes before its request answers no request: the reply to the request
+        then sent is still to come, and would be read as the next request's (RFC 9112 §9.3:
+        replies arrive in the order of the requests — a server out of step with that order
+        has its connection used no further).  A plain stream looks where
+        :meth:`idle_ended` looks; a TLS stream only at the decrypted bytes (the
+        StreamReader's buffer, each ``SSLObject``'s): a TLS 1.3 server's session tickets
+        come after the handshake as records that decrypt to nothing, so ciphertext waiting
+        there says nothing about replies."""
+        if self._pending or self._eof:
+            return True
+        if self._tls is None:
+            return self.idle_ended()
+        reader, writer = self._tls
+        if getattr(reader, "_buffer", None) or reader.at_eof() or writer.transport.is_closing():
+            return True
+        transport: object = writer.transport
+        for _layer in range(4):  # (as _tls_buffered: a tunnel's TLS inside a proxy's)
+            protocol = getattr(transport, "_ssl_protocol", None)
+            if protocol is None:
+                break
+            sslobj = getattr(protocol, "_sslobj", None)
+            if sslobj is not None and sslobj.pending():
+                return True
+            transport = getattr(protocol, "_transport", None)
+        return False
+
     def tls_session(self) -> ssl.SSLSession | None:
         """The TLS session, for a second connection to resume (RFC 4217 data connections)."""
         obj = None if self._tls is None else self._tls[1].get_extra_info("ssl_object")

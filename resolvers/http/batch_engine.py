@@ -199,6 +199,7 @@ class _Conn:
         "queue",
         "reused",
         "sock",
+        "spoke_first",
         "stream",
         "timer",
         "writer",
@@ -232,6 +233,9 @@ class _Conn:
         self.dead = False
         #: The request now sent said ``Connection: close`` (RFC 9112 §9.6): not reused.
         self.asked_close = False
+        #: The server sent bytes before the first request went out (:meth:`Stream.spoke_first`,
+        #: asked in :meth:`Engine._exchange`): out of step with its requests, never reused.
+        self.spoke_first = False
         #: The connection's one timer (:meth:`Engine._expire`), kept from one request to
         #: the next: a request's deadline is never earlier than the one before it, so the
         #: timer set for an earlier request fires first and sets itself again for the
@@ -456,6 +460,7 @@ class _Conn:
         conn = Connection(self.stream, self.origin)
         conn.reused = x.reused
         conn.asked_close = self.asked_close
+        conn.spoke_first = self.spoke_first
         return conn
 
 
@@ -838,6 +843,11 @@ class Engine:
             conn.queue.append(x)
             x.reused = x.behind = True
         conn.asked_close = self._asks_close  # (RFC 9112 §9.6: then never reused)
+        if not conn.reused and x is conn.exchange and conn.stream.spoke_first():
+            # (a reply before the request: the loop has not run the reader callback since
+            # the connect, so the kernel's buffer is asked; the reply read next is kept as
+            # this request's, as curl keeps it, the connection used no further)
+            conn.spoke_first = conn.dead = True
         if x is not conn.exchange or conn.outbox:
             # pipelined: sent with the others made in this turn of the loop (one send)
             conn.outbox.append(data)

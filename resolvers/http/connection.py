@@ -79,12 +79,17 @@ class Connection:
         self._last = False
         #: The request said ``Connection: close`` (:func:`asks_close`): never reused.
         self.asked_close = False
+        #: The server sent bytes before the first request went out (:meth:`Stream.spoke_first`):
+        #: out of step with its requests, never reused.
+        self.spoke_first = False
 
     async def exchange(self, head: bytes, method: str) -> tuple[Head, ReplyReader]:
         """Send ``head`` exactly and read the reply's head (interim 1xx replies skipped)."""
         self.reusable = False
         self.asked_close = asks_close(head)
         reader = ReplyReader(method)
+        if not self.reused and not self.spoke_first:
+            self.spoke_first = self.stream.spoke_first()
         try:
             await self.stream.write(head, "the request")
         except ConnectionClosed as exc:
@@ -180,6 +185,7 @@ class Connection:
             end.keep_alive
             and not self._last
             and not self.asked_close
+            and not self.spoke_first
             and not reader.trailing()
             and not self.stream.idle_ended()
         )

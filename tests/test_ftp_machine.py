@@ -59,12 +59,13 @@ def converse(
     machine: FTPMachine,
     replies: dict[str, bytes],
     *,
-    received: int = 10,
+    received: int | Callable[[TransferReady], int] = 10,
     feed: Callable[[bytes], list[bytes]] = lambda b: [b],
 ) -> tuple[list[str], list[object]]:
     """Run the machine against scripted replies (keyed by the command's first words, or
-    "greeting"/"after data"); pauses are answered as an executor would.  Returns the lines
-    sent and the events that needed the executor."""
+    "greeting"/"after data"); pauses are answered as an executor would (``received``: the
+    bytes each data connection carries, or a function of its transfer giving them).
+    Returns the lines sent and the events that needed the executor."""
     sent: list[str] = []
     events: list[object] = []
     for chunk in feed(replies.get("greeting", WELCOME)):
@@ -97,7 +98,7 @@ def converse(
         elif isinstance(event, OpenData):
             machine.data_opened()
         elif isinstance(event, TransferReady):
-            machine.data_done(received)
+            machine.data_done(received if isinstance(received, int) else received(event))
             for chunk in feed(replies["after data"]):
                 machine.receive_data(chunk)
 
@@ -259,6 +260,31 @@ def test_list_a_refused_falls_back_to_plain_list(refused: bytes) -> None:
     assert sent[3:8] == ["FEAT", "EPSV", "LIST -a", "LIST", "QUIT"]
     assert [type(e) for e in events][:2] == [OpenData, TransferReady]
     assert events[1].command == "LIST" and events[1].listing_format == "list"
+
+
+def test_list_a_listing_nothing_asks_plain_list_over_a_new_data_connection() -> None:
+    """A server that reads ``-a`` as a name lists nothing for ``LIST -a`` (and says 226),
+    where a Unix server's ``-a`` lists ``.`` and ``..`` even in an empty folder: the folder
+    is asked for again with plain ``LIST`` over a new data connection (before: the empty
+    listing was the folder's, exit 0; curl's plain LIST and wget's second LIST list it)."""
+    listing = dict(RETR, FEAT=b"500 ?\r\n", LIST=b"150 here\r\n")
+    sent, events = converse(
+        FTPMachine(plan("ftp://h/pub/")),
+        listing,
+        received=lambda ready: 0 if ready.command == "LIST -a" else 120,
+    )
+    assert sent[3:] == ["FEAT", "EPSV", "LIST -a", "EPSV", "LIST", "QUIT"]
+    kinds = [type(e) for e in events]
+    assert kinds == [OpenData, TransferReady, OpenData, TransferReady, Done]
+    assert [e.command for e in events if isinstance(e, TransferReady)] == ["LIST -a", "LIST"]
+    # a listing with anything in it is the folder's; an empty plain LIST is the end
+    for received in (1, 0):
+        sent, _ = converse(FTPMachine(plan("ftp://h/pub/")), listing, received=received)
+        assert sent[3:] == (
+            ["FEAT", "EPSV", "LIST -a", "QUIT"]
+            if received
+            else ["FEAT", "EPSV", "LIST -a", "EPSV", "LIST", "QUIT"]
+        )
 
 
 def test_list_refused_after_list_a_or_list_a_failing_otherwise_is_the_error() -> None:

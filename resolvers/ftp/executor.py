@@ -388,11 +388,20 @@ async def _transfer(
     what = ready.command
     state = {"ended": False}
     made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
+    data = [channel]  # (the data connection now read: a listing may need a second one)
 
-    async def finish(received: int) -> None:
-        channel.close()
+    async def finish(received: int) -> TransferReady | None:
+        """The data connection ended after ``received`` bytes: the final reply, then QUIT
+        or the connection kept — or, for ``LIST -a`` that listed nothing, plain ``LIST``'s
+        transfer (the machine's "or it listed nothing"), returned to be read next."""
+        data[0].close()
         pump.machine.data_done(received)
-        done = await pump.done()  # the final reply; then QUIT, or the connection kept
+        event = await pump.until_done()  # (a second data connection opened on the way)
+        if isinstance(event, TransferReady):
+            data[0] = await pump.data_channel()
+            return event
+        done = event
+        assert isinstance(done, Done), done
         if made:  # (the final reply, 226, is the resource's too: -v, -w %{response_code})
             made[0].replies.extend(control.replies[len(made[0].replies) :])
         if done.keep:
@@ -400,9 +409,10 @@ async def _transfer(
             assert sessions is not None
             control.type_now = pump.machine.type_now
             await sessions.give(details.session, control)
+        return None
 
     async def close() -> None:
-        channel.close()
+        data[0].close()
         if not state["ended"]:
             control.close()
 
@@ -410,10 +420,13 @@ async def _transfer(
 
         async def entries() -> AsyncIterator[Entry]:
             try:
-                chunks = _counted(channel.chunks(what))
-                async for entry in _listing_entries(chunks, options, plan, ready.listing_format):
-                    yield entry
-                await finish(chunks.count)
+                now: TransferReady | None = ready
+                while now is not None:
+                    chunks = _counted(data[0].chunks(now.command))
+                    listed = _listing_entries(chunks, options, plan, now.listing_format)
+                    async for entry in listed:
+                        yield entry
+                    now = await finish(chunks.count)
             finally:
                 await close()
 
@@ -439,7 +452,8 @@ async def _transfer(
             async for chunk in channel.content(what, views, sink):
                 received += len(chunk)
                 yield chunk
-            await finish(received)
+            again = await finish(received)
+            assert again is None  # (a file's transfer is never asked for again)
         finally:
             await close()
 

@@ -21,7 +21,8 @@ The conversation (RFC 959 §5.4's sequences; the plan's conditions in quotes):
 - ``-I``: ``TYPE I``, ``SIZE`` (213: the size; 550: not found), ``MDTM`` (213: the time),
   ``QUIT``: :class:`Facts`;
 - a transfer: ``TYPE``; ``FEAT`` ("FEAT lists MLST" → ``MLSD``, else ``LIST -a``, and
-  plain ``LIST`` when that is refused: "LIST -a refused"); ``MDTM``
+  plain ``LIST`` when that is refused, or listed nothing — then over a new data
+  connection: "LIST -a refused … or it listed nothing"); ``MDTM``
   where the plan asks the time with the file (213: :attr:`TransferReady.modified`); ``SIZE``
   under ``-C`` (:func:`resolvers.resume.ftp_size_outcome`: nothing missing ends it with
   :class:`NothingMissing`); ``EPSV`` (229: the port), else ``PASV`` (227), then
@@ -276,6 +277,8 @@ class FTPMachine:
         self._listing_format = self.details.listing_format
         self._transfer = self._step(FTPRole.TRANSFER) if not self.details.head else None
         self._ready: TransferReady | None = None
+        #: The bytes the last data connection carried (:meth:`data_done`).
+        self._received: int | None = None
         self.state = State.GREETING
         if reused:
             self._after_setup()
@@ -347,6 +350,7 @@ class FTPMachine:
                 component="name",
             )
         self._waiting_for = f"the end of {self._ready.command}"
+        self._received = received
         self.state = State.FINAL
 
     @property
@@ -502,6 +506,15 @@ class FTPMachine:
     def _on_final(self, reply: Reply) -> None:
         if not reply.code.startswith("2"):
             raise ConnectionClosed(f"the transfer did not complete: {reply}", component="name")
+        transfer = self._transfer
+        if transfer is not None and transfer.role is FTPRole.LIST:
+            plain = self._optional(FTPRole.LIST_PLAIN)
+            if plain is not None and plain.due((reply.code, self._received)):
+                # LIST -a listed nothing: -a read as a name; plain LIST over a new data
+                # connection (the executor reads a second TransferReady)
+                self._transfer = plain
+                self._passive()
+                return
         self._finish()
 
     def _on_quit(self, reply: Reply) -> None:
@@ -624,7 +637,8 @@ class FTPMachine:
         assert transfer is not None
         if not transfer_started(reply.code):
             plain = self._optional(FTPRole.LIST_PLAIN)
-            if transfer.role is FTPRole.LIST and plain is not None and plain.due(reply.code):
+            refused = (reply.code, None)  # (no listing came)
+            if transfer.role is FTPRole.LIST and plain is not None and plain.due(refused):
                 # LIST -a refused: the plain LIST, over the data connection already open
                 # (a refused command opened no transfer on it; wget's way too)
                 self._transfer = plain

@@ -257,16 +257,28 @@ def has_mlst(feat_lines: list[str]) -> bool:
     return any(line.strip().upper().startswith("MLST") for line in feat_lines[1:])
 
 
-def list_all_refused(code: str) -> bool:
-    """Plain ``LIST`` after ``LIST -a`` was refused: any 5xx (RFC 959 §4.2: a permanent
-    refusal — 500/501 from a server that takes no ``ls`` options, 550 from one that read
-    ``-a`` as a name), as wget falls back; any other reply is the listing's own outcome."""
-    return code.startswith("5")
+def list_all_refused(outcome: tuple[str, int | None]) -> bool:
+    """Plain ``LIST`` after ``LIST -a``: ``outcome`` is ``LIST -a``'s reply code and the
+    bytes it listed (None: no listing came).  Due when it was refused with any 5xx (RFC 959
+    §4.2: a permanent refusal — 500/501 from a server that takes no ``ls`` options, 550
+    from one that read ``-a`` as a name), as wget falls back; and when it was answered
+    ``2xx`` after listing nothing at all: a server that read ``-a`` as the name of a file
+    that is not there lists nothing, where a Unix server's ``-a`` lists ``.`` and ``..``
+    even in an empty folder (vsftpd, ProFTPD, Pure-FTPd: docs/ftp.md), so the folder is
+    asked for again with plain ``LIST`` (wget asks both and keeps the longer listing
+    where ``SYST`` does not say ``UNIX Type: L8``).  Any other reply is the listing's own
+    outcome."""
+    code, listed = outcome
+    if listed is None:
+        return code.startswith("5")
+    return listed == 0 and code.startswith("2")
 
 
 MLSD_IF_MLST = Condition("FEAT lists MLST (RFC 3659)", lists_mlst)
 LIST_IF_NO_MLST = Condition("FEAT does not list MLST", lacks_mlst)
-LIST_ON_ALL_REFUSED = Condition("LIST -a refused (a 5xx reply)", list_all_refused)
+LIST_ON_ALL_REFUSED = Condition(
+    "LIST -a refused (a 5xx reply), or it listed nothing", list_all_refused
+)
 PASV_ON_EPSV_REFUSED = Condition("EPSV refused", passive_needed)
 #: ``EPSV``/``PASV`` again, decided on how many data ports the policy refused so far.
 EPSV_ON_PORT_REFUSED = Condition(

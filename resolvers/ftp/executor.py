@@ -28,6 +28,7 @@ from ..errors import (
     ConnectionClosed,
     PolicyError,
     ProtocolError,
+    ReplyError,
     ResolveTimeout,
     ResumeUnsupported,
     suppress,
@@ -331,35 +332,49 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
         options.shared.get(FTPSessions, _make_sessions) if options.shared is not None else None
     )
     control = sessions.take(details.session, options) if sessions is not None else None
-    reused = control is not None
-    if control is None:
-        control = await _connect(plan, options)
-    else:
-        # §3.2.5: same server, login and CWD sequence — the setup steps are skipped.
-        options.note("*", "reusing a kept control connection (same server, user and CWDs)")
-    machine = FTPMachine(
-        plan,
-        reused=reused,
-        keep=sessions is not None,
-        max_line=options.max_line,
-        type_now=control.type_now,
-        policy=options.policy,
-    )
-    pump = Pump(control, machine)
-    try:
-        event = await pump.until_done()
-        if isinstance(event, Facts):
-            await _end(pump, sessions, plan)
-            return _head(plan, control, event)
-        if isinstance(event, NothingMissing):
-            await _end(pump, sessions, plan)
-            return _nothing_missing(plan, control, event)
-        assert isinstance(event, TransferReady)
-        channel = await pump.data_channel()
-    except BaseException:
-        await pump.abandon()
-        raise
-    return await _transfer(plan, options, pump, sessions, channel, event)
+    while True:
+        reused = control is not None
+        if control is None:
+            control = await _connect(plan, options)
+        else:
+            # §3.2.5: same server, login and CWD sequence — the setup steps are skipped.
+            options.note("*", "reusing a kept control connection (same server, user and CWDs)")
+        machine = FTPMachine(
+            plan,
+            reused=reused,
+            keep=sessions is not None,
+            max_line=options.max_line,
+            type_now=control.type_now,
+            policy=options.policy,
+        )
+        pump = Pump(control, machine)
+        try:
+            event = await pump.until_done()
+            if isinstance(event, Facts):
+                await _end(pump, sessions, plan)
+                return _head(plan, control, event)
+            if isinstance(event, NothingMissing):
+                await _end(pump, sessions, plan)
+                return _nothing_missing(plan, control, event)
+            assert isinstance(event, TransferReady)
+            channel = await pump.data_channel()
+        except (ConnectionClosed, ReplyError) as exc:
+            await pump.abandon()
+            if not reused or not all(r.startswith("421") for r in machine.replies):
+                raise
+            # A kept connection the server closed while it sat idle (an idle timeout, with
+            # or without its 421, RFC 959 §4.2; the close crossed our first command): no
+            # other reply of this conversation came, so nothing of it happened — again on a
+            # new connection, as an HTTP request on a stale kept connection is sent again
+            # (RFC 9112 §9.3.1).  Before, the URL failed ("connection lost while reading
+            # EPSV").
+            options.note("*", f"the kept control connection ended unanswered ({exc}): again")
+            control = None
+            continue
+        except BaseException:
+            await pump.abandon()
+            raise
+        return await _transfer(plan, options, pump, sessions, channel, event)
 
 
 async def _end(pump: Pump, sessions: FTPSessions | None, plan: Plan) -> None:

@@ -1,0 +1,155 @@
+"""A kept FTP control connection the server closes while it sits idle: the next URL goes on
+a new connection, never fails (RFC 1738 §3.2.5 reuse; RFC 9112 §9.3.1's rule for HTTP).
+
+A server ends an idle control connection when its idle timeout runs out — silently, or
+with ``421`` (RFC 959 §4.2) — and that close can cross the first command the next URL
+sends on it: the command is never answered.  Before, that URL failed (``connection lost
+while reading EPSV``, exit 4): in a batch to such a server every other URL did.  Now a kept
+connection that ends before any reply but a ``421`` is given up and the URL asked again on
+a new one, as an HTTP request on a stale kept connection is sent again.
+
+The scripted server makes the crossing certain: on the connection that carried a transfer,
+it answers the next command with nothing but the close (or a ``421`` and the close).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+from _ftphttp import OPTS
+
+import omniurl
+from omniurl.resolvers.errors import ConnectionClosed, ReplyError
+
+
+@dataclass
+class IdleCloser:
+    """Scripted FTP server: each connection serves one ``RETR``; the command after it is
+    answered with ``farewell`` (b"": nothing) and the close — unless ``patient``."""
+
+    farewell: bytes = b""
+    patient: bool = False
+    port: int = 0
+    connections: int = 0
+    lines: list[tuple[int, bytes]] = field(default_factory=list)
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        number = self.connections
+        data: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
+        listeners: list[asyncio.Server] = []
+        served = False
+
+        async def accepted(_r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+            await data.put(w)
+
+        writer.write(b"220 scripted\r\n")
+        try:
+            while line := await asyncio.wait_for(reader.readline(), 10):
+                line = line.rstrip(b"\r\n")
+                self.lines.append((number, line))
+                verb = line.split(b" ", 1)[0]
+                if served and not self.patient and verb != b"QUIT":
+                    writer.write(self.farewell)
+                    await writer.drain()
+                    break
+                if verb == b"EPSV":
+                    listener = await asyncio.start_server(accepted, "127.0.0.1", 0)
+                    listeners.append(listener)
+                    port = listener.sockets[0].getsockname()[1]
+                    writer.write(b"229 Entering Extended Passive Mode (|||%d|)\r\n" % port)
+                elif verb == b"RETR":
+                    out = await asyncio.wait_for(data.get(), 10)
+                    writer.write(b"150 Opening BINARY mode data connection\r\n")
+                    out.write(b"%s from connection %d" % (line[5:], number))
+                    await out.drain()
+                    out.close()
+                    writer.write(b"226 Transfer complete\r\n")
+                    served = True
+                else:
+                    writer.write(
+                        {
+                            b"USER": b"331 pw\r\n",
+                            b"PASS": b"230 ok\r\n",
+                            b"TYPE": b"200 ok\r\n",
+                            b"QUIT": b"221 bye\r\n",
+                        }.get(verb, b"502 no\r\n")
+                    )
+                await writer.drain()
+                if verb == b"QUIT":
+                    break
+        except (OSError, TimeoutError):
+            pass
+        finally:
+            for listener in listeners:
+                listener.close()
+            writer.close()
+
+
+@contextlib.asynccontextmanager
+async def serving(server: IdleCloser) -> AsyncIterator[IdleCloser]:
+    listening = await asyncio.start_server(server.serve, "127.0.0.1", 0)
+    server.port = listening.sockets[0].getsockname()[1]
+    try:
+        yield server
+    finally:
+        listening.close()
+
+
+@pytest.mark.parametrize(
+    "farewell",
+    [b"", b"421 Timeout.\r\n", b"421-Idle too long\r\n421 Closing.\r\n"],
+    ids=["silent", "421", "421-multiline"],
+)
+async def test_a_kept_connection_closed_unanswered_is_asked_again_on_a_new_one(
+    farewell: bytes,
+) -> None:
+    async with serving(IdleCloser(farewell)) as server:
+        base = f"ftp://127.0.0.1:{server.port}"
+        async with omniurl.AsyncClient(OPTS) as client:
+            got = [await client.get(f"{base}/{name}") for name in ("a", "b", "c")]
+    assert got == [b"a from connection 1", b"b from connection 2", b"c from connection 3"]
+    # the kept connection's one command went unanswered; the URL went again from the start
+    assert [line for n, line in server.lines if n == 1][-2:] == [b"RETR a", b"EPSV"]
+    assert [line for n, line in server.lines if n == 2] == [
+        b"USER anonymous",
+        b"PASS tester@example.org",
+        b"TYPE I",
+        b"EPSV",
+        b"RETR b",
+        b"EPSV",
+    ]
+
+
+async def test_an_honest_server_keeps_its_connection() -> None:
+    async with serving(IdleCloser(patient=True)) as server:
+        base = f"ftp://127.0.0.1:{server.port}"
+        async with omniurl.AsyncClient(OPTS) as client:
+            got = [await client.get(f"{base}/{name}") for name in ("a", "b")]
+    assert got == [b"a from connection 1", b"b from connection 1"]
+    assert server.connections == 1
+
+
+async def test_a_new_connection_closed_unanswered_is_still_the_error() -> None:
+    """Only a kept connection is asked again: a new one that ends is the URL's error (no
+    retry loop), and so is a kept one that answered something other than 421 first."""
+    async with serving(IdleCloser(b"")) as server:
+        base = f"ftp://127.0.0.1:{server.port}"
+        # (one get per client: every connection is new)
+        for name in ("a", "b"):
+            async with omniurl.AsyncClient(OPTS) as client:
+                assert await client.get(f"{base}/{name}") == b"%s from connection %d" % (
+                    name.encode(),
+                    server.connections,
+                )
+    async with serving(IdleCloser(b"500 Go away.\r\n")) as server:
+        base = f"ftp://127.0.0.1:{server.port}"
+        async with omniurl.AsyncClient(OPTS) as client:
+            await client.get(f"{base}/a")
+            with pytest.raises((ReplyError, ConnectionClosed)):
+                await client.get(f"{base}/b")
+        assert server.connections == 1

@@ -217,6 +217,10 @@ def default_text(text: str, colon: int) -> str | None:
     more than the match.)
     """
     out = text
+    # "[" and "]" stand only around an IP literal host (RFC 3986 §3.2.2); the walk refuses
+    # them anywhere else, where a class's pattern may take them (a news: message-id's
+    # domain literal, ``news:x@[::1]``, which RFC 1738's parser reads in an ASCII text)
+    brackets = text.count("[") + text.count("]")
     if text.startswith("//", colon + 1):
         auth_start = colon + 3
         end = len(text)
@@ -230,8 +234,10 @@ def default_text(text: str, colon: int) -> str | None:
         host_start = auth_start if at < 0 else at + 1
         if text.startswith("[", host_start):
             close = text.find("]", host_start, auth_end)
-            if close < 0 or not text[host_start:close].isascii():
+            if close < 0 or brackets != 2 or not text[host_start:close].isascii():
                 return None
+        elif brackets:
+            return None
         else:
             port_at = text.rfind(":", host_start, auth_end)
             host_end = auth_end if port_at < 0 else port_at
@@ -242,6 +248,8 @@ def default_text(text: str, colon: int) -> str | None:
                 if name is None:
                     return None
                 out = text[:host_start] + name + text[host_end:]
+    elif brackets:
+        return None
     if not out.isascii():
         pieces: list[str] = []
         pos = 0

@@ -739,6 +739,14 @@ EDGES = [
     "cid:ü@h",
     "urn:x:ü",
     "HTTP://h.example/ü",
+    # A news: message-id whose domain is an IP literal, and a character beyond US-ASCII
+    # anywhere: RFC 3986's walk refuses the "[" in the path, so the UTF-8 mapping
+    # (rfc3986.default_text) must not hand the news pattern a text it then takes
+    "news:é@[::1]",
+    "news:x@[::1]#é",
+    "snews:é@[::1]#f",
+    "news:x@[::1]é",
+    "news:%3Cé@[::1]%3E",
 ]
 
 

@@ -1481,3 +1481,28 @@ def test_the_parse_and_plan_commands_write_the_decoded_twins_json() -> None:
     )
     shown = [json.loads(line) for line in run.stdout.splitlines()]
     assert shown == [_plan_json(_decoded_twin(schemes.parse(t))) for t in planned]
+
+
+def test_differential_fuzzing_agrees_with_the_general_way() -> None:
+    """tools/parse_fuzz.py, bounded: 3,000 texts of its own seed (a grammar of every scheme's
+    components, mutations of the mixes and of :data:`EDGES` — every code point 0x00-0xFF and
+    a sample beyond, inserted, deleted, case-flipped, escaped — and characters swept over
+    component boundaries), each read by ``schemes.parse`` and by the general way alone: the
+    same URL (fields as read, ``str()``, ``to_json()``) or the same error, its message too.
+    (The longer run is the tool's: ``--seed``/``--count``; docs/speed.md has its result.)"""
+    spec = importlib.util.spec_from_file_location(
+        "parse_fuzz", Path(__file__).resolve().parent.parent / "tools" / "parse_fuzz.py"
+    )
+    assert spec is not None and spec.loader is not None
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    fuzz._load_builtins()
+    differences = []
+    urls = 0
+    for text in fuzz.inputs(20261129, 3000, [], edges=EDGES):
+        got, other = fuzz.compare(text)
+        urls += got[0] == "url"
+        if other is not None:
+            differences.append((text, got[:4], other[:4]))
+    assert differences == []
+    assert urls > 600  # (the inputs still reach URLs, not only errors)

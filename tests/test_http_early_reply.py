@@ -160,11 +160,18 @@ async def test_a_batch_never_reads_the_reply_owed_to_the_url_before(
     assert sorted(server.requests) == [(n + 1, b"/u%d" % n) for n in range(4)]
 
 
-async def test_an_honest_server_still_keeps_its_connection(slow_first_write: None) -> None:
+@pytest.mark.parametrize("tls", [False, True], ids=["http", "https"])
+async def test_an_honest_server_still_keeps_its_connection(tls: bool, tmp_path: Path) -> None:
     """The check costs nothing to a server that speaks when spoken to: three gets, one
-    connection."""
-    async with serving(Early(early_on=set())) as server:
-        base = f"http://127.0.0.1:{server.port}"
-        async with omniurl.AsyncClient(OPTS) as client:
+    connection — over TLS too, where a TLS 1.3 server's session tickets arrive after the
+    handshake, before the first request (ciphertext that decrypts to no byte of a reply)."""
+    context = None
+    options = OPTS
+    if tls:
+        context, ca = throwaway_pki(tmp_path, "127.0.0.1")
+        options = OPTS.with_(ca_file=ca)
+    async with serving(Early(early_on=set()), context) as server:
+        base = f"{'https' if tls else 'http'}://127.0.0.1:{server.port}"
+        async with omniurl.AsyncClient(options) as client:
             got = [await client.get(f"{base}/{name}") for name in ("a", "b", "c")]
     assert got == [b"/a on connection 1", b"/b on connection 1", b"/c on connection 1"]

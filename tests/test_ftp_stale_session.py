@@ -23,7 +23,8 @@ import pytest
 from _ftphttp import OPTS
 
 import omniurl
-from omniurl.resolvers.errors import ConnectionClosed, ReplyError
+from omniurl.resolvers.errors import ConnectionClosed, ProtocolError, ReplyError
+from omniurl.resolvers.ftp.machine import FTPMachine, Received, Send
 
 
 @dataclass
@@ -33,6 +34,8 @@ class IdleCloser:
 
     farewell: bytes = b""
     patient: bool = False
+    #: Instead: a second ``226`` before the next command's own reply (then served on).
+    stray: bool = False
     port: int = 0
     connections: int = 0
     lines: list[tuple[int, bytes]] = field(default_factory=list)
@@ -53,7 +56,10 @@ class IdleCloser:
                 line = line.rstrip(b"\r\n")
                 self.lines.append((number, line))
                 verb = line.split(b" ", 1)[0]
-                if served and not self.patient and verb != b"QUIT":
+                if served and self.stray:
+                    writer.write(b"226 Transfer complete.\r\n")
+                    served = False
+                elif served and not self.patient and verb != b"QUIT":
                     writer.write(self.farewell)
                     await writer.drain()
                     break
@@ -123,6 +129,33 @@ async def test_a_kept_connection_closed_unanswered_is_asked_again_on_a_new_one(
         b"RETR b",
         b"EPSV",
     ]
+
+
+async def test_a_late_second_226_on_a_kept_connection_is_asked_again_on_a_new_one() -> None:
+    """A server that says ``226`` twice, the second crossing the next URL's first command:
+    every reply on that connection answers the command before (``EPSV`` read ``226``, so
+    ``PASV`` was sent and read ``EPSV``'s ``229``).  Before, the URL failed ("the server
+    refused passive mode: 229 …", exit 5); now a ``226`` awaited for no transfer marks the
+    connection out of step and a kept one is given up, the URL asked again on a new one."""
+    async with serving(IdleCloser(stray=True)) as server:
+        base = f"ftp://127.0.0.1:{server.port}"
+        async with omniurl.AsyncClient(OPTS) as client:
+            got = [await client.get(f"{base}/{name}") for name in ("a", "b", "c")]
+    assert got == [b"a from connection 1", b"b from connection 2", b"c from connection 3"]
+    assert [line for n, line in server.lines if n == 1][-2:] == [b"RETR a", b"EPSV"]
+
+
+def test_a_226_awaited_for_no_transfer_is_out_of_step() -> None:
+    """The machine's rule, without sockets: a 226 where no transfer's end is awaited."""
+    plan = omniurl.resolvers.plan("ftp://h/f.bin", OPTS)
+    machine = FTPMachine(plan, reused=True, keep=True)
+    sent = machine.next_event()
+    assert isinstance(sent, Send) and sent.data == b"TYPE I\r\n"
+    machine.receive_data(b"226 Transfer complete.\r\n")
+    assert isinstance(machine.next_event(), Received)
+    with pytest.raises(ProtocolError, match="out of step"):
+        machine.next_event()
+    assert machine.out_of_step
 
 
 async def test_an_honest_server_keeps_its_connection() -> None:

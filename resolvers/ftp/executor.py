@@ -358,17 +358,21 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
                 return _nothing_missing(plan, control, event)
             assert isinstance(event, TransferReady)
             channel = await pump.data_channel()
-        except (ConnectionClosed, ReplyError) as exc:
+        except (ConnectionClosed, ReplyError, ProtocolError) as exc:
             await pump.abandon()
-            if not reused or not all(r.startswith("421") for r in machine.replies):
+            stale = isinstance(exc, ConnectionClosed | ReplyError) and all(
+                r.startswith("421") for r in machine.replies
+            )
+            if not reused or not (stale or machine.out_of_step):
                 raise
             # A kept connection the server closed while it sat idle (an idle timeout, with
             # or without its 421, RFC 959 §4.2; the close crossed our first command): no
             # other reply of this conversation came, so nothing of it happened — again on a
             # new connection, as an HTTP request on a stale kept connection is sent again
             # (RFC 9112 §9.3.1).  Before, the URL failed ("connection lost while reading
-            # EPSV").
-            options.note("*", f"the kept control connection ended unanswered ({exc}): again")
+            # EPSV").  So too when a late second 226 of the transfer before crossed it (the
+            # machine's out_of_step): every reply would have answered the command before.
+            options.note("*", f"the kept control connection failed ({exc}): again")
             control = None
             continue
         except BaseException:

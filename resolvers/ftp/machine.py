@@ -49,6 +49,7 @@ from ..errors import (
     ConnectionClosed,
     LimitExceeded,
     NotFound,
+    ProtocolError,
     ReplyError,
     ResolveError,
 )
@@ -279,6 +280,8 @@ class FTPMachine:
         self._ready: TransferReady | None = None
         #: The bytes the last data connection carried (:meth:`data_done`).
         self._received: int | None = None
+        #: A reply answered no command sent (:meth:`_on_reply`): the connection is out of step.
+        self.out_of_step = False
         self.state = State.GREETING
         if reused:
             self._after_setup()
@@ -400,7 +403,21 @@ class FTPMachine:
         raise ConnectionClosed(f"connection closed while waiting for {self._waiting_for}")
 
     def _on_reply(self, reply: Reply) -> None:
-        """What the reply decides, by the state that awaited it."""
+        """What the reply decides, by the state that awaited it.
+
+        ``226`` ends a transfer (RFC 959 §4.2, §5.4: after a 1xx, and ``ABOR``'s, never
+        sent): awaited for no other command, it is the late echo of an earlier transfer —
+        a second ``226`` a server sent after the first one, which crossed this
+        conversation's first command on a kept connection — and every reply after it
+        would answer the command before: :attr:`out_of_step`, a :class:`ProtocolError`
+        (the executor asks again on a new connection when the connection was a kept one).
+        """
+        if reply.code == "226" and self.state is not State.FINAL:
+            self.out_of_step = True
+            raise ProtocolError(
+                f"the server's reply {reply} answers no command sent (waiting for "
+                f"{self._waiting_for}): the connection is out of step"
+            )
         handler = self._HANDLERS.get(self.state)
         if handler is None:  # pragma: no cover - the paused states read no reply
             raise AssertionError(self.state)

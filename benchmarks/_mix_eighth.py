@@ -1,5 +1,3 @@
-# ruff: noqa: E501
-# (a URL shape a line: the generators read better with each template whole)
 """The eighth held-out mix of benchmarks/parse_bench.py (``--mix eighth``, seed 2368).
 
 Written for issue 32's eighth round before its author read the fast paths
@@ -123,13 +121,80 @@ _B64 = string.ascii_letters + string.digits + "+/"
 _HEX = "0123456789abcdef"
 _UHEX = "0123456789ABCDEF"
 
-_TLDS = ["com", "net", "org", "io", "co", "de", "fr", "nl", "co.uk", "com.br", "es", "it",
-         "pl", "se", "ch", "at", "be", "dk", "fi", "no", "cz", "ie", "pt", "ca", "com.au",
-         "co.jp", "in", "mx", "app", "dev", "ai", "eu", "us", "info", "biz", "xyz", "shop"]  # fmt: skip
-_WORDS = ["news", "deals", "account", "billing", "shop", "blog", "weekly", "digest", "events",
-          "product", "update", "offer", "invoice", "order", "support", "team", "report",
-          "press", "career", "webinar", "launch", "summer", "winter", "sale", "member",
-          "alert", "security", "welcome", "survey", "feedback", "release", "docs", "guide"]  # fmt: skip
+_TLDS = [
+    "com",
+    "net",
+    "org",
+    "io",
+    "co",
+    "de",
+    "fr",
+    "nl",
+    "co.uk",
+    "com.br",
+    "es",
+    "it",
+    "pl",
+    "se",
+    "ch",
+    "at",
+    "be",
+    "dk",
+    "fi",
+    "no",
+    "cz",
+    "ie",
+    "pt",
+    "ca",
+    "com.au",
+    "co.jp",
+    "in",
+    "mx",
+    "app",
+    "dev",
+    "ai",
+    "eu",
+    "us",
+    "info",
+    "biz",
+    "xyz",
+    "shop",
+]
+_WORDS = [
+    "news",
+    "deals",
+    "account",
+    "billing",
+    "shop",
+    "blog",
+    "weekly",
+    "digest",
+    "events",
+    "product",
+    "update",
+    "offer",
+    "invoice",
+    "order",
+    "support",
+    "team",
+    "report",
+    "press",
+    "career",
+    "webinar",
+    "launch",
+    "summer",
+    "winter",
+    "sale",
+    "member",
+    "alert",
+    "security",
+    "welcome",
+    "survey",
+    "feedback",
+    "release",
+    "docs",
+    "guide",
+]
 
 
 def _w(r: random.Random, lo: int = 3, hi: int = 9, alpha: str = _LOW) -> str:
@@ -176,8 +241,10 @@ def _slug(r: random.Random, lo: int = 2, hi: int = 6) -> str:
 
 
 def _path(r: random.Random, lo: int, hi: int) -> str:
-    return "".join("/" + (_slug(r, 1, 3) if r.random() < 0.5 else _w(r, 1, 10, _ALNUM))
-                   for _ in range(r.randint(lo, hi)))  # fmt: skip
+    return "".join(
+        "/" + (_slug(r, 1, 3) if r.random() < 0.5 else _w(r, 1, 10, _ALNUM))
+        for _ in range(r.randint(lo, hi))
+    )
 
 
 def _utm(r: random.Random) -> str:
@@ -217,38 +284,68 @@ def _target(r: random.Random, i: int) -> str:
 def email_body(r: random.Random, i: int) -> str:
     k = r.random()
     if k < 0.14:  # Mailchimp
-        return (f"https://{_w(r, 4, 12)}.us{r.randint(1, 21)}.list-manage.com/track/click"
-                f"?u={_hex(r, 25)}&id={_hex(r, 10)}&e={_hex(r, 10)}")  # fmt: skip
+        return (
+            f"https://{_w(r, 4, 12)}.us{r.randint(1, 21)}.list-manage.com/track/click"
+            f"?u={_hex(r, 25)}&id={_hex(r, 10)}&e={_hex(r, 10)}"
+        )
     if k < 0.26:  # SendGrid: quoted-printable-like escapes of its own
-        upn = "".join(r.choice(["-2B", "-2F", "-3D", "-2D"]) if r.random() < 0.04
-                      else r.choice(_MIXED) for _ in range(r.randint(120, 420)))  # fmt: skip
-        return (f"https://u{r.randint(100000, 39999999)}.ct.sendgrid.net/ls/click"
-                f"?upn={upn}")  # fmt: skip
+        upn = "".join(
+            r.choice(["-2B", "-2F", "-3D", "-2D"]) if r.random() < 0.04 else r.choice(_MIXED)
+            for _ in range(r.randint(120, 420))
+        )
+        return f"https://u{r.randint(100000, 39999999)}.ct.sendgrid.net/ls/click?upn={upn}"
     if k < 0.40:  # a redirector wrapping the whole encoded destination
-        host = r.choice([f"click.{_host(r, i)}", f"links.{_host(r, i)}", f"email.{_host(r, i)}",
-                         f"track.{_w(r)}.hubspotlinks.com", f"{_w(r)}.mailgun.org"])  # fmt: skip
+        host = r.choice(
+            [
+                f"click.{_host(r, i)}",
+                f"links.{_host(r, i)}",
+                f"email.{_host(r, i)}",
+                f"track.{_w(r)}.hubspotlinks.com",
+                f"{_w(r)}.mailgun.org",
+            ]
+        )
         key = r.choice(["url", "u", "redirect", "target", "l", "link"])
         inner = _enc(_target(r, i), r)
-        extra = r.choice(["", f"&id={r.randint(1, 10**6)}", f"&sig={_hex(r, 40)}",
-                          f"&e={_enc(_w(r) + '@' + _host(r, i), r)}", f"&t={r.randint(10**9, 2 * 10**9)}"])  # fmt: skip
+        extra = r.choice(
+            [
+                "",
+                f"&id={r.randint(1, 10**6)}",
+                f"&sig={_hex(r, 40)}",
+                f"&e={_enc(_w(r) + '@' + _host(r, i), r)}",
+                f"&t={r.randint(10**9, 2 * 10**9)}",
+            ]
+        )
         path = r.choice(["/", "/c/", "/ls/click", "/e/c/" + _b64(r, 30) + "/", "/r/" + _hex(r, 8)])
         return f"https://{host}{path}?{key}={inner}{extra}"
     if k < 0.50:  # Proofpoint URL Defense v2 and v3
         dest = _target(r, i)
         if r.random() < 0.5:
-            u = (dest.replace("-", "--").replace("_", "-5F").replace("://", "-3A__")
-                 .replace("/", "_").replace("?", "-3F").replace("=", "-3D").replace("&", "-26"))  # fmt: skip
-            return (f"https://urldefense.proofpoint.com/v2/url?u={u}&d=DwMF{_b64(r, 2)}&c="
-                    f"{_b64(r, 43)}&r={_b64(r, 43)}&m={_b64(r, 43)}&s={_b64(r, 43)}&e=")  # fmt: skip
+            u = (
+                dest.replace("-", "--")
+                .replace("_", "-5F")
+                .replace("://", "-3A__")
+                .replace("/", "_")
+                .replace("?", "-3F")
+                .replace("=", "-3D")
+                .replace("&", "-26")
+            )
+            return (
+                f"https://urldefense.proofpoint.com/v2/url?u={u}&d=DwMF{_b64(r, 2)}&c="
+                f"{_b64(r, 43)}&r={_b64(r, 43)}&m={_b64(r, 43)}&s={_b64(r, 43)}&e="
+            )
         dest = dest.split("#")[0]
         star = "" if "?" not in dest else ";" + _b64(r, 4, _MIXED)
         return f"https://urldefense.com/v3/__{dest}__{star}!!{_b64(r, 20)}!{_b64(r, 60)}$"
     if k < 0.56:  # Mimecast, Barracuda
         if r.random() < 0.5:
-            return (f"https://protect-{r.choice(['eu', 'us', 'au', 'za'])}.mimecast.com/s/"
-                    f"{_b64(r, 20)}?domain={_host(r, i)}")  # fmt: skip
-        return (f"https://linkprotect.cudasvc.com/url?a={_lower_escapes(_enc(_target(r, i), r))}"
-                f"&c=E,1,{_b64(r, 60)}&typo=1")  # fmt: skip
+            return (
+                f"https://protect-{r.choice(['eu', 'us', 'au', 'za'])}.mimecast.com/s/"
+                f"{_b64(r, 20)}?domain={_host(r, i)}"
+            )
+        return (
+            f"https://linkprotect.cudasvc.com/url?a={_lower_escapes(_enc(_target(r, i), r))}"
+            f"&c=E,1,{_b64(r, 60)}&typo=1"
+        )
     if k < 0.70:  # quoted-printable artefacts: "=3D" left, a soft break's "=" left, "&amp;"
         url = _target(r, i)
         if "?" not in url:
@@ -269,14 +366,25 @@ def email_body(r: random.Random, i: int) -> str:
         return url
     if k < 0.80:  # unsubscribe and preference centres
         email = _enc(f"{_w(r, 3, 8)}.{_w(r, 2, 8)}@{_host(r, i)}", r)
-        return (f"https://{_host(r, i)}/{r.choice(['unsubscribe', 'u', 'preferences', 'optout', 'email/unsub'])}"
-                f"?email={email}&token={_hex(r, r.choice([16, 32, 40]))}"
-                + r.choice(["", "&list=" + str(r.randint(1, 999)), "&lang=en", "&c=" + _b64(r, 12)]))  # fmt: skip
+        return (
+            f"https://{_host(r, i)}/"
+            f"{r.choice(['unsubscribe', 'u', 'preferences', 'optout', 'email/unsub'])}"
+            f"?email={email}&token={_hex(r, r.choice([16, 32, 40]))}"
+            + r.choice(["", "&list=" + str(r.randint(1, 999)), "&lang=en", "&c=" + _b64(r, 12)])
+        )
     return _target(r, i)  # a plain link with utm_ parameters
 
 
-_IDPS = ["login.microsoftonline.com", "accounts.google.com", "appleid.apple.com",
-         "github.com", "www.facebook.com", "id.twitch.tv", "slack.com", "auth.atlassian.com"]  # fmt: skip
+_IDPS = [
+    "login.microsoftonline.com",
+    "accounts.google.com",
+    "appleid.apple.com",
+    "github.com",
+    "www.facebook.com",
+    "id.twitch.tv",
+    "slack.com",
+    "auth.atlassian.com",
+]
 
 
 def _redirect_uri(r: random.Random, i: int) -> str:
@@ -288,8 +396,22 @@ def _redirect_uri(r: random.Random, i: int) -> str:
             + r.choice(["oauth2redirect", "auth", "callback"])
         )
     if k < 0.3:
-        return f"http%3A%2F%2Flocalhost%3A{r.randint(1024, 65535)}%2F{r.choice(['callback', 'auth/callback', ''])}"
-    uri = f"https://{_host(r, i)}/{r.choice(['callback', 'auth/callback', 'signin-oidc', 'oauth2/callback', 'login/oauth2/code/' + _w(r), 'api/auth/callback/azure-ad'])}"
+        return (
+            f"http%3A%2F%2Flocalhost%3A{r.randint(1024, 65535)}%2F"
+            f"{r.choice(['callback', 'auth/callback', ''])}"
+        )
+    host = _host(r, i)
+    path = r.choice(
+        [
+            "callback",
+            "auth/callback",
+            "signin-oidc",
+            "oauth2/callback",
+            "login/oauth2/code/" + _w(r),
+            "api/auth/callback/azure-ad",
+        ]
+    )
+    uri = f"https://{host}/{path}"
     once = _enc(uri, r)
     return once.replace("%", "%25") if k > 0.9 else once
 
@@ -299,20 +421,41 @@ def sso(r: random.Random, i: int) -> str:
     if k < 0.45:  # authorization requests
         idp = r.random()
         if idp < 0.25:
-            base = f"https://login.microsoftonline.com/{r.choice([_uuid(r), 'common', 'organizations'])}/oauth2/v2.0/authorize"
+            base = (
+                "https://login.microsoftonline.com/"
+                f"{r.choice([_uuid(r), 'common', 'organizations'])}/oauth2/v2.0/authorize"
+            )
         elif idp < 0.45:
-            base = f"https://{_w(r)}{i % 997}.okta.com/oauth2/{r.choice(['default', 'aus' + _b64(r, 17, _MIXED)])}/v1/authorize"
+            base = (
+                f"https://{_w(r)}{i % 997}.okta.com/oauth2/"
+                f"{r.choice(['default', 'aus' + _b64(r, 17, _MIXED)])}/v1/authorize"
+            )
         elif idp < 0.6:
             base = f"https://{_w(r)}.{r.choice(['eu.', 'us.', ''])}auth0.com/authorize"
         elif idp < 0.75:
             base = f"https://{_host(r, i)}/realms/{_w(r)}/protocol/openid-connect/auth"
         elif idp < 0.85:
-            base = f"https://{_w(r)}.auth.{r.choice(['us-east-1', 'eu-west-1'])}.amazoncognito.com/oauth2/authorize"
+            base = (
+                f"https://{_w(r)}.auth.{r.choice(['us-east-1', 'eu-west-1'])}"
+                ".amazoncognito.com/oauth2/authorize"
+            )
         else:
             base = f"https://{r.choice(_IDPS)}/o/oauth2/v2/auth"
         sp = r.choice(["%20", "+"])
-        scope = sp.join(r.sample(["openid", "profile", "email", "offline_access", "User.Read",
-                                  "api%3A%2F%2F" + _uuid(r) + "%2F.default", "read:org"], r.randint(1, 4)))  # fmt: skip
+        scope = sp.join(
+            r.sample(
+                [
+                    "openid",
+                    "profile",
+                    "email",
+                    "offline_access",
+                    "User.Read",
+                    "api%3A%2F%2F" + _uuid(r) + "%2F.default",
+                    "read:org",
+                ],
+                r.randint(1, 4),
+            )
+        )
         pairs = [
             (
                 "client_id",
@@ -320,7 +463,8 @@ def sso(r: random.Random, i: int) -> str:
                     [
                         _uuid(r),
                         _b64(r, 20, _MIXED),
-                        f"{r.randint(10**11, 10**12)}-{_w(r, 20, 32, _ALNUM)}.apps.googleusercontent.com",
+                        f"{r.randint(10**11, 10**12)}-{_w(r, 20, 32, _ALNUM)}"
+                        ".apps.googleusercontent.com",
                     ]
                 ),
             ),
@@ -348,10 +492,16 @@ def sso(r: random.Random, i: int) -> str:
         r.shuffle(pairs)
         return base + "?" + "&".join(f"{a}={b}" for a, b in pairs)
     if k < 0.7:  # callbacks
-        cb = f"https://{_host(r, i)}/{r.choice(['callback', 'auth/callback', 'signin-oidc', 'oauth2/callback', 'login'])}"
+        cb = (
+            f"https://{_host(r, i)}/"
+            f"{r.choice(['callback', 'auth/callback', 'signin-oidc', 'oauth2/callback', 'login'])}"
+        )
         c = r.random()
         if c < 0.5:
-            q = f"?code={r.choice([_b64(r, 43), '4/0' + _b64(r, 70), _uuid(r) + '.' + _uuid(r)])}&state={_b64(r, 32)}"
+            q = (
+                f"?code={r.choice([_b64(r, 43), '4/0' + _b64(r, 70), _uuid(r) + '.' + _uuid(r)])}"
+                f"&state={_b64(r, 32)}"
+            )
             if r.random() < 0.4:
                 q += f"&session_state={_uuid(r)}"
             if r.random() < 0.3:
@@ -369,35 +519,68 @@ def sso(r: random.Random, i: int) -> str:
             err = r.choice(
                 ["access_denied", "invalid_request", "login_required", "consent_required"]
             )
-            desc = r.choice(["The+user+denied+access", "AADSTS65004%3A+User+declined+to+consent",
-                             "User%20cancelled%20the%20login", "Invalid+redirect_uri"])  # fmt: skip
+            desc = r.choice(
+                [
+                    "The+user+denied+access",
+                    "AADSTS65004%3A+User+declined+to+consent",
+                    "User%20cancelled%20the%20login",
+                    "Invalid+redirect_uri",
+                ]
+            )
             return f"{cb}?error={err}&error_description={desc}&state={_b64(r, 24)}"
         jwt = f"eyJ{_b64(r, 33)}.eyJ{_b64(r, r.randint(120, 400))}.{_b64(r, 86)}"
-        frag = r.choice([f"id_token={jwt}&state={_b64(r, 20)}",
-                         f"access_token={_b64(r, 60)}&token_type=Bearer&expires_in=3600&state={_b64(r, 16)}",
-                         f"state={_b64(r, 20)}&id_token={jwt}&session_state={_uuid(r)}"])  # fmt: skip
+        frag = r.choice(
+            [
+                f"id_token={jwt}&state={_b64(r, 20)}",
+                f"access_token={_b64(r, 60)}&token_type=Bearer&expires_in=3600&state={_b64(r, 16)}",
+                f"state={_b64(r, 20)}&id_token={jwt}&session_state={_uuid(r)}",
+            ]
+        )
         return f"{cb}#{frag}"
     if k < 0.88:  # SAML redirect binding
-        base = f"https://{_host(r, i)}/{r.choice(['saml2/idp/SSOService.php', 'adfs/ls/', 'app/' + _w(r) + '/' + _b64(r, 20) + '/sso/saml', 'idp/profile/SAML2/Redirect/SSO'])}"
-        blob = "".join(r.choice(["%2B", "%2F"]) if r.random() < 0.03 else r.choice(_MIXED)
-                       for _ in range(r.randint(200, 700)))  # fmt: skip
+        host = _host(r, i)
+        path = r.choice(
+            [
+                "saml2/idp/SSOService.php",
+                "adfs/ls/",
+                "app/" + _w(r) + "/" + _b64(r, 20) + "/sso/saml",
+                "idp/profile/SAML2/Redirect/SSO",
+            ]
+        )
+        base = f"https://{host}/{path}"
+        blob = "".join(
+            r.choice(["%2B", "%2F"]) if r.random() < 0.03 else r.choice(_MIXED)
+            for _ in range(r.randint(200, 700))
+        )
         q = f"?SAMLRequest={blob}{r.choice(['%3D', '%3D%3D', ''])}"
         if r.random() < 0.7:
             q += "&RelayState=" + _enc(f"https://{_host(r, i)}{_path(r, 0, 3)}", r)
         if r.random() < 0.5:
-            q += ("&SigAlg=http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmldsig-more%23rsa-sha256"
-                  f"&Signature={_b64(r, 300, _MIXED)}%3D%3D")  # fmt: skip
+            q += (
+                "&SigAlg=http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmldsig-more%23rsa-sha256"
+                f"&Signature={_b64(r, 300, _MIXED)}%3D%3D"
+            )
         return base + q
     if k < 0.94:  # device flow and logout
         if r.random() < 0.5:
             code = f"{_w(r, 4, 4, string.ascii_uppercase)}-{_w(r, 4, 4, string.ascii_uppercase)}"
-            return r.choice([f"https://microsoft.com/devicelogin?user_code={code}",
-                             f"https://github.com/login/device?user_code={code}",
-                             f"https://{_host(r, i)}/activate?user_code={code}"])  # fmt: skip
-        return (f"https://{_host(r, i)}/oidc/logout?id_token_hint=eyJ{_b64(r, 100)}"
-                f"&post_logout_redirect_uri={_enc('https://' + _host(r, i) + '/', r)}&state={_b64(r, 12)}")  # fmt: skip
-    return (f"https://{_host(r, i)}/.well-known/{r.choice(['openid-configuration', 'oauth-authorization-server', 'jwks.json'])}"
-            + r.choice(["", "?appid=" + _uuid(r), "?p=B2C_1_" + _w(r)]))  # fmt: skip
+            return r.choice(
+                [
+                    f"https://microsoft.com/devicelogin?user_code={code}",
+                    f"https://github.com/login/device?user_code={code}",
+                    f"https://{_host(r, i)}/activate?user_code={code}",
+                ]
+            )
+        return (
+            f"https://{_host(r, i)}/oidc/logout?id_token_hint=eyJ{_b64(r, 100)}"
+            f"&post_logout_redirect_uri={_enc('https://' + _host(r, i) + '/', r)}&state="
+            f"{_b64(r, 12)}"
+        )
+    return (
+        f"https://{_host(r, i)}/.well-known/"
+        f"{r.choice(['openid-configuration', 'oauth-authorization-server', 'jwks.json'])}"
+        + r.choice(["", "?appid=" + _uuid(r), "?p=B2C_1_" + _w(r)])
+    )
 
 
 _GQL_TYPES = ["user", "repository", "product", "order", "viewer", "search", "node", "shop"]
@@ -431,7 +614,8 @@ def json_api(r: random.Random, i: int) -> str:
         [
             f"api.{_host(r, i)}",
             f"{_host(r, i)}",
-            f"{_w(r)}.{r.choice(['myshopify.com', 'hasura.app', 'execute-api.us-east-1.amazonaws.com'])}",
+            f"{_w(r)}."
+            f"{r.choice(['myshopify.com', 'hasura.app', 'execute-api.us-east-1.amazonaws.com'])}",
         ]
     )
     k = r.random()
@@ -462,16 +646,21 @@ def json_api(r: random.Random, i: int) -> str:
             + r.choice(["en-US", "de", "fr-FR"])
             + '"}'
         )
-        return f"https://{host}/graphql?operationName={r.choice(_GQL_TYPES).title()}Query&variables={_enc(var, r)}&extensions={_enc(ext, r)}"
+        return (
+            f"https://{host}/graphql?operationName={r.choice(_GQL_TYPES).title()}Query&variables="
+            f"{_enc(var, r)}&extensions={_enc(ext, r)}"
+        )
     if k < 0.62:  # JSON:API brackets, encoded
         res = r.choice(["articles", "users", "orders", "products", "comments", "events"])
         pairs = [
-            f"filter%5B{r.choice(['status', 'author', 'tag', 'created-at'])}%5D={r.choice(['active', 'draft', str(r.randint(1, 999)), 'gt%3A2024-01-01'])}"
+            f"filter%5B{r.choice(['status', 'author', 'tag', 'created-at'])}%5D="
+            f"{r.choice(['active', 'draft', str(r.randint(1, 999)), 'gt%3A2024-01-01'])}"
         ]
         if r.random() < 0.7:
             pairs.append(f"page%5Bsize%5D={r.choice([10, 25, 50, 100])}")
             pairs.append(
-                f"page%5B{r.choice(['number', 'offset', 'cursor'])}%5D={r.randint(0, 400) if r.random() < 0.6 else _b64(r, 16)}"
+                f"page%5B{r.choice(['number', 'offset', 'cursor'])}%5D="
+                f"{r.randint(0, 400) if r.random() < 0.6 else _b64(r, 16)}"
             )
         if r.random() < 0.6:
             pairs.append(
@@ -493,7 +682,10 @@ def json_api(r: random.Random, i: int) -> str:
             pairs.append("sort=" + r.choice(["-created", "title", "-updated,title"]))
         r.shuffle(pairs)
         qs = "&".join(pairs)
-        return f"https://{host}/{r.choice(['api', 'api/v1', 'jsonapi/node'])}/{res}?{qs if r.random() < 0.8 else _lower_escapes(qs)}"
+        return (
+            f"https://{host}/{r.choice(['api', 'api/v1', 'jsonapi/node'])}/{res}?"
+            f"{qs if r.random() < 0.8 else _lower_escapes(qs)}"
+        )
     if k < 0.72:  # Stripe-like expands
         obj = r.choice(["charges", "customers", "invoices", "payment_intents", "subscriptions"])
         ex = "&".join(
@@ -510,7 +702,8 @@ def json_api(r: random.Random, i: int) -> str:
             )
         )
         return (
-            f"https://api.{r.choice(['stripe.com', _host(r, i)])}/v1/{obj}?{ex}&limit={r.randint(1, 100)}"
+            f"https://api.{r.choice(['stripe.com', _host(r, i)])}/v1/{obj}?{ex}&limit="
+            f"{r.randint(1, 100)}"
             + r.choice(
                 [
                     "",
@@ -565,7 +758,20 @@ def json_api(r: random.Random, i: int) -> str:
 
 
 _SCRIPTS = {
-    "ru": ["новости", "политика", "экономика", "спорт", "культура", "москва", "россия", "статья", "интервью", "погода", "Путеводитель", "общество"],
+    "ru": [
+        "новости",
+        "политика",
+        "экономика",
+        "спорт",
+        "культура",
+        "москва",
+        "россия",
+        "статья",
+        "интервью",
+        "погода",
+        "Путеводитель",
+        "общество",
+    ],
     "uk": ["новини", "україна", "київ", "події", "їжа"],
     "zh": ["新闻", "中国", "经济", "体育", "科技", "北京", "上海", "文章", "视频", "教育", "汽车"],
     "ja": ["ニュース", "東京", "経済", "カテゴリ", "記事", "天気", "スポーツ", "レシピ"],
@@ -575,18 +781,38 @@ _SCRIPTS = {
     "th": ["ข่าว", "กรุงเทพ", "เศรษฐกิจ", "กีฬา"],
     "hi": ["समाचार", "भारत", "दिल्ली", "खेल", "व्यापार"],
     "el": ["ειδήσεις", "αθήνα", "οικονομία", "αθλητικά"],
-}  # fmt: skip
-_CC = {"ru": ["ru", "su", "xn--p1ai"], "uk": ["ua", "com.ua"], "zh": ["cn", "com.cn", "com.tw", "hk"],
-       "ja": ["jp", "co.jp", "ne.jp"], "ko": ["kr", "co.kr"], "ar": ["sa", "ae", "eg", "com.sa"],
-       "he": ["il", "co.il"], "th": ["th", "co.th"], "hi": ["in", "co.in"], "el": ["gr", "com.cy"]}  # fmt: skip
+}
+_CC = {
+    "ru": ["ru", "su", "xn--p1ai"],
+    "uk": ["ua", "com.ua"],
+    "zh": ["cn", "com.cn", "com.tw", "hk"],
+    "ja": ["jp", "co.jp", "ne.jp"],
+    "ko": ["kr", "co.kr"],
+    "ar": ["sa", "ae", "eg", "com.sa"],
+    "he": ["il", "co.il"],
+    "th": ["th", "co.th"],
+    "hi": ["in", "co.in"],
+    "el": ["gr", "com.cy"],
+}
 
 
 def i18n_sitemap(r: random.Random, i: int) -> str:
     lang = r.choice(list(_SCRIPTS))
-    host = f"{r.choice(['www.', '', lang + '.', 'news.', 'm.'])}{_w(r, 3, 9)}{i % 5003}.{r.choice(_CC[lang])}"
+    host = (
+        f"{r.choice(['www.', '', lang + '.', 'news.', 'm.'])}{_w(r, 3, 9)}{i % 5003}."
+        f"{r.choice(_CC[lang])}"
+    )
     if r.random() < 0.12:  # robots.txt's Sitemap: lines
-        return f"https://{host}/" + r.choice(["sitemap.xml", "sitemap_index.xml", f"sitemap-posts-{r.randint(2015, 2026)}-{r.randint(1, 12):02d}.xml.gz",
-                                              f"wp-sitemap-posts-post-{r.randint(1, 40)}.xml", f"sitemaps/{lang}/news.xml", f"post-sitemap{r.randint(1, 99)}.xml"])  # fmt: skip
+        return f"https://{host}/" + r.choice(
+            [
+                "sitemap.xml",
+                "sitemap_index.xml",
+                f"sitemap-posts-{r.randint(2015, 2026)}-{r.randint(1, 12):02d}.xml.gz",
+                f"wp-sitemap-posts-post-{r.randint(1, 40)}.xml",
+                f"sitemaps/{lang}/news.xml",
+                f"post-sitemap{r.randint(1, 99)}.xml",
+            ]
+        )
     words = [r.choice(_SCRIPTS[lang]) for _ in range(r.randint(1, 4))]
     sep = "-" if lang not in ("zh", "ja") or r.random() < 0.5 else ""
     slug = sep.join(words) + (f"-{r.randint(1, 99999)}" if r.random() < 0.5 else "")
@@ -623,8 +849,10 @@ def i18n_sitemap(r: random.Random, i: int) -> str:
 
 
 def _ts(r: random.Random) -> str:
-    return (f"{r.randint(1996, 2026)}{r.randint(1, 12):02d}{r.randint(1, 28):02d}"
-            f"{r.randint(0, 23):02d}{r.randint(0, 59):02d}{r.randint(0, 59):02d}")  # fmt: skip
+    return (
+        f"{r.randint(1996, 2026)}{r.randint(1, 12):02d}{r.randint(1, 28):02d}"
+        f"{r.randint(0, 23):02d}{r.randint(0, 59):02d}{r.randint(0, 59):02d}"
+    )
 
 
 def _old_url(r: random.Random, i: int) -> str:
@@ -675,22 +903,34 @@ def wayback(r: random.Random, i: int) -> str:
     if k < 0.8:
         if r.random() < 0.4:
             return f"https://archive.{r.choice(['ph', 'today', 'is', 'li'])}/{_b64(r, 5, _MIXED)}"
-        stamp = f"{r.randint(2012, 2026)}.{r.randint(1, 12):02d}.{r.randint(1, 28):02d}-{r.randint(0, 235959):06d}"
+        stamp = (
+            f"{r.randint(2012, 2026)}.{r.randint(1, 12):02d}.{r.randint(1, 28):02d}-"
+            f"{r.randint(0, 235959):06d}"
+        )
         return f"https://archive.ph/{r.choice([stamp, 'newest', 'oldest'])}/{_old_url(r, i)}"
     if k < 0.88:
         return f"https://arquivo.pt/wayback/{_ts(r)}/{_old_url(r, i)}"
     if k < 0.94:
         return f"https://webarchive.loc.gov/all/{_ts(r)}/{_old_url(r, i)}"
     target = _old_url(r, i).split("?")[0]
-    return (f"https://webcache.googleusercontent.com/search?q=cache:{_b64(r, 12)}:{target}+"
-            f"&cd={r.randint(1, 20)}&hl={r.choice(['en', 'de', 'fr'])}&ct=clnk&gl={r.choice(['us', 'uk', 'de'])}")  # fmt: skip
+    return (
+        f"https://webcache.googleusercontent.com/search?q=cache:{_b64(r, 12)}:{target}+"
+        f"&cd={r.randint(1, 20)}&hl={r.choice(['en', 'de', 'fr'])}&ct=clnk&gl="
+        f"{r.choice(['us', 'uk', 'de'])}"
+    )
 
 
 _IMG = ["jpg", "jpeg", "png", "webp", "avif", "gif", "JPG"]
 
 
+_NEXT_WIDTHS = [16, 32, 48, 64, 96, 128, 256, 384, 640, 750, 828, 1080, 1200, 1920, 2048, 3840]
+
+
 def _img_name(r: random.Random) -> str:
-    return f"{_slug(r, 1, 3)}{r.choice(['', '_' + str(r.randint(1, 9999)), '-' + _hex(r, 8), '@2x'])}.{r.choice(_IMG)}"
+    return (
+        f"{_slug(r, 1, 3)}{r.choice(['', '_' + str(r.randint(1, 9999)), '-' + _hex(r, 8), '@2x'])}"
+        f".{r.choice(_IMG)}"
+    )
 
 
 def cdn(r: random.Random, i: int) -> str:
@@ -733,7 +973,11 @@ def cdn(r: random.Random, i: int) -> str:
             )
         )
         sig = r.choice(["unsafe", _b64(r, 28) + "="])
-        return f"https://{r.choice(['thumbor', 'img', 'images'])}.{host}/{sig}/{r.choice(['', 'fit-in/'])}{w}x{h}/{r.choice(['smart/', '', 'center/middle/'])}filters:{filters}/{_host(r, i)}{_path(r, 1, 3)}/{_img_name(r)}"
+        return (
+            f"https://{r.choice(['thumbor', 'img', 'images'])}.{host}/{sig}/"
+            f"{r.choice(['', 'fit-in/'])}{w}x{h}/{r.choice(['smart/', '', 'center/middle/'])}"
+            f"filters:{filters}/{_host(r, i)}{_path(r, 1, 3)}/{_img_name(r)}"
+        )
     if k < 0.37:  # imgproxy
         opts = "/".join(
             r.sample(
@@ -760,10 +1004,15 @@ def cdn(r: random.Random, i: int) -> str:
             if r.random() < 0.6
             else _enc(f"https://{_host(r, i)}/{_img_name(r)}", r)
         )
-        return f"https://{host}/_next/image?url={src}&w={r.choice([16, 32, 48, 64, 96, 128, 256, 384, 640, 750, 828, 1080, 1200, 1920, 2048, 3840])}&q={r.choice([75, 75, 80, 90, 100])}"
+        return (
+            f"https://{host}/_next/image?url={src}&w="
+            f"{r.choice(_NEXT_WIDTHS)}"
+            f"&q={r.choice([75, 75, 80, 90, 100])}"
+        )
     if k < 0.6:  # Jetpack Photon
         return (
-            f"https://i{r.randint(0, 2)}.wp.com/{_host(r, i)}/wp-content/uploads/{r.randint(2012, 2026)}/{r.randint(1, 12):02d}/{_img_name(r)}?"
+            f"https://i{r.randint(0, 2)}.wp.com/{_host(r, i)}/wp-content/uploads/"
+            f"{r.randint(2012, 2026)}/{r.randint(1, 12):02d}/{_img_name(r)}?"
             + r.choice(
                 [
                     f"resize={w}%2C{h or w}",
@@ -779,18 +1028,21 @@ def cdn(r: random.Random, i: int) -> str:
             ["", f"_{w}x{h or w}", f"_{w}x", f"_{w}x{h or w}_crop_center", "_grande", "@2x"]
         )
         return (
-            f"https://{host}/cdn/shop/{r.choice(['files', 'products', 'collections'])}/{name}.{r.choice(_IMG)}?v={r.randint(10**9, 2 * 10**9)}"
+            f"https://{host}/cdn/shop/{r.choice(['files', 'products', 'collections'])}/{name}."
+            f"{r.choice(_IMG)}?v={r.randint(10**9, 2 * 10**9)}"
             + r.choice(["", f"&width={w}", f"&width={w}&height={h or w}&crop=center"])
         )
     if k < 0.78:  # Contentful, Sanity
         if r.random() < 0.5:
             return (
-                f"https://images.ctfassets.net/{_b64(r, 12, _ALNUM)}/{_b64(r, 22, _MIXED)}/{_hex(r, 32)}/{_img_name(r)}?w={w}&fm={r.choice(['webp', 'jpg', 'avif'])}&q={r.randint(50, 90)}"
-                + r.choice(["", "&fit=fill&f=face", f"&h={h or w}"])
+                f"https://images.ctfassets.net/{_b64(r, 12, _ALNUM)}/{_b64(r, 22, _MIXED)}/"
+                f"{_hex(r, 32)}/{_img_name(r)}?w={w}&fm={r.choice(['webp', 'jpg', 'avif'])}&q="
+                f"{r.randint(50, 90)}" + r.choice(["", "&fit=fill&f=face", f"&h={h or w}"])
             )
         return (
-            f"https://cdn.sanity.io/images/{_b64(r, 8, _ALNUM)}/production/{_hex(r, 40)}-{w}x{h or w}.{r.choice(['jpg', 'png'])}?rect={r.randint(0, 99)},{r.randint(0, 99)},{w},{h or w}&w={w // 2}&fm=webp"
-            + r.choice(["", "&fit=max&auto=format", "&q=75"])
+            f"https://cdn.sanity.io/images/{_b64(r, 8, _ALNUM)}/production/{_hex(r, 40)}-{w}x"
+            f"{h or w}.{r.choice(['jpg', 'png'])}?rect={r.randint(0, 99)},{r.randint(0, 99)},{w},"
+            f"{h or w}&w={w // 2}&fm=webp" + r.choice(["", "&fit=max&auto=format", "&q=75"])
         )
     if k < 0.86:  # Wikimedia thumbs
         name = urllib.parse.quote(
@@ -802,8 +1054,8 @@ def cdn(r: random.Random, i: int) -> str:
         )
         h2 = _hex(r, 2)
         return (
-            f"https://upload.wikimedia.org/wikipedia/{r.choice(['commons', 'en', 'de'])}/thumb/{h2[0]}/{h2}/{name}/{w}px-{name}"
-            + (".png" if name.endswith("svg") else "")
+            f"https://upload.wikimedia.org/wikipedia/{r.choice(['commons', 'en', 'de'])}/thumb/"
+            f"{h2[0]}/{h2}/{name}/{w}px-{name}" + (".png" if name.endswith("svg") else "")
         )
     # Cloudinary-style segments
     segs = [f"w_{w}", f"h_{h or w}", f"c_{r.choice(['fill', 'fit', 'thumb', 'scale', 'limit'])}"]
@@ -818,7 +1070,10 @@ def cdn(r: random.Random, i: int) -> str:
     chain = ",".join(segs) + (
         f"/e_{r.choice(['sharpen', 'blur:300', 'grayscale'])}" if r.random() < 0.2 else ""
     )
-    return f"https://{r.choice(['res.cloudinary.com/' + _w(r), 'media.' + host])}/image/upload/{chain}/v{r.randint(10**9, 2 * 10**9)}/{_w(r)}/{_img_name(r)}"
+    return (
+        f"https://{r.choice(['res.cloudinary.com/' + _w(r), 'media.' + host])}/image/upload/"
+        f"{chain}/v{r.randint(10**9, 2 * 10**9)}/{_w(r)}/{_img_name(r)}"
+    )
 
 
 def _repeated_query(r: random.Random) -> str:
@@ -849,7 +1104,10 @@ def java_matrix(r: random.Random, i: int) -> str:
         host += f":{r.choice([8080, 8443, 9080, 9443, 7001, 8000])}"
     scheme = r.choice(["http", "https"])
     k = r.random()
-    jsid = f"{r.choice(['jsessionid', 'jsessionid', 'JSESSIONID'])}={_hex(r, 32, _UHEX)}{r.choice(['', '', '.node1', '.worker' + str(r.randint(1, 9)), '.' + _w(r)])}"
+    jsid = (
+        f"{r.choice(['jsessionid', 'jsessionid', 'JSESSIONID'])}={_hex(r, 32, _UHEX)}"
+        f"{r.choice(['', '', '.node1', '.worker' + str(r.randint(1, 9)), '.' + _w(r)])}"
+    )
     if k < 0.3:  # ;jsessionid=
         app = r.choice(["", "/app", "/shop", "/portal", "/" + _w(r)])
         page = r.choice(
@@ -880,7 +1138,10 @@ def java_matrix(r: random.Random, i: int) -> str:
         for _ in range(r.randint(1, 5)):
             s = _w(r)
             for _ in range(r.randint(0, 3)):
-                s += f";{_w(r, 1, 6)}={r.choice([str(r.randint(0, 2030)), _w(r), '', _w(r) + ',' + _w(r)])}"
+                s += (
+                    f";{_w(r, 1, 6)}="
+                    f"{r.choice([str(r.randint(0, 2030)), _w(r), '', _w(r) + ',' + _w(r)])}"
+                )
             segs.append(s)
         return (
             f"{scheme}://{host}/" + "/".join(segs) + r.choice(["", "/", "?" + _repeated_query(r)])
@@ -892,10 +1153,14 @@ def java_matrix(r: random.Random, i: int) -> str:
         )
     if k < 0.7:  # JSF, WebSphere Portal
         if r.random() < 0.5:
-            return f"{scheme}://{host}/{_w(r)}/faces/{_w(r)}.xhtml?faces-redirect=true&javax.faces.ViewState={r.randint(-9 * 10**18, 9 * 10**18)}%3A{r.randint(-9 * 10**18, 9 * 10**18)}"
+            return (
+                f"{scheme}://{host}/{_w(r)}/faces/{_w(r)}"
+                ".xhtml?faces-redirect=true&javax.faces.ViewState="
+                f"{r.randint(-9 * 10**18, 9 * 10**18)}%3A{r.randint(-9 * 10**18, 9 * 10**18)}"
+            )
         return (
-            f"{scheme}://{host}/wps/portal/{_w(r)}/!ut/p/z1/{_b64(r, 120)}/dz/d5/L2dBISEvZ0FBIS9nQSEh/"
-            + r.choice(["", "?urile=wcm%3Apath%3A%2F" + _w(r)])
+            f"{scheme}://{host}/wps/portal/{_w(r)}/!ut/p/z1/{_b64(r, 120)}"
+            "/dz/d5/L2dBISEvZ0FBIS9nQSEh/" + r.choice(["", "?urile=wcm%3Apath%3A%2F" + _w(r)])
         )
     if k < 0.88:  # empty and repeated keys
         return f"{scheme}://{host}{_path(r, 0, 3)}?{_repeated_query(r)}" + r.choice(
@@ -994,6 +1259,9 @@ def edges(r: random.Random, i: int) -> str:
     )
 
 
+_FTP_EXTS = [".tar.gz", ".zip", ".txt", ".iso", ".deb", ".rpm", ".md5", "-1.2.3.tar.xz", ""]
+
+
 def ftp_deep(r: random.Random, i: int) -> str:
     host = (
         _host(r, i)
@@ -1047,7 +1315,7 @@ def ftp_deep(r: random.Random, i: int) -> str:
     t = r.random()
     if t < 0.3:
         return f"ftp://{login}{host}{port}/{path}/;type=d"
-    name = f"{_w(r, 2, 10, _ALNUM)}{r.choice(['.tar.gz', '.zip', '.txt', '.iso', '.deb', '.rpm', '.md5', '-1.2.3.tar.xz', ''])}"
+    name = f"{_w(r, 2, 10, _ALNUM)}{r.choice(_FTP_EXTS)}"
     code = r.choice([";type=a", ";type=i", ";type=i", ";type=d", "", ";type=A", ";TYPE=I"])
     return f"ftp://{login}{host}{port}/{path}/{name}{code}"
 
@@ -1085,7 +1353,10 @@ def gopher(r: random.Random, i: int) -> str:
     terms = sep.join(words)
     sel = "/" + "/".join(_w(r) for _ in range(r.randint(0, 3)))
     if k < 0.45:  # type 7 searches
-        url = f"gopher://{host}{port}/7{r.choice(['/v2/vs', '/cgi-bin/search', sel, '/search'])}%09{terms}"
+        url = (
+            f"gopher://{host}{port}/7{r.choice(['/v2/vs', '/cgi-bin/search', sel, '/search'])}%09"
+            f"{terms}"
+        )
         if r.random() < 0.2:
             url += "%09+"
         return url
@@ -1104,7 +1375,10 @@ def gopher(r: random.Random, i: int) -> str:
     if k < 0.8:
         return f"gopher://{host}{port}/{gtype}{sel}{r.choice(['', '.txt', '/', '.gif'])}{plus}"
     if k < 0.92:  # a search and a Gopher+ string together
-        return f"gopher://{host}{port}/7{sel}%09{terms}{plus[3:] if plus.startswith('%09%09') else plus}"
+        return (
+            f"gopher://{host}{port}/7{sel}%09{terms}"
+            f"{plus[3:] if plus.startswith('%09%09') else plus}"
+        )
     return f"gopher://{host}{port}/{gtype}{sel}"
 
 
@@ -1285,8 +1559,14 @@ def news_nntp(r: random.Random, i: int) -> str:
         art = str(r.randint(0, 10 ** r.randint(1, 10)))
         return f"nntp://{host}{port}/{_group(r)}" + ("" if r.random() < 0.1 else f"/{art}")
     if k < 0.8:
-        return f"{r.choice(['news', 'snews'])}://news.{_host(r, i)}{r.choice(['', ':119', ':563'])}/{r.choice([_group(r), '', '*'])}"
-    mid = f"{_hex(r, r.randint(8, 20))}{r.choice(['.fsf', '$', '.', '%40x'])}{r.randint(1, 10**5)}@{_host(r, i)}"
+        return (
+            f"{r.choice(['news', 'snews'])}://news.{_host(r, i)}{r.choice(['', ':119', ':563'])}/"
+            f"{r.choice([_group(r), '', '*'])}"
+        )
+    mid = (
+        f"{_hex(r, r.randint(8, 20))}{r.choice(['.fsf', '$', '.', '%40x'])}{r.randint(1, 10**5)}@"
+        f"{_host(r, i)}"
+    )
     return f"news:{r.choice(['%3C' + mid + '%3E', mid, '%3c' + mid + '%3e'])}"
 
 
@@ -1304,7 +1584,10 @@ def telnet_wais_prospero(r: random.Random, i: int) -> str:
                 f"%75ser{r.randint(0, 9)}@",
             ]
         )
-        return f"telnet://{login}{host}{r.choice(['', ':23', ':0', ':1', ':65535', ':2323'])}{r.choice(['', '/'])}"
+        return (
+            f"telnet://{login}{host}{r.choice(['', ':23', ':0', ':1', ':65535', ':2323'])}"
+            f"{r.choice(['', '/'])}"
+        )
     if k < 0.72:
         port = r.choice(["", ":210", ":0", ":65535"])
         db = r.choice([_w(r), _w(r) + "-" + _w(r), "ZIP", "cia-world-factbook", "bible"])
@@ -1313,13 +1596,20 @@ def telnet_wais_prospero(r: random.Random, i: int) -> str:
             return f"wais://{host}{port}/{db}?{terms}"
         if r.random() < 0.3:
             return f"wais://{host}{port}/{db}"
-        return f"wais://{host}{port}/{db}/{r.choice(['TEXT', 'WSRC', '7', 'HTML', 'GIF'])}/{_w(r)}{r.choice(['', '%2F' + _w(r), '%20' + _w(r), ';' + _w(r)])}"
+        return (
+            f"wais://{host}{port}/{db}/{r.choice(['TEXT', 'WSRC', '7', 'HTML', 'GIF'])}/{_w(r)}"
+            f"{r.choice(['', '%2F' + _w(r), '%20' + _w(r), ';' + _w(r)])}"
+        )
     fields = ";".join(
-        f"{r.choice(['type', 'version', 'format', 'lang', 'x', _w(r, 1, 5)])}={r.choice([_w(r), '', str(r.randint(0, 99)), '%3B' + _w(r), 'a%3Db'])}"
+        f"{r.choice(['type', 'version', 'format', 'lang', 'x', _w(r, 1, 5)])}="
+        f"{r.choice([_w(r), '', str(r.randint(0, 99)), '%3B' + _w(r), 'a%3Db'])}"
         for _ in range(r.randint(1, 5))
     )
     path = "/".join(_w(r) for _ in range(r.randint(1, 5)))
-    return f"prospero://{r.choice(['', _w(r) + '@'])}{host}{r.choice(['', ':1525', ':0'])}/{path};{fields}"
+    return (
+        f"prospero://{r.choice(['', _w(r) + '@'])}{host}{r.choice(['', ':1525', ':0'])}/{path};"
+        f"{fields}"
+    )
 
 
 def other_infra(r: random.Random, i: int) -> str:
@@ -1337,7 +1627,8 @@ def other_infra(r: random.Random, i: int) -> str:
         )
     if k == 2:
         return (
-            f"{r.choice(['s3', 's3a', 'gs', 'az', 'abfss'])}://{_w(r)}-{_w(r)}{i % 1000}/{'/'.join(_w(r) for _ in range(r.randint(1, 5)))}/"
+            f"{r.choice(['s3', 's3a', 'gs', 'az', 'abfss'])}://{_w(r)}-{_w(r)}{i % 1000}/"
+            f"{'/'.join(_w(r) for _ in range(r.randint(1, 5)))}/"
             + r.choice(
                 [
                     "",
@@ -1350,12 +1641,16 @@ def other_infra(r: random.Random, i: int) -> str:
         )
     if k == 3:
         return (
-            f"{r.choice(['redis', 'rediss'])}://{r.choice(['', ':' + _b64(r, 16, _MIXED) + '@', 'default:' + _w(r) + '@'])}{host}:{r.choice([6379, 6380, 16379])}/{r.randint(0, 15)}"
+            f"{r.choice(['redis', 'rediss'])}://"
+            f"{r.choice(['', ':' + _b64(r, 16, _MIXED) + '@', 'default:' + _w(r) + '@'])}{host}:"
+            f"{r.choice([6379, 6380, 16379])}/{r.randint(0, 15)}"
             + r.choice(["", "?ssl_cert_reqs=none", "?timeout=5s"])
         )
     if k == 4:
         return (
-            f"{r.choice(['postgres', 'postgresql', 'mysql', 'mariadb', 'mssql'])}://{_w(r)}:{_b64(r, 12, _MIXED)}%40{r.randint(0, 9)}@{host}:{r.choice([5432, 3306, 1433, 6432])}/{_w(r)}"
+            f"{r.choice(['postgres', 'postgresql', 'mysql', 'mariadb', 'mssql'])}://{_w(r)}:"
+            f"{_b64(r, 12, _MIXED)}%40{r.randint(0, 9)}@{host}:"
+            f"{r.choice([5432, 3306, 1433, 6432])}/{_w(r)}"
             + r.choice(
                 [
                     "",
@@ -1367,12 +1662,13 @@ def other_infra(r: random.Random, i: int) -> str:
         )
     if k == 5:
         return (
-            f"{r.choice(['amqp', 'amqps'])}://{_w(r)}:{_w(r)}@{host}:{r.choice([5672, 5671])}/{r.choice(['', '%2F', _w(r)])}"
-            + r.choice(["", "?heartbeat=30"])
+            f"{r.choice(['amqp', 'amqps'])}://{_w(r)}:{_w(r)}@{host}:{r.choice([5672, 5671])}/"
+            f"{r.choice(['', '%2F', _w(r)])}" + r.choice(["", "?heartbeat=30"])
         )
     if k == 6:
         return (
-            f"mongodb+srv://{_w(r)}:{_b64(r, 16, _MIXED)}@cluster{r.randint(0, 9)}.{_w(r, 5, 5, _ALNUM)}.mongodb.net/{_w(r)}?retryWrites=true&w=majority"
+            f"mongodb+srv://{_w(r)}:{_b64(r, 16, _MIXED)}@cluster{r.randint(0, 9)}."
+            f"{_w(r, 5, 5, _ALNUM)}.mongodb.net/{_w(r)}?retryWrites=true&w=majority"
             + r.choice(["", "&appName=Cluster0"])
         )
     if k == 7:
@@ -1384,42 +1680,59 @@ def other_infra(r: random.Random, i: int) -> str:
             + r.choice(["", f"?cn,mail?sub?(uid={_w(r)})", "??one", "?mail?base?(objectClass=*)"])
         )
     if k == 8:
-        return f"smb://{r.choice(['', _w(r) + ';' + _w(r) + '@', _w(r) + '@'])}{host}/{r.choice(['share', 'public', 'c$'])}/{_w(r)}%20{_w(r)}"
+        return (
+            f"smb://{r.choice(['', _w(r) + ';' + _w(r) + '@', _w(r) + '@'])}{host}/"
+            f"{r.choice(['share', 'public', 'c$'])}/{_w(r)}%20{_w(r)}"
+        )
     if k == 9:
-        return f"{r.choice(['sftp', 'ssh', 'scp'])}://{_w(r)}@{host}{r.choice(['', ':22', ':2222'])}/{r.choice(['~/', '', 'home/' + _w(r) + '/'])}{_w(r)}"
+        return (
+            f"{r.choice(['sftp', 'ssh', 'scp'])}://{_w(r)}@{host}{r.choice(['', ':22', ':2222'])}/"
+            f"{r.choice(['~/', '', 'home/' + _w(r) + '/'])}{_w(r)}"
+        )
     if k == 10:
         return (
-            f"docker://{r.choice(['registry-1.docker.io', 'ghcr.io', 'quay.io', host + ':5000'])}/{_w(r)}/{_w(r)}:{r.choice(['latest', '1.2.3', 'v' + str(r.randint(1, 20))])}"
+            f"docker://{r.choice(['registry-1.docker.io', 'ghcr.io', 'quay.io', host + ':5000'])}/"
+            f"{_w(r)}/{_w(r)}:{r.choice(['latest', '1.2.3', 'v' + str(r.randint(1, 20))])}"
             + r.choice(["", "@sha256:" + _hex(r, 64)])
         )
     if k == 11:
         return (
-            f"{r.choice(['ws', 'wss'])}://{host}{r.choice(['', ':8080', ':443'])}/{r.choice(['socket', 'ws', 'cable', 'graphql', 'socket.io/'])}"
+            f"{r.choice(['ws', 'wss'])}://{host}{r.choice(['', ':8080', ':443'])}/"
+            f"{r.choice(['socket', 'ws', 'cable', 'graphql', 'socket.io/'])}"
             + r.choice(
                 ["", f"?EIO=4&transport=websocket&sid={_b64(r, 20)}", "?token=" + _b64(r, 40)]
             )
         )
     if k == 12:
         return (
-            f"{r.choice(['rtsp', 'rtmp', 'srt', 'rtmps'])}://{r.choice(['', 'admin:' + _w(r) + '@'])}{host}:{r.choice([554, 1935, 8554])}/{r.choice(['live', 'stream1', 'cam/realmonitor'])}"
+            f"{r.choice(['rtsp', 'rtmp', 'srt', 'rtmps'])}://"
+            f"{r.choice(['', 'admin:' + _w(r) + '@'])}{host}:{r.choice([554, 1935, 8554])}/"
+            f"{r.choice(['live', 'stream1', 'cam/realmonitor'])}"
             + r.choice(["", "?channel=1&subtype=0", "/" + _b64(r, 12)])
         )
     if k == 13:
         return (
-            f"jdbc:{r.choice(['postgresql', 'mysql', 'sqlserver'])}://{host}:{r.choice([5432, 3306, 1433])}/{_w(r)}"
+            f"jdbc:{r.choice(['postgresql', 'mysql', 'sqlserver'])}://{host}:"
+            f"{r.choice([5432, 3306, 1433])}/{_w(r)}"
             + r.choice(["", "?user=" + _w(r) + "&ssl=true", ";databaseName=" + _w(r)])
         )
     if k == 14:
         return (
-            f"{r.choice(['kafka', 'nats', 'mqtt', 'mqtts', 'zk'])}://{host}:{r.choice([9092, 4222, 1883, 8883, 2181])}"
-            + r.choice(["", "/", "/" + _w(r)])
+            f"{r.choice(['kafka', 'nats', 'mqtt', 'mqtts', 'zk'])}://{host}:"
+            f"{r.choice([9092, 4222, 1883, 8883, 2181])}" + r.choice(["", "/", "/" + _w(r)])
         )
     if k == 15:
         return (
             f"{r.choice(['http+unix', 'unix'])}://%2Fvar%2Frun%2F{_w(r)}.sock/{_w(r)}"
             + r.choice(["", "?x=1"])
         )
-    return f"{r.choice(['hdfs', 'webhdfs', 'file+' + _w(r, 2, 4)])}://{host}:{r.choice([8020, 9870, 50070])}/{'/'.join(_w(r) for _ in range(r.randint(1, 4)))}"
+    return (
+        f"{r.choice(['hdfs', 'webhdfs', 'file+' + _w(r, 2, 4)])}://{host}:"
+        f"{r.choice([8020, 9870, 50070])}/{'/'.join(_w(r) for _ in range(r.randint(1, 4)))}"
+    )
+
+
+_APP_SCHEMES = ["zoommtg", "msteams", "slack", "discord", "tg", "whatsapp", "obsidian", "notion"]
 
 
 def other_apps(r: random.Random, i: int) -> str:
@@ -1428,18 +1741,29 @@ def other_apps(r: random.Random, i: int) -> str:
         trackers = "".join(
             "&tr="
             + _enc(
-                f"{r.choice(['udp', 'http', 'wss'])}://{_host(r, i)}:{r.randint(80, 7000)}/announce",
+                f"{r.choice(['udp', 'http', 'wss'])}://{_host(r, i)}:{r.randint(80, 7000)}"
+                "/announce",
                 r,
             )
             for _ in range(r.randint(0, 5))
         )
         return (
-            f"magnet:?xt=urn:btih:{_hex(r, 40, r.choice([_HEX, _UHEX]))}&dn={_enc(_slug(r) + '.mkv', r)}{trackers}"
+            f"magnet:?xt=urn:btih:{_hex(r, 40, r.choice([_HEX, _UHEX]))}&dn="
+            f"{_enc(_slug(r) + '.mkv', r)}{trackers}"
             + r.choice(["", f"&xl={r.randint(10**6, 10**10)}"])
         )
     if k == 1:
-        return r.choice([f"urn:isbn:{r.randint(10**12, 10**13)}", f"urn:uuid:{_uuid(r)}", f"urn:nbn:de:{_w(r)}:{r.randint(1, 99)}-{r.randint(10**5, 10**6)}",
-                         f"urn:ietf:rfc:{r.randint(1, 9999)}", f"urn:oasis:names:specification:docbook:dtd:xml:{r.randint(1, 5)}.{r.randint(0, 9)}", f"URN:ISSN:{r.randint(1000, 9999)}-{r.randint(1000, 9999)}"])  # fmt: skip
+        return r.choice(
+            [
+                f"urn:isbn:{r.randint(10**12, 10**13)}",
+                f"urn:uuid:{_uuid(r)}",
+                f"urn:nbn:de:{_w(r)}:{r.randint(1, 99)}-{r.randint(10**5, 10**6)}",
+                f"urn:ietf:rfc:{r.randint(1, 9999)}",
+                f"urn:oasis:names:specification:docbook:dtd:xml:{r.randint(1, 5)}."
+                f"{r.randint(0, 9)}",
+                f"URN:ISSN:{r.randint(1000, 9999)}-{r.randint(1000, 9999)}",
+            ]
+        )
     if k == 2:
         return (
             f"tel:{r.choice(['+1-', '+44', '+49-', '+33 '[:-1], ''])}{r.randint(10**6, 10**10)}"
@@ -1473,13 +1797,14 @@ def other_apps(r: random.Random, i: int) -> str:
         )
     if k == 6:
         return (
-            f"spotify:{r.choice(['track', 'album', 'artist', 'playlist', 'episode'])}:{_b64(r, 22, _MIXED)}"
-            + r.choice(["", "", f":user:{_w(r)}"])
+            f"spotify:{r.choice(['track', 'album', 'artist', 'playlist', 'episode'])}:"
+            f"{_b64(r, 22, _MIXED)}" + r.choice(["", "", f":user:{_w(r)}"])
         )
     if k == 7:
         issuer = r.choice(["GitHub", "ACME%20Co", "Google", _w(r).title()])
         return (
-            f"otpauth://{r.choice(['totp', 'hotp'])}/{issuer}:{_w(r)}%40{_host(r, i)}?secret={_b64(r, 32, string.ascii_uppercase + '234567')}&issuer={issuer}"
+            f"otpauth://{r.choice(['totp', 'hotp'])}/{issuer}:{_w(r)}%40{_host(r, i)}?secret="
+            f"{_b64(r, 32, string.ascii_uppercase + '234567')}&issuer={issuer}"
             + r.choice(
                 ["", "&algorithm=SHA1&digits=6&period=30", "&counter=" + str(r.randint(0, 99))]
             )
@@ -1497,15 +1822,22 @@ def other_apps(r: random.Random, i: int) -> str:
         )
     if k == 9:
         return (
-            f"vscode://{r.choice(['file', 'vscode.git', 'ms-vscode-remote.remote-ssh'])}/{r.choice(['c:/Users/' + _w(r), '/home/' + _w(r), 'clone?url=' + _enc('https://github.com/' + _w(r) + '/' + _w(r) + '.git', r)])}"
+            f"vscode://{r.choice(['file', 'vscode.git', 'ms-vscode-remote.remote-ssh'])}/"
+            + r.choice(
+                [
+                    "c:/Users/" + _w(r),
+                    "/home/" + _w(r),
+                    "clone?url=" + _enc("https://github.com/" + _w(r) + "/" + _w(r) + ".git", r),
+                ]
+            )
             + r.choice(
                 ["", f"/{_w(r)}.py:{r.randint(1, 999)}", f":{r.randint(1, 99)}:{r.randint(1, 80)}"]
             )
         )
     if k == 10:
         return (
-            f"steam://{r.choice(['run', 'rungameid', 'store', 'install', 'connect'])}/{r.randint(10, 2000000)}"
-            + r.choice(["", "/", f"//-{_w(r)}"])
+            f"steam://{r.choice(['run', 'rungameid', 'store', 'install', 'connect'])}/"
+            f"{r.randint(10, 2000000)}" + r.choice(["", "/", f"//-{_w(r)}"])
         )
     if k == 11:
         return (
@@ -1515,7 +1847,8 @@ def other_apps(r: random.Random, i: int) -> str:
         )
     if k == 12:
         return (
-            f"chrome-extension://{_w(r, 32, 32, 'abcdefghijklmnop')}/{r.choice(['options.html', 'popup.html', 'src/pages/index.html'])}"
+            f"chrome-extension://{_w(r, 32, 32, 'abcdefghijklmnop')}/"
+            f"{r.choice(['options.html', 'popup.html', 'src/pages/index.html'])}"
             + r.choice(["", "#/settings", "?tab=" + _w(r)])
         )
     if k == 13:
@@ -1546,22 +1879,27 @@ def other_apps(r: random.Random, i: int) -> str:
         )
     if k == 15:
         return (
-            f"{r.choice(['irc', 'ircs'])}://{r.choice(['irc.libera.chat', 'irc.oftc.net', _host(r, i)])}{r.choice(['', ':6697', ':6667'])}/{r.choice(['', '%23', '#'])}{_w(r)}"
+            f"{r.choice(['irc', 'ircs'])}://"
+            f"{r.choice(['irc.libera.chat', 'irc.oftc.net', _host(r, i)])}"
+            f"{r.choice(['', ':6697', ':6667'])}/{r.choice(['', '%23', '#'])}{_w(r)}"
             + r.choice(["", ",isnick", "?key=" + _w(r)])
         )
     if k == 16:
         return (
-            f"{r.choice(['ipfs', 'ipns'])}://{r.choice(['bafy', 'Qm', 'k51'])}{_b64(r, 44, _ALNUM)}/"
+            f"{r.choice(['ipfs', 'ipns'])}://{r.choice(['bafy', 'Qm', 'k51'])}"
+            f"{_b64(r, 44, _ALNUM)}/"
             + r.choice(["", _w(r) + ".html", "?filename=" + _w(r) + ".pdf"])
         )
     return (
-        f"{r.choice(['zoommtg', 'msteams', 'slack', 'discord', 'tg', 'whatsapp', 'obsidian', 'notion'])}://{r.choice(['', _w(r) + '.zoom.us/', 'open?', 'resolve?'])}"
+        f"{r.choice(_APP_SCHEMES)}"
+        f"://{r.choice(['', _w(r) + '.zoom.us/', 'open?', 'resolve?'])}"
         + r.choice(
             [
                 f"join?confno={r.randint(10**9, 10**11)}&pwd={_b64(r, 32, _MIXED)}",
                 f"vault={_w(r)}&file={_enc(_slug(r), r)}",
                 f"domain={_w(r)}&start={_w(r)}",
-                f"channel?team=T{_b64(r, 8, string.ascii_uppercase + string.digits)}&id=C{_b64(r, 8, string.ascii_uppercase + string.digits)}",
+                f"channel?team=T{_b64(r, 8, string.ascii_uppercase + string.digits)}&id=C"
+                f"{_b64(r, 8, string.ascii_uppercase + string.digits)}",
             ]
         )
     )
@@ -1585,7 +1923,10 @@ def refused(r: random.Random, i: int) -> str:
     if k == 4:
         return f"https://{host}/{_slug(r)}?discount={r.randint(5, 90)}%"
     if k == 5:
-        return f"https://{host}/{_w(r)}%{r.choice(['zz', 'g1', 'E0%A4%', '%', 'u00e9', 'Q', ''])}/{_w(r)}"
+        return (
+            f"https://{host}/{_w(r)}%{r.choice(['zz', 'g1', 'E0%A4%', '%', 'u00e9', 'Q', ''])}/"
+            f"{_w(r)}"
+        )
     if k == 6:
         return f"https://{host}/#/{_w(r)}#{_w(r)}"
     if k == 7:
@@ -1595,7 +1936,10 @@ def refused(r: random.Random, i: int) -> str:
     if k == 9:
         return f"http://[{r.choice(['::1', '2001:db8::' + _hex(r, 4), 'fe80::1'])}/{_w(r)}"
     if k == 10:
-        return f"http://{r.randint(1, 255)}.{r.randint(0, 255)}.{r.randint(256, 999)}.{r.randint(0, 255)}/{_w(r)}"
+        return (
+            f"http://{r.randint(1, 255)}.{r.randint(0, 255)}.{r.randint(256, 999)}."
+            f"{r.randint(0, 255)}/{_w(r)}"
+        )
     if k == 11:
         return f"http://[fe80::{_hex(r, 4)}%{r.choice(['eth0', 'en0', 'wlan1'])}]/"
     if k == 12:

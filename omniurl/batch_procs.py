@@ -162,6 +162,11 @@ async def fetch_split(
         _Share(i, c, h)
         for i, (c, h) in enumerate(zip(parts(concurrency, n), parts(per_host, n), strict=True))
     ]
+    if n > 1 and FORK and not ahead:  # (--procs N: the first URL, to warm up before the fork)
+        try:
+            ahead.append(await anext(source))
+        except StopAsyncIteration:
+            exhausted = True
     results: asyncio.Queue[Report] = asyncio.Queue()
     tasks: list[asyncio.Task[None]] = []
 
@@ -197,6 +202,8 @@ async def fetch_split(
                 await client.aclose()
                 await source.aclose()  # type: ignore[attr-defined]
         return
+    if FORK:
+        _warm(ahead, options, header_names)
     try:
         local = shares[0]
         local.queue = asyncio.Queue()
@@ -250,6 +257,41 @@ async def fetch_split(
             await _reap(share)
         await client.aclose()
         await source.aclose()  # type: ignore[attr-defined]
+
+
+def _warm(ahead: Iterable[str | Unreadable], options: Options, header_names: bool) -> None:
+    """Import, before the fork, what the shares' first URLs will need: for each scheme
+    among them, its resolver, its planner (a plan of its first URL: pure, nothing sent or
+    checked here) and what its executor and batch engine import
+    (:meth:`~resolvers.base.Resolver.prepare`) — so a forked worker has them in hand
+    instead of importing them again on the way to its first request.  Traced
+    (docs/speed.md, *Batches*, eighth round): without it the parent and the worker each
+    imported the HTTP engine's 16 modules after the fork, ~10-12 ms of CPU each, and the
+    worker's first connect came ~25 ms after the fork.  Whatever goes wrong here is the
+    batch's to report later, URL by URL: it is ignored."""
+    from omniurl.batch import lean_allowed
+    from omniurl.resolvers import registry
+    from omniurl.resolvers.core import plan
+    from omniurl.schemes import parse
+
+    # (the batch asks for engines as fetch_many decides: -J takes the general path)
+    engine = lean_allowed(opener=None, resume=False, names=None, trace=False) and not header_names
+    seen: set[str] = set()
+    for item in ahead:
+        if isinstance(item, Unreadable):
+            continue
+        try:
+            url = parse(item.strip(), syntax=options.syntax)
+            if url.scheme in seen:
+                continue
+            seen.add(url.scheme)
+            spec = registry.find(url.scheme)
+            if spec is None:
+                continue
+            plan(url, options)
+            spec.resolver_type()().prepare(options, engine=engine)
+        except Exception:
+            continue
 
 
 #: What a share reports: a result, None (its process or task is gone), or an exception

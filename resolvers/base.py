@@ -86,3 +86,15 @@ class Resolver:
         batch (at its first URL of these schemes, within its event loop), and not at all
         under ``OMNIURL_BATCH_LEAN=0``."""
         return None
+
+    def prepare(self, options: Options, *, engine: bool) -> None:
+        """Import now what carrying out this resolver's URLs under ``options`` will need
+        (its executor; with ``engine``, its :meth:`batch_engine`'s module too, when it would
+        give one): no I/O, nothing sent, no engine made.  The default: nothing.
+
+        Why: a batch split across processes (:mod:`omniurl.batch_procs`) forks its workers
+        from the command's process; what was imported before the fork each worker has in
+        hand, what was not each one imports again, on the way to its first request (the
+        HTTP engine's modules: ~10-12 ms of CPU in each process, docs/speed.md, *Batches*,
+        eighth round).  Called once a scheme, before the fork, for the first URLs read."""
+        return None

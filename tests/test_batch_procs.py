@@ -480,3 +480,65 @@ async def test_a_worker_closes_its_rows_output(
     assert b"6 URLs: 6 ok" in err, err
     assert b"ResourceWarning" not in err and b"unclosed" not in err, err
     assert len(list(out.iterdir())) == 6
+
+
+_IMPORTS_AFTER_THE_FORK = """
+import asyncio, json, sys
+from omniurl import batch_procs
+from omniurl.resolvers.options import Options
+
+urls, folder, report = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+real = batch_procs._forked
+
+
+def forked(*args):
+    before = set(sys.modules)
+    try:
+        return real(*args)
+    finally:
+        with open(report, "w") as out:
+            json.dump(sorted(set(sys.modules) - before), out)
+
+
+batch_procs._forked = forked
+
+
+async def main():
+    rows = [r async for r in batch_procs.fetch_split(
+        urls, Options(), procs=2, concurrency=4, per_host=2, output_dir=folder,
+        full_rows=False)]
+    print(json.dumps(sorted((r.index, r.ok) for r in rows)))
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="workers are forked where pidfd_open is")
+@pytest.mark.parametrize("lean", ["1", "0"])
+async def test_a_forked_worker_has_what_its_first_request_needs_imported(
+    server: Server, tmp_path: Path, lean: str
+) -> None:
+    """What the shares' first URLs need (the scheme's planner, executor, pool, reply parser
+    and, where the batch uses it, the lean engine) is imported before the fork
+    (``batch_procs._warm``, ``Resolver.prepare``): a worker imports none of it again on the
+    way to its first request.  Before, the parent and the worker each imported the HTTP
+    engine's 16 modules after the fork (docs/speed.md, *Batches*, eighth round), and this
+    listed them.  With an explicit ``--procs`` nothing else is read ahead: the first URL
+    is, for this."""
+    import subprocess
+
+    urls = [f"http://{server.netloc}/f/{i}.txt" for i in range(12)]
+    report = tmp_path / "imported.json"
+    out = tmp_path / "out"
+    out.mkdir()
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-c", _IMPORTS_AFTER_THE_FORK, json.dumps(urls), str(out), str(report)],
+        capture_output=True, timeout=60, cwd=ROOT, check=False, stdin=subprocess.DEVNULL,
+        env={**os.environ, "OMNIURL_BATCH_LEAN": lean},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout) == [[i, True] for i in range(12)]
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{i}.txt" for i in range(12))
+    imported = json.loads(report.read_text())
+    assert [m for m in imported if m.startswith(("omniurl", "httptools", "h11"))] == []

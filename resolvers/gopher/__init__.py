@@ -38,6 +38,10 @@ class GopherResolver(Resolver):
 
         return await execute_gopher(plan, options)
 
+    def prepare(self, options: Options, *, engine: bool) -> None:
+        """The executor (and its machine), imported before a split batch forks."""
+        from . import executor  # noqa: F401
+
     def first_connection(self, plan: Plan, options: Options) -> tuple[str, int] | None:
         """A plain ``gopher:`` item connects first (a search without its words asks
         first; ``gophers:`` makes its TLS context first)."""

@@ -46,6 +46,18 @@ class HTTPResolver(Resolver):
             options = with_environment_proxy(options, plan.scheme, plan.host)
         return await execute_http(plan, options)
 
+    def prepare(self, options: Options, *, engine: bool) -> None:
+        """The general path's executor and, for a batch that asks for it, the lean engine
+        (:meth:`batch_engine`): imported before a split batch forks its workers."""
+        from . import executor, pool  # noqa: F401
+        from .reply import preload
+
+        preload()
+        if engine:
+            from .batch_engine import eligible
+
+            eligible(options)  # (the engine's module and what it imports)
+
     def first_connection(self, plan: Plan, options: Options) -> tuple[str, int] | None:
         """A plain ``http:`` request to its origin (not ``https:``, whose TLS context comes
         first; not one forwarded to a proxy)."""

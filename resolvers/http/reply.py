@@ -212,6 +212,14 @@ def _llhttp() -> Any:
     )
 
 
+def preload() -> None:
+    """Import the default parser now rather than at the first reply: before a split batch
+    forks its workers (:meth:`HTTPResolver.prepare`), so that each has it in hand."""
+    global _httptools
+    if default_parser() == "llhttp" and _httptools is None:
+        _httptools = _llhttp()
+
+
 class _Leftover(Exception):
     """Bytes after the end of the reply (raised inside llhttp's callback, to stop it)."""
 

@@ -8,6 +8,7 @@ hot path of :func:`parse` is one dictionary lookup).
 
 from __future__ import annotations
 
+import _thread
 import importlib
 from collections.abc import Callable
 
@@ -125,6 +126,11 @@ def builtin_classes() -> tuple[type[URL], ...]:
 
 
 _loaded = False
+#: Held while one thread reads the entry points: another thread that asks for a class then
+#: waits for them (reentrant: a plugin's module may parse a URL as it is imported).
+_scan_lock = _thread.RLock()
+#: Whether the thread holding :data:`_scan_lock` is reading them (its own nested calls return).
+_scanning = False
 
 
 def register(name: str, cls: type[URL]) -> None:
@@ -182,20 +188,30 @@ def _load_entry_points() -> None:
     """Register the URL classes of the ``omniurl.specs`` entry points (each a scheme spec,
     whose ``url_class`` is read without importing anything of it) and of the older
     ``omniurl.schemes`` group (never over a built-in or an in-process registration)."""
-    global _loaded
+    global _loaded, _scanning
     if _loaded:
         return
-    _loaded = True
-    for ep in entry_points(group=SPEC_GROUP):
-        spec = ep.load()
-        cls = getattr(spec, "url_class", None)
-        for scheme in getattr(spec, "names", ()):
-            taken = scheme.lower() in _classes or scheme.lower() in _lazy
-            if cls is not None and not taken and scheme.lower() not in BUILTIN_SCHEMES:
-                register_lazy(scheme, cls)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name.lower() not in _classes and ep.name.lower() not in BUILTIN_SCHEMES:
-            register(ep.name, ep.load())
+    # (marked read once read, not before: another thread that found them marked read while
+    # this one still read them took a plugin's scheme for one no class serves, and kept
+    # GenericURL's entry for it; it now waits on the lock)
+    with _scan_lock:
+        if _loaded or _scanning:
+            return
+        _scanning = True
+        try:
+            for ep in entry_points(group=SPEC_GROUP):
+                spec = ep.load()
+                cls = getattr(spec, "url_class", None)
+                for scheme in getattr(spec, "names", ()):
+                    taken = scheme.lower() in _classes or scheme.lower() in _lazy
+                    if cls is not None and not taken and scheme.lower() not in BUILTIN_SCHEMES:
+                        register_lazy(scheme, cls)
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                if ep.name.lower() not in _classes and ep.name.lower() not in BUILTIN_SCHEMES:
+                    register(ep.name, ep.load())
+        finally:
+            _loaded = True
+            _scanning = False
 
 
 def scheme_class(name: str) -> type[URL] | None:
@@ -508,6 +524,12 @@ def _keep_generic(name: str) -> _Entry:
             _forget_generic()
         _parsers[name] = entry
         _generic_names.add(name)
+        if name in _classes or name in _lazy:
+            # A class was registered for the name since its lookup (another thread): its
+            # entry wins, never this one (the URL in hand is still read as GenericURL's)
+            _generic_names.discard(name)
+            if _parsers.get(name) is entry:
+                _parsers.pop(name, None)
     return entry
 
 

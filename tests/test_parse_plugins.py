@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -224,6 +225,81 @@ def test_threads_parsing_many_unknown_schemes_at_once(monkeypatch: pytest.Monkey
     finally:
         registry._forget_generic()
     assert errors == []
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_a_class_registered_while_a_url_of_its_scheme_is_read_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A class registered for a name between a URL's lookup of it (no class: GenericURL's
+    reading) and the keeping of its generic entry (another thread's ``register``): the URL
+    in hand is GenericURL's, every later one the class's.  (Before, the generic entry was
+    kept over the class's, and every later URL of the scheme was GenericURL's.)"""
+    generic = registry._generic
+    armed = [True]
+
+    def register_meanwhile() -> type[URL]:
+        # (the keeping's first step: the other thread's register lands here)
+        if armed.pop() if armed else False:
+            schemes.register("x-meanwhile", DictURL)
+        return generic()
+
+    monkeypatch.setattr(registry, "_generic", register_meanwhile)
+    assert isinstance(schemes.parse("x-meanwhile:first"), schemes.GenericURL)
+    assert not armed
+    monkeypatch.setattr(registry, "_generic", generic)
+    assert not _kept("x-meanwhile")
+    u = schemes.parse("x-meanwhile:word")
+    assert isinstance(u, DictURL) and u.word == "word"
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_a_plugin_url_read_while_another_thread_reads_the_entry_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A thread whose URL names a plugin's scheme while another thread reads the entry points
+    waits for the scan, and gets the plugin's class (before: the first thread had marked
+    them read before reading them, so the second found no class, read the URL as GenericURL
+    and kept that entry)."""
+
+    class FakeEntryPoint:
+        name = "x-scanned"
+
+        def load(self) -> type[URL]:
+            return DictURL
+
+    scanning = threading.Event()
+    release = threading.Event()
+
+    def slow_entry_points(*, group: str) -> list[FakeEntryPoint]:
+        if group == registry.SPEC_GROUP:
+            scanning.set()
+            release.wait(10)  # (the other thread parses meanwhile)
+            return []
+        return [FakeEntryPoint()]
+
+    monkeypatch.setattr(registry, "entry_points", slow_entry_points)
+    registry._loaded = False
+    got: dict[str, object] = {}
+
+    def scan() -> None:
+        got["scan"] = schemes.parse("x-first-unknown:a")
+
+    def meanwhile() -> None:
+        scanning.wait(10)
+        got["meanwhile"] = schemes.parse("x-scanned:word")
+
+    threads = [threading.Thread(target=scan), threading.Thread(target=meanwhile)]
+    for thread in threads:
+        thread.start()
+    threads[1].join(timeout=0.5)  # (it waits for the scan: it ends here only before the fix)
+    release.set()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert not any(thread.is_alive() for thread in threads)
+    assert isinstance(got["scan"], schemes.GenericURL)
+    assert isinstance(got["meanwhile"], DictURL)
+    assert isinstance(schemes.parse("x-scanned:again"), DictURL)
 
 
 def test_a_scheme_registered_with_generic_url_keeps_its_host_opaque() -> None:

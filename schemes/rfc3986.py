@@ -376,6 +376,13 @@ class _Walk:
         self.shifts: list[tuple[int, int]] = []
 
     def emit(self, piece: str, source_end: int, *, source_start: int) -> None:
+        if len(piece) != source_end - source_start:
+            # A piece that changes length starts where it starts in both texts: an offset
+            # inside it (a host's error: "%31.%32.3.256") is blamed on the piece's start,
+            # not on the start of the text or of an earlier piece (Prepared.original_offset).
+            start = (self.out_len, source_start)
+            if start != (self.shifts[-1] if self.shifts else (0, 0)):
+                self.shifts.append(start)
         self.out.append(piece)
         self.out_len += len(piece)
         if len(piece) != source_end - source_start or self.shifts:

@@ -174,6 +174,26 @@ def test_iri_errors_point_into_the_text_as_written() -> None:
     assert e2.value.offset == len("wais://ééé.example")
 
 
+@pytest.mark.parametrize(
+    ("text", "offset"),
+    [
+        ("http://%31.%32.3.256/x", 7),
+        ("http://%31.2.3.256/x", 7),
+        ("http://user:pw@%31.%32.3.256:80/x", 15),
+        ("ftp://%31.%32.3.256/x", 6),
+        ("gopher://%31.%32.3.256/1", 9),
+    ],
+)
+def test_a_host_written_with_escapes_is_blamed_from_its_start(text: str, offset: int) -> None:
+    """A percent-encoded host is decoded before it is read (RFC 3986 §3.2.2): an error in
+    what it decodes to names the host and the offset where the host starts as written
+    (before: 0, the start of the text, as the decoded host is shorter than the written)."""
+    with pytest.raises(HostError) as e:
+        schemes.parse(text)
+    assert (e.value.component, e.value.offset) == ("host", offset)
+    assert e.value.message.startswith("'") and "§3.1" in e.value.message
+
+
 # -- RFC 1738's meanings stay exact ------------------------------------------------------------
 
 

@@ -49,7 +49,7 @@ async def gopher(tmp_path: Path) -> AsyncIterator[testservers.RunningServer]:
 
 def client_for(*ports: int, **kw: Any) -> httpx.AsyncClient:
     config = GatewayConfig(allow_hosts=frozenset({"127.0.0.1"}), allow_ports=frozenset(ports), **kw)
-    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    transport = httpx.ASGITransport(app=create_app(config))
     return httpx.AsyncClient(transport=transport, base_url="http://gateway.test")
 
 
@@ -172,7 +172,7 @@ async def test_strict_by_default_loopback_needs_allow_host(
 ) -> None:
     transport = httpx.ASGITransport(
         app=create_app(GatewayConfig(allow_ports=frozenset({gopher.port})))
-    )  # type: ignore[arg-type]
+    )
     async with httpx.AsyncClient(transport=transport, base_url="http://g") as client:
         reply = await client.get(f"/gopher://127.0.0.1:{gopher.port}/1/")
     assert reply.status_code == 403 and "AddressRefused" in reply.text
@@ -452,7 +452,7 @@ async def test_allow_host_by_name_lets_the_ftp_data_connection_through(tmp_path:
         config = GatewayConfig(
             allow_hosts=frozenset({"localhost"}), allow_ports=frozenset({ftp.port})
         )
-        transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+        transport = httpx.ASGITransport(app=create_app(config))
         async with httpx.AsyncClient(transport=transport, base_url="http://gw.test") as client:
             page = await client.get(f"/ftp://localhost:{ftp.port}/pub/hello.txt;type=a")
             # the bare address is still refused: --allow-host names a host, not its address

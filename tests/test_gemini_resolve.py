@@ -561,7 +561,7 @@ async def test_the_gateway_renders_gemtext_as_html(
     config = GatewayConfig(
         allow_hosts=frozenset({"127.0.0.1"}), allow_ports=frozenset({server.port})
     )
-    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    transport = httpx.ASGITransport(app=create_app(config))
     async with httpx.AsyncClient(transport=transport, base_url="http://gw.test") as client:
         reply = await client.get("/" + url(server, "/evil.gmi"))
     assert reply.status_code == 200
@@ -615,7 +615,7 @@ def test_urllib_and_fsspec_read_gemini_through_the_spec(
         with urllib.request.urlopen(f"{threaded_server}/a.csv") as response:
             assert response.read() == b"x,y\n1,2\n"
     finally:
-        urllib.request.install_opener(None)  # type: ignore[arg-type]
+        urllib.request.install_opener(None)
     assert opener is not None
     fsspec.register_implementation("gemini", OmniurlFileSystem, clobber=True)
     with fsspec.open(f"{threaded_server}/index.gmi") as f:

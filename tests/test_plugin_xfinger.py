@@ -339,7 +339,7 @@ async def test_gateway_page(registered: None, finger: Any) -> None:
     config = GatewayConfig(
         allow_hosts=frozenset({"127.0.0.1"}), allow_ports=frozenset({finger.port})
     )
-    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    transport = httpx.ASGITransport(app=create_app(config))
     async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as web:
         index = await web.get("/")
         assert "<code>x-finger:</code>" in index.text and "<code>gopher:</code>" in index.text

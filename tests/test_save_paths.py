@@ -145,7 +145,7 @@ async def test_dask_and_the_gateway_write_the_same_text(
         allow_ports=frozenset({gopher.port}),
         max_render_bytes=4,  # larger than this: a download
     )
-    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    transport = httpx.ASGITransport(app=create_app(config))
     async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as web:
         reply = await web.get(f"/{url}")
     assert reply.status_code == 200

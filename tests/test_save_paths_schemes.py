@@ -166,7 +166,7 @@ async def _library(
             max_render_bytes=0,  # every content a download
             options=options,
         )
-        transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+        transport = httpx.ASGITransport(app=create_app(config))
         async with httpx.AsyncClient(transport=transport, base_url="http://gw.test") as web:
             reply = await web.get(f"/{url}")
         assert reply.status_code == 200, (url, reply.text[:300])
@@ -197,7 +197,7 @@ async def gateway_page(url: str, port: int | None, options: Options) -> tuple[in
         max_render_bytes=0,
         options=options,
     )
-    transport = httpx.ASGITransport(app=create_app(config))  # type: ignore[arg-type]
+    transport = httpx.ASGITransport(app=create_app(config))
     async with httpx.AsyncClient(transport=transport, base_url="http://gw.test") as web:
         reply = await web.get(f"/{url}")
     return reply.status_code, reply.headers.get("content-type", "")

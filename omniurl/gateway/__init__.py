@@ -24,6 +24,10 @@ from __future__ import annotations
 
 from .config import GatewayConfig
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (the type a reader sees; at run time, __getattr__ imports it)
+    from .app import create_app
+
 __all__ = ["GatewayConfig", "create_app"]
 
 

@@ -105,9 +105,12 @@ async def test_a_document_and_the_request_byte_for_byte(
     assert body == INDEX
     assert received(server) == [f"gemini://127.0.0.1:{server.port}/\r\n".encode()]
     async with resolve(url(server, "/docs/"), options(tmp_path)) as resource:
-        # a declared charset is Resource.charset, as HTTP's (what the mirror reads links in)
-        assert resource.media_type == "text/gemini; charset=utf-8"
+        # a declared charset is Resource.charset, as HTTP's (what the mirror reads links in);
+        # the media type is bare, as HTTP's (it was "text/gemini; charset=utf-8")
+        assert resource.media_type == "text/gemini"
         assert resource.charset == "utf-8"
+        assert resource.replies == ["20 text/gemini; charset=utf-8"]
+        assert resource.result_as(GeminiResult).meta == "text/gemini; charset=utf-8"
 
 
 async def test_binary_content_is_streamed_unchanged(

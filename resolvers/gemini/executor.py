@@ -185,7 +185,9 @@ async def execute_gemini(plan: Plan, options: Options) -> Resource:
                 plan,
                 kind="content",
                 body=pump.content(),
-                media_type=meant.media_type,
+                # the bare type, its charset apart, as HTTP's (Resource: no parameters);
+                # the META as sent is GeminiResult.meta
+                media_type=meant.media_type.split(";", 1)[0].strip(),
                 charset=charset_param(meant.media_type),
                 replies=[header.line],
                 result=GeminiResult(header.status, header.meta, meant.media_type, meant.charset),

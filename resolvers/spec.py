@@ -546,6 +546,41 @@ class SchemeSpec:
 _presentations: dict[int, Presentation] = {}
 
 
+def page_links_of(
+    presentation: Presentation,
+    url: str,
+    media_type: str | None,
+    data: bytes,
+    *,
+    charset: str | None = None,
+) -> Iterable[str] | None:
+    """``presentation.page_links(url, media_type, data, charset=charset)``, as the mirror
+    calls it, for a hook written before it took ``charset`` (56a0ace) too: a plugin's
+    ``page_links(self, url, media_type, data)`` was a ``TypeError`` in every ``omniurl
+    mirror`` of its scheme.  Such a hook is given what it was given then: the media type
+    with the declared charset as its parameter (``text/html; charset=koi8-r``)."""
+    hook = presentation.page_links
+    if _takes_keyword(hook, "charset"):
+        return hook(url, media_type, data, charset=charset)
+    if media_type is not None and charset:
+        media_type = f"{media_type}; charset={charset}"
+    return hook(url, media_type, data)
+
+
+def _takes_keyword(method: Callable[..., Any], name: str) -> bool:
+    """Whether ``method`` accepts the keyword argument ``name`` (its code's arguments or a
+    ``**`` catch-all; read from the code object: ``inspect`` costs a start ~5 ms).  A
+    callable without Python code is given the keyword."""
+    code = getattr(getattr(method, "__func__", method), "__code__", None)
+    if code is None or code.co_flags & 0x08:  # (CO_VARKEYWORDS)
+        return True
+    # (the names a keyword can give: after the positional-only ones, to the keyword-only)
+    return (
+        name
+        in code.co_varnames[code.co_posonlyargcount : code.co_argcount + code.co_kwonlyargcount]
+    )
+
+
 def options_of(values: Mapping[type, Any], kind: type[T]) -> T:
     """``values[kind]``, or a default ``kind()`` (every field of an options type has a
     default)."""
@@ -566,4 +601,5 @@ __all__ = [
     "generic_tree_path",
     "load",
     "options_of",
+    "page_links_of",
 ]

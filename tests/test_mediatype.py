@@ -102,3 +102,39 @@ async def test_a_gemtext_document_in_a_charset_that_is_no_text_encoding_is_read_
     want = "Café" if charset != "latin-1" else "CafÃ©"  # (a heading's text)
     assert lines[0]["text"] == want
     assert [line.get("url") for line in lines] == [None, "gemini://h/a.gmi"]
+
+
+def test_page_links_of_gives_charset_to_each_hook_as_it_takes_it() -> None:
+    """``resolvers.spec.page_links_of``: the keyword to a hook that names it or takes
+    ``**``; glued onto the media type for one written before it (56a0ace)."""
+    from omniurl.resolvers.spec import Presentation, page_links_of
+
+    got: list[tuple[str | None, str | None]] = []
+
+    class Current(Presentation):
+        def page_links(
+            self, url: str, media_type: str | None, data: bytes, *, charset: str | None = None
+        ) -> list[str]:
+            got.append((media_type, charset))
+            return [url]
+
+    class Loose(Presentation):
+        def page_links(self, url: str, *args: object, **kw: str | None) -> list[str]:
+            got.append((str(args[0]), kw["charset"]))
+            return [url]
+
+    class Old(Presentation):
+        def page_links(self, url: str, media_type: str | None, data: bytes) -> list[str]:  # type: ignore[override]
+            got.append((media_type, None))
+            return [url]
+
+    for kind in (Current, Loose, Old):
+        assert page_links_of(kind(), "x:/", "text/html", b"", charset="koi8-r") == ["x:/"]
+        assert page_links_of(kind(), "x:/", None, b"", charset="koi8-r") == ["x:/"]
+        assert page_links_of(kind(), "x:/", "text/html", b"") == ["x:/"]
+    assert got == [
+        ("text/html", "koi8-r"), (None, "koi8-r"), ("text/html", None),
+        ("text/html", "koi8-r"), ("None", "koi8-r"), ("text/html", None),
+        ("text/html; charset=koi8-r", None), (None, None), ("text/html", None),
+    ]  # fmt: skip
+    assert page_links_of(Presentation(), "x:/", "text/html", b"", charset="utf-8") is None

@@ -7,7 +7,7 @@ import asyncio
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -1047,3 +1047,36 @@ async def test_a_page_is_read_in_its_content_types_charset_and_so_is_its_kept_co
     tmp_path: Path,
 ) -> None:
     await koi8_mirrored(tmp_path, run_mirror)
+
+
+async def test_a_plugins_page_links_written_before_charset_still_mirrors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin's ``page_links(self, url, media_type, data)`` (the hook before it took
+    ``charset=``, 56a0ace): the mirror still follows its links, handing it the media type
+    with the declared charset as a parameter, as it did then (``resolvers.spec.page_links_of``;
+    before, every mirror of such a scheme ended in a TypeError)."""
+    from omniurl.resolvers.http import HTTPPresentation
+
+    new_style = HTTPPresentation.page_links
+    seen: list[str | None] = []
+
+    def old_style(
+        self: HTTPPresentation, url: str, media_type: str | None, data: bytes
+    ) -> Iterable[str] | None:
+        seen.append(media_type)
+        return new_style(self, url, media_type, data)
+
+    monkeypatch.setattr(HTTPPresentation, "page_links", old_style)
+    root = write_tree(tmp_path / "src", TREE)
+    server = await testservers.start("http", root)
+    try:
+        status, _counts, rows = await run_mirror(
+            f"http://127.0.0.1:{server.port}/", tmp_path / "out"
+        )
+    finally:
+        await server.close()
+    assert status == 0, [r.error_message for r in rows if not r.ok]
+    got = {k: v for k, v in tree_of(tmp_path / "out").items() if not k.endswith("index.html")}
+    assert got == tree_of(root)
+    assert "text/html; charset=utf-8" in seen

@@ -34,6 +34,7 @@ from omniurl.nameless import open_in as open_nameless
 from omniurl.resolvers.errors import ConfigurationError, LimitExceeded, NotFollowed, NotFound
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Resource
+from omniurl.resolvers.spec import page_links_of
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
 
@@ -673,8 +674,8 @@ class Mirror:
             with open(tmp, "rb") as fh:
                 data = fh.read()
             page = str(resource.url)
-            links = self.presentation.page_links(
-                page, resource.media_type, data, charset=resource.charset
+            links = page_links_of(
+                self.presentation, page, resource.media_type, data, charset=resource.charset
             )
             times = self.presentation.listing_times(page, resource.media_type, data)
             for link in links or ():
@@ -799,11 +800,13 @@ class Mirror:
         """A file in place (fetched here or on a Dask worker): its page's links followed
         (read in the ``charset`` the server declared), counted as fetched or unchanged, and
         its manifest row."""
-        links = self.presentation.page_links
-        if links(item.url, media, b"", charset=charset) is not None and count <= MAX_PAGE:
+        presentation = self.presentation
+        page = page_links_of(presentation, item.url, media, b"", charset=charset) is not None
+        if page and count <= MAX_PAGE:
             with open(target, "rb") as fh:
-                for link in links(item.url, media, fh.read(), charset=charset) or ():
-                    self._found(item, link)
+                data = fh.read()
+            for link in page_links_of(presentation, item.url, media, data, charset=charset) or ():
+                self._found(item, link)
         if wrote:
             self.counts.fetched += 1
         else:
@@ -919,7 +922,7 @@ class Mirror:
         if record is None:
             return {}
         validators: dict[str, str] = record.get("validators") or {}
-        page = self.presentation.page_links(url, record.get("media_type"), b"") is not None
+        page = page_links_of(self.presentation, url, record.get("media_type"), b"") is not None
         return {} if "charset" not in record and page else validators
 
     def _links_of_kept(self, item: Item, record: dict[str, Any] | None, target: str | Path) -> None:
@@ -928,13 +931,13 @@ class Mirror:
         # (the charset the server declared when the page was fetched: read as it was then,
         # the same links; a state file from before it was kept has no "charset": None)
         media, charset = (record or {}).get("media_type"), (record or {}).get("charset")
-        if self.presentation.page_links(item.url, media, b"", charset=charset) is None:
+        if page_links_of(self.presentation, item.url, media, b"", charset=charset) is None:
             return
         with contextlib.suppress(OSError):
             if os.stat(target).st_size <= MAX_PAGE:
                 with open(target, "rb") as fh:
                     data = fh.read()
-                links = self.presentation.page_links(item.url, media, data, charset=charset)
+                links = page_links_of(self.presentation, item.url, media, data, charset=charset)
                 for link in links or ():
                     self._found(item, link)
 

@@ -45,37 +45,36 @@ def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+async def succeeded(*args: str, cwd: Path | None = None) -> bytes:
+    """``omniurl ARGS`` (``run_cli``), which must exit 0: its standard output."""
+    status, out, err = await run_cli(*args, cwd=cwd)
+    assert status == 0, err
+    return out
+
+
 async def test_a_gopher_text_item_is_the_same_bytes_by_every_path(
     gopher: testservers.RunningServer, tmp_path: Path
 ) -> None:
     url = f"gopher://{gopher.netloc}/0/t.txt"
-    wire_status, wire, _ = await run_cli("get", "--raw", url)
-    assert wire_status == 0 and wire.endswith(b"...two dots\r\nlast\r\n.\r\n")  # the framing
+    wire = await succeeded("get", "--raw", url)
+    assert wire.endswith(b"...two dots\r\nlast\r\n.\r\n")  # the framing
     got: dict[str, bytes] = {}
 
-    status, out, err = await run_cli("get", url)
-    assert status == 0, err
-    got["stdout"] = out
-    status, _, err = await run_cli("get", "-o", str(tmp_path / "o.txt"), url)
-    assert status == 0, err
+    got["stdout"] = await succeeded("get", url)
+    await succeeded("get", "-o", str(tmp_path / "o.txt"), url)
     got["-o"] = (tmp_path / "o.txt").read_bytes()
     (tmp_path / "cwd").mkdir()
-    status, _, err = await run_cli("get", "-O", url, cwd=tmp_path / "cwd")
-    assert status == 0, err
+    await succeeded("get", "-O", url, cwd=tmp_path / "cwd")
     got["-O"] = (tmp_path / "cwd" / "t.txt").read_bytes()
-    status, _, err = await run_cli(
-        "get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "od"), url
-    )
-    assert status == 0, err
+    await succeeded("get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "od"), url)
     got["--output-dir"] = (tmp_path / "od" / "t.txt").read_bytes()
-    status, _, err = await run_cli("get", "-C", "-", "-o", str(tmp_path / "c.txt"), url)
-    assert status == 0, err
+    await succeeded("get", "-C", "-", "-o", str(tmp_path / "c.txt"), url)
     got["-C -"] = (tmp_path / "c.txt").read_bytes()
 
     # A batch (two URLs) with its manifest: the file and the manifest's sha256.
     menu = f"gopher://{gopher.netloc}/1/dir"
     manifest = tmp_path / "m.jsonl"
-    status, _, err = await run_cli(
+    await succeeded(
         "get",
         "--create-dirs",
         "--output-dir",
@@ -85,7 +84,6 @@ async def test_a_gopher_text_item_is_the_same_bytes_by_every_path(
         url,
         menu,
     )
-    assert status == 0, err
     got["batch"] = (tmp_path / "batch" / "t.txt").read_bytes()
     rows = {r["url"]: r for r in map(json.loads, manifest.read_text().splitlines())}
     assert rows[url]["sha256"] == sha(SAVED)
@@ -161,8 +159,7 @@ async def test_a_listing_is_one_format_under_names_that_never_collide(
     out = tmp_path / "out"
     out.mkdir()
     for url in (sub_menu, root_menu):  # the issue's order: the second lost the first
-        status, _, err = await run_cli("get", "-O", url, cwd=out)
-        assert status == 0, err
+        await succeeded("get", "-O", url, cwd=out)
     names = sorted(p.name for p in out.iterdir())
     assert len(names) == 2 and all(n.endswith(".tsv") for n in names), names
     assert names[0].startswith("dir.") and names[1].startswith("gophermap."), names
@@ -171,15 +168,10 @@ async def test_a_listing_is_one_format_under_names_that_never_collide(
     assert lines == [f"file\ta.txt\tgopher://{gopher.netloc}/0/dir/a.txt".encode()]
 
     # The same listing by stdout, -o, --output-dir and a batch: the same bytes and name.
-    status, stdout, err = await run_cli("get", sub_menu)
-    assert status == 0, err
-    status, _, err = await run_cli("get", "-o", str(tmp_path / "o.tsv"), sub_menu)
-    assert status == 0, err
-    status, _, err = await run_cli(
-        "get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "od"), sub_menu
-    )
-    assert status == 0, err
-    status, _, err = await run_cli(
+    stdout = await succeeded("get", sub_menu)
+    await succeeded("get", "-o", str(tmp_path / "o.tsv"), sub_menu)
+    await succeeded("get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "od"), sub_menu)
+    await succeeded(
         "get",
         "--create-dirs",
         "--output-dir",
@@ -187,7 +179,6 @@ async def test_a_listing_is_one_format_under_names_that_never_collide(
         sub_menu,
         f"gopher://{gopher.netloc}/0/t.txt",
     )
-    assert status == 0, err
     expected = sub_file.read_bytes()
     assert stdout == expected
     assert (tmp_path / "o.tsv").read_bytes() == expected
@@ -201,11 +192,8 @@ async def test_an_ftp_listing_is_the_same_by_dash_o_and_output_dir(tmp_path: Pat
     (root / "pub" / "a b.txt").write_bytes(b"x")
     async with await testservers.start("ftp", root) as ftp:
         url = f"ftp://{ftp.netloc}/pub/"
-        status, _, err = await run_cli(
-            "get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "one"), url
-        )
-        assert status == 0, err
-        status, _, err = await run_cli(
+        await succeeded("get", "-O", "--create-dirs", "--output-dir", str(tmp_path / "one"), url)
+        await succeeded(
             "get",
             "--create-dirs",
             "--output-dir",
@@ -213,7 +201,6 @@ async def test_an_ftp_listing_is_the_same_by_dash_o_and_output_dir(tmp_path: Pat
             url,
             f"ftp://{ftp.netloc}/pub/a%20b.txt",
         )
-        assert status == 0, err
     (one,) = (tmp_path / "one").iterdir()
     two = tmp_path / "two" / one.name
     assert one.name.startswith("pub.") and one.name.endswith(".tsv")
@@ -262,8 +249,7 @@ async def test_dash_o_names_a_gopher_item_by_its_selector_not_its_search(
     out = tmp_path / "cwd"
     out.mkdir()
     url = f"gopher://{gopher.netloc}/0/t.txt%09x/../b"
-    status, _, err = await run_cli("get", "-O", url, cwd=out)
-    assert status == 0, err
+    await succeeded("get", "-O", url, cwd=out)
     assert sorted(p.name for p in out.iterdir()) == ["t.txt"]
     assert (out / "t.txt").read_bytes() == SAVED
 
@@ -285,8 +271,7 @@ async def test_gopher_plus_attributes_never_take_the_items_name(
         f"{base}/1/dir%09%09$",
     ]
     for url in urls:
-        status, _, err = await run_cli("get", "-O", url, cwd=out)
-        assert status == 0, err
+        await succeeded("get", "-O", url, cwd=out)
     from omniurl.batch import output_name
     from omniurl.schemes import parse
 
@@ -299,9 +284,6 @@ async def test_gopher_plus_attributes_never_take_the_items_name(
     assert (out / names[1]).read_bytes().startswith(b"+INFO: 0t.txt\t")
     assert (out / names[3]).read_bytes().startswith(b"+INFO: 0a.txt\t")
     # a batch names them alike (its own rule for names it already took aside)
-    status, _, err = await run_cli(
-        "get", "--create-dirs", "--output-dir", str(tmp_path / "b"), *urls[:2]
-    )
-    assert status == 0, err
+    await succeeded("get", "--create-dirs", "--output-dir", str(tmp_path / "b"), *urls[:2])
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == sorted(names[:2])
     assert (tmp_path / "b" / names[1]).read_bytes() == (out / names[1]).read_bytes()

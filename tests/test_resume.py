@@ -11,7 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _ftphttp import run_cli
@@ -19,6 +22,7 @@ from _ftphttp import run_cli
 from omniurl import plan
 from omniurl.resolvers.http.planner import CARRY_STEP
 from omniurl.resolvers.options import Options
+from omniurl.testservers.base import RunningServer
 from omniurl.testservers.ftp_server import start_ftp
 from omniurl.testservers.http import start_http
 
@@ -28,6 +32,18 @@ K = 300_000
 
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+async def get_c(
+    start: Callable[..., Awaitable[RunningServer]], root: Path, url: str, out: Path, **kw: Any
+) -> tuple[int, bytes, str, dict[str, Any]]:
+    """``omniurl get -C - -o OUT URL`` on a server ``start(root, **kw)`` runs for this one
+    command (``url``'s ``{netloc}`` its address): the exit status, standard error, the URL
+    and the server's ``info`` (the commands or requests it received)."""
+    async with await start(root, **kw) as server:
+        url = url.format(netloc=server.netloc)
+        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
+    return status, err, url, server.info
 
 
 @pytest.fixture
@@ -77,12 +93,9 @@ async def test_a_text_file_resumed_is_the_file_fetched_in_one_go(text_srv: Path)
     in one go saves (before: TYPE I and ``REST`` at the part's length, the rest with the
     server's CR LF from the wrong offset: mixed line ends)."""
     out = text_srv / "out" / "notes.txt"
-    broken = await start_ftp(text_srv / "srv", break_retr_after=K)
-    try:
-        url = f"ftp://{broken.netloc}/notes.txt"
-        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
-    finally:
-        await broken.close()
+    status, err, _url, _info = await get_c(
+        start_ftp, text_srv / "srv", "ftp://{netloc}/notes.txt", out, break_retr_after=K
+    )
     assert status == 4, err
     part = text_srv / "out" / ".notes.txt.part"
     kept = part.read_bytes()
@@ -124,12 +137,9 @@ async def test_a_text_file_shorter_than_the_part_is_an_error_and_the_part_stays(
     part = text_srv / "out" / ".notes.txt.part"
     longer = SAVED_TEXT + b"more than the server has\n"
     part.write_bytes(longer)
-    server = await start_ftp(text_srv / "srv")
-    try:
-        url = f"ftp://{server.netloc}/notes.txt"
-        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
-    finally:
-        await server.close()
+    status, err, url, _info = await get_c(
+        start_ftp, text_srv / "srv", "ftp://{netloc}/notes.txt", out
+    )
     assert status == 2, err
     assert err.decode().endswith(
         f"omniurl: cannot resume {url} at byte {len(longer)}: the file in TYPE A, with local "
@@ -155,23 +165,15 @@ def test_the_http_plan_of_a_resume_shows_range_and_if_range() -> None:
 
 async def test_ftp_resume_after_a_server_closed_at_byte_k(srv: Path) -> None:
     out = srv / "out" / "big.bin"
-    broken = await start_ftp(srv / "srv", break_retr_after=K)
-    try:
-        url = f"ftp://{broken.netloc}/big.bin"
-        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
-    finally:
-        await broken.close()
+    status, err, _url, _info = await get_c(
+        start_ftp, srv / "srv", "ftp://{netloc}/big.bin", out, break_retr_after=K
+    )
     assert status == 4, err
     part = srv / "out" / ".big.bin.part"
     assert part.read_bytes() == CONTENT[:K]  # the bytes that came are kept for -C -
     assert not out.exists()
-    server = await start_ftp(srv / "srv")
-    try:
-        url = f"ftp://{server.netloc}/big.bin"
-        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
-        commands = list(server.info["commands"])
-    finally:
-        await server.close()
+    status, err, _url, info = await get_c(start_ftp, srv / "srv", "ftp://{netloc}/big.bin", out)
+    commands = list(info["commands"])
     assert status == 0, err
     assert sha(out.read_bytes()) == sha(CONTENT)
     assert not part.exists() and not (srv / "out" / ".big.bin.part.json").exists()
@@ -183,13 +185,8 @@ async def test_ftp_resume_of_a_complete_file_transfers_nothing(srv: Path) -> Non
     out = srv / "out" / "big.bin"
     out.write_bytes(CONTENT)
     out.chmod(0o600)
-    server = await start_ftp(srv / "srv")
-    try:
-        url = f"ftp://{server.netloc}/big.bin"
-        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
-        commands = list(server.info["commands"])
-    finally:
-        await server.close()
+    status, err, _url, info = await get_c(start_ftp, srv / "srv", "ftp://{netloc}/big.bin", out)
+    commands = list(info["commands"])
     assert status == 0, err
     assert b"RETR big.bin" not in commands and b"EPSV" not in commands
     assert out.read_bytes() == CONTENT
@@ -224,12 +221,9 @@ async def test_http_resume_after_a_server_closed_at_byte_k(srv: Path) -> None:
 async def test_a_server_that_ignores_the_range_restarts_from_zero(srv: Path) -> None:
     out = srv / "out" / "big.bin"
     (srv / "out" / ".big.bin.part").write_bytes(b"X" * K)  # not the server's bytes at all
-    server = await start_http(srv / "srv", ignore_ranges=True)
-    try:
-        url = f"http://{server.netloc}/big.bin"
-        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
-    finally:
-        await server.close()
+    status, err, _url, _info = await get_c(
+        start_http, srv / "srv", "http://{netloc}/big.bin", out, ignore_ranges=True
+    )
     assert status == 0, err
     assert out.read_bytes() == CONTENT  # the 200's body replaced the part, never appended
 
@@ -237,34 +231,20 @@ async def test_a_server_that_ignores_the_range_restarts_from_zero(srv: Path) -> 
 async def test_a_part_longer_than_the_resource_is_fetched_again(srv: Path) -> None:
     out = srv / "out" / "big.bin"
     (srv / "out" / ".big.bin.part").write_bytes(CONTENT + b"stale tail")
-    server = await start_http(srv / "srv")
-    try:
-        url = f"http://{server.netloc}/big.bin"
-        status, _o, err = await run_cli("get", "-C", "-", "-o", str(out), url)
-        statuses = len(server.info["requests"])
-    finally:
-        await server.close()
+    status, err, _url, info = await get_c(start_http, srv / "srv", "http://{netloc}/big.bin", out)
     assert status == 0, err
     assert out.read_bytes() == CONTENT
-    assert statuses == 2  # the 416, then the whole file
+    assert len(info["requests"]) == 2  # the 416, then the whole file
 
 
 async def test_gopher_says_it_cannot_resume_and_sends_nothing(srv: Path) -> None:
     from omniurl import testservers
 
     (srv / "out" / ".big.bin.part").write_bytes(b"x" * 10)
-    gopher = await testservers.start("gopher", srv / "srv")
-    try:
-        status, _o, err = await run_cli(
-            "get",
-            "-C",
-            "-",
-            "-o",
-            str(srv / "out" / "big.bin"),
-            f"gopher://{gopher.netloc}/9/big.bin",
-        )
-    finally:
-        await gopher.close()
+    gopher = partial(testservers.start, "gopher")
+    status, err, _url, _info = await get_c(
+        gopher, srv / "srv", "gopher://{netloc}/9/big.bin", srv / "out" / "big.bin"
+    )
     assert status == 2
     assert b"Gopher (RFC 1436) has no resume" in err
 

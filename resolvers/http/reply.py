@@ -570,6 +570,18 @@ def parse_head(data: bytes, *, parser: str | None = None) -> Head:
     return _checked_head(_message(parser or default_parser(), "GET").finish_head(data))
 
 
+def _unfolded(data: bytes) -> bytes:
+    """Field lines with each obs-fold replaced by one SP (RFC 9112 §5.2: "A user agent that
+    receives an obs-fold in a response message ... MUST replace each received obs-fold with
+    one or more SP octets prior to interpreting the field value"; h11 joins them so, curl
+    7.88 reads them so; llhttp refuses them in its strict mode, whose one leniency that
+    takes them, ``lenient_headers``, also lets control characters into values).  The
+    whitespace on both sides goes with the line break, as h11 joins a fold."""
+    if b"\r\n " not in data and b"\r\n\t" not in data:
+        return data
+    return re.sub(rb"[ \t]*\r\n[ \t]+", b" ", data)
+
+
 def _head_end(buffer: bytearray, start: int) -> int:
     """The end of the head (past its empty line) in ``buffer``, or -1: the first CRLF CRLF,
     or LF LF (h11 reads a bare-LF head; llhttp refuses it, once fed)."""
@@ -605,6 +617,7 @@ class ReplyReader:
         self._done = False
         self._message: _Message | None = None
         self._fed = 0  # head bytes given to the parser
+        self._lines_from = -1  # where the field lines begin (past the start line), once known
         self._searched = 0  # where the search for the head's end resumes
         self._idle = 0  # chunked: bytes fed since the body last made progress
 
@@ -704,6 +717,7 @@ class ReplyReader:
             if self._message is None:
                 self._message = _message(self.parser, self.method)
                 self._fed = self._searched = 0
+                self._lines_from = -1
             end = _head_end(buffer, self._searched)
             if end == -1:
                 self._searched = max(0, len(buffer) - 2)
@@ -712,9 +726,10 @@ class ReplyReader:
                         f"the server's reply head is longer than {self.max_head} bytes",
                         component="header",
                     )
-                if len(buffer) > self._fed:  # (a parser may refuse a broken head early)
-                    self._message.feed_head(bytes(buffer[self._fed :]))
-                    self._fed = len(buffer)
+                cut = self._foldable(buffer)
+                if cut > self._fed:  # (a parser may refuse a broken head early)
+                    self._message.feed_head(self._field_bytes(buffer, cut))
+                    self._fed = cut
                 if self._eof:
                     what = "in the middle of its reply" if buffer else "without a reply"
                     raise ConnectionClosed(f"the server closed the connection {what}")
@@ -724,7 +739,7 @@ class ReplyReader:
                     f"the server's reply head is longer than {self.max_head} bytes",
                     component="header",
                 )
-            raw = self._message.finish_head(bytes(buffer[self._fed : end]))
+            raw = self._message.finish_head(self._field_bytes(buffer, end))
             del buffer[:end]
             head = _checked_head(raw)
             if head.status == 101:
@@ -749,6 +764,39 @@ class ReplyReader:
             if self.framing != "chunked":
                 self._message = None
             return head
+
+    def _foldable(self, buffer: bytearray) -> int:
+        """How much of an unfinished head may go to the parser now: all of it, but a last
+        line break followed by nothing or white space alone, and white space at the end (an
+        obs-fold may be coming: :func:`_unfolded` needs its line break and the white space
+        on both sides together)."""
+        if self._lines_from < 0:
+            first = buffer.find(b"\r\n")
+            if first != -1:
+                self._lines_from = first + 2
+        end = len(buffer) - 1 if buffer.endswith(b"\r") else len(buffer)  # (its LF to come)
+        last = buffer.rfind(b"\r\n", self._fed, end)
+        if last != -1 and not buffer[last + 2 : end].strip(b" \t"):
+            end = last
+        while end > self._fed and buffer[end - 1] in (0x20, 0x09):  # (a fold takes it too)
+            end -= 1
+        return end
+
+    def _field_bytes(self, buffer: bytearray, stop: int) -> bytes:
+        """``buffer[self._fed:stop]`` for the parser: the start line as it came, the field
+        lines unfolded (:func:`_unfolded`; a line starting with white space right after the
+        start line is no fold, RFC 9112 §2.2: the parser refuses it)."""
+        if self._lines_from < 0:
+            first = buffer.find(b"\r\n", 0, stop)
+            if first != -1:
+                self._lines_from = first + 2
+        start = self._fed
+        if self._lines_from < 0 or stop <= self._lines_from:
+            return bytes(buffer[start:stop])
+        if start >= self._lines_from:
+            return _unfolded(bytes(buffer[start:stop]))
+        lines = self._lines_from
+        return bytes(buffer[start:lines]) + _unfolded(bytes(buffer[lines:stop]))
 
     def _length_body(self) -> Event:
         if self._remaining <= 0:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -116,6 +117,19 @@ async def test_an_empty_list_a_is_asked_again_with_plain_list() -> None:
         b"QUIT",
     ]
     assert server.transfers == [(b"LIST -a", b""), (b"LIST", LISTING)]
+
+
+async def test_the_json_metadata_names_the_command_that_listed() -> None:
+    """``--json``'s ``"metadata"``: the listing came from plain ``LIST`` (before the
+    fallback's fix it said ``LIST -a``, which listed nothing)."""
+    async with serving(DashAsName()) as server:
+        status, out, err = await run_omniurl(
+            "get", "--json", f"ftp://127.0.0.1:{server.port}/dir/", "--max-time", "20"
+        )
+    assert (status, err) == (0, b"")
+    got = json.loads(out)
+    assert got["metadata"] == {"command": "LIST"}
+    assert [entry["name"] for entry in got["entries"]] == ["a.txt", "sub"]
 
 
 async def test_a_list_a_that_lists_something_is_the_folders_listing() -> None:

@@ -446,10 +446,12 @@ async def _transfer(
                     async for entry in listed:
                         yield entry
                     now = await finish(chunks.count)
+                    if now is not None:  # (the listing is plain LIST's now: --json says so)
+                        made[0].result = FTPResult(command=now.command)
             finally:
                 await close()
 
-        return Resource(
+        listing = Resource(
             plan,
             kind="listing",
             entry_stream=entries(),
@@ -458,6 +460,8 @@ async def _transfer(
             close=close,
             result=FTPResult(command=what),
         )
+        made.append(listing)
+        return listing
 
     def views() -> bool:
         return details.type == "I" and bool(made) and made[0].views_ok

@@ -250,10 +250,14 @@ def test_feat_decides_mlsd_or_list() -> None:
     assert events[1].command == "LIST -a"
 
 
-@pytest.mark.parametrize("refused", [b"500 unknown option\r\n", b"501 ?\r\n", b"550 -a: none\r\n"])
+@pytest.mark.parametrize(
+    "refused",
+    [b"500 unknown option\r\n", b"501 ?\r\n", b"550 -a: none\r\n", b"450 -a: No such file\r\n"],
+)
 def test_list_a_refused_falls_back_to_plain_list(refused: bytes) -> None:
     """``LIST -a`` (dotfiles, as MLSD lists them) from a server without MLST; one that
-    refuses it (5xx: takes no ls options, or read ``-a`` as a name) gets plain LIST, over
+    refuses it (5xx: takes no ls options, or read ``-a`` as a name; 450: ProFTPD's answer
+    to a listing of a name it does not have) gets plain LIST, over
     the data connection already open — the plan's conditional step, as wget falls back."""
     listing = dict(RETR, FEAT=b"500 ?\r\n", LIST=b"150 here\r\n", **{"LIST -a": refused})
     sent, events = converse(FTPMachine(plan("ftp://h/pub/")), listing)
@@ -291,8 +295,8 @@ def test_list_refused_after_list_a_or_list_a_failing_otherwise_is_the_error() ->
     both = dict(RETR, FEAT=b"500 ?\r\n", LIST=b"550 no\r\n", **{"LIST -a": b"501 ?\r\n"})
     with pytest.raises(ReplyError, match="550 no"):
         converse(FTPMachine(plan("ftp://h/pub/")), both)
-    busy = dict(RETR, FEAT=b"500 ?\r\n", **{"LIST -a": b"450 busy\r\n"})
-    with pytest.raises(ReplyError, match="450 busy"):
+    busy = dict(RETR, FEAT=b"500 ?\r\n", **{"LIST -a": b"425 no data connection\r\n"})
+    with pytest.raises(ReplyError, match="425 no data connection"):
         converse(FTPMachine(plan("ftp://h/pub/")), busy)
 
 

@@ -22,7 +22,7 @@ The conversation (RFC 959 §5.4's sequences; the plan's conditions in quotes):
   ``QUIT``: :class:`Facts`;
 - a transfer: ``TYPE``; ``FEAT`` ("FEAT lists MLST" → ``MLSD``, else ``LIST -a``, and
   plain ``LIST`` when that is refused, or listed nothing — then over a new data
-  connection: "LIST -a refused … or it listed nothing"); ``MDTM``
+  connection: "LIST -a refused (450 or a 5xx reply), or it listed nothing"); ``MDTM``
   where the plan asks the time with the file (213: :attr:`TransferReady.modified`); ``SIZE``
   under ``-C`` (:func:`resolvers.resume.ftp_size_outcome`: nothing missing ends it with
   :class:`NothingMissing`); ``EPSV`` (229: the port), else ``PASV`` (227), then

@@ -98,7 +98,8 @@ class FTPRole(Role):
     #: dotfiles included, as MLSD lists them (vsftpd, ProFTPD and Pure-FTPd leave them out
     #: of a plain LIST and take ``ls``'s ``-a``; wget sends it).
     LIST = "list"
-    #: Plain ``LIST``, when ``LIST -a`` was refused (a server that takes no ``ls`` options).
+    #: Plain ``LIST``, when ``LIST -a`` was refused (450 or a 5xx: a server that takes no
+    #: ``ls`` options, or reads ``-a`` as a name; ``replies.list_all_refused``).
     LIST_PLAIN = "list-plain"
     EPSV = "epsv"
     #: EPSV sent again: the policy refused the data port the last one named.

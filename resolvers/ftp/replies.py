@@ -261,23 +261,27 @@ def list_all_refused(outcome: tuple[str, int | None]) -> bool:
     """Plain ``LIST`` after ``LIST -a``: ``outcome`` is ``LIST -a``'s reply code and the
     bytes it listed (None: no listing came).  Due when it was refused with any 5xx (RFC 959
     §4.2: a permanent refusal — 500/501 from a server that takes no ``ls`` options, 550
-    from one that read ``-a`` as a name), as wget falls back; and when it was answered
-    ``2xx`` after listing nothing at all: a server that read ``-a`` as the name of a file
-    that is not there lists nothing, where a Unix server's ``-a`` lists ``.`` and ``..``
-    even in an empty folder (vsftpd, ProFTPD, Pure-FTPd: docs/ftp.md), so the folder is
-    asked for again with plain ``LIST`` (wget asks both and keeps the longer listing
+    from one that read ``-a`` as a name) or 450 ("file unavailable": ProFTPD answers
+    ``LIST nosuch`` with ``450 nosuch: No such file or directory``, measured on 1.3.8, so a
+    server of its kind that read ``-a`` as a name says 450; wget 1.21.3, its ``SYST`` not
+    "UNIX Type: L8", falls back on 450, 501 and 550 alike, measured against a scripted
+    server; when the plain ``LIST`` is refused too, its reply is the error); and when it
+    was answered ``2xx`` after listing nothing at all: a server that read ``-a`` as the name
+    of a file that is not there lists nothing, where a Unix server's ``-a`` lists ``.`` and
+    ``..`` even in an empty folder (vsftpd, ProFTPD, Pure-FTPd: docs/ftp.md), so the folder
+    is asked for again with plain ``LIST`` (wget asks both and keeps the longer listing
     where ``SYST`` does not say ``UNIX Type: L8``).  Any other reply is the listing's own
-    outcome."""
+    outcome: 421 (closing), 425/426 (the data connection), 451 say nothing of ``-a``."""
     code, listed = outcome
     if listed is None:
-        return code.startswith("5")
+        return code.startswith("5") or code == "450"
     return listed == 0 and code.startswith("2")
 
 
 MLSD_IF_MLST = Condition("FEAT lists MLST (RFC 3659)", lists_mlst)
 LIST_IF_NO_MLST = Condition("FEAT does not list MLST", lacks_mlst)
 LIST_ON_ALL_REFUSED = Condition(
-    "LIST -a refused (a 5xx reply), or it listed nothing", list_all_refused
+    "LIST -a refused (450 or a 5xx reply), or it listed nothing", list_all_refused
 )
 PASV_ON_EPSV_REFUSED = Condition("EPSV refused", passive_needed)
 #: ``EPSV``/``PASV`` again, decided on how many data ports the policy refused so far.

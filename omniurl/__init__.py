@@ -75,6 +75,7 @@ _ERROR_NAMES = [
     "ReplyError",
     "ResolveError",
     "ResolveTimeout",
+    "ResumeMismatch",
     "ResumeUnsupported",
     "SchemeRefused",
     "StatusError",

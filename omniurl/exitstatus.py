@@ -18,6 +18,7 @@ EXIT_PROTOCOL = 6  # the server broke the protocol or a limit
 EXIT_AUTH = 7  # credentials missing or refused
 EXIT_HTTP_FAIL = 22  # -f/--fail and an HTTP status of 400 or above (curl's 22)
 EXIT_WRITE = 23  # the output cannot be written (a full disk, no such folder, | head): curl's
+EXIT_RESUME = 36  # -C cannot continue: the part kept is longer than the file now (curl's 36)
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUS_HELP = """\
@@ -36,6 +37,8 @@ exit status:
  23  the output could not be written (a full disk, a missing folder, a folder or
      a read-only file in the way, a file size limit, its reader went away: | head),
      as curl; nothing is left looking complete
+ 36  -C could not continue: the part kept is longer than the file now (it changed;
+     the part is kept, nothing else written), as curl's "bad download resume"
 130  interrupted (Ctrl-C); 143 / 129: ended by SIGTERM / SIGHUP (temporary files
      removed, the old file kept, a batch's manifest complete so far)
 """
@@ -58,6 +61,7 @@ def exit_status(exc: BaseException) -> int:
         PolicyError,
         ProtocolError,
         ReplyError,
+        ResumeMismatch,
         TransportError,
         UnsupportedScheme,
     )
@@ -78,6 +82,7 @@ def exit_status(exc: BaseException) -> int:
         (ReplyError, EXIT_REPLY),
         (ProtocolError, EXIT_PROTOCOL),
         (AuthError, EXIT_AUTH),
+        (ResumeMismatch, EXIT_RESUME),
     ):
         if isinstance(exc, cls):
             return status

@@ -34,6 +34,7 @@ They derive from :class:`schemes.errors.OmniurlError`, the one root of the hiera
         │   ├── NotFound
         │   └── StatusError              -- HTTP, with .status
         ├── AuthError                    -- credentials missing or refused
+        ├── ResumeMismatch               -- -C: the part kept is longer than the file now
         └── ClientClosed (RuntimeError)  -- a client (or its pools) used after closing
 
 Every error carries ``component`` (the URL part to blame where there is one).
@@ -95,6 +96,20 @@ class InputNeeded(PlanError):
 class ResumeUnsupported(PlanError):
     """A resumed transfer (``-C``) was asked of a URL whose protocol cannot start at an
     offset (Gopher, NNTP, WAIS…) or of a listing; nothing was sent."""
+
+
+class ResumeMismatch(ResolveError):
+    """``-C`` could not continue: the part kept is longer than the file the server sends
+    now (it changed since the part was saved), and the transfer cannot fetch it again from
+    byte 0 in the same conversation (FTP ``TYPE A``: the whole file has gone by when that is
+    known).  The conversation took place (so not a :class:`PlanError`: something was sent);
+    the part is kept.  Exit status 36, curl's ``CURLE_BAD_DOWNLOAD_RESUME`` (curl 7.88 ``-C -``
+    of an FTP file shorter than the local one: "(36) Offset (43) was beyond file size
+    (18)")."""
+
+    #: The part's length (the offset asked) and the file's length as the transfer gave it.
+    offset: int = 0
+    size: int = 0
 
 
 class PolicyError(ResolveError):
@@ -303,6 +318,7 @@ __all__ = [
     "ReplyError",
     "ResolveError",
     "ResolveTimeout",
+    "ResumeMismatch",
     "ResumeUnsupported",
     "SchemeRefused",
     "StatusError",

@@ -133,20 +133,43 @@ async def test_a_text_file_resumed_is_the_file_fetched_in_one_go(text_srv: Path)
 async def test_a_text_file_shorter_than_the_part_is_an_error_and_the_part_stays(
     text_srv: Path,
 ) -> None:
+    """A part longer than the ``TYPE A`` file (it changed since): exit 36, curl's "bad
+    download resume" (curl 7.88 ``-C -`` of a shorter FTP file: "(36) Offset (43) was beyond
+    file size (18)") — not 2, which says nothing was sent, when the whole conversation
+    was; the message says the part is longer and kept.  The same row in a batch's
+    manifest."""
     out = text_srv / "out" / "notes.txt"
     part = text_srv / "out" / ".notes.txt.part"
     longer = SAVED_TEXT + b"more than the server has\n"
     part.write_bytes(longer)
-    status, err, url, _info = await get_c(
+    status, err, url, info = await get_c(
         start_ftp, text_srv / "srv", "ftp://{netloc}/notes.txt", out
     )
-    assert status == 2, err
+    commands = list(info["commands"])
+    (text_srv / "b").mkdir()
+    (text_srv / "b" / ".notes.txt.part").write_bytes(longer)
+    manifest = text_srv / "manifest.jsonl"
+    async with await start_ftp(text_srv / "srv") as server:
+        url_b = f"ftp://{server.netloc}/notes.txt"
+        status_b, _o, err_b = await run_cli(
+            "get", "-C", "-", "--output-dir", str(text_srv / "b"), "--manifest", str(manifest),
+            url_b, url_b + ";type=i",
+        )  # fmt: skip
+    assert status == 36, err
     assert err.decode().endswith(
-        f"omniurl: cannot resume {url} at byte {len(longer)}: the file in TYPE A, with local "
-        f"line ends, is {len(SAVED_TEXT)} bytes now (it changed since the part was saved); "
-        "fetch it whole without -C\n"
+        f"omniurl: cannot resume {url} at byte {len(longer)}: the part kept is longer than "
+        f"the file, which in TYPE A with local line ends is {len(SAVED_TEXT)} bytes now (it "
+        "changed since the part was saved; the part is kept); fetch it whole without -C\n"
     ), err
     assert part.read_bytes() == longer and not out.exists()
+    assert commands[2:] == [b"TYPE A", b"EPSV", b"RETR notes.txt", b"QUIT"]
+    rows = {row["url"]: row for row in map(json.loads, manifest.read_text().splitlines())}
+    assert status_b == 36, err_b
+    assert (rows[url_b]["exit_status"], rows[url_b]["error_type"]) == (36, "ResumeMismatch")
+    assert rows[url_b + ";type=i"]["exit_status"] == 0  # (the batch goes on)
+    assert (text_srv / "b" / ".notes.txt.part").read_bytes() == longer  # the part stays
+    assert not (text_srv / "b" / "notes.txt").exists()
+    assert (text_srv / "b" / "notes.1.txt").read_bytes() == TEXT
 
 
 def test_the_http_plan_of_a_resume_shows_range_and_if_range() -> None:

@@ -30,7 +30,7 @@ from ..errors import (
     ProtocolError,
     ReplyError,
     ResolveTimeout,
-    ResumeUnsupported,
+    ResumeMismatch,
     suppress,
 )
 from ..lines import split_lines
@@ -501,9 +501,11 @@ async def _past_kept(
 
     The kept part is what a transfer in one go saved first (the same conversion), so the
     file ends the bytes a transfer in one go makes — never the server's CR LF after the
-    part's LF, as a resume in ``TYPE I`` gave.  A file now shorter than the part is an
-    error (:class:`ResumeUnsupported`, nothing written): it changed since, and the part
-    cannot be told from it without the bytes skipped."""
+    part's LF, as a resume in ``TYPE I`` gave.  A file now shorter than the part is
+    :class:`ResumeMismatch` (exit 36, curl's "bad download resume"; nothing written, the
+    part kept): it changed since, and by the time that is known the whole file has gone by
+    — fetching it again from byte 0, as ``TYPE I`` does on ``SIZE``'s word (``refetch``),
+    would be a second transfer the plan does not show."""
     seen = 0
     rest = b""
     try:
@@ -511,12 +513,15 @@ async def _past_kept(
             try:
                 chunk = await anext(stream)
             except StopAsyncIteration:
-                raise ResumeUnsupported(
-                    f"cannot resume {plan.url} at byte {offset}: the file in TYPE A, with "
-                    f"local line ends, is {seen} bytes now (it changed since the part was "
-                    "saved); fetch it whole without -C",
-                    component="typecode",
-                ) from None
+                error = ResumeMismatch(
+                    f"cannot resume {plan.url} at byte {offset}: the part kept is longer than "
+                    f"the file, which in TYPE A with local line ends is {seen} bytes now (it "
+                    "changed since the part was saved; the part is kept); fetch it whole "
+                    "without -C",
+                    component="name",
+                )
+                error.offset, error.size = offset, seen
+                raise error from None
             if seen + len(chunk) > offset:
                 rest = chunk[offset - seen :]
             seen += len(chunk)

@@ -15,6 +15,7 @@ from helpers import ROOT
 
 from omniurl import testservers
 from omniurl.batch import FetchResult
+from omniurl.cli.mirror import summary_line
 from omniurl.mirror.run import Config, Counts, mirror
 from omniurl.resolvers import Options
 from omniurl.testservers.recording import recording_of, start_recording
@@ -581,6 +582,62 @@ async def test_hostile_ftp_listing_writes_nothing_outside_the_folder(tmp_path: P
     # a NUL cannot be sent (a delimiter on the control connection): that URL's typed error
     failed = [(r.url.rsplit("/", 1)[1], r.error_type) for r in rows if not r.ok]
     assert failed == [("nul%00x.txt", "DelimiterRefused")] and status == 2
+
+
+#: A folder listed as a file (``x``) and as a link (``y``), beside the link's target.
+IN_THE_WAY = (
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 a.txt\r\n"
+    b"-rw-r--r-- 1 u g 6 Jan 01 2020 x\r\n"
+    b"lrwxrwxrwx 1 u g 5 Jan 01 2020 y -> a.txt\r\n"
+)
+
+
+@pytest.mark.parametrize("delete", [False, True])
+async def test_a_local_folder_where_the_server_now_has_a_file_or_a_link(
+    tmp_path: Path, delete: bool
+) -> None:
+    """A folder in DIR (a person's files in it) where the server now lists a file, or a
+    symbolic link: without ``--delete`` both stay, each with a note, and the run goes on
+    (exit 0) — as ``lftp mirror`` 4.9.2 keeps both folders and ``wget -m`` 1.21.3 keeps
+    them too ("x: Is a directory"), measured against vsftpd; before, the folder was
+    removed whole in both cases.  With ``--delete`` each is replaced by what the server
+    has (lftp's ``mirror --delete`` does the same)."""
+    server, _seen = await hostile_ftp(IN_THE_WAY)
+    port = server.sockets[0].getsockname()[1]
+    out = tmp_path / "out"
+    for name in ("x", "y"):
+        (out / name).mkdir(parents=True)
+        (out / name / "mine.txt").write_bytes(b"a person's file\n")
+    notes: list[str] = []
+    config = Config(url=f"ftp://127.0.0.1:{port}/pub/", folder=out, delete=delete)
+    try:
+        status, counts = await asyncio.wait_for(
+            mirror(config, OPTS.with_(notice=notes.append), lambda _row: None), 60
+        )
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert status == 0
+    if delete:
+        assert tree_of(out) == {"a.txt": b"pwned a.txt\n", "x": b"pwned x\n", "y": b"pwned a.txt\n"}
+        assert os.readlink(out / "y") == "a.txt"
+        assert counts.kept_in_the_way == 0 and notes == []
+        return
+    assert tree_of(out) == {
+        "a.txt": b"pwned a.txt\n",
+        "x/": b"",
+        "x/mine.txt": b"a person's file\n",
+        "y/": b"",
+        "y/mine.txt": b"a person's file\n",
+    }
+    assert not (out / "y").is_symlink()
+    assert counts.kept_in_the_way == 2
+    assert sorted(notes) == [
+        f"{out / 'x'}: a folder here, where the server now has a file: kept (--delete replaces it)",
+        f"{out / 'y'}: a folder here, where the server now has a symbolic link: kept "
+        "(--delete replaces it)",
+    ]
+    assert "2 folders kept in the way, " in summary_line(counts)
 
 
 async def test_an_html_page_linking_elsewhere_sends_nothing_there(tmp_path: Path) -> None:

@@ -193,9 +193,11 @@ def summary_line(counts: Counts) -> str:
         if counts.links or counts.links_skipped
         else ""
     )
+    # (a local folder where the server now has a file or a link, kept: no --delete)
+    kept = f"{counts.kept_in_the_way} folders kept in the way, " if counts.kept_in_the_way else ""
     return (
         f"mirrored {counts.files_done} URLs: {counts.fetched} written, {counts.unchanged} "
-        f"unchanged, {counts.deleted} deleted, {counts.failed} failed, {links}"
+        f"unchanged, {counts.deleted} deleted, {counts.failed} failed, {links}{kept}"
         f"{human_size(counts.bytes_done)} in {elapsed:.1f} s"
     )
 

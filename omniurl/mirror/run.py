@@ -113,6 +113,8 @@ class Counts:
     #: Symbolic links made (or found current), and left out (:func:`walk.link_target`).
     links: int = 0
     links_skipped: int = 0
+    #: Local folders kept where the server now has a file or a link (no ``--delete``).
+    kept_in_the_way: int = 0
     started: float = field(default_factory=time.monotonic)
 
 
@@ -518,6 +520,8 @@ class Mirror:
             self.options.note("*", note)
             self.options.tell(note)
             return
+        if self._folder_kept(where.text, full, "a symbolic link"):
+            return
         if self.state.claim(where.text, False) is not None:
             return  # (a name already taken this run)
         with contextlib.suppress(OSError):
@@ -530,7 +534,7 @@ class Mirror:
             os.symlink(made.text, temp)
             with contextlib.suppress(FileNotFoundError):
                 if stat.S_ISDIR(os.lstat(full).st_mode):
-                    shutil.rmtree(full)  # (a folder where the server now has a link)
+                    shutil.rmtree(full)  # (a folder where the server now has a link: --delete)
             try:
                 os.replace(temp, full)  # (atomic: a link there now is replaced, not followed)
             except OSError as exc:
@@ -706,6 +710,8 @@ class Mirror:
         found, url = url, self.presentation.exact_url(url)
         target = self._target_text(item.path)
         local = _local(target)
+        if local is None and self._folder_kept(item.path, target, "a file"):
+            raise _Skip  # (nothing fetched: a person's folder is in the way)
         # (a record matters only beside a local copy: a first run skips the row's lookup)
         record = self.state.record(item.path) if local is not None else None
         action = decide(local, listed)
@@ -1044,8 +1050,15 @@ class Mirror:
                 os.chmod(complete, stat.S_IMODE(there.st_mode))  # (the file keeps its mode)
                 self._replace(complete, target)
         else:
+            # (a page or a menu saved where a folder is: kept, as a file's, unless --delete;
+            # the file's own case is decided before its transfer)
+            folder = there is not None and stat.S_ISDIR(there.st_mode)
+            if folder and self._folder_kept(path, target, "a file"):
+                if tmp:
+                    os.unlink(tmp)
+                raise _Skip
             if there is not None:
-                self._clear_way(target)  # a folder (or a link) where the server has a file
+                self._clear_way(target)  # a folder (--delete) or a link where the server has a file
             if tmp:
                 self._replace(tmp, target)  # made with a new file's mode (0666 & ~umask)
             else:
@@ -1103,10 +1116,34 @@ class Mirror:
             self._made_dirs.clear()
         self._made_dirs.add(path)
 
+    def _folder_kept(self, path: str, target: str, what: str) -> bool:
+        """Whether a local folder at ``target`` stays where the server now has ``what`` (a
+        file, a symbolic link): without ``--delete`` it does, with a note, and the file or
+        link is not made — nothing of a person's is removed unasked.  ``lftp mirror``
+        4.9.2 keeps both folders silently and ``wget -m`` 1.21.3 keeps them ("x: Is a
+        directory"), each exiting 0 (measured against vsftpd); with ``--delete`` the folder
+        is replaced, as ``lftp mirror --delete`` replaces it.  Before, both were removed
+        whole without ``--delete``."""
+        if self.config.delete:
+            return False
+        try:
+            if not stat.S_ISDIR(os.lstat(target).st_mode):
+                return False
+        except OSError:
+            return False
+        self.counts.kept_in_the_way += 1
+        note = (
+            f"{self._shown_path(path)}: a folder here, where the server now has {what}: kept "
+            "(--delete replaces it)"
+        )
+        self.options.note("*", note)
+        self.options.tell(note)
+        return True
+
     @staticmethod
     def _clear_way(target: str | Path) -> None:
-        """A folder where the server now has a file goes (it is inside the mirror); a
-        link is replaced, never followed."""
+        """A folder where the server now has a file goes (``--delete``: :meth:`_folder_kept`
+        keeps it otherwise); a link is replaced, never followed."""
         with contextlib.suppress(FileNotFoundError):
             info = os.lstat(target)
             if stat.S_ISDIR(info.st_mode):

@@ -36,21 +36,26 @@ class Scripted:
     line to the reply and the bytes the data connection then carries), and one data server
     that sends those bytes on each connection and closes it."""
 
-    def __init__(self, answers: dict[bytes, tuple[bytes, bytes]]) -> None:
+    def __init__(self, answers: dict[bytes, tuple[bytes, bytes]], *, epsv: bool = True) -> None:
         self.answers = answers
+        self.epsv = epsv
         self.pending: list[bytes] = []
         self.data: asyncio.Server | None = None
         self.control: RunningServer | None = None
 
     async def __aenter__(self) -> Scripted:
         async def data(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            for _ in range(500):  # the listing command comes after the connection (bounded)
-                if self.pending:
-                    break
-                await asyncio.sleep(0.01)
-            writer.write(self.pending.pop(0) if self.pending else b"")
-            await writer.drain()
-            writer.close()
+            try:
+                for _ in range(500):  # the listing command follows the connection (bounded)
+                    if self.pending:
+                        break
+                    await asyncio.sleep(0.01)
+                writer.write(self.pending.pop(0) if self.pending else b"")
+                await writer.drain()
+            except (asyncio.CancelledError, ConnectionError):
+                pass  # (the server closing, or no listing on this connection)
+            finally:
+                writer.close()
 
         self.data = await asyncio.start_server(data, "127.0.0.1", 0)
         port = self.data.sockets[0].getsockname()[1]
@@ -68,7 +73,11 @@ class Scripted:
                 b"PASS": b"230 ok\r\n",
                 b"CWD": b"250 ok\r\n",
                 b"FEAT": b"211-Features:\r\n SIZE\r\n211 End\r\n",
-                b"EPSV": b"229 Extended Passive Mode (|||%d|)\r\n" % port,
+                b"EPSV": b"229 Extended Passive Mode (|||%d|)\r\n" % port
+                if self.epsv
+                else b"500 EPSV not understood\r\n",
+                b"PASV": b"227 Entering Passive Mode (127,0,0,1,%d,%d)\r\n"
+                % (port >> 8, port & 0xFF),
                 b"QUIT": b"221 bye\r\n",
             }.get(verb, b"502 not here\r\n")
 
@@ -144,13 +153,125 @@ async def test_other_4xx_replies_say_nothing_of_the_option_and_are_the_error(
 def test_the_plan_shows_the_plain_list_on_the_condition_the_machine_decides() -> None:
     plan = resolvers.plan("ftp://h/d/", OPTS)
     plain = next(step for step in plan.steps if step.role is FTPRole.LIST_PLAIN)
-    when = "LIST -a refused (450 or a 5xx reply), or it listed nothing"
+    when = "LIST -a refused (450 or a 5xx reply)"
     assert (plain.data, plain.when) == (b"LIST", when)
-    refused = [plain.due((code, None)) for code in ("450", "500", "501", "550")]
-    assert refused == [True] * 4
-    others = [plain.due((code, None)) for code in ("150", "421", "425", "426", "451")]
-    assert others == [False] * 5
+    assert [plain.due(code) for code in ("450", "500", "501", "550")] == [True] * 4
+    assert [plain.due(code) for code in ("150", "421", "425", "426", "451")] == [False] * 5
     shown = plan.to_json()  # (what `omniurl plan --json` prints: the same step and words)
     at = shown["steps"].index("LIST")
     assert shown["steps"][at - 1 : at + 1] == ["LIST -a", "LIST"]
     assert shown["when"][at] == when
+
+
+# -- a LIST -a that lists nothing, or only "-a" ------------------------------------------
+
+#: What vsftpd, ProFTPD and Pure-FTPd list for an empty folder with ``LIST -a``.
+DOTS = (
+    b"drwxr-xr-x    2 0        0            4096 Nov 29 10:57 .\r\n"
+    b"drwxr-xr-x    4 0        0            4096 Nov 29 10:57 ..\r\n"
+)
+DASH_A = b"-rw-r--r--    1 0        0               2 Nov 29 10:57 -a\r\n"
+B_TXT = b"-rw-r--r--    1 0        0               2 Nov 29 10:57 b.txt\r\n"
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [b"", b"total 0\r\n", DASH_A, b"total 4\r\n" + DASH_A],
+    ids=["nothing", "total 0", "-a", "total and -a"],
+)
+async def test_list_a_listing_nothing_or_only_dash_a_is_asked_again_plainly(listed: bytes) -> None:
+    """A server that read ``-a`` as a name lists nothing (vsftpd and Pure-FTPd list a name
+    they lack so: ``LIST nosuch`` is 150, no line, 226 — measured) or the file ``-a``:
+    one plain ``LIST``, over a new data connection, and its listing is the answer (wget
+    asks ``LIST`` after the first ``LIST -a`` of a session and keeps the longer)."""
+    answers = {b"LIST -a": (b"150 here", listed), b"LIST": (b"150 here", LISTING + DASH_A)}
+    async with Scripted(answers) as server:
+        assert await names(server.url) == [".hidden", "a.txt", "-a"]
+        assert server.sent() == [*SETUP, b"LIST -a", b"EPSV", b"LIST", b"QUIT"]
+
+
+async def test_the_re_list_opens_its_data_connection_as_the_first_was() -> None:
+    """EPSV refused: PASV for ``LIST -a``, and PASV again for the plain ``LIST`` (no
+    second EPSV that would be refused too)."""
+    answers = {b"LIST -a": (b"150 here", b""), b"LIST": (b"150 here", LISTING)}
+    async with Scripted(answers, epsv=False) as server:
+        assert await names(server.url) == [".hidden", "a.txt"]
+        assert server.sent() == [
+            *SETUP, b"PASV", b"LIST -a", b"PASV", b"LIST", b"QUIT"
+        ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("listed", "expected"),
+    [
+        (DOTS, []),
+        (DOTS + DASH_A, ["-a"]),
+        (DASH_A + B_TXT, ["-a", "b.txt"]),
+        (LISTING, [".hidden", "a.txt"]),
+    ],
+    ids=["an empty folder", "-a in a folder", "-a and another", "files"],
+)
+async def test_a_listing_that_names_anything_else_is_the_answer(
+    listed: bytes, expected: list[str]
+) -> None:
+    """``.`` and ``..`` (an empty folder, as the three servers list it with ``-a``), or a
+    second name beside ``-a``: the listing is ``LIST -a``'s, nothing asked again."""
+    async with Scripted({b"LIST -a": (b"150 here", listed)}) as server:
+        assert await names(server.url) == expected
+        assert server.sent() == [*SETUP, b"LIST -a", b"QUIT"]
+
+
+async def test_a_truly_empty_folder_costs_one_command_and_stays_empty() -> None:
+    answers = {b"LIST -a": (b"150 here", b""), b"LIST": (b"150 here", b"")}
+    async with Scripted(answers) as server:
+        assert await names(server.url) == []
+        assert server.sent() == [*SETUP, b"LIST -a", b"EPSV", b"LIST", b"QUIT"]
+
+
+async def test_the_plain_list_refused_after_an_empty_list_a_is_its_error() -> None:
+    answers = {b"LIST -a": (b"150 here", b""), b"LIST": (b"550 No listing here", b"")}
+    async with Scripted(answers) as server:
+        with pytest.raises(NotFound, match="550 No listing here"):
+            await names(server.url)
+        assert server.sent() == [*SETUP, b"LIST -a", b"EPSV", b"LIST"]
+
+
+async def test_json_and_the_transcript_name_the_command_that_listed() -> None:
+    lines: list[str] = []
+    options = OPTS.with_(transcript=lambda d, t: lines.append(f"{d} {t}"))
+    answers = {b"LIST -a": (b"150 here", b""), b"LIST": (b"150 here", LISTING)}
+    async with (
+        Scripted(answers) as server,
+        await resolvers.resolve(server.url, options) as resource,
+    ):
+        assert [e.name async for e in resource.aiter_entries()] == [".hidden", "a.txt"]
+        assert resource.metadata == {"command": "LIST"}
+    assert "* LIST -a listed nothing but -a: LIST" in lines
+
+
+def test_the_plan_shows_the_re_list_on_the_conditions_the_machine_decides() -> None:
+    from omniurl.resolvers.ftp.listing import Seen, parse_list_line
+
+    plan = resolvers.plan("ftp://h/d/", OPTS)
+    by_role = {step.role: step for step in plan.steps}
+    relist = [by_role[r] for r in (FTPRole.RELIST_EPSV, FTPRole.RELIST_PASV, FTPRole.RELIST)]
+    what = "LIST -a listed nothing, or only a file named -a"
+    assert [(s.data, s.when) for s in relist] == [
+        (b"EPSV", f"{what}; EPSV opened its data connection"),
+        (b"PASV", f"{what}; PASV opened its data connection"),
+        (b"LIST", what),
+    ]
+    assert [relist[0].due("EPSV"), relist[0].due("PASV")] == [True, False]
+    assert [relist[1].due("EPSV"), relist[1].due("PASV")] == [False, True]
+
+    def seen(listing: bytes) -> Seen:
+        facts = Seen()
+        for line in listing.decode().splitlines():
+            facts.add(line, parse_list_line(line))
+        return facts
+
+    listings = (b"", b"total 0\r\n", DASH_A, DOTS, DASH_A + B_TXT)
+    due = [relist[2].due((len(x), seen(x))) for x in listings]
+    assert due == [True, True, True, False, False]
+    # without the executor's facts (the machine alone), no byte at all is the sign
+    assert [relist[2].due((0, None)), relist[2].due((5, None))] == [True, False]

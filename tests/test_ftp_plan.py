@@ -75,6 +75,10 @@ def test_user_without_password_takes_matching_credentials() -> None:
     assert resolvers.plan("ftp://joe@h/f.bin", other).steps[1].detail == Password("ask")
 
 
+#: After ``LIST -a``: the plain LIST where it is refused, and the re-list's three steps.
+RELIST = ["LIST", "EPSV", "PASV", "LIST"]
+
+
 @pytest.mark.parametrize(
     ("url", "tail"),
     [
@@ -82,10 +86,11 @@ def test_user_without_password_takes_matching_credentials() -> None:
         ("ftp://h/a/b;type=i", ["CWD a", "TYPE I", *PASSIVE, "RETR b", "QUIT"]),
         ("ftp://h/a/b;type=d", ["CWD a", *PASSIVE, "NLST b", "QUIT"]),
         ("ftp://h/a/;type=d", ["CWD a", *PASSIVE, "NLST", "QUIT"]),
-        # a directory URL: MLSD or LIST -a (dotfiles too; plain LIST where -a is refused)
-        # for types, sizes and times (issue 11)
-        ("ftp://h/a/", ["CWD a", "FEAT", *PASSIVE, "MLSD", "LIST -a", "LIST", "QUIT"]),
-        ("ftp://h/", ["FEAT", *PASSIVE, "MLSD", "LIST -a", "LIST", "QUIT"]),
+        # a directory URL: MLSD or LIST -a (dotfiles too; plain LIST where -a is refused,
+        # or after it listed nothing or only "-a": EPSV or PASV again for it) for types,
+        # sizes and times (issue 11)
+        ("ftp://h/a/", ["CWD a", "FEAT", *PASSIVE, "MLSD", "LIST -a", *RELIST, "QUIT"]),
+        ("ftp://h/", ["FEAT", *PASSIVE, "MLSD", "LIST -a", *RELIST, "QUIT"]),
         ("ftp://h/notes.txt", ["TYPE A", *PASSIVE, "RETR notes.txt", "QUIT"]),
         ("ftp://h/image.tar.gz", ["TYPE I", *PASSIVE, "RETR image.tar.gz", "QUIT"]),
         ("ftp://h/noext", ["TYPE I", *PASSIVE, "RETR noext", "QUIT"]),

@@ -64,6 +64,7 @@ from .settings import ListingFormat, TLSMode
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..tls import ResumingContext
+    from .listing import Seen
 
 
 class Control:
@@ -409,12 +410,13 @@ async def _transfer(
     made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
     data = [channel]  # (the data connection now read: a listing may need a second one)
 
-    async def finish(received: int) -> TransferReady | None:
-        """The data connection ended after ``received`` bytes: the final reply, then QUIT
-        or the connection kept — or, for ``LIST -a`` that listed nothing, plain ``LIST``'s
-        transfer (the machine's "or it listed nothing"), returned to be read next."""
+    async def finish(received: int, seen: Seen | None = None) -> TransferReady | None:
+        """The data connection ended after ``received`` bytes (``seen``: what a checked
+        ``LIST -a`` named): the final reply, then QUIT or the connection kept — or, for
+        ``LIST -a`` that listed nothing or only ``-a``, plain ``LIST``'s transfer (the
+        plan's re-list), returned to be read next."""
         data[0].close()
-        pump.machine.data_done(received)
+        pump.machine.data_done(received, seen)
         event = await pump.until_done()  # (a second data connection opened on the way)
         if isinstance(event, TransferReady):
             data[0] = await pump.data_channel()
@@ -432,22 +434,43 @@ async def _transfer(
 
     async def close() -> None:
         data[0].close()
+        if pump.data is not None and pump.data is not data[0]:
+            pump.data.close()  # (a re-list's data connection, its LIST refused)
         if not state["ended"]:
             control.close()
 
     if details.listing:
 
         async def entries() -> AsyncIterator[Entry]:
+            from .listing import Seen  # (a listing's: a file's get never imports it)
+
             try:
                 now: TransferReady | None = ready
                 while now is not None:
+                    # A checked LIST -a: its entries wait while they could be a listing of
+                    # "-a" alone (the machine may then ask a plain LIST: planner.py)
+                    seen = Seen() if now.checked else None
+                    held: list[Entry] = []
                     chunks = _counted(data[0].chunks(now.command))
-                    listed = _listing_entries(chunks, options, plan, now.listing_format)
+                    listed = _listing_entries(chunks, options, plan, now.listing_format, seen)
                     async for entry in listed:
+                        if seen is not None and seen.nothing_but_dash_a:
+                            held.append(entry)
+                            continue
+                        for kept in held:
+                            yield kept
+                        held.clear()
                         yield entry
-                    now = await finish(chunks.count)
-                    if now is not None:  # (the listing is plain LIST's now: --json says so)
-                        made[0].result = FTPResult(command=now.command)
+                    again = await finish(chunks.count, seen)
+                    if again is not None:
+                        # LIST -a listed nothing, or only "-a": the plain LIST's listing is
+                        # the answer (what was held is dropped; --json says LIST)
+                        options.note("*", f"{now.command} listed nothing but -a: {again.command}")
+                        made[0].result = FTPResult(command=again.command)
+                    else:
+                        for kept in held:
+                            yield kept
+                    now = again
             finally:
                 await close()
 
@@ -669,7 +692,11 @@ async def _ascii_to_local(chunks: AsyncGenerator[bytes, None]) -> AsyncIterator[
 
 
 async def _listing_entries(
-    chunks: AsyncIterator[bytes], options: Options, plan: Plan, listing_format: ListingFormat | None
+    chunks: AsyncIterator[bytes],
+    options: Options,
+    plan: Plan,
+    listing_format: ListingFormat | None,
+    seen: Seen | None = None,
 ) -> AsyncIterator[Entry]:
     """A listing's reply on the data connection (NLST, MLSD or LIST: resolvers.ftp.listing),
     as entries as they arrive; a directory's URL ends in "/" (following it lists it)."""
@@ -686,7 +713,10 @@ async def _listing_entries(
     lines = split_lines(chunks, options.max_line, what="listing line")
     try:
         async for raw in lines:
-            fact = parse(raw.decode("utf-8", "surrogateescape"))
+            text = raw.decode("utf-8", "surrogateescape")
+            fact = parse(text)
+            if seen is not None:
+                seen.add(text, fact)
             if fact is None:
                 continue
             name = fact.name

@@ -21,7 +21,7 @@ import re
 
 from omniurl.schemes.records import record
 
-__all__ = ["Fact", "parse_list_line", "parse_mlsd_line", "parse_nlst_line"]
+__all__ = ["Fact", "Seen", "parse_list_line", "parse_mlsd_line", "parse_nlst_line"]
 
 
 @record(frozen=True)
@@ -33,6 +33,37 @@ class Fact:
     #: A symbolic link's target as listed (LIST's ``name -> target``, ProFTPD's MLSD
     #: ``OS.unix=slink:target``): shown, and what a mirror makes a link to (or not).
     target: str | None = None
+
+
+class Seen:
+    """What a ``LIST -a`` reply has named so far, for the plan's check after it
+    (:func:`resolvers.ftp.replies.names_nothing_but_dash_a`): how many of its lines name
+    something — an entry, or ``.`` and ``..`` (which a server that took ``-a`` as ``ls``'s
+    option lists: vsftpd, ProFTPD and Pure-FTPd list them for an empty folder) — and the
+    first entry's name.  Blank lines and ``total N`` name nothing."""
+
+    __slots__ = ("first", "lines")
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.first: str | None = None
+
+    def add(self, line: str, fact: Fact | None) -> None:
+        """One line of the listing and what :func:`parse_list_line` made of it."""
+        if fact is None:
+            text = line.strip()
+            if not text or text.lower().startswith("total "):
+                return
+        self.lines += 1
+        if self.lines == 1 and fact is not None:
+            self.first = fact.name
+
+    @property
+    def nothing_but_dash_a(self) -> bool:
+        """No line named anything, or the one line is a file named ``-a``: what a server
+        that read ``-a`` as a name lists (vsftpd and Pure-FTPd list a name they lack as
+        nothing, measured here: ``LIST nosuch`` is ``150``, no line, ``226``)."""
+        return self.lines == 0 or (self.lines == 1 and self.first == "-a")
 
 
 def parse_mlsd_line(line: str) -> Fact | None:

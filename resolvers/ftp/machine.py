@@ -21,8 +21,10 @@ The conversation (RFC 959 §5.4's sequences; the plan's conditions in quotes):
 - ``-I``: ``TYPE I``, ``SIZE`` (213: the size; 550: not found), ``MDTM`` (213: the time),
   ``QUIT``: :class:`Facts`;
 - a transfer: ``TYPE``; ``FEAT`` ("FEAT lists MLST" → ``MLSD``, else ``LIST -a``, and
-  plain ``LIST`` when that is refused, or listed nothing — then over a new data
-  connection: "LIST -a refused (450 or a 5xx reply), or it listed nothing"); ``MDTM``
+  plain ``LIST`` when that is refused: "LIST -a refused (450 or a 5xx reply)"; after a
+  ``LIST -a`` that listed nothing, or only ``-a`` (:meth:`FTPMachine.data_done` says what
+  came), ``EPSV``/``PASV`` as before and a plain ``LIST`` once more, over a new data
+  connection: "LIST -a listed nothing, or only a file named -a"); ``MDTM``
   where the plan asks the time with the file (213: :attr:`TransferReady.modified`); ``SIZE``
   under ``-C`` (:func:`resolvers.resume.ftp_size_outcome`: nothing missing ends it with
   :class:`NothingMissing`); ``EPSV`` (229: the port), else ``PASV`` (227), then
@@ -77,6 +79,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
     import datetime
     from typing import ClassVar
+
+    from .listing import Seen
 
 #: RFC 1738 §3.2.1: the user name sent when the URL (and the caller) give none.
 ANONYMOUS = (b"USER anonymous", b"USER ftp")
@@ -172,6 +176,11 @@ class TransferReady:
     command: str
     #: What ``MDTM`` said before the transfer (``FTPOptions.mdtm``), else None.
     modified: datetime.datetime | None = None
+    #: ``LIST -a`` with the plan's check after it: the executor tells
+    #: :meth:`FTPMachine.data_done` what the listing named (a :class:`~.listing.Seen`), and
+    #: holds back its entries while they could be a listing of ``-a`` (a plain ``LIST``
+    #: may follow: another :class:`TransferReady`).
+    checked: bool = False
 
 
 @record(frozen=True)
@@ -276,6 +285,10 @@ class FTPMachine:
         self._size: int | None = None
         self._modified: datetime.datetime | None = None
         self._listing_format = self.details.listing_format
+        #: The passive command that opened the last data connection, and what the
+        #: executor said a ``LIST -a`` listed (the re-list's facts).
+        self._passive_used = "EPSV"
+        self._seen: Seen | None = None
         self._transfer = self._step(FTPRole.TRANSFER) if not self.details.head else None
         self._ready: TransferReady | None = None
         #: The bytes the last data connection carried (:meth:`data_done`).
@@ -340,10 +353,12 @@ class FTPMachine:
             self._outcome = Outcome.RESTART  # the part is longer than the file: fetched whole
         self._send_transfer()
 
-    def data_done(self, received: int) -> None:
+    def data_done(self, received: int, seen: Seen | None = None) -> None:
         """The data connection ended after ``received`` bytes: a count the server did not
         announce is an error (never a truncated file that looks complete); else the final
-        reply is awaited."""
+        reply is awaited.  ``seen``: what a checked ``LIST -a`` listed
+        (:attr:`TransferReady.checked`), which decides the re-list."""
+        self._seen = seen
         assert self.state is State.TRANSFERRING and self._ready is not None
         expected = self._ready.expected
         if expected is not None and received not in expected:
@@ -505,6 +520,7 @@ class FTPMachine:
         (the plan's conditional step, while it is due), else the typed refusal."""
         reason = self.policy.data_port_reason(port)
         if reason is None:
+            self._passive_used = "EPSV" if state is State.EPSV else "PASV"
             self._open_data(port, reply)
             return
         self._ports_refused += 1
@@ -523,15 +539,26 @@ class FTPMachine:
     def _on_final(self, reply: Reply) -> None:
         if not reply.code.startswith("2"):
             raise ConnectionClosed(f"the transfer did not complete: {reply}", component="name")
+        relist = self._optional(FTPRole.RELIST)
         transfer = self._transfer
-        if transfer is not None and transfer.role is FTPRole.LIST:
-            plain = self._optional(FTPRole.LIST_PLAIN)
-            if plain is not None and plain.due((reply.code, self._received)):
-                # LIST -a listed nothing: -a read as a name; plain LIST over a new data
-                # connection (the executor reads a second TransferReady)
-                self._transfer = plain
-                self._passive()
-                return
+        if (
+            relist is not None
+            and transfer is not None
+            and transfer.role is FTPRole.LIST
+            and relist.due((self._received, self._seen))
+        ):
+            # LIST -a listed nothing, or only "-a" (-a read as a name): a plain LIST once,
+            # over a data connection opened as the first was (the plan's conditional steps;
+            # the executor reads a second TransferReady)
+            for role, state in (
+                (FTPRole.RELIST_EPSV, State.EPSV),
+                (FTPRole.RELIST_PASV, State.PASV),
+            ):
+                passive = self._step(role)
+                if passive.due(self._passive_used):
+                    self._transfer = relist
+                    self._send(passive, None, state)
+                    return
         self._finish()
 
     def _on_quit(self, reply: Reply) -> None:
@@ -654,8 +681,7 @@ class FTPMachine:
         assert transfer is not None
         if not transfer_started(reply.code):
             plain = self._optional(FTPRole.LIST_PLAIN)
-            refused = (reply.code, None)  # (no listing came)
-            if transfer.role is FTPRole.LIST and plain is not None and plain.due(refused):
+            if transfer.role is FTPRole.LIST and plain is not None and plain.due(reply.code):
                 # LIST -a refused: the plain LIST, over the data connection already open
                 # (a refused command opened no transfer on it; wget's way too)
                 self._transfer = plain
@@ -674,6 +700,7 @@ class FTPMachine:
             listing_format=self._listing_format,
             command=transfer.shown,
             modified=self._modified,
+            checked=transfer.role is FTPRole.LIST and FTPRole.RELIST in self._by_role,
         )
         self.state = State.TRANSFERRING
         self._events.append(self._ready)

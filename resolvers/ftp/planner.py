@@ -52,6 +52,7 @@ from .keys import SessionKey
 from .replies import (
     EPSV_ON_BYTES_MISSING,
     EPSV_ON_PORT_REFUSED,
+    EPSV_TO_RELIST,
     LIST_IF_NO_MLST,
     LIST_ON_ALL_REFUSED,
     MLSD_IF_MLST,
@@ -60,8 +61,10 @@ from .replies import (
     PASS_ON_331,
     PASV_ON_EPSV_REFUSED,
     PASV_ON_PORT_REFUSED,
+    PASV_TO_RELIST,
     QUIT_AFTER_TRANSFER,
     QUIT_WHEN_LET_GO,
+    RELIST_IF_NOTHING,
     REST_ON_BYTES_MISSING,
 )
 from .settings import FTPOptions, ListingFormat, TLSMode
@@ -101,6 +104,12 @@ class FTPRole(Role):
     #: Plain ``LIST``, when ``LIST -a`` was refused (450 or a 5xx: a server that takes no
     #: ``ls`` options, or reads ``-a`` as a name; ``replies.list_all_refused``).
     LIST_PLAIN = "list-plain"
+    #: ``EPSV`` or ``PASV`` (as ``LIST -a``'s data connection was opened) and a plain
+    #: ``LIST``, once, when ``LIST -a`` listed nothing or only a file named ``-a`` (a server
+    #: that read ``-a`` as a name; ``replies.names_nothing_but_dash_a``).
+    RELIST_EPSV = "relist-epsv"
+    RELIST_PASV = "relist-pasv"
+    RELIST = "relist"
     EPSV = "epsv"
     #: EPSV sent again: the policy refused the data port the last one named.
     EPSV_AGAIN = "epsv-again"
@@ -373,8 +382,9 @@ def _data_steps(
 ) -> list[Step]:
     """Passive mode (``EPSV``, ``PASV`` if refused; either again while the policy refuses
     the data port it named, a bounded number of times: ``resolvers.policy.DATA_PORT_RETRIES``),
-    ``REST`` under ``-C``, the transfer command (``MLSD``/``LIST`` as FEAT decides, for a
-    directory), ``QUIT``."""
+    ``REST`` under ``-C``, the transfer command (``MLSD``/``LIST -a`` as FEAT decides, for a
+    directory, then the plain ``LIST`` where ``LIST -a`` was refused, or listed nothing or
+    only ``-a``: a new data connection for it), ``QUIT``."""
     epsv_when = EPSV_ON_BYTES_MISSING if resumed else None
     steps = [
         Step.line("EPSV", when=epsv_when, role=FTPRole.EPSV),
@@ -388,6 +398,9 @@ def _data_steps(
         steps.append(Step.line("MLSD", when=MLSD_IF_MLST, role=FTPRole.TRANSFER))
         steps.append(Step.line("LIST -a", when=LIST_IF_NO_MLST, role=FTPRole.LIST))
         steps.append(Step.line("LIST", when=LIST_ON_ALL_REFUSED, role=FTPRole.LIST_PLAIN))
+        steps.append(Step.line("EPSV", when=EPSV_TO_RELIST, role=FTPRole.RELIST_EPSV))
+        steps.append(Step.line("PASV", when=PASV_TO_RELIST, role=FTPRole.RELIST_PASV))
+        steps.append(Step.line("LIST", when=RELIST_IF_NOTHING, role=FTPRole.RELIST))
     else:
         steps.append(Step.line(command, values=name_values, role=FTPRole.TRANSFER))
     quit_when = QUIT_WHEN_LET_GO if reuse else QUIT_AFTER_TRANSFER

@@ -30,11 +30,13 @@ from ..policy import DATA_PORT_RETRIES
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime
+    from collections.abc import Callable
     from typing import Literal
 
     # (an annotation only: the planner imports this module before a get's early connect;
     # the machine and the executor import resolvers.resume after it)
     from ..resume import Outcome
+    from .listing import Seen
 
     LoginStep = Literal["done", "password", "account", "refused"]
 
@@ -257,32 +259,58 @@ def has_mlst(feat_lines: list[str]) -> bool:
     return any(line.strip().upper().startswith("MLST") for line in feat_lines[1:])
 
 
-def list_all_refused(outcome: tuple[str, int | None]) -> bool:
-    """Plain ``LIST`` after ``LIST -a``: ``outcome`` is ``LIST -a``'s reply code and the
-    bytes it listed (None: no listing came).  Due when it was refused with any 5xx (RFC 959
-    §4.2: a permanent refusal — 500/501 from a server that takes no ``ls`` options, 550
-    from one that read ``-a`` as a name) or 450 ("file unavailable": ProFTPD answers
-    ``LIST nosuch`` with ``450 nosuch: No such file or directory``, measured on 1.3.8, so a
-    server of its kind that read ``-a`` as a name says 450; wget 1.21.3, its ``SYST`` not
-    "UNIX Type: L8", falls back on 450, 501 and 550 alike, measured against a scripted
-    server; when the plain ``LIST`` is refused too, its reply is the error); and when it
-    was answered ``2xx`` after listing nothing at all: a server that read ``-a`` as the name
-    of a file that is not there lists nothing, where a Unix server's ``-a`` lists ``.`` and
-    ``..`` even in an empty folder (vsftpd, ProFTPD, Pure-FTPd: docs/ftp.md), so the folder
-    is asked for again with plain ``LIST`` (wget asks both and keeps the longer listing
-    where ``SYST`` does not say ``UNIX Type: L8``).  Any other reply is the listing's own
-    outcome: 421 (closing), 425/426 (the data connection), 451 say nothing of ``-a``."""
-    code, listed = outcome
-    if listed is None:
-        return code.startswith("5") or code == "450"
-    return listed == 0 and code.startswith("2")
+def list_all_refused(code: str) -> bool:
+    """Plain ``LIST`` after ``LIST -a`` was refused: any 5xx (RFC 959 §4.2: a permanent
+    refusal — 500/501 from a server that takes no ``ls`` options, 550 from one that read
+    ``-a`` as a name) or 450 ("file unavailable": ProFTPD answers ``LIST nosuch`` with
+    ``450 nosuch: No such file or directory``, measured on 1.3.8, so a server of its kind
+    that read ``-a`` as a name says 450), over the data connection already open.  One
+    command more; when the plain ``LIST`` is refused too, its reply is the error.  wget
+    1.21.3 (its ``SYST`` not "UNIX Type: L8") falls back on 450, 501 and 550 alike,
+    measured against a scripted server.  Any other reply is the listing's own outcome: 421
+    (closing), 425/426 (the data connection), 451 say nothing of ``-a``.  (A ``LIST -a``
+    answered with a listing of nothing, or of ``-a`` alone, is the re-list's:
+    :func:`names_nothing_but_dash_a`.)"""
+    return code.startswith("5") or code == "450"
+
+
+def names_nothing_but_dash_a(listed: tuple[int | None, Seen | None]) -> bool:
+    """A plain ``LIST`` after a ``LIST -a`` whose listing (``listed``: the bytes its data
+    connection carried, and what the executor saw of its lines) named nothing — no byte at
+    all, or no line naming an entry, ``.`` or ``..`` — or only a file named ``-a``
+    (:attr:`resolvers.ftp.listing.Seen.nothing_but_dash_a`): the listing of a server that
+    read ``-a`` as a name, not ``ls``'s option.  vsftpd and Pure-FTPd list a name they
+    lack as nothing (``LIST nosuch``: 150, no line, 226 — measured), where all three
+    servers list ``.`` and ``..`` for ``LIST -a`` even in an empty folder, so they never pay
+    the command.  wget 1.21.3 asks ``LIST`` after the first ``LIST -a`` of a session and
+    keeps the longer reply, for every server whose ``SYST`` is not "UNIX Type: L8"
+    (measured against a scripted server: ``PASV``, ``LIST`` after a listing of nothing, of
+    ``-a`` alone, and of two files alike); omniurl asks only where the reply leaves the
+    doubt, once."""
+    received, seen = listed
+    if seen is not None:
+        return seen.nothing_but_dash_a
+    return received == 0
+
+
+def relist_passive(used: str) -> Callable[[str], bool]:
+    """The re-list's data connection is opened as ``LIST -a``'s was (``used``: the passive
+    command that opened it, ``EPSV`` or ``PASV``): no second try of a refused ``EPSV``."""
+
+    def decide(opened_with: str) -> bool:
+        return opened_with == used
+
+    return decide
 
 
 MLSD_IF_MLST = Condition("FEAT lists MLST (RFC 3659)", lists_mlst)
 LIST_IF_NO_MLST = Condition("FEAT does not list MLST", lacks_mlst)
-LIST_ON_ALL_REFUSED = Condition(
-    "LIST -a refused (450 or a 5xx reply), or it listed nothing", list_all_refused
-)
+LIST_ON_ALL_REFUSED = Condition("LIST -a refused (450 or a 5xx reply)", list_all_refused)
+_RELIST = "LIST -a listed nothing, or only a file named -a"
+#: The plain ``LIST`` asked once after such a listing, and its data connection.
+RELIST_IF_NOTHING = Condition(_RELIST, names_nothing_but_dash_a)
+EPSV_TO_RELIST = Condition(f"{_RELIST}; EPSV opened its data connection", relist_passive("EPSV"))
+PASV_TO_RELIST = Condition(f"{_RELIST}; PASV opened its data connection", relist_passive("PASV"))
 PASV_ON_EPSV_REFUSED = Condition("EPSV refused", passive_needed)
 #: ``EPSV``/``PASV`` again, decided on how many data ports the policy refused so far.
 EPSV_ON_PORT_REFUSED = Condition(
@@ -309,6 +337,7 @@ ON_NEW_CONNECTION = Condition("a new connection", new_connection)
 __all__ = [
     "EPSV_ON_BYTES_MISSING",
     "EPSV_ON_PORT_REFUSED",
+    "EPSV_TO_RELIST",
     "LIST_IF_NO_MLST",
     "LIST_ON_ALL_REFUSED",
     "MAX_REPLY_LINES",
@@ -318,8 +347,10 @@ __all__ = [
     "PASS_ON_331",
     "PASV_ON_EPSV_REFUSED",
     "PASV_ON_PORT_REFUSED",
+    "PASV_TO_RELIST",
     "QUIT_AFTER_TRANSFER",
     "QUIT_WHEN_LET_GO",
+    "RELIST_IF_NOTHING",
     "REST_ON_BYTES_MISSING",
     "LoginStep",
     "Reply",
@@ -332,12 +363,14 @@ __all__ = [
     "has_mlst",
     "list_all_refused",
     "mdtm_time",
+    "names_nothing_but_dash_a",
     "new_connection",
     "passive_needed",
     "password_due",
     "pasv_port",
     "port_asked_again",
     "quit_due",
+    "relist_passive",
     "rest_due",
     "resume_due",
     "transfer_started",

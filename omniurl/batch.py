@@ -379,6 +379,10 @@ def output_name(url: URL, *, listing: bool | None = None) -> str:
         stem = own or presentation.index_name.rsplit(".", 1)[0]
         if beside is not None:  # (Gopher+ "!", "$": about the item, never over it)
             return listing_name(url, stem, beside)
+        if not path.endswith("/"):
+            # (a folder named without its "/": file:///srv/dir lists file:///srv/dir/, one
+            # listing, one name: Presentation.listed_folder, docs/saving.md)
+            url = presentation.listed_folder(url) or url
         return listing_name(url, stem)
     if index:
         decoded = presentation.index_name

@@ -270,6 +270,16 @@ class Presentation:
         a name (a path ending in "/", or none, always is)."""
         return False
 
+    def listed_folder(self, url: URL) -> URL | None:
+        """The folder's own URL when ``url`` names a folder without its final "/" and
+        lists exactly what that URL lists (``file:///srv/dir`` and ``file:///srv/dir/``:
+        one folder, the same listing), so that its listing is saved under one name either
+        way (``-O``, the batch: ``omniurl.batch.output_name``, docs/saving.md), as ``omniurl
+        mirror`` takes either as the folder.  None (the default): the URL names its own
+        listing (a Gopher selector ``dir`` is another than ``dir/``; FTP's ``;type=d`` is a
+        listing of names, not the folder's facts)."""
+        return None
+
     def beside_suffix(self, url: URL) -> str | None:
         """What a URL asks for *about* an item rather than the item itself, as the suffix
         of a file name of its own (``-O``, the batch, the gateway's downloads), saved as

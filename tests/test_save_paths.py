@@ -287,3 +287,58 @@ async def test_gopher_plus_attributes_never_take_the_items_name(
     await succeeded("get", "--create-dirs", "--output-dir", str(tmp_path / "b"), *urls[:2])
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == sorted(names[:2])
     assert (tmp_path / "b" / names[1]).read_bytes() == (out / names[1]).read_bytes()
+
+
+async def test_a_file_folder_with_or_without_its_slash_is_one_listing_and_one_name(
+    tmp_path: Path,
+) -> None:
+    """``file:///srv/dir`` and ``file:///srv/dir/`` list one folder, entry for entry: ``-O``
+    and the batch save it under one name, ``dir.HASH.tsv`` with the HASH of the folder's
+    URL (before, two: ``dir.57a77e55.tsv`` and ``dir.e74f369c.tsv`` for the same bytes),
+    and the mirror takes either as the folder.  (curl 7.88's ``-O``: ``file:///srv/dir``
+    saves an empty file ``dir``, exit 0; ``file:///srv/dir/`` no file, exit 23; wget has no
+    ``file:``.)  Gopher's ``1/dir`` and ``1/dir/`` stay two names: two selectors."""
+    from omniurl.batch import output_name
+    from omniurl.mirror.run import Config, mirror
+    from omniurl.resolvers import Options
+    from omniurl.schemes import parse
+
+    src = tmp_path / "srv" / "my dir"
+    (src / "sub").mkdir(parents=True)
+    (src / "a.txt").write_bytes(b"alpha\n")
+    (src / "sub" / "b.txt").write_bytes(b"bravo\n")
+    bare = "file://" + str(src).replace(" ", "%20")
+    names: dict[str, dict[str, bytes]] = {}
+    for url in (bare, bare + "/"):
+        for how in ("-O", "--output-dir"):
+            out = tmp_path / f"{how}{len(names)}"
+            out.mkdir()
+            args = ["get", "-O", url] if how == "-O" else ["get", "--output-dir", str(out), url]
+            status, _o, err = await run_cli(*args, cwd=out)
+            assert status == 0, err
+            names[f"{how} {url}"] = {p.name: p.read_bytes() for p in out.iterdir()}
+    folder = bare + "/"
+    name = output_name(parse(folder), listing=True)
+    assert name.startswith("my dir.") and name.endswith(".tsv")
+    listing = f"file\ta.txt\t{folder}a.txt\ndirectory\tsub\t{folder}sub/\n".encode()
+    assert all(saved == {name: listing} for saved in names.values()), names
+    assert output_name(parse(bare), listing=True) == name
+    assert output_name(parse(bare + "#x"), listing=True) == name
+    # a selector without its "/" is another item: two names
+    dirs = ("gopher://h/1/dir", "gopher://h/1/dir/")
+    assert len({output_name(parse(u), listing=True) for u in dirs}) == 2
+    trees = []
+    for url in (bare, bare + "/"):
+        out = tmp_path / f"mirror{len(trees)}"
+        status, _counts = await asyncio.wait_for(
+            mirror(Config(url=url, folder=out), Options(), lambda _row: None), 60
+        )
+        assert status == 0
+        trees.append(
+            {
+                p.relative_to(out).as_posix(): p.read_bytes() if p.is_file() else None
+                for p in out.rglob("*")
+                if ".omniurl-mirror" not in p.parts
+            }
+        )
+    assert trees[0] == trees[1] == {"a.txt": b"alpha\n", "sub": None, "sub/b.txt": b"bravo\n"}

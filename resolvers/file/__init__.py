@@ -47,6 +47,19 @@ class FilePresentation(Presentation):
     index_name = "index.txt"
     index_lists = True
 
+    def listed_folder(self, url: URL) -> URL | None:
+        """``file:///srv/dir`` lists the folder ``file:///srv/dir/`` does, entry for entry
+        (the same bytes saved): named as that URL, so ``-O`` of either saves
+        ``dir.HASH.tsv`` with one HASH (before, two names for one listing; the mirror
+        already took either as the folder).  The "/" is added to the text as written, so
+        an escaped ``%2F`` stays one."""
+        text = str(url).split("#", 1)[0]
+        if text.endswith("/"):
+            return None
+        from omniurl.schemes import parse
+
+        return parse(text + "/")
+
 
 SPEC = SchemeSpec(
     names=("file",),

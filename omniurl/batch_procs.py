@@ -109,6 +109,9 @@ def parts(total: int, n: int) -> list[int]:
 
 @dataclass
 class _Share:
+    """A share of a split batch: this process's (``queue``) or a worker's (``proc``).
+    (A docstring of its own: without one ``dataclass`` imports inspect to make one.)"""
+
     number: int
     concurrency: int
     per_host: int
@@ -582,8 +585,8 @@ def _forked(
     try:
         signal.set_wakeup_fd(-1)
         for signum in ending:
-            signal.signal(signum, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+            _set_handler(signum, signal.SIG_DFL)
+        _set_handler(signal.SIGINT, signal.default_int_handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
@@ -606,18 +609,33 @@ def _forked(
         return 1
 
 
+def _set_handler(signum: int, handler: Any) -> None:
+    """``signal.signal(signum, handler)``, without its reading of the handler it replaces
+    as a ``Handlers`` member: in a forked worker that handler is the parent's SIGINT one,
+    asyncio's ``functools.partial`` around the running task, whose repr (in the
+    ``ValueError`` the enum's lookup makes) formats the task's callbacks and so imported
+    inspect, with ast, dis and tokenize, into every worker on the way to its first request
+    (~5 ms at load 14, docs/speed.md, *Batches*, eighth round)."""
+    try:
+        import _signal  # type: ignore[import-not-found]  # (CPython's: signal's own)
+    except ImportError:  # pragma: no cover (another Python)
+        signal.signal(signum, handler)
+    else:  # (as signal.signal passes them: SIG_DFL and SIG_IGN as the ints they are)
+        _signal.signal(int(signum), int(handler) if isinstance(handler, int) else handler)
+
+
 async def _read_worker(
     share: _Share, output_dir: str | None, results: asyncio.Queue[Report]
 ) -> None:
     """A worker's rows, until its output ends (then None: whatever it still had fails)."""
-    import json
-
     proc = share.proc
     assert proc is not None and proc.stdout is not None
     try:
         async for line in proc.stdout:
             try:
                 if line[:1] == b"{":
+                    import json  # (here: a batch without a manifest sends only counts)
+
                     result = _from_row(json.loads(line))
                 else:
                     result = _counted(line, share.pending)
@@ -737,8 +755,6 @@ async def _work(
     positions: dict[int, int],
 ) -> int:
     """:func:`_worker`'s transfers: one JSON row per URL to ``out`` as each finishes."""
-    import json
-
     from omniurl.client import AsyncClient
 
     rows: list[bytes] = []
@@ -768,6 +784,8 @@ async def _work(
             if result.ok and not full:
                 rows.append(_count_line(index, result))
             else:
+                import json  # (here: without a manifest a successful row is its count)
+
                 row = _to_row(result)
                 row["index"] = index
                 # (ASCII: a URL's undecodable byte, \\udcff, crossed as an error before)
@@ -797,9 +815,17 @@ async def _until_signalled(work: Coroutine[Any, Any, int] | None = None) -> int:
         received.append(signum)
         task.cancel()
 
+    def handler(signum: int, frame: object) -> None:
+        loop.call_soon_threadsafe(stop, signum)
+
+    # Python's handlers handing the cancel to the loop, as the command's own (cli.signals):
+    # ``loop.add_signal_handler`` checks that its callback is no coroutine function, which
+    # imported inspect (with ast, dis and tokenize) into every worker, ~5 ms at load 14
+    # (docs/speed.md, *Batches*, eighth round).
     for signum in ENDING:
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # (Windows)
-            loop.add_signal_handler(signum, stop, signum)
+        with contextlib.suppress(OSError, RuntimeError, ValueError):  # (not the main thread)
+            signal.signal(signum, handler)
+            signal.siginterrupt(signum, False)  # (SA_RESTART, as asyncio sets it)
     try:
         return await task
     except asyncio.CancelledError:

@@ -3,7 +3,6 @@ gateway (the spec's presentation hooks; the surfaces never name the scheme)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -11,13 +10,17 @@ from typing import TYPE_CHECKING, Any
 from ..errors import LimitExceeded
 from ..resource import Resource
 from ..spec import Presentation
-from .gemtext import GemLine, Reader, render_html, render_text
 
+# (gemtext, with html and html.entities, and json are imported where a gemini resource is
+# shown: every command's start loads each spec's presentation, a batch's too — ~2 ms of
+# html.entities and json's ~2 ms at load 14, docs/speed.md, *Batches*, eighth round)
 if TYPE_CHECKING:
     import argparse
     import codecs
 
     from omniurl.schemes.base import URL
+
+    from .gemtext import GemLine
 
 
 def is_gemtext(resource: Resource) -> bool:
@@ -54,6 +57,8 @@ def _decoder(charset: str) -> codecs.IncrementalDecoder:
 
 async def gem_lines(resource: Resource, limit: int) -> AsyncIterator[GemLine]:
     """The document's lines as they arrive (one line at most ``limit`` bytes)."""
+    from .gemtext import Reader
+
     reader = Reader(str(resource.url))
     decoder = _decoder(_charset(resource))
     held = ""
@@ -120,6 +125,8 @@ class GeminiPresentation(Presentation):
         escapes, never sent to the terminal (as the gateway and browse show them)."""
         from omniurl.schemes.secrets import terminal_safe
 
+        from .gemtext import render_text
+
         async for line in gem_lines(resource, limit):
             yield terminal_safe(render_text([line]), keep="\t\n").encode("utf-8")
 
@@ -128,6 +135,8 @@ class GeminiPresentation(Presentation):
         with its parsed lines (``gemtext``), instead of the text and then the JSON."""
         if not (getattr(args, "json", False) and is_gemtext(resource) and _to_terminal(args)):
             return None
+        import json
+
         lines = [line.to_json() async for line in gem_lines(resource, 64 * 1024)]
         out: dict[str, Any] = {**self.describe(resource), "gemtext": lines}
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
@@ -152,7 +161,7 @@ class GeminiPresentation(Presentation):
     def rendered_text(self, resource: Resource, text: str) -> str | None:
         if not is_gemtext(resource):
             return None
-        from .gemtext import parse
+        from .gemtext import parse, render_text
 
         return render_text(parse(text, str(resource.url)), wrapper="<URL:{}>")
 
@@ -161,7 +170,7 @@ class GeminiPresentation(Presentation):
     ) -> str | None:
         if not is_gemtext(resource):
             return None
-        from .gemtext import parse
+        from .gemtext import parse, render_html
 
         return render_html(parse(text, str(resource.url)), link)
 

@@ -9,7 +9,6 @@ transcript.  From the library, the resource's ``session`` is a
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +86,8 @@ class TelnetPresentation(Presentation):
                     guard.check_max_time()  # (one JSON document: the error's)
                 described = resource.describe()
                 transcript = session.history.decode("utf-8", "replace")
+                import json  # (here: every command's start loads this spec for its flags)
+
                 metadata = {**described["metadata"], "transcript": transcript}
                 described = {**described, "metadata": metadata}
                 sys.stdout.write(json.dumps(described, ensure_ascii=False) + "\n")

@@ -208,22 +208,22 @@ def test_the_layering_checker_finds_what_it_must() -> None:
     ]
 
 
-#: The command line's surfaces: the CLI, and the gateway and browser (which show text as
-#: the CLI does, ``cli.emit``); ``python -m omniurl`` is the CLI.
-COMMAND_LINE = {"cli", "gateway", "browse", "__main__.py"}
+#: The command line: the CLI and ``python -m omniurl``.
+COMMAND_LINE = {"cli", "__main__.py"}
 
 
 def test_the_library_imports_nothing_of_the_command_line() -> None:
-    """The batch, the clients, the mirror, the integrations and the save paths are a
-    library: none imports ``omniurl.cli`` (even inside a function), which imports them
-    (``batch_procs`` named ``cli.signals.ENDING``, a circle cli.batch -> batch_procs -> cli;
-    the signals now live in omniurl/ending.py)."""
+    """The batch, the clients, the mirror, the integrations, the save paths, the gateway
+    and the browser are built beside the CLI, not on it: none imports ``omniurl.cli`` (even
+    inside a function), which imports them (``batch_procs`` named ``cli.signals.ENDING``, a
+    circle cli.batch -> batch_procs -> cli, now omniurl/ending.py's; the gateway and the
+    browser took ``terminal_safe`` from ``cli.emit``, which has it from schemes/secrets.py)."""
     library = [
         path
         for path in _surface_modules()
         if path.relative_to(OMNIURL).parts[0] not in COMMAND_LINE
     ]
-    assert OMNIURL / "batch_procs.py" in library and OMNIURL / "mirror" / "run.py" in library
+    assert OMNIURL / "batch_procs.py" in library and OMNIURL / "gateway" / "render.py" in library
     found = [
         f"{path.relative_to(ROOT)}:{line}: {module}"
         for path in library

@@ -27,11 +27,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 
-from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.errors import InputNeeded, PlanError, PolicyError
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.spec import Presentation
 from omniurl.schemes.errors import OmniurlError, URLError
+from omniurl.schemes.secrets import terminal_safe
 from omniurl.showing import article_headers, media_type_of, presentation_for
 
 from .model import (

@@ -5,7 +5,7 @@ A page is what the terminal shows, one :class:`Line` per screen row: a listing i
 entry (lynx's type labels before the name: ``(DIR)``, ``(TEXT)``, ``(BIN)``, ``(?)``), a text
 is wrapped to the width with the URLs in it as links (RFC 1738 appendix: ``<URL:…>`` and bare
 ones, found by :func:`schemes.extract.extract`).  Server text is held escaped
-(:func:`omniurl.cli.emit.terminal_safe`): an escape sequence in a Gopher display string or a
+(:func:`omniurl.schemes.secrets.terminal_safe`): an escape sequence in a Gopher display string or a
 news article never reaches the terminal.
 
 The label of an entry comes from the surfaces' one table (:func:`omniurl.showing.entry_marker`,
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.resource import Entry
+from omniurl.schemes.secrets import terminal_safe
 from omniurl.showing import entry_marker, presentation_for
 
 from .store import Line, Link, ListingLinks, ListingRows, ListingStore, indent_of

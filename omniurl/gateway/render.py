@@ -20,11 +20,10 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 
-from omniurl.cli.emit import terminal_safe
 from omniurl.resolvers.registry import presentation_of
 from omniurl.resolvers.resource import Entry, Resource
 from omniurl.resolvers.spec import DEFAULT_PRESENTATION
-from omniurl.schemes.secrets import mask_passwords
+from omniurl.schemes.secrets import mask_passwords, terminal_safe
 from omniurl.showing import INLINE_IMAGES, download_name, entry_marker, media_type_of
 from omniurl.showing import article_headers as _article_headers
 

@@ -17,6 +17,7 @@ The data connection goes to the address the control connection reached — the a
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 
 from omniurl.schemes.ftp import FTPURL
@@ -246,6 +247,59 @@ async def _ask_password(options: Options, plan: Plan, event: PasswordWanted) -> 
     return secret
 
 
+class RefusalWatch:
+    """Watches a plain control connection while the data connection is read: a refusal
+    the server sends meanwhile (``150`` then ``451``, the data connection left open) ends
+    the data connection at once, so the transfer fails with the server's reply instead of
+    waiting out the read timeout (before: "timed out after 30 s waiting for RETR").
+
+    The loop's reader callback takes what arrives with one non-blocking ``recv`` and hands
+    it to the machine (nothing is read by two readers, nothing is lost to a cancelled
+    read): a 4xx or 5xx line shuts the data socket (its reader sees the end), a complete
+    other line (the ``226``, early) ends the watch.  A TLS control connection is not
+    watched (its transport reads the socket itself)."""
+
+    def __init__(self, control: Control, machine: FTPMachine, data: DataChannel) -> None:
+        self._machine = machine
+        self._data = data
+        self._sock = control.stream.sock
+        self._fd = -1
+        if control.stream.tls or self._shut_if_refused():
+            return
+        if machine.buffered_line():
+            return  # (a complete line other than a refusal: the 226, early)
+        self._loop = asyncio.get_running_loop()
+        self._fd = self._sock.fileno()
+        self._loop.add_reader(self._fd, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            data = self._sock.recv(65536)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self.stop()
+            return
+        self._machine.receive_data(data)
+        if not data or self._shut_if_refused() or self._machine.buffered_line():
+            self.stop()
+
+    def _shut_if_refused(self) -> bool:
+        refused = self._machine.refused_meanwhile()
+        if refused is None:
+            return False
+        with suppress(OSError):
+            self._data.stream.sock.shutdown(socket.SHUT_RDWR)
+        return True
+
+    def stop(self) -> None:
+        """Before the control connection is read again (the data's end): no more watching."""
+        if self._fd >= 0:
+            with suppress(OSError, RuntimeError, ValueError):  # (a closed loop)
+                self._loop.remove_reader(self._fd)
+            self._fd = -1
+
+
 class DataChannel:
     """The data connection's stream (TLS after ``PROT P``), read to its end."""
 
@@ -409,17 +463,20 @@ async def _transfer(
     state = {"ended": False}
     made: list[Resource] = []  # (the resource, once made: whether its consumer takes views)
     data = [channel]  # (the data connection now read: a listing may need a second one)
+    watches = [RefusalWatch(control, pump.machine, channel)]
 
     async def finish(received: int, seen: Seen | None = None) -> TransferReady | None:
         """The data connection ended after ``received`` bytes (``seen``: what a checked
         ``LIST -a`` named): the final reply, then QUIT or the connection kept — or, for
         ``LIST -a`` that listed nothing or only ``-a``, plain ``LIST``'s transfer (the
         plan's re-list), returned to be read next."""
+        watches[0].stop()
         data[0].close()
         pump.machine.data_done(received, seen)
         event = await pump.until_done()  # (a second data connection opened on the way)
         if isinstance(event, TransferReady):
             data[0] = await pump.data_channel()
+            watches[0] = RefusalWatch(control, pump.machine, data[0])
             return event
         done = event
         assert isinstance(done, Done), done
@@ -433,6 +490,7 @@ async def _transfer(
         return None
 
     async def close() -> None:
+        watches[0].stop()
         data[0].close()
         if pump.data is not None and pump.data is not data[0]:
             pump.data.close()  # (a re-list's data connection, its LIST refused)

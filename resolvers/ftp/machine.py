@@ -361,7 +361,8 @@ class FTPMachine:
         self._seen = seen
         assert self.state is State.TRANSFERRING and self._ready is not None
         expected = self._ready.expected
-        if expected is not None and received not in expected:
+        if expected is not None and received not in expected and not self.refused_meanwhile():
+            # (a refusal already sent is the error to report: the final reply, read next)
             raise ConnectionClosed(
                 f"the data connection of {self._ready.command} closed after {received} "
                 f"bytes; the server announced {max(expected)}",
@@ -370,6 +371,24 @@ class FTPMachine:
         self._waiting_for = f"the end of {self._ready.command}"
         self._received = received
         self.state = State.FINAL
+
+    def buffered_line(self) -> bool:
+        """Whether a whole line from the server waits unread (the executor's watch)."""
+        return b"\n" in self._buffer
+
+    def refused_meanwhile(self) -> str | None:
+        """While the data connection is read: the first line of a refusal (4xx, 5xx) the
+        server has sent already on the control connection — it ends the transfer (RFC 959
+        §4.2: the transfer failed), whether or not the data connection is closed — else
+        None (nothing yet, a line still coming, or a 2xx: the transfer's end, read after
+        the data)."""
+        cut = self._buffer.find(b"\n")
+        if cut < 0:
+            return None
+        line = bytes(self._buffer[:cut]).rstrip(b"\r")
+        if line[:1] in (b"4", b"5") and line[1:3].isdigit() and line[3:4] in (b" ", b"-"):
+            return line.decode("utf-8", "replace")
+        return None
 
     @property
     def waiting_for(self) -> str:

@@ -14,7 +14,6 @@ context treats as delimiters.  A new protocol adds its context here, in one plac
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 from omniurl.schemes.base import URL
@@ -36,6 +35,7 @@ from .ports import BLOCKED_PORTS, why_blocked
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ipaddress
+    import re
     from typing import Any
 
 # ``ipaddress`` is imported where an address is checked, not with this module: every ``plan``
@@ -136,6 +136,8 @@ else:
 def _addr_spec() -> re.Pattern[str]:
     pattern: re.Pattern[str] | None = globals().get("ADDR_SPEC")
     if pattern is None:
+        import re
+
         pattern = globals()["ADDR_SPEC"] = re.compile(_ADDR_SPEC)
     return pattern
 

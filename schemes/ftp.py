@@ -15,8 +15,6 @@ inside one CWD argument), and empty segments are kept: ``ftp://host//etc/motd`` 
 
 from __future__ import annotations
 
-import re
-
 from . import grammar, precompiled
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
@@ -26,6 +24,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any, ClassVar
 
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.

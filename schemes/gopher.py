@@ -23,8 +23,6 @@ empty)".  Which is sent is the planner's choice; the parser keeps ``search == ""
 
 from __future__ import annotations
 
-import re
-
 from . import grammar, precompiled
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
@@ -35,6 +33,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any, ClassVar
 
 _BAD_XCHARS = grammar.lazy_bad_char(grammar.XCHAR)

@@ -11,15 +11,14 @@ fragment, RFC 6068 mailto header fields).
 
 from __future__ import annotations
 
-import re
 import sys
-from re import Match, Pattern
 
 from . import precompiled
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+    from re import Match, Pattern
 
 
 class Lazy:
@@ -161,6 +160,8 @@ def component(cls: str) -> str:
 def bad_char(cls: str) -> Pattern[str]:
     """A pattern finding the first character that breaks ``*[ <cls> | escape ]``: a character
     outside the class, or a ``%`` not followed by two hex digits."""
+    import re
+
     return re.compile(f"[^{cls}%]|%(?![{HEX}]{{2}})")
 
 
@@ -174,6 +175,8 @@ def lazy_bad_char(cls: str) -> Lazy:
 def bad_escape() -> Pattern[str]:
     """A pattern finding a ``%`` not followed by two hex digits (lenient mode's only check on
     characters is none at all; this one is for strict components that allow any character)."""
+    import re
+
     return re.compile(f"%(?![{HEX}]{{2}})")
 
 

@@ -15,8 +15,6 @@ or password is allowed" (§3.3): refused in strict mode, kept in lenient mode.
 
 from __future__ import annotations
 
-import re
-
 from . import grammar, precompiled
 from .authority import format_fragment, format_login, parse_ip_schemepart
 from .base import InternetURL, _tnew, class_constants, tuple_backed
@@ -25,6 +23,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any, ClassVar
 
 _BAD_HPATH = grammar.lazy_bad_char(grammar.HSEGMENT + "/")

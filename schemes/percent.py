@@ -14,13 +14,13 @@ Encoding is per component: only alphanumerics and ``$-_.+!*'(),`` are always lef
 from __future__ import annotations
 
 from functools import lru_cache
-from re import Pattern
 
 from . import grammar
 from .errors import EncodingError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from re import Pattern
     from typing import Any
 
 __all__ = [

@@ -26,12 +26,16 @@ business writing into itself, and its compiled copy (setup.py) could not run as 
 
 from __future__ import annotations
 
-import re
 import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+#: ``re.DOTALL`` and ``re.IGNORECASE``'s values (``_sre``'s ``SRE_FLAG_*``), for a module that
+#: compiles through this one without importing ``re`` (tests/test_precompiled.py holds them equal).
+DOTALL = 16
+IGNORECASE = 2
 
 #: What :func:`compile` was asked for, in order (what tools/sre_table.py writes a table of).
 ASKED: dict[tuple[str | bytes, int], None] = {}
@@ -77,7 +81,9 @@ def compile(pattern: Any, flags: int = 0) -> Any:
             made = _sre_compile(pattern, entry)
         except Exception:
             made = None
-    if made is None:
+    if made is None:  # (re itself only then: a start that finds its patterns here needs none)
+        import re
+
         made = re.compile(pattern, flags)
     _made[asked] = made
     return made

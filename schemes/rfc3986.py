@@ -29,12 +29,15 @@ person wrote.
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from functools import cache
 
 from . import grammar, precompiled
 from .errors import EncodingError, HostError, PortError, SchemeError, URLError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (re itself is imported where a pattern is compiled: a get needs none)
+    import re
 
 __all__ = ["Prepared", "Syntax", "check_reference", "prepare"]
 
@@ -100,6 +103,8 @@ _SECTION = {
 @cache
 def _bad(name: str) -> re.Pattern[str]:
     """The first character that breaks component ``name`` (or a "%" that starts no escape)."""
+    import re
+
     return re.compile(f"[^{_CLASSES[name]}%]|%(?![0-9A-Fa-f]{{2}})")
 
 
@@ -111,6 +116,8 @@ def _fast() -> re.Pattern[str]:
     """The common case in one match: ASCII, a reg-name host without escapes, every "%"
     checked afterwards.  Such a URL needs no mapping at all (~0.4 µs; the component walk is
     ~3 µs)."""
+    import re
+
     p = rf"[{_UNRESERVED}{_SUB_DELIMS}:@%/]"
     return re.compile(
         rf"[A-Za-z0-9+\-.]++:"
@@ -574,6 +581,7 @@ def check_ip_literal(text: str, start: int, end: int) -> None:
     ``resolvers.policy.check_zone`` refuses it on a global address before anything is sent.
     """
     import ipaddress
+    import re
 
     inner = text[start + 1 : end - 1]
     if re.fullmatch(_IPVFUTURE, inner):

@@ -113,6 +113,13 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
         unread.add("omniurl.resolvers.lines")
         assert not unread & ran, sorted(unread & ran)
     assert not {"json", "json.decoder", "json.encoder"} & ran
+    # nor re (its parser and compiler in Python, with copyreg: ~8.5 million instructions):
+    # the URL's and the replies' patterns come from schemes/_sre_table.py through
+    # _sre (schemes/precompiled.py), and no module of a get imports re for an annotation or
+    # a flag; the command's script imports none either (bin/omniurl, docs/speed.md)
+    assert not {"re", "re._parser", "re._compiler", "copyreg"} & ran, sorted(
+        {"re", "re._parser", "re._compiler", "copyreg"} & ran
+    )
     # nor json's C string encoder (``_json``: cli/emit.py loads it for the first JSON
     # printed), nor a progress bar or a listing's saving rules (cli/output.py: a terminal's
     # stderr, a listing)
@@ -225,6 +232,7 @@ async def test_a_get_connects_before_its_body_and_the_core_are_imported(
     assert f"omniurl.resolvers.{scheme}.planner" in at_connect
     assert not {"asyncio", f"omniurl.resolvers.{scheme}.executor"} & at_connect
     later = {"omniurl.cli.get", "omniurl.cli.emit", "omniurl.cli.text"}
+    later.add("re")  # (nor later: a plain get imports no re at all)
     later |= {"omniurl.resolvers.core", "contextvars"}
     # nor the _contextvars extension (a shared library here) for the core's HOP_CARRY:
     # resolvers/hops.py, imported by the core and the HTTP executor

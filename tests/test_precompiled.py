@@ -93,6 +93,14 @@ def test_a_start_compiles_no_pattern_and_the_table_is_current() -> None:
     assert sorted(found["asked"]) == sorted(repr(k) for k in _sre_table.TABLE)
 
 
+def test_its_flags_are_res() -> None:
+    """The flags a module passes without importing ``re`` (resolvers/http/reply.py) are
+    ``re``'s own values, so the table's key and a fallback's ``re.compile`` are unchanged."""
+    assert (precompiled.DOTALL, precompiled.IGNORECASE) == (int(re.DOTALL), int(re.IGNORECASE))
+    coding = r"(?P<name>[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*(?P<params>;.*)?"
+    assert (coding, precompiled.DOTALL) in _sre_table.TABLE or not _sre_table.TABLE
+
+
 def test_a_pattern_not_in_the_table_is_res(monkeypatch: pytest.MonkeyPatch) -> None:
     """Another interpreter's table, a pattern it does not hold, an entry it cannot use:
     ``re.compile``'s pattern, the same every time it is asked."""

@@ -18,8 +18,6 @@ done — is decided here, tested without sockets, like NNTP's, Gopher's and WAIS
 
 from __future__ import annotations
 
-import re
-
 from omniurl.schemes import precompiled
 from omniurl.schemes.records import field, record
 
@@ -153,6 +151,7 @@ def mdtm_time(reply: str) -> datetime.datetime | None:
     """``213 YYYYMMDDHHMMSS[.sss]`` (RFC 3659 §3: UTC) as an aware datetime (the fraction
     dropped, as an HTTP-date has none), or None when the reply says no time."""
     import datetime
+    import re
 
     m = re.search(_MDTM, reply)
     if m is None:

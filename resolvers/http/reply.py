@@ -29,7 +29,6 @@ append, an error — is decided by :func:`decide`, also pure, from the :class:`H
 from __future__ import annotations
 
 import os
-import re
 import types
 from enum import Enum
 from functools import cached_property
@@ -68,7 +67,9 @@ _REASON = precompiled.compile(rb"[^\x00\n\r\x0b\x0c]*")
 # transfer-coding = token *( OWS ";" OWS transfer-parameter )           (RFC 9112 §7)
 # (ASCII only: a str pattern with explicit ranges, so "chun\u212aed" — a Kelvin sign, which
 # str.lower() turns into "k" — is no token and never "chunked")
-_CODING = precompiled.compile(r"(?P<name>[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*(?P<params>;.*)?", re.S)
+_CODING = precompiled.compile(
+    r"(?P<name>[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*(?P<params>;.*)?", precompiled.DOTALL
+)
 
 
 class _Need(Enum):

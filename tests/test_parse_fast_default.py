@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import ipaddress
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -1190,7 +1191,7 @@ def test_generated_generic_and_bracketed_text_agrees_with_the_general_way(
        st.booleans(), st.booleans())  # fmt: skip
 def test_ipv6_ok_is_ipaddress_on_hex_groups(groups: list[str], lead: bool, trail: bool) -> None:
     inner = ("::" if lead else "") + ":".join(groups) + ("::" if trail else "")
-    if not grammar.re.fullmatch(grammar.IP_LITERAL_FAST, f"[{inner}]"):
+    if not re.fullmatch(grammar.IP_LITERAL_FAST, f"[{inner}]"):
         return
     try:
         ipaddress.IPv6Address(inner)
@@ -1216,7 +1217,7 @@ def test_ipv6_ok_is_ipaddress_with_ipv4_tails_and_zones(
     """The default reading's IP literals (:data:`grammar.IP_LITERAL_LAX`: an IPv4 tail, a
     zone id): :func:`grammar.ipv6_ok` accepts exactly what ``ipaddress`` does."""
     inner = ("::" if lead else "") + ":".join(groups) + ("::" if trail else "")
-    if not grammar.re.fullmatch(grammar.IP_LITERAL_LAX, f"[{inner}{zone}]"):
+    if not re.fullmatch(grammar.IP_LITERAL_LAX, f"[{inner}{zone}]"):
         return
     try:
         ipaddress.IPv6Address(inner)

@@ -96,7 +96,7 @@ def test_a_start_compiles_no_pattern_and_the_table_is_current() -> None:
 def test_its_flags_are_res() -> None:
     """The flags a module passes without importing ``re`` (resolvers/http/reply.py) are
     ``re``'s own values, so the table's key and a fallback's ``re.compile`` are unchanged."""
-    assert (precompiled.DOTALL, precompiled.IGNORECASE) == (int(re.DOTALL), int(re.IGNORECASE))
+    assert (int(re.DOTALL), int(re.IGNORECASE)) == (precompiled.DOTALL, precompiled.IGNORECASE)
     coding = r"(?P<name>[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*(?P<params>;.*)?"
     assert (coding, precompiled.DOTALL) in _sre_table.TABLE or not _sre_table.TABLE
 

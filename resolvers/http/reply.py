@@ -580,6 +580,8 @@ def _unfolded(data: bytes) -> bytes:
     whitespace on both sides goes with the line break, as h11 joins a fold."""
     if b"\r\n " not in data and b"\r\n\t" not in data:
         return data
+    import re  # (only a folded head's: a get imports no re, tests/test_get_startup.py)
+
     return re.sub(rb"[ \t]*\r\n[ \t]+", b" ", data)
 
 

@@ -154,6 +154,31 @@ def test_obs_fold_and_repeated_fields(parser: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("wire", "value"),
+    [
+        (b"HTTP/1.1 200 OK\r\nX-A: 1\r\n \r\n 2\r\nContent-Length: 0\r\n\r\n", "1  2"),
+        (b"HTTP/1.1 200 OK\r\nX-A: 1\r\n \r\nContent-Length: 0\r\n\r\n", "1"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-A: 1\r\n\t \r\n\r\n", "1"),
+    ],
+)
+def test_obs_fold_of_white_space_alone_read_alike_however_cut(
+    parser: str, wire: bytes, value: str
+) -> None:
+    """A fold whose continuation line is white space alone (RFC 9112 §5.2's obs-fold is
+    CRLF 1*(SP / HTAB)) reads the same wherever the bytes were cut: before, a cut right
+    after that line's break gave llhttp the line break alone, then a line starting with
+    white space (refused: "unexpected whitespace"), and h11 another value."""
+    whole = events(wire, parser=parser)[0]
+    assert isinstance(whole, Head)
+    assert whole.headers()["content-length"] == "0"
+    assert (whole.get("X-A") or "").rstrip() == value  # (llhttp keeps a value's last SP)
+    for step in range(1, len(wire)):
+        head = events(wire, step=step, parser=parser)[0]
+        assert isinstance(head, Head), step
+        assert head.fields == whole.fields, step
+
+
+@pytest.mark.parametrize(
     ("wire", "error"),
     [
         (b"", ConnectionClosed),  # closed without a reply

@@ -769,19 +769,19 @@ class ReplyReader:
             return head
 
     def _foldable(self, buffer: bytearray) -> int:
-        """How much of an unfinished head may go to the parser now: all of it, but a last
-        line break followed by nothing or white space alone, and white space at the end (an
-        obs-fold may be coming: :func:`_unfolded` needs its line break and the white space
-        on both sides together)."""
+        """How much of an unfinished head may go to the parser now: all of it but the line
+        breaks and white space at its end (an obs-fold may be coming: :func:`_unfolded`
+        needs its line break and the white space on both sides together)."""
         if self._lines_from < 0:
             first = buffer.find(b"\r\n")
             if first != -1:
                 self._lines_from = first + 2
-        end = len(buffer) - 1 if buffer.endswith(b"\r") else len(buffer)  # (its LF to come)
-        last = buffer.rfind(b"\r\n", self._fed, end)
-        if last != -1 and not buffer[last + 2 : end].strip(b" \t"):
-            end = last
-        while end > self._fed and buffer[end - 1] in (0x20, 0x09):  # (a fold takes it too)
+        # The whole run of CR, LF, SP and HTAB at the end waits: a fold's line break may
+        # follow a line of white space alone (``a\r\n \r\n b``), and a run cut before its
+        # last line break would reach the parser as a line ending, then a line starting with
+        # white space (llhttp: "unexpected whitespace"; h11: a value depending on the cut).
+        end = len(buffer)
+        while end > self._fed and buffer[end - 1] in (0x0D, 0x0A, 0x20, 0x09):
             end -= 1
         return end
 

@@ -524,7 +524,7 @@ async def _fork_worker(setup: dict[str, Any]) -> _Forked | None:
     fork one, and a new interpreter is started instead)."""
     import threading
 
-    from omniurl.ending import ENDING
+    from omniurl.exitstatus import ENDING
 
     if threading.active_count() > 1:
         # Another thread (a name lookup's, a program's own) may hold a lock the fork would
@@ -805,7 +805,7 @@ async def _until_signalled(work: Coroutine[Any, Any, int] | None = None) -> int:
     """``work`` (:func:`_worker` on stdin and stdout), cancelled by SIGTERM/SIGHUP (so every
     temporary file is removed, as in one process); then 128 + the signal, silently (the
     parent says why it ended)."""
-    from omniurl.ending import ENDING
+    from omniurl.exitstatus import ENDING
 
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(_worker() if work is None else work)

@@ -8,6 +8,14 @@ from __future__ import annotations
 
 from omniurl.schemes.errors import OmniurlError, URLError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    #: The signals that end a command, and the batch's worker processes, the way Ctrl-C
+    #: does: SIGTERM and SIGHUP (none on Windows), exit status 128 + the number
+    #: (``cli/signals.py``, ``omniurl/batch_procs.py``).  Made on first read
+    #: (:func:`__getattr__`).
+    ENDING: tuple[int, ...]  # (signal.Signals members)
+
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_REFUSED = 2  # invalid URL, bad usage, or refused by the safety policy: nothing was sent
@@ -87,3 +95,18 @@ def exit_status(exc: BaseException) -> int:
         if isinstance(exc, cls):
             return status
     return EXIT_FAILURE
+
+
+def __getattr__(name: str) -> object:
+    """:data:`ENDING`, made when it is first read: beside the exit statuses (outside
+    ``cli/``, so the batch names it without importing the CLI), but ``signal``'s import
+    (its enum classes built: ~2 ms) stays a get's and a batch's, never a ``parse``'s, whose
+    start loads this module.  (A module of its own cost every get ~0.13-0.17 ms of CPU to
+    import, process_time around the import, fresh venv, load 14, 2026-11-29.)"""
+    if name == "ENDING":
+        import signal
+
+        global ENDING
+        ENDING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+        return ENDING
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

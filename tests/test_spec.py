@@ -216,7 +216,7 @@ def test_the_library_imports_nothing_of_the_command_line() -> None:
     """The batch, the clients, the mirror, the integrations, the save paths, the gateway
     and the browser are built beside the CLI, not on it: none imports ``omniurl.cli`` (even
     inside a function), which imports them (``batch_procs`` named ``cli.signals.ENDING``, a
-    circle cli.batch -> batch_procs -> cli, now omniurl/ending.py's; the gateway and the
+    circle cli.batch -> batch_procs -> cli, now omniurl/exitstatus.py's; the gateway and the
     browser took ``terminal_safe`` from ``cli.emit``, which has it from schemes/secrets.py)."""
     library = [
         path

@@ -15,7 +15,7 @@ import gc
 import signal
 import sys
 
-from omniurl.ending import ENDING  # (its place since the batch needs it too; named here still)
+from omniurl.exitstatus import ENDING  # (its home, beside the batch; named here still)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)

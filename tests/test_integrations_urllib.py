@@ -95,3 +95,37 @@ def test_options_reach_the_handler(installed: Any) -> None:
     handler = next(h for h in opener.handlers if isinstance(h, ou.OmniurlHandler))
     assert 25 in handler.options.policy.allow_ports
     assert handler.options.connect_timeout == 1.0
+
+
+def test_urlopen_timeout_argument_is_honoured(installed: Any) -> None:
+    """``urlopen(url, timeout=t)`` bounds the connect and every read, as urllib's own
+    handlers do; before, the handler ignored it and a silent server held the caller 30 s."""
+    import socket
+    import time
+
+    from omniurl.resolvers.errors import ResolveTimeout
+
+    with socket.create_server(("127.0.0.1", 0)) as listener:  # accepts (backlog), never answers
+        port = listener.getsockname()[1]
+        started = time.monotonic()
+        with pytest.raises(urllib.error.URLError) as caught:
+            urllib.request.urlopen(f"gopher://127.0.0.1:{port}/0/x", timeout=0.5)
+        elapsed = time.monotonic() - started
+    assert isinstance(caught.value.reason, ResolveTimeout)
+    assert "0.5 s" in str(caught.value.reason)
+    assert elapsed < 5
+
+
+def test_urlopen_without_timeout_keeps_the_handlers_options() -> None:
+    from omniurl.integrations.options import options_from
+
+    options = options_from({"read_timeout": 7, "connect_timeout": 3})
+    assert ou._with_timeout(options, socket_default()) is options
+    changed = ou._with_timeout(options, 2)
+    assert (changed.connect_timeout, changed.read_timeout) == (2.0, 2.0)
+
+
+def socket_default() -> object:
+    import socket
+
+    return socket._GLOBAL_DEFAULT_TIMEOUT  # type: ignore[attr-defined]

@@ -99,6 +99,16 @@ class _Body(io.RawIOBase):
                 super().close()
 
 
+def _with_timeout(options: Options, timeout: object) -> Options:
+    """``options`` with ``urlopen(url, timeout=t)``'s ``t`` as the connect and the read
+    timeout — what urllib's own handlers give it (``socket.create_connection`` and every
+    blocking read); urllib's default (no ``timeout=``) keeps the handler's options.
+    Before, the argument was ignored: ``urlopen(silent, timeout=0.5)`` waited 30 s."""
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        return options  # socket._GLOBAL_DEFAULT_TIMEOUT (an object()), or None
+    return options.with_(connect_timeout=float(timeout), read_timeout=float(timeout))
+
+
 class OmniurlHandler(urllib.request.BaseHandler):
     """``<scheme>_open`` for every scheme of :func:`schemes`, backed by :func:`resolve`."""
 
@@ -110,7 +120,7 @@ class OmniurlHandler(urllib.request.BaseHandler):
 
     def _open(self, req: urllib.request.Request) -> urllib.response.addinfourl:
         url = req.full_url
-        options = self.options
+        options = _with_timeout(self.options, getattr(req, "timeout", None))
         timeout = options.connect_timeout + options.read_timeout
         try:
             resource = _loop.run(_resolved(url, options), timeout)

@@ -68,6 +68,24 @@ def _bench_common() -> ModuleType:
 PROBE: str = _bench_common().PROBE
 
 
+#: :data:`PROBE` with the modules counted before the probe imports any (PROBE's ``json``
+#: brings ``re``, which the count then leaves out).
+PROBE_BEFORE_ANY = """\
+import sys
+before = set(sys.modules)
+import atexit
+def report():
+    sys.stdout.flush()
+    new = sorted(m for m in sys.modules if m not in before and sys.modules[m] is not None)
+    import json
+    sys.stderr.write("\\n" + json.dumps(new) + "\\n")
+atexit.register(report)
+sys.argv = ["omniurl", *sys.argv[1:]]
+import runpy
+runpy.run_module("omniurl", run_name="__main__", alter_sys=True)
+"""
+
+
 def run_probe(*args: str, code: str = PROBE, bare: bool = False) -> tuple[int, bytes, list[str]]:
     """(exit status, stdout, modules imported) of ``omniurl ARGS`` in a fresh interpreter;
     ``bare``: without ``site`` (``-S``, the site-packages directories on PYTHONPATH), so that
@@ -135,6 +153,22 @@ def test_plan_imports_no_event_loop_no_tls_and_no_executor(url: str) -> None:
     own = registry.BUILTIN_SCHEMES[url.partition(":")[0]]
     assert own in modules
     assert resolver_packages(modules) == {own}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("parse", "http://a/b?c"), ("plan", "ftp://h/pub/f.txt"), ("plan", "http://h/x"),
+     ("plan", "gopher://h/1/")],
+)  # fmt: skip
+def test_parse_and_plan_import_no_re(args: tuple[str, str]) -> None:
+    """Bare (no site hook imports ``re`` first): the patterns are schemes/precompiled.py's,
+    and the modules of these schemes name ``re`` for annotations only and import it where a
+    pattern is compiled at run time (~6.4 million instructions; docs/speed.md, eighth
+    round).  (The installed command's script is bin/omniurl: test_packaging.)"""
+    status, out, modules = run_probe(*args, code=PROBE_BEFORE_ANY, bare=True)
+    assert status == 0, out
+    assert "omniurl.schemes.precompiled" in modules  # (the control)
+    assert not {"re", "re._parser", "re._compiler"} & set(modules)
 
 
 def resolver_packages(modules: list[str]) -> set[str]:

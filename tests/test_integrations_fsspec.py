@@ -170,3 +170,31 @@ def test_open_routes_news_without_slashes_to_omniurl(url: str) -> None:
         omniurl_open(url).open()
     assert not isinstance(info.value, FileNotFoundError)
     assert info.value.component is not None
+
+
+def test_open_tells_and_seeks(gopher: str) -> None:
+    """``tell``/``seek`` as on any fsspec file (pandas, ``zipfile``, sniffers call them):
+    forward by reading, back by asking again; before, ``tell()`` itself raised
+    ``io.UnsupportedOperation``."""
+    import io
+
+    fs = fsspec.filesystem("gopher")
+    with fs.open(f"{gopher}/9/pub/big.bin") as f:
+        assert f.tell() == 0
+        assert f.read(10) == BIG[:10]
+        assert f.tell() == 10
+        assert f.seek(300_000) == 300_000
+        assert f.read(5) == BIG[300_000:300_005]
+        first = f.raw._resource
+        assert f.seek(3) == 3 and f.read(4) == BIG[3:7]
+        assert first._closed and f.raw._resource is not first  # asked again from the start
+        assert f.seek(2, io.SEEK_CUR) == 9 and f.read(2) == BIG[9:11]
+        with pytest.raises(io.UnsupportedOperation, match="no size"):
+            f.seek(-1, io.SEEK_END)  # a Gopher server tells no size
+        with pytest.raises(ValueError):
+            f.seek(-1)
+        assert f.seek(len(BIG) + 10) == len(BIG) and f.read(1) == b""
+    with fs.open(f"{gopher}/0/pub/a.csv") as t:
+        assert t.read() == CSV and t.tell() == len(CSV)
+        t.seek(0)
+        assert t.read() == CSV

@@ -116,19 +116,35 @@ class _StreamFile(io.RawIOBase):
 
     Nothing is buffered beyond the chunk being handed out, so ``f.read(10)`` of a large file
     reads what it needs and ``close()`` ends the transfer.
+
+    ``tell()`` and ``seek()`` work as on any fsspec file (pandas, ``zipfile`` and format
+    sniffers call them): none of these protocols has a byte range (RFC 1436 §2 asks for a
+    whole selector), so a seek forward reads and drops the bytes before the target, a seek
+    back asks again from the start, and a seek from the end needs the size the server told
+    (else :class:`io.UnsupportedOperation`).  Before, ``tell()`` itself raised.
     """
 
     def __init__(self, fs: OmniurlFileSystem, url: str, resource: Resource) -> None:
         super().__init__()
         self.fs = fs
         self.name = url
+        self._start(resource)
+
+    def _start(self, resource: Resource) -> None:
         self._resource = resource
         self._chunks: AsyncIterator[bytes] = resource.__aiter__()
         self._pending = b""
         self._eof = False
+        self._position = 0
 
     def readable(self) -> bool:
         return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._position
 
     def readinto(self, buffer: Any) -> int:
         view = memoryview(buffer).cast("B")
@@ -140,7 +156,36 @@ class _StreamFile(io.RawIOBase):
         count = min(len(view), len(self._pending))
         view[:count] = self._pending[:count]
         self._pending = self._pending[count:]
+        self._position += count
         return count
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if self.closed:
+            raise ValueError("seek of a closed file")
+        if whence == io.SEEK_SET:
+            target = offset
+        elif whence == io.SEEK_CUR:
+            target = self._position + offset
+        elif whence == io.SEEK_END:
+            if self._resource.size is None:
+                raise io.UnsupportedOperation(
+                    f"{self.name}: the server told no size, so there is no end to seek from"
+                )
+            target = self._resource.size + offset
+        else:
+            raise ValueError(f"invalid whence ({whence!r})")
+        if target < 0:
+            raise ValueError(f"negative seek position {target}")
+        if target < self._position:  # back: ask again, from the start
+            sync(self.fs.loop, self._resource.aclose)
+            resource: Resource = sync(self.fs.loop, self.fs._resolve, self.name)
+            self._start(resource)
+        scratch = bytearray(min(target - self._position, 1 << 16) or 1)
+        while self._position < target:
+            want = min(len(scratch), target - self._position)
+            if not self.readinto(memoryview(scratch)[:want]):
+                break  # past the end: the position is the end (reads give b"")
+        return self._position
 
     def close(self) -> None:
         if not self.closed:

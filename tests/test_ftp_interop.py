@@ -171,3 +171,20 @@ async def test_a_listing_has_the_dotfiles(tmp_path: Path) -> None:
             (".d", "directory"), (".hidden", "file"), ("a", "file")
         ]  # fmt: skip
         assert "> LIST -a" in lines and "> LIST" not in lines
+
+
+async def test_an_empty_folder_is_listed_in_one_round_trip(tmp_path: Path) -> None:
+    """vsftpd lists ``.`` and ``..`` for ``LIST -a`` even in an empty folder, so the plan's
+    re-list (plain ``LIST`` where ``LIST -a`` named nothing, 487f736) is never paid there:
+    one ``LIST -a``, one data connection, an empty listing."""
+    if not os.path.exists(VSFTPD):
+        pytest.skip("vsftpd not installed (apt-get install vsftpd)")
+    root = write_tree(tmp_path / "root", {"pub/x": b"x"})
+    (root / "empty").mkdir()
+    async with running(start_vsftpd, root, tmp_path / "vsftpd") as netloc:
+        lines, options = transcript()
+        listing = await resolvers.fetch(f"ftp://{netloc}/empty/", options)
+        assert [e.name for e in listing] == []
+        sent = [line for line in lines if line.startswith("> ")]
+        assert "> LIST -a" in sent and "> LIST" not in sent
+        assert sum(line.startswith(("> EPSV", "> PASV")) for line in sent) == 1

@@ -147,7 +147,7 @@ def register(name: str, cls: type[URL]) -> None:
     _classes[name.lower()] = cls
     _parsers[name.lower()] = _entry(cls)
     _lazy.pop(name.lower(), None)
-    _generic_names.discard(name.lower())
+    _generic_names.pop(name.lower(), None)
 
 
 def register_lazy(name: str, cls: type[URL] | str) -> None:
@@ -159,7 +159,7 @@ def register_lazy(name: str, cls: type[URL] | str) -> None:
         _classes.pop(name.lower(), None)
         _parsers.pop(name.lower(), None)
         _lazy[name.lower()] = cls
-        _generic_names.discard(name.lower())
+        _generic_names.pop(name.lower(), None)
     else:
         register(name, cls)
 
@@ -297,10 +297,10 @@ def _parse(text: str, strict: bool | None, syntax: Syntax | str, tried: bool) ->
                 # (A "?" in a userinfo: RFC 3986 refuses what the letter accepts.)
                 if _login_question(text, colon):
                     return _mapped(text, colon, name, entry[0], check=True)
-                try:
-                    if is_plain(text):  # no mapping: the class's non-1738 parser reads it
-                        return entry[0](text, colon + 1, name, False)
-                    return _mapped(text, colon, name, entry[0], check=True, plain=False)
+                if not is_plain(text):
+                    return _mapped_else_letter(text, colon, name, entry[0])
+                try:  # no mapping: the class's non-1738 parser reads it
+                    return entry[0](text, colon + 1, name, False)
                 except URLError:
                     if "~" not in text:  # (RFC 1738 refuses a raw "~")
                         try:
@@ -324,6 +324,13 @@ def _parse(text: str, strict: bool | None, syntax: Syntax | str, tried: bool) ->
                 return _mapped(text, colon, name, entry[0], check=True)
         if entry is None:
             name, entry = _lookup(text, colon)
+            if entry[2] is _generic_default and syntax is _DEFAULT and not tried and text.isascii():
+                # A scheme no class serves, its first URL (or one whose name was dropped):
+                # GenericURL's one match, as the first step reads its next URLs, rather than
+                # the general way's letter and walk (~3-8 µs; test_parse_fast_default).
+                url = entry[2](text, colon + 1, name)
+                if url is not None:
+                    return url
         parser, reads_alike, _default = entry
         if syntax == "rfc1738":
             try:
@@ -397,6 +404,102 @@ def _mapped(
         raise prepared.restate(exc) from None
 
 
+def _mapped_else_letter(text: str, colon: int, name: str, parser: _Parser) -> URL:
+    """:func:`_mapped` (checked, ``text`` not plain), and, when it refuses ``text``, the
+    letter of RFC 1738 (``parser`` strict) asked once: its URL if it accepts the text (and
+    the text holds no raw "~"), else the default reading's error, named as the scheme names
+    its component (:func:`_scheme_component`'s rule).
+
+    The same answers as asking :func:`_mapped` and then the letter: the letter was asked
+    twice for a text RFC 3986's check refused (once to name the component, once more for
+    its URL), 7-13 µs each, and four errors were built (issue 32, eighth round: a refused
+    text cost 54 µs against urlsplit's 8).  The letter is not asked at all where its answer
+    is known (:func:`_letter_refuses_alike`)."""
+    try:
+        prepared = prepare(
+            text,
+            colon,
+            check=True,
+            opaque_host=getattr(parser, "__self__", None) is _generic(),
+            plain=False,
+        )
+    except URLError as exc:
+        if _letter_refuses_alike(text, name, exc):
+            raise exc from None
+        try:
+            url = parser(text, colon + 1, name, True)
+        except URLError as own:
+            if _renames(own, exc):
+                # (the error prepare has just built, not kept anywhere: renamed in place
+                # rather than built again, ~1.4 µs)
+                exc.component = own.component
+            raise exc from None
+        except Exception:  # a plugin's parser: keep the generic name (asked again below)
+            if "~" in text:
+                raise exc from None
+            raise
+        if "~" in text:  # (the letter took a raw "~"?  Not its URL: the check's error)
+            raise exc from None
+        return url
+    try:
+        return parser(prepared.text, colon + 1, name, False)
+    except URLError as exc:
+        error = prepared.restate(exc) if prepared.shifts else exc
+    if "~" not in text:  # (RFC 1738 refuses a raw "~")
+        try:
+            return parser(text, colon + 1, name, True)
+        except URLError:
+            pass
+    raise error
+
+
+#: Scheme -> the components of RFC 3986's check whose errors the scheme's letter names alike
+#: (http's "path" and "fragment" past its authority; its "query" is its "search", so not
+#: there).
+_SAME_NAMES: dict[str, frozenset[str]] = {
+    "http": frozenset({"path", "fragment"}),
+    "https": frozenset({"path", "fragment"}),
+}
+#: Characters RFC 1738 refuses raw anywhere (§2.2: unsafe, and controls): no letter's parser
+#: accepts a text holding one (strict mode reads ASCII only, and "%" only as an escape).
+_NEVER_RAW = frozenset(' "<>\\^`{|}\x7f') | frozenset(chr(c) for c in range(32))
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _letter_refuses_alike(text: str, name: str, exc: URLError) -> bool:
+    """Whether RFC 1738's letter, asked for ``text``, surely refuses it and leaves ``exc``
+    (RFC 3986's check's error) as it is: the character ``exc`` blames is one no letter takes
+    raw (a space, a control, ``"<>\\^`{|}``, a "%" that starts no escape), and where the
+    letter's error could fall at the same offset, it names the same component (the scheme's
+    row of :data:`_SAME_NAMES`), so :func:`_scheme_component` would rename nothing."""
+    same = _SAME_NAMES.get(name)
+    offset = exc.offset
+    if same is None or exc.component not in same or offset is None or offset >= len(text):
+        return False
+    # (after the authority: without "//" the letter blames the authority, as at
+    # `http:%//h/`, and so may it where RFC 3986's path or fragment starts before its end)
+    colon = len(name)
+    slash = text.find("/", colon + 3) if text.startswith("//", colon + 1) else -1
+    if slash < 0 or offset <= slash:
+        return False
+    ch = text[offset]
+    if ch == "%":
+        return not (text[offset + 1 : offset + 2] in _HEX and text[offset + 2 : offset + 3] in _HEX)
+    return ch in _NEVER_RAW or not ch.isascii()
+
+
+def _renames(own: URLError, exc: URLError) -> bool:
+    """Whether the letter's error ``own`` renames RFC 3986's ``exc`` (see
+    :func:`_scheme_component`)."""
+    return bool(
+        own.offset == exc.offset
+        and own.component
+        and own.component != exc.component
+        # (a generic URL's authority parts keep their RFC 3986 names)
+        and not (own.component == "scheme_specific_part" and exc.component in _AUTHORITY)
+    )
+
+
 _AUTHORITY = frozenset({"user", "password", "userinfo", "host", "port"})
 
 
@@ -407,13 +510,7 @@ def _scheme_component(text: str, colon: int, name: str, parser: _Parser, exc: UR
     try:
         parser(text, colon + 1, name, True)
     except URLError as own:
-        if (
-            own.offset == exc.offset
-            and own.component
-            and own.component != exc.component
-            # (a generic URL's authority parts keep their RFC 3986 names)
-            and not (own.component == "scheme_specific_part" and exc.component in _AUTHORITY)
-        ):
+        if _renames(own, exc):
             return type(exc)(exc.message, component=own.component, offset=exc.offset)
     except Exception:  # a plugin's parser: keep the generic name
         pass
@@ -471,13 +568,18 @@ def _lookup(text: str, colon: int) -> tuple[str, _Entry]:
 # read before any name is kept, and each of their classes is registered so), and an entry
 # kept while the entry points are marked unread (``_loaded`` set back to false, as the tests
 # do) answers nothing: every kept entry is dropped, and the lookup reads them again.  At most
-# _GENERIC_KEPT names are kept (text of any origin may name any scheme): one more drops them
-# all.
+# _GENERIC_KEPT names are kept (text of any origin may name any scheme): one more drops the
+# oldest.  (It dropped them all: a program meeting 70 such names in rotation, as the eighth
+# mix's infrastructure and app links do, dropped the table 74-87 times in three passes of
+# that mix, and each drop sent the next URL of every name the general way again; issue 32,
+# eighth round.)  The first URL of a name takes the same one match as the next ones (``_parse``
+# asks the kept entry's default reading right after the lookup), so a name not kept, or
+# dropped, costs its lookup, not the general way's walk.
 
 _GENERIC_KEPT = 64
-#: The names whose kept entry is the generic one (a name's entry may be dropped from the
-#: table without it: the tests restore the table in place).
-_generic_names: set[str] = set()
+#: The names whose kept entry is the generic one, oldest first (a name's entry may be dropped
+#: from the table without it: the tests restore the table in place).
+_generic_names: dict[str, None] = {}
 #: GenericURL and its ``_parse_default``, once imported.
 _generic_class: list[type[URL]] = []
 _generic_parse: list[_Default] = []
@@ -521,16 +623,30 @@ def _keep_generic(name: str) -> _Entry:
     entry: _Entry = (cls._parse_at, cls.reads_alike, _generic_default)
     if _loaded:
         if len(_generic_names) >= _GENERIC_KEPT:
-            _forget_generic()
+            _forget_oldest()
         _parsers[name] = entry
-        _generic_names.add(name)
+        _generic_names[name] = None
         if name in _classes or name in _lazy:
             # A class was registered for the name since its lookup (another thread): its
             # entry wins, never this one (the URL in hand is still read as GenericURL's)
-            _generic_names.discard(name)
+            _generic_names.pop(name, None)
             if _parsers.get(name) is entry:
                 _parsers.pop(name, None)
     return entry
+
+
+def _forget_oldest() -> None:
+    """Drop the oldest kept generic entry (or, when another thread changes the names
+    meanwhile, all of them: the table stays right either way)."""
+    try:
+        oldest = next(iter(_generic_names))
+        _generic_names.pop(oldest, None)
+    except (RuntimeError, StopIteration):  # (another thread's keep or drop, in between)
+        _forget_generic()
+        return
+    entry = _parsers.get(oldest)
+    if entry is not None and entry[2] is _generic_default:
+        _parsers.pop(oldest, None)
 
 
 def _opaque_parser(parser: object) -> bool:

@@ -207,6 +207,52 @@ def test_kept_entries_are_bounded() -> None:
     assert len(registry._generic_names) <= registry._GENERIC_KEPT
 
 
+@pytest.mark.usefixtures("clean_registry")
+def test_one_name_too_many_drops_only_the_oldest() -> None:
+    """Past registry._GENERIC_KEPT names, the oldest kept name is dropped, not every one
+    (before: one more name dropped them all, and a program meeting 70 names in rotation —
+    the eighth mix's infrastructure and app links — parsed most URLs the general way)."""
+    registry._forget_generic()
+    try:
+        names = [f"x-evict{i}" for i in range(registry._GENERIC_KEPT + 1)]
+        for name in names:
+            assert schemes.parse(f"{name}://h/a").scheme == name
+        assert not _kept(names[0])
+        assert all(_kept(name) for name in names[1:])
+        assert list(registry._generic_names) == names[1:]
+    finally:
+        registry._forget_generic()
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_a_refused_text_asks_the_letter_at_most_once() -> None:
+    """A text RFC 3986's check refuses is handed to RFC 1738's letter once at most (before:
+    twice, once to name the component, once for its URL: ~7-13 µs each), and not at all
+    where its answer is known (a space in an http path); the errors stay exactly as they
+    were (type, component, offset: test_parse_errors, test_parse_fast_default)."""
+    calls: list[bool] = []
+    registry.builtin_class("https")
+    https = registry._parsers["https"]
+
+    def counted(text: str, start: int, scheme: str, strict: bool) -> URL:
+        calls.append(strict)
+        return https[0](text, start, scheme, strict)
+
+    registry._parsers["https"] = (counted, https[1], https[2])
+    for text, want, letters in [
+        ("https://h/search?q=a b", ("EncodingError", "search", 20), 1),
+        ("https://h/a b/c.pdf", ("EncodingError", "path", 11), 0),
+        ("https://h/a#b c", ("EncodingError", "fragment", 13), 0),
+        ("https://h/a%zz/b", ("EncodingError", "path", 11), 0),
+        ("https:%//h/a", ("EncodingError", "authority", 6), 1),
+    ]:
+        calls.clear()
+        with pytest.raises(schemes.URLError) as e:
+            schemes.parse(text)
+        assert (type(e.value).__name__, e.value.component, e.value.offset) == want, text
+        assert calls.count(True) == letters, text
+
+
 def test_threads_parsing_many_unknown_schemes_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kept generic entries are dropped (past registry._GENERIC_KEPT names) while other
     threads keep and drop names: every URL still parses (before: the drop's comprehension

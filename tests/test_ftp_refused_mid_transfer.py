@@ -153,3 +153,19 @@ def test_what_the_watch_asks_of_the_machine() -> None:
     other = FTPMachine(resolvers.plan("ftp://h/f.bin"))
     other.receive_data(b"226 Transfer complete.\r\n")
     assert other.refused_meanwhile() is None and other.buffered_line()
+
+
+async def test_a_226_answering_retr_without_its_150_is_a_refusal(tmp_path: Path) -> None:
+    """``RETR`` answered ``226`` at once (no ``1xx``, no data) on a new connection: the
+    server's reply to RETR, refused as any other reply that starts no transfer (exit 5, as
+    before c431b60) — not a ``226`` that "answers no command sent" (exit 6), the late echo
+    of an earlier transfer that only a kept connection can carry."""
+    async with serving(Refuser(b"226 Transfer complete.\r\n", b"")) as server:
+        status, _out, err = await run_omniurl(
+            "get", f"ftp://127.0.0.1:{server.port}/f.bin", "-o", str(tmp_path / "f.bin")
+        )
+    assert (status, err) == (
+        5,
+        b'omniurl: the server refused "RETR f.bin": 226 Transfer complete.\n',
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -445,8 +445,12 @@ class FTPMachine:
         conversation's first command on a kept connection — and every reply after it
         would answer the command before: :attr:`out_of_step`, a :class:`ProtocolError`
         (the executor asks again on a new connection when the connection was a kept one).
+        Awaited for the transfer's command itself (``RETR``/``LIST`` answered ``226``
+        without its ``1xx``), it answers that command — a refusal, as before (curl: "RETR
+        response: 226"): a stray one is always the first reply read, and the first command
+        on a kept connection is never the transfer's.
         """
-        if reply.code == "226" and self.state is not State.FINAL:
+        if reply.code == "226" and self.state not in (State.FINAL, State.TRANSFER):
             self.out_of_step = True
             raise ProtocolError(
                 f"the server's reply {reply} answers no command sent (waiting for "

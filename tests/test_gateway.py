@@ -512,3 +512,124 @@ async def test_a_request_waits_for_a_slot_at_most_queue_timeout() -> None:
     finally:
         server.close()
         await server.wait_closed()
+
+
+async def _trickle_server(arrived: list[bytes], gate: asyncio.Event) -> tuple[asyncio.Server, int]:
+    """A Gopher server that sends 1 KiB of a binary, then holds the rest until ``gate``."""
+
+    async def trickle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        arrived.append(await reader.readline())
+        try:
+            writer.write(b"x" * 1024)
+            await writer.drain()
+            await gate.wait()
+            writer.write(b"y" * 1024)
+            await writer.drain()
+        except OSError:
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(trickle, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1]
+
+
+async def test_a_streaming_download_holds_its_slot_until_its_body_ends() -> None:
+    """``max_concurrent`` counts a download while its body streams (the upstream connection
+    is open all along); before, the slot was given back once the headers were ready, so a
+    slow download was not counted and the next request reached the server at once."""
+    arrived: list[bytes] = []
+    gate = asyncio.Event()
+    server, port = await _trickle_server(arrived, gate)
+    try:
+        async with client_for(port, max_concurrent=1, queue_timeout=0.3) as client:
+            first = asyncio.create_task(client.get(f"/gopher://127.0.0.1:{port}/9/a"))
+            for _ in range(50):
+                if arrived:
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.3)  # the headers are out, the body is streaming
+            second = await asyncio.wait_for(client.get(f"/gopher://127.0.0.1:{port}/9/b"), 5)
+            assert second.status_code == 429
+            gate.set()
+            reply = await asyncio.wait_for(first, 10)
+            assert reply.status_code == 200 and reply.content == b"x" * 1024 + b"y" * 1024
+            # the slot is back once the body ended
+            third = await asyncio.wait_for(client.get(f"/gopher://127.0.0.1:{port}/9/c"), 10)
+            assert third.status_code == 200
+        assert arrived == [b"/a\r\n", b"/c\r\n"]
+    finally:
+        gate.set()
+        server.close()
+        await server.wait_closed()
+
+
+async def test_head_of_a_download_does_not_read_its_body() -> None:
+    """A HEAD answers with the download's headers and closes the upstream transfer; before,
+    the gateway read the whole body upstream (and waited for a slow one) to send none."""
+    arrived: list[bytes] = []
+    gate = asyncio.Event()  # never set: the body never ends
+    server, port = await _trickle_server(arrived, gate)
+    try:
+        async with client_for(port) as client:
+            reply = await asyncio.wait_for(client.head(f"/gopher://127.0.0.1:{port}/9/file.bin"), 5)
+            assert reply.status_code == 200
+            assert reply.content == b""
+            assert reply.headers["content-type"] == "application/octet-stream"
+            assert 'filename="file.bin"' in reply.headers["content-disposition"]
+        assert arrived == [b"/file.bin\r\n"]
+    finally:
+        gate.set()
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_client_gone_mid_download_frees_its_slot_and_the_upstream() -> None:
+    """A client that goes away mid-body (the server's ``send`` raises, ASGI 2.4) ends the
+    upstream transfer and gives the slot back: the next request is served, not told 429."""
+    arrived: list[bytes] = []
+    gate = asyncio.Event()
+    server, port = await _trickle_server(arrived, gate)
+    config = GatewayConfig(
+        allow_hosts=frozenset({"127.0.0.1"}),
+        allow_ports=frozenset({port}),
+        max_concurrent=1,
+        queue_timeout=0.3,
+    )
+    app = create_app(config)
+    path = f"/gopher://127.0.0.1:{port}/9/a"
+    scope = {
+        "type": "http", "asgi": {"version": "3.0", "spec_version": "2.4"},
+        "http_version": "1.1", "method": "GET", "scheme": "http", "path": path,
+        "raw_path": path.encode(), "query_string": b"", "root_path": "",
+        "headers": [(b"host", b"gateway.test")], "client": ("127.0.0.1", 5555),
+        "server": ("gateway.test", 80),
+    }  # fmt: skip
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        await asyncio.sleep(30)
+        return {"type": "http.disconnect"}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+        if message["type"] == "http.response.body":
+            raise OSError("the client went away")
+
+    try:
+        from starlette.requests import ClientDisconnect
+
+        with pytest.raises(ClientDisconnect):
+            await asyncio.wait_for(app(scope, receive, send), 5)
+        assert sent[0]["status"] == 200
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://gateway.test"
+        ) as client:
+            gate.set()
+            again = await asyncio.wait_for(client.get(f"/gopher://127.0.0.1:{port}/9/b"), 5)
+        assert again.status_code == 200
+        assert arrived == [b"/a\r\n", b"/b\r\n"]
+    finally:
+        gate.set()
+        server.close()
+        await server.wait_closed()

@@ -16,14 +16,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import (
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -260,7 +265,11 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         own = await presentation.gateway_page(url, plan, pages, options, config)
         if own is not None:  # a page of the scheme's own (a session, a compose form)
             return own
-        async with limits.slot(_client(request)) as ok:
+        # The slot is held until the response is sent, a streamed download's body included
+        # (its upstream connection is open all along): "at most max_concurrent at once".
+        slot = contextlib.AsyncExitStack()
+        ok = await slot.enter_async_context(limits.slot(_client(request)))
+        try:
             if not ok:
                 return pages.busy(url)
             try:
@@ -278,7 +287,14 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
                 return pages.upstream_error(url, exc, status=504)
             except ResolveError as exc:
                 return pages.upstream_error(url, exc)
-            return await pages.render(url, resource)
+            response = await pages.render(url, resource, head_only=request.method == "HEAD")
+            if isinstance(response, StreamingResponse):
+                held = _HeldUntilSent(response, slot.aclose)
+                slot = contextlib.AsyncExitStack()  # (handed over: the finally frees nothing)
+                return held
+            return response
+        finally:
+            await slot.aclose()
 
     routes = [
         Route("/", index),
@@ -291,6 +307,31 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
         Route("/_/url", show, methods=["GET", "HEAD"]),
     ]
     return AbsoluteForm(Starlette(routes=routes))
+
+
+class _HeldUntilSent(Response):
+    """A streamed response that frees what it holds (the gateway's slot) once it has been
+    sent, or the client went away: its body closed first (which closes the upstream
+    transfer), then ``release``."""
+
+    def __init__(self, inner: StreamingResponse, release: Callable[[], Awaitable[Any]]) -> None:
+        # (not Response.__init__: the inner response has its status, headers and body)
+        self.inner = inner
+        self.release = release
+        self.status_code = inner.status_code
+        self.background = None
+        self.raw_headers = inner.raw_headers  # (``headers`` is made of them)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.inner(scope, receive, send)
+        finally:
+            try:
+                aclose = getattr(self.inner.body_iterator, "aclose", None)
+                if aclose is not None:
+                    await aclose()
+            finally:
+                await self.release()
 
 
 def _presentation(url: str) -> Presentation:

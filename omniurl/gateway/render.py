@@ -203,13 +203,16 @@ class Pages:
         a password: never in a URL the browser keeps)."""
         return self.page("ask.html", url=url, fields=field_views(fields))
 
-    async def render(self, url: str, resource: Resource) -> Response:
+    async def render(self, url: str, resource: Resource, *, head_only: bool = False) -> Response:
+        """The page or download of ``resource``; ``head_only`` (a HEAD request): a download's
+        headers only, its transfer closed unread (RFC 9110 §9.3.2: no content is sent, so
+        none is fetched)."""
         if resource.kind == "listing":
             return await self._listing(url, resource)
         media = media_type_of(resource)
         if media.startswith(("text/", "message/")) and not media.startswith("text/html"):
-            return await self._text(url, resource, media)
-        return self._download(url, resource, media)
+            return await self._text(url, resource, media, head_only=head_only)
+        return self._download(url, resource, media, head_only=head_only)
 
     def _chain(self, resource: Resource) -> list[dict[str, str | None]]:
         """The redirects or referrals (a Prospero chain, an HTTP redirect) that led here,
@@ -235,7 +238,9 @@ class Pages:
             "listing.html", url=url, entries=views, truncated=truncated, chain=self._chain(resource)
         )
 
-    async def _text(self, url: str, resource: Resource, media: str) -> Response:
+    async def _text(
+        self, url: str, resource: Resource, media: str, *, head_only: bool = False
+    ) -> Response:
         limit = self.config.max_render_bytes
         held = bytearray()
         chunks = resource.__aiter__()
@@ -243,7 +248,9 @@ class Pages:
             async for chunk in chunks:
                 held += chunk
                 if len(held) > limit:
-                    return self._download(url, resource, media, prefix=bytes(held), chunks=chunks)
+                    return self._download(
+                        url, resource, media, prefix=bytes(held), chunks=chunks, head_only=head_only
+                    )
         except BaseException:
             await resource.aclose()
             raise
@@ -284,11 +291,14 @@ class Pages:
         *,
         prefix: bytes = b"",
         chunks: AsyncIterator[bytes] | None = None,
+        head_only: bool = False,
     ) -> Response:
         source = chunks if chunks is not None else resource.__aiter__()
 
         async def body() -> AsyncIterator[bytes]:
             try:
+                if head_only:
+                    return  # (the server sends no body to a HEAD: nothing is read for it)
                 if prefix:
                     yield prefix
                 async for chunk in source:

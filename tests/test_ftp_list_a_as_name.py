@@ -14,12 +14,11 @@ connection.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+from _ftpscript import Connection, ScriptedFTP, serving
 from helpers import run_omniurl
 
 LISTING = (
@@ -29,72 +28,35 @@ LISTING = (
 
 
 @dataclass
-class DashAsName:
+class DashAsName(ScriptedFTP):
     """Scripted FTP server without FEAT whose LIST reads ``-a`` as a file name (so
     ``LIST -a`` lists nothing) unless ``listing_a`` says what ``LIST -a`` lists."""
 
+    replies: ClassVar[dict[bytes, bytes]] = {
+        b"USER": b"331 pw\r\n",
+        b"PASS": b"230 ok\r\n",
+        b"CWD": b"250 ok\r\n",
+        b"FEAT": b"500 FEAT not understood\r\n",
+        b"QUIT": b"221 bye\r\n",
+    }
     listing_a: bytes = b""
-    port: int = 0
     lines: list[bytes] = field(default_factory=list)
     #: What each data connection carried, in order: (the command, the bytes).
     transfers: list[tuple[bytes, bytes]] = field(default_factory=list)
 
-    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        data: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
-        listeners: list[asyncio.Server] = []
-
-        async def accepted(_r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-            await data.put(w)
-
-        writer.write(b"220 scripted\r\n")
-        try:
-            while line := await asyncio.wait_for(reader.readline(), 10):
-                line = line.rstrip(b"\r\n")
-                self.lines.append(line)
-                verb = line.split(b" ", 1)[0]
-                if verb == b"EPSV":
-                    listener = await asyncio.start_server(accepted, "127.0.0.1", 0)
-                    listeners.append(listener)
-                    port = listener.sockets[0].getsockname()[1]
-                    writer.write(b"229 Entering Extended Passive Mode (|||%d|)\r\n" % port)
-                elif verb == b"LIST":
-                    out = await asyncio.wait_for(data.get(), 10)
-                    writer.write(b"150 Here comes the listing\r\n")
-                    body = self.listing_a if line == b"LIST -a" else LISTING
-                    self.transfers.append((line, body))
-                    out.write(body)
-                    await out.drain()
-                    out.close()
-                    writer.write(b"226 Directory send OK\r\n")
-                else:
-                    writer.write(
-                        {
-                            b"USER": b"331 pw\r\n",
-                            b"PASS": b"230 ok\r\n",
-                            b"CWD": b"250 ok\r\n",
-                            b"FEAT": b"500 FEAT not understood\r\n",
-                            b"QUIT": b"221 bye\r\n",
-                        }.get(verb, b"502 no\r\n")
-                    )
-                await writer.drain()
-                if verb == b"QUIT":
-                    break
-        except (OSError, TimeoutError):
-            pass
-        finally:
-            for listener in listeners:
-                listener.close()
-            writer.close()
-
-
-@contextlib.asynccontextmanager
-async def serving(server: DashAsName) -> AsyncIterator[DashAsName]:
-    listening = await asyncio.start_server(server.serve, "127.0.0.1", 0)
-    server.port = listening.sockets[0].getsockname()[1]
-    try:
-        yield server
-    finally:
-        listening.close()
+    async def answer(self, conn: Connection, line: bytes, verb: bytes) -> bool:
+        self.lines.append(line)
+        if verb != b"LIST":
+            return await super().answer(conn, line, verb)
+        out = await conn.data_connection()
+        conn.writer.write(b"150 Here comes the listing\r\n")
+        body = self.listing_a if line == b"LIST -a" else LISTING
+        self.transfers.append((line, body))
+        out.write(body)
+        await out.drain()
+        out.close()
+        conn.writer.write(b"226 Directory send OK\r\n")
+        return True
 
 
 async def test_an_empty_list_a_is_asked_again_with_plain_list() -> None:

@@ -12,13 +12,13 @@ line ends the data connection, and the error is the server's reply, with no file
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
+from _ftpscript import Connection, ScriptedFTP, serving
 from helpers import run_omniurl
 
 from omniurl.resolvers.ftp.machine import FTPMachine
@@ -27,82 +27,36 @@ BODY = b"0123456789" * 1000
 
 
 @dataclass
-class Refuser:
+class Refuser(ScriptedFTP):
     """Scripted FTP server: ``RETR`` gets ``first`` (150 …), then ``then`` on the control
     connection; the data connection gets ``sent`` bytes and stays open (``close_data``:
     closed after ``then``, the data following it)."""
 
+    read_timeout: ClassVar[float] = 20
     first: bytes
     then: bytes
     sent: bytes = b""
     close_data: bool = False
-    port: int = 0
     lines: list[bytes] = field(default_factory=list)
 
-    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        data: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
-        listeners: list[asyncio.Server] = []
-        held: list[asyncio.StreamWriter] = []
-
-        async def accepted(_r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-            await data.put(w)
-
-        writer.write(b"220 scripted\r\n")
-        try:
-            while line := await asyncio.wait_for(reader.readline(), 20):
-                line = line.rstrip(b"\r\n")
-                self.lines.append(line)
-                verb = line.split(b" ", 1)[0]
-                if verb == b"EPSV":
-                    listener = await asyncio.start_server(accepted, "127.0.0.1", 0)
-                    listeners.append(listener)
-                    port = listener.sockets[0].getsockname()[1]
-                    writer.write(b"229 Entering Extended Passive Mode (|||%d|)\r\n" % port)
-                elif verb == b"RETR":
-                    out = await asyncio.wait_for(data.get(), 10)
-                    held.append(out)
-                    writer.write(self.first)
-                    await writer.drain()
-                    out.write(self.sent)
-                    await out.drain()
-                    await asyncio.sleep(0.1)
-                    writer.write(self.then)
-                    if self.close_data:
-                        await writer.drain()
-                        await asyncio.sleep(0.3)
-                        out.write(BODY[len(self.sent) :])
-                        await out.drain()
-                        out.close()
-                else:
-                    writer.write(
-                        {
-                            b"USER": b"331 pw\r\n",
-                            b"PASS": b"230 ok\r\n",
-                            b"TYPE": b"200 ok\r\n",
-                            b"QUIT": b"221 bye\r\n",
-                        }.get(verb, b"502 no\r\n")
-                    )
-                await writer.drain()
-                if verb == b"QUIT":
-                    break
-        except (OSError, TimeoutError):
-            pass
-        finally:
-            for out in held:
-                out.close()
-            for listener in listeners:
-                listener.close()
-            writer.close()
-
-
-@contextlib.asynccontextmanager
-async def serving(server: Refuser) -> AsyncIterator[Refuser]:
-    listening = await asyncio.start_server(server.serve, "127.0.0.1", 0)
-    server.port = listening.sockets[0].getsockname()[1]
-    try:
-        yield server
-    finally:
-        listening.close()
+    async def answer(self, conn: Connection, line: bytes, verb: bytes) -> bool:
+        self.lines.append(line)
+        if verb != b"RETR":
+            return await super().answer(conn, line, verb)
+        out = await conn.data_connection()
+        conn.writer.write(self.first)
+        await conn.writer.drain()
+        out.write(self.sent)
+        await out.drain()
+        await asyncio.sleep(0.1)
+        conn.writer.write(self.then)
+        if self.close_data:
+            await conn.writer.drain()
+            await asyncio.sleep(0.3)
+            out.write(BODY[len(self.sent) :])
+            await out.drain()
+            out.close()
+        return True
 
 
 @pytest.mark.parametrize(

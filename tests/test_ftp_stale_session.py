@@ -14,13 +14,11 @@ it answers the next command with nothing but the close (or a ``421`` and the clo
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import pytest
 from _ftphttp import OPTS
+from _ftpscript import Connection, ScriptedFTP, serving
 
 import omniurl
 from omniurl.resolvers.errors import ConnectionClosed, ProtocolError, ReplyError
@@ -28,7 +26,7 @@ from omniurl.resolvers.ftp.machine import FTPMachine, Received, Send
 
 
 @dataclass
-class IdleCloser:
+class IdleCloser(ScriptedFTP):
     """Scripted FTP server: each connection serves one ``RETR``; the command after it is
     answered with ``farewell`` (b"": nothing) and the close — unless ``patient``."""
 
@@ -36,74 +34,29 @@ class IdleCloser:
     patient: bool = False
     #: Instead: a second ``226`` before the next command's own reply (then served on).
     stray: bool = False
-    port: int = 0
-    connections: int = 0
     lines: list[tuple[int, bytes]] = field(default_factory=list)
+    #: The connections (by number) whose ``RETR`` was served, the next command not yet.
+    served: set[int] = field(default_factory=set)
 
-    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.connections += 1
-        number = self.connections
-        data: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
-        listeners: list[asyncio.Server] = []
-        served = False
-
-        async def accepted(_r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-            await data.put(w)
-
-        writer.write(b"220 scripted\r\n")
-        try:
-            while line := await asyncio.wait_for(reader.readline(), 10):
-                line = line.rstrip(b"\r\n")
-                self.lines.append((number, line))
-                verb = line.split(b" ", 1)[0]
-                if served and self.stray:
-                    writer.write(b"226 Transfer complete.\r\n")
-                    served = False
-                elif served and not self.patient and verb != b"QUIT":
-                    writer.write(self.farewell)
-                    await writer.drain()
-                    break
-                if verb == b"EPSV":
-                    listener = await asyncio.start_server(accepted, "127.0.0.1", 0)
-                    listeners.append(listener)
-                    port = listener.sockets[0].getsockname()[1]
-                    writer.write(b"229 Entering Extended Passive Mode (|||%d|)\r\n" % port)
-                elif verb == b"RETR":
-                    out = await asyncio.wait_for(data.get(), 10)
-                    writer.write(b"150 Opening BINARY mode data connection\r\n")
-                    out.write(b"%s from connection %d" % (line[5:], number))
-                    await out.drain()
-                    out.close()
-                    writer.write(b"226 Transfer complete\r\n")
-                    served = True
-                else:
-                    writer.write(
-                        {
-                            b"USER": b"331 pw\r\n",
-                            b"PASS": b"230 ok\r\n",
-                            b"TYPE": b"200 ok\r\n",
-                            b"QUIT": b"221 bye\r\n",
-                        }.get(verb, b"502 no\r\n")
-                    )
-                await writer.drain()
-                if verb == b"QUIT":
-                    break
-        except (OSError, TimeoutError):
-            pass
-        finally:
-            for listener in listeners:
-                listener.close()
-            writer.close()
-
-
-@contextlib.asynccontextmanager
-async def serving(server: IdleCloser) -> AsyncIterator[IdleCloser]:
-    listening = await asyncio.start_server(server.serve, "127.0.0.1", 0)
-    server.port = listening.sockets[0].getsockname()[1]
-    try:
-        yield server
-    finally:
-        listening.close()
+    async def answer(self, conn: Connection, line: bytes, verb: bytes) -> bool:
+        self.lines.append((conn.number, line))
+        if conn.number in self.served and self.stray:
+            conn.writer.write(b"226 Transfer complete.\r\n")
+            self.served.discard(conn.number)
+        elif conn.number in self.served and not self.patient and verb != b"QUIT":
+            conn.writer.write(self.farewell)
+            await conn.writer.drain()
+            return False
+        if verb != b"RETR":
+            return await super().answer(conn, line, verb)
+        out = await conn.data_connection()
+        conn.writer.write(b"150 Opening BINARY mode data connection\r\n")
+        out.write(b"%s from connection %d" % (line[5:], conn.number))
+        await out.drain()
+        out.close()
+        conn.writer.write(b"226 Transfer complete\r\n")
+        self.served.add(conn.number)
+        return True
 
 
 @pytest.mark.parametrize(

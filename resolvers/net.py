@@ -494,8 +494,11 @@ def _expire(waiter: asyncio.Future[bytes]) -> None:
         waiter.set_exception(TimeoutError())
 
 
-def _tls_buffered(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
-    """Whether a TLS stream holds bytes from the peer above the socket, or has ended.
+def _tls_buffered(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ciphertext: bool = True
+) -> bool:
+    """Whether a TLS stream holds bytes from the peer above the socket, or has ended
+    (``ciphertext=False``: decrypted bytes only, as :meth:`Stream.spoke_first` asks).
 
     asyncio's SSL transport keeps them in three places: the StreamReader's buffer
     (decrypted, handed on), the ``SSLObject`` (decrypted, not yet handed on: reading paused)
@@ -515,9 +518,10 @@ def _tls_buffered(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
         sslobj = getattr(protocol, "_sslobj", None)
         if sslobj is not None and sslobj.pending():
             return True
-        incoming = getattr(protocol, "_incoming", None)
-        if incoming is not None and incoming.pending:
-            return True
+        if ciphertext:
+            incoming = getattr(protocol, "_incoming", None)
+            if incoming is not None and incoming.pending:
+                return True
         transport = getattr(protocol, "_transport", None)
     return False
 
@@ -1039,19 +1043,7 @@ class Stream:
             return True
         if self._tls is None:
             return self.idle_ended()
-        reader, writer = self._tls
-        if getattr(reader, "_buffer", None) or reader.at_eof() or writer.transport.is_closing():
-            return True
-        transport: object = writer.transport
-        for _layer in range(4):  # (as _tls_buffered: a tunnel's TLS inside a proxy's)
-            protocol = getattr(transport, "_ssl_protocol", None)
-            if protocol is None:
-                break
-            sslobj = getattr(protocol, "_sslobj", None)
-            if sslobj is not None and sslobj.pending():
-                return True
-            transport = getattr(protocol, "_transport", None)
-        return False
+        return _tls_buffered(*self._tls, ciphertext=False)
 
     def tls_session(self) -> ssl.SSLSession | None:
         """The TLS session, for a second connection to resume (RFC 4217 data connections)."""

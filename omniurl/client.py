@@ -225,10 +225,37 @@ class Client:
         self._async = self._call(_make_client(options, limits))
 
     def _call(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on the client's loop and wait for it.  Interrupted (Ctrl-C's
+        KeyboardInterrupt, SystemExit) the work is cancelled and waited for (5 s at most)
+        before the interrupt goes on: it must not go on downloading with nobody to read
+        it — before, it did, and closing the client then said "Task was destroyed but it
+        is pending!" and "aclose(): asynchronous generator is already running"."""
         if not self._thread.is_alive():
             coro.close()
             raise ClientClosed("the client is closed", component="client")
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+        running: list[asyncio.Task[Any]] = []
+
+        async def tracked() -> T:
+            task = asyncio.current_task()
+            if task is not None:
+                running.append(task)
+            return await coro
+
+        future = asyncio.run_coroutine_threadsafe(tracked(), self._loop)
+        try:
+            return future.result()
+        except BaseException:
+            if future.cancel():  # (queues the task's cancel on the loop before settle's start)
+
+                async def settle() -> None:
+                    if not running:  # cancelled before it began: never to be awaited
+                        coro.close()
+                    elif not running[0].done():
+                        await asyncio.wait(running, timeout=5)
+
+                with contextlib.suppress(BaseException):
+                    asyncio.run_coroutine_threadsafe(settle(), self._loop).result(6)
+            raise
 
     @property
     def options(self) -> Options:

@@ -222,3 +222,52 @@ def test_get_of_a_large_file_needs_about_its_own_size(served: tuple[str, Path]) 
     length, peak = map(int, done.stdout.split())
     assert length == size
     assert peak / size <= 1.5, f"peak {peak / size:.2f}× the file's size"
+
+
+_INTERRUPTED_CLIENT = r"""
+import asyncio, os, signal, socket, threading, time
+from omniurl.client import Client
+
+listener = socket.create_server(("127.0.0.1", 0))
+served = []
+
+def serve():
+    while True:
+        conn, _ = listener.accept()
+        served.append(conn)
+        head = conn.recv(65536)
+        if b" /slow " in head:  # a body that stalls after 1000 of its 100000 bytes
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + b"s" * 1000)
+        else:
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+            conn.close()
+
+threading.Thread(target=serve, daemon=True).start()
+base = "http://127.0.0.1:%d" % listener.getsockname()[1]
+client = Client()
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    client.get(base + "/slow")
+except KeyboardInterrupt:
+    print("interrupted")
+print("running", len(asyncio.all_tasks(client._loop)))
+print("after", client.get(base + "/x"))
+client.close()
+"""
+
+
+def test_ctrl_c_in_the_sync_client_cancels_its_get() -> None:
+    """A KeyboardInterrupt in ``Client.get`` cancels the get on the client's loop and waits
+    for it to close its connection; before, the get went on downloading with nobody to read
+    it, and ``close()`` then printed "Task was destroyed but it is pending!"."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", _INTERRUPTED_CLIENT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["interrupted", "running 0", "after b'hello'"]
+    assert "Task was destroyed" not in proc.stderr
+    assert "already running" not in proc.stderr

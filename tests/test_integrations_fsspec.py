@@ -31,6 +31,8 @@ def gopher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "pub" / "a.csv").write_text("x,y\n1,2\n3,4\n")
     (root / "pub" / "big.bin").write_bytes(BIG)
     (root / "pub" / "a::b.txt").write_text("colons\n")
+    (root / "pub" / "q?.txt").write_text("question\n")
+    (root / "pub" / "star*.txt").write_text("star\n")
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -198,3 +200,23 @@ def test_open_tells_and_seeks(gopher: str) -> None:
         assert t.read() == CSV and t.tell() == len(CSV)
         t.seek(0)
         assert t.read() == CSV
+
+
+@pytest.mark.parametrize(
+    ("name", "body"), [("q?.txt", b"question\r\n"), ("star*.txt", b"star\r\n")]
+)
+def test_a_url_with_glob_characters_is_one_file(
+    gopher: str, tmp_path: Path, name: str, body: bytes
+) -> None:
+    """``?`` and ``*`` are URL characters (a query, news:*), not glob patterns: ``cat`` and
+    ``get`` read the URL itself; before, fsspec globbed it against the menu (a bare
+    ``FileNotFoundError`` of the URL) and ``get`` took ``lpath`` for a directory."""
+    fs = fsspec.filesystem("gopher")
+    url = f"{gopher}/0/pub/{name}"
+    assert fs.cat(url) == body
+    fs.get(url, str(tmp_path / "out.txt"))
+    assert (tmp_path / "out.txt").read_bytes() == body
+    (tmp_path / "dir").mkdir()
+    fs.get(url, str(tmp_path / "dir"))
+    assert (tmp_path / "dir" / name).read_bytes() == body
+    assert not [p.name for p in (tmp_path / "dir").iterdir() if p.name != name]

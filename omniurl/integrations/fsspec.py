@@ -256,6 +256,21 @@ class OmniurlFileSystem(AsyncFileSystem):
     def unstrip_protocol(self, name: str) -> str:
         return name
 
+    async def _expand_path(
+        self,
+        path: Any,
+        recursive: bool = False,
+        maxdepth: int | None = None,
+        assume_literal: bool = False,
+        **kwargs: Any,
+    ) -> list[str]:
+        """Every URL literal: ``?`` opens a query (a WAIS search, RFC 1738 §3.9), ``*`` is
+        a news: URL's every group (§3.6), and neither is a glob pattern here.  Before,
+        ``fs.cat`` and ``fs.get`` globbed ``gopher://h/0/q?.txt`` against the menu and
+        raised a bare ``FileNotFoundError`` of the URL (``open`` and ``cat_file`` read it);
+        ``fs.glob`` still globs when asked."""
+        return list(await super()._expand_path(path, recursive, maxdepth, assume_literal=True))
+
     async def _resolve(self, path: str) -> Resource:
         try:
             return await resolve(path, self.options)
@@ -284,6 +299,19 @@ class OmniurlFileSystem(AsyncFileSystem):
             else:
                 infos = [_resource_info(resource)]
         return infos if detail else [i["name"] for i in infos]
+
+    async def _get(self, rpath: Any, lpath: Any, recursive: bool = False, **kwargs: Any) -> Any:
+        """fsspec's ``get``, but a URL with ``?`` or ``*`` is one file, not a glob: fsspec
+        takes ``lpath`` for a directory when the source "has magic" (see
+        :meth:`_expand_path`), so ``get("gopher://h/0/q?.txt", "out.txt")`` wrote
+        ``out.txt/q?.txt``."""
+        magic = isinstance(rpath, str) and any(c in rpath for c in "*?[")  # glob.has_magic's
+        if magic and isinstance(lpath, str) and not recursive:
+            target = lpath
+            if lpath.endswith(("/", os.sep)) or os.path.isdir(lpath):
+                target = os.path.join(lpath, rpath.rstrip("/").rsplit("/", 1)[-1])
+            return await super()._get([rpath], [target], **kwargs)
+        return await super()._get(rpath, lpath, recursive=recursive, **kwargs)
 
     async def _get_file(self, rpath: str, lpath: str, **kwargs: Any) -> None:
         """Stream to a temporary file beside ``lpath`` and rename: never a partial file."""

@@ -194,6 +194,35 @@ def test_a_host_written_with_escapes_is_blamed_from_its_start(text: str, offset:
     assert e.value.message.startswith("'") and "§3.1" in e.value.message
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "http://h:99999/é",
+        "gopher://h/0a%0Db/é",
+        "file:é",
+        "mailto:a@b?x/é",
+        "nntp://h/a/x/é",
+        "telnet://h:65536/é",
+        "http://h:99999/#é",
+    ],
+)
+def test_iri_errors_before_the_first_mapped_character_keep_their_offset(text: str) -> None:
+    """An error the scheme's parser finds before the first character the mapping lengthened
+    names the offset it names in the text with an ASCII letter there (before, the walk kept
+    no shift at the start of the first lengthened piece, and such an offset went back to 0:
+    ``http://h:99999/é``'s port error at offset 0)."""
+    with pytest.raises(URLError) as ascii_twin:
+        schemes.parse(text.replace("é", "e"))
+    with pytest.raises(URLError) as e:
+        schemes.parse(text)
+    assert (type(e.value), e.value.component, e.value.offset) == (
+        type(ascii_twin.value),
+        ascii_twin.value.component,
+        ascii_twin.value.offset,
+    )
+    assert e.value.offset
+
+
 # -- RFC 1738's meanings stay exact ------------------------------------------------------------
 
 

@@ -1490,7 +1490,7 @@ def test_differential_fuzzing_agrees_with_the_general_way() -> None:
     a sample beyond, inserted, deleted, case-flipped, escaped — and characters swept over
     component boundaries), each read by ``schemes.parse`` and by the general way alone: the
     same URL (fields as read, ``str()``, ``to_json()``) or the same error, its message too.
-    (The longer run is the tool's: ``--seed``/``--count``; docs/speed.md has its result.)"""
+    (A longer run is the tool's own: ``python tools/parse_fuzz.py --seed N --count N``.)"""
     spec = importlib.util.spec_from_file_location(
         "parse_fuzz", Path(__file__).resolve().parent.parent / "tools" / "parse_fuzz.py"
     )

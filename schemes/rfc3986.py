@@ -617,7 +617,8 @@ def _decode_host(text: str, start: int, end: int) -> str:
     The decoded name is the host every reader gets and ``str()`` writes raw, so one holding
     an ASCII character RFC 3986 allows nowhere raw (``"<>^`{|}``, or a delimiter, a control,
     a space) is refused: written back it would not parse (``http://a"b/``), and it names no
-    host DNS could hold (RFC 1034 §3.5)."""
+    host DNS could hold (RFC 1034 §3.5).  Beyond US-ASCII it holds what the raw IRI's host
+    may (RFC 3987 §3.1: the two are one URI), then goes to IDNA as the raw one does."""
     from .percent import unquote_to_bytes
 
     raw = unquote_to_bytes(text[start:end])
@@ -630,7 +631,14 @@ def _decode_host(text: str, start: int, end: int) -> str:
             offset=start,
         ) from None
     for ch in host:
-        if ch <= " " or ch in '%:/?#@[]\\\x7f"<>^`{|}' or not ch.isprintable():
+        if (
+            not ch.isprintable() or ch <= " " or ch in '%:/?#@[]\\\x7f"<>^`{|}'
+            if ch.isascii()
+            # (beyond US-ASCII: what an IRI's host may hold raw, RFC 3987 §2.2's ucschar;
+            # IDNA then judges it as it judges the raw character — a soft hyphen, which
+            # UTS #46 ignores, was refused here and read away when raw)
+            else not _ucschar(ord(ch))
+        ):
             raise HostError(
                 f"the host decodes to {host!r}, and {ch!r} cannot appear in a host name",
                 component="host",

@@ -129,3 +129,59 @@ def socket_default() -> object:
     import socket
 
     return socket._GLOBAL_DEFAULT_TIMEOUT  # type: ignore[attr-defined]
+
+
+_INTERRUPTED_READ = r"""
+import asyncio, os, signal, socket, threading, time, urllib.request
+from omniurl.integrations import urllib as ou, _loop
+
+listener = socket.create_server(("127.0.0.1", 0))
+
+def serve():  # 1000 bytes of a binary, then silence
+    while True:
+        conn, _ = listener.accept()
+        conn.recv(1000)
+        conn.sendall(b"s" * 1000)
+
+threading.Thread(target=serve, daemon=True).start()
+ou.install()
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+response = urllib.request.urlopen("gopher://127.0.0.1:%d/9/slow" % listener.getsockname()[1])
+try:
+    response.read()
+except KeyboardInterrupt:
+    print("interrupted")
+print("running", len(asyncio.all_tasks(_loop.loop())))
+try:
+    response.read()
+except urllib.error.URLError as exc:
+    print("again", exc.reason)
+response.close()
+print("closed")
+"""
+
+
+def test_ctrl_c_in_a_read_cancels_the_transfer() -> None:
+    """Ctrl-C in ``urlopen(…).read()`` cancels the transfer on the shared loop before the
+    KeyboardInterrupt goes on; a later read is an error (never an end that looks complete)
+    and ``close()`` is clean.  Before, the read went on in the background and ``close()``
+    raised a bare ``RuntimeError`` ("aclose(): asynchronous generator is already running")."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    proc = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", _INTERRUPTED_READ],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "interrupted",
+        "running 0",
+        "again the transfer was interrupted: KeyboardInterrupt()",
+        "closed",
+    ]
+    assert "Traceback" not in proc.stderr

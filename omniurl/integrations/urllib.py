@@ -67,6 +67,7 @@ class _Body(io.RawIOBase):
         self._timeout = timeout
         self._pending = b""
         self._eof = False
+        self._broken: BaseException | None = None
 
     def readable(self) -> bool:
         return True
@@ -77,12 +78,17 @@ class _Body(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         view = memoryview(buffer).cast("B")
         while not self._pending and not self._eof:
+            if self._broken is not None:  # (an interrupted body never reads as complete)
+                raise urllib.error.URLError(f"the transfer was interrupted: {self._broken!r}")
             try:
                 self._pending = _loop.run(self._next(), self._timeout)
             except StopAsyncIteration:
                 self._eof = True
             except OmniurlError as exc:
                 raise urllib.error.URLError(exc) from exc
+            except BaseException as exc:  # a timeout, Ctrl-C: the transfer was cancelled
+                self._broken = exc
+                raise
         count = min(len(view), len(self._pending))
         view[:count] = self._pending[:count]
         self._pending = self._pending[count:]

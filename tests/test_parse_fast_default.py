@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import importlib.util
 import ipaddress
+import json
+import pickle
 import random
 import re
 from collections.abc import Iterator
@@ -1507,3 +1509,29 @@ def test_differential_fuzzing_agrees_with_the_general_way() -> None:
             differences.append((text, got[:4], other[:4]))
     assert differences == []
     assert urls > 600  # (the inputs still reach URLs, not only errors)
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("file:///home/r%C3%A9sum%C3%A9.pdf", "/home/résumé.pdf"),
+        ("file:///home/résumé.pdf", "/home/résumé.pdf"),
+        ("file:///C:/Users/%D0%9C%D0%BE%D0%B8%20docs/桌面/x.txt", "/C:/Users/Мои docs/桌面/x.txt"),
+        ("file:////srv/sh%20are/%E6%97%A5.txt", "/sh are/日.txt"),
+        ("file:/a%2Fb", "/a/b"),
+        ("file://localhost/x%FFy", "/x\udcffy"),
+    ],
+)
+def test_a_file_path_decoded_when_read_is_what_it_was(text: str, path: str) -> None:
+    """A file URL's path with escapes is decoded when first read (percent.Decoded, as ftp's
+    and Gopher's fields), not at parse time: every reader still sees the decoded ``str``
+    — the attribute, ``to_json()``, ``str()``, equality and hash, a tuple, a pickle — as the
+    general way, which decodes at once, gives it."""
+    url = schemes.parse(text)
+    want = general(text)
+    assert type(url.path) is str and url.path == path  # type: ignore[attr-defined]
+    assert outcome(text) == want
+    assert tuple(url) == tuple(want[3]) and hash(url) == hash(want[3])  # type: ignore[index]
+    assert pickle.loads(pickle.dumps(url)) == url
+    assert json.dumps(url.to_json()) == json.dumps(want[3].to_json())  # type: ignore[index]
+    assert url.drive == want[3].drive  # type: ignore[attr-defined,index]

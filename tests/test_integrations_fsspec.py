@@ -220,3 +220,62 @@ def test_a_url_with_glob_characters_is_one_file(
     fs.get(url, str(tmp_path / "dir"))
     assert (tmp_path / "dir" / name).read_bytes() == body
     assert not [p.name for p in (tmp_path / "dir").iterdir() if p.name != name]
+
+
+_INTERRUPTED_READ = r"""
+import asyncio, os, signal, socket, threading, time
+import fsspec
+from omniurl.integrations import fsspec as of
+
+for name in of.PROTOCOLS:
+    fsspec.register_implementation(name, of.OmniurlFileSystem, clobber=True)
+listener = socket.create_server(("127.0.0.1", 0))
+
+def serve():  # 1000 bytes of a binary, then silence
+    while True:
+        conn, _ = listener.accept()
+        conn.recv(1000)
+        conn.sendall(b"s" * 1000)
+
+threading.Thread(target=serve, daemon=True).start()
+fs = fsspec.filesystem("gopher")
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+f = fs.open("gopher://127.0.0.1:%d/9/slow" % listener.getsockname()[1])
+try:
+    f.read()
+except KeyboardInterrupt:
+    print("interrupted")
+print("running", len(asyncio.all_tasks(fs.loop)))
+try:
+    f.read()
+except Exception as exc:
+    print("again", type(exc).__name__)
+f.close()
+print("closed")
+"""
+
+
+def test_ctrl_c_in_a_read_cancels_the_transfer() -> None:
+    """Ctrl-C in ``f.read()`` cancels the transfer on fsspec's loop before the
+    KeyboardInterrupt goes on; a later read is omniurl's ``ConnectionClosed`` (never an end
+    that looks complete) and ``close()`` is clean.  Before (fsspec's ``sync``), the read
+    went on in the background and both raised a bare ``RuntimeError`` ("asynchronous
+    generator is already running")."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", _INTERRUPTED_READ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "interrupted",
+        "running 0",
+        "again ConnectionClosed",
+        "closed",
+    ]
+    assert "Traceback" not in proc.stderr

@@ -31,13 +31,22 @@ def loop() -> asyncio.AbstractEventLoop:
 
 
 def run(coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
-    """Run ``coro`` on the shared loop and wait for it, at most ``timeout`` seconds.
+    """:func:`run_on` the shared loop."""
+    return run_on(loop(), coro, timeout)
+
+
+def run_on(
+    shared: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T], timeout: float | None
+) -> T:
+    """Run ``coro`` on ``shared`` (a loop in another thread: ours, fsspec's) and wait for
+    it, at most ``timeout`` seconds.
 
     Timed out or interrupted (Ctrl-C's KeyboardInterrupt in ``urlopen(…).read()``), the
     work is cancelled and waited for (5 s at most) before the exception goes on, so the
     transfer is over when the caller sees it.  Before, an interrupted read went on in the
     background and the response's ``close()`` then raised a bare ``RuntimeError``
-    ("aclose(): asynchronous generator is already running")."""
+    ("aclose(): asynchronous generator is already running"): urllib's, and fsspec's (its
+    ``sync`` leaves the work running too)."""
     running: list[asyncio.Task[Any]] = []
 
     async def tracked() -> T:
@@ -46,7 +55,6 @@ def run(coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
             running.append(task)
         return await coro
 
-    shared = loop()
     future = asyncio.run_coroutine_threadsafe(tracked(), shared)
     try:
         return future.result(timeout)

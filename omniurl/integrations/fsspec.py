@@ -46,10 +46,12 @@ from typing import Any
 from fsspec.asyn import AsyncFileSystem, sync
 
 from omniurl.resolvers.core import resolve
-from omniurl.resolvers.errors import NotFound
+from omniurl.resolvers.errors import ConnectionClosed, NotFound
 from omniurl.resolvers.options import Options
 from omniurl.resolvers.resource import Entry, Resource
+from omniurl.schemes.errors import OmniurlError
 
+from . import _loop
 from .options import KNOWN, options_from
 
 
@@ -136,6 +138,10 @@ class _StreamFile(io.RawIOBase):
         self._pending = b""
         self._eof = False
         self._position = 0
+        self._broken: BaseException | None = None
+
+    async def _next(self) -> bytes:
+        return await self._chunks.__anext__()
 
     def readable(self) -> bool:
         return True
@@ -149,10 +155,21 @@ class _StreamFile(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         view = memoryview(buffer).cast("B")
         while not self._pending and not self._eof:
+            if self._broken is not None:  # (an interrupted body never reads as complete)
+                raise ConnectionClosed(
+                    f"{self.name}: the transfer was interrupted ({self._broken!r})",
+                    component="transfer",
+                )
             try:
-                self._pending = sync(self.fs.loop, self._chunks.__anext__)
+                # (not fsspec's ``sync``: interrupted, it leaves the read running)
+                self._pending = _loop.run_on(self.fs.loop, self._next(), None)
             except StopAsyncIteration:
                 self._eof = True
+            except OmniurlError:
+                raise
+            except BaseException as exc:  # Ctrl-C: the read was cancelled and waited for
+                self._broken = exc
+                raise
         count = min(len(view), len(self._pending))
         view[:count] = self._pending[:count]
         self._pending = self._pending[count:]

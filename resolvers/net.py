@@ -473,6 +473,14 @@ def _wake(waiter: asyncio.Future[bool], value: bool) -> None:
         waiter.set_result(value)
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop, or None outside one."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 def _recv_ready(waiter: asyncio.Future[bytes], sock: socket.socket, size: int) -> None:
     """The socket is readable: its bytes are the waiter's result (or the error)."""
     if waiter.done():
@@ -1015,8 +1023,13 @@ class Stream:
         decrypted-but-unread bytes (``SSLObject.pending()``) and the ciphertext waiting in its
         incoming ``MemoryBIO`` (a tunnel's TLS inside a proxy's: both layers); then the
         kernel's socket buffer (a non-blocking ``MSG_PEEK``; over TLS too: a record the loop
-        has not yet read is a byte nobody asked for all the same)."""
-        if self._pending or self._eof:
+        has not yet read is a byte nobody asked for all the same).
+
+        A stream made on another event loop than the running one (a client's kept
+        connection after ``asyncio.run`` ended the loop it was made on) has ended too: its
+        waits belong to that loop.  Before, the next ``asyncio.run`` reused it and failed
+        with a bare ``RuntimeError: Event loop is closed``."""
+        if self._pending or self._eof or self._loop is not _running_loop():
             return True
         if self._tls is not None and _tls_buffered(*self._tls):
             return True
@@ -1069,7 +1082,8 @@ class Stream:
     def close(self) -> None:
         """Close now; never raises, never waits.  Over TLS the transport owns the socket: it
         sends close_notify and closes the socket itself (closing it here would free the
-        descriptor while the transport still watches it)."""
+        descriptor while the transport still watches it) — unless its loop is closed (a
+        kept connection of an ended ``asyncio.run``): then nobody else will close it."""
         with suppress(OSError, RuntimeError, ValueError):
             self._unwatch()
         if self._pipe is not None:
@@ -1077,7 +1091,7 @@ class Stream:
                 with suppress(OSError):
                     os.close(end)
             self._pipe = None
-        if self._tls is not None:
+        if self._tls is not None and not self._loop.is_closed():
             with suppress(OSError, RuntimeError):
                 self._tls[1].close()
             return

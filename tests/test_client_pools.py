@@ -15,6 +15,7 @@ import contextlib
 import shutil
 import ssl
 import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -309,3 +310,52 @@ async def test_a_304_or_204_left_unread_hands_its_connection_back() -> None:
                 seen.append(resource.status)  # (the body never read)
     assert seen == [304, 204] * 3
     assert len(connections) == 1
+
+
+_TWO_LOOPS = r"""
+import asyncio, sys, threading
+from pathlib import Path
+import omniurl
+from omniurl.testservers.ftp import start_ftp
+from omniurl.testservers.http import start_http
+
+root = Path(sys.argv[1])
+servers = asyncio.new_event_loop()
+threading.Thread(target=servers.run_forever, daemon=True).start()
+ftp = asyncio.run_coroutine_threadsafe(start_ftp(root), servers).result(10)
+web = asyncio.run_coroutine_threadsafe(start_http(root), servers).result(10)
+urls = [f"ftp://127.0.0.1:{ftp.port}/pub/one.txt", f"http://127.0.0.1:{web.port}/hello.txt"]
+client = omniurl.AsyncClient()
+
+async def gets():
+    return [await asyncio.wait_for(client.get(url), 10) for url in urls]
+
+for turn in range(3):  # each asyncio.run a new loop; the kept connections are the last one's
+    print(turn, asyncio.run(gets()))
+
+async def close():
+    await client.aclose()
+
+asyncio.run(close())
+print("closed")
+"""
+
+
+def test_a_client_used_by_one_asyncio_run_after_another(root: Path) -> None:
+    """A client kept across ``asyncio.run`` calls: a connection kept by an ended loop is not
+    reused (its waits belong to that loop) but closed, and ``aclose`` in yet another loop
+    is clean.  Before, the next run's FTP get (or ``aclose``'s QUIT) failed with a bare
+    ``RuntimeError: Event loop is closed``."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", _TWO_LOOPS, root],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        *(f"{turn} [b'one\\n', b'hello\\n']" for turn in range(3)),
+        "closed",
+    ]
+    assert "Traceback" not in proc.stderr and "Event loop is closed" not in proc.stderr

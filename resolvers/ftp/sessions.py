@@ -136,7 +136,12 @@ class FTPSessions:
 
 
 async def _quit(control: Control) -> None:
-    """The plan's final step, sent when a kept connection is let go (bounded, best effort)."""
+    """The plan's final step, sent when a kept connection is let go (bounded, best effort);
+    one that can no longer be used (the server hung up, or it was made on an event loop
+    that has ended) is closed without it."""
+    if control.idle_ended():
+        control.close()
+        return
     with suppress(ResolveError):
         await control.quit()
     control.close()

@@ -21,7 +21,7 @@ from .records import MISSING, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, TypeVar
+    from typing import Any, ClassVar, Final, TypeVar
 
     _U = TypeVar("_U", bound="URL")
     _C = TypeVar("_C", bound=type)
@@ -203,8 +203,9 @@ class InternetURL(URL):
 # -- the built-in classes' object model --------------------------------------------------------
 
 #: ``tuple.__new__``: what a built-in class's fast path builds its instance with, the fields in
-#: ``dataclasses.fields`` order (see :func:`tuple_backed`).
-_tnew: Any = tuple.__new__
+#: ``dataclasses.fields`` order (see :func:`tuple_backed`).  ``Final``: compiled, a static the
+#: fast paths read, where a module global is a dictionary look-up at every URL.
+_tnew: Final[Any] = tuple.__new__
 _teq = tuple.__eq__
 _tne = tuple.__ne__
 

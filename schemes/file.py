@@ -27,7 +27,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_FPATH = grammar.lazy_bad_char(grammar.FSEGMENT + "/")
 #: Left raw in the path ("?" would start an RFC 3986 query: escaped, decoded the same).
@@ -69,6 +69,11 @@ _DEFAULT_UNC = re.compile(
 )
 
 
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_DEFAULT_MATCH: Final = _DEFAULT.fullmatch
+_DEFAULT_UNC_MATCH: Final = _DEFAULT_UNC.fullmatch
+
+
 @tuple_backed
 @record(frozen=True, kw_only=True)
 @class_constants
@@ -95,12 +100,12 @@ class FileURL(URL):
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> FileURL | None:
         if text.startswith("////", start):
-            m = _DEFAULT_UNC.fullmatch(text, start)
+            m = _DEFAULT_UNC_MATCH(text, start)
             if m is None or not grammar.escapes_ok(text, start):
                 return None
-            host, path, fragment = m.groups()
+            host, path, fragment = grammar.match_groups(m)
             return _tnew(cls, (scheme, fragment, host, "/" if path is None else _lazy(path)))
-        return _fileurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme, False)
+        return _fileurl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme, False)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> FileURL:
@@ -184,12 +189,12 @@ def _fileurl_from_match(
     cls: type[FileURL], m: re.Match[str] | None, text: str, start: int, scheme: str, strict: bool
 ) -> FileURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
-    if (
-        m is not None
-        and grammar.escapes_ok(text, start)
-        and (strict or not m.group(2).startswith("//"))
-    ):
-        host, path, fragment = m.groups()
+    if m is not None and grammar.escapes_ok(text, start):
+        host, path, fragment = grammar.match_groups(m)
+        # (the path read from the groups: compiled, ``m.group(2).startswith`` was two
+        # methods looked up by name)
+        if not strict and path.startswith("//"):
+            return None
         if host and host[0] == "[" and not grammar.ipv6_ok(host):
             return None
         if path[0] != "/":  # (the default reading's drive letter, "file:C:/x")

@@ -25,7 +25,7 @@ from .records import record
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 # fpath with "/" allowed between segments: the first bad character of the whole url-path.
 _BAD_FPATH = grammar.lazy_bad_char(grammar.FSEGMENT + "/")
@@ -58,6 +58,7 @@ _DEFAULT_PATTERN = (
 _DEFAULT = grammar.Lazy(grammar.default(_DEFAULT_PATTERN))  # (a URL with "@": on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
 _DEFAULT_HOST = precompiled.compile(grammar.default(grammar.without_login(_DEFAULT_PATTERN)))
+_DEFAULT_HOST_MATCH: Final = _DEFAULT_HOST.fullmatch  # (a static: see grammar.match_groups)
 
 
 @tuple_backed
@@ -93,7 +94,11 @@ class FTPURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> FTPURL | None:
-        m = (_DEFAULT.get() if "@" in text else _DEFAULT_HOST).fullmatch(text, start)
+        m = (
+            _DEFAULT.get().fullmatch(text, start)
+            if "@" in text
+            else _DEFAULT_HOST_MATCH(text, start)
+        )
         return _ftpurl_from_match(cls, m, text, start, scheme)
 
     @classmethod
@@ -151,7 +156,7 @@ def _ftpurl_from_match(
 ) -> FTPURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        groups = m.groups()
+        groups = grammar.match_groups(m)
         if len(groups) == 5:  # (grammar.without_login's pattern: no user, no password)
             user = password = None
             host, port, path, typecode, fragment = groups

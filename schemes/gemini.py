@@ -23,7 +23,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_PATH = grammar.lazy_bad_char(grammar.HSEGMENT + "/")
 _BAD_QUERY = grammar.lazy_bad_char(grammar.SEARCH)
@@ -64,6 +64,10 @@ _DEFAULT = re.compile(
 )
 
 
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_DEFAULT_MATCH: Final = _DEFAULT.fullmatch
+
+
 @tuple_backed
 @record(frozen=True, kw_only=True)
 @class_constants
@@ -91,7 +95,7 @@ class GeminiURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> GeminiURL | None:
-        return _geminiurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
+        return _geminiurl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GeminiURL:
@@ -162,7 +166,7 @@ def _geminiurl_from_match(
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is None or not grammar.escapes_ok(text, start):
         return None
-    host, port, path, query, fragment = m.groups()
+    host, port, path, query, fragment = grammar.match_groups(m)
     if path is None and query is not None and "@" in query:
         # "gemini://h?a@b": RFC 1738 would read "h?a" as a user name; the default reading
         # refuses the "?" there (schemes.registry's _login_question): the slow path says so

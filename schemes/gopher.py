@@ -34,7 +34,7 @@ from .records import record
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_XCHARS = grammar.lazy_bad_char(grammar.XCHAR)
 _TAB = grammar.Lazy(r"%09|\t")  # (each compiled on first use)
@@ -52,6 +52,10 @@ _FAST = grammar.Lazy(_PATTERN)  # (the strict reading: compiled on first use)
 _LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first use)
 #: The default reading's (``_parse_default``): RFC 3986's hosts and empty ports besides.
 _DEFAULT = precompiled.compile(grammar.default(_PATTERN))
+
+
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_DEFAULT_MATCH: Final = _DEFAULT.fullmatch
 
 
 @tuple_backed
@@ -86,7 +90,7 @@ class GopherURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> GopherURL | None:
-        return _gopherurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
+        return _gopherurl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> GopherURL:
@@ -149,7 +153,7 @@ def _gopherurl_from_match(
 ) -> GopherURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        host, port, path, fragment = m.groups()
+        host, port, path, fragment = grammar.match_groups(m)
         if (port is None or len(port) < 5 or int(port) < 65536) and (
             host[0] != "[" or grammar.ipv6_ok(host)
         ):

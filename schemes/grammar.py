@@ -19,6 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from re import Match, Pattern
+    from typing import Any, Final
 
 
 class Lazy:
@@ -272,6 +273,19 @@ def _ipv4_strict(text: str, start: int) -> bool:
 
 #: A "%" that starts no escape: the fast path leaves such a URL to the slow path.
 STRAY_PERCENT: Pattern[str] = precompiled.compile(f"%(?![{HEX}]{{2}})")
+
+
+def _match_groups() -> Callable[[Match[str]], tuple[Any, ...]]:
+    """``Match.groups``, the type taken from a match (a parse imports no ``re``)."""
+    m = STRAY_PERCENT.match("%")
+    assert m is not None
+    return type(m).groups
+
+
+#: ``Match.groups`` called as a function, as the fast paths read their match: compiled,
+#: ``m.groups()`` is a method looked up by name at every call (``_PyObject_GetMethod``, then
+#: ``PyObject_VectorcallMethod``), where the descriptor kept here is one vectorcall.
+match_groups: Final = _match_groups()
 #: Whether mypyc compiled this module (setup.py): a compiled module's file is the extension.
 _COMPILED = not __file__.endswith(".py")
 

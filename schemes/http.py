@@ -24,7 +24,7 @@ from .records import record
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_HPATH = grammar.lazy_bad_char(grammar.HSEGMENT + "/")
 _BAD_SEARCH = grammar.lazy_bad_char(grammar.SEARCH)
@@ -65,6 +65,7 @@ _DEFAULT_PATTERN = (
 _DEFAULT = grammar.Lazy(grammar.default(_DEFAULT_PATTERN))  # (a URL with "@": on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
 _DEFAULT_HOST = precompiled.compile(grammar.default(grammar.without_login(_DEFAULT_PATTERN)))
+_DEFAULT_HOST_MATCH: Final = _DEFAULT_HOST.fullmatch  # (a static: see grammar.match_groups)
 
 
 @tuple_backed
@@ -97,9 +98,7 @@ class HTTPURL(InternetURL):
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> HTTPURL | None:
         if "@" not in text:
-            return _httpurl_from_match(
-                cls, _DEFAULT_HOST.fullmatch(text, start), text, start, scheme
-            )
+            return _httpurl_from_match(cls, _DEFAULT_HOST_MATCH(text, start), text, start, scheme)
         m = _DEFAULT.get().fullmatch(text, start)
         if m is not None and m.group(5) is None:
             search = m.group(6)
@@ -159,7 +158,7 @@ def _httpurl_from_match(
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is None or not grammar.escapes_ok(text, start):
         return None
-    return _httpurl_from_groups(cls, m.groups(), scheme)
+    return _httpurl_from_groups(cls, grammar.match_groups(m), scheme)
 
 
 def _httpurl_from_groups(

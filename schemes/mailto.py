@@ -31,7 +31,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_ADDRESS = grammar.lazy_bad_char(grammar.UNRESERVED + ";/:@&=")
 _BAD_HFIELD = grammar.lazy_bad_char(grammar.UNRESERVED + ";/:@")
@@ -69,6 +69,10 @@ _DEFAULT = re.compile(
         )
     )
 )
+
+
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_DEFAULT_MATCH: Final = _DEFAULT.fullmatch
 
 
 def _authority_error(start: int) -> SchemeSyntaxError:
@@ -115,7 +119,7 @@ class MailtoURL(URL):
     def _parse_default(cls, text: str, start: int, scheme: str) -> MailtoURL | None:
         if text.find("//", start, start + 2) >= 0:  # refused in this reading: the general way
             return None  # says so  (find with an end: a compiled call, startswith's is not)
-        return _mailtourl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
+        return _mailtourl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> MailtoURL:
@@ -195,7 +199,7 @@ def _mailtourl_from_match(
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is None or not grammar.escapes_ok(text, start):
         return None
-    address, fields, fragment = m.groups()
+    address, fields, fragment = grammar.match_groups(m)
     headers: tuple[tuple[str, str], ...] | _Fields = ()
     if fields is not None:
         # Decoded when first read (MailtoURL.headers): an ASCII text's fields, every "%" an

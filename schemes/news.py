@@ -32,7 +32,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_UNIQUE = grammar.lazy_bad_char(grammar.ARTICLE)
 _NOT_GROUP = grammar.Lazy(r"[^A-Za-z0-9\-.+_]")  # (on first use)
@@ -103,6 +103,12 @@ _SERVER = re.compile(
 )
 
 
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_DEFAULT_MATCH: Final = _DEFAULT.fullmatch
+_BRACKETED_MATCH: Final = _BRACKETED.fullmatch
+_SERVER_MATCH: Final = _SERVER.fullmatch
+
+
 @tuple_backed
 @record(frozen=True, kw_only=True)
 @class_constants
@@ -164,15 +170,15 @@ class NewsURL(URL):
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> NewsURL | None:
         if text.find("//", start, start + 2) >= 0:  # RFC 5538's news://server/…
-            return _server_from_match(cls, _SERVER.fullmatch(text, start), text, start, scheme)
+            return _server_from_match(cls, _SERVER_MATCH(text, start), text, start, scheme)
         if text.startswith("%3", start):
             # (asked first: :data:`_DEFAULT` takes no text this takes, and its failing match
             # cost ~2.9 µs of such a URL, compiled)
-            m = _BRACKETED.fullmatch(text, start)
+            m = _BRACKETED_MATCH(text, start)
             url = _bracketed_from_match(cls, m, text, start, scheme)
             if url is not None:
                 return url
-        return _newsurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
+        return _newsurl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NewsURL:
@@ -270,7 +276,7 @@ def _newsurl_from_match(
 ) -> NewsURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        group, article, fragment = m.groups()
+        group, article, fragment = grammar.match_groups(m)
         if (  # (a message-id at an IPv6 literal)
             article is not None
             and article[-1] == "]"
@@ -303,7 +309,7 @@ def _bracketed_from_match(
     message-id of :meth:`NewsURL._parse_slow`'s default reading, decoded, without the pair."""
     if m is None or not grammar.escapes_ok(text, start):
         return None
-    body, fragment = m.groups()
+    body, fragment = grammar.match_groups(m)
     if "@" not in body or len(body) < 7 or body[-3:] not in ("%3E", "%3e"):
         return None
     # The octets 3C and 3E are no part of a UTF-8 sequence: decoding the text between them
@@ -322,7 +328,7 @@ def _server_from_match(
     :meth:`NewsURL._parse_slow` reads in the default reading (RFC 5538 §2.1)."""
     if m is None or not grammar.escapes_ok(text, start):
         return None
-    host, port, group, article, fragment = m.groups()
+    host, port, group, article, fragment = grammar.match_groups(m)
     if (port is not None and len(port) == 5 and int(port) > 65535) or (
         host[0] == "[" and not grammar.ipv6_ok(host)
     ):

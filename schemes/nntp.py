@@ -19,7 +19,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 # nntpurl = "nntp://" hostport "/" group [ "/" digits ]      (the fast path, see grammar)
 _PATTERN = (
@@ -41,6 +41,10 @@ _DEFAULT = re.compile(
         + grammar.FRAGMENT_FAST
     )
 )
+
+
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_DEFAULT_MATCH: Final = _DEFAULT.fullmatch
 
 
 @tuple_backed
@@ -69,7 +73,7 @@ class NNTPURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> NNTPURL | None:
-        return _nntpurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
+        return _nntpurl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> NNTPURL:
@@ -120,7 +124,7 @@ def _nntpurl_from_match(
 ) -> NNTPURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        host, port, group, article, fragment = m.groups()
+        host, port, group, article, fragment = grammar.match_groups(m)
         if (port is None or len(port) < 5 or int(port) < 65536) and (
             host[0] != "[" or grammar.ipv6_ok(host)
         ):

@@ -28,7 +28,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_PPATH = grammar.lazy_bad_char(grammar.PSEGMENT + "/")
 _BAD_FIELD = grammar.lazy_bad_char(grammar.FIELD)
@@ -61,6 +61,10 @@ _DEFAULT_LOGIN = grammar.Lazy(
 # lenient patterns take it in a field, and a class without it cut the value there
 # (``;X=b~c`` was read as X = "b").
 _FIELDSPEC = re.compile(grammar.lax(f";({_FIELDS})=({_FIELDS})"))
+
+
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_DEFAULT_MATCH: Final = _DEFAULT.fullmatch
 
 
 @tuple_backed
@@ -102,8 +106,10 @@ class ProsperoURL(InternetURL):
                     user = decode(user)
                 if password is not None and "%" in password:
                     password = decode(password)
-            return _prosperourl_from_groups(cls, m.groups()[2:], scheme, user, password)
-        return _prosperourl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
+            return _prosperourl_from_groups(
+                cls, grammar.match_groups(m)[2:], scheme, user, password
+            )
+        return _prosperourl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> ProsperoURL:
@@ -186,7 +192,7 @@ def _prosperourl_from_match(
 ) -> ProsperoURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        return _prosperourl_from_groups(cls, m.groups(), scheme, None, None)
+        return _prosperourl_from_groups(cls, grammar.match_groups(m), scheme, None, None)
     return None
 
 

@@ -24,7 +24,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_ID = grammar.lazy_bad_char(grammar.UNRESERVED + ";?:@&=")
 _BAD_XCHARS = grammar.lazy_bad_char(grammar.XCHAR)
@@ -72,6 +72,12 @@ _URN_DEFAULT = re.compile(
 )
 
 
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_MID_LAX_MATCH: Final = _MID_LAX.fullmatch
+_CID_DEFAULT_MATCH: Final = _CID_DEFAULT.fullmatch
+_URN_DEFAULT_MATCH: Final = _URN_DEFAULT.fullmatch
+
+
 def _written_id(value: str, safe: str) -> str:
     """An id as written back: its addr-specs encoded (``quote_addr_specs``), and a leading
     "@" as ``%40`` — the parser finds the addr-spec's "@" after a local part (below), so an
@@ -116,7 +122,7 @@ class MidURL(URL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> MidURL | None:
-        return _midurl_from_match(cls, _MID_LAX.fullmatch(text, start), text, start, scheme)
+        return _midurl_from_match(cls, _MID_LAX_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> MidURL:
@@ -152,7 +158,7 @@ def _midurl_from_match(
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is None or not grammar.escapes_ok(text, start):
         return None
-    message_id, content_id, fragment = m.groups()
+    message_id, content_id, fragment = grammar.match_groups(m)
     if "%" in message_id:
         message_id = decode(message_id)
     if content_id is not None and "%" in content_id:
@@ -184,7 +190,7 @@ class CidURL(URL):
     def _parse_default(cls, text: str, start: int, scheme: str) -> CidURL | None:
         if text.find("//", start, start + 2) >= 0:  # RFC 3986's authority: the general way
             return None  # reads it  (find with an end: a compiled call, startswith's is not)
-        return _cidurl_from_match(cls, _CID_DEFAULT.fullmatch(text, start), text, start, scheme)
+        return _cidurl_from_match(cls, _CID_DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> CidURL:
@@ -213,7 +219,7 @@ def _cidurl_from_match(
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is None or not grammar.escapes_ok(text, start):
         return None
-    content_id, fragment = m.groups()
+    content_id, fragment = grammar.match_groups(m)
     if "%" in content_id:
         content_id = decode(content_id)
     return _tnew(cls, (scheme, fragment, content_id))  # (tuple_backed order)
@@ -244,10 +250,10 @@ class URNURL(URL):
     def _parse_default(cls, text: str, start: int, scheme: str) -> URNURL | None:
         if text.find("//", start, start + 2) >= 0:  # refused: the general way says so
             return None
-        m = _URN_DEFAULT.fullmatch(text, start)
+        m = _URN_DEFAULT_MATCH(text, start)
         if m is None or not grammar.escapes_ok(text, start):
             return None
-        nid, nss, fragment = m.groups()
+        nid, nss, fragment = grammar.match_groups(m)
         # scheme, fragment, nid, nss (tuple_backed)
         return _tnew(cls, (scheme, fragment, nid, nss))
 

@@ -21,7 +21,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 # telneturl = "telnet://" login [ "/" ]      (the fast path, see grammar)
 _PATTERN = "//" + grammar.LOGIN_FAST + "(/)?" + grammar.FRAGMENT_FAST
@@ -33,6 +33,7 @@ _LAX = grammar.Lazy(grammar.lax(_PATTERN))  # (the lenient reading's: on first u
 _DEFAULT = grammar.Lazy(grammar.default(_PATTERN))  # (a URL with "@": on first use)
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
 _DEFAULT_HOST = re.compile(grammar.default(grammar.without_login(_PATTERN)))
+_DEFAULT_HOST_MATCH: Final = _DEFAULT_HOST.fullmatch  # (a static: see grammar.match_groups)
 
 
 @tuple_backed
@@ -64,7 +65,11 @@ class TelnetURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> TelnetURL | None:
-        m = (_DEFAULT.get() if "@" in text else _DEFAULT_HOST).fullmatch(text, start)
+        m = (
+            _DEFAULT.get().fullmatch(text, start)
+            if "@" in text
+            else _DEFAULT_HOST_MATCH(text, start)
+        )
         return _telneturl_from_match(cls, m, text, start, scheme)
 
     @classmethod
@@ -97,7 +102,7 @@ def _telneturl_from_match(
 ) -> TelnetURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        groups = m.groups()
+        groups = grammar.match_groups(m)
         if len(groups) == 4:  # (grammar.without_login's pattern: no user, no password)
             user = password = None
             host, port, slash, fragment = groups

@@ -28,7 +28,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, Final
 
 _BAD_UCHAR = grammar.lazy_bad_char(grammar.UCHAR)
 _BAD_SEARCH = grammar.lazy_bad_char(grammar.SEARCH)
@@ -63,6 +63,10 @@ _DEFAULT = re.compile(
 )
 
 
+#: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
+_DEFAULT_MATCH: Final = _DEFAULT.fullmatch
+
+
 @tuple_backed
 @record(frozen=True, kw_only=True)
 @class_constants
@@ -90,7 +94,7 @@ class WAISURL(InternetURL):
 
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> WAISURL | None:
-        return _waisurl_from_match(cls, _DEFAULT.fullmatch(text, start), text, start, scheme)
+        return _waisurl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
     def _parse_slow(cls, text: str, start: int, scheme: str, strict: bool) -> WAISURL:
@@ -159,7 +163,7 @@ def _waisurl_from_match(
 ) -> WAISURL | None:
     """The URL the fast pattern's match ``m`` stands for, or None for the slow path."""
     if m is not None and grammar.escapes_ok(text, start):
-        host, port, database, search, wtype, wpath, fragment = m.groups()
+        host, port, database, search, wtype, wpath, fragment = grammar.match_groups(m)
         if (port is None or len(port) < 5 or int(port) < 65536) and (
             host[0] != "[" or grammar.ipv6_ok(host)
         ):

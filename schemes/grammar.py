@@ -326,6 +326,74 @@ def escapes_ok(text: str, start: int) -> bool:
             return True
 
 
+def class_table(cls: str) -> bytes:
+    """A ``bytes.translate`` table for ``*[ <cls> | escape ]`` (``cls`` the contents of a
+    class as the fast patterns write them: ranges ``a-z`` and ``\\``-escaped characters; an
+    escape is allowed where "%" is in ``cls``): each byte of the class to a code — "%" to
+    "%", a hex digit to "h", any other to "g" — and every other byte to 0 (the NUL byte is in
+    no class).  What :func:`tail_ok` reads a long component with."""
+    members: set[int] = set()
+    i = 0
+    n = len(cls)
+    while i < n:
+        c = cls[i]
+        if c == "\\":
+            i += 1
+            c = cls[i]
+        if i + 2 < n and cls[i + 1] == "-":
+            last = cls[i + 2]
+            if last == "\\":
+                i += 1
+                last = cls[i + 2]
+            members.update(range(ord(c), ord(last) + 1))
+            i += 3
+        else:
+            members.add(ord(c))
+            i += 1
+    codes = []
+    for b in range(256):
+        if b == 0 or b not in members:
+            codes.append(0)
+        elif b == 37:  # "%"
+            codes.append(37)
+        elif 48 <= b <= 57 or 65 <= b <= 70 or 97 <= b <= 102:  # 0-9 A-F a-f
+            codes.append(104)  # "h"
+        else:
+            codes.append(103)  # "g"
+    return bytes(codes)
+
+
+#: ``str.isascii`` called as a function (compiled, a method looked up by name: fastparse's).
+_isascii: Final = str.isascii
+
+
+def tail_ok(text: str, start: int, table: bytes) -> bool:
+    """Whether ``text[start:]`` is ``*[ <cls> | escape ]`` for the class ``table`` was made of
+    (:func:`class_table`): what a fast pattern's ``[<cls>%]*+`` and :func:`escapes_ok` check
+    together, the characters at under half ``re``'s cost on long text.
+
+    Why: ``re`` runs a class of ``[...]*+`` one character at a time through ``charset``
+    (``sre_ucs1_count``: ~22 instructions, ~2-4 ns a character, compiled fresh venv), where
+    ``bytes.translate`` maps each byte through the table (~1.5 ns) and ``0 in`` is a
+    ``memchr``.  The escapes are :func:`escapes_ok`'s (a ``find`` for each "%"), as in the
+    one match: not ``find``s of two- and three-byte codes in the translated text
+    (``"%g"``, ``"%h%"``…), which an earlier version made — ``bytes.find`` of a needle of two
+    or more bytes compares at every position where the needle's last byte occurs, and in a
+    text of class codes that is a data-dependent branch at nearly every byte: on the fifth
+    mix's long queries, each such ``find`` took ~2.2 µs against ~1.2 µs for the same text
+    searched again (the branch predictor learns a repeated text: what timing one query in a
+    loop measures) and ~0.2 µs for a one-byte ``find`` (``memchr``).  That was the four
+    ``find``s' 8-9 µs of a 684-character query that "took 11-22 µs where its parts timed
+    alone sum to ~4 µs" (docs/speed.md, *seventh round (cost per character)*); callgrind
+    counts instructions, not mispredicted branches, so it showed the reverse.  (Measured:
+    docs/speed.md, *eighth round (the fifth mix)*.)"""
+    if not _isascii(text):  # (the default reading's fast paths read ASCII text only)
+        return False
+    if 0 in text[start:].encode().translate(table):
+        return False
+    return escapes_ok(text, start)
+
+
 # hostname, the same language as HOSTNAME written for speed: possessive runs, and a
 # lookbehind ("a label does not end with '-'") where HOSTNAME backtracks.  Possessive
 # "label." repetitions are safe because what follows a host (":", "/", "#", the end) never

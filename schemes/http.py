@@ -66,6 +66,19 @@ _DEFAULT = grammar.Lazy(grammar.default(_DEFAULT_PATTERN))  # (a URL with "@": o
 #: The same for a URL without "@" (its host scanned once: grammar.without_login).
 _DEFAULT_HOST = precompiled.compile(grammar.default(grammar.without_login(_DEFAULT_PATTERN)))
 _DEFAULT_HOST_MATCH: Final = _DEFAULT_HOST.fullmatch  # (a static: see grammar.match_groups)
+#: A long URL without "@": its path, search and fragment are longer than ``re`` scans cheaply
+#: (``_parse_long``).  Its length from the "//" on, at and above which the two steps pay
+#: (docs/speed.md, *seventh round (cost per character)*).
+_LONG: Final = 128
+#: The head of :data:`_DEFAULT_HOST`: "//" host [":" port], followed by "/", "?", "#" or the
+#: end (groups: host, port), compiled on the first long URL.
+_DEFAULT_HEAD: Final = grammar.Lazy(
+    grammar.default(grammar.without_login("//" + grammar.LOGIN_FAST)) + "(?![^/?#])"
+)
+#: The characters of the search and the fragment (the same class: RFC 3986 §3.4, §3.5), and
+#: "#" between them; the path's are these but "?" (§3.3), which ends it.  ("%": escapes.)
+_TAIL_CLASS: Final = grammar.SEARCH + "/?~%#"
+_TAIL: Final = grammar.class_table(_TAIL_CLASS)
 
 
 @tuple_backed
@@ -98,6 +111,8 @@ class HTTPURL(InternetURL):
     @classmethod
     def _parse_default(cls, text: str, start: int, scheme: str) -> HTTPURL | None:
         if "@" not in text:
+            if len(text) - start >= _LONG:
+                return _parse_long(cls, text, start, scheme)
             return _httpurl_from_match(cls, _DEFAULT_HOST_MATCH(text, start), text, start, scheme)
         m = _DEFAULT.get().fullmatch(text, start)
         if m is not None and m.group(5) is None:
@@ -150,6 +165,51 @@ class HTTPURL(InternetURL):
         out["path"] = self.path
         out["search"] = self.search
         return out
+
+
+def _parse_long(cls: type[HTTPURL], text: str, start: int, scheme: str) -> HTTPURL | None:
+    """:data:`_DEFAULT_HOST`'s fullmatch of a long URL without "@", in two steps: the head
+    (host and port) matched by ``re``, the rest split at its first "#" and its first "?"
+    before that, its characters and escapes checked by :func:`grammar.tail_ok` — the same
+    URL, or None where the fullmatch gives None.
+
+    Why the two give the same: after the head, the pattern is ``(/P*)?([?]Q*)?(#Q*)?`` where
+    ``Q`` is :data:`_TAIL_CLASS` without "#" and ``P`` is ``Q`` without "?": that is every
+    text of ``Q`` and at most one "#" that starts with "/", "?" or "#" or is empty (the head's
+    look-ahead), read at its first "#" and the first "?" before it.  Why: ``re``'s class scan
+    is ~22 instructions a character, the translate's ~10 (grammar.tail_ok)."""
+    m = _DEFAULT_HEAD.get().match(text, start)
+    if m is None:
+        return None
+    host, port = m.groups()
+    # (where the match ends: not "//", the host and ":port" counted, since the default
+    # reading's port group leaves out a port's leading zeros and an empty port's ":")
+    tail = m.end()
+    n = len(text)
+    hash_at = text.find("#", tail)
+    if hash_at < 0:
+        hash_at = n
+        fragment = None
+    elif text.find("#", hash_at + 1) >= 0:
+        return None
+    else:
+        fragment = text[hash_at + 1 :]
+    # (escapes: the head holds a "%" only in an IPv6 zone id, where "%25" is the pattern's)
+    if not grammar.tail_ok(text, tail, _TAIL):
+        return None
+    q = text.find("?", tail, hash_at)
+    end = hash_at if q < 0 else q
+    return _httpurl_from_groups(
+        cls,
+        (
+            host,
+            port,
+            text[tail:end] if tail < end else None,  # (the head's look-ahead: it starts "/")
+            None if q < 0 else text[q + 1 : hash_at],
+            fragment,
+        ),
+        scheme,
+    )
 
 
 def _httpurl_from_match(

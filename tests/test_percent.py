@@ -102,3 +102,38 @@ def test_strict_mode_refuses_a_bare_percent(text: str, component: str, offset: i
         schemes.parse(text, syntax="rfc1738")
     assert (e.value.component, e.value.offset) == (component, offset)
     assert text[e.value.offset] == "%"
+
+
+def _decoded_octet_by_octet(text: str) -> str:
+    """What :func:`percent.decode` gives, written the plain way: each ``%XX`` its octet, a
+    ``%`` that starts no escape kept, the octets read as UTF-8 with ``surrogateescape``."""
+    raw = text.encode("utf-8", "surrogateescape")
+    out = bytearray()
+    i = 0
+    while i < len(raw):
+        pair = raw[i + 1 : i + 3]
+        if raw[i] == 37 and len(pair) == 2 and all(c in b"0123456789ABCDEFabcdef" for c in pair):
+            out.append(int(pair, 16))
+            i += 3
+        else:
+            out.append(raw[i])
+            i += 1
+    return bytes(out).decode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["%", "%4", "%41", "%4g", "%g4", "%%41", "%41%", "a%41%4", "%C3%A9", "%c3%a9%", "%FF%80",
+     "\\%41", "%41\\", "\\x41%41", "a\\nb%20", "%5C%78%34%31", "%5cx41", "\\", "%00%0a%0D",
+     "%F0%9F%98%80", "%F0%9F%98", "%ED%A0%80", "é%41", "%41é", "\udcff%41", "%7E%7e"],
+)  # fmt: skip
+def test_decode_edges(text: str) -> None:
+    """Escapes either side of what CPython's escape decoder takes ("\\x" and two hex digits):
+    one hex digit, a non-hex one, "%" at the end, a backslash of the text (which would start
+    an escape of its own), encoded backslashes, non-UTF-8 octets, non-ASCII text."""
+    assert percent.decode(text) == _decoded_octet_by_octet(text)
+
+
+@given(st.text(alphabet="%%%0aF9gG\\x/é\x00\x7f\udcff", max_size=20))
+def test_decode_is_octet_by_octet(text: str) -> None:
+    assert percent.decode(text) == _decoded_octet_by_octet(text)

@@ -394,6 +394,12 @@ def tail_ok(text: str, start: int, table: bytes) -> bool:
     return escapes_ok(text, start)
 
 
+def span_ok(text: str, start: int, end: int, table: bytes) -> bool:
+    """Whether every character of ``text[start:end]`` is of the class ``table`` was made of
+    (:func:`class_table`), by ``bytes.translate`` as :func:`tail_ok` (escapes not checked)."""
+    return _isascii(text) and 0 not in text[start:end].encode().translate(table)
+
+
 # hostname, the same language as HOSTNAME written for speed: possessive runs, and a
 # lookbehind ("a label does not end with '-'") where HOSTNAME backtracks.  Possessive
 # "label." repetitions are safe because what follows a host (":", "/", "#", the end) never

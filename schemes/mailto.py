@@ -73,6 +73,18 @@ _DEFAULT = re.compile(
 
 #: The default reading's matches as bound methods (statics, compiled: see grammar.match_groups).
 _DEFAULT_MATCH: Final = _DEFAULT.fullmatch
+#: A long URL: its length after "mailto:" at and above which :func:`_parse_long` reads it (the
+#: addresses' characters by ``bytes.translate``, ~1.5 ns a character, where ``re``'s class
+#: scan costs ~2-4: grammar.tail_ok; docs/speed.md, *eighth round (the fifth mix)*).
+_LONG: Final = 128
+#: The addresses' characters: :data:`_DEFAULT`'s first class (``grammar.lax``'s "~" in it).
+_ADDRESS_CLASS: Final = grammar.UNRESERVED + ";/:@&=~%"
+_ADDRESS: Final = grammar.class_table(_ADDRESS_CLASS)
+#: :data:`_DEFAULT` after the addresses (groups: header fields, fragment), compiled on the
+#: first long URL.
+_DEFAULT_REST: Final = grammar.Lazy(
+    grammar.alternated(grammar.lax(rf"(?:\?({_DEFAULT_HFIELDS})?)?" + grammar.FRAGMENT_FAST))
+)
 
 
 def _authority_error(start: int) -> SchemeSyntaxError:
@@ -119,6 +131,8 @@ class MailtoURL(URL):
     def _parse_default(cls, text: str, start: int, scheme: str) -> MailtoURL | None:
         if text.find("//", start, start + 2) >= 0:  # refused in this reading: the general way
             return None  # says so  (find with an end: a compiled call, startswith's is not)
+        if len(text) - start >= _LONG:
+            return _parse_long(cls, text, start, scheme)
         return _mailtourl_from_match(cls, _DEFAULT_MATCH(text, start), text, start, scheme)
 
     @classmethod
@@ -193,6 +207,33 @@ class MailtoURL(URL):
         }
 
 
+def _parse_long(cls: type[MailtoURL], text: str, start: int, scheme: str) -> MailtoURL | None:
+    """:data:`_DEFAULT`'s fullmatch of a long URL in two steps: the addresses, up to the
+    first "?" or "#", their characters checked by ``bytes.translate`` (grammar.span_ok),
+    and the rest (header fields, fragment) matched by ``re`` — the same URL, or None where
+    the fullmatch gives None.
+
+    Why the two give the same: :data:`_DEFAULT` is ``(A*+)`` and then a text that is empty
+    or starts with "?" or "#", where the class ``A`` (:data:`_ADDRESS_CLASS`) holds neither:
+    the possessive run ends at the first character outside ``A``, so the addresses are the
+    text up to the first "?" or "#" when all its characters are of ``A``, and no match
+    otherwise.  The escapes are :func:`grammar.escapes_ok`'s over the whole text, as in the
+    one match."""
+    end = text.find("?", start)
+    hash_at = text.find("#", start, len(text) if end < 0 else end)
+    if hash_at >= 0:
+        end = hash_at
+    elif end < 0:
+        end = len(text)
+    if not grammar.span_ok(text, start, end, _ADDRESS):
+        return None
+    m = _DEFAULT_REST.get().fullmatch(text, end)
+    if m is None or not grammar.escapes_ok(text, start):
+        return None
+    fields, fragment = grammar.match_groups(m)
+    return _mailtourl_from_groups(cls, text[start:end], fields, fragment, scheme)
+
+
 def _mailtourl_from_match(
     cls: type[MailtoURL], m: re.Match[str] | None, text: str, start: int, scheme: str
 ) -> MailtoURL | None:
@@ -200,6 +241,14 @@ def _mailtourl_from_match(
     if m is None or not grammar.escapes_ok(text, start):
         return None
     address, fields, fragment = grammar.match_groups(m)
+    return _mailtourl_from_groups(cls, address, fields, fragment, scheme)
+
+
+def _mailtourl_from_groups(
+    cls: type[MailtoURL], address: str, fields: str | None, fragment: str | None, scheme: str
+) -> MailtoURL | None:
+    """The URL of the default pattern's groups (escapes checked), or None for the slow
+    path."""
     headers: tuple[tuple[str, str], ...] | _Fields = ()
     if fields is not None:
         # Decoded when first read (MailtoURL.headers): an ASCII text's fields, every "%" an
@@ -212,8 +261,9 @@ def _mailtourl_from_match(
         # every "%" is an escape decodes without an error.  Decoding at once was a quarter
         # of a URL's parse on the fifth mix's mailto: URLs of up to 25 recipients (~1.9 µs
         # of ~7; benchmarks/parse_bench.py, compiled), which most readers never ask for.
-        address = Decoded(address) if address.isascii() else decode(address)
-    # scheme, fragment, address, headers (tuple_backed)
+        kept: str | Decoded = Decoded(address) if address.isascii() else decode(address)
+        # scheme, fragment, address, headers (tuple_backed)
+        return _tnew(cls, (scheme, fragment, kept, headers))
     return _tnew(cls, (scheme, fragment, address, headers))
 
 

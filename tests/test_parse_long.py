@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from test_parse_fast_default import _mutations, _other_mutations, general, outcome, used_fast
 
 from omniurl import schemes
-from omniurl.schemes import grammar, http
+from omniurl.schemes import grammar, http, mailto
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "parse_bench.py"
 #: The mixes written before this round (the seventh is held out for the lead's measurement).
@@ -258,3 +258,101 @@ def test_non_ascii_and_stray_percents_in_every_component_of_a_long_url(piece: st
         assert outcome(text) == general(text), text
         if piece.startswith("%"):
             assert outcome(text)[0] != "HTTPURL", text  # (refused, as the general way does)
+
+
+# -- mailto: the addresses by bytes.translate, the rest by re (mailto._parse_long) ------------
+
+
+def test_mailto_address_class_is_the_patterns() -> None:
+    """:data:`mailto._ADDRESS_CLASS` is the default pattern's first class, and holds neither
+    "?" nor "#" (what ``_parse_long``'s proof reads)."""
+    first = re.findall(r"\[([^\]]*)\]\*\+", mailto._DEFAULT.pattern)[0]
+
+    def members(cls: str) -> set[str]:
+        return {chr(b) for b in range(0, 256) if re.fullmatch(f"[{cls}]", chr(b))}
+
+    assert members(first) == members(mailto._ADDRESS_CLASS)
+    assert not {"?", "#"} & members(mailto._ADDRESS_CLASS)
+    assert mailto._DEFAULT.pattern.endswith(mailto._DEFAULT_REST.source)
+
+
+def _same_mailto(text: str) -> bool:
+    """Both readings of a mailto: ``text`` give the same URL or None."""
+    start = text.find(":") + 1
+    one = mailto._mailtourl_from_match(
+        mailto.MailtoURL, mailto._DEFAULT.fullmatch(text, start), text, start, "mailto"
+    )
+    two = mailto._parse_long(mailto.MailtoURL, text, start, "mailto")
+    assert (one is None) is (two is None), text
+    if one is not None:
+        assert one == two and str(one) == str(two), text
+        assert one.to_json() == two.to_json(), text  # type: ignore[attr-defined]
+    return one is not None
+
+
+def test_mailto_two_steps_are_the_one_match_on_the_mixes_and_their_mutations() -> None:
+    bench = load_bench()
+    rng = random.Random(8)
+    taken = 0
+    for mix in MIXES:
+        for seed in (12, 20261129):
+            for text in bench.make_urls(1200, mix=mix, seed=seed):
+                if not text.lower().startswith("mailto:"):
+                    continue
+                for t in (text, *_mutations(text, rng), _other_mutations(text, rng)):
+                    if t.lower().startswith("mailto:"):
+                        taken += _same_mailto(t)
+    assert taken > 200  # (the mailto: URLs of six mixes, two seeds, and their mutations)
+
+
+_MAILTO_CHARS = "aZ09-._~!$&'()*+,;=:/?#%@[] \"<>\\^`{|}\x00\x7fé"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=_MAILTO_CHARS, max_size=40))
+def test_mailto_two_steps_are_the_one_match_on_generated_text(rest: str) -> None:
+    _same_mailto("mailto:" + rest)
+
+
+def _long_mailto_with(piece: str) -> list[str]:
+    out = []
+    for extra in (0, 1, 200):
+        body = "z" * (mailto._LONG + extra)
+        out += [
+            f"mailto:{piece}{body}@h.example",
+            f"mailto:a@{body}{piece}",
+            f"mailto:a@{body}{piece}?subject=x",
+            f"mailto:a@{body}{piece}#f",
+            f"mailto:a@{body}?{piece}subject=x",
+            f"mailto:a@{body}?subject={piece}x&body=y",
+            f"mailto:a@{body}?subject=x{piece}",
+            f"mailto:a@{body}?subject=x#{piece}",
+            f"mailto:?to={body}{piece}",
+            f"mailto:a@b,{body}{piece},c@d",
+        ]
+    return out
+
+
+@pytest.mark.parametrize("code", range(256))
+def test_every_octet_in_every_component_of_a_long_mailto(code: int) -> None:
+    """Each character U+0000-U+00FF in each part of a long mailto: URL (the addresses, a
+    header field's name and value, the fragment): as the one match and the general way."""
+    for text in _long_mailto_with(chr(code)):
+        _same_mailto(text)
+        assert outcome(text) == general(text), text
+
+
+@pytest.mark.parametrize("piece", [*_NON_ASCII, "%", "%4", "%g", "%4g", "%%", "%g4", "%41%"])
+def test_non_ascii_and_stray_percents_in_a_long_mailto(piece: str) -> None:
+    for text in _long_mailto_with(piece):
+        _same_mailto(text)
+        assert outcome(text) == general(text), text
+
+
+def test_a_long_mailto_is_read_exactly() -> None:
+    to = ",".join(f"u{i}%2Bx@h{i}.example" for i in range(20))
+    url = schemes.parse(f"mailto:{to}?cc=a@b&subject=caf%C3%A9#frag")
+    assert url.address == ",".join(f"u{i}+x@h{i}.example" for i in range(20))  # type: ignore[attr-defined]
+    assert url.headers == (("cc", "a@b"), ("subject", "café"))  # type: ignore[attr-defined]
+    assert url.fragment == "frag"
+    assert used_fast(f"mailto:{to}?cc=a@b&subject=caf%C3%A9#frag")

@@ -71,10 +71,12 @@ _DEFAULT_HOST_MATCH: Final = _DEFAULT_HOST.fullmatch  # (a static: see grammar.m
 #: (docs/speed.md, *seventh round (cost per character)*).
 _LONG: Final = 128
 #: The head of :data:`_DEFAULT_HOST`: "//" host [":" port], followed by "/", "?", "#" or the
-#: end (groups: host, port), compiled on the first long URL.
-_DEFAULT_HEAD: Final = grammar.Lazy(
+#: end (groups: host, port).  (From the table at import, as _DEFAULT_HOST: a get of a long URL
+#: imports no ``re``.)
+_DEFAULT_HEAD: Final = precompiled.compile(
     grammar.default(grammar.without_login("//" + grammar.LOGIN_FAST)) + "(?![^/?#])"
 )
+_DEFAULT_HEAD_MATCH: Final = _DEFAULT_HEAD.match
 #: The characters of the search and the fragment (the same class: RFC 3986 §3.4, §3.5), and
 #: "#" between them; the path's are these but "?" (§3.3), which ends it.  ("%": escapes.)
 _TAIL_CLASS: Final = grammar.SEARCH + "/?~%#"
@@ -178,10 +180,10 @@ def _parse_long(cls: type[HTTPURL], text: str, start: int, scheme: str) -> HTTPU
     text of ``Q`` and at most one "#" that starts with "/", "?" or "#" or is empty (the head's
     look-ahead), read at its first "#" and the first "?" before it.  Why: ``re``'s class scan
     is ~22 instructions a character, the translate's ~10 (grammar.tail_ok)."""
-    m = _DEFAULT_HEAD.get().match(text, start)
+    m = _DEFAULT_HEAD_MATCH(text, start)
     if m is None:
         return None
-    host, port = m.groups()
+    host, port = grammar.match_groups(m)
     # (where the match ends: not "//", the host and ":port" counted, since the default
     # reading's port group leaves out a port's leading zeros and an empty port's ":")
     tail = m.end()

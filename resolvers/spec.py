@@ -580,8 +580,17 @@ def page_links_of(
 def _takes_keyword(method: Callable[..., Any], name: str) -> bool:
     """Whether ``method`` accepts the keyword argument ``name`` (its code's arguments or a
     ``**`` catch-all; read from the code object: ``inspect`` costs a start ~5 ms).  A
-    callable without Python code is given the keyword."""
-    code = getattr(getattr(method, "__func__", method), "__code__", None)
+    callable without Python code is given the keyword.  A decorator's wrapper
+    (``functools.wraps``: ``__wrapped__``) that passes ``**`` on is read as the function it
+    wraps, as ``inspect.signature`` reads it: its ``**`` says nothing of what is accepted."""
+    function = getattr(method, "__func__", method)
+    code = getattr(function, "__code__", None)
+    for _depth in range(8):  # (a few decorators deep at most)
+        inner = getattr(function, "__wrapped__", None)
+        if code is None or not code.co_flags & 0x08 or inner is None:
+            break
+        function = getattr(inner, "__func__", inner)
+        code = getattr(function, "__code__", None)
     if code is None or code.co_flags & 0x08:  # (CO_VARKEYWORDS)
         return True
     # (the names a keyword can give: after the positional-only ones, to the keyword-only)

@@ -138,3 +138,41 @@ def test_page_links_of_gives_charset_to_each_hook_as_it_takes_it() -> None:
         ("text/html; charset=koi8-r", None), (None, None), ("text/html", None),
     ]  # fmt: skip
     assert page_links_of(Presentation(), "x:/", "text/html", b"", charset="utf-8") is None
+
+
+def test_page_links_of_reads_a_decorated_hook_as_the_function_it_wraps() -> None:
+    """A hook written before ``charset`` (56a0ace) behind a ``functools.wraps`` decorator
+    that passes ``*args, **kwargs`` on: its ``**`` is the wrapper's, not the hook's — given
+    ``charset=`` it was the ``TypeError`` ``page_links_of`` exists to spare a mirror."""
+    import functools
+    from collections.abc import Callable
+    from typing import Any
+
+    from omniurl.resolvers.spec import Presentation, page_links_of
+
+    got: list[str | None] = []
+
+    def logged(hook: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(hook)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return hook(*args, **kwargs)
+
+        return wrapper
+
+    class OldDecorated(Presentation):
+        @logged
+        def page_links(self, url: str, media_type: str | None, data: bytes) -> list[str]:  # type: ignore[override]
+            got.append(media_type)
+            return [url]
+
+    class CurrentDecorated(Presentation):
+        @logged
+        def page_links(
+            self, url: str, media_type: str | None, data: bytes, *, charset: str | None = None
+        ) -> list[str]:
+            got.append(f"{media_type} + {charset}")
+            return [url]
+
+    assert page_links_of(OldDecorated(), "x:/", "text/html", b"", charset="koi8-r") == ["x:/"]
+    assert page_links_of(CurrentDecorated(), "x:/", "text/html", b"", charset="koi8-r") == ["x:/"]
+    assert got == ["text/html; charset=koi8-r", "text/html + koi8-r"]

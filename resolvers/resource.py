@@ -213,6 +213,9 @@ class Resource:
         self.chain: list[str] = []
         self._close = close
         self._closed = False
+        #: An iteration of the body was cancelled (``asyncio.wait_for``, ``task.cancel()``)
+        #: before its end: a later one raises instead of ending as if the content were whole.
+        self._cancelled = False
         #: Bytes handed out so far (drives progress bars).
         self.bytes_read = 0
         #: Set by a consumer that writes or copies each chunk before it asks for the next
@@ -254,6 +257,16 @@ class Resource:
         )
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
+        if self._cancelled:
+            # (the body's generator ended with the cancelled wait: iterating it again would
+            # end at once, a truncated content looking complete)
+            from .errors import ConnectionClosed
+
+            raise ConnectionClosed(
+                f"{self.url}: reading the content was cancelled after {self.bytes_read} "
+                "bytes; the rest was not read",
+                component="content",
+            )
         if self._body is None:
             return
         guard = self.guard
@@ -286,6 +299,12 @@ class Resource:
                     yield chunk
             finally:
                 watchdog.close()
+        except BaseException as exc:
+            import asyncio
+
+            if isinstance(exc, asyncio.CancelledError):
+                self._cancelled = True
+            raise
         finally:
             await self.aclose()
 

@@ -271,3 +271,34 @@ def test_ctrl_c_in_the_sync_client_cancels_its_get() -> None:
     assert proc.stdout.splitlines() == ["interrupted", "running 0", "after b'hello'"]
     assert "Task was destroyed" not in proc.stderr
     assert "already running" not in proc.stderr
+
+
+async def test_a_cancelled_read_of_a_stream_never_ends_as_complete() -> None:
+    """``asyncio.wait_for`` around one read of ``client.stream``'s body: a later iteration
+    (or ``read()``) is a typed ``ConnectionClosed``; before, it ended at once, 1,000 of
+    100,000 bytes looking like the whole content."""
+    from helpers import loopback_server
+
+    stop = asyncio.Event()
+
+    async def stalls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + b"s" * 1000)
+        await writer.drain()
+        await stop.wait()
+        writer.close()
+
+    async with loopback_server(stalls) as port, omniurl.AsyncClient() as client:
+        try:
+            async with client.stream(f"http://127.0.0.1:{port}/slow") as resource:
+                chunks = resource.__aiter__()
+                assert await chunks.__anext__() == b"s" * 1000
+                with pytest.raises(TimeoutError):
+                    await asyncio.wait_for(chunks.__anext__(), 0.3)
+                with pytest.raises(resolver_errors.ConnectionClosed, match="after 1000 bytes"):
+                    async for _chunk in resource:
+                        pass
+                with pytest.raises(resolver_errors.ConnectionClosed, match="cancelled"):
+                    await resource.read()
+        finally:
+            stop.set()

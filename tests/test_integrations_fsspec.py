@@ -279,3 +279,37 @@ def test_ctrl_c_in_a_read_cancels_the_transfer() -> None:
         "closed",
     ]
     assert "Traceback" not in proc.stderr
+
+
+def test_a_cancelled_async_read_never_ends_as_complete() -> None:
+    """``asyncio.wait_for`` around ``await f.read()`` of ``open_async``: the next read is
+    omniurl's ``ConnectionClosed``; before, it returned ``b""`` — an end, 1,000 bytes of a
+    longer content looking whole."""
+    from omniurl.resolvers.errors import ConnectionClosed
+
+    async def go() -> None:
+        stop = asyncio.Event()
+
+        async def stalls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.readline()
+            writer.write(b"s" * 1000)
+            await writer.drain()
+            await stop.wait()
+            writer.close()
+
+        server = await asyncio.start_server(stalls, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            fs = OmniurlFileSystem(asynchronous=True)
+            f = await fs.open_async(f"gopher://127.0.0.1:{port}/9/slow")
+            async with f:
+                assert await f.read(1000) == b"s" * 1000
+                with pytest.raises(TimeoutError):
+                    await asyncio.wait_for(f.read(10), 0.3)
+                with pytest.raises(ConnectionClosed, match="cancelled"):
+                    await f.read()
+        finally:
+            stop.set()
+            server.close()
+
+    asyncio.run(go())

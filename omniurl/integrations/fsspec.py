@@ -36,6 +36,7 @@ a policy refusal reaches the caller as the same typed :class:`omniurl.OmniurlErr
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import tempfile
@@ -221,8 +222,14 @@ class _AsyncStreamFile:
         self._chunks: AsyncIterator[bytes] = resource.__aiter__()
         self._pending = b""
         self._eof = False
+        self._cancelled = False
 
     async def read(self, length: int = -1) -> bytes:
+        if self._cancelled:  # (the body's iterator ended with the cancel: not at its end)
+            raise ConnectionClosed(
+                f"{self.name}: a read was cancelled; the rest of the content was not read",
+                component="transfer",
+            )
         parts = [self._pending]
         have = len(self._pending)
         while (length < 0 or have < length) and not self._eof:
@@ -231,6 +238,9 @@ class _AsyncStreamFile:
             except StopAsyncIteration:
                 self._eof = True
                 break
+            except asyncio.CancelledError:
+                self._cancelled = True
+                raise
             parts.append(chunk)
             have += len(chunk)
         data = b"".join(parts)

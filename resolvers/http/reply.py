@@ -622,6 +622,7 @@ class ReplyReader:
         self._fed = 0  # head bytes given to the parser
         self._lines_from = -1  # where the field lines begin (past the start line), once known
         self._searched = 0  # where the search for the head's end resumes
+        self._scanned = 0  # the buffer's length at the last hold-back scan (_foldable)
         self._idle = 0  # chunked: bytes fed since the body last made progress
 
     # -- input ---------------------------------------------------------------------------
@@ -719,7 +720,7 @@ class ReplyReader:
             buffer = self._buffer
             if self._message is None:
                 self._message = _message(self.parser, self.method)
-                self._fed = self._searched = 0
+                self._fed = self._searched = self._scanned = 0
                 self._lines_from = -1
             end = _head_end(buffer, self._searched)
             if end == -1:
@@ -780,9 +781,16 @@ class ReplyReader:
         # follow a line of white space alone (``a\r\n \r\n b``), and a run cut before its
         # last line break would reach the parser as a line ending, then a line starting with
         # white space (llhttp: "unexpected whitespace"; h11: a value depending on the cut).
+        # What lies past ``_fed`` is all such bytes after every call (fed up to the last
+        # other byte), so only the bytes come since the last call are looked at: a server
+        # dripping white space a byte at a time costs a step a byte, not the run each time.
         end = len(buffer)
-        while end > self._fed and buffer[end - 1] in (0x0D, 0x0A, 0x20, 0x09):
+        stop = max(self._fed, self._scanned)
+        while end > stop and buffer[end - 1] in (0x0D, 0x0A, 0x20, 0x09):
             end -= 1
+        if end == stop:
+            end = self._fed  # (all new: the run since what was fed waits whole)
+        self._scanned = len(buffer)
         return end
 
     def _field_bytes(self, buffer: bytearray, stop: int) -> bytes:

@@ -613,7 +613,14 @@ def _forget_generic() -> None:
     for name, entry in list(_parsers.items()):
         if entry[2] is _generic_default and _parsers.get(name) is entry:
             _parsers.pop(name, None)
-    _generic_names.clear()
+            _generic_names.pop(name, None)
+    # (only the names whose entries are gone: a name another thread kept after the copy
+    # keeps its name, or its entry would stay in the table with no drop reading it again,
+    # and the table would grow past _GENERIC_KEPT)
+    for name in list(_generic_names):
+        kept = _parsers.get(name)
+        if kept is None or kept[2] is not _generic_default:
+            _generic_names.pop(name, None)
 
 
 def _keep_generic(name: str) -> _Entry:

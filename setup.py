@@ -21,11 +21,9 @@ import sys
 import sysconfig
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
-from setuptools.dist import Distribution
 
 HERE = Path(__file__).resolve().parent
 
@@ -153,28 +151,4 @@ class BuildExt(build_ext):
             self.distribution.ext_modules = []
 
 
-#: The ``omniurl`` command as a script file (POSIX): pip's console-script template imports
-#: ``re`` before the entry point runs, and a get uses none (bin/omniurl, docs/speed.md).
-LAUNCHER = "bin/omniurl"
-
-
-class LauncherDistribution(Distribution):
-    """pyproject.toml's ``[project.scripts]`` entry point on Windows (pip's ``.exe``
-    launcher); elsewhere the same command as :data:`LAUNCHER`, a script the installer gives
-    this environment's interpreter (``#!python``), in place of the entry point."""
-
-    def parse_config_files(self, *args: Any, **kwargs: Any) -> None:
-        super().parse_config_files(*args, **kwargs)
-        points: dict[str, Any] = dict(getattr(self, "entry_points", None) or {})
-        if os.name == "nt" or "console_scripts" not in points:
-            return
-        del points["console_scripts"]
-        self.entry_points = points
-        self.scripts = [LAUNCHER]
-
-
-setup(
-    ext_modules=compiled_extensions(),
-    cmdclass={"build_ext": BuildExt},
-    distclass=LauncherDistribution,
-)
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildExt})

@@ -10,7 +10,7 @@ that installation's ``site`` hooks happen to import (some import ``re``, ``typin
 bundle into every start, ~130 ms).  The baseline is ``python -c pass`` of the same venv.
 
 The venv is cached by a hash of the sources that go into the wheel (``pyproject.toml``,
-``setup.py``, ``bin/`` (the command's script), ``omniurl/``, ``schemes/``, ``resolvers/``,
+``setup.py``, ``omniurl/``, ``schemes/``, ``resolvers/``,
 ``testservers/``): a change to any of them builds
 a new one (~1 min); otherwise it is reused.  Builds are serialised by a lock file, so two
 benchmarks started together build it once.  ``OMNIURL_BENCH_VENVS`` moves the cache
@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What ``pip install .`` puts into the wheel (the three subpackages through omniurl's links).
-SOURCES = ("pyproject.toml", "setup.py", "bin", "omniurl", "schemes", "resolvers", "testservers")
+SOURCES = ("pyproject.toml", "setup.py", "omniurl", "schemes", "resolvers", "testservers")
 #: The peers the benchmarks measure in the same venv (the parse race).
 PEERS = ("ada-url", "yarl")
 #: Environment variable naming the cache directory.

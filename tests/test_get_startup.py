@@ -116,7 +116,7 @@ async def test_a_plain_get_to_a_file_reads_no_json_nor_ipaddress(
     # nor re (its parser and compiler in Python, with copyreg: ~8.5 million instructions):
     # the URL's and the replies' patterns come from schemes/_sre_table.py through
     # _sre (schemes/precompiled.py), and no module of a get imports re for an annotation or
-    # a flag; the command's script imports none either (bin/omniurl, docs/speed.md)
+    # a flag (pip's console-script template imports re before run(): docs/speed.md)
     assert not {"re", "re._parser", "re._compiler", "copyreg"} & ran, sorted(
         {"re", "re._parser", "re._compiler", "copyreg"} & ran
     )

@@ -233,29 +233,9 @@ class Client:
         if not self._thread.is_alive():
             coro.close()
             raise ClientClosed("the client is closed", component="client")
-        running: list[asyncio.Task[Any]] = []
+        from omniurl.integrations._loop import run_on  # (the same wait as urllib's door)
 
-        async def tracked() -> T:
-            task = asyncio.current_task()
-            if task is not None:
-                running.append(task)
-            return await coro
-
-        future = asyncio.run_coroutine_threadsafe(tracked(), self._loop)
-        try:
-            return future.result()
-        except BaseException:
-            if future.cancel():  # (queues the task's cancel on the loop before settle's start)
-
-                async def settle() -> None:
-                    if not running:  # cancelled before it began: never to be awaited
-                        coro.close()
-                    elif not running[0].done():
-                        await asyncio.wait(running, timeout=5)
-
-                with contextlib.suppress(BaseException):
-                    asyncio.run_coroutine_threadsafe(settle(), self._loop).result(6)
-            raise
+        return run_on(self._loop, coro, None)
 
     @property
     def options(self) -> Options:

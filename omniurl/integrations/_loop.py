@@ -46,7 +46,7 @@ def run_on(
     transfer is over when the caller sees it.  Before, an interrupted read went on in the
     background and the response's ``close()`` then raised a bare ``RuntimeError``
     ("aclose(): asynchronous generator is already running"): urllib's, and fsspec's (its
-    ``sync`` leaves the work running too)."""
+    ``sync`` leaves the work running too), and the sync ``omniurl.Client``'s own."""
     running: list[asyncio.Task[Any]] = []
 
     async def tracked() -> T:

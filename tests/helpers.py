@@ -174,6 +174,22 @@ def race(work: Callable[[int], None], threads: int = 6, timeout: float = 120) ->
     return errors
 
 
+def run_script(script: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -X dev -W error::ResourceWarning -c SCRIPT ARGS`` in the checkout (a fresh
+    interpreter: a real SIGINT, a warning at exit, a loop left running show there), run to
+    its end within ``timeout`` s; asserts it exited 0 (its stderr as the message) and returns
+    it for the caller's assertions on stdout and stderr."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", script, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
 def free_port() -> int:
     """A port free on loopback right now (for daemons that cannot bind port 0 themselves)."""
     with socket.socket() as s:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, run_script
 
 import omniurl
 from omniurl.resolvers import errors as resolver_errors
@@ -260,14 +260,7 @@ def test_ctrl_c_in_the_sync_client_cancels_its_get() -> None:
     """A KeyboardInterrupt in ``Client.get`` cancels the get on the client's loop and waits
     for it to close its connection; before, the get went on downloading with nobody to read
     it, and ``close()`` then printed "Task was destroyed but it is pending!"."""
-    proc = subprocess.run(
-        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", _INTERRUPTED_CLIENT],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_script(_INTERRUPTED_CLIENT)
     assert proc.stdout.splitlines() == ["interrupted", "running 0", "after b'hello'"]
     assert "Task was destroyed" not in proc.stderr
     assert "already running" not in proc.stderr

@@ -15,7 +15,6 @@ import contextlib
 import shutil
 import ssl
 import subprocess
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -346,14 +345,9 @@ def test_a_client_used_by_one_asyncio_run_after_another(root: Path) -> None:
     reused (its waits belong to that loop) but closed, and ``aclose`` in yet another loop
     is clean.  Before, the next run's FTP get (or ``aclose``'s QUIT) failed with a bare
     ``RuntimeError: Event loop is closed``."""
-    proc = subprocess.run(
-        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", _TWO_LOOPS, root],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
+    from helpers import run_script
+
+    proc = run_script(_TWO_LOOPS, str(root))
     assert proc.stdout.splitlines() == [
         *(f"{turn} [b'one\\n', b'hello\\n']" for turn in range(3)),
         "closed",

@@ -261,17 +261,9 @@ def test_ctrl_c_in_a_read_cancels_the_transfer() -> None:
     that looks complete) and ``close()`` is clean.  Before (fsspec's ``sync``), the read
     went on in the background and both raised a bare ``RuntimeError`` ("asynchronous
     generator is already running")."""
-    import subprocess
-    import sys
+    from helpers import run_script
 
-    proc = subprocess.run(
-        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", _INTERRUPTED_READ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_script(_INTERRUPTED_READ)
     assert proc.stdout.splitlines() == [
         "interrupted",
         "running 0",

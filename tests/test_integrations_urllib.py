@@ -166,18 +166,9 @@ def test_ctrl_c_in_a_read_cancels_the_transfer() -> None:
     KeyboardInterrupt goes on; a later read is an error (never an end that looks complete)
     and ``close()`` is clean.  Before, the read went on in the background and ``close()``
     raised a bare ``RuntimeError`` ("aclose(): asynchronous generator is already running")."""
-    import subprocess
-    import sys
-    from pathlib import Path
+    from helpers import run_script
 
-    proc = subprocess.run(
-        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", _INTERRUPTED_READ],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_script(_INTERRUPTED_READ)
     assert proc.stdout.splitlines() == [
         "interrupted",
         "running 0",

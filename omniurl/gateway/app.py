@@ -289,9 +289,7 @@ def create_app(config: GatewayConfig | None = None) -> ASGIApp:
                 return pages.upstream_error(url, exc)
             response = await pages.render(url, resource, head_only=request.method == "HEAD")
             if isinstance(response, StreamingResponse):
-                held = _HeldUntilSent(response, slot.aclose)
-                slot = contextlib.AsyncExitStack()  # (handed over: the finally frees nothing)
-                return held
+                return _HeldUntilSent(response, slot.pop_all().aclose)  # (handed over)
             return response
         finally:
             await slot.aclose()

@@ -71,6 +71,7 @@ from .replies import (
     has_mlst,
     mdtm_time,
     pasv_port,
+    refusal_line,
     transfer_started,
 )
 from .settings import ListingFormat
@@ -386,9 +387,7 @@ class FTPMachine:
         if cut < 0:
             return None
         line = bytes(self._buffer[:cut]).rstrip(b"\r")
-        if line[:1] in (b"4", b"5") and line[1:3].isdigit() and line[3:4] in (b" ", b"-"):
-            return line.decode("utf-8", "replace")
-        return None
+        return line.decode("utf-8", "replace") if refusal_line(line) else None
 
     @property
     def waiting_for(self) -> str:

@@ -105,6 +105,13 @@ class ReplyReader:
         return Reply(self._code.decode(), self._lines)
 
 
+def refusal_line(line: bytes) -> bool:
+    """A reply's first line (RFC 959 §4.2, without its CR LF) coded 4xx or 5xx: a refusal
+    (the machine's :meth:`~resolvers.ftp.machine.FTPMachine.refused_meanwhile`)."""
+    m = precompiled.compile(_REPLY_FIRST).match(line)
+    return m is not None and m.group(1)[:1] in (b"4", b"5")
+
+
 def epsv_port(reply: Reply) -> int:
     """The data port of a ``229`` reply (RFC 2428 §3)."""
     m = precompiled.compile(_EPSV).search(" ".join(reply.lines))
@@ -369,6 +376,7 @@ __all__ = [
     "pasv_port",
     "port_asked_again",
     "quit_due",
+    "refusal_line",
     "relist_passive",
     "rest_due",
     "resume_due",

@@ -415,18 +415,10 @@ async def execute_ftp(plan: Plan, options: Options) -> Resource:
             channel = await pump.data_channel()
         except (ConnectionClosed, ReplyError, ProtocolError) as exc:
             await pump.abandon()
-            stale = isinstance(exc, ConnectionClosed | ReplyError) and all(
-                r.startswith("421") for r in machine.replies
-            )
-            if not reused or not (stale or machine.out_of_step):
+            if not machine.asks_again(exc):
                 raise
-            # A kept connection the server closed while it sat idle (an idle timeout, with
-            # or without its 421, RFC 959 §4.2; the close crossed our first command): no
-            # other reply of this conversation came, so nothing of it happened — again on a
-            # new connection, as an HTTP request on a stale kept connection is sent again
-            # (RFC 9112 §9.3.1).  Before, the URL failed ("connection lost while reading
-            # EPSV").  So too when a late second 226 of the transfer before crossed it (the
-            # machine's out_of_step): every reply would have answered the command before.
+            # (a kept connection closed while idle, or out of step: again on a new one.
+            # Before, the URL failed: "connection lost while reading EPSV")
             options.note("*", f"the kept control connection failed ({exc}): again")
             control = None
             continue

@@ -262,6 +262,7 @@ class FTPMachine:
         self.type_now = type_now if reused else None
         self.details = plan.details_as(FTPDetails)
         self.keep = keep
+        self.reused = reused
         self.max_line = max_line
         self.replies: list[str] = []
         self._steps = [s for s in plan.steps if isinstance(s.role, FTPRole)]
@@ -372,6 +373,22 @@ class FTPMachine:
         self._waiting_for = f"the end of {self._ready.command}"
         self._received = received
         self.state = State.FINAL
+
+    def asks_again(self, error: ResolveError) -> bool:
+        """Whether a conversation on a kept connection that failed with ``error`` before its
+        transfer is asked again on a new connection: nothing of it happened.  The server
+        closed the connection while it sat idle (an idle timeout, with or without its
+        ``421``, RFC 959 §4.2; the close crossed our first command): no reply but ``421``
+        came — as an HTTP request on a stale kept connection is sent again (RFC 9112
+        §9.3.1).  Or a late second ``226`` of the transfer before crossed it
+        (:attr:`out_of_step`): every reply would have answered the command before."""
+        if not self.reused:
+            return False
+        if self.out_of_step:
+            return True
+        return isinstance(error, ConnectionClosed | ReplyError) and all(
+            r.startswith("421") for r in self.replies
+        )
 
     def buffered_line(self) -> bool:
         """Whether a whole line from the server waits unread (the executor's watch)."""

@@ -225,11 +225,10 @@ class Client:
         self._async = self._call(_make_client(options, limits))
 
     def _call(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run ``coro`` on the client's loop and wait for it.  Interrupted (Ctrl-C's
-        KeyboardInterrupt, SystemExit) the work is cancelled and waited for (5 s at most)
-        before the interrupt goes on: it must not go on downloading with nobody to read
-        it — before, it did, and closing the client then said "Task was destroyed but it
-        is pending!" and "aclose(): asynchronous generator is already running"."""
+        """Run ``coro`` on the client's loop and wait for it; interrupted (Ctrl-C), the work
+        is cancelled and waited for before the interrupt goes on (see
+        :func:`omniurl.integrations._loop.run_on`: nothing downloads on with nobody to read
+        it)."""
         if not self._thread.is_alive():
             coro.close()
             raise ClientClosed("the client is closed", component="client")

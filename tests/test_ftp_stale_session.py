@@ -111,6 +111,24 @@ def test_a_226_awaited_for_no_transfer_is_out_of_step() -> None:
     assert machine.out_of_step
 
 
+def test_the_machine_asks_again_only_for_a_kept_connection_that_said_nothing_but_421() -> None:
+    """The rule the executor follows (:meth:`FTPMachine.asks_again`), without sockets: a
+    kept connection closed with no reply or only ``421`` is asked again, and so is one out
+    of step; a new connection's close, a kept one's other reply, or a ProtocolError of a
+    connection in step are the URL's error."""
+    plan = omniurl.resolvers.plan("ftp://h/f.bin", OPTS)
+    closed = ConnectionClosed("connection closed while waiting for TYPE I")
+    new, kept = FTPMachine(plan), FTPMachine(plan, reused=True, keep=True)
+    assert (new.asks_again(closed), kept.asks_again(closed)) == (False, True)
+    kept.replies.append("421 Timeout.")
+    assert kept.asks_again(closed) and kept.asks_again(ReplyError("421 Timeout."))
+    assert not kept.asks_again(ProtocolError("not an FTP reply"))
+    kept.replies.append("500 Go away.")
+    assert not kept.asks_again(closed)
+    kept.out_of_step = True
+    assert kept.asks_again(ProtocolError("out of step")) and not new.asks_again(closed)
+
+
 async def test_an_honest_server_keeps_its_connection() -> None:
     async with serving(IdleCloser(patient=True)) as server:
         base = f"ftp://127.0.0.1:{server.port}"

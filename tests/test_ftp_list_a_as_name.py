@@ -103,5 +103,6 @@ async def test_a_list_a_that_lists_something_is_the_folders_listing() -> None:
             "get", f"ftp://127.0.0.1:{server.port}/dir/", "--max-time", "20"
         )
     assert (status, err) == (0, b"")
-    assert out.count(b"\n") == 2  # (a.txt and sub; "." is dropped)
+    base = f"ftp://127.0.0.1:{server.port}/dir"  # ("." is dropped)
+    assert out.decode() == f"file\ta.txt\t{base}/a.txt\ndirectory\tsub\t{base}/sub/\n"
     assert server.lines[-3:] == [b"EPSV", b"LIST -a", b"QUIT"]

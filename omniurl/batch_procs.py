@@ -805,7 +805,7 @@ async def _until_signalled(work: Coroutine[Any, Any, int] | None = None) -> int:
     """``work`` (:func:`_worker` on stdin and stdout), cancelled by SIGTERM/SIGHUP (so every
     temporary file is removed, as in one process); then 128 + the signal, silently (the
     parent says why it ended)."""
-    from omniurl.exitstatus import ENDING
+    from omniurl.exitstatus import cancel_on_ending
 
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(_worker() if work is None else work)
@@ -815,17 +815,7 @@ async def _until_signalled(work: Coroutine[Any, Any, int] | None = None) -> int:
         received.append(signum)
         task.cancel()
 
-    def handler(signum: int, frame: object) -> None:
-        loop.call_soon_threadsafe(stop, signum)
-
-    # Python's handlers handing the cancel to the loop, as the command's own (cli.signals):
-    # ``loop.add_signal_handler`` checks that its callback is no coroutine function, which
-    # imported inspect (with ast, dis and tokenize) into every worker, ~5 ms at load 14
-    # (docs/speed.md, *Batches*, eighth round).
-    for signum in ENDING:
-        with contextlib.suppress(OSError, RuntimeError, ValueError):  # (not the main thread)
-            signal.signal(signum, handler)
-            signal.siginterrupt(signum, False)  # (SA_RESTART, as asyncio sets it)
+    cancel_on_ending(loop, stop)  # (as the command's own: no inspect in a worker)
     try:
         return await task
     except asyncio.CancelledError:

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     #: (``cli/signals.py``, ``omniurl/batch_procs.py``).  Made on first read
     #: (:func:`__getattr__`).
     ENDING: tuple[int, ...]  # (signal.Signals members)
+    import asyncio
+    from collections.abc import Callable
+    from typing import Any
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -104,9 +107,41 @@ def __getattr__(name: str) -> object:
     start loads this module.  (A module of its own cost every get ~0.13-0.17 ms of CPU to
     import, process_time around the import, fresh venv, load 14, 2026-11-29.)"""
     if name == "ENDING":
-        import signal
-
-        global ENDING
-        ENDING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
-        return ENDING
+        return _ending()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _ending() -> tuple[int, ...]:
+    """:data:`ENDING`, made from ``signal``'s numbers and kept as the module's attribute."""
+    import signal
+
+    global ENDING
+    ENDING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+    return ENDING
+
+
+def cancel_on_ending(
+    loop: asyncio.AbstractEventLoop, stop: Callable[[int], object]
+) -> list[tuple[int, Any]]:
+    """Make each :data:`ENDING` signal call ``stop(signum)`` on ``loop``: the command's
+    (``cli/signals.py``) and a batch worker's (``omniurl/batch_procs.py``) one way, whose
+    ``stop`` cancels their task.  Python's handlers (``signal.signal``) hand it to the loop
+    with ``call_soon_threadsafe`` — asyncio's own way with SIGINT (``asyncio.Runner``) — not
+    ``loop.add_signal_handler``, whose check that the callback is no coroutine function
+    imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``: ~5-9 ms of CPU, docs/speed.md,
+    *Batches*, eighth round), with SA_RESTART as asyncio sets it.  Returns each handler set
+    with the one it replaced (None: one not set from Python), for the caller to put back;
+    none is set outside the main thread."""
+    import signal
+
+    def handler(signum: int, frame: object) -> None:
+        loop.call_soon_threadsafe(stop, signum)
+
+    installed: list[tuple[int, Any]] = []
+    for signum in _ending():
+        try:
+            installed.append((signum, signal.signal(signum, handler)))
+            signal.siginterrupt(signum, False)  # (SA_RESTART, as asyncio sets it)
+        except (OSError, RuntimeError, ValueError):  # not the main thread
+            pass
+    return installed

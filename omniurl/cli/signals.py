@@ -15,7 +15,7 @@ import gc
 import signal
 import sys
 
-from omniurl.exitstatus import ENDING  # (its home, beside the batch; named here still)
+from omniurl.exitstatus import ENDING, cancel_on_ending  # (ENDING's home; named here still)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing's import: ~9 ms of a get's start, docs/speed.md)
@@ -48,16 +48,7 @@ def run_command(coro: Coroutine[Any, Any, int]) -> int:
                 received.append(signum)
                 task.cancel()
 
-        def handler(signum: int, frame: object) -> None:
-            loop.call_soon_threadsafe(stop, signum)
-
-        installed = []
-        for signum in ENDING:
-            try:
-                installed.append((signum, signal.signal(signum, handler)))
-                signal.siginterrupt(signum, False)  # (SA_RESTART, as asyncio sets it)
-            except (OSError, RuntimeError, ValueError):  # not the main thread
-                pass
+        installed = cancel_on_ending(loop, stop)
         try:
             return await coro
         finally:

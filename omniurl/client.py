@@ -51,6 +51,7 @@ from omniurl.resolvers.resource import Listing, Resource
 from omniurl.resolvers.slots import Slots
 from omniurl.schemes import URL, parse
 from omniurl.schemes.errors import OmniurlError
+from omniurl.threadwait import run_on
 
 T = TypeVar("T")
 
@@ -227,13 +228,11 @@ class Client:
     def _call(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` on the client's loop and wait for it; interrupted (Ctrl-C), the work
         is cancelled and waited for before the interrupt goes on (see
-        :func:`omniurl.integrations._loop.run_on`: nothing downloads on with nobody to read
+        :func:`omniurl.threadwait.run_on`: nothing downloads on with nobody to read
         it)."""
         if not self._thread.is_alive():
             coro.close()
             raise ClientClosed("the client is closed", component="client")
-        from omniurl.integrations._loop import run_on  # (the same wait as urllib's door)
-
         return run_on(self._loop, coro, None)
 
     @property

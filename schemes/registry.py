@@ -391,7 +391,7 @@ def _mapped(
             text,
             colon,
             check=check,
-            opaque_host=getattr(parser, "__self__", None) is _generic(),
+            opaque_host=_opaque_parser(parser),
             plain=plain,
         )
     except URLError as exc:
@@ -420,7 +420,7 @@ def _mapped_else_letter(text: str, colon: int, name: str, parser: _Parser) -> UR
             text,
             colon,
             check=True,
-            opaque_host=getattr(parser, "__self__", None) is _generic(),
+            opaque_host=_opaque_parser(parser),
             plain=False,
         )
     except URLError as exc:
